@@ -1,0 +1,24 @@
+import { adminErrors } from "./admin.js";
+import { coreErrors } from "./core.js";
+import type { ErrorEntry } from "./define.js";
+import { organizationErrors } from "./organization.js";
+import { socialErrors } from "./social.js";
+
+/**
+ * Every error code the API can answer with: code -> message and usual HTTP status.
+ * Clients branch on `code`; the message is for people.
+ */
+export const errorCatalogue = {
+  ...coreErrors,
+  ...socialErrors,
+  ...organizationErrors,
+  ...adminErrors,
+} as const satisfies Record<string, ErrorEntry>;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+/** The JSON body of every error answer. */
+export interface ErrorBody {
+  code: ErrorCode | (string & {});
+  message: string;
+}

@@ -1,0 +1,48 @@
+import { existsSync } from "node:fs";
+import { serve } from "@hono/node-server";
+import { serveStatic } from "@hono/node-server/serve-static";
+import { Hono } from "hono";
+import { createAuth } from "./server/auth.js";
+import { demoOptions } from "./server/demo-options.js";
+import { readEnvironment } from "./server/environment.js";
+import { ConfigError } from "./server/options.js";
+
+/** The service: reads the environment, migrates, serves /api/auth and the application on one port. */
+async function main(): Promise<void> {
+  const env = readEnvironment();
+  const auth = await createAuth({
+    baseURL: env.baseURL,
+    secret: env.secret,
+    database: env.databaseUrl,
+    options: env.options ?? demoOptions,
+  });
+
+  const root = new Hono();
+  root.all("/api/auth/*", (c) => auth.handler(c.req.raw, c.env));
+  root.all("/api/auth", () => new Response(null, { status: 404 }));
+  const appDir = "./dist/app";
+  if (existsSync(appDir)) {
+    root.use("/*", serveStatic({ root: appDir }));
+    // Client-side routes: every other GET gets the application shell.
+    root.get("*", serveStatic({ path: `${appDir}/index.html` }));
+  }
+
+  const server = serve({ fetch: root.fetch, port: env.port, hostname: env.host }, (info) => {
+    console.log(`Gatehouse listening on http://${env.host}:${info.port} (public ${env.baseURL})`);
+  });
+  const stop = () => {
+    server.close();
+    void auth.close().finally(() => process.exit(0));
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+main().catch((error) => {
+  if (error instanceof ConfigError) {
+    console.error(`Gatehouse cannot start:\n${error.message}`);
+    process.exit(78);
+  }
+  console.error(error);
+  process.exit(1);
+});

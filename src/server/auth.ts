@@ -1,0 +1,82 @@
+import type { Hono } from "hono";
+import type { AuthContext, Logger } from "./context.js";
+import { argon2idHasher, type PasswordHasher } from "./crypto/password.js";
+import { createHttpApp } from "./http/app.js";
+import type { AuthEnv } from "./http/env.js";
+import { MemoryRateLimitStore, type RateLimitStore } from "./http/rate-limit-store.js";
+import { createOriginPredicate, normalizeOrigin } from "./http/trusted-origins.js";
+import { type AuthOptions, ConfigError, resolveOptions } from "./options.js";
+import { migrateToLatest, type OpenedDatabase, openDatabase } from "./store/database.js";
+
+export interface CreateAuthInput {
+  /** Public origin, e.g. `https://auth.example.com`; always a trusted origin. */
+  baseURL: string;
+  /** At least 32 characters; signs cookies and tokens. */
+  secret: string;
+  /** A DATABASE_URL (`sqlite:<path>`, `sqlite::memory:`, `postgres://...`) or an opened database. */
+  database: string | OpenedDatabase;
+  /** The JSON options (CONFIG.md); every key optional. */
+  options?: unknown;
+  basePath?: string;
+  /** Run pending migrations before answering (default true). */
+  migrate?: boolean;
+  hasher?: PasswordHasher;
+  rateLimitStore?: RateLimitStore;
+  logger?: Logger;
+  now?: () => Date;
+}
+
+export interface Auth {
+  /**
+   * Answers any request under the base path; mount it in any fetch-style server. `env` is the
+   * server adapter's binding (@hono/node-server's carries the socket, for the client IP).
+   */
+  handler(request: Request, env?: unknown): Promise<Response>;
+  readonly app: Hono<AuthEnv>;
+  readonly context: AuthContext;
+  readonly database: OpenedDatabase;
+  close(): Promise<void>;
+}
+
+export const consoleLogger: Logger = {
+  info: (message, fields) => console.log(JSON.stringify({ level: "info", message, ...fields })),
+  warn: (message, fields) => console.warn(JSON.stringify({ level: "warn", message, ...fields })),
+  error: (message, fields) => console.error(JSON.stringify({ level: "error", message, ...fields })),
+};
+
+export const MIN_SECRET_LENGTH = 32;
+
+/** Builds the service: options checked, database opened and migrated, routes ready. */
+export async function createAuth(input: CreateAuthInput): Promise<Auth> {
+  const baseOrigin = normalizeOrigin(input.baseURL);
+  if (!baseOrigin) throw new ConfigError(`BASE_URL must be an http(s) URL (got "${input.baseURL}")`);
+  if (input.secret.length < MIN_SECRET_LENGTH) {
+    throw new ConfigError(`AUTH_SECRET must be at least ${MIN_SECRET_LENGTH} characters`);
+  }
+  const options: Readonly<AuthOptions> = resolveOptions(input.options, { baseURL: baseOrigin });
+  const database = typeof input.database === "string" ? openDatabase(input.database) : input.database;
+  if (input.migrate !== false) await migrateToLatest(database.db, database.dialect);
+
+  const isTrustedOrigin = createOriginPredicate([baseOrigin, ...options.trustedOrigins]);
+  const context: AuthContext = {
+    options,
+    baseURL: baseOrigin,
+    basePath: input.basePath ?? "/api/auth",
+    secret: input.secret,
+    db: database.db,
+    dialect: database.dialect,
+    hasher: input.hasher ?? argon2idHasher(),
+    rateLimitStore: input.rateLimitStore ?? new MemoryRateLimitStore(),
+    logger: input.logger ?? consoleLogger,
+    now: input.now ?? (() => new Date()),
+    isTrustedOrigin,
+  };
+  const app = createHttpApp(context);
+  return {
+    handler: (request, env) => Promise.resolve(app.fetch(request, env)),
+    app,
+    context,
+    database,
+    close: () => database.close(),
+  };
+}

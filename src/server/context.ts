@@ -1,0 +1,35 @@
+import type { PasswordHasher } from "./crypto/password.js";
+import type { RateLimitStore } from "./http/rate-limit-store.js";
+import type { AuthOptions } from "./options.js";
+import type { DialectName } from "./store/dialect.js";
+import type { DB } from "./store/database.js";
+
+export interface Logger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** Everything a service needs, built once by createAuth. Services never see a Request. */
+export interface AuthContext {
+  readonly options: Readonly<AuthOptions>;
+  /** Public origin of the service, e.g. `http://localhost:3000` (no trailing slash). */
+  readonly baseURL: string;
+  /** Where the API answers, e.g. `/api/auth`. */
+  readonly basePath: string;
+  readonly secret: string;
+  readonly db: DB;
+  readonly dialect: DialectName;
+  readonly hasher: PasswordHasher;
+  readonly rateLimitStore: RateLimitStore;
+  readonly logger: Logger;
+  /** The clock; tests move it to check expiry. */
+  now(): Date;
+  /** Whether an origin (scheme://host[:port]) may call and be redirected to. */
+  isTrustedOrigin(origin: string): boolean;
+}
+
+/** Absolute URL of an API path, e.g. apiURL(ctx, "/verify-email"). */
+export function apiURL(ctx: AuthContext, path: string): string {
+  return `${ctx.baseURL}${ctx.basePath}${path}`;
+}

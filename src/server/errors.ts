@@ -1,0 +1,25 @@
+import { type ErrorCode, errorCatalogue } from "../contract/errors/index.js";
+
+/**
+ * The one error type services throw. The catalogue gives the message and usual status;
+ * a route may answer with another status where the wire contract says so.
+ */
+export class AuthError extends Error {
+  override name = "AuthError";
+  readonly code: ErrorCode;
+  readonly status: number;
+  /** Extra JSON fields some answers carry beside code and message. */
+  readonly details?: Record<string, unknown>;
+
+  constructor(code: ErrorCode, init: { status?: number; message?: string; details?: Record<string, unknown> } = {}) {
+    const entry = errorCatalogue[code];
+    super(init.message ?? entry.message);
+    this.code = code;
+    this.status = init.status ?? entry.status;
+    this.details = init.details;
+  }
+}
+
+export function isAuthError(error: unknown): error is AuthError {
+  return error instanceof AuthError;
+}

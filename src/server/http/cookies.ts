@@ -1,0 +1,140 @@
+import type { Context } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import type { CookieOptions } from "hono/utils/cookie";
+import type { SessionWithUser } from "../../contract/models.js";
+import type { AuthContext } from "../context.js";
+import { hmacSha256, safeEqual } from "../crypto/digest.js";
+import { signValue, unsignValue } from "../crypto/signed-value.js";
+import type { AuthEnv } from "./env.js";
+
+/** Browsers refuse cookies over this size (SPEC 9: 4093 characters for name, value and attributes). */
+const COOKIE_SIZE_LIMIT = 4093;
+
+export type CookieName = "session_token" | "session_data" | "dont_remember" | "state";
+
+/** `[__Secure-]<prefix>.<name>` */
+export function cookieName(ctx: AuthContext, name: CookieName): string {
+  const base = `${ctx.options.advanced.cookiePrefix}.${name}`;
+  return ctx.options.advanced.useSecureCookies ? `__Secure-${base}` : base;
+}
+
+function attributes(ctx: AuthContext, maxAge?: number): CookieOptions {
+  return {
+    path: "/",
+    httpOnly: true,
+    sameSite: "Lax",
+    secure: ctx.options.advanced.useSecureCookies,
+    ...(maxAge === undefined ? {} : { maxAge }),
+  };
+}
+
+/** Reads a signed cookie's value; a forged or malformed one reads as absent. */
+export function readSignedCookie(c: Context<AuthEnv>, name: CookieName): string | null {
+  const ctx = c.get("auth");
+  const raw = getCookie(c, cookieName(ctx, name));
+  return raw ? unsignValue(raw, ctx.secret) : null;
+}
+
+export function writeSignedCookie(c: Context<AuthEnv>, name: CookieName, value: string, maxAge?: number): void {
+  const ctx = c.get("auth");
+  setCookie(c, cookieName(ctx, name), signValue(value, ctx.secret), attributes(ctx, maxAge));
+}
+
+export function expireCookie(c: Context<AuthEnv>, name: CookieName): void {
+  const ctx = c.get("auth");
+  deleteCookie(c, cookieName(ctx, name), attributes(ctx));
+}
+
+/**
+ * Sets the session cookie (and the cookie cache when enabled). A browser-session cookie, with the
+ * `dont_remember` marker, when the user chose not to be remembered.
+ */
+export function writeSessionCookies(
+  c: Context<AuthEnv>,
+  data: SessionWithUser,
+  options: { rememberMe: boolean },
+): void {
+  const ctx = c.get("auth");
+  const maxAge = options.rememberMe ? ctx.options.session.expiresIn : undefined;
+  writeSignedCookie(c, "session_token", data.session.token, maxAge);
+  if (options.rememberMe) {
+    if (getCookie(c, cookieName(ctx, "dont_remember"))) expireCookie(c, "dont_remember");
+  } else {
+    writeSignedCookie(c, "dont_remember", "true");
+  }
+  writeCookieCache(c, data, options);
+}
+
+/** Expires every cookie the session uses (sign-out, revocation, expiry, deletion). */
+export function clearSessionCookies(c: Context<AuthEnv>): void {
+  expireCookie(c, "session_token");
+  expireCookie(c, "session_data");
+  expireCookie(c, "dont_remember");
+}
+
+/** Whether the browser asked not to be remembered (a valid signed `dont_remember` cookie). */
+export function isDontRemember(c: Context<AuthEnv>): boolean {
+  return readSignedCookie(c, "dont_remember") === "true";
+}
+
+// ---- cookie cache -------------------------------------------------------------------------------
+
+interface CookieCachePayload {
+  session: SessionWithUser;
+  /** When the cache itself stops being trusted (ms since epoch). */
+  expiresAt: number;
+}
+
+function cacheSignature(ctx: AuthContext, json: string): string {
+  return hmacSha256(ctx.secret, `session_data:${json}`, "base64url");
+}
+
+/** A short-lived signed copy of the session and user, so get-session can answer without the database. */
+export function writeCookieCache(c: Context<AuthEnv>, data: SessionWithUser, options: { rememberMe: boolean }): void {
+  const ctx = c.get("auth");
+  const cache = ctx.options.session.cookieCache;
+  if (!cache.enabled) return;
+  const payload: CookieCachePayload = { session: data, expiresAt: ctx.now().getTime() + cache.maxAge * 1000 };
+  const json = JSON.stringify(payload);
+  const value = `${Buffer.from(json).toString("base64url")}.${cacheSignature(ctx, json)}`;
+  const name = cookieName(ctx, "session_data");
+  if (name.length + value.length + 100 > COOKIE_SIZE_LIMIT) {
+    // Too large for a browser to keep: answer from the database instead of sending a cookie that is dropped.
+    expireCookie(c, "session_data");
+    return;
+  }
+  setCookie(c, name, value, attributes(ctx, options.rememberMe ? cache.maxAge : undefined));
+}
+
+/** The cached session when its signature holds, it is unexpired, and it belongs to this session token. */
+export function readCookieCache(c: Context<AuthEnv>, sessionToken: string): SessionWithUser | null {
+  const ctx = c.get("auth");
+  if (!ctx.options.session.cookieCache.enabled) return null;
+  const raw = getCookie(c, cookieName(ctx, "session_data"));
+  if (!raw) return null;
+  const dot = raw.lastIndexOf(".");
+  if (dot <= 0) return null;
+  const json = Buffer.from(raw.slice(0, dot), "base64url").toString("utf8");
+  if (!safeEqual(raw.slice(dot + 1), cacheSignature(ctx, json))) return null;
+  let payload: CookieCachePayload;
+  try {
+    payload = JSON.parse(json) as CookieCachePayload;
+  } catch {
+    return null;
+  }
+  const nowMs = ctx.now().getTime();
+  if (payload.expiresAt <= nowMs) return null;
+  const { session, user } = payload.session;
+  if (!safeEqual(session.token, sessionToken)) return null;
+  if (new Date(session.expiresAt).getTime() <= nowMs) return null;
+  return {
+    session: reviveDates(session, ["expiresAt", "createdAt", "updatedAt"]),
+    user: reviveDates(user, ["createdAt", "updatedAt"]),
+  };
+}
+
+function reviveDates<T extends object>(value: T, keys: (keyof T)[]): T {
+  const copy = { ...value };
+  for (const key of keys) copy[key] = new Date(copy[key] as unknown as string) as T[keyof T];
+  return copy;
+}

@@ -1,0 +1,15 @@
+import type { SessionWithUser } from "../../contract/models.js";
+import type { AuthContext } from "../context.js";
+
+/** What the middleware chain hands to every route handler. */
+export interface AuthEnv {
+  Variables: {
+    auth: AuthContext;
+    requestId: string;
+    /** The parsed JSON or form body of a POST; `{}` when there is none. */
+    body: Record<string, unknown>;
+    clientIp: string | null;
+    /** Set once a handler has resolved the caller's session, so it is read at most once per request. */
+    session?: SessionWithUser | null;
+  };
+}

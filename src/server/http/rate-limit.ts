@@ -1,0 +1,55 @@
+import type { MiddlewareHandler } from "hono";
+import type { AuthOptions } from "../options.js";
+import { AuthError } from "../errors.js";
+import { rateLimitSubject } from "./client-ip.js";
+import type { AuthEnv } from "./env.js";
+
+interface Rule {
+  window: number;
+  max: number;
+}
+
+/** Stricter windows where guessing or mail bombing is the risk (WIRE 1.6). */
+const BUILT_IN_RULES: readonly [(path: string) => boolean, Rule][] = [
+  [(p) => p.startsWith("/sign-in") || p.startsWith("/sign-up"), { window: 10, max: 3 }],
+  [(p) => p === "/change-password" || p === "/change-email", { window: 10, max: 3 }],
+  [
+    (p) => p === "/request-password-reset" || p === "/send-verification-email" || p.startsWith("/forget-password"),
+    { window: 60, max: 3 },
+  ],
+];
+
+function matchesCustomPath(pattern: string, path: string): boolean {
+  return pattern.endsWith("*") ? path.startsWith(pattern.slice(0, -1)) : pattern === path;
+}
+
+/** The rule for a path: a custom rule first (false exempts), then the built-in ones, then the default. */
+export function ruleFor(path: string, config: AuthOptions["rateLimit"]): Rule | null {
+  for (const [pattern, rule] of Object.entries(config.customRules)) {
+    if (matchesCustomPath(pattern, path)) return rule === false ? null : rule;
+  }
+  for (const [matches, rule] of BUILT_IN_RULES) if (matches(path)) return rule;
+  return { window: config.window, max: config.max };
+}
+
+/** Per client IP and path; 429 with Retry-After when a window is used up. */
+export function createRateLimit(
+  config: AuthOptions["rateLimit"],
+  routePath: (path: string) => string,
+): MiddlewareHandler<AuthEnv> {
+  return async (c, next) => {
+    if (!config.enabled) return next();
+    const path = routePath(c.req.path);
+    const rule = ruleFor(path, config);
+    if (!rule) return next();
+    const ctx = c.get("auth");
+    const key = `${rateLimitSubject(c.get("clientIp"))}|${path}`;
+    const decision = await ctx.rateLimitStore.hit(key, rule.window, rule.max, ctx.now().getTime());
+    if (!decision.allowed) {
+      c.header("Retry-After", String(decision.retryAfterSeconds));
+      c.header("X-Retry-After", String(decision.retryAfterSeconds));
+      throw new AuthError("TOO_MANY_REQUESTS");
+    }
+    return next();
+  };
+}

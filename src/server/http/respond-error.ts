@@ -1,0 +1,18 @@
+import type { Context } from "hono";
+import { AuthError } from "../errors.js";
+import type { AuthEnv } from "./env.js";
+
+/** The single place that turns a thrown error into `{code, message}`; anything unknown is a logged 500. */
+export function respondWithError(error: unknown, c: Context<AuthEnv>): Response {
+  if (error instanceof AuthError) {
+    return c.json({ code: error.code, message: error.message, ...error.details }, error.status as 400);
+  }
+  const requestId = c.get("requestId");
+  c.get("auth")?.logger.error("unhandled error", {
+    requestId,
+    method: c.req.method,
+    path: c.req.path,
+    error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+  });
+  return c.json({ code: "INTERNAL_SERVER_ERROR", message: `Internal server error (request ${requestId})` }, 500);
+}

@@ -1,0 +1,228 @@
+import { z } from "zod";
+
+/**
+ * The JSON options (CONFIG.md), parsed once into a frozen, fully defaulted object.
+ * Names follow better-auth's so its users feel at home; where that library takes a
+ * function (a mailer), the JSON takes a boolean that switches the built-in mail on or off.
+ * Unknown keys are refused so that a typo never silently falls back to a default.
+ */
+
+const seconds = z.number().int().nonnegative();
+const positiveSeconds = z.number().int().positive();
+
+const emailAndPassword = z
+  .strictObject({
+    enabled: z.boolean().default(true),
+    disableSignUp: z.boolean().default(false),
+    requireEmailVerification: z.boolean().default(false),
+    autoSignIn: z.boolean().default(true),
+    minPasswordLength: z.number().int().min(1).default(8),
+    maxPasswordLength: z.number().int().min(1).default(128),
+    sendResetPassword: z.boolean().default(true),
+    resetPasswordTokenExpiresIn: positiveSeconds.default(3600),
+    revokeSessionsOnPasswordReset: z.boolean().default(true),
+  })
+  .refine((o) => o.minPasswordLength <= o.maxPasswordLength, {
+    message: "minPasswordLength must not exceed maxPasswordLength",
+    path: ["minPasswordLength"],
+  });
+
+const emailVerification = z.strictObject({
+  sendVerificationEmail: z.boolean().default(true),
+  /** Defaults to emailAndPassword.requireEmailVerification (resolved below). */
+  sendOnSignUp: z.boolean().optional(),
+  sendOnSignIn: z.boolean().default(false),
+  autoSignInAfterVerification: z.boolean().default(false),
+  expiresIn: positiveSeconds.default(3600),
+});
+
+const session = z.strictObject({
+  expiresIn: positiveSeconds.default(604800),
+  updateAge: seconds.default(86400),
+  /** 0 turns the freshness check off. */
+  freshAge: seconds.default(86400),
+  cookieCache: z
+    .strictObject({
+      enabled: z.boolean().default(false),
+      maxAge: positiveSeconds.default(300),
+    })
+    .prefault({}),
+});
+
+const account = z.strictObject({
+  accountLinking: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      trustedProviders: z.array(z.string().min(1)).default([]),
+      allowDifferentEmails: z.boolean().default(false),
+      allowUnlinkingAll: z.boolean().default(false),
+    })
+    .prefault({}),
+});
+
+const user = z.strictObject({
+  changeEmail: z
+    .strictObject({
+      enabled: z.boolean().default(false),
+      sendChangeEmailConfirmation: z.boolean().default(true),
+    })
+    .prefault({}),
+  deleteUser: z
+    .strictObject({
+      enabled: z.boolean().default(false),
+      sendDeleteAccountVerification: z.boolean().default(false),
+      deleteTokenExpiresIn: positiveSeconds.default(86400),
+    })
+    .prefault({}),
+});
+
+/** One social provider: a preset by id (google, github, ...) or a generic OpenID Connect issuer. */
+const socialProvider = z.looseObject({
+  clientId: z.string().min(1),
+  clientSecret: z.string().default(""),
+  issuer: z.url().optional(),
+  scopes: z.array(z.string()).optional(),
+  disableSignUp: z.boolean().default(false),
+  authorizationEndpoint: z.url().optional(),
+  tokenEndpoint: z.url().optional(),
+  userInfoEndpoint: z.url().optional(),
+  jwksUri: z.url().optional(),
+  redirectURI: z.url().optional(),
+});
+
+const rateLimitRule = z.union([
+  z.strictObject({ window: positiveSeconds, max: z.number().int().positive() }),
+  z.literal(false),
+]);
+
+const rateLimit = z.strictObject({
+  enabled: z.boolean().default(true),
+  window: positiveSeconds.default(10),
+  max: z.number().int().positive().default(100),
+  /** Exact path or a pattern ending in `*`, relative to the auth base path; `false` exempts a path. */
+  customRules: z.record(z.string(), rateLimitRule).default({}),
+});
+
+const teams = z.strictObject({
+  enabled: z.boolean().default(false),
+  maximumTeams: z.number().int().positive().optional(),
+  maximumMembersPerTeam: z.number().int().positive().optional(),
+  allowRemovingAllTeams: z.boolean().default(false),
+  defaultTeam: z.strictObject({ enabled: z.boolean().default(true) }).prefault({}),
+});
+
+/** A role's statements: resource -> allowed actions (SPEC section 6). */
+const roleStatements = z.record(z.string(), z.array(z.string()));
+
+const organization = z.strictObject({
+  enabled: z.boolean().default(true),
+  allowUserToCreateOrganization: z.boolean().default(true),
+  organizationLimit: z.number().int().positive().optional(),
+  membershipLimit: z.number().int().positive().default(100),
+  invitationLimit: z.number().int().positive().default(100),
+  creatorRole: z.string().min(1).default("owner"),
+  invitationExpiresIn: positiveSeconds.default(172800),
+  requireEmailVerificationOnInvitation: z.boolean().default(false),
+  sendInvitationEmail: z.boolean().default(true),
+  /** Extra or replacement roles, in the same statement format as the built-in ones. */
+  roles: z.record(z.string(), roleStatements).default({}),
+  teams: teams.prefault({}),
+});
+
+const advanced = z.strictObject({
+  cookiePrefix: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, "letters, digits, '_' and '-' only")
+    .default("gatehouse"),
+  /** Defaults to whether BASE_URL is https (resolved below). */
+  useSecureCookies: z.boolean().optional(),
+  ipAddress: z
+    .strictObject({
+      /**
+       * Headers that carry the client IP, trusted only when listed here (behind a proxy that
+       * sets them). Empty: the socket address is used, so a client cannot pick its own bucket.
+       */
+      ipAddressHeaders: z.array(z.string().min(1)).default([]),
+      disableIpTracking: z.boolean().default(false),
+    })
+    .prefault({}),
+});
+
+const anonymous = z.strictObject({
+  enabled: z.boolean().default(true),
+  emailDomainName: z.string().optional(),
+});
+
+const oneTap = z.strictObject({
+  enabled: z.boolean().default(true),
+  clientId: z.string().optional(),
+});
+
+export const authOptionsSchema = z.strictObject({
+  emailAndPassword: emailAndPassword.prefault({}),
+  emailVerification: emailVerification.prefault({}),
+  session: session.prefault({}),
+  account: account.prefault({}),
+  user: user.prefault({}),
+  socialProviders: z.record(z.string().regex(/^[a-z0-9_-]+$/i), socialProvider).default({}),
+  trustedOrigins: z.array(z.string().min(1)).default([]),
+  rateLimit: rateLimit.prefault({}),
+  organization: organization.prefault({}),
+  anonymous: anonymous.prefault({}),
+  oneTap: oneTap.prefault({}),
+  advanced: advanced.prefault({}),
+});
+
+/** Options as written in AUTH_CONFIG: every key optional. */
+export type AuthOptionsInput = z.input<typeof authOptionsSchema>;
+
+/** Options after defaults, with the derived defaults resolved. */
+export type AuthOptions = z.output<typeof authOptionsSchema> & {
+  emailVerification: { sendOnSignUp: boolean };
+  advanced: { useSecureCookies: boolean };
+};
+
+/** Thrown at start-up for a wrong option; the message names the option and what it accepts. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+function describeIssues(error: z.ZodError, source: string): string {
+  return error.issues
+    .map((issue) => {
+      const key = issue.path.length > 0 ? issue.path.join(".") : "(root)";
+      return `${source}: option "${key}": ${issue.message}`;
+    })
+    .join("\n");
+}
+
+/** Parses and defaults the options; throws ConfigError naming every wrong key. */
+export function resolveOptions(
+  input: unknown,
+  context: { baseURL: string; source?: string },
+): Readonly<AuthOptions> {
+  const parsed = authOptionsSchema.safeParse(input ?? {});
+  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, context.source ?? "options"));
+  const options = parsed.data;
+  const resolved: AuthOptions = {
+    ...options,
+    emailVerification: {
+      ...options.emailVerification,
+      sendOnSignUp:
+        options.emailVerification.sendOnSignUp ?? options.emailAndPassword.requireEmailVerification,
+    },
+    advanced: {
+      ...options.advanced,
+      useSecureCookies: options.advanced.useSecureCookies ?? context.baseURL.startsWith("https://"),
+    },
+  };
+  return deepFreeze(resolved);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object") {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -1,0 +1,54 @@
+import type { Hono } from "hono";
+import type { AuthEnv } from "../http/env.js";
+
+/** Only letters, digits and `_ ' -` survive into the page or a redirect (WIRE: /error). */
+export function sanitizeErrorCode(value: string | undefined): string {
+  if (!value) return "UNKNOWN";
+  return /^[A-Za-z0-9_'-]+$/.test(value) ? value : "UNKNOWN";
+}
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] ?? ch);
+
+function errorPage(code: string, description: string | undefined, homeURL: string): string {
+  const detail = description ? `<p class="detail">${escapeHtml(description.slice(0, 500))}</p>` : "";
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Sign-in error</title>
+<style>
+  body { font-family: system-ui, sans-serif; display: grid; place-items: center; min-height: 100vh; margin: 0; background: #f6f7f9; color: #1b1f24; }
+  main { max-width: 28rem; padding: 2rem; background: #fff; border-radius: 12px; box-shadow: 0 1px 3px rgba(0,0,0,.12); }
+  code { background: #eef0f3; padding: .15rem .4rem; border-radius: 4px; }
+  a { color: #0b5fff; }
+</style>
+</head>
+<body>
+<main>
+  <h1>Something went wrong</h1>
+  <p>The sign-in could not be completed. Error code: <code data-testid="error-code">${escapeHtml(code)}</code></p>
+  ${detail}
+  <p><a href="${escapeHtml(homeURL)}">Back to the application</a></p>
+</main>
+</body>
+</html>`;
+}
+
+export function coreRoutes(app: Hono<AuthEnv>): void {
+  app.get("/ok", (c) => c.json({ ok: true }));
+
+  app.get("/error", (c) => {
+    const ctx = c.get("auth");
+    const code = sanitizeErrorCode(c.req.query("error"));
+    const description = c.req.query("error_description");
+    if (process.env.NODE_ENV === "production") {
+      const target = new URL("/", ctx.baseURL);
+      target.searchParams.set("error", code);
+      if (description) target.searchParams.set("error_description", description.slice(0, 500));
+      return c.redirect(target.toString(), 302);
+    }
+    return c.html(errorPage(code, description, `${ctx.baseURL}/`));
+  });
+}

@@ -1,0 +1,73 @@
+import type { Hono } from "hono";
+import { getSessionQuery, revokeSessionBody, updateUserBody } from "../../contract/account.js";
+import { clearSessionCookies, isDontRemember, readCookieCache, readSignedCookie, writeCookieCache, writeSessionCookies } from "../http/cookies.js";
+import type { AuthEnv } from "../http/env.js";
+import { readBody, readQuery } from "../http/input.js";
+import { requireSession } from "../http/session.js";
+import { listSessions, lookupSession, revokeAllSessions, revokeOtherSessions, revokeSession, signOut } from "../services/sessions.js";
+import { updateUser } from "../services/users.js";
+
+export function sessionRoutes(app: Hono<AuthEnv>): void {
+  app.get("/get-session", async (c) => {
+    c.header("Cache-Control", "no-store");
+    c.header("Pragma", "no-cache");
+    const query = readQuery(c, getSessionQuery);
+    const token = readSignedCookie(c, "session_token");
+    if (!token) return c.json(null);
+    if (!query.disableCookieCache) {
+      const cached = readCookieCache(c, token);
+      if (cached) return c.json(cached);
+    }
+    const dontRemember = isDontRemember(c);
+    const lookup = await lookupSession(c.get("auth"), token, { refresh: !dontRemember && !query.disableRefresh });
+    if (lookup.status !== "active") {
+      clearSessionCookies(c);
+      return c.json(null);
+    }
+    if (lookup.refreshed) writeSessionCookies(c, lookup.data, { rememberMe: true });
+    else writeCookieCache(c, lookup.data, { rememberMe: !dontRemember });
+    return c.json(lookup.data);
+  });
+
+  app.post("/sign-out", async (c) => {
+    const token = readSignedCookie(c, "session_token");
+    if (token) await signOut(c.get("auth"), token);
+    clearSessionCookies(c);
+    return c.json({ success: true });
+  });
+
+  app.post("/update-user", async (c) => {
+    const body = readBody(c, updateUserBody);
+    const { session } = await requireSession(c);
+    const user = await updateUser(c.get("auth"), session.userId, body);
+    writeSessionCookies(c, { session, user }, { rememberMe: !isDontRemember(c) });
+    return c.json({ status: true });
+  });
+
+  app.get("/list-sessions", async (c) => {
+    const { session } = await requireSession(c);
+    return c.json(await listSessions(c.get("auth"), session));
+  });
+
+  app.post("/revoke-session", async (c) => {
+    const { token } = readBody(c, revokeSessionBody);
+    const { session } = await requireSession(c, { sensitive: true });
+    await revokeSession(c.get("auth"), session.userId, token);
+    if (token === session.token || token === session.id) clearSessionCookies(c);
+    return c.json({ status: true });
+  });
+
+  app.post("/revoke-sessions", async (c) => {
+    const { session } = await requireSession(c, { sensitive: true });
+    const ctx = c.get("auth");
+    await revokeAllSessions(ctx, ctx.db, session.userId);
+    clearSessionCookies(c);
+    return c.json({ status: true });
+  });
+
+  app.post("/revoke-other-sessions", async (c) => {
+    const { session } = await requireSession(c, { sensitive: true });
+    await revokeOtherSessions(c.get("auth"), session);
+    return c.json({ status: true });
+  });
+}

@@ -1,0 +1,41 @@
+import { z } from "zod";
+import type { AuthContext } from "../context.js";
+import type { PasswordHasher } from "../crypto/password.js";
+import { AuthError } from "../errors.js";
+
+const emailFormat = z.email();
+
+/** Lowercased email, or INVALID_EMAIL. */
+export function normalizeEmail(email: string): string {
+  const trimmed = email.trim().toLowerCase();
+  if (trimmed.length > 254 || !emailFormat.safeParse(trimmed).success) throw new AuthError("INVALID_EMAIL");
+  return trimmed;
+}
+
+/** PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG against the configured bounds (UTF-16 code units). */
+export function assertPasswordLength(ctx: AuthContext, password: string): void {
+  const { minPasswordLength, maxPasswordLength } = ctx.options.emailAndPassword;
+  if (password.length < minPasswordLength) throw new AuthError("PASSWORD_TOO_SHORT");
+  if (password.length > maxPasswordLength) throw new AuthError("PASSWORD_TOO_LONG");
+}
+
+const dummyHashes = new WeakMap<PasswordHasher, Promise<string>>();
+
+/**
+ * Verifies a password against a stored hash, or against a throwaway hash when there is none, so an
+ * unknown email costs the same work as a wrong password and timing does not tell them apart.
+ */
+export async function verifyPasswordOrDummy(
+  hasher: PasswordHasher,
+  stored: string | null,
+  password: string,
+): Promise<boolean> {
+  if (stored) return hasher.verify(stored, password);
+  let dummy = dummyHashes.get(hasher);
+  if (!dummy) {
+    dummy = hasher.hash("gatehouse-dummy-password");
+    dummyHashes.set(hasher, dummy);
+  }
+  await hasher.verify(await dummy, password);
+  return false;
+}

@@ -1,0 +1,96 @@
+import type { Session, User } from "../../contract/models.js";
+import type { AuthContext } from "../context.js";
+import { newId } from "../crypto/random.js";
+import { AuthError } from "../errors.js";
+import { insertCredentialAccount, updateCredentialPassword } from "../store/accounts.js";
+import { isUniqueViolation } from "../store/database.js";
+import { findUserWithPasswordByEmail, insertUser } from "../store/users.js";
+import { assertPasswordLength, normalizeEmail, verifyPasswordOrDummy } from "./credentials.js";
+import { createSession, type RequestMeta } from "./sessions.js";
+
+export interface SignUpInput {
+  name: string;
+  email: string;
+  password: string;
+  image?: string | null;
+  rememberMe: boolean;
+}
+
+export interface SignUpResult {
+  user: User;
+  /** Null when the user must verify first or autoSignIn is off. */
+  session: Session | null;
+  /** True when the account was really created (false for the enumeration-safe answer to a taken email). */
+  created: boolean;
+}
+
+/**
+ * Creates the user, their credential account and (with autoSignIn) a session, in one transaction.
+ * A taken email is decided by the unique index, so two racing sign-ups create one user.
+ */
+export async function signUpEmail(ctx: AuthContext, input: SignUpInput, meta: RequestMeta): Promise<SignUpResult> {
+  const { enabled, disableSignUp, requireEmailVerification, autoSignIn } = ctx.options.emailAndPassword;
+  if (!enabled || disableSignUp) throw new AuthError("EMAIL_PASSWORD_SIGN_UP_DISABLED");
+  const email = normalizeEmail(input.email);
+  assertPasswordLength(ctx, input.password);
+  const name = input.name.trim();
+  const passwordHash = await ctx.hasher.hash(input.password);
+  const signInNow = autoSignIn && !requireEmailVerification;
+  const now = ctx.now();
+
+  try {
+    return await ctx.db.transaction().execute(async (trx) => {
+      const user = await insertUser(trx, { id: newId(), name, email, emailVerified: false, image: input.image ?? null, now });
+      await insertCredentialAccount(trx, { id: newId(), userId: user.id, passwordHash, now });
+      const session = signInNow ? await createSession(ctx, trx, user.id, meta, { rememberMe: input.rememberMe }) : null;
+      return { user, session, created: true };
+    });
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    // When sign-up does not sign in, answer a taken email exactly like a new one: no enumeration.
+    if (!signInNow) {
+      const synthetic: User = {
+        id: newId(),
+        name,
+        email,
+        emailVerified: false,
+        image: input.image ?? null,
+        isAnonymous: false,
+        createdAt: now,
+        updatedAt: now,
+      };
+      return { user: synthetic, session: null, created: false };
+    }
+    throw new AuthError("USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL");
+  }
+}
+
+export interface SignInInput {
+  email: string;
+  password: string;
+  rememberMe: boolean;
+}
+
+export type SignInResult =
+  | { status: "signed-in"; user: User; session: Session }
+  | { status: "email-not-verified"; user: User };
+
+/** Checks the password (same work for an unknown email), upgrades an old hash, and opens a session. */
+export async function signInEmail(ctx: AuthContext, input: SignInInput, meta: RequestMeta): Promise<SignInResult> {
+  const { enabled, maxPasswordLength, requireEmailVerification } = ctx.options.emailAndPassword;
+  if (!enabled) throw new AuthError("EMAIL_PASSWORD_DISABLED");
+  const email = normalizeEmail(input.email);
+  if (input.password.length > maxPasswordLength) throw new AuthError("PASSWORD_TOO_LONG");
+
+  const found = await findUserWithPasswordByEmail(ctx.db, email);
+  const valid = await verifyPasswordOrDummy(ctx.hasher, found?.passwordHash ?? null, input.password);
+  if (!found || !valid) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
+  if (requireEmailVerification && !found.user.emailVerified) return { status: "email-not-verified", user: found.user };
+
+  const now = ctx.now();
+  if (found.passwordHash && ctx.hasher.needsRehash(found.passwordHash)) {
+    await updateCredentialPassword(ctx.db, found.user.id, await ctx.hasher.hash(input.password), now);
+  }
+  const session = await createSession(ctx, ctx.db, found.user.id, meta, { rememberMe: input.rememberMe });
+  return { status: "signed-in", user: found.user, session };
+}

@@ -1,0 +1,121 @@
+import type { ListedSession, Session, SessionWithUser } from "../../contract/models.js";
+import type { AuthContext } from "../context.js";
+import { sha256Base64Url } from "../crypto/digest.js";
+import { newId, randomString } from "../crypto/random.js";
+import type { DB } from "../store/database.js";
+import {
+  deleteSessionById,
+  deleteSessionByTokenHash,
+  deleteUserSession,
+  deleteUserSessions,
+  extendSession,
+  findSessionWithUser,
+  insertSession,
+  listActiveUserSessions,
+  mapSession,
+} from "../store/sessions.js";
+
+/** Where a request came from, as recorded on the session. */
+export interface RequestMeta {
+  ipAddress: string | null;
+  userAgent: string | null;
+}
+
+/** A session that is not remembered lasts a day at most (the browser drops its cookie sooner). */
+const NOT_REMEMBERED_SECONDS = 86400;
+
+/** Session tokens: 32 alphanumeric characters (~190 bits); only their SHA-256 is stored. */
+export function newSessionToken(): string {
+  return randomString(32);
+}
+
+export const hashSessionToken = sha256Base64Url;
+
+export async function createSession(
+  ctx: AuthContext,
+  db: DB,
+  userId: string,
+  meta: RequestMeta,
+  options: { rememberMe: boolean; activeOrganizationId?: string | null; activeTeamId?: string | null; impersonatedBy?: string | null; expiresInSeconds?: number },
+): Promise<Session> {
+  const token = newSessionToken();
+  const now = ctx.now();
+  const lifetime =
+    options.expiresInSeconds ??
+    (options.rememberMe ? ctx.options.session.expiresIn : Math.min(NOT_REMEMBERED_SECONDS, ctx.options.session.expiresIn));
+  const row = await insertSession(db, {
+    id: newId(),
+    tokenHash: hashSessionToken(token),
+    userId,
+    expiresAt: new Date(now.getTime() + lifetime * 1000),
+    ipAddress: meta.ipAddress,
+    userAgent: meta.userAgent,
+    activeOrganizationId: options.activeOrganizationId,
+    activeTeamId: options.activeTeamId,
+    impersonatedBy: options.impersonatedBy,
+    now,
+  });
+  return mapSession(row, token);
+}
+
+export type SessionLookup =
+  | { status: "active"; data: SessionWithUser; refreshed: boolean }
+  | { status: "expired" }
+  | { status: "missing" };
+
+/**
+ * The session for a token: one indexed join. An expired session is deleted. With `refresh`, a session
+ * whose last extension is at least updateAge old is extended to a full expiresIn (one write, at most
+ * once per updateAge).
+ */
+export async function lookupSession(
+  ctx: AuthContext,
+  token: string,
+  options: { refresh: boolean },
+): Promise<SessionLookup> {
+  const data = await findSessionWithUser(ctx.db, hashSessionToken(token), token);
+  if (!data) return { status: "missing" };
+  const now = ctx.now();
+  if (data.session.expiresAt.getTime() <= now.getTime()) {
+    await deleteSessionById(ctx.db, data.session.id);
+    return { status: "expired" };
+  }
+  if (!options.refresh) return { status: "active", data, refreshed: false };
+
+  const { expiresIn, updateAge } = ctx.options.session;
+  const lastExtendedMs = data.session.expiresAt.getTime() - expiresIn * 1000;
+  if (lastExtendedMs + updateAge * 1000 > now.getTime()) return { status: "active", data, refreshed: false };
+
+  const expiresAt = new Date(now.getTime() + expiresIn * 1000);
+  await extendSession(ctx.db, data.session.id, expiresAt, now);
+  return { status: "active", data: { ...data, session: { ...data.session, expiresAt, updatedAt: now } }, refreshed: true };
+}
+
+export function isSessionFresh(ctx: AuthContext, session: Session): boolean {
+  const { freshAge } = ctx.options.session;
+  if (freshAge === 0) return true;
+  return ctx.now().getTime() - session.createdAt.getTime() < freshAge * 1000;
+}
+
+export async function signOut(ctx: AuthContext, token: string): Promise<void> {
+  await deleteSessionByTokenHash(ctx.db, hashSessionToken(token));
+}
+
+/** The user's live sessions; each carries its revocation handle (the id) instead of the secret token. */
+export async function listSessions(ctx: AuthContext, current: Session): Promise<ListedSession[]> {
+  const rows = await listActiveUserSessions(ctx.db, current.userId, ctx.now());
+  return rows.map((row) => ({ ...mapSession(row, row.id), current: row.id === current.id }));
+}
+
+/** Revokes one of the caller's sessions, named by its token or its handle. Someone else's is left alone. */
+export async function revokeSession(ctx: AuthContext, userId: string, tokenOrHandle: string): Promise<void> {
+  await deleteUserSession(ctx.db, userId, hashSessionToken(tokenOrHandle), tokenOrHandle);
+}
+
+export async function revokeAllSessions(ctx: AuthContext, db: DB, userId: string): Promise<void> {
+  await deleteUserSessions(db, userId);
+}
+
+export async function revokeOtherSessions(ctx: AuthContext, current: Session): Promise<void> {
+  await deleteUserSessions(ctx.db, current.userId, { exceptId: current.id });
+}

@@ -1,0 +1,23 @@
+import type { User } from "../../contract/models.js";
+import type { UpdateUserBody } from "../../contract/account.js";
+import type { AuthContext } from "../context.js";
+import { AuthError } from "../errors.js";
+import { updateUserProfile } from "../store/users.js";
+
+/** Fields the server owns: sending a truthy value for one is refused rather than ignored. */
+const SERVER_OWNED_FIELDS = ["isAnonymous", "role", "banned", "banReason", "banExpires"] as const;
+
+/** Updates the caller's name and image. Email has its own verified flow (change-email). */
+export async function updateUser(ctx: AuthContext, userId: string, body: UpdateUserBody): Promise<User> {
+  if ("email" in body && body.email !== undefined) throw new AuthError("EMAIL_CAN_NOT_BE_UPDATED");
+  for (const field of SERVER_OWNED_FIELDS) {
+    if (body[field]) throw new AuthError("FIELD_NOT_ALLOWED", { message: `${field} is not allowed to be set` });
+  }
+  const patch: { name?: string; image?: string | null } = {};
+  if (body.name !== undefined) patch.name = body.name.trim();
+  if (body.image !== undefined) patch.image = body.image;
+  if (Object.keys(patch).length === 0) throw new AuthError("NO_FIELDS_TO_UPDATE");
+  const user = await updateUserProfile(ctx.db, userId, patch, ctx.now());
+  if (!user) throw new AuthError("USER_NOT_FOUND");
+  return user;
+}

@@ -1,0 +1,40 @@
+import type { DB } from "./database.js";
+
+export const CREDENTIAL_PROVIDER = "credential";
+
+export async function insertCredentialAccount(
+  db: DB,
+  account: { id: string; userId: string; passwordHash: string; now: Date },
+): Promise<void> {
+  await db
+    .insertInto("account")
+    .values({
+      id: account.id,
+      accountId: account.userId,
+      providerId: CREDENTIAL_PROVIDER,
+      userId: account.userId,
+      password: account.passwordHash,
+      createdAt: account.now,
+      updatedAt: account.now,
+    })
+    .execute();
+}
+
+export async function findCredentialPassword(db: DB, userId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("account")
+    .select("password")
+    .where("userId", "=", userId)
+    .where("providerId", "=", CREDENTIAL_PROVIDER)
+    .executeTakeFirst();
+  return row?.password ?? null;
+}
+
+export async function updateCredentialPassword(db: DB, userId: string, passwordHash: string, now: Date): Promise<void> {
+  await db
+    .updateTable("account")
+    .set({ password: passwordHash, updatedAt: now })
+    .where("userId", "=", userId)
+    .where("providerId", "=", CREDENTIAL_PROVIDER)
+    .execute();
+}

@@ -1,0 +1,87 @@
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import SqliteDatabase from "better-sqlite3";
+import { Kysely, type LogEvent, Migrator, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import type { DialectName } from "./dialect.js";
+import { migrations } from "./migrations/index.js";
+import type { Database } from "./schema.js";
+import { SqliteValuesPlugin } from "./sqlite-values-plugin.js";
+
+export type DB = Kysely<Database>;
+
+export interface OpenedDatabase {
+  db: DB;
+  dialect: DialectName;
+  /** Round trips made so far; hot paths are counted, not guessed. */
+  readonly queryCount: () => number;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_DATABASE_URL = "sqlite:./data/gatehouse.sqlite";
+
+/** Which dialect and location a DATABASE_URL names; throws for anything else. */
+export function parseDatabaseUrl(url: string): { dialect: DialectName; location: string } {
+  if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
+    return { dialect: "postgres", location: url };
+  }
+  if (url.startsWith("sqlite:")) {
+    const location = url.slice("sqlite:".length);
+    if (location.length === 0) throw new Error(`DATABASE_URL "${url}" names no SQLite file`);
+    return { dialect: "sqlite", location };
+  }
+  throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got "${url.split(":")[0]}:...")`);
+}
+
+export function openDatabase(url: string): OpenedDatabase {
+  const { dialect, location } = parseDatabaseUrl(url);
+  let queries = 0;
+  const log = (event: LogEvent) => {
+    queries += 1;
+    if (event.level === "error" && process.env.GATEHOUSE_LOG_SQL) console.error(event.error);
+  };
+
+  if (dialect === "postgres") {
+    // int8 (count(*)) as a JS number: counts here stay far below 2^53.
+    pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
+    const pool = new pg.Pool({ connectionString: location, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
+    return { db, dialect, queryCount: () => queries, close: () => db.destroy() };
+  }
+
+  if (location !== ":memory:") mkdirSync(dirname(resolve(location)), { recursive: true });
+  const sqlite = new SqliteDatabase(location);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("synchronous = NORMAL");
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: sqlite }),
+    plugins: [new SqliteValuesPlugin()],
+    log,
+  });
+  return { db, dialect, queryCount: () => queries, close: () => db.destroy() };
+}
+
+/** Runs every pending migration; throws with the failing migration's name. */
+export async function migrateToLatest(db: DB, dialect: DialectName): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations(dialect) },
+    migrationTableName: "gatehouse_migration",
+    migrationLockTableName: "gatehouse_migration_lock",
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === "Error");
+  if (error) {
+    const name = failed ? ` (${failed.migrationName})` : "";
+    throw new Error(`database migration failed${name}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** True for a unique-constraint violation in either dialect: races are decided by constraints. */
+export function isUniqueViolation(error: unknown): boolean {
+  if (!error || typeof error !== "object") return false;
+  const code = (error as { code?: unknown }).code;
+  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+}

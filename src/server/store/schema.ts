@@ -1,0 +1,153 @@
+import type { ColumnType, Generated } from "kysely";
+
+/**
+ * Row types as the database holds them. Dates travel in as Date and come back as Date
+ * (PostgreSQL timestamptz) or ISO text (SQLite); booleans come back as boolean or 0/1.
+ * Store modules map rows to domain types with `toDate` / `toBool` so callers never see the difference.
+ */
+type Timestamp = ColumnType<Date | string, Date, Date>;
+type NullableTimestamp = ColumnType<Date | string | null, Date | null | undefined, Date | null>;
+type Bool = ColumnType<boolean | number, boolean | undefined, boolean>;
+
+export interface UserTable {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: Bool;
+  image: string | null;
+  isAnonymous: Bool;
+  role: string | null;
+  banned: Bool;
+  banReason: string | null;
+  banExpires: NullableTimestamp;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface SessionTable {
+  id: string;
+  /** SHA-256 of the session token: a leaked table yields no usable session. */
+  tokenHash: string;
+  userId: string;
+  expiresAt: Timestamp;
+  ipAddress: string | null;
+  userAgent: string | null;
+  activeOrganizationId: string | null;
+  activeTeamId: string | null;
+  impersonatedBy: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface AccountTable {
+  id: string;
+  accountId: string;
+  providerId: string;
+  userId: string;
+  accessToken: string | null;
+  refreshToken: string | null;
+  idToken: string | null;
+  accessTokenExpiresAt: NullableTimestamp;
+  refreshTokenExpiresAt: NullableTimestamp;
+  scope: string | null;
+  password: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface VerificationTable {
+  id: string;
+  /** Purpose prefix plus the SHA-256 of the one-time token, e.g. `reset-password:<digest>`. */
+  identifier: string;
+  value: string;
+  expiresAt: Timestamp;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface OrganizationTable {
+  id: string;
+  name: string;
+  slug: string;
+  logo: string | null;
+  /** JSON text. */
+  metadata: string | null;
+  createdAt: Timestamp;
+}
+
+export interface MemberTable {
+  id: string;
+  organizationId: string;
+  userId: string;
+  /** One role or several, comma separated. */
+  role: string;
+  teamId: string | null;
+  createdAt: Timestamp;
+}
+
+export interface InvitationTable {
+  id: string;
+  organizationId: string;
+  email: string;
+  role: string | null;
+  status: string;
+  teamId: string | null;
+  inviterId: string;
+  expiresAt: Timestamp;
+  createdAt: Timestamp;
+}
+
+export interface TeamTable {
+  id: string;
+  name: string;
+  organizationId: string;
+  createdAt: Timestamp;
+  updatedAt: NullableTimestamp;
+}
+
+export interface TeamMemberTable {
+  id: string;
+  teamId: string;
+  userId: string;
+  createdAt: Timestamp;
+}
+
+export interface JwksTable {
+  id: string;
+  publicKey: string;
+  privateKey: string;
+  alg: string | null;
+  crv: string | null;
+  createdAt: Timestamp;
+  expiresAt: NullableTimestamp;
+}
+
+/** Mail waiting to be delivered, written in the same transaction as the change that causes it. */
+export interface OutboxTable {
+  id: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** What kind of mail (verification, reset, ...), for the development outbox page and tests. */
+  kind: string;
+  attempts: Generated<number>;
+  lastError: string | null;
+  nextAttemptAt: Timestamp;
+  sentAt: NullableTimestamp;
+  createdAt: Timestamp;
+}
+
+export interface Database {
+  user: UserTable;
+  session: SessionTable;
+  account: AccountTable;
+  verification: VerificationTable;
+  organization: OrganizationTable;
+  member: MemberTable;
+  invitation: InvitationTable;
+  team: TeamTable;
+  teamMember: TeamMemberTable;
+  jwks: JwksTable;
+  outbox: OutboxTable;
+}

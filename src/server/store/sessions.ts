@@ -1,0 +1,138 @@
+import type { Selectable } from "kysely";
+import type { Session, SessionWithUser } from "../../contract/models.js";
+import type { DB } from "./database.js";
+import type { SessionTable } from "./schema.js";
+import { mapUser } from "./users.js";
+import { toDate } from "./values.js";
+
+export type SessionRow = Selectable<SessionTable>;
+
+/** The wire Session; `token` is the caller's own token, or a revocation handle in lists. */
+export function mapSession(row: SessionRow, token: string): Session {
+  return {
+    id: row.id,
+    token,
+    userId: row.userId,
+    expiresAt: toDate(row.expiresAt),
+    createdAt: toDate(row.createdAt),
+    updatedAt: toDate(row.updatedAt),
+    ipAddress: row.ipAddress,
+    userAgent: row.userAgent,
+    activeOrganizationId: row.activeOrganizationId,
+    activeTeamId: row.activeTeamId,
+    impersonatedBy: row.impersonatedBy,
+  };
+}
+
+export interface NewSession {
+  id: string;
+  tokenHash: string;
+  userId: string;
+  expiresAt: Date;
+  ipAddress: string | null;
+  userAgent: string | null;
+  activeOrganizationId?: string | null;
+  activeTeamId?: string | null;
+  impersonatedBy?: string | null;
+  now: Date;
+}
+
+export async function insertSession(db: DB, session: NewSession): Promise<SessionRow> {
+  return db
+    .insertInto("session")
+    .values({
+      id: session.id,
+      tokenHash: session.tokenHash,
+      userId: session.userId,
+      expiresAt: session.expiresAt,
+      ipAddress: session.ipAddress,
+      userAgent: session.userAgent,
+      activeOrganizationId: session.activeOrganizationId ?? null,
+      activeTeamId: session.activeTeamId ?? null,
+      impersonatedBy: session.impersonatedBy ?? null,
+      createdAt: session.now,
+      updatedAt: session.now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The session and its user in one indexed join: get-session's single round trip. */
+export async function findSessionWithUser(
+  db: DB,
+  tokenHash: string,
+  token: string,
+): Promise<SessionWithUser | null> {
+  const row = await db
+    .selectFrom("session")
+    .innerJoin("user", "user.id", "session.userId")
+    .select([
+      "session.id as s_id",
+      "session.tokenHash as s_tokenHash",
+      "session.userId as s_userId",
+      "session.expiresAt as s_expiresAt",
+      "session.ipAddress as s_ipAddress",
+      "session.userAgent as s_userAgent",
+      "session.activeOrganizationId as s_activeOrganizationId",
+      "session.activeTeamId as s_activeTeamId",
+      "session.impersonatedBy as s_impersonatedBy",
+      "session.createdAt as s_createdAt",
+      "session.updatedAt as s_updatedAt",
+    ])
+    .selectAll("user")
+    .where("session.tokenHash", "=", tokenHash)
+    .executeTakeFirst();
+  if (!row) return null;
+  const session: SessionRow = {
+    id: row.s_id,
+    tokenHash: row.s_tokenHash,
+    userId: row.s_userId,
+    expiresAt: row.s_expiresAt,
+    ipAddress: row.s_ipAddress,
+    userAgent: row.s_userAgent,
+    activeOrganizationId: row.s_activeOrganizationId,
+    activeTeamId: row.s_activeTeamId,
+    impersonatedBy: row.s_impersonatedBy,
+    createdAt: row.s_createdAt,
+    updatedAt: row.s_updatedAt,
+  };
+  return { session: mapSession(session, token), user: mapUser(row) };
+}
+
+export async function extendSession(db: DB, id: string, expiresAt: Date, now: Date): Promise<void> {
+  await db.updateTable("session").set({ expiresAt, updatedAt: now }).where("id", "=", id).execute();
+}
+
+export async function deleteSessionById(db: DB, id: string): Promise<void> {
+  await db.deleteFrom("session").where("id", "=", id).execute();
+}
+
+export async function deleteSessionByTokenHash(db: DB, tokenHash: string): Promise<void> {
+  await db.deleteFrom("session").where("tokenHash", "=", tokenHash).execute();
+}
+
+/** Deletes one of the user's sessions named by its token digest or its revocation handle (the id). */
+export async function deleteUserSession(db: DB, userId: string, tokenHash: string, handle: string): Promise<number> {
+  const result = await db
+    .deleteFrom("session")
+    .where("userId", "=", userId)
+    .where((eb) => eb.or([eb("tokenHash", "=", tokenHash), eb("id", "=", handle)]))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function deleteUserSessions(db: DB, userId: string, options: { exceptId?: string } = {}): Promise<void> {
+  let query = db.deleteFrom("session").where("userId", "=", userId);
+  if (options.exceptId) query = query.where("id", "!=", options.exceptId);
+  await query.execute();
+}
+
+export async function listActiveUserSessions(db: DB, userId: string, now: Date): Promise<SessionRow[]> {
+  return db
+    .selectFrom("session")
+    .selectAll()
+    .where("userId", "=", userId)
+    .where("expiresAt", ">", now)
+    .orderBy("createdAt", "desc")
+    .execute();
+}

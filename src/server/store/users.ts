@@ -1,0 +1,97 @@
+import type { Selectable } from "kysely";
+import type { User } from "../../contract/models.js";
+import type { DB } from "./database.js";
+import type { UserTable } from "./schema.js";
+import { toBool, toDate } from "./values.js";
+
+export type UserRow = Selectable<UserTable>;
+
+export function mapUser(row: UserRow): User {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    emailVerified: toBool(row.emailVerified),
+    image: row.image,
+    isAnonymous: toBool(row.isAnonymous),
+    createdAt: toDate(row.createdAt),
+    updatedAt: toDate(row.updatedAt),
+  };
+}
+
+export async function findUserById(db: DB, id: string): Promise<User | null> {
+  const row = await db.selectFrom("user").selectAll().where("id", "=", id).executeTakeFirst();
+  return row ? mapUser(row) : null;
+}
+
+export async function findUserByEmail(db: DB, email: string): Promise<User | null> {
+  const row = await db.selectFrom("user").selectAll().where("email", "=", email.toLowerCase()).executeTakeFirst();
+  return row ? mapUser(row) : null;
+}
+
+/** The user with their credential password hash, in one join: sign-in's only read. */
+export async function findUserWithPasswordByEmail(
+  db: DB,
+  email: string,
+): Promise<{ user: User; passwordHash: string | null; accountId: string | null } | null> {
+  const row = await db
+    .selectFrom("user")
+    .leftJoin("account", (join) =>
+      join.onRef("account.userId", "=", "user.id").on("account.providerId", "=", "credential"),
+    )
+    .selectAll("user")
+    .select(["account.password as passwordHash", "account.id as credentialAccountId"])
+    .where("user.email", "=", email.toLowerCase())
+    .executeTakeFirst();
+  if (!row) return null;
+  const { passwordHash, credentialAccountId, ...user } = row;
+  return { user: mapUser(user), passwordHash: passwordHash ?? null, accountId: credentialAccountId ?? null };
+}
+
+export interface NewUser {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: boolean;
+  image: string | null;
+  isAnonymous?: boolean;
+  now: Date;
+}
+
+export async function insertUser(db: DB, user: NewUser): Promise<User> {
+  const row = await db
+    .insertInto("user")
+    .values({
+      id: user.id,
+      name: user.name,
+      email: user.email.toLowerCase(),
+      emailVerified: user.emailVerified,
+      image: user.image,
+      isAnonymous: user.isAnonymous ?? false,
+      banned: false,
+      createdAt: user.now,
+      updatedAt: user.now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return mapUser(row);
+}
+
+export async function updateUserProfile(
+  db: DB,
+  id: string,
+  patch: { name?: string; image?: string | null; emailVerified?: boolean; email?: string },
+  now: Date,
+): Promise<User | null> {
+  const row = await db
+    .updateTable("user")
+    .set({ ...patch, ...(patch.email ? { email: patch.email.toLowerCase() } : {}), updatedAt: now })
+    .where("id", "=", id)
+    .returningAll()
+    .executeTakeFirst();
+  return row ? mapUser(row) : null;
+}
+
+export async function deleteUserById(db: DB, id: string): Promise<void> {
+  await db.deleteFrom("user").where("id", "=", id).execute();
+}
