@@ -1,8 +1,8 @@
 import type { PasswordHasher } from "./crypto/password.js";
 import type { RateLimitStore } from "./http/rate-limit-store.js";
 import type { AuthOptions } from "./options.js";
-import type { DialectName } from "./store/dialect.js";
 import type { DB } from "./store/database.js";
+import type { DialectName } from "./store/dialect.js";
 
 export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;

@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MIN_SECRET_LENGTH } from "./auth.js";
-import { DEFAULT_DATABASE_URL, parseDatabaseUrl } from "./store/database.js";
 import { ConfigError } from "./options.js";
+import { DEFAULT_DATABASE_URL, parseDatabaseUrl } from "./store/database.js";
 
 /** The service's environment (CONFIG.md), read and checked once at start-up. */
 export interface ServiceEnvironment {

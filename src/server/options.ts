@@ -197,10 +197,7 @@ function describeIssues(error: z.ZodError, source: string): string {
 }
 
 /** Parses and defaults the options; throws ConfigError naming every wrong key. */
-export function resolveOptions(
-  input: unknown,
-  context: { baseURL: string; source?: string },
-): Readonly<AuthOptions> {
+export function resolveOptions(input: unknown, context: { baseURL: string; source?: string }): Readonly<AuthOptions> {
   const parsed = authOptionsSchema.safeParse(input ?? {});
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, context.source ?? "options"));
   const options = parsed.data;
@@ -208,8 +205,7 @@ export function resolveOptions(
     ...options,
     emailVerification: {
       ...options.emailVerification,
-      sendOnSignUp:
-        options.emailVerification.sendOnSignUp ?? options.emailAndPassword.requireEmailVerification,
+      sendOnSignUp: options.emailVerification.sendOnSignUp ?? options.emailAndPassword.requireEmailVerification,
     },
     advanced: {
       ...options.advanced,

@@ -68,7 +68,10 @@ export const organizationErrors = defineErrors({
     message: "Email verification required to view or list invitations for the session email",
     status: 403,
   },
-  YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION: { message: "You are not allowed to cancel this invitation", status: 403 },
+  YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION: {
+    message: "You are not allowed to cancel this invitation",
+    status: 403,
+  },
   YOU_ARE_NOT_ALLOWED_TO_LIST_INVITATIONS: { message: "You are not allowed to list invitations", status: 403 },
   INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION: {
     message: "Inviter is no longer a member of the organization",
@@ -90,7 +93,10 @@ export const organizationErrors = defineErrors({
   },
   YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM: { message: "not allowed to update or delete teams", status: 403 },
   YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM: { message: "not allowed to update or delete teams", status: 403 },
-  YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_TEAMS: { message: "You have reached the maximum number of teams", status: 400 },
+  YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_TEAMS: {
+    message: "You have reached the maximum number of teams",
+    status: 400,
+  },
   UNABLE_TO_REMOVE_LAST_TEAM: { message: "Unable to remove last team", status: 400 },
   TEAM_MEMBER_LIMIT_REACHED: { message: "Team member limit reached", status: 403 },
   USER_IS_NOT_A_MEMBER_OF_THE_TEAM: { message: "User is not a member of the team", status: 400 },

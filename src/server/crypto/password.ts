@@ -36,8 +36,7 @@ export const OWASP_ARGON2ID: Argon2Params = { memoryCost: 19456, timeCost: 2, pa
 export function argon2idHasher(params: Argon2Params = OWASP_ARGON2ID): PasswordHasher {
   const prefix = `$argon2id$v=19$m=${params.memoryCost},t=${params.timeCost},p=${params.parallelism}$`;
   return {
-    hash: (password) =>
-      argon2Hash(password.normalize("NFKC"), { algorithm: ARGON2ID, ...params }),
+    hash: (password) => argon2Hash(password.normalize("NFKC"), { algorithm: ARGON2ID, ...params }),
     async verify(stored, password) {
       const normalized = password.normalize("NFKC");
       if (stored.startsWith("$argon2")) {

@@ -29,7 +29,9 @@ export function parseBody(routePath: (path: string) => string): MiddlewareHandle
 
     if (raw.length === 0) return next();
     if (!contentType) {
-      throw new AuthError("UNSUPPORTED_MEDIA_TYPE", { message: `Content-Type is required. Allowed types: ${allowedTypes}` });
+      throw new AuthError("UNSUPPORTED_MEDIA_TYPE", {
+        message: `Content-Type is required. Allowed types: ${allowedTypes}`,
+      });
     }
     if (contentType === ALLOWED_JSON) {
       let parsed: unknown;

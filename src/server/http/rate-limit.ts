@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
-import type { AuthOptions } from "../options.js";
 import { AuthError } from "../errors.js";
+import type { AuthOptions } from "../options.js";
 import { rateLimitSubject } from "./client-ip.js";
 import type { AuthEnv } from "./env.js";
 

@@ -55,6 +55,7 @@ export async function requireSession(
 
 export function requestMeta(c: Context<AuthEnv>): RequestMeta {
   const ctx = c.get("auth");
-  if (ctx.options.advanced.ipAddress.disableIpTracking) return { ipAddress: null, userAgent: c.req.header("user-agent") ?? null };
+  if (ctx.options.advanced.ipAddress.disableIpTracking)
+    return { ipAddress: null, userAgent: c.req.header("user-agent") ?? null };
   return { ipAddress: c.get("clientIp"), userAgent: c.req.header("user-agent") ?? null };
 }

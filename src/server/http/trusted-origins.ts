@@ -44,7 +44,9 @@ function wildcardToRegex(pattern: string): RegExp {
   // `*` stays within one label so `*.example.com` cannot match `evil.com/.example.com`.
   const body = pattern
     .split("")
-    .map((ch) => (ch === "*" ? "[^./:]+(?:\\.[^./:]+)*" : ch === "?" ? "[^./:]" : ch.replace(/[.+^${}()|[\]\\/]/g, "\\$&")))
+    .map((ch) =>
+      ch === "*" ? "[^./:]+(?:\\.[^./:]+)*" : ch === "?" ? "[^./:]" : ch.replace(/[.+^${}()|[\]\\/]/g, "\\$&"),
+    )
     .join("");
   return new RegExp(`^${body}$`);
 }

@@ -8,7 +8,10 @@ export function sanitizeErrorCode(value: string | undefined): string {
 }
 
 const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] ?? ch);
+  value.replace(
+    /[&<>"']/g,
+    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] ?? ch,
+  );
 
 function errorPage(code: string, description: string | undefined, homeURL: string): string {
   const detail = description ? `<p class="detail">${escapeHtml(description.slice(0, 500))}</p>` : "";

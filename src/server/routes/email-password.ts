@@ -1,10 +1,10 @@
 import type { Hono } from "hono";
 import { signInEmailBody, signUpEmailBody } from "../../contract/account.js";
+import { AuthError } from "../errors.js";
 import { writeSessionCookies } from "../http/cookies.js";
 import type { AuthEnv } from "../http/env.js";
 import { readBody } from "../http/input.js";
 import { requestMeta } from "../http/session.js";
-import { AuthError } from "../errors.js";
 import { signInEmail, signUpEmail } from "../services/email-password.js";
 
 export function emailPasswordRoutes(app: Hono<AuthEnv>): void {

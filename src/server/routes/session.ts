@@ -1,10 +1,24 @@
 import type { Hono } from "hono";
 import { getSessionQuery, revokeSessionBody, updateUserBody } from "../../contract/account.js";
-import { clearSessionCookies, isDontRemember, readCookieCache, readSignedCookie, writeCookieCache, writeSessionCookies } from "../http/cookies.js";
+import {
+  clearSessionCookies,
+  isDontRemember,
+  readCookieCache,
+  readSignedCookie,
+  writeCookieCache,
+  writeSessionCookies,
+} from "../http/cookies.js";
 import type { AuthEnv } from "../http/env.js";
 import { readBody, readQuery } from "../http/input.js";
 import { requireSession } from "../http/session.js";
-import { listSessions, lookupSession, revokeAllSessions, revokeOtherSessions, revokeSession, signOut } from "../services/sessions.js";
+import {
+  listSessions,
+  lookupSession,
+  revokeAllSessions,
+  revokeOtherSessions,
+  revokeSession,
+  signOut,
+} from "../services/sessions.js";
 import { updateUser } from "../services/users.js";
 
 export function sessionRoutes(app: Hono<AuthEnv>): void {
@@ -60,7 +74,7 @@ export function sessionRoutes(app: Hono<AuthEnv>): void {
   app.post("/revoke-sessions", async (c) => {
     const { session } = await requireSession(c, { sensitive: true });
     const ctx = c.get("auth");
-    await revokeAllSessions(ctx, ctx.db, session.userId);
+    await revokeAllSessions(ctx.db, session.userId);
     clearSessionCookies(c);
     return c.json({ status: true });
   });

@@ -40,7 +40,14 @@ export async function signUpEmail(ctx: AuthContext, input: SignUpInput, meta: Re
 
   try {
     return await ctx.db.transaction().execute(async (trx) => {
-      const user = await insertUser(trx, { id: newId(), name, email, emailVerified: false, image: input.image ?? null, now });
+      const user = await insertUser(trx, {
+        id: newId(),
+        name,
+        email,
+        emailVerified: false,
+        image: input.image ?? null,
+        now,
+      });
       await insertCredentialAccount(trx, { id: newId(), userId: user.id, passwordHash, now });
       const session = signInNow ? await createSession(ctx, trx, user.id, meta, { rememberMe: input.rememberMe }) : null;
       return { user, session, created: true };

@@ -36,13 +36,21 @@ export async function createSession(
   db: DB,
   userId: string,
   meta: RequestMeta,
-  options: { rememberMe: boolean; activeOrganizationId?: string | null; activeTeamId?: string | null; impersonatedBy?: string | null; expiresInSeconds?: number },
+  options: {
+    rememberMe: boolean;
+    activeOrganizationId?: string | null;
+    activeTeamId?: string | null;
+    impersonatedBy?: string | null;
+    expiresInSeconds?: number;
+  },
 ): Promise<Session> {
   const token = newSessionToken();
   const now = ctx.now();
   const lifetime =
     options.expiresInSeconds ??
-    (options.rememberMe ? ctx.options.session.expiresIn : Math.min(NOT_REMEMBERED_SECONDS, ctx.options.session.expiresIn));
+    (options.rememberMe
+      ? ctx.options.session.expiresIn
+      : Math.min(NOT_REMEMBERED_SECONDS, ctx.options.session.expiresIn));
   const row = await insertSession(db, {
     id: newId(),
     tokenHash: hashSessionToken(token),
@@ -88,7 +96,11 @@ export async function lookupSession(
 
   const expiresAt = new Date(now.getTime() + expiresIn * 1000);
   await extendSession(ctx.db, data.session.id, expiresAt, now);
-  return { status: "active", data: { ...data, session: { ...data.session, expiresAt, updatedAt: now } }, refreshed: true };
+  return {
+    status: "active",
+    data: { ...data, session: { ...data.session, expiresAt, updatedAt: now } },
+    refreshed: true,
+  };
 }
 
 export function isSessionFresh(ctx: AuthContext, session: Session): boolean {
@@ -112,7 +124,8 @@ export async function revokeSession(ctx: AuthContext, userId: string, tokenOrHan
   await deleteUserSession(ctx.db, userId, hashSessionToken(tokenOrHandle), tokenOrHandle);
 }
 
-export async function revokeAllSessions(ctx: AuthContext, db: DB, userId: string): Promise<void> {
+/** Ends every session of the user; `db` may be a transaction the caller owns. */
+export async function revokeAllSessions(db: DB, userId: string): Promise<void> {
   await deleteUserSessions(db, userId);
 }
 

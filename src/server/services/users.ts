@@ -1,5 +1,5 @@
-import type { User } from "../../contract/models.js";
 import type { UpdateUserBody } from "../../contract/account.js";
+import type { User } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { AuthError } from "../errors.js";
 import { updateUserProfile } from "../store/users.js";

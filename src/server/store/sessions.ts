@@ -58,11 +58,7 @@ export async function insertSession(db: DB, session: NewSession): Promise<Sessio
 }
 
 /** The session and its user in one indexed join: get-session's single round trip. */
-export async function findSessionWithUser(
-  db: DB,
-  tokenHash: string,
-  token: string,
-): Promise<SessionWithUser | null> {
+export async function findSessionWithUser(db: DB, tokenHash: string, token: string): Promise<SessionWithUser | null> {
   const row = await db
     .selectFrom("session")
     .innerJoin("user", "user.id", "session.userId")

@@ -23,12 +23,7 @@ export function initialMigration(dialect: DialectName): Migration {
         .addColumn("updatedAt", t.timestamp, (c) => c.notNull())
         .execute();
       // Emails are stored lowercased; the expression index makes the rule hold even if a writer forgets.
-      await db.schema
-        .createIndex("user_email_lower_key")
-        .on("user")
-        .unique()
-        .expression(sql`lower(email)`)
-        .execute();
+      await db.schema.createIndex("user_email_lower_key").on("user").unique().expression(sql`lower(email)`).execute();
 
       await db.schema
         .createTable("session")
@@ -90,9 +85,7 @@ export function initialMigration(dialect: DialectName): Migration {
         .createTable("team")
         .addColumn("id", "text", (c) => c.primaryKey())
         .addColumn("name", "text", (c) => c.notNull())
-        .addColumn("organizationId", "text", (c) =>
-          c.notNull().references("organization.id").onDelete("cascade"),
-        )
+        .addColumn("organizationId", "text", (c) => c.notNull().references("organization.id").onDelete("cascade"))
         .addColumn("createdAt", t.timestamp, (c) => c.notNull())
         .addColumn("updatedAt", t.timestamp)
         .execute();
@@ -101,9 +94,7 @@ export function initialMigration(dialect: DialectName): Migration {
       await db.schema
         .createTable("member")
         .addColumn("id", "text", (c) => c.primaryKey())
-        .addColumn("organizationId", "text", (c) =>
-          c.notNull().references("organization.id").onDelete("cascade"),
-        )
+        .addColumn("organizationId", "text", (c) => c.notNull().references("organization.id").onDelete("cascade"))
         .addColumn("userId", "text", (c) => c.notNull().references("user.id").onDelete("cascade"))
         .addColumn("role", "text", (c) => c.notNull().defaultTo("member"))
         .addColumn("teamId", "text")
@@ -115,9 +106,7 @@ export function initialMigration(dialect: DialectName): Migration {
       await db.schema
         .createTable("invitation")
         .addColumn("id", "text", (c) => c.primaryKey())
-        .addColumn("organizationId", "text", (c) =>
-          c.notNull().references("organization.id").onDelete("cascade"),
-        )
+        .addColumn("organizationId", "text", (c) => c.notNull().references("organization.id").onDelete("cascade"))
         .addColumn("email", "text", (c) => c.notNull())
         .addColumn("role", "text")
         .addColumn("status", "text", (c) => c.notNull().defaultTo("pending"))
@@ -168,11 +157,7 @@ export function initialMigration(dialect: DialectName): Migration {
         .addColumn("sentAt", t.timestamp)
         .addColumn("createdAt", t.timestamp, (c) => c.notNull())
         .execute();
-      await db.schema
-        .createIndex("outbox_pending_idx")
-        .on("outbox")
-        .columns(["sentAt", "nextAttemptAt"])
-        .execute();
+      await db.schema.createIndex("outbox_pending_idx").on("outbox").columns(["sentAt", "nextAttemptAt"]).execute();
     },
   };
 }

@@ -1,0 +1,31 @@
+import pg from "pg";
+import { LOWER_ALPHANUMERIC, randomString } from "../../src/server/crypto/random.js";
+
+/**
+ * A fresh, empty database for one test file, on the dialect this project run is for
+ * (TEST_DIALECT): an in-memory SQLite database, or a new PostgreSQL database on TEST_DATABASE_URL
+ * that is dropped afterwards.
+ */
+export async function freshDatabaseUrl(): Promise<{ url: string; drop(): Promise<void> }> {
+  if (process.env.TEST_DIALECT !== "postgres") return { url: "sqlite::memory:", drop: async () => {} };
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error("TEST_DIALECT=postgres needs TEST_DATABASE_URL");
+  const name = `gatehouse_test_${randomString(12, LOWER_ALPHANUMERIC)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export const dialectUnderTest = () => (process.env.TEST_DIALECT === "postgres" ? "postgres" : "sqlite");

@@ -1,0 +1,85 @@
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import { type Auth, createAuth } from "../../src/server/auth.js";
+import type { Logger } from "../../src/server/context.js";
+import { argon2idHasher } from "../../src/server/crypto/password.js";
+import { TestBrowser } from "./browser.js";
+import { createTestClock, type TestClock } from "./clock.js";
+import { freshDatabaseUrl } from "./database.js";
+
+export const TEST_SECRET = "test-secret-that-is-at-least-32-characters-long";
+
+/** Cheap argon2id for tests only; production keeps OWASP's cost. */
+export const testHasher = argon2idHasher({ memoryCost: 1024, timeCost: 1, parallelism: 1 });
+
+export interface TestServer {
+  /** `http://127.0.0.1:<port>`: the public origin and BASE_URL. */
+  origin: string;
+  auth: Auth;
+  clock: TestClock;
+  /** Errors the server logged (a 500 in a test is a bug: tests assert this stays empty). */
+  loggedErrors: string[];
+  browser(): TestBrowser;
+  /** Round trips the database has served so far. */
+  queryCount(): number;
+  close(): Promise<void>;
+}
+
+export interface TestServerInput {
+  /** JSON options (CONFIG.md). Rate limiting is off unless a test turns it on. */
+  options?: Record<string, any>;
+  /** Extra createAuth inputs (mailer, hasher, ...). */
+  extra?: Record<string, unknown>;
+}
+
+/** The real service over real HTTP on a free loopback port, on a fresh database of the dialect under test. */
+export async function startTestServer(input: TestServerInput = {}): Promise<TestServer> {
+  const database = await freshDatabaseUrl();
+  const clock = createTestClock();
+  const loggedErrors: string[] = [];
+  const logger: Logger = {
+    info: () => {},
+    warn: () => {},
+    error: (message, fields) => loggedErrors.push(`${message} ${JSON.stringify(fields)}`),
+  };
+  const server = serve({ fetch: (request, env) => auth.handler(request, env), port: 0, hostname: "127.0.0.1" });
+  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const options = { ...input.options, rateLimit: { enabled: false, ...input.options?.rateLimit } };
+  const auth: Auth = await createAuth({
+    baseURL: origin,
+    secret: TEST_SECRET,
+    database: database.url,
+    options,
+    hasher: testHasher,
+    logger,
+    now: clock.now,
+    ...input.extra,
+  });
+  return {
+    origin,
+    auth,
+    clock,
+    loggedErrors,
+    browser: () => new TestBrowser(origin),
+    queryCount: () => auth.database.queryCount(),
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await auth.close();
+      await database.drop();
+    },
+  };
+}
+
+/** Signs up a user through the API and returns the browser holding their session. */
+export async function signUp(
+  server: TestServer,
+  user: { name?: string; email?: string; password?: string } = {},
+): Promise<{ browser: TestBrowser; user: any; token: string; email: string; password: string }> {
+  const browser = server.browser();
+  const email = user.email ?? `user-${Math.random().toString(36).slice(2, 10)}@example.com`;
+  const password = user.password ?? "correct horse battery";
+  const response = await browser.post("/sign-up/email", { name: user.name ?? "Test User", email, password });
+  if (response.status !== 200) throw new Error(`sign-up failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return { browser, user: response.body.user, token: response.body.token, email, password };
+}

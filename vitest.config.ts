@@ -1,0 +1,27 @@
+import { defineConfig } from "vitest/config";
+
+/**
+ * Unit tests run once; integration tests (test/) run on SQLite and, when TEST_DATABASE_URL is set,
+ * again on PostgreSQL: one suite, every dialect.
+ */
+const integration = (name: string, dialect: string) => ({
+  extends: true as const,
+  test: {
+    name,
+    include: ["test/**/*.test.ts"],
+    env: { TEST_DIALECT: dialect },
+  },
+});
+
+export default defineConfig({
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: "forks",
+    projects: [
+      { extends: true, test: { name: "unit", include: ["src/**/*.test.ts", "src/**/*.test.tsx"] } },
+      integration("sqlite", "sqlite"),
+      ...(process.env.TEST_DATABASE_URL ? [integration("postgres", "postgres")] : []),
+    ],
+  },
+});
