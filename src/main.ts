@@ -15,6 +15,7 @@ async function main(): Promise<void> {
     secret: env.secret,
     database: env.databaseUrl,
     options: env.options ?? demoOptions,
+    mail: { smtpUrl: env.smtpUrl, from: env.mailFrom },
   });
 
   const root = new Hono();

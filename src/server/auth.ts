@@ -1,6 +1,8 @@
 import type { Hono } from "hono";
 import type { AuthContext, Logger } from "./context.js";
 import { argon2idHasher, type PasswordHasher } from "./crypto/password.js";
+import { MailOutbox } from "./email/outbox.js";
+import { developmentTransport, type MailTransport, smtpTransport } from "./email/transport.js";
 import { createHttpApp } from "./http/app.js";
 import type { AuthEnv } from "./http/env.js";
 import { MemoryRateLimitStore, type RateLimitStore } from "./http/rate-limit-store.js";
@@ -20,6 +22,8 @@ export interface CreateAuthInput {
   basePath?: string;
   /** Run pending migrations before answering (default true). */
   migrate?: boolean;
+  /** Mail delivery: a transport, or SMTP_URL; neither gives the development outbox. */
+  mail?: { transport?: MailTransport; smtpUrl?: string | null; from?: string; retryBaseMs?: number };
   hasher?: PasswordHasher;
   rateLimitStore?: RateLimitStore;
   logger?: Logger;
@@ -57,6 +61,17 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
   const database = typeof input.database === "string" ? openDatabase(input.database) : input.database;
   if (input.migrate !== false) await migrateToLatest(database.db, database.dialect);
 
+  const logger = input.logger ?? consoleLogger;
+  const now = input.now ?? (() => new Date());
+  const transport =
+    input.mail?.transport ?? (input.mail?.smtpUrl ? smtpTransport(input.mail.smtpUrl) : developmentTransport(logger));
+  const mail = new MailOutbox(database.db, {
+    transport,
+    from: input.mail?.from ?? `Gatehouse <no-reply@${new URL(baseOrigin).hostname}>`,
+    logger,
+    now,
+    retryBaseMs: input.mail?.retryBaseMs,
+  });
   const isTrustedOrigin = createOriginPredicate([baseOrigin, ...options.trustedOrigins]);
   const context: AuthContext = {
     options,
@@ -67,16 +82,21 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     dialect: database.dialect,
     hasher: input.hasher ?? argon2idHasher(),
     rateLimitStore: input.rateLimitStore ?? new MemoryRateLimitStore(),
-    logger: input.logger ?? consoleLogger,
-    now: input.now ?? (() => new Date()),
+    logger,
+    mail,
+    now,
     isTrustedOrigin,
   };
   const app = createHttpApp(context);
+  mail.start();
   return {
     handler: (request, env) => Promise.resolve(app.fetch(request, env)),
     app,
     context,
     database,
-    close: () => database.close(),
+    async close() {
+      await mail.stop();
+      await database.close();
+    },
   };
 }

@@ -1,4 +1,5 @@
 import type { PasswordHasher } from "./crypto/password.js";
+import type { MailOutbox } from "./email/outbox.js";
 import type { RateLimitStore } from "./http/rate-limit-store.js";
 import type { AuthOptions } from "./options.js";
 import type { DB } from "./store/database.js";
@@ -23,6 +24,8 @@ export interface AuthContext {
   readonly hasher: PasswordHasher;
   readonly rateLimitStore: RateLimitStore;
   readonly logger: Logger;
+  /** Mail goes through the outbox: enqueue inside the change's transaction, wake() after commit. */
+  readonly mail: MailOutbox;
   /** The clock; tests move it to check expiry. */
   now(): Date;
   /** Whether an origin (scheme://host[:port]) may call and be redirected to. */

@@ -1,0 +1,173 @@
+import type { Logger } from "../context.js";
+import { newId } from "../crypto/random.js";
+import type { DB } from "../store/database.js";
+import { toDate, toDateOrNull } from "../store/values.js";
+import type { MailMessage } from "./message.js";
+import type { MailTransport } from "./transport.js";
+
+export interface OutboxEntry extends MailMessage {
+  id: string;
+  attempts: number;
+  lastError: string | null;
+  nextAttemptAt: Date;
+  sentAt: Date | null;
+  createdAt: Date;
+}
+
+export interface MailOutboxOptions {
+  transport: MailTransport;
+  from: string;
+  logger: Logger;
+  now: () => Date;
+  /** First retry delay; doubles per attempt up to maxRetryDelayMs. */
+  retryBaseMs?: number;
+  maxRetryDelayMs?: number;
+  /** How often due retries are looked for when nothing wakes the worker. */
+  pollIntervalMs?: number;
+}
+
+/** How long one delivery attempt holds a row, so two instances never send the same mail at once. */
+const LEASE_MS = 60_000;
+const BATCH = 20;
+
+/**
+ * Mail goes through a table: a service writes the message in the same transaction as the change that
+ * causes it (`enqueue(trx, ...)`), and after the commit `wake()` delivers it at once. A failed send is
+ * retried with exponential backoff, so an SMTP outage delays mail and loses none; every attempt and
+ * the last error stay visible on the row.
+ */
+export class MailOutbox {
+  readonly #db: DB;
+  readonly #options: Required<MailOutboxOptions>;
+  #timer: NodeJS.Timeout | null = null;
+  #running: Promise<void> | null = null;
+  #again = false;
+  #stopped = false;
+
+  constructor(db: DB, options: MailOutboxOptions) {
+    this.#db = db;
+    this.#options = {
+      ...options,
+      retryBaseMs: options.retryBaseMs ?? 1000,
+      maxRetryDelayMs: options.maxRetryDelayMs ?? 5 * 60_000,
+      pollIntervalMs: options.pollIntervalMs ?? 5000,
+    };
+  }
+
+  get transportName(): MailTransport["name"] {
+    return this.#options.transport.name;
+  }
+
+  /** Writes the message; pass the transaction of the change that causes it. Call wake() after the commit. */
+  async enqueue(db: DB, message: MailMessage): Promise<void> {
+    const now = this.#options.now();
+    await db
+      .insertInto("outbox")
+      .values({ id: newId(), ...message, nextAttemptAt: now, createdAt: now, lastError: null, sentAt: null })
+      .execute();
+  }
+
+  /** Starts the retry poll. */
+  start(): void {
+    if (this.#timer || this.#stopped) return;
+    this.#timer = setInterval(() => this.wake(), this.#options.pollIntervalMs);
+    this.#timer.unref();
+    this.wake();
+  }
+
+  /** Delivers whatever is due now; runs coalesce, so many wakes cost one pass. */
+  wake(): void {
+    if (this.#stopped) return;
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    this.#running = this.#deliverLoop().finally(() => {
+      this.#running = null;
+    });
+  }
+
+  /** Resolves once every due message has had an attempt (for tests and shutdown). */
+  async flush(): Promise<void> {
+    this.wake();
+    while (this.#running) await this.#running;
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    if (this.#running) await this.#running;
+    this.#options.transport.close();
+  }
+
+  async list(limit = 100): Promise<OutboxEntry[]> {
+    const rows = await this.#db.selectFrom("outbox").selectAll().orderBy("createdAt", "desc").limit(limit).execute();
+    return rows.map((row) => ({
+      ...row,
+      attempts: Number(row.attempts),
+      nextAttemptAt: toDate(row.nextAttemptAt),
+      sentAt: toDateOrNull(row.sentAt),
+      createdAt: toDate(row.createdAt),
+    }));
+  }
+
+  async #deliverLoop(): Promise<void> {
+    do {
+      this.#again = false;
+      try {
+        while ((await this.#deliverBatch()) === BATCH && !this.#stopped) {}
+      } catch (error) {
+        this.#options.logger.error("mail outbox pass failed", { error: String(error) });
+      }
+    } while (this.#again && !this.#stopped);
+  }
+
+  /** Attempts one batch of due messages; returns how many were due. */
+  async #deliverBatch(): Promise<number> {
+    const now = this.#options.now();
+    const due = await this.#db
+      .selectFrom("outbox")
+      .selectAll()
+      .where("sentAt", "is", null)
+      .where("nextAttemptAt", "<=", now)
+      .orderBy("createdAt")
+      .limit(BATCH)
+      .execute();
+    for (const row of due) {
+      if (this.#stopped) break;
+      const leaseUntil = new Date(now.getTime() + LEASE_MS);
+      const claimed = await this.#db
+        .updateTable("outbox")
+        .set({ nextAttemptAt: leaseUntil })
+        .where("id", "=", row.id)
+        .where("sentAt", "is", null)
+        .where("nextAttemptAt", "<=", now)
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) !== 1) continue;
+      const attempts = Number(row.attempts) + 1;
+      try {
+        await this.#options.transport.send({ ...row, from: this.#options.from });
+        await this.#db
+          .updateTable("outbox")
+          .set({ sentAt: this.#options.now(), attempts, lastError: null })
+          .where("id", "=", row.id)
+          .execute();
+      } catch (error) {
+        const delay = Math.min(this.#options.retryBaseMs * 2 ** (attempts - 1), this.#options.maxRetryDelayMs);
+        const message = error instanceof Error ? error.message : String(error);
+        this.#options.logger.warn("mail delivery failed; will retry", { to: row.to, attempts, error: message });
+        await this.#db
+          .updateTable("outbox")
+          .set({
+            attempts,
+            lastError: message.slice(0, 1000),
+            nextAttemptAt: new Date(this.#options.now().getTime() + delay),
+          })
+          .where("id", "=", row.id)
+          .execute();
+      }
+    }
+    return due.length;
+  }
+}

@@ -1,0 +1,42 @@
+import nodemailer from "nodemailer";
+import type { Logger } from "../context.js";
+import type { MailMessage } from "./message.js";
+
+/** Where mail goes: SMTP, or the development outbox. */
+export interface MailTransport {
+  readonly name: "smtp" | "development";
+  send(message: MailMessage & { from: string }): Promise<void>;
+  close(): void;
+}
+
+/** SMTP through nodemailer, from `smtp://[user:pass@]host:port`. */
+export function smtpTransport(url: string): MailTransport {
+  const transporter = nodemailer.createTransport(url);
+  return {
+    name: "smtp",
+    async send(message) {
+      await transporter.sendMail({
+        from: message.from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+      });
+    },
+    close: () => transporter.close(),
+  };
+}
+
+/**
+ * Without SMTP_URL: nothing leaves the machine. The message is logged (with its links, so a developer
+ * can follow them) and stays in the outbox table, which the application lists in development.
+ */
+export function developmentTransport(logger: Logger): MailTransport {
+  return {
+    name: "development",
+    async send(message) {
+      logger.info("development mail (not sent)", { to: message.to, subject: message.subject, text: message.text });
+    },
+    close: () => {},
+  };
+}

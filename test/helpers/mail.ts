@@ -1,0 +1,82 @@
+import type { AddressInfo } from "node:net";
+import { simpleParser } from "mailparser";
+import { SMTPServer } from "smtp-server";
+
+export interface CapturedMail {
+  to: string;
+  from: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** Every http(s) link in the text body, in order. */
+  links: string[];
+}
+
+export interface MailCapture {
+  /** `smtp://127.0.0.1:<port>`, for SMTP_URL / createAuth's mail.smtpUrl. */
+  url: string;
+  port: number;
+  messages: CapturedMail[];
+  /** Resolves with the first message (already received or still to come) that matches. */
+  waitFor(match: (mail: CapturedMail) => boolean, timeoutMs?: number): Promise<CapturedMail>;
+  /** Mail to one address, in arrival order. */
+  to(address: string): CapturedMail[];
+  close(): Promise<void>;
+}
+
+/** A real SMTP server on loopback that parses everything it receives (smtp-server + mailparser). */
+export async function startMailCapture(port = 0): Promise<MailCapture> {
+  const messages: CapturedMail[] = [];
+  const waiters: { match: (m: CapturedMail) => boolean; resolve: (m: CapturedMail) => void }[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, _session, callback) {
+      simpleParser(stream)
+        .then((parsed) => {
+          const toField = Array.isArray(parsed.to) ? parsed.to[0] : parsed.to;
+          const mail: CapturedMail = {
+            to: toField?.value[0]?.address?.toLowerCase() ?? "",
+            from: parsed.from?.value[0]?.address ?? "",
+            subject: parsed.subject ?? "",
+            text: parsed.text ?? "",
+            html: typeof parsed.html === "string" ? parsed.html : "",
+            links: [...(parsed.text ?? "").matchAll(/https?:\/\/[^\s<>"]+/g)].map((m) => m[0]),
+          };
+          messages.push(mail);
+          for (const waiter of [...waiters]) {
+            if (waiter.match(mail)) {
+              waiters.splice(waiters.indexOf(waiter), 1);
+              waiter.resolve(mail);
+            }
+          }
+          callback();
+        })
+        .catch(callback);
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", () => resolve()));
+  const actualPort = (server.server.address() as AddressInfo).port;
+  return {
+    url: `smtp://127.0.0.1:${actualPort}`,
+    port: actualPort,
+    messages,
+    to: (address) => messages.filter((m) => m.to === address.toLowerCase()),
+    waitFor(match, timeoutMs = 10_000) {
+      const found = messages.find(match);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error("no matching mail arrived")), timeoutMs);
+        waiters.push({
+          match,
+          resolve: (mail) => {
+            clearTimeout(timer);
+            resolve(mail);
+          },
+        });
+      });
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
