@@ -5,6 +5,8 @@ import type { AuthEnv } from "./env.js";
 /** The single place that turns a thrown error into `{code, message}`; anything unknown is a logged 500. */
 export function respondWithError(error: unknown, c: Context<AuthEnv>): Response {
   if (error instanceof AuthError) {
+    // The rest of an oversized body is never read: close the connection rather than leave it half-read.
+    if (error.code === "PAYLOAD_TOO_LARGE") c.header("Connection", "close");
     return c.json({ code: error.code, message: error.message, ...error.details }, error.status as 400);
   }
   const requestId = c.get("requestId");

@@ -24,7 +24,7 @@ export function createOriginPredicate(entries: readonly string[]): (origin: stri
     const normalized = normalizeOrigin(origin);
     if (normalized === null) return schemes.some((scheme) => origin.toLowerCase().startsWith(scheme));
     if (exact.has(normalized)) return true;
-    const host = new URL(normalized).host;
+    const host = new URL(normalized).hostname;
     return patterns.some(({ regex, against }) => regex.test(against === "origin" ? normalized : host));
   };
 }

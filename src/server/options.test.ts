@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, resolveOptions } from "./options.js";
+
+const base = { baseURL: "http://localhost:3000" };
+
+describe("resolveOptions", () => {
+  it("fills every default from CONFIG.md", () => {
+    const o = resolveOptions({}, base);
+    expect(o.emailAndPassword).toEqual({
+      enabled: true,
+      disableSignUp: false,
+      requireEmailVerification: false,
+      autoSignIn: true,
+      minPasswordLength: 8,
+      maxPasswordLength: 128,
+      sendResetPassword: true,
+      resetPasswordTokenExpiresIn: 3600,
+      revokeSessionsOnPasswordReset: true,
+    });
+    expect(o.emailVerification).toMatchObject({
+      sendVerificationEmail: true,
+      sendOnSignUp: false,
+      sendOnSignIn: false,
+      autoSignInAfterVerification: false,
+      expiresIn: 3600,
+    });
+    expect(o.session).toEqual({
+      expiresIn: 604800,
+      updateAge: 86400,
+      freshAge: 86400,
+      cookieCache: { enabled: false, maxAge: 300 },
+    });
+    expect(o.account.accountLinking).toEqual({
+      enabled: true,
+      trustedProviders: [],
+      allowDifferentEmails: false,
+      allowUnlinkingAll: false,
+    });
+    expect(o.user).toEqual({
+      changeEmail: { enabled: false, sendChangeEmailConfirmation: true },
+      deleteUser: { enabled: false, sendDeleteAccountVerification: false, deleteTokenExpiresIn: 86400 },
+    });
+    expect(o.rateLimit).toEqual({ enabled: true, window: 10, max: 100, customRules: {} });
+    expect(o.organization).toMatchObject({
+      allowUserToCreateOrganization: true,
+      membershipLimit: 100,
+      creatorRole: "owner",
+      invitationExpiresIn: 172800,
+      teams: { enabled: false, allowRemovingAllTeams: false, defaultTeam: { enabled: true } },
+    });
+    expect(o.organization.organizationLimit).toBeUndefined();
+    expect(o.advanced).toMatchObject({ cookiePrefix: "gatehouse", useSecureCookies: false });
+    expect(o.trustedOrigins).toEqual([]);
+  });
+
+  it("derives sendOnSignUp from requireEmailVerification and secure cookies from an https BASE_URL", () => {
+    const o = resolveOptions(
+      { emailAndPassword: { requireEmailVerification: true } },
+      { baseURL: "https://auth.example.com" },
+    );
+    expect(o.emailVerification.sendOnSignUp).toBe(true);
+    expect(o.advanced.useSecureCookies).toBe(true);
+  });
+
+  it("returns a frozen object", () => {
+    const o = resolveOptions({}, base);
+    expect(Object.isFrozen(o)).toBe(true);
+    expect(Object.isFrozen(o.session.cookieCache)).toBe(true);
+  });
+
+  it.each([
+    [{ session: { expiresIn: "a week" } }, "session.expiresIn"],
+    [{ emailAndPassword: { minPasswordLegth: 8 } }, "emailAndPassword"],
+    [{ emailAndPassword: { minPasswordLength: 20, maxPasswordLength: 10 } }, "emailAndPassword.minPasswordLength"],
+    [
+      { rateLimit: { customRules: { "/sign-in/email": { window: 0, max: 1 } } } },
+      "rateLimit.customRules./sign-in/email.window",
+    ],
+    [{ advanced: { cookiePrefix: "bad prefix;" } }, "advanced.cookiePrefix"],
+    [{ socialProviders: { google: { clientSecret: "x" } } }, "socialProviders.google.clientId"],
+    [{ nope: true }, "(root)"],
+  ])("refuses %j naming %s", (input, key) => {
+    expect(() => resolveOptions(input, base)).toThrow(ConfigError);
+    expect(() => resolveOptions(input, base)).toThrow(`option "${key}"`);
+  });
+});
