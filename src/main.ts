@@ -2,20 +2,25 @@ import { existsSync } from "node:fs";
 import { serve } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
+import { Redis } from "ioredis";
 import { createAuth } from "./server/auth.js";
 import { demoOptions } from "./server/demo-options.js";
 import { readEnvironment } from "./server/environment.js";
+import { RedisRateLimitStore } from "./server/http/redis-rate-limit-store.js";
 import { ConfigError } from "./server/options.js";
 
 /** The service: reads the environment, migrates, serves /api/auth and the application on one port. */
 async function main(): Promise<void> {
   const env = readEnvironment();
+  // REDIS_URL: rate-limit counters shared by every instance; without it they live in this process.
+  const redis = env.redisUrl ? new Redis(env.redisUrl, { maxRetriesPerRequest: 2 }) : null;
   const auth = await createAuth({
     baseURL: env.baseURL,
     secret: env.secret,
     database: env.databaseUrl,
     options: env.options ?? demoOptions,
     mail: { smtpUrl: env.smtpUrl, from: env.mailFrom },
+    rateLimitStore: redis ? new RedisRateLimitStore(redis) : undefined,
   });
 
   const root = new Hono();
@@ -33,6 +38,7 @@ async function main(): Promise<void> {
   });
   const stop = () => {
     server.close();
+    redis?.disconnect();
     void auth.close().finally(() => process.exit(0));
   };
   process.on("SIGINT", stop);

@@ -44,7 +44,14 @@ export function createRateLimit(
     if (!rule) return next();
     const ctx = c.get("auth");
     const key = `${rateLimitSubject(c.get("clientIp"))}|${path}`;
-    const decision = await ctx.rateLimitStore.hit(key, rule.window, rule.max, ctx.now().getTime());
+    let decision: Awaited<ReturnType<typeof ctx.rateLimitStore.hit>>;
+    try {
+      decision = await ctx.rateLimitStore.hit(key, rule.window, rule.max, ctx.now().getTime());
+    } catch (error) {
+      // Counter storage down (e.g. Redis): serve unlimited rather than fail every request.
+      ctx.logger.warn("rate limit store unavailable; request not limited", { error: String(error) });
+      return next();
+    }
     if (!decision.allowed) {
       c.header("Retry-After", String(decision.retryAfterSeconds));
       c.header("X-Retry-After", String(decision.retryAfterSeconds));
