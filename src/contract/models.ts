@@ -9,6 +9,11 @@ export interface User {
   emailVerified: boolean;
   image: string | null;
   isAnonymous: boolean;
+  /** Administration role(s), comma separated; "user" by default, "admin" grants the admin set. */
+  role: string;
+  banned: boolean;
+  banReason: string | null;
+  banExpires: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }

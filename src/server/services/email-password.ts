@@ -49,7 +49,9 @@ export async function signUpEmail(ctx: AuthContext, input: SignUpInput, meta: Re
         now,
       });
       await insertCredentialAccount(trx, { id: newId(), userId: user.id, passwordHash, now });
-      const session = signInNow ? await createSession(ctx, trx, user.id, meta, { rememberMe: input.rememberMe }) : null;
+      const session = signInNow
+        ? await createSession(ctx, trx, user.id, meta, { rememberMe: input.rememberMe, knownUser: user })
+        : null;
       return { user, session, created: true };
     });
   } catch (error) {
@@ -63,6 +65,10 @@ export async function signUpEmail(ctx: AuthContext, input: SignUpInput, meta: Re
         emailVerified: false,
         image: input.image ?? null,
         isAnonymous: false,
+        role: "user",
+        banned: false,
+        banReason: null,
+        banExpires: null,
         createdAt: now,
         updatedAt: now,
       };
@@ -98,6 +104,9 @@ export async function signInEmail(ctx: AuthContext, input: SignInInput, meta: Re
   if (found.passwordHash && ctx.hasher.needsRehash(found.passwordHash)) {
     await updateCredentialPassword(ctx.db, found.user.id, await ctx.hasher.hash(input.password), now);
   }
-  const session = await createSession(ctx, ctx.db, found.user.id, meta, { rememberMe: input.rememberMe });
+  const session = await createSession(ctx, ctx.db, found.user.id, meta, {
+    rememberMe: input.rememberMe,
+    knownUser: found.user,
+  });
   return { status: "signed-in", user: found.user, session };
 }

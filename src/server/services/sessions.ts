@@ -1,7 +1,8 @@
-import type { ListedSession, Session, SessionWithUser } from "../../contract/models.js";
+import type { ListedSession, Session, SessionWithUser, User } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
 import { newId, randomString } from "../crypto/random.js";
+import { AuthError } from "../errors.js";
 import type { DB } from "../store/database.js";
 import {
   deleteSessionById,
@@ -14,6 +15,7 @@ import {
   listActiveUserSessions,
   mapSession,
 } from "../store/sessions.js";
+import { findBanState, liftBan } from "../store/users.js";
 
 /** Where a request came from, as recorded on the session. */
 export interface RequestMeta {
@@ -31,19 +33,28 @@ export function newSessionToken(): string {
 
 export const hashSessionToken = sha256Base64Url;
 
+export interface CreateSessionOptions {
+  rememberMe: boolean;
+  activeOrganizationId?: string | null;
+  activeTeamId?: string | null;
+  impersonatedBy?: string | null;
+  expiresInSeconds?: number;
+  /** The user as the caller just read them, so the ban check needs no extra query. */
+  knownUser?: Pick<User, "id" | "banned" | "banReason" | "banExpires">;
+}
+
+/**
+ * Every sign-in method ends here, so this is where a ban is enforced: a banned user gets no session
+ * (403 BANNED_USER with the reason and expiry), and a ban that has run out is lifted.
+ */
 export async function createSession(
   ctx: AuthContext,
   db: DB,
   userId: string,
   meta: RequestMeta,
-  options: {
-    rememberMe: boolean;
-    activeOrganizationId?: string | null;
-    activeTeamId?: string | null;
-    impersonatedBy?: string | null;
-    expiresInSeconds?: number;
-  },
+  options: CreateSessionOptions,
 ): Promise<Session> {
+  await assertNotBanned(ctx, db, userId, options.knownUser);
   const token = newSessionToken();
   const now = ctx.now();
   const lifetime =
@@ -66,6 +77,31 @@ export async function createSession(
   return mapSession(row, token);
 }
 
+async function assertNotBanned(
+  ctx: AuthContext,
+  db: DB,
+  userId: string,
+  known: CreateSessionOptions["knownUser"],
+): Promise<void> {
+  const state = known?.id === userId ? known : await findBanState(db, userId);
+  if (!state?.banned) return;
+  const now = ctx.now();
+  if (state.banExpires && state.banExpires.getTime() <= now.getTime()) {
+    await liftBan(db, userId, now);
+    return;
+  }
+  throw bannedError(state.banReason, state.banExpires);
+}
+
+export function bannedError(banReason: string | null, banExpires: Date | null): AuthError {
+  const until = banExpires ? ` until ${banExpires.toISOString()}` : "";
+  const reason = banReason ? `: ${banReason}` : "";
+  return new AuthError("BANNED_USER", {
+    message: `You have been banned from this application${until}${reason}`,
+    details: { banReason, banExpires: banExpires?.toISOString() ?? null },
+  });
+}
+
 export type SessionLookup =
   | { status: "active"; data: SessionWithUser; refreshed: boolean }
   | { status: "expired" }
@@ -84,7 +120,10 @@ export async function lookupSession(
   const data = await findSessionWithUser(ctx.db, hashSessionToken(token), token);
   if (!data) return { status: "missing" };
   const now = ctx.now();
-  if (data.session.expiresAt.getTime() <= now.getTime()) {
+  const { banned, banExpires } = data.user;
+  const bannedNow = banned && (!banExpires || banExpires.getTime() > now.getTime());
+  // A ban ends sessions at once; the user comes with the session row, so this costs no query.
+  if (data.session.expiresAt.getTime() <= now.getTime() || bannedNow) {
     await deleteSessionById(ctx.db, data.session.id);
     return { status: "expired" };
   }

@@ -2,7 +2,10 @@ import type { Selectable } from "kysely";
 import type { User } from "../../contract/models.js";
 import type { DB } from "./database.js";
 import type { UserTable } from "./schema.js";
-import { toBool, toDate } from "./values.js";
+import { toBool, toDate, toDateOrNull } from "./values.js";
+
+/** Role of a user row written before roles existed, or created without one. */
+export const DEFAULT_USER_ROLE = "user";
 
 export type UserRow = Selectable<UserTable>;
 
@@ -14,6 +17,10 @@ export function mapUser(row: UserRow): User {
     emailVerified: toBool(row.emailVerified),
     image: row.image,
     isAnonymous: toBool(row.isAnonymous),
+    role: row.role ?? DEFAULT_USER_ROLE,
+    banned: toBool(row.banned),
+    banReason: row.banReason,
+    banExpires: toDateOrNull(row.banExpires),
     createdAt: toDate(row.createdAt),
     updatedAt: toDate(row.updatedAt),
   };
@@ -55,6 +62,7 @@ export interface NewUser {
   emailVerified: boolean;
   image: string | null;
   isAnonymous?: boolean;
+  role?: string;
   now: Date;
 }
 
@@ -68,6 +76,7 @@ export async function insertUser(db: DB, user: NewUser): Promise<User> {
       emailVerified: user.emailVerified,
       image: user.image,
       isAnonymous: user.isAnonymous ?? false,
+      role: user.role ?? DEFAULT_USER_ROLE,
       banned: false,
       createdAt: user.now,
       updatedAt: user.now,
@@ -80,7 +89,16 @@ export async function insertUser(db: DB, user: NewUser): Promise<User> {
 export async function updateUserProfile(
   db: DB,
   id: string,
-  patch: { name?: string; image?: string | null; emailVerified?: boolean; email?: string },
+  patch: {
+    name?: string;
+    image?: string | null;
+    emailVerified?: boolean;
+    email?: string;
+    role?: string;
+    banned?: boolean;
+    banReason?: string | null;
+    banExpires?: Date | null;
+  },
   now: Date,
 ): Promise<User | null> {
   const row = await db
@@ -94,4 +112,26 @@ export async function updateUserProfile(
 
 export async function deleteUserById(db: DB, id: string): Promise<void> {
   await db.deleteFrom("user").where("id", "=", id).execute();
+}
+
+/** Whether the user may open a session now: a ban that has run out is lifted on the way. */
+export async function findBanState(
+  db: DB,
+  userId: string,
+): Promise<{ banned: boolean; banReason: string | null; banExpires: Date | null } | null> {
+  const row = await db
+    .selectFrom("user")
+    .select(["banned", "banReason", "banExpires"])
+    .where("id", "=", userId)
+    .executeTakeFirst();
+  if (!row) return null;
+  return { banned: toBool(row.banned), banReason: row.banReason, banExpires: toDateOrNull(row.banExpires) };
+}
+
+export async function liftBan(db: DB, userId: string, now: Date): Promise<void> {
+  await db
+    .updateTable("user")
+    .set({ banned: false, banReason: null, banExpires: null, updatedAt: now })
+    .where("id", "=", userId)
+    .execute();
 }
