@@ -158,6 +158,35 @@ const oneTap = z.strictObject({
   clientId: z.string().optional(),
 });
 
+const admin = z.strictObject({
+  enabled: z.boolean().default(true),
+  /** Role given to new users. */
+  defaultRole: z.string().min(1).default("user"),
+  /** Roles that hold the admin permission set. */
+  adminRoles: z.array(z.string().min(1)).default(["admin"]),
+  /** Users who hold the admin set whatever their role (for bootstrapping the first admin). */
+  adminUserIds: z.array(z.string().min(1)).default([]),
+  impersonationSessionDuration: positiveSeconds.default(3600),
+  allowImpersonatingAdmins: z.boolean().default(false),
+  /** Extra or replacement admin roles: role -> resource -> actions. */
+  roles: z.record(z.string(), roleStatements).default({}),
+});
+
+const jwt = z.strictObject({
+  enabled: z.boolean().default(true),
+  /** Lifetime of a token from GET /token. */
+  expirationTime: positiveSeconds.default(900),
+  /** Defaults to BASE_URL. */
+  issuer: z.string().min(1).optional(),
+  /** Defaults to BASE_URL. */
+  audience: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+  /** Send a fresh token in a `set-auth-jwt` header on every get-session that finds a session. */
+  setAuthJwtHeader: z.boolean().default(false),
+  /** Sign with a new key once the newest is this old; old keys keep verifying for gracePeriod more. */
+  rotationInterval: positiveSeconds.optional(),
+  gracePeriod: positiveSeconds.default(2592000),
+});
+
 export const authOptionsSchema = z.strictObject({
   emailAndPassword: emailAndPassword.prefault({}),
   emailVerification: emailVerification.prefault({}),
@@ -170,6 +199,8 @@ export const authOptionsSchema = z.strictObject({
   organization: organization.prefault({}),
   anonymous: anonymous.prefault({}),
   oneTap: oneTap.prefault({}),
+  admin: admin.prefault({}),
+  jwt: jwt.prefault({}),
   advanced: advanced.prefault({}),
 });
 

@@ -2,6 +2,7 @@ import type { Hono } from "hono";
 import type { AuthEnv } from "../http/env.js";
 import { coreRoutes } from "./core.js";
 import { emailPasswordRoutes } from "./email-password.js";
+import { jwtRoutes } from "./jwt.js";
 import { sessionRoutes } from "./session.js";
 
 /** Every route area, registered in one place; each file writes its paths out in full. */
@@ -9,4 +10,5 @@ export function registerRoutes(app: Hono<AuthEnv>): void {
   coreRoutes(app);
   emailPasswordRoutes(app);
   sessionRoutes(app);
+  jwtRoutes(app);
 }

@@ -1,5 +1,6 @@
-import type { Hono } from "hono";
+import type { Context, Hono } from "hono";
 import { getSessionQuery, revokeSessionBody, updateUserBody } from "../../contract/account.js";
+import type { SessionWithUser } from "../../contract/models.js";
 import {
   clearSessionCookies,
   isDontRemember,
@@ -11,6 +12,7 @@ import {
 import type { AuthEnv } from "../http/env.js";
 import { readBody, readQuery } from "../http/input.js";
 import { requireSession } from "../http/session.js";
+import { issueSessionToken } from "../services/jwt.js";
 import {
   listSessions,
   lookupSession,
@@ -21,6 +23,14 @@ import {
 } from "../services/sessions.js";
 import { updateUser } from "../services/users.js";
 
+/** With jwt.setAuthJwtHeader, get-session also hands out a fresh JWT in `set-auth-jwt`. */
+async function attachSessionJwt(c: Context<AuthEnv>, data: SessionWithUser): Promise<void> {
+  const { jwt } = c.get("auth").options;
+  if (!jwt.enabled || !jwt.setAuthJwtHeader) return;
+  c.header("set-auth-jwt", await issueSessionToken(c.get("auth"), data));
+  c.header("Access-Control-Expose-Headers", "set-auth-jwt");
+}
+
 export function sessionRoutes(app: Hono<AuthEnv>): void {
   app.get("/get-session", async (c) => {
     c.header("Cache-Control", "no-store");
@@ -30,7 +40,10 @@ export function sessionRoutes(app: Hono<AuthEnv>): void {
     if (!token) return c.json(null);
     if (!query.disableCookieCache) {
       const cached = readCookieCache(c, token);
-      if (cached) return c.json(cached);
+      if (cached) {
+        await attachSessionJwt(c, cached);
+        return c.json(cached);
+      }
     }
     const dontRemember = isDontRemember(c);
     const lookup = await lookupSession(c.get("auth"), token, { refresh: !dontRemember && !query.disableRefresh });
@@ -40,6 +53,7 @@ export function sessionRoutes(app: Hono<AuthEnv>): void {
     }
     if (lookup.refreshed) writeSessionCookies(c, lookup.data, { rememberMe: true });
     else writeCookieCache(c, lookup.data, { rememberMe: !dontRemember });
+    await attachSessionJwt(c, lookup.data);
     return c.json(lookup.data);
   });
 
