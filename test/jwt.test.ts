@@ -49,7 +49,9 @@ describe("signed tokens verified from outside with jose and GET /jwks", () => {
     await expect(verify(token, { currentDate: new Date(Date.now() + 3 * HOUR * 1000) })).rejects.toBeInstanceOf(
       errors.JWTExpired,
     );
-    await expect(verify(token, { audience: "https://other.example" })).rejects.toBeInstanceOf(errors.JWTClaimValidationFailed);
+    await expect(verify(token, { audience: "https://other.example" })).rejects.toBeInstanceOf(
+      errors.JWTClaimValidationFailed,
+    );
   });
 
   it("stores the private key encrypted at rest", async () => {

@@ -10,7 +10,7 @@ import type { AuthEnv } from "./env.js";
 /** Browsers refuse cookies over this size (SPEC 9: 4093 characters for name, value and attributes). */
 const COOKIE_SIZE_LIMIT = 4093;
 
-export type CookieName = "session_token" | "session_data" | "dont_remember" | "state";
+export type CookieName = "session_token" | "session_data" | "dont_remember" | "state" | "admin_session";
 
 /** `[__Secure-]<prefix>.<name>` */
 export function cookieName(ctx: AuthContext, name: CookieName): string {

@@ -1,5 +1,6 @@
 import type { Hono } from "hono";
 import type { AuthEnv } from "../http/env.js";
+import { adminRoutes } from "./admin.js";
 import { coreRoutes } from "./core.js";
 import { emailPasswordRoutes } from "./email-password.js";
 import { jwtRoutes } from "./jwt.js";
@@ -11,4 +12,5 @@ export function registerRoutes(app: Hono<AuthEnv>): void {
   emailPasswordRoutes(app);
   sessionRoutes(app);
   jwtRoutes(app);
+  adminRoutes(app);
 }

@@ -108,5 +108,7 @@ export async function signInEmail(ctx: AuthContext, input: SignInInput, meta: Re
     rememberMe: input.rememberMe,
     knownUser: found.user,
   });
-  return { status: "signed-in", user: found.user, session };
+  // A session was granted, so any ban on the row had run out and createSession lifted it.
+  const user = found.user.banned ? { ...found.user, banned: false, banReason: null, banExpires: null } : found.user;
+  return { status: "signed-in", user, session };
 }

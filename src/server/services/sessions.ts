@@ -155,7 +155,10 @@ export async function signOut(ctx: AuthContext, token: string): Promise<void> {
 /** The user's live sessions; each carries its revocation handle (the id) instead of the secret token. */
 export async function listSessions(ctx: AuthContext, current: Session): Promise<ListedSession[]> {
   const rows = await listActiveUserSessions(ctx.db, current.userId, ctx.now());
-  return rows.map((row) => ({ ...mapSession(row, row.id), current: row.id === current.id }));
+  // An admin's impersonation session is theirs to end (stop-impersonating), not the user's to see.
+  return rows
+    .filter((row) => !row.impersonatedBy || row.id === current.id)
+    .map((row) => ({ ...mapSession(row, row.id), current: row.id === current.id }));
 }
 
 /** Revokes one of the caller's sessions, named by its token or its handle. Someone else's is left alone. */

@@ -138,6 +138,19 @@ export interface OutboxTable {
   createdAt: Timestamp;
 }
 
+/** Admin actions and impersonations (migration 0005). Never updated, only appended. */
+export interface AuditLogTable {
+  id: string;
+  actorUserId: string;
+  action: string;
+  targetUserId: string | null;
+  ipAddress: string | null;
+  userAgent: string | null;
+  /** JSON text. */
+  details: string | null;
+  createdAt: Timestamp;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -150,4 +163,5 @@ export interface Database {
   teamMember: TeamMemberTable;
   jwks: JwksTable;
   outbox: OutboxTable;
+  auditLog: AuditLogTable;
 }

@@ -132,3 +132,17 @@ export async function listActiveUserSessions(db: DB, userId: string, now: Date):
     .orderBy("createdAt", "desc")
     .execute();
 }
+
+/** Which user a session (named by token digest or handle) belongs to. */
+export async function findSessionOwner(
+  db: DB,
+  tokenHash: string,
+  handle: string,
+): Promise<{ id: string; userId: string } | null> {
+  const row = await db
+    .selectFrom("session")
+    .select(["id", "userId"])
+    .where((eb) => eb.or([eb("tokenHash", "=", tokenHash), eb("id", "=", handle)]))
+    .executeTakeFirst();
+  return row ?? null;
+}
