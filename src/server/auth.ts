@@ -8,6 +8,7 @@ import type { AuthEnv } from "./http/env.js";
 import { MemoryRateLimitStore, type RateLimitStore } from "./http/rate-limit-store.js";
 import { createOriginPredicate, normalizeOrigin } from "./http/trusted-origins.js";
 import { type AuthOptions, ConfigError, resolveOptions } from "./options.js";
+import { startHousekeeping } from "./services/housekeeping.js";
 import { migrateToLatest, type OpenedDatabase, openDatabase } from "./store/database.js";
 
 export interface CreateAuthInput {
@@ -89,12 +90,14 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
   };
   const app = createHttpApp(context);
   mail.start();
+  const stopHousekeeping = startHousekeeping(context);
   return {
     handler: (request, env) => Promise.resolve(app.fetch(request, env)),
     app,
     context,
     database,
     async close() {
+      stopHousekeeping();
       await mail.stop();
       await database.close();
     },

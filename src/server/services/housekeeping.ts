@@ -1,0 +1,34 @@
+import type { AuthContext } from "../context.js";
+
+/** Delivered mail is kept this long for the development outbox page and support questions. */
+const SENT_MAIL_RETENTION_MS = 7 * 86400 * 1000;
+
+/**
+ * Deletes what can never be used again: expired sessions and one-time values, and old delivered mail.
+ * Expired rows are already refused when read; this keeps the tables (and their indexes) small.
+ */
+export async function sweepExpired(
+  ctx: AuthContext,
+): Promise<{ sessions: number; verifications: number; mail: number }> {
+  const now = ctx.now();
+  const sessions = await ctx.db.deleteFrom("session").where("expiresAt", "<=", now).executeTakeFirst();
+  const verifications = await ctx.db.deleteFrom("verification").where("expiresAt", "<=", now).executeTakeFirst();
+  const mail = await ctx.db
+    .deleteFrom("outbox")
+    .where("sentAt", "<=", new Date(now.getTime() - SENT_MAIL_RETENTION_MS))
+    .executeTakeFirst();
+  return {
+    sessions: Number(sessions.numDeletedRows),
+    verifications: Number(verifications.numDeletedRows),
+    mail: Number(mail.numDeletedRows),
+  };
+}
+
+/** Runs the sweep every `intervalMs` in the background; returns a function that stops it. */
+export function startHousekeeping(ctx: AuthContext, intervalMs = 10 * 60_000): () => void {
+  const timer = setInterval(() => {
+    sweepExpired(ctx).catch((error) => ctx.logger.warn("housekeeping sweep failed", { error: String(error) }));
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
