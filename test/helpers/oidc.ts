@@ -88,6 +88,8 @@ export async function startOidcProvider(): Promise<TestOidcProvider> {
   };
 
   const authorize: TestOidcProvider["authorize"] = async (startUrl, sub, options = {}) => {
+    // Each flow is a fresh visitor at the provider: no remembered login from an earlier test.
+    jar.clear();
     let url = startUrl;
     for (let hop = 0; hop < 20; hop++) {
       if (!url.startsWith(issuer)) return { kind: "redirect", location: url };
