@@ -199,6 +199,8 @@ async function createProvider(issuer: string, users: Map<string, OidcUser>, redi
     jwks: { keys: [jwk] },
     cookies: { keys: [randomBytes(16).toString("hex")] },
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "picture"] },
+    // Like Google, put the granted scopes' claims (email, name) in the ID token itself.
+    conformIdTokenClaims: false,
     features: { devInteractions: { enabled: false } },
     ttl: {
       AccessToken: 3600,
