@@ -35,7 +35,11 @@ async function socialUser(provider = "offline") {
   const browser = server.browser();
   await socialFlow(browser, oidc, user.sub, { body: { provider, callbackURL: "/dash" } });
   const session = await browser.get("/get-session");
-  const account = await db().selectFrom("account").selectAll().where("userId", "=", session.body.user.id).executeTakeFirstOrThrow();
+  const account = await db()
+    .selectFrom("account")
+    .selectAll()
+    .where("userId", "=", session.body.user.id)
+    .executeTakeFirstOrThrow();
   return { browser, user, userId: session.body.user.id as string, account };
 }
 
@@ -132,7 +136,10 @@ describe("provider tokens", () => {
     for (const path of ["/get-access-token", "/refresh-token", "/account-info"]) {
       const neither = await anonymous.post(path, { accountId: victim.account.id });
       expect(neither.status).toBe(400);
-      expect(neither.body).toEqual({ code: "USER_ID_OR_SESSION_REQUIRED", message: "Either userId or session is required" });
+      expect(neither.body).toEqual({
+        code: "USER_ID_OR_SESSION_REQUIRED",
+        message: "Either userId or session is required",
+      });
       const withUserId = await anonymous.post(path, { accountId: victim.account.id, userId: victim.userId });
       expect(withUserId.status).toBe(401);
     }
@@ -192,7 +199,9 @@ describe("POST /link-social", () => {
     const result = await oidc.authorize(start.body.url, provider.sub);
     const callback = await local.browser.get((result as { location: string }).location);
     expect(callback.headers.get("location")).toBe("/oops?error=unable_to_link_account");
-    expect(await db().selectFrom("account").select("id").where("accountId", "=", provider.sub).execute()).toHaveLength(0);
+    expect(await db().selectFrom("account").select("id").where("accountId", "=", provider.sub).execute()).toHaveLength(
+      0,
+    );
   });
 
   it("needs a session (401) and a configured provider (404)", async () => {
@@ -248,5 +257,13 @@ describe("POST /unlink-account", () => {
     } finally {
       server.clock.advance(-86_401);
     }
+  });
+});
+
+describe("provider discovery", () => {
+  it("fetched each provider's discovery document once for all the flows above", () => {
+    const discoveries = oidc.requests.filter((path) => path === "/.well-known/openid-configuration");
+    expect(discoveries.length).toBeGreaterThan(0);
+    expect(discoveries.length).toBeLessThanOrEqual(2);
   });
 });

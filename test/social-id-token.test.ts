@@ -49,7 +49,11 @@ describe("POST /sign-in/social with idToken", () => {
     expect(res.body.url).toBeUndefined();
     expect(res.body.user).toMatchObject({ email: user.email, emailVerified: true });
     expect((await browser.get("/get-session")).body.user.id).toBe(res.body.user.id);
-    const account = await db().selectFrom("account").selectAll().where("userId", "=", res.body.user.id).executeTakeFirst();
+    const account = await db()
+      .selectFrom("account")
+      .selectAll()
+      .where("userId", "=", res.body.user.id)
+      .executeTakeFirst();
     expect(account).toMatchObject({ providerId: "oidc", accountId: user.sub });
     expect(server.auth.context.tokenCipher.decrypt(account!.idToken!)).toBe(token);
     expect(server.auth.context.tokenCipher.decrypt(account!.accessToken!)).toBe("provider-access");
@@ -61,12 +65,7 @@ describe("POST /sign-in/social with idToken", () => {
     const otherAudience = await oidc.idToken(user.sub, { client: "other" });
     const [h, p, s] = token.split(".") as [string, string, string];
     const forged = `${h}.${p}.${s.slice(0, -4)}${s.slice(-4) === "AAAA" ? "BBBB" : "AAAA"}`;
-    const cases = [
-      { token, nonce: "wrong" },
-      { token: otherAudience },
-      { token: forged },
-      { token: "not-a-jwt" },
-    ];
+    const cases = [{ token, nonce: "wrong" }, { token: otherAudience }, { token: forged }, { token: "not-a-jwt" }];
     for (const idToken of cases) {
       const res = await server.browser().post("/sign-in/social", { provider: "oidc", idToken });
       expect(res.status, JSON.stringify(idToken).slice(0, 40)).toBe(401);
@@ -79,7 +78,9 @@ describe("POST /sign-in/social with idToken", () => {
     } finally {
       server.clock.advance(-2 * 3600);
     }
-    expect(await db().selectFrom("user").select("id").where("email", "=", user.email!).executeTakeFirst()).toBeUndefined();
+    expect(
+      await db().selectFrom("user").select("id").where("email", "=", user.email!).executeTakeFirst(),
+    ).toBeUndefined();
   });
 
   it("USER_EMAIL_NOT_FOUND, ID_TOKEN_NOT_SUPPORTED and PROVIDER_NOT_FOUND", async () => {
@@ -116,7 +117,11 @@ describe("POST /one-tap/callback", () => {
     const res = await browser.post("/one-tap/callback", { idToken: token });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ token: expect.any(String), user: { email: user.email } });
-    const account = await db().selectFrom("account").selectAll().where("userId", "=", res.body.user.id).executeTakeFirst();
+    const account = await db()
+      .selectFrom("account")
+      .selectAll()
+      .where("userId", "=", res.body.user.id)
+      .executeTakeFirst();
     expect(account).toMatchObject({ providerId: "google", accountId: user.sub, scope: "openid,profile,email" });
 
     const again = await server.browser().post("/one-tap/callback", { idToken: await oidc.idToken(user.sub) });

@@ -50,7 +50,8 @@ export class SocialProvider {
     readonly redirectURI: string,
   ) {
     this.#client = { client_id: config.clientId };
-    this.#clientAuth = oauth.ClientSecretPost(config.clientSecret);
+    // No secret: a public client, protected by PKCE alone (and One Tap only verifies tokens).
+    this.#clientAuth = config.clientSecret ? oauth.ClientSecretPost(config.clientSecret) : oauth.None();
   }
 
   /** Whether ID tokens can be verified (signature by JWKS): the idToken flow and one-tap need it. */
