@@ -325,6 +325,18 @@ describe("callback errors redirect with error=<code>", () => {
     }
   });
 
+  it("banned: a banned user gets no session from a provider", async () => {
+    const user = oidc.addUser();
+    await socialFlow(server.browser(), oidc, user.sub, { body: { provider: "oidc" } });
+    await db().updateTable("user").set({ banned: true, banReason: "spam" }).where("email", "=", user.email!).execute();
+    const browser = server.browser();
+    const { callback } = await socialFlow(browser, oidc, user.sub, {
+      body: { provider: "oidc", errorCallbackURL: "/oops" },
+    });
+    expect(callback.headers.get("location")).toBe("/oops?error=banned");
+    expect((await browser.get("/get-session")).body).toBeNull();
+  });
+
   it("an unexpected failure goes to /error?error=internal_server_error and is logged", async () => {
     const { browser, state } = await started();
     const undo = await refuseWrites(server, { table: "verification", op: "DELETE" });

@@ -2,6 +2,7 @@ import type { SessionWithUser } from "../../../contract/models.js";
 import type { CallbackParams } from "../../../contract/social.js";
 import { type AuthContext, apiURL } from "../../context.js";
 import { safeEqual } from "../../crypto/digest.js";
+import { AuthError } from "../../errors.js";
 import { isSafeRedirectTarget } from "../../http/trusted-origins.js";
 import type { SocialProvider } from "../../providers/social-provider.js";
 import type { Claims, ProviderProfile } from "../../providers/types.js";
@@ -105,6 +106,8 @@ export async function completeCallback(ctx: AuthContext, input: CallbackInput): 
         ctx.logger.warn("social sign-in write failed", { reason: error.reason, error: describe(error.cause) });
       return fail(error.reason);
     }
+    // A rule's refusal (e.g. BANNED_USER) reaches the app as its code, lowercased like the others.
+    if (error instanceof AuthError) return fail(error.code === "BANNED_USER" ? "banned" : error.code.toLowerCase());
     throw error;
   }
 }

@@ -1,6 +1,7 @@
 import type { Session, User } from "../../../contract/models.js";
 import type { AuthContext } from "../../context.js";
 import { newId } from "../../crypto/random.js";
+import { AuthError } from "../../errors.js";
 import type { SocialProvider } from "../../providers/social-provider.js";
 import type { ProviderProfile, ProviderTokens } from "../../providers/types.js";
 import type { DB } from "../../store/database.js";
@@ -30,11 +31,15 @@ export class SocialSignInError extends Error {
   }
 }
 
-/** Runs one write; a database failure becomes the flow's refusal code instead of a 500. */
+/**
+ * Runs one write; a database failure becomes the flow's refusal code instead of a 500. A rule's
+ * refusal (an AuthError such as BANNED_USER from createSession) passes through unchanged.
+ */
 async function step<T>(reason: SocialFailure, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
+    if (error instanceof AuthError) throw error;
     throw new SocialSignInError(reason, { cause: error });
   }
 }
@@ -83,8 +88,10 @@ export async function signInWithProfile(
   const email = providerEmail(profile);
   const now = ctx.now();
   const sealed = sealTokens(ctx, tokens);
-  const openSession = (db: DB, userId: string) =>
-    step("unable_to_create_session", () => createSession(ctx, db, userId, meta, { rememberMe: true }));
+  const openSession = (db: DB, user: User) =>
+    step("unable_to_create_session", () =>
+      createSession(ctx, db, user.id, meta, { rememberMe: true, knownUser: user }),
+    );
 
   return ctx.db.transaction().execute(async (trx) => {
     const linked = await findAccountWithUser(trx, provider.id, profile.id);
@@ -92,7 +99,7 @@ export async function signInWithProfile(
       // Tokens are refreshed on each sign-in; granted scopes accumulate.
       const scope = mergeScopes(linked.account.scope, tokens.scopes).join(",") || null;
       await updateAccountTokens(trx, linked.account.id, { ...sealed, scope }, now);
-      return { user: linked.user, session: await openSession(trx, linked.user.id), isNewUser: false };
+      return { user: linked.user, session: await openSession(trx, linked.user), isNewUser: false };
     }
 
     const existing = await findUserByEmail(trx, email);
@@ -108,7 +115,7 @@ export async function signInWithProfile(
           now,
         }),
       );
-      return { user: existing, session: await openSession(trx, existing.id), isNewUser: false };
+      return { user: existing, session: await openSession(trx, existing), isNewUser: false };
     }
 
     if (provider.disableSignUp) throw new SocialSignInError("signup_disabled");
@@ -131,7 +138,7 @@ export async function signInWithProfile(
       });
       return created;
     });
-    return { user, session: await openSession(trx, user.id), isNewUser: true };
+    return { user, session: await openSession(trx, user), isNewUser: true };
   });
 }
 
