@@ -6,6 +6,10 @@ import { providerOptions, socialFlow } from "./helpers/social.js";
 
 let oidc: TestOidcProvider;
 let server: TestServer;
+/** Linking options turned the other way: different emails and unlinking everything allowed. */
+let permissive: TestServer;
+/** account.accountLinking.enabled = false. */
+let noLinking: TestServer;
 const OFFLINE_SCOPES = ["openid", "email", "profile", "offline_access"];
 
 beforeAll(async () => {
@@ -19,13 +23,32 @@ beforeAll(async () => {
       },
     },
   });
-  await oidc.configure(["oidc", "offline"].map((id) => `${server.origin}/api/auth/callback/${id}`));
+  permissive = await startTestServer({
+    options: {
+      account: { accountLinking: { allowDifferentEmails: true, allowUnlinkingAll: true } },
+      socialProviders: { oidc: providerOptions(oidc) },
+    },
+  });
+  noLinking = await startTestServer({
+    options: { account: { accountLinking: { enabled: false } }, socialProviders: { oidc: providerOptions(oidc) } },
+  });
+  await oidc.configure([
+    ...["oidc", "offline"].map((id) => `${server.origin}/api/auth/callback/${id}`),
+    `${permissive.origin}/api/auth/callback/oidc`,
+    `${noLinking.origin}/api/auth/callback/oidc`,
+  ]);
 });
 afterAll(async () => {
+  await permissive?.close();
+  await noLinking?.close();
   await server?.close();
   await oidc?.close();
 });
-afterEach(() => expect(server.loggedErrors).toEqual([]));
+afterEach(() => {
+  expect(server.loggedErrors).toEqual([]);
+  expect(permissive.loggedErrors).toEqual([]);
+  expect(noLinking.loggedErrors).toEqual([]);
+});
 
 const db = () => server.auth.database.db;
 
@@ -260,10 +283,44 @@ describe("POST /unlink-account", () => {
   });
 });
 
+describe("account.accountLinking options", () => {
+  it("allowDifferentEmails links a provider account with another email; allowUnlinkingAll unlinks the last", async () => {
+    const local = await signUp(permissive);
+    const other = oidc.addUser({ email_verified: true });
+    const { callback } = await linkFlow(local.browser, other.sub);
+    expect(callback.headers.get("location")).toBe("/settings");
+    const accounts = await local.browser.get("/list-accounts");
+    expect(accounts.body).toHaveLength(2);
+    for (const account of accounts.body) {
+      const res = await local.browser.post("/unlink-account", { accountId: account.id });
+      expect(res.body).toEqual({ status: true });
+    }
+    expect((await local.browser.get("/list-accounts")).body).toEqual([]);
+  });
+
+  it("enabled: false refuses implicit and explicit linking", async () => {
+    const local = await signUp(noLinking);
+    await noLinking.auth.database.db
+      .updateTable("user")
+      .set({ emailVerified: true })
+      .where("id", "=", local.user.id)
+      .execute();
+    const same = oidc.addUser({ email: local.email, email_verified: true });
+    const implicit = await socialFlow(noLinking.browser(), oidc, same.sub, {
+      body: { provider: "oidc", errorCallbackURL: "/oops" },
+    });
+    expect(implicit.callback.headers.get("location")).toBe("/oops?error=account_not_linked");
+    const explicit = await linkFlow(local.browser, same.sub);
+    expect(explicit.callback.headers.get("location")).toBe("/oops?error=unable_to_link_account");
+    expect((await local.browser.get("/list-accounts")).body).toHaveLength(1);
+  });
+});
+
 describe("provider discovery", () => {
   it("fetched each provider's discovery document once for all the flows above", () => {
     const discoveries = oidc.requests.filter((path) => path === "/.well-known/openid-configuration");
     expect(discoveries.length).toBeGreaterThan(0);
-    expect(discoveries.length).toBeLessThanOrEqual(2);
+    // Two providers on the main server, one on each of the two others.
+    expect(discoveries.length).toBeLessThanOrEqual(4);
   });
 });

@@ -22,6 +22,8 @@ beforeAll(async () => {
         closed: providerOptions(oidc, { disableSignUp: true }),
         trusted: providerOptions(oidc),
         noinfo: providerOptions(oidc, { userInfoEndpoint: `${oidc.issuer}/no-such-userinfo` }),
+        // Nothing listens on port 9: discovery fails.
+        down: providerOptions(oidc, { issuer: "http://127.0.0.1:9" }),
       },
     },
   });
@@ -75,6 +77,12 @@ describe("POST /sign-in/social (redirect flow)", () => {
     expect(q.get("code_challenge")).toBe(createHash("sha256").update(value.codeVerifier).digest("base64url"));
     const lifetimeMs = new Date(row!.expiresAt).getTime() - new Date(row!.createdAt).getTime();
     expect(lifetimeMs).toBe(600_000);
+  });
+
+  it("answers 502 PROVIDER_UNAVAILABLE when the provider's discovery cannot be fetched", async () => {
+    const res = await server.browser().post("/sign-in/social", { provider: "down" });
+    expect(res.status).toBe(502);
+    expect(res.body.code).toBe("PROVIDER_UNAVAILABLE");
   });
 
   it("with disableRedirect answers redirect false and no Location header", async () => {

@@ -67,6 +67,7 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
   const providers = createProviderRegistry(options.socialProviders, {
     callbackBaseURL: `${baseOrigin}${basePath}`,
     oneTapClientId: options.oneTap.clientId,
+    now: input.now,
   });
   const database = typeof input.database === "string" ? openDatabase(input.database) : input.database;
   if (input.migrate !== false) await migrateToLatest(database.db, database.dialect);

@@ -17,7 +17,7 @@ export interface ProviderRegistry {
  */
 export function createProviderRegistry(
   socialProviders: Readonly<Record<string, ProviderConfig>>,
-  input: { callbackBaseURL: string; oneTapClientId?: string },
+  input: { callbackBaseURL: string; oneTapClientId?: string; now?: () => Date },
 ): ProviderRegistry {
   const build = (id: string, config: ProviderConfig) => {
     const preset = presets[id]?.(config) ?? (config.issuer ? genericOidc : null);
@@ -26,7 +26,8 @@ export function createProviderRegistry(
         `options: option "socialProviders.${id}": no preset is named "${id}"; give an issuer for a generic OpenID Connect provider`,
       );
     }
-    return new SocialProvider(id, preset, config, config.redirectURI ?? `${input.callbackBaseURL}/callback/${id}`);
+    const redirectURI = config.redirectURI ?? `${input.callbackBaseURL}/callback/${id}`;
+    return new SocialProvider(id, preset, config, redirectURI, input.now);
   };
   const providers = new Map<string, SocialProvider>();
   for (const [id, config] of Object.entries(socialProviders)) providers.set(id, build(id, config));

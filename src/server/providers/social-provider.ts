@@ -33,9 +33,9 @@ export interface CodeExchange {
 
 /**
  * One configured provider: OAuth 2 / OpenID Connect steps through oauth4webapi, each request kept
- * apart from the processing of its response. Server metadata comes from the preset, from discovery
- * of `issuer` (fetched once and cached), and from explicit endpoint overrides, in that order of precedence
- * reversed: an override always wins.
+ * apart from the processing of its response. Server metadata: the preset's endpoints, or the
+ * discovery document of a configured `issuer` (fetched once and cached); an explicit endpoint
+ * override always wins.
  */
 export class SocialProvider {
   readonly #client: oauth.Client;
@@ -48,6 +48,7 @@ export class SocialProvider {
     readonly preset: ProviderPreset,
     readonly config: ProviderConfig,
     readonly redirectURI: string,
+    private readonly now: () => Date = () => new Date(),
   ) {
     this.#client = { client_id: config.clientId };
     // No secret: a public client, protected by PKCE alone (and One Tap only verifies tokens).
@@ -177,7 +178,7 @@ export class SocialProvider {
   }
 
   #tokens(result: oauth.TokenEndpointResponse, previousRefresh: string | null, scopes: string[] | null) {
-    const now = Date.now();
+    const now = this.now().getTime();
     const refreshExpiresIn = result.refresh_token_expires_in;
     return {
       accessToken: result.access_token,

@@ -88,7 +88,10 @@ async function refreshAndStore(
 /** A valid access token, refreshed first when it expires within 5 seconds and a refresh token exists. */
 export async function getAccessToken(ctx: AuthContext, userId: string, selector: AccountSelector) {
   const account = await findAccountFor(ctx, userId, selector);
-  const provider = providerOf(ctx, account);
+  return validTokens(ctx, providerOf(ctx, account), account);
+}
+
+async function validTokens(ctx: AuthContext, provider: SocialProvider, account: AccountRecord) {
   let tokens = openTokens(ctx, account);
   const expiresAt = tokens.accessTokenExpiresAt?.getTime();
   if (tokens.refreshToken && expiresAt !== undefined && expiresAt - ctx.now().getTime() < REFRESH_MARGIN_MS) {
@@ -137,7 +140,7 @@ export async function refreshToken(ctx: AuthContext, userId: string, selector: A
 export async function accountInfo(ctx: AuthContext, userId: string, selector: AccountSelector) {
   const account = await findAccountFor(ctx, userId, selector);
   const provider = providerOf(ctx, account);
-  const { accessToken } = await getAccessToken(ctx, userId, { accountId: account.id });
+  const { accessToken } = await validTokens(ctx, provider, account);
   let data: Record<string, unknown>;
   try {
     data = await provider.fetchUserInfo(accessToken, null);

@@ -15,7 +15,6 @@ export interface StartInput {
   errorCallbackURL?: string;
   scopes?: string[];
   loginHint?: string;
-  requestSignUp?: boolean;
   additionalParams?: Record<string, string>;
   link?: OAuthStateData["link"];
 }
@@ -38,14 +37,18 @@ export async function startAuthorization(
       ...(input.errorCallbackURL ? { errorURL: input.errorCallbackURL } : {}),
       ...(input.newUserCallbackURL ? { newUserURL: input.newUserCallbackURL } : {}),
       scopes,
-      ...(input.requestSignUp ? { requestSignUp: true } : {}),
       ...(input.link ? { link: input.link } : {}),
     },
     { openid: provider.preset.openid },
   );
-  const url = new URL(
-    await provider.authorizationURL({ state, codeVerifier, nonce, scopes, loginHint: input.loginHint }),
-  );
+  let url: URL;
+  try {
+    url = new URL(await provider.authorizationURL({ state, codeVerifier, nonce, scopes, loginHint: input.loginHint }));
+  } catch (error) {
+    // Discovery failed (the provider is down or misconfigured): a clear 502, not a 500.
+    ctx.logger.warn("provider metadata unavailable", { provider: provider.id, error: String(error) });
+    throw new AuthError("PROVIDER_UNAVAILABLE");
+  }
   for (const [key, value] of Object.entries(input.additionalParams ?? {})) url.searchParams.set(key, value);
   return { url: url.toString(), state };
 }

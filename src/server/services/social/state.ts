@@ -19,7 +19,6 @@ export interface OAuthStateData {
   codeVerifier: string;
   nonce: string | null;
   scopes: string[];
-  requestSignUp?: boolean;
   /** Present when the flow links an account to a signed-in user (/link-social). */
   link?: { userId: string; email: string };
 }
