@@ -1,6 +1,7 @@
 import type { Hono } from "hono";
-import type { AuthContext, Logger } from "./context.js";
+import type { AuthContext, Logger, OnLinkAccount } from "./context.js";
 import { argon2idHasher, type PasswordHasher } from "./crypto/password.js";
+import { createTokenCipher } from "./crypto/token-cipher.js";
 import { MailOutbox } from "./email/outbox.js";
 import { developmentTransport, type MailTransport, smtpTransport } from "./email/transport.js";
 import { createHttpApp } from "./http/app.js";
@@ -8,6 +9,7 @@ import type { AuthEnv } from "./http/env.js";
 import { MemoryRateLimitStore, type RateLimitStore } from "./http/rate-limit-store.js";
 import { createOriginPredicate, normalizeOrigin } from "./http/trusted-origins.js";
 import { type AuthOptions, ConfigError, resolveOptions } from "./options.js";
+import { createProviderRegistry } from "./providers/registry.js";
 import { startHousekeeping } from "./services/housekeeping.js";
 import { migrateToLatest, type OpenedDatabase, openDatabase } from "./store/database.js";
 
@@ -29,6 +31,8 @@ export interface CreateAuthInput {
   rateLimitStore?: RateLimitStore;
   logger?: Logger;
   now?: () => Date;
+  /** Lets the app move an anonymous user's data to the real user they became (see OnLinkAccount). */
+  onLinkAccount?: OnLinkAccount;
 }
 
 export interface Auth {
@@ -59,6 +63,12 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     throw new ConfigError(`AUTH_SECRET must be at least ${MIN_SECRET_LENGTH} characters`);
   }
   const options: Readonly<AuthOptions> = resolveOptions(input.options, { baseURL: baseOrigin });
+  const basePath = input.basePath ?? "/api/auth";
+  const providers = createProviderRegistry(options.socialProviders, {
+    callbackBaseURL: `${baseOrigin}${basePath}`,
+    oneTapClientId: options.oneTap.clientId,
+    now: input.now,
+  });
   const database = typeof input.database === "string" ? openDatabase(input.database) : input.database;
   if (input.migrate !== false) await migrateToLatest(database.db, database.dialect);
 
@@ -77,7 +87,7 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
   const context: AuthContext = {
     options,
     baseURL: baseOrigin,
-    basePath: input.basePath ?? "/api/auth",
+    basePath,
     secret: input.secret,
     db: database.db,
     dialect: database.dialect,
@@ -87,6 +97,9 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     mail,
     now,
     isTrustedOrigin,
+    providers,
+    tokenCipher: createTokenCipher(input.secret),
+    onLinkAccount: input.onLinkAccount,
   };
   const app = createHttpApp(context);
   mail.start();

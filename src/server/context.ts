@@ -1,9 +1,21 @@
+import type { SessionWithUser } from "../contract/models.js";
 import type { PasswordHasher } from "./crypto/password.js";
+import type { TokenCipher } from "./crypto/token-cipher.js";
 import type { MailOutbox } from "./email/outbox.js";
 import type { RateLimitStore } from "./http/rate-limit-store.js";
 import type { AuthOptions } from "./options.js";
+import type { ProviderRegistry } from "./providers/registry.js";
 import type { DB } from "./store/database.js";
 import type { DialectName } from "./store/dialect.js";
+
+/**
+ * Called when a browser that held an anonymous session signs in or up as a real user, just before
+ * the anonymous user is deleted: the app moves the anonymous user's data to the new user here.
+ */
+export type OnLinkAccount = (link: {
+  anonymousUser: SessionWithUser;
+  newUser: SessionWithUser;
+}) => Promise<void> | void;
 
 export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -26,6 +38,11 @@ export interface AuthContext {
   readonly logger: Logger;
   /** Mail goes through the outbox: enqueue inside the change's transaction, wake() after commit. */
   readonly mail: MailOutbox;
+  /** Social providers, built once from options.socialProviders. */
+  readonly providers: ProviderRegistry;
+  /** Encrypts provider tokens at rest. */
+  readonly tokenCipher: TokenCipher;
+  readonly onLinkAccount?: OnLinkAccount;
   /** The clock; tests move it to check expiry. */
   now(): Date;
   /** Whether an origin (scheme://host[:port]) may call and be redirected to. */

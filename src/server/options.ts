@@ -88,6 +88,14 @@ const socialProvider = z.looseObject({
   userInfoEndpoint: z.url().optional(),
   jwksUri: z.url().optional(),
   redirectURI: z.url().optional(),
+  /** Sent as the authorization request's prompt (e.g. "consent" to get a refresh token again). */
+  prompt: z.string().optional(),
+  /** Google: "offline" asks for a refresh token. */
+  accessType: z.enum(["offline", "online"]).optional(),
+  /** "form_post" makes the provider POST the callback (Apple does by default). */
+  responseMode: z.enum(["query", "form_post"]).optional(),
+  /** Microsoft: the tenant whose endpoints and issuer are used (default "common"). */
+  tenantId: z.string().optional(),
 });
 
 const rateLimitRule = z.union([

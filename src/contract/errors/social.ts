@@ -25,6 +25,7 @@ export const socialErrors = defineErrors({
   REFRESH_TOKEN_NOT_FOUND: { message: "Refresh token not found", status: 400 },
   ACCESS_TOKEN_NOT_FOUND: { message: "Access token not found", status: 400 },
   PROVIDER_NOT_CONFIGURED: { message: "Provider is not configured", status: 400 },
+  PROVIDER_UNAVAILABLE: { message: "The sign-in provider could not be reached", status: 502 },
 
   // Anonymous sign-in
   ANONYMOUS_USERS_CANNOT_SIGN_IN_AGAIN_ANONYMOUSLY: {

@@ -26,7 +26,8 @@ export function decryptString(key: Buffer, value: string): string | null {
   const [version, iv, tag, ciphertext] = value.split(".");
   if (version !== "v1" || !iv || !tag || ciphertext === undefined) return null;
   try {
-    const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
+    // A full 16-byte tag only: GCM would otherwise accept a truncated (forgeable) 4-byte tag.
+    const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"), { authTagLength: 16 });
     decipher.setAuthTag(Buffer.from(tag, "base64url"));
     return Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64url")), decipher.final()]).toString("utf8");
   } catch {

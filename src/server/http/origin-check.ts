@@ -30,6 +30,8 @@ export function originCheck(routePath: (path: string) => string): MiddlewareHand
     if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS") {
       const hasCookies = Boolean(c.req.header("cookie"));
       const isLoginForm = LOGIN_FORMS.has(path);
+      // A provider's form_post comes from the provider's origin; that POST only redirects to the GET.
+      if (path.startsWith("/callback/")) return next();
       if (isLoginForm) checkLoginForm(c.req.raw.headers, ctx.isTrustedOrigin, c.req.url);
       else if (hasCookies) requireTrustedOrigin(c.req.raw.headers, ctx.isTrustedOrigin, c.req.url);
     }

@@ -1,0 +1,256 @@
+import { createRemoteJWKSet, type JWTPayload, jwtVerify } from "jose";
+import * as oauth from "oauth4webapi";
+import type { Claims, ProviderConfig, ProviderPreset, ProviderProfile, ProviderTokens } from "./types.js";
+
+const REQUEST_TIMEOUT_MS = 10_000;
+
+/** Plain http is refused except on loopback, where tests run a real provider. */
+function isLoopbackHttp(url: string): boolean {
+  const { protocol, hostname } = new URL(url);
+  return protocol === "http:" && (hostname === "127.0.0.1" || hostname === "localhost" || hostname === "[::1]");
+}
+
+function requestOptions(url: string | undefined) {
+  return {
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    [oauth.allowInsecureRequests]: url !== undefined && isLoopbackHttp(url),
+  };
+}
+
+export interface AuthorizationRequest {
+  state: string;
+  codeVerifier: string;
+  nonce: string | null;
+  scopes: string[];
+  loginHint?: string;
+}
+
+/** A token exchange's result: tokens plus the validated ID-token claims, when there was one. */
+export interface CodeExchange {
+  tokens: ProviderTokens;
+  idTokenClaims: Claims | null;
+}
+
+/**
+ * One configured provider: OAuth 2 / OpenID Connect steps through oauth4webapi, each request kept
+ * apart from the processing of its response. Server metadata: the preset's endpoints, or the
+ * discovery document of a configured `issuer` (fetched once and cached); an explicit endpoint
+ * override always wins.
+ */
+export class SocialProvider {
+  readonly #client: oauth.Client;
+  readonly #clientAuth: oauth.ClientAuth;
+  #metadata: Promise<oauth.AuthorizationServer> | null = null;
+  #jwks: ReturnType<typeof createRemoteJWKSet> | null = null;
+
+  constructor(
+    readonly id: string,
+    readonly preset: ProviderPreset,
+    readonly config: ProviderConfig,
+    readonly redirectURI: string,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.#client = { client_id: config.clientId };
+    // No secret: a public client, protected by PKCE alone (and One Tap only verifies tokens).
+    this.#clientAuth = config.clientSecret ? oauth.ClientSecretPost(config.clientSecret) : oauth.None();
+  }
+
+  /** Whether ID tokens can be verified (signature by JWKS): the idToken flow and one-tap need it. */
+  get supportsIdToken(): boolean {
+    return this.preset.openid;
+  }
+
+  get disableSignUp(): boolean {
+    return this.config.disableSignUp;
+  }
+
+  get defaultScopes(): string[] {
+    return this.config.scopes ?? this.preset.scopes;
+  }
+
+  /** The server metadata; discovery runs at most once (again only after a failure). */
+  metadata(): Promise<oauth.AuthorizationServer> {
+    if (!this.#metadata) {
+      this.#metadata = this.#resolveMetadata();
+      this.#metadata.catch(() => {
+        this.#metadata = null;
+      });
+    }
+    return this.#metadata;
+  }
+
+  async #resolveMetadata(): Promise<oauth.AuthorizationServer> {
+    const { config, preset } = this;
+    const overrides = {
+      authorization_endpoint: config.authorizationEndpoint,
+      token_endpoint: config.tokenEndpoint,
+      userinfo_endpoint: config.userInfoEndpoint,
+      jwks_uri: config.jwksUri,
+    };
+    const clean = (o: Record<string, string | undefined>) =>
+      Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Record<string, string>;
+    if (config.issuer) {
+      const issuer = new URL(config.issuer);
+      const response = await oauth.discoveryRequest(issuer, { ...requestOptions(config.issuer), algorithm: "oidc" });
+      const discovered = await oauth.processDiscoveryResponse(issuer, response);
+      return { ...discovered, ...clean(overrides) };
+    }
+    const authorization = config.authorizationEndpoint ?? preset.authorizationEndpoint;
+    return {
+      issuer: preset.issuer ?? (authorization ? new URL(authorization).origin : this.id),
+      ...clean({
+        authorization_endpoint: preset.authorizationEndpoint,
+        token_endpoint: preset.tokenEndpoint,
+        userinfo_endpoint: preset.userInfoEndpoint,
+        jwks_uri: preset.jwksUri,
+      }),
+      ...clean(overrides),
+    };
+  }
+
+  // ---- authorization request ----------------------------------------------------------------------
+
+  async authorizationURL(request: AuthorizationRequest): Promise<string> {
+    const as = await this.metadata();
+    if (!as.authorization_endpoint) throw new Error(`provider ${this.id} has no authorization endpoint`);
+    const url = new URL(as.authorization_endpoint);
+    const params = url.searchParams;
+    params.set("response_type", "code");
+    params.set("client_id", this.config.clientId);
+    params.set("redirect_uri", this.redirectURI);
+    params.set("scope", request.scopes.join(" "));
+    params.set("state", request.state);
+    params.set("code_challenge", await oauth.calculatePKCECodeChallenge(request.codeVerifier));
+    params.set("code_challenge_method", "S256");
+    if (request.nonce) params.set("nonce", request.nonce);
+    if (request.loginHint) params.set("login_hint", request.loginHint);
+    if (this.config.prompt) params.set("prompt", this.config.prompt);
+    const responseMode = this.config.responseMode ?? this.preset.responseMode;
+    if (responseMode === "form_post") params.set("response_mode", "form_post");
+    for (const [key, value] of Object.entries(this.preset.authorizationParams?.(this.config) ?? {})) {
+      params.set(key, value);
+    }
+    return url.toString();
+  }
+
+  // ---- callback processing --------------------------------------------------------------------------
+
+  /**
+   * Checks the callback parameters (including the RFC 9207 `iss` when the provider sends it) and
+   * returns them ready for the exchange; throws for a response that is not from this provider.
+   */
+  async validateCallback(params: URLSearchParams): Promise<URLSearchParams> {
+    const as = await this.metadata();
+    return oauth.validateAuthResponse(as, this.#client, params, oauth.skipStateCheck);
+  }
+
+  async exchangeCode(validated: URLSearchParams, codeVerifier: string, nonce: string | null): Promise<CodeExchange> {
+    const as = await this.metadata();
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      this.#client,
+      this.#clientAuth,
+      validated,
+      this.redirectURI,
+      codeVerifier,
+      requestOptions(as.token_endpoint),
+    );
+    const result = await oauth.processAuthorizationCodeResponse(as, this.#client, response, {
+      expectedNonce: nonce ?? oauth.expectNoNonce,
+      requireIdToken: false,
+    });
+    const claims = oauth.getValidatedIdTokenClaims(result);
+    return { tokens: this.#tokens(result, null, null), idTokenClaims: claims ? { ...claims } : null };
+  }
+
+  async refresh(refreshToken: string, currentScopes: string[]): Promise<ProviderTokens> {
+    const as = await this.metadata();
+    const response = await oauth.refreshTokenGrantRequest(
+      as,
+      this.#client,
+      this.#clientAuth,
+      refreshToken,
+      requestOptions(as.token_endpoint),
+    );
+    const result = await oauth.processRefreshTokenResponse(as, this.#client, response);
+    // A provider may keep the old refresh token (no rotation): it stays valid then.
+    return this.#tokens(result, refreshToken, currentScopes);
+  }
+
+  #tokens(result: oauth.TokenEndpointResponse, previousRefresh: string | null, scopes: string[] | null) {
+    const now = this.now().getTime();
+    const refreshExpiresIn = result.refresh_token_expires_in;
+    return {
+      accessToken: result.access_token,
+      refreshToken: result.refresh_token ?? previousRefresh,
+      idToken: result.id_token ?? null,
+      accessTokenExpiresAt: typeof result.expires_in === "number" ? new Date(now + result.expires_in * 1000) : null,
+      refreshTokenExpiresAt: typeof refreshExpiresIn === "number" ? new Date(now + refreshExpiresIn * 1000) : null,
+      scopes: result.scope ? result.scope.split(" ").filter(Boolean) : (scopes ?? []),
+    } satisfies ProviderTokens;
+  }
+
+  /** The user's claims: the ID token's, merged with the user-info endpoint's when there is one. */
+  async fetchUserInfo(accessToken: string, idTokenClaims: Claims | null): Promise<Claims> {
+    const as = await this.metadata();
+    const endpoint = as.userinfo_endpoint;
+    if (!endpoint) {
+      if (!idTokenClaims) throw new Error(`provider ${this.id} has neither user-info nor an ID token`);
+      return idTokenClaims;
+    }
+    if (this.preset.fetchUserInfo) {
+      return this.preset.fetchUserInfo({
+        accessToken,
+        userInfoEndpoint: endpoint,
+        getJson: (url) => this.#getJson(url, accessToken),
+      });
+    }
+    if (!this.preset.openid) return (await this.#getJson(endpoint, accessToken)) as Claims;
+    const response = await oauth.userInfoRequest(as, this.#client, accessToken, requestOptions(endpoint));
+    const expectedSubject = typeof idTokenClaims?.sub === "string" ? idTokenClaims.sub : oauth.skipSubjectCheck;
+    const info = await oauth.processUserInfoResponse(as, this.#client, expectedSubject, response);
+    return { ...idTokenClaims, ...info };
+  }
+
+  async #getJson(url: string, accessToken: string): Promise<unknown> {
+    const response = await oauth.protectedResourceRequest(
+      accessToken,
+      "GET",
+      new URL(url),
+      new Headers({ accept: "application/json" }),
+      null,
+      requestOptions(url),
+    );
+    if (!response.ok) throw new Error(`provider ${this.id} answered ${response.status} from ${new URL(url).pathname}`);
+    return response.json();
+  }
+
+  mapProfile(claims: Claims): ProviderProfile | null {
+    return this.preset.mapProfile(claims);
+  }
+
+  // ---- ID tokens handed to us by a client (idToken sign-in, one-tap) ----------------------------
+
+  /**
+   * Verifies an ID token's signature against the provider's JWKS, its issuer, audience (the client
+   * id), expiry and, when given, nonce. Throws when any check fails.
+   */
+  async verifyIdToken(
+    token: string,
+    check: { nonce?: string; now: Date; maxAgeSeconds?: number; audience?: string },
+  ): Promise<JWTPayload> {
+    const as = await this.metadata();
+    if (!as.jwks_uri) throw new Error(`provider ${this.id} has no JWKS`);
+    this.#jwks ??= createRemoteJWKSet(new URL(as.jwks_uri), { timeoutDuration: REQUEST_TIMEOUT_MS });
+    const issuers = this.config.issuer ? [as.issuer] : (this.preset.idTokenIssuers ?? [as.issuer]);
+    const { payload } = await jwtVerify(token, this.#jwks, {
+      issuer: issuers,
+      audience: check.audience ?? this.config.clientId,
+      currentDate: check.now,
+      requiredClaims: ["sub", "exp", "iat"],
+      ...(check.maxAgeSeconds ? { maxTokenAge: check.maxAgeSeconds } : {}),
+    });
+    if (check.nonce !== undefined && payload.nonce !== check.nonce) throw new Error("ID token nonce mismatch");
+    return payload;
+  }
+}

@@ -1,0 +1,92 @@
+import type { Hono } from "hono";
+import { callbackParams, linkSocialBody, oneTapBody, signInSocialBody } from "../../contract/social.js";
+import { apiURL } from "../context.js";
+import { expireCookie, readSignedCookie, writeSignedCookie } from "../http/cookies.js";
+import type { AuthEnv } from "../http/env.js";
+import { readBody } from "../http/input.js";
+import { getRequestSession, requestMeta, requireSession } from "../http/session.js";
+import { writeSignInCookies } from "../http/sign-in-cookies.js";
+import { type CallbackOutcome, completeCallback, defaultErrorURL, withError } from "../services/social/callback.js";
+import { linkWithIdToken, signInWithIdToken, signInWithOneTap } from "../services/social/id-token.js";
+import { requireProvider, startAuthorization } from "../services/social/start.js";
+import { STATE_COOKIE_MAX_AGE } from "../services/social/state.js";
+
+export function socialRoutes(app: Hono<AuthEnv>): void {
+  app.post("/sign-in/social", async (c) => {
+    const ctx = c.get("auth");
+    const body = readBody(c, signInSocialBody);
+    const provider = requireProvider(ctx, body.provider);
+    if (body.idToken) {
+      const result = await signInWithIdToken(ctx, provider, body.idToken, requestMeta(c));
+      await writeSignInCookies(c, { session: result.session, user: result.user }, { rememberMe: true });
+      return c.json({ redirect: false, token: result.session.token, user: result.user });
+    }
+    const { url, state } = await startAuthorization(ctx, provider, body);
+    writeSignedCookie(c, "state", state, STATE_COOKIE_MAX_AGE);
+    if (!body.disableRedirect) c.header("Location", url);
+    return c.json({ url, redirect: !body.disableRedirect });
+  });
+
+  // form_post providers (Apple) POST here; the params move to the GET, where the work happens.
+  app.post("/callback/:id", (c) => {
+    const target = new URL(apiURL(c.get("auth"), `/callback/${encodeURIComponent(c.req.param("id"))}`));
+    for (const [key, value] of new URL(c.req.url).searchParams) target.searchParams.set(key, value);
+    for (const [key, value] of Object.entries(c.get("body"))) {
+      if (typeof value === "string") target.searchParams.set(key, value);
+    }
+    return c.redirect(target.toString(), 302);
+  });
+
+  app.get("/callback/:id", async (c) => {
+    const ctx = c.get("auth");
+    const params = callbackParams.safeParse(c.req.query());
+    let outcome: CallbackOutcome;
+    try {
+      outcome = params.success
+        ? await completeCallback(ctx, {
+            providerId: c.req.param("id"),
+            params: params.data,
+            stateCookie: readSignedCookie(c, "state"),
+            currentUserId: async () => (await getRequestSession(c, { sensitive: true }))?.user.id ?? null,
+            meta: requestMeta(c),
+          })
+        : { kind: "redirect", location: withError(defaultErrorURL(ctx), "invalid_callback_request") };
+    } catch (error) {
+      ctx.logger.error("oauth callback failed", {
+        requestId: c.get("requestId"),
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      });
+      outcome = { kind: "redirect", location: withError(defaultErrorURL(ctx), "internal_server_error") };
+    }
+    expireCookie(c, "state");
+    if (outcome.kind === "signed-in") await writeSignInCookies(c, outcome.data, { rememberMe: true });
+    return c.redirect(outcome.location, 302);
+  });
+
+  app.post("/link-social", async (c) => {
+    const ctx = c.get("auth");
+    const { user } = await requireSession(c, { sensitive: true });
+    const body = readBody(c, linkSocialBody);
+    const provider = requireProvider(ctx, body.provider);
+    if (body.idToken) {
+      await linkWithIdToken(ctx, provider, body.idToken, user);
+      return c.json({ url: "", status: true, redirect: false });
+    }
+    const { url, state } = await startAuthorization(ctx, provider, {
+      ...body,
+      link: { userId: user.id, email: user.email },
+    });
+    writeSignedCookie(c, "state", state, STATE_COOKIE_MAX_AGE);
+    if (!body.disableRedirect) c.header("Location", url);
+    return c.json({ url, redirect: !body.disableRedirect });
+  });
+
+  app.post("/one-tap/callback", async (c) => {
+    const ctx = c.get("auth");
+    if (!ctx.options.oneTap.enabled) return c.body(null, 404);
+    const body = readBody(c, oneTapBody);
+    const result = await signInWithOneTap(ctx, body.idToken, requestMeta(c));
+    await writeSignInCookies(c, { session: result.session, user: result.user }, { rememberMe: true });
+    return c.json({ token: result.session.token, user: result.user });
+  });
+}

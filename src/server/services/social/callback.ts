@@ -1,0 +1,137 @@
+import type { SessionWithUser } from "../../../contract/models.js";
+import type { CallbackParams } from "../../../contract/social.js";
+import { type AuthContext, apiURL } from "../../context.js";
+import { safeEqual } from "../../crypto/digest.js";
+import { AuthError } from "../../errors.js";
+import { isSafeRedirectTarget } from "../../http/trusted-origins.js";
+import type { SocialProvider } from "../../providers/social-provider.js";
+import type { Claims, ProviderProfile } from "../../providers/types.js";
+import type { RequestMeta } from "../sessions.js";
+import { linkProfileToUser, SocialSignInError, signInWithProfile } from "./profile-sign-in.js";
+import { consumeOAuthState } from "./state.js";
+
+/** Where the browser goes after the callback, and the session to set when it signed in. */
+export type CallbackOutcome =
+  | { kind: "signed-in"; location: string; data: SessionWithUser }
+  | { kind: "redirect"; location: string };
+
+/** `url` with `error=<code>` (and a description) added, keeping its own query. */
+export function withError(url: string, code: string, description?: string): string {
+  const [path = "", hash] = url.split("#", 2);
+  const query = new URLSearchParams({ error: code });
+  if (description) query.set("error_description", description.slice(0, 500));
+  const joined = `${path}${path.includes("?") ? "&" : "?"}${query.toString()}`;
+  return hash === undefined ? joined : `${joined}#${hash}`;
+}
+
+export function defaultErrorURL(ctx: AuthContext): string {
+  return apiURL(ctx, "/error");
+}
+
+export interface CallbackInput {
+  providerId: string;
+  params: CallbackParams;
+  /** The value of the signed `state` cookie, or null when it is absent or forged. */
+  stateCookie: string | null;
+  /** The browser's current user, read only when the flow links an account. */
+  currentUserId: () => Promise<string | null>;
+  meta: RequestMeta;
+}
+
+/**
+ * GET /callback/:id. Every refusal is a redirect to the flow's error URL with `error=<code>`
+ * (SPEC 8); only a bug escapes as an exception (the route sends it to /error?error=internal_server_error).
+ */
+export async function completeCallback(ctx: AuthContext, input: CallbackInput): Promise<CallbackOutcome> {
+  const { params } = input;
+  let errorURL = defaultErrorURL(ctx);
+  const fail = (code: string, description?: string): CallbackOutcome => ({
+    kind: "redirect",
+    location: withError(errorURL, code, description),
+  });
+
+  if (!params.state) return fail("state_not_found");
+  // The state must come back to the browser that started the flow (login CSRF), and be used once.
+  const boundToBrowser = input.stateCookie !== null && safeEqual(input.stateCookie, params.state);
+  const state = boundToBrowser ? await consumeOAuthState(ctx, params.state) : null;
+  if (!state) return fail("state_not_found");
+  if (state.errorURL) errorURL = state.errorURL;
+
+  if (params.error) return fail(params.error.replace(/[^A-Za-z0-9_.-]/g, "_"), params.error_description);
+  const provider = ctx.providers.get(input.providerId);
+  if (!provider || provider.id !== state.providerId) return fail("oauth_provider_not_found");
+  if (!params.code) return fail("no_code");
+  if (!state.callbackURL || !isSafeRedirectTarget(state.callbackURL, ctx.isTrustedOrigin)) {
+    return fail("no_callback_url");
+  }
+
+  let validated: URLSearchParams;
+  try {
+    validated = await provider.validateCallback(new URLSearchParams(definedEntries(params)));
+  } catch (error) {
+    ctx.logger.warn("oauth callback refused", { provider: provider.id, error: describe(error) });
+    return fail("invalid_callback_request");
+  }
+
+  let exchange: Awaited<ReturnType<SocialProvider["exchangeCode"]>>;
+  try {
+    exchange = await provider.exchangeCode(validated, state.codeVerifier, state.nonce);
+  } catch (error) {
+    ctx.logger.warn("oauth code exchange failed", { provider: provider.id, error: describe(error) });
+    return fail("invalid_code");
+  }
+
+  const profile = await readProfile(ctx, provider, exchange.tokens.accessToken, exchange.idTokenClaims);
+  if (!profile) return fail("unable_to_get_user_info");
+  const tokens = { ...exchange.tokens, scopes: exchange.tokens.scopes.length ? exchange.tokens.scopes : state.scopes };
+
+  try {
+    if (state.link) {
+      // The link must finish in the browser session that asked for it.
+      if ((await input.currentUserId()) !== state.link.userId) return fail("unable_to_link_account");
+      await linkProfileToUser(ctx, {
+        provider,
+        profile,
+        tokens,
+        user: { id: state.link.userId, email: state.link.email },
+      });
+      return { kind: "redirect", location: state.callbackURL };
+    }
+    const result = await signInWithProfile(ctx, { provider, profile, tokens }, input.meta);
+    const location = result.isNewUser && state.newUserURL ? state.newUserURL : state.callbackURL;
+    return { kind: "signed-in", location, data: { session: result.session, user: result.user } };
+  } catch (error) {
+    if (error instanceof SocialSignInError) {
+      if (error.cause)
+        ctx.logger.warn("social sign-in write failed", { reason: error.reason, error: describe(error.cause) });
+      return fail(error.reason);
+    }
+    // A rule's refusal (e.g. BANNED_USER) reaches the app as its code, lowercased like the others.
+    if (error instanceof AuthError) return fail(error.code === "BANNED_USER" ? "banned" : error.code.toLowerCase());
+    throw error;
+  }
+}
+
+/** The provider's user, or null when it cannot be read or has no subject. */
+export async function readProfile(
+  ctx: AuthContext,
+  provider: SocialProvider,
+  accessToken: string | null,
+  idTokenClaims: Claims | null,
+): Promise<ProviderProfile | null> {
+  try {
+    const claims = accessToken ? await provider.fetchUserInfo(accessToken, idTokenClaims) : idTokenClaims;
+    return claims ? provider.mapProfile(claims) : null;
+  } catch (error) {
+    ctx.logger.warn("provider user info failed", { provider: provider.id, error: describe(error) });
+    return null;
+  }
+}
+
+function definedEntries(params: CallbackParams): Record<string, string> {
+  return Object.fromEntries(Object.entries(params).filter(([, v]) => typeof v === "string")) as Record<string, string>;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

@@ -1,0 +1,157 @@
+import type { Selectable } from "kysely";
+import type { User } from "../../contract/models.js";
+import type { DB } from "./database.js";
+import type { AccountTable } from "./schema.js";
+import { mapUser } from "./users.js";
+import { toDate, toDateOrNull } from "./values.js";
+
+/** An account row as services see it; the token columns hold ciphertext (crypto/token-cipher.ts). */
+export interface AccountRecord {
+  id: string;
+  userId: string;
+  providerId: string;
+  accountId: string;
+  accessToken: string | null;
+  refreshToken: string | null;
+  idToken: string | null;
+  accessTokenExpiresAt: Date | null;
+  refreshTokenExpiresAt: Date | null;
+  /** Comma separated, as SPEC stores it. */
+  scope: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Token columns, already encrypted. */
+export interface StoredTokens {
+  accessToken: string | null;
+  refreshToken: string | null;
+  idToken: string | null;
+  accessTokenExpiresAt: Date | null;
+  refreshTokenExpiresAt: Date | null;
+  scope: string | null;
+}
+
+const ACCOUNT_COLUMNS = [
+  "id",
+  "userId",
+  "providerId",
+  "accountId",
+  "accessToken",
+  "refreshToken",
+  "idToken",
+  "accessTokenExpiresAt",
+  "refreshTokenExpiresAt",
+  "scope",
+  "createdAt",
+  "updatedAt",
+] as const;
+
+type AccountColumns = Pick<Selectable<AccountTable>, (typeof ACCOUNT_COLUMNS)[number]>;
+
+function mapAccount(row: AccountColumns): AccountRecord {
+  return {
+    ...row,
+    accessTokenExpiresAt: toDateOrNull(row.accessTokenExpiresAt),
+    refreshTokenExpiresAt: toDateOrNull(row.refreshTokenExpiresAt),
+    createdAt: toDate(row.createdAt),
+    updatedAt: toDate(row.updatedAt),
+  };
+}
+
+/** The account a provider subject is linked to, with its user: one indexed join. */
+export async function findAccountWithUser(
+  db: DB,
+  providerId: string,
+  accountId: string,
+): Promise<{ account: AccountRecord; user: User } | null> {
+  const row = await db
+    .selectFrom("account")
+    .innerJoin("user", "user.id", "account.userId")
+    .selectAll("user")
+    .select(ACCOUNT_COLUMNS.map((c) => `account.${c} as a_${c}` as const))
+    .where("account.providerId", "=", providerId)
+    .where("account.accountId", "=", accountId)
+    .executeTakeFirst();
+  if (!row) return null;
+  const account = Object.fromEntries(ACCOUNT_COLUMNS.map((c) => [c, row[`a_${c}`]])) as AccountColumns;
+  return { account: mapAccount(account), user: mapUser(row) };
+}
+
+export async function insertSocialAccount(
+  db: DB,
+  account: { id: string; userId: string; providerId: string; accountId: string; tokens: StoredTokens; now: Date },
+): Promise<void> {
+  await db
+    .insertInto("account")
+    .values({
+      id: account.id,
+      userId: account.userId,
+      providerId: account.providerId,
+      accountId: account.accountId,
+      ...account.tokens,
+      password: null,
+      createdAt: account.now,
+      updatedAt: account.now,
+    })
+    .execute();
+}
+
+/** Replaces the token columns; a null refresh token keeps the stored one (providers rarely re-send it). */
+export async function updateAccountTokens(db: DB, id: string, tokens: StoredTokens, now: Date): Promise<void> {
+  const { refreshToken, refreshTokenExpiresAt, ...rest } = tokens;
+  await db
+    .updateTable("account")
+    .set({ ...rest, ...(refreshToken ? { refreshToken, refreshTokenExpiresAt } : {}), updatedAt: now })
+    .where("id", "=", id)
+    .execute();
+}
+
+export async function listUserAccounts(db: DB, userId: string): Promise<AccountRecord[]> {
+  const rows = await db
+    .selectFrom("account")
+    .select(ACCOUNT_COLUMNS)
+    .where("userId", "=", userId)
+    .orderBy("createdAt", "asc")
+    .execute();
+  return rows.map(mapAccount);
+}
+
+/**
+ * One of the user's accounts, by its row id, or by provider (and the provider's account id when the
+ * user has several with that provider). Never another user's.
+ */
+export async function findUserAccount(
+  db: DB,
+  userId: string,
+  selector: { rowId: string } | { providerId: string; accountId?: string },
+): Promise<AccountRecord | null> {
+  let query = db.selectFrom("account").select(ACCOUNT_COLUMNS).where("userId", "=", userId);
+  if ("rowId" in selector) query = query.where("id", "=", selector.rowId);
+  else {
+    query = query.where("providerId", "=", selector.providerId);
+    if (selector.accountId) query = query.where("accountId", "=", selector.accountId);
+  }
+  const row = await query.orderBy("createdAt", "asc").executeTakeFirst();
+  return row ? mapAccount(row) : null;
+}
+
+export async function countUserAccounts(db: DB, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom("account")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("userId", "=", userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function deleteUserAccount(db: DB, userId: string, id: string): Promise<number> {
+  const result = await db.deleteFrom("account").where("userId", "=", userId).where("id", "=", id).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Serializes account changes of one user (PostgreSQL row lock; SQLite transactions are already serial). */
+export async function lockUser(db: DB, userId: string, dialect: "sqlite" | "postgres"): Promise<void> {
+  if (dialect !== "postgres") return;
+  await db.selectFrom("user").select("id").where("id", "=", userId).forUpdate().execute();
+}

@@ -1,0 +1,2 @@
+// oidc-provider ships no type declarations; tests use it through test/helpers/oidc.ts only.
+declare module "oidc-provider";
