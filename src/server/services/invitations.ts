@@ -118,7 +118,8 @@ export async function inviteMember(
       const pending = await findPendingInvitation(trx, organizationId, email);
       if (pending && !isExpired(ctx, pending)) {
         if (!input.resend) throw new AuthError("USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION");
-        const renewed = await extendInvitation(trx, pending.id, { expiresAt, role, teamId });
+        // Whoever resends becomes the inviter (the first one may have left).
+        const renewed = await extendInvitation(trx, pending.id, { expiresAt, role, teamId, inviterId: session.userId });
         sent = await enqueueInvitationMail(ctx, trx, renewed!, user, organization.name);
         return renewed!;
       }

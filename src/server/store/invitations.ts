@@ -102,7 +102,7 @@ export async function transitionPendingInvitation(
 export async function extendInvitation(
   db: DB,
   id: string,
-  patch: { expiresAt: Date; role?: string; teamId?: string | null },
+  patch: { expiresAt: Date; role?: string; teamId?: string | null; inviterId?: string },
 ): Promise<Invitation | null> {
   const row = await db.updateTable("invitation").set(patch).where("id", "=", id).returningAll().executeTakeFirst();
   return row ? mapInvitation(row) : null;
