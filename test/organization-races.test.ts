@@ -86,14 +86,14 @@ describe("races", () => {
     const people = await Promise.all(
       Array.from({ length: 10 }, (_, i) => signUp(server, { email: `join-${Date.now()}-${i}@example.com` })),
     );
-    const invitations = [];
+    const invitations: { id: string }[] = [];
     for (const p of people) {
       invitations.push(
         (await owner.browser.post("/organization/invite-member", { email: p.email, role: "member" })).body,
       );
     }
     const results = await Promise.all(
-      people.map((p, i) => p.browser.post("/organization/accept-invitation", { invitationId: invitations[i].id })),
+      people.map((p, i) => p.browser.post("/organization/accept-invitation", { invitationId: invitations[i]!.id })),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(4);
     expect(

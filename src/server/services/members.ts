@@ -6,7 +6,6 @@ import { AuthError } from "../errors.js";
 import type { DB } from "../store/database.js";
 import {
   countMembers,
-  countMembersMatching,
   countMembersWithRole,
   deleteMemberWithTeams,
   findMember,
@@ -246,8 +245,7 @@ export async function listMembers(
     filter,
   });
   if (!page.caller) throw new AuthError("YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
-  const total = page.total ?? (await countMembersMatching(ctx.db, page.caller.organizationId, filter));
-  return { members: page.members, total };
+  return { members: page.members, total: page.total };
 }
 
 export async function hasPermission(

@@ -1,8 +1,8 @@
-import { type Expression, type ExpressionBuilder, type Selectable, type SqlBool, sql } from "kysely";
+import { type Expression, type Selectable, type SqlBool, sql } from "kysely";
 import type { Member, MemberWithUser } from "../../contract/models.js";
 import type { DB } from "./database.js";
 import { countAll, roleColumnHas } from "./organizations.js";
-import type { Database, MemberTable } from "./schema.js";
+import type { MemberTable } from "./schema.js";
 import { toDate } from "./values.js";
 
 export type MemberRow = Selectable<MemberTable>;
@@ -210,11 +210,9 @@ export interface MemberPage {
   /** Null when the caller is not a member (or the organization does not exist). */
   caller: { organizationId: string; role: string } | null;
   members: MemberWithUser[];
-  /** Matching members; null only when the page is past the end (the caller then counts separately). */
-  total: number | null;
+  /** Members matching the filter (all pages). */
+  total: number;
 }
-
-type MemberUserEB = ExpressionBuilder<Database, "member" | "user">;
 
 const columnOf: Record<MemberField, string> = {
   id: "member.id",
@@ -227,7 +225,7 @@ const columnOf: Record<MemberField, string> = {
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
-function filterExpression(eb: MemberUserEB, filter: MemberFilter): Expression<SqlBool> {
+function filterExpression(filter: MemberFilter): Expression<SqlBool> {
   const column = sql.ref(columnOf[filter.field]);
   switch (filter.operator) {
     case "eq":
@@ -244,7 +242,7 @@ function filterExpression(eb: MemberUserEB, filter: MemberFilter): Expression<Sq
       return sql<SqlBool>`${column} >= ${filter.value}`;
     case "in":
     case "not_in": {
-      if (filter.value.length === 0) return eb.val(filter.operator === "not_in");
+      if (filter.value.length === 0) return filter.operator === "in" ? sql<SqlBool>`1 = 0` : sql<SqlBool>`1 = 1`;
       const list = sql.join(filter.value.map((v) => sql`${v}`));
       return filter.operator === "in" ? sql<SqlBool>`${column} in (${list})` : sql<SqlBool>`${column} not in (${list})`;
     }
@@ -272,46 +270,71 @@ function inOrganization(column: string, org: MemberPageQuery["organization"]) {
 
 /**
  * One query: the caller's membership row LEFT JOINed to the requested page of members with their
- * users, and `count(*) over()` for the filtered total. Not a member -> no row at all.
+ * users, plus the filtered total. Not a member -> no row at all.
  */
-export async function listMembersPage(db: DB, q: MemberPageQuery): Promise<MemberPage> {
+export function membersPageQuery(db: DB, q: MemberPageQuery) {
   const direction = q.sortDirection;
-  const rows = await db
-    .with("page", (qb) =>
-      qb
-        .selectFrom("member")
-        .innerJoin("user", "user.id", "member.userId")
-        .select([
-          "member.id as m_id",
-          "member.organizationId as m_organizationId",
-          "member.userId as m_userId",
-          "member.role as m_role",
-          "member.createdAt as m_createdAt",
-          "user.name as u_name",
-          "user.email as u_email",
-          "user.image as u_image",
-          sql<string>`${sql.ref(columnOf[q.sortBy])}`.as("sortKey"),
-          sql<number>`count(*) over()`.as("total"),
-        ])
-        .where(inOrganization("member.organizationId", q.organization))
-        .$if(q.filter !== undefined, (qb2) => qb2.where((eb) => filterExpression(eb, q.filter!)))
-        .orderBy(sql.ref(columnOf[q.sortBy]), direction)
-        .orderBy("member.id", direction)
-        .limit(q.limit)
-        .offset(q.offset),
-    )
-    .selectFrom("member as caller")
-    .leftJoin("page", (join) => join.on(sql<SqlBool>`1 = 1`))
-    .select(["caller.organizationId as callerOrganizationId", "caller.role as callerRole"])
-    .selectAll("page")
-    .where(inOrganization("caller.organizationId", q.organization))
-    .where("caller.userId", "=", q.callerUserId)
-    .orderBy("page.sortKey", direction)
-    .orderBy("page.m_id", direction)
-    .execute();
+  return (
+    db
+      .with("page", (qb) =>
+        qb
+          .selectFrom("member")
+          .innerJoin("user", "user.id", "member.userId")
+          .select([
+            "member.id as m_id",
+            "member.organizationId as m_organizationId",
+            "member.userId as m_userId",
+            "member.role as m_role",
+            "member.createdAt as m_createdAt",
+            "user.name as u_name",
+            "user.email as u_email",
+            "user.image as u_image",
+            sql<string>`${sql.ref(columnOf[q.sortBy])}`.as("sortKey"),
+          ])
+          .where(inOrganization("member.organizationId", q.organization))
+          .$if(q.filter !== undefined, (qb2) => qb2.where(filterExpression(q.filter!)))
+          .orderBy(sql.ref(columnOf[q.sortBy]), direction)
+          .orderBy("member.id", direction)
+          .limit(q.limit)
+          .offset(q.offset),
+      )
+      .selectFrom("member as caller")
+      .leftJoin("page", (join) => join.on(sql<SqlBool>`1 = 1`))
+      .select(["caller.organizationId as callerOrganizationId", "caller.role as callerRole"])
+      // The filtered total as a scalar subquery: an index-only count unless the filter is on the
+      // user's name or email (a window function would build every matching row before LIMIT).
+      .select((eb) => {
+        const filter = q.filter;
+        const inOrg = inOrganization("member.organizationId", q.organization);
+        if (filter && (filter.field === "name" || filter.field === "email")) {
+          return eb
+            .selectFrom("member")
+            .innerJoin("user", "user.id", "member.userId")
+            .select(countAll.as("n"))
+            .where(inOrg)
+            .where(filterExpression(filter))
+            .as("total");
+        }
+        return eb
+          .selectFrom("member")
+          .select(countAll.as("n"))
+          .where(inOrg)
+          .$if(filter !== undefined, (qb) => qb.where(filterExpression(filter!)))
+          .as("total");
+      })
+      .selectAll("page")
+      .where(inOrganization("caller.organizationId", q.organization))
+      .where("caller.userId", "=", q.callerUserId)
+      .orderBy("page.sortKey", direction)
+      .orderBy("page.m_id", direction)
+  );
+}
+
+export async function listMembersPage(db: DB, q: MemberPageQuery): Promise<MemberPage> {
+  const rows = await membersPageQuery(db, q).execute();
 
   const first = rows[0];
-  if (!first) return { caller: null, members: [], total: null };
+  if (!first) return { caller: null, members: [], total: 0 };
   const members: MemberWithUser[] = [];
   for (const row of rows) {
     if (row.m_id === null || row.m_userId === null) continue;
@@ -328,18 +351,6 @@ export async function listMembersPage(db: DB, q: MemberPageQuery): Promise<Membe
       }),
     );
   }
-  const total = members.length > 0 ? Number(first.total) : q.offset === 0 ? 0 : null;
+  const total = Number(first.total ?? 0);
   return { caller: { organizationId: first.callerOrganizationId, role: first.callerRole }, members, total };
-}
-
-/** The filtered member count alone (only for a page requested past the end). */
-export async function countMembersMatching(db: DB, organizationId: string, filter?: MemberFilter): Promise<number> {
-  const row = await db
-    .selectFrom("member")
-    .innerJoin("user", "user.id", "member.userId")
-    .select(countAll.as("n"))
-    .where("member.organizationId", "=", organizationId)
-    .$if(filter !== undefined, (qb) => qb.where((eb) => filterExpression(eb, filter!)))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
 }
