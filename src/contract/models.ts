@@ -45,3 +45,65 @@ export interface SessionWithUser {
 export interface ListedSession extends Session {
   current: boolean;
 }
+
+// ---- organizations (WIRE section 8) -------------------------------------------------------------
+
+/** `metadata` is always the parsed object (null when none was set), never the stored JSON text. */
+export interface Organization {
+  id: string;
+  name: string;
+  slug: string;
+  logo: string | null;
+  metadata: Record<string, unknown> | null;
+  createdAt: Date;
+}
+
+export interface Member {
+  id: string;
+  organizationId: string;
+  userId: string;
+  /** One role or several, comma separated (`"admin,member"`). */
+  role: string;
+  createdAt: Date;
+}
+
+export interface MemberUser {
+  id: string;
+  name: string;
+  email: string;
+  image: string | null;
+}
+
+export interface MemberWithUser extends Member {
+  user: MemberUser;
+}
+
+export type InvitationStatus = "pending" | "accepted" | "rejected" | "canceled";
+
+export interface Invitation {
+  id: string;
+  organizationId: string;
+  email: string;
+  role: string | null;
+  /** Team ids the invitee joins on accepting, comma separated, or null. */
+  teamId: string | null;
+  status: InvitationStatus;
+  inviterId: string;
+  expiresAt: Date;
+  createdAt: Date;
+}
+
+export interface Team {
+  id: string;
+  name: string;
+  organizationId: string;
+  createdAt: Date;
+  updatedAt: Date | null;
+}
+
+export interface TeamMember {
+  id: string;
+  teamId: string;
+  userId: string;
+  createdAt: Date;
+}

@@ -1,9 +1,12 @@
 import type { Hono } from "hono";
+import type { Member } from "../contract/models.js";
+import { type AddMemberInput, addMemberInput } from "../contract/organization.js";
 import type { AuthContext, Logger, OnLinkAccount } from "./context.js";
 import { argon2idHasher, type PasswordHasher } from "./crypto/password.js";
 import { createTokenCipher } from "./crypto/token-cipher.js";
 import { MailOutbox } from "./email/outbox.js";
 import { developmentTransport, type MailTransport, smtpTransport } from "./email/transport.js";
+import { AuthError } from "./errors.js";
 import { createHttpApp } from "./http/app.js";
 import type { AuthEnv } from "./http/env.js";
 import { MemoryRateLimitStore, type RateLimitStore } from "./http/rate-limit-store.js";
@@ -11,6 +14,7 @@ import { createOriginPredicate, normalizeOrigin } from "./http/trusted-origins.j
 import { type AuthOptions, ConfigError, resolveOptions } from "./options.js";
 import { createProviderRegistry } from "./providers/registry.js";
 import { startHousekeeping } from "./services/housekeeping.js";
+import { addMember } from "./services/members.js";
 import { migrateToLatest, type OpenedDatabase, openDatabase } from "./store/database.js";
 
 export interface CreateAuthInput {
@@ -44,6 +48,11 @@ export interface Auth {
   readonly app: Hono<AuthEnv>;
   readonly context: AuthContext;
   readonly database: OpenedDatabase;
+  /** Server-side calls that have no HTTP route. They throw AuthError for a refused call. */
+  readonly api: {
+    /** Adds an existing user to an organization (WIRE 8.2: server only, 404 over HTTP). */
+    addMember(input: AddMemberInput): Promise<Member>;
+  };
   close(): Promise<void>;
 }
 
@@ -109,6 +118,14 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     app,
     context,
     database,
+    api: {
+      addMember(input) {
+        const parsed = addMemberInput.safeParse(input);
+        if (!parsed.success)
+          return Promise.reject(new AuthError("VALIDATION_ERROR", { message: parsed.error.message }));
+        return addMember(context, parsed.data);
+      },
+    },
     async close() {
       stopHousekeeping();
       await mail.stop();

@@ -27,7 +27,7 @@ export function createHttpApp(ctx: AuthContext): Hono<AuthEnv> {
   app.use(parseBody(routePath));
   app.use(originCheck(routePath));
 
-  registerRoutes(app);
+  registerRoutes(app, ctx);
 
   // Unknown path or method: 404 with an empty body, as the reference server answers.
   app.notFound(() => new Response(null, { status: 404 }));

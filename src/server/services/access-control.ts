@@ -1,0 +1,68 @@
+import type { AuthContext } from "../context.js";
+import { AuthError } from "../errors.js";
+
+/** resource -> actions a role may perform on it. */
+export type Statements = Readonly<Record<string, readonly string[]>>;
+
+/**
+ * The built-in roles exactly as SPEC section 6 lists them. `member` has no permissions: what a
+ * plain member may do (list teams, invitations of their own, ...) is decided by membership alone.
+ */
+const ownerStatements: Statements = {
+  organization: ["update", "delete"],
+  member: ["create", "update", "delete"],
+  invitation: ["create", "cancel"],
+  team: ["create", "update", "delete"],
+};
+
+export const BUILT_IN_ROLES: Readonly<Record<string, Statements>> = {
+  owner: ownerStatements,
+  admin: { ...ownerStatements, organization: ["update"] },
+  member: {},
+};
+
+/** Built-in roles overlaid with options.organization.roles (a custom role may replace a built-in one). */
+export function roleTable(ctx: AuthContext): Readonly<Record<string, Statements>> {
+  return { ...BUILT_IN_ROLES, ...ctx.options.organization.roles };
+}
+
+/** `"admin, member"` or `["admin","member"]` -> `["admin","member"]`: trimmed, empties and repeats dropped. */
+export function parseRoles(input: string | readonly string[] | null | undefined): string[] {
+  if (input === null || input === undefined) return [];
+  const parts = typeof input === "string" ? input.split(",") : input.flatMap((r) => r.split(","));
+  return [...new Set(parts.map((r) => r.trim()).filter((r) => r.length > 0))];
+}
+
+/** Roles for storage: validated against the role table; ROLE_NOT_FOUND for none or an unknown one. */
+export function normalizeRoles(ctx: AuthContext, input: string | readonly string[]): string {
+  const roles = parseRoles(input);
+  if (roles.length === 0) throw new AuthError("ROLE_NOT_FOUND");
+  const table = roleTable(ctx);
+  const unknown = roles.filter((r) => !Object.hasOwn(table, r));
+  if (unknown.length > 0) throw new AuthError("ROLE_NOT_FOUND", { message: `Role not found: ${unknown.join(", ")}` });
+  return roles.join(",");
+}
+
+/**
+ * Whether a member holding `role` (comma separated) may do everything asked: some single role must
+ * grant every requested action on every requested resource. Nothing asked, or an unknown resource,
+ * grants nothing.
+ */
+export function roleAllows(ctx: AuthContext, role: string, request: Record<string, readonly string[]>): boolean {
+  const asked = Object.entries(request);
+  if (asked.length === 0 || asked.some(([, actions]) => actions.length === 0)) return false;
+  const table = roleTable(ctx);
+  return parseRoles(role).some((name) => {
+    const statements = Object.hasOwn(table, name) ? table[name] : undefined;
+    if (!statements) return false;
+    return asked.every(([resource, actions]) => {
+      const allowed = Object.hasOwn(statements, resource) ? statements[resource] : undefined;
+      return allowed !== undefined && actions.every((a) => allowed.includes(a));
+    });
+  });
+}
+
+/** Whether the role string includes the creator role (owner by default): the role the last-owner rules protect. */
+export function isOwnerRole(ctx: AuthContext, role: string): boolean {
+  return parseRoles(role).includes(ctx.options.organization.creatorRole);
+}

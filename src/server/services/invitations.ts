@@ -1,0 +1,268 @@
+import type { Invitation, Member, Session, User } from "../../contract/models.js";
+import type { AuthContext } from "../context.js";
+import { newId } from "../crypto/random.js";
+import { renderActionMail } from "../email/layout.js";
+import { AuthError } from "../errors.js";
+import { type DB, isUniqueViolation } from "../store/database.js";
+import {
+  countPendingInvitations,
+  extendInvitation,
+  findInvitation,
+  findInvitationDetails,
+  findPendingInvitation,
+  insertInvitation,
+  listInvitationsForMember,
+  listPendingInvitationsForEmail,
+  transitionPendingInvitation,
+} from "../store/invitations.js";
+import { findMember } from "../store/members.js";
+import { findOrganization, lockOrganization, setSessionActive } from "../store/organizations.js";
+import { countTeamMembers, findOrganizationTeams } from "../store/teams.js";
+import { findUserByEmail } from "../store/users.js";
+import { isOwnerRole, normalizeRoles, roleAllows } from "./access-control.js";
+import { normalizeEmail } from "./credentials.js";
+import { insertMemberUnderLimit } from "./members.js";
+import { type ActiveChange, requireMember, requirePermission, resolveOrganizationId } from "./organization-access.js";
+
+export interface InviteInput {
+  email: string;
+  role: string | string[];
+  organizationId?: string;
+  resend?: boolean;
+  teamId?: string | string[];
+}
+
+const isExpired = (ctx: AuthContext, invitation: Invitation) => invitation.expiresAt.getTime() <= ctx.now().getTime();
+
+/** Team ids of an invitation: each must be a team of the organization with room left. */
+async function checkInvitationTeams(ctx: AuthContext, organizationId: string, input: string | string[] | undefined) {
+  if (input === undefined) return null;
+  const ids = [...new Set(typeof input === "string" ? [input] : input)];
+  if (ids.length === 0) return null;
+  if (ids.some((id) => id.includes(","))) throw new AuthError("INVALID_TEAM_ID");
+  const teams = await findOrganizationTeams(ctx.db, organizationId, ids);
+  if (teams.length !== ids.length) throw new AuthError("TEAM_NOT_FOUND");
+  const max = ctx.options.organization.teams.maximumMembersPerTeam;
+  if (max !== undefined) {
+    for (const id of ids) {
+      if ((await countTeamMembers(ctx.db, id)) >= max) throw new AuthError("TEAM_MEMBER_LIMIT_REACHED");
+    }
+  }
+  return ids.join(",");
+}
+
+async function enqueueInvitationMail(
+  ctx: AuthContext,
+  trx: DB,
+  invitation: Invitation,
+  inviter: User,
+  organizationName: string,
+): Promise<boolean> {
+  if (!ctx.options.organization.sendInvitationEmail) return false;
+  const url = `${ctx.baseURL}/accept-invitation/${encodeURIComponent(invitation.id)}`;
+  await ctx.mail.enqueue(
+    trx,
+    renderActionMail({
+      to: invitation.email,
+      kind: "organization-invitation",
+      subject: `You are invited to join ${organizationName}`,
+      intro: [`${inviter.name} (${inviter.email}) invited you to join ${organizationName} as ${invitation.role}.`],
+      action: { label: "Accept the invitation", url },
+      outro: [
+        `The invitation expires on ${invitation.expiresAt.toUTCString()}.`,
+        "If you did not expect it, you can ignore this message.",
+      ],
+    }),
+  );
+  return true;
+}
+
+/**
+ * Invites an address. A pending invitation of the same address is resent (new expiry, mail again)
+ * with `resend`, refused otherwise; the partial unique index keeps it to one pending invitation
+ * even under parallel requests. Mail is written in the invitation's transaction.
+ */
+export async function inviteMember(
+  ctx: AuthContext,
+  session: Session,
+  user: User,
+  input: InviteInput,
+): Promise<Invitation> {
+  const options = ctx.options.organization;
+  const organizationId = resolveOrganizationId(session, input.organizationId, "ORGANIZATION_NOT_FOUND");
+  const email = normalizeEmail(input.email);
+  const inviter = await requireMember(ctx.db, organizationId, session.userId, "MEMBER_NOT_FOUND");
+  requirePermission(
+    ctx,
+    inviter,
+    { invitation: ["create"] },
+    "YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION",
+  );
+  const role = normalizeRoles(ctx, input.role);
+  if (isOwnerRole(ctx, role) && !isOwnerRole(ctx, inviter.role)) {
+    throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE");
+  }
+  const organization = await findOrganization(ctx.db, { id: organizationId });
+  if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
+  const invitee = await findUserByEmail(ctx.db, email);
+  if (invitee && (await findMember(ctx.db, organizationId, invitee.id))) {
+    throw new AuthError("USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION");
+  }
+  const teamId = await checkInvitationTeams(ctx, organizationId, input.teamId);
+  const now = ctx.now();
+  const expiresAt = new Date(now.getTime() + options.invitationExpiresIn * 1000);
+
+  let sent = false;
+  try {
+    const invitation = await ctx.db.transaction().execute(async (trx) => {
+      const pending = await findPendingInvitation(trx, organizationId, email);
+      if (pending && !isExpired(ctx, pending)) {
+        if (!input.resend) throw new AuthError("USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION");
+        // Whoever resends becomes the inviter (the first one may have left).
+        const renewed = await extendInvitation(trx, pending.id, { expiresAt, role, teamId, inviterId: session.userId });
+        sent = await enqueueInvitationMail(ctx, trx, renewed!, user, organization.name);
+        return renewed!;
+      }
+      // An expired pending invitation is superseded, so the address can be invited again.
+      if (pending) await transitionPendingInvitation(trx, pending.id, "canceled");
+      if ((await countPendingInvitations(trx, organizationId, now)) >= options.invitationLimit) {
+        throw new AuthError("INVITATION_LIMIT_REACHED");
+      }
+      const created = await insertInvitation(trx, {
+        id: newId(),
+        organizationId,
+        email,
+        role,
+        teamId,
+        inviterId: session.userId,
+        expiresAt,
+        now,
+      });
+      sent = await enqueueInvitationMail(ctx, trx, created, user, organization.name);
+      return created;
+    });
+    if (sent) ctx.mail.wake();
+    return invitation;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AuthError("USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION");
+    throw error;
+  }
+}
+
+/** The invitation a recipient may act on: pending, unexpired and addressed to them (case-insensitive). */
+async function recipientInvitation(ctx: AuthContext, user: User, invitationId: string, notFound: string) {
+  const invitation = await findInvitation(ctx.db, invitationId);
+  if (invitation?.status !== "pending" || isExpired(ctx, invitation)) {
+    throw new AuthError("INVITATION_NOT_FOUND", { message: notFound });
+  }
+  if (invitation.email.toLowerCase() !== user.email.toLowerCase()) {
+    throw new AuthError("YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION");
+  }
+  if (ctx.options.organization.requireEmailVerificationOnInvitation && !user.emailVerified) {
+    throw new AuthError("EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION");
+  }
+  return invitation;
+}
+
+/**
+ * Accepts: marks the invitation accepted (only one of many parallel accepts gets the pending row),
+ * creates the member under the membership limit, adds the invited teams and makes the organization
+ * (and a single invited team) active on this session. One transaction under the organization lock.
+ */
+export async function acceptInvitation(
+  ctx: AuthContext,
+  session: Session,
+  user: User,
+  invitationId: string,
+): Promise<{ invitation: Invitation; member: Member; active: ActiveChange }> {
+  const found = await recipientInvitation(ctx, user, invitationId, "Invitation not found");
+  return ctx.db.transaction().execute(async (trx) => {
+    if (!(await lockOrganization(trx, ctx.dialect, found.organizationId)))
+      throw new AuthError("ORGANIZATION_NOT_FOUND");
+    const invitation = await transitionPendingInvitation(trx, found.id, "accepted");
+    if (!invitation) throw new AuthError("INVITATION_NOT_FOUND");
+    if (!(await findMember(trx, invitation.organizationId, invitation.inviterId))) {
+      throw new AuthError("INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION");
+    }
+    const teamIds = (invitation.teamId ?? "").split(",").filter((t) => t !== "");
+    const member = await insertMemberUnderLimit(ctx, trx, {
+      organizationId: invitation.organizationId,
+      userId: user.id,
+      role: invitation.role ?? "member",
+      teamIds,
+    });
+    const active: ActiveChange = {
+      activeOrganizationId: invitation.organizationId,
+      activeTeamId: teamIds.length === 1 ? teamIds[0] : null,
+    };
+    await setSessionActive(trx, session.id, active, ctx.now());
+    return { invitation, member, active };
+  });
+}
+
+export async function rejectInvitation(ctx: AuthContext, user: User, invitationId: string): Promise<Invitation> {
+  const message = "Invitation not found!";
+  await recipientInvitation(ctx, user, invitationId, message);
+  const invitation = await transitionPendingInvitation(ctx.db, invitationId, "rejected");
+  if (!invitation) throw new AuthError("INVITATION_NOT_FOUND", { message });
+  return invitation;
+}
+
+export async function cancelInvitation(ctx: AuthContext, session: Session, invitationId: string): Promise<Invitation> {
+  const found = await findInvitation(ctx.db, invitationId);
+  if (!found) throw new AuthError("INVITATION_NOT_FOUND");
+  const member = await requireMember(ctx.db, found.organizationId, session.userId, "MEMBER_NOT_FOUND");
+  requirePermission(ctx, member, { invitation: ["cancel"] }, "YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION");
+  const invitation = await transitionPendingInvitation(ctx.db, invitationId, "canceled");
+  if (!invitation) throw new AuthError("INVITATION_NOT_FOUND");
+  return invitation;
+}
+
+/**
+ * One invitation with its organization's name and slug and the inviter's email: for its recipient,
+ * and for the organization's members who may invite.
+ */
+export async function getInvitation(ctx: AuthContext, user: User, id: string) {
+  const details = await findInvitationDetails(ctx.db, id);
+  if (details?.invitation.status !== "pending" || isExpired(ctx, details.invitation)) {
+    throw new AuthError("INVITATION_NOT_FOUND");
+  }
+  const { invitation } = details;
+  if (invitation.email.toLowerCase() !== user.email.toLowerCase()) {
+    const member = await findMember(ctx.db, invitation.organizationId, user.id);
+    if (!member || !roleAllows(ctx, member.role, { invitation: ["create"] })) {
+      throw new AuthError("YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION");
+    }
+  } else if (ctx.options.organization.requireEmailVerificationOnInvitation && !user.emailVerified) {
+    throw new AuthError("EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION");
+  }
+  if (!details.inviterIsMember) throw new AuthError("INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION");
+  return {
+    ...invitation,
+    organizationName: details.organizationName,
+    organizationSlug: details.organizationSlug,
+    inviterEmail: details.inviterEmail,
+  };
+}
+
+/** Every invitation of the organization (all statuses), for members who may invite: one query. */
+export async function listInvitations(
+  ctx: AuthContext,
+  session: Session,
+  organizationId: string | undefined,
+): Promise<Invitation[]> {
+  const id = resolveOrganizationId(session, organizationId, "ORGANIZATION_ID_REQUIRED");
+  const found = await listInvitationsForMember(ctx.db, id, session.userId);
+  if (!found) throw new AuthError("YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
+  if (!roleAllows(ctx, found.callerRole, { invitation: ["create"] })) {
+    throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_LIST_INVITATIONS");
+  }
+  if (isOwnerRole(ctx, found.callerRole)) return found.invitations;
+  return found.invitations.filter((i) => !isOwnerRole(ctx, i.role ?? ""));
+}
+
+/** The caller's own pending invitations; their email must be verified (anyone could sign up with it). */
+export async function listUserInvitations(ctx: AuthContext, user: User) {
+  if (!user.emailVerified) throw new AuthError("EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION");
+  return listPendingInvitationsForEmail(ctx.db, user.email.toLowerCase(), ctx.now());
+}

@@ -1,0 +1,264 @@
+import type { Member, MemberWithUser, Session } from "../../contract/models.js";
+import type { ListMembersQuery } from "../../contract/organization.js";
+import type { AuthContext } from "../context.js";
+import { newId } from "../crypto/random.js";
+import { AuthError } from "../errors.js";
+import type { DB } from "../store/database.js";
+import {
+  countMembers,
+  countMembersWithRole,
+  deleteMemberWithTeams,
+  findMember,
+  findMemberWithUser,
+  insertMember,
+  listMembersPage,
+  type MemberFilter,
+  updateMemberRoleRow,
+} from "../store/members.js";
+import { clearUserActiveOrganization, lockOrganization } from "../store/organizations.js";
+import { findOrganizationTeams, insertTeamMember } from "../store/teams.js";
+import { findUserById } from "../store/users.js";
+import { isOwnerRole, normalizeRoles, roleAllows } from "./access-control.js";
+import { type ActiveChange, requireMember, requirePermission, resolveOrganizationId } from "./organization-access.js";
+import { callerMembership } from "./organizations.js";
+
+/**
+ * Adds a user to an organization inside `trx` (which must hold the organization lock): the
+ * membership limit is counted under the lock and the (organizationId, userId) key refuses a second row.
+ */
+export async function insertMemberUnderLimit(
+  ctx: AuthContext,
+  trx: DB,
+  input: { organizationId: string; userId: string; role: string; teamIds: string[] },
+): Promise<Member> {
+  if (await findMember(trx, input.organizationId, input.userId)) {
+    throw new AuthError("USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION");
+  }
+  if ((await countMembers(trx, input.organizationId)) >= ctx.options.organization.membershipLimit) {
+    throw new AuthError("ORGANIZATION_MEMBERSHIP_LIMIT_REACHED");
+  }
+  const now = ctx.now();
+  const member = await insertMember(trx, { id: newId(), ...input, now });
+  const teams = await findOrganizationTeams(trx, input.organizationId, input.teamIds);
+  for (const team of teams) await insertTeamMember(trx, { id: newId(), teamId: team.id, userId: input.userId, now });
+  return member;
+}
+
+/** Server-side only (no HTTP route): adds an existing user with the given role(s). */
+export async function addMember(
+  ctx: AuthContext,
+  input: { userId: string; role: string | string[]; organizationId: string; teamId?: string },
+): Promise<Member> {
+  const role = normalizeRoles(ctx, input.role);
+  if (!(await findUserById(ctx.db, input.userId))) throw new AuthError("USER_NOT_FOUND");
+  const teamIds = input.teamId ? [input.teamId] : [];
+  if (teamIds.length > 0 && (await findOrganizationTeams(ctx.db, input.organizationId, teamIds)).length === 0) {
+    throw new AuthError("TEAM_NOT_FOUND");
+  }
+  return ctx.db.transaction().execute(async (trx) => {
+    if (!(await lockOrganization(trx, ctx.dialect, input.organizationId))) {
+      throw new AuthError("ORGANIZATION_NOT_FOUND");
+    }
+    return insertMemberUnderLimit(ctx, trx, {
+      organizationId: input.organizationId,
+      userId: input.userId,
+      role,
+      teamIds,
+    });
+  });
+}
+
+/** The last-owner rule: would removing `ownerRoleHolders` leave the organization with no owner? */
+async function assertNotLastOwner(
+  ctx: AuthContext,
+  trx: DB,
+  target: Member,
+  code: "YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER" | "YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER",
+) {
+  if (!isOwnerRole(ctx, target.role)) return;
+  const owners = await countMembersWithRole(trx, target.organizationId, ctx.options.organization.creatorRole);
+  if (owners <= 1) throw new AuthError(code);
+}
+
+/**
+ * Removes a member (by member id, or by email when the value holds `@`). Runs under the organization
+ * lock so two removals can never both pass the last-owner check. The removed user's sessions stop
+ * pointing at the organization.
+ */
+export async function removeMember(
+  ctx: AuthContext,
+  session: Session,
+  input: { memberIdOrEmail: string; organizationId?: string },
+): Promise<{ member: MemberWithUser; active: ActiveChange | null }> {
+  const organizationId = resolveOrganizationId(session, input.organizationId, "NO_ACTIVE_ORGANIZATION");
+  const removed = await ctx.db.transaction().execute(async (trx) => {
+    await lockOrganization(trx, ctx.dialect, organizationId);
+    const caller = await requireMember(trx, organizationId, session.userId, "MEMBER_NOT_FOUND");
+    const by = input.memberIdOrEmail.includes("@")
+      ? { email: input.memberIdOrEmail }
+      : { memberId: input.memberIdOrEmail };
+    const target = await findMemberWithUser(trx, organizationId, by);
+    if (!target) throw new AuthError("MEMBER_NOT_FOUND");
+    if (target.userId !== caller.userId) {
+      requirePermission(ctx, caller, { member: ["delete"] }, "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER");
+      if (isOwnerRole(ctx, target.role) && !isOwnerRole(ctx, caller.role)) {
+        throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER");
+      }
+    }
+    await assertNotLastOwner(ctx, trx, target, "YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
+    await deleteMemberWithTeams(trx, target);
+    await clearUserActiveOrganization(trx, target.userId, organizationId);
+    return target;
+  });
+  const active =
+    removed.userId === session.userId && session.activeOrganizationId === organizationId
+      ? { activeOrganizationId: null, activeTeamId: null }
+      : null;
+  return { member: removed, active };
+}
+
+/** Leaves an organization; the only owner cannot. */
+export async function leaveOrganization(
+  ctx: AuthContext,
+  session: Session,
+  organizationId: string,
+): Promise<{ member: MemberWithUser; active: ActiveChange | null }> {
+  const left = await ctx.db.transaction().execute(async (trx) => {
+    await lockOrganization(trx, ctx.dialect, organizationId);
+    const member = await findMemberWithUser(trx, organizationId, { userId: session.userId });
+    if (!member) throw new AuthError("MEMBER_NOT_FOUND");
+    await assertNotLastOwner(ctx, trx, member, "YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
+    await deleteMemberWithTeams(trx, member);
+    await clearUserActiveOrganization(trx, session.userId, organizationId);
+    return member;
+  });
+  const active =
+    session.activeOrganizationId === organizationId ? { activeOrganizationId: null, activeTeamId: null } : null;
+  return { member: left, active };
+}
+
+/**
+ * Changes a member's role(s). Only owners may touch an owner or grant the owner role; the only owner
+ * cannot give it up. Under the organization lock, like every owner-count check.
+ */
+export async function updateMemberRole(
+  ctx: AuthContext,
+  session: Session,
+  input: { memberId: string; role: string | string[]; organizationId?: string },
+): Promise<Member> {
+  const role = normalizeRoles(ctx, input.role);
+  const organizationId = resolveOrganizationId(session, input.organizationId, "NO_ACTIVE_ORGANIZATION");
+  return ctx.db.transaction().execute(async (trx) => {
+    await lockOrganization(trx, ctx.dialect, organizationId);
+    const caller = await requireMember(trx, organizationId, session.userId, "MEMBER_NOT_FOUND");
+    const target = await findMemberWithUser(trx, organizationId, { memberId: input.memberId });
+    if (!target) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
+    const callerIsOwner = isOwnerRole(ctx, caller.role);
+    if (!callerIsOwner) {
+      requirePermission(ctx, caller, { member: ["update"] }, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
+      if (isOwnerRole(ctx, target.role) || isOwnerRole(ctx, role)) {
+        throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
+      }
+    }
+    if (!isOwnerRole(ctx, role)) {
+      await assertNotLastOwner(ctx, trx, target, "YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER");
+    }
+    const updated = await updateMemberRoleRow(trx, target.id, role);
+    if (!updated) throw new AuthError("MEMBER_NOT_FOUND");
+    return updated;
+  });
+}
+
+export async function getActiveMember(
+  ctx: AuthContext,
+  session: Session,
+  organizationId: string | undefined,
+): Promise<MemberWithUser> {
+  const id = resolveOrganizationId(session, organizationId, "NO_ACTIVE_ORGANIZATION");
+  const member = await findMemberWithUser(ctx.db, id, { userId: session.userId });
+  if (!member) throw new AuthError("MEMBER_NOT_FOUND");
+  return member;
+}
+
+/** The caller's role, or another member's role (the caller must be a member too). */
+export async function getActiveMemberRole(
+  ctx: AuthContext,
+  session: Session,
+  query: { userId?: string; organizationId?: string; organizationSlug?: string },
+): Promise<{ role: string }> {
+  const caller = await callerMembership(ctx, session, query, {
+    missing: "NO_ACTIVE_ORGANIZATION",
+    notMember: "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION",
+  });
+  if (!query.userId || query.userId === session.userId) return { role: caller.role };
+  const target = await findMember(ctx.db, caller.organizationId, query.userId);
+  if (!target) throw new AuthError("YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
+  return { role: target.role };
+}
+
+function memberFilter(query: ListMembersQuery): MemberFilter | undefined {
+  const { filterField: field, filterOperator: operator = "eq", filterValue } = query;
+  if (!field || filterValue === undefined) return undefined;
+  const convert = (raw: string): string | Date => {
+    if (field !== "createdAt") return raw;
+    const date = new Date(raw);
+    if (Number.isNaN(date.getTime())) {
+      throw new AuthError("VALIDATION_ERROR", { message: "[query.filterValue] Invalid date" });
+    }
+    return date;
+  };
+  if (operator === "in" || operator === "not_in") {
+    return { field, operator, value: filterValue.split(",").map((v) => convert(v.trim())) };
+  }
+  if (operator === "contains" || operator === "starts_with" || operator === "ends_with") {
+    return { field, operator, value: filterValue };
+  }
+  return { field, operator, value: convert(filterValue) };
+}
+
+/**
+ * A page of members with their users and the filtered total: one query (the caller's membership is
+ * checked in the same statement). Page size defaults to, and is capped by, membershipLimit.
+ */
+export async function listMembers(
+  ctx: AuthContext,
+  session: Session,
+  query: ListMembersQuery,
+): Promise<{ members: MemberWithUser[]; total: number }> {
+  const organization = query.organizationId
+    ? { id: query.organizationId }
+    : query.organizationSlug
+      ? { slug: query.organizationSlug }
+      : session.activeOrganizationId
+        ? { id: session.activeOrganizationId }
+        : null;
+  if (!organization) throw new AuthError("NO_ACTIVE_ORGANIZATION");
+  const cap = ctx.options.organization.membershipLimit;
+  const filter = memberFilter(query);
+  const page = await listMembersPage(ctx.db, {
+    organization,
+    callerUserId: session.userId,
+    limit: Math.min(query.limit ?? cap, cap),
+    offset: query.offset ?? 0,
+    sortBy: query.sortBy ?? "createdAt",
+    sortDirection: query.sortDirection ?? "asc",
+    filter,
+  });
+  if (!page.caller) throw new AuthError("YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
+  return { members: page.members, total: page.total };
+}
+
+export async function hasPermission(
+  ctx: AuthContext,
+  session: Session,
+  input: { organizationId?: string; permissions: Record<string, string[]> },
+): Promise<boolean> {
+  const organizationId = resolveOrganizationId(session, input.organizationId, "NO_ACTIVE_ORGANIZATION");
+  const member = await requireMember(
+    ctx.db,
+    organizationId,
+    session.userId,
+    new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION", { status: 403 }),
+  );
+  return roleAllows(ctx, member.role, input.permissions);
+}

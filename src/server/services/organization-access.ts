@@ -1,0 +1,52 @@
+import type { ErrorCode } from "../../contract/errors/index.js";
+import type { Member, Session } from "../../contract/models.js";
+import type { AuthContext } from "../context.js";
+import { AuthError } from "../errors.js";
+import type { DB } from "../store/database.js";
+import { findMember } from "../store/members.js";
+import { roleAllows, type Statements } from "./access-control.js";
+
+/** A change to the caller's own session that the route must also write into the session cookie. */
+export interface ActiveChange {
+  activeOrganizationId?: string | null;
+  activeTeamId?: string | null;
+}
+
+type OrgErrorCode =
+  | "NO_ACTIVE_ORGANIZATION"
+  | "ORGANIZATION_NOT_FOUND"
+  | "ORGANIZATION_ID_REQUIRED"
+  | "MEMBER_NOT_FOUND";
+
+/**
+ * The organization a request is about: the one it names, else the session's active one, so two tabs
+ * can work in two organizations. `missing` is the error the route answers with when there is neither.
+ */
+export function resolveOrganizationId(session: Session, given: string | undefined, missing: OrgErrorCode): string {
+  const id = given ?? session.activeOrganizationId;
+  if (!id) throw new AuthError(missing);
+  return id;
+}
+
+/** The caller's member row, read from the database (never from the client), or the given error. */
+export async function requireMember(
+  db: DB,
+  organizationId: string,
+  userId: string,
+  notMember: ErrorCode | AuthError,
+): Promise<Member> {
+  const member = await findMember(db, organizationId, userId);
+  if (!member) throw notMember instanceof AuthError ? notMember : new AuthError(notMember);
+  return member;
+}
+
+/** Throws the given error unless the member's roles grant every requested action. */
+export function requirePermission(
+  ctx: AuthContext,
+  member: Member,
+  request: Statements,
+  denied: ErrorCode,
+  status?: number,
+): void {
+  if (!roleAllows(ctx, member.role, request)) throw new AuthError(denied, status ? { status } : {});
+}

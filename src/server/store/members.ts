@@ -1,0 +1,356 @@
+import { type Expression, type Selectable, type SqlBool, sql } from "kysely";
+import type { Member, MemberWithUser } from "../../contract/models.js";
+import type { DB } from "./database.js";
+import { countAll, roleColumnHas } from "./organizations.js";
+import type { MemberTable } from "./schema.js";
+import { toDate } from "./values.js";
+
+export type MemberRow = Selectable<MemberTable>;
+
+export function mapMember(row: Pick<MemberRow, "id" | "organizationId" | "userId" | "role" | "createdAt">): Member {
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    userId: row.userId,
+    role: row.role,
+    createdAt: toDate(row.createdAt),
+  };
+}
+
+const memberWithUserColumns = [
+  "member.id",
+  "member.organizationId",
+  "member.userId",
+  "member.role",
+  "member.createdAt",
+  "user.name as userName",
+  "user.email as userEmail",
+  "user.image as userImage",
+] as const;
+
+interface MemberUserRow {
+  id: string;
+  organizationId: string;
+  userId: string;
+  role: string;
+  createdAt: Date | string;
+  userName: string;
+  userEmail: string;
+  userImage: string | null;
+}
+
+function mapMemberWithUser(row: MemberUserRow): MemberWithUser {
+  return {
+    ...mapMember(row),
+    user: { id: row.userId, name: row.userName, email: row.userEmail, image: row.userImage },
+  };
+}
+
+export async function insertMember(
+  db: DB,
+  member: { id: string; organizationId: string; userId: string; role: string; now: Date },
+): Promise<Member> {
+  const row = await db
+    .insertInto("member")
+    .values({
+      id: member.id,
+      organizationId: member.organizationId,
+      userId: member.userId,
+      role: member.role,
+      teamId: null,
+      createdAt: member.now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return mapMember(row);
+}
+
+/** The user's membership of the organization: one lookup on the (organizationId, userId) key. */
+export async function findMember(db: DB, organizationId: string, userId: string): Promise<Member | null> {
+  const row = await db
+    .selectFrom("member")
+    .selectAll()
+    .where("organizationId", "=", organizationId)
+    .where("userId", "=", userId)
+    .executeTakeFirst();
+  return row ? mapMember(row) : null;
+}
+
+/** The user's membership of the organization named by slug (one join). */
+export async function findMemberBySlug(
+  db: DB,
+  slug: string,
+  userId: string,
+): Promise<{ member: Member | null; organizationId: string } | null> {
+  const row = await db
+    .selectFrom("organization")
+    .leftJoin("member", (join) =>
+      join.onRef("member.organizationId", "=", "organization.id").on("member.userId", "=", userId),
+    )
+    .select([
+      "organization.id as orgId",
+      "member.id",
+      "member.organizationId",
+      "member.userId",
+      "member.role",
+      "member.createdAt",
+    ])
+    .where("organization.slug", "=", slug)
+    .executeTakeFirst();
+  if (!row) return null;
+  const member =
+    row.id && row.organizationId && row.userId && row.role && row.createdAt
+      ? mapMember({
+          id: row.id,
+          organizationId: row.organizationId,
+          userId: row.userId,
+          role: row.role,
+          createdAt: row.createdAt,
+        })
+      : null;
+  return { member, organizationId: row.orgId };
+}
+
+export async function findMemberWithUser(
+  db: DB,
+  organizationId: string,
+  by: { memberId?: string; userId?: string; email?: string },
+): Promise<MemberWithUser | null> {
+  let query = db
+    .selectFrom("member")
+    .innerJoin("user", "user.id", "member.userId")
+    .select(memberWithUserColumns)
+    .where("member.organizationId", "=", organizationId);
+  if (by.memberId !== undefined) query = query.where("member.id", "=", by.memberId);
+  else if (by.userId !== undefined) query = query.where("member.userId", "=", by.userId);
+  else if (by.email !== undefined) query = query.where("user.email", "=", by.email.toLowerCase());
+  else return null;
+  const row = await query.executeTakeFirst();
+  return row ? mapMemberWithUser(row) : null;
+}
+
+export async function countMembers(db: DB, organizationId: string): Promise<number> {
+  const row = await db
+    .selectFrom("member")
+    .select(countAll.as("n"))
+    .where("organizationId", "=", organizationId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function countMembersWithRole(db: DB, organizationId: string, role: string): Promise<number> {
+  const row = await db
+    .selectFrom("member")
+    .select(countAll.as("n"))
+    .where("organizationId", "=", organizationId)
+    .where((eb) => roleColumnHas(eb, role))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function countUserMemberships(db: DB, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom("member")
+    .select(countAll.as("n"))
+    .where("userId", "=", userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function updateMemberRoleRow(db: DB, memberId: string, role: string): Promise<Member | null> {
+  const row = await db.updateTable("member").set({ role }).where("id", "=", memberId).returningAll().executeTakeFirst();
+  return row ? mapMember(row) : null;
+}
+
+/** Removes the membership and the user's places in the organization's teams. */
+export async function deleteMemberWithTeams(db: DB, member: Member): Promise<void> {
+  await db
+    .deleteFrom("teamMember")
+    .where("userId", "=", member.userId)
+    .where("teamId", "in", (eb) =>
+      eb.selectFrom("team").select("team.id").where("team.organizationId", "=", member.organizationId),
+    )
+    .execute();
+  await db.deleteFrom("member").where("id", "=", member.id).execute();
+}
+
+/** Members with their user, oldest first, at most `limit` (get-full-organization). */
+export async function listMembersWithUsers(db: DB, organizationId: string, limit: number): Promise<MemberWithUser[]> {
+  const rows = await db
+    .selectFrom("member")
+    .innerJoin("user", "user.id", "member.userId")
+    .select(memberWithUserColumns)
+    .where("member.organizationId", "=", organizationId)
+    .orderBy("member.createdAt", "asc")
+    .orderBy("member.id", "asc")
+    .limit(limit)
+    .execute();
+  return rows.map(mapMemberWithUser);
+}
+
+// ---- list-members: the caller's membership, one page and the total in one round trip -------------
+
+export type MemberField = "id" | "userId" | "role" | "createdAt" | "name" | "email";
+export type MemberFilter =
+  | { field: MemberField; operator: "eq" | "ne" | "lt" | "lte" | "gt" | "gte"; value: string | Date }
+  | { field: MemberField; operator: "in" | "not_in"; value: (string | Date)[] }
+  | { field: MemberField; operator: "contains" | "starts_with" | "ends_with"; value: string };
+
+export interface MemberPageQuery {
+  organization: { id: string } | { slug: string };
+  callerUserId: string;
+  limit: number;
+  offset: number;
+  sortBy: MemberField;
+  sortDirection: "asc" | "desc";
+  filter?: MemberFilter;
+}
+
+export interface MemberPage {
+  /** Null when the caller is not a member (or the organization does not exist). */
+  caller: { organizationId: string; role: string } | null;
+  members: MemberWithUser[];
+  /** Members matching the filter (all pages). */
+  total: number;
+}
+
+const columnOf: Record<MemberField, string> = {
+  id: "member.id",
+  userId: "member.userId",
+  role: "member.role",
+  createdAt: "member.createdAt",
+  name: "user.name",
+  email: "user.email",
+};
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+
+function filterExpression(filter: MemberFilter): Expression<SqlBool> {
+  const column = sql.ref(columnOf[filter.field]);
+  switch (filter.operator) {
+    case "eq":
+      return sql<SqlBool>`${column} = ${filter.value}`;
+    case "ne":
+      return sql<SqlBool>`${column} <> ${filter.value}`;
+    case "lt":
+      return sql<SqlBool>`${column} < ${filter.value}`;
+    case "lte":
+      return sql<SqlBool>`${column} <= ${filter.value}`;
+    case "gt":
+      return sql<SqlBool>`${column} > ${filter.value}`;
+    case "gte":
+      return sql<SqlBool>`${column} >= ${filter.value}`;
+    case "in":
+    case "not_in": {
+      if (filter.value.length === 0) return filter.operator === "in" ? sql<SqlBool>`1 = 0` : sql<SqlBool>`1 = 1`;
+      const list = sql.join(filter.value.map((v) => sql`${v}`));
+      return filter.operator === "in" ? sql<SqlBool>`${column} in (${list})` : sql<SqlBool>`${column} not in (${list})`;
+    }
+    default: {
+      const needle = escapeLike(filter.value.toLowerCase());
+      const pattern =
+        filter.operator === "contains"
+          ? `%${needle}%`
+          : filter.operator === "starts_with"
+            ? `${needle}%`
+            : `%${needle}`;
+      return sql<SqlBool>`lower(${column}) like ${pattern} escape '\\'`;
+    }
+  }
+}
+
+/** `<column> = <the organization's id>`, the id given or looked up by slug inside the same statement. */
+function inOrganization(column: string, org: MemberPageQuery["organization"]) {
+  const target =
+    "id" in org
+      ? sql`${org.id}`
+      : sql`(select ${sql.ref("organization.id")} from ${sql.table("organization")} where ${sql.ref("organization.slug")} = ${org.slug})`;
+  return sql<SqlBool>`${sql.ref(column)} = ${target}`;
+}
+
+/**
+ * One query: the caller's membership row LEFT JOINed to the requested page of members with their
+ * users, plus the filtered total. Not a member -> no row at all.
+ */
+export function membersPageQuery(db: DB, q: MemberPageQuery) {
+  const direction = q.sortDirection;
+  return (
+    db
+      .with("page", (qb) =>
+        qb
+          .selectFrom("member")
+          .innerJoin("user", "user.id", "member.userId")
+          .select([
+            "member.id as m_id",
+            "member.organizationId as m_organizationId",
+            "member.userId as m_userId",
+            "member.role as m_role",
+            "member.createdAt as m_createdAt",
+            "user.name as u_name",
+            "user.email as u_email",
+            "user.image as u_image",
+            sql<string>`${sql.ref(columnOf[q.sortBy])}`.as("sortKey"),
+          ])
+          .where(inOrganization("member.organizationId", q.organization))
+          .$if(q.filter !== undefined, (qb2) => qb2.where(filterExpression(q.filter!)))
+          .orderBy(sql.ref(columnOf[q.sortBy]), direction)
+          .orderBy("member.id", direction)
+          .limit(q.limit)
+          .offset(q.offset),
+      )
+      .selectFrom("member as caller")
+      .leftJoin("page", (join) => join.on(sql<SqlBool>`1 = 1`))
+      .select(["caller.organizationId as callerOrganizationId", "caller.role as callerRole"])
+      // The filtered total as a scalar subquery: an index-only count unless the filter is on the
+      // user's name or email (a window function would build every matching row before LIMIT).
+      .select((eb) => {
+        const filter = q.filter;
+        const inOrg = inOrganization("member.organizationId", q.organization);
+        if (filter && (filter.field === "name" || filter.field === "email")) {
+          return eb
+            .selectFrom("member")
+            .innerJoin("user", "user.id", "member.userId")
+            .select(countAll.as("n"))
+            .where(inOrg)
+            .where(filterExpression(filter))
+            .as("total");
+        }
+        return eb
+          .selectFrom("member")
+          .select(countAll.as("n"))
+          .where(inOrg)
+          .$if(filter !== undefined, (qb) => qb.where(filterExpression(filter!)))
+          .as("total");
+      })
+      .selectAll("page")
+      .where(inOrganization("caller.organizationId", q.organization))
+      .where("caller.userId", "=", q.callerUserId)
+      .orderBy("page.sortKey", direction)
+      .orderBy("page.m_id", direction)
+  );
+}
+
+export async function listMembersPage(db: DB, q: MemberPageQuery): Promise<MemberPage> {
+  const rows = await membersPageQuery(db, q).execute();
+
+  const first = rows[0];
+  if (!first) return { caller: null, members: [], total: 0 };
+  const members: MemberWithUser[] = [];
+  for (const row of rows) {
+    if (row.m_id === null || row.m_userId === null) continue;
+    members.push(
+      mapMemberWithUser({
+        id: row.m_id,
+        organizationId: row.m_organizationId!,
+        userId: row.m_userId,
+        role: row.m_role!,
+        createdAt: row.m_createdAt!,
+        userName: row.u_name!,
+        userEmail: row.u_email!,
+        userImage: row.u_image ?? null,
+      }),
+    );
+  }
+  const total = Number(first.total ?? 0);
+  return { caller: { organizationId: first.callerOrganizationId, role: first.callerRole }, members, total };
+}

@@ -1,0 +1,149 @@
+import { type ExpressionBuilder, type Selectable, sql } from "kysely";
+import type { Organization } from "../../contract/models.js";
+import type { DB } from "./database.js";
+import type { DialectName } from "./dialect.js";
+import type { Database, OrganizationTable } from "./schema.js";
+import { toDate } from "./values.js";
+
+export type OrganizationRow = Selectable<OrganizationTable>;
+
+function parseMetadata(text: string | null): Record<string, unknown> | null {
+  if (text === null || text === "") return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function mapOrganization(row: OrganizationRow): Organization {
+  return {
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    logo: row.logo,
+    metadata: parseMetadata(row.metadata),
+    createdAt: toDate(row.createdAt),
+  };
+}
+
+export const metadataText = (value: Record<string, unknown> | null | undefined) =>
+  value === null || value === undefined ? null : JSON.stringify(value);
+
+export async function insertOrganization(
+  db: DB,
+  org: { id: string; name: string; slug: string; logo: string | null; metadata: string | null; now: Date },
+): Promise<Organization> {
+  const row = await db
+    .insertInto("organization")
+    .values({ id: org.id, name: org.name, slug: org.slug, logo: org.logo, metadata: org.metadata, createdAt: org.now })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return mapOrganization(row);
+}
+
+export async function findOrganization(db: DB, by: { id?: string; slug?: string }): Promise<Organization | null> {
+  let query = db.selectFrom("organization").selectAll();
+  if (by.id !== undefined) query = query.where("id", "=", by.id);
+  else if (by.slug !== undefined) query = query.where("slug", "=", by.slug);
+  else return null;
+  const row = await query.executeTakeFirst();
+  return row ? mapOrganization(row) : null;
+}
+
+export async function slugExists(db: DB, slug: string): Promise<boolean> {
+  const row = await db.selectFrom("organization").select("id").where("slug", "=", slug).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function updateOrganizationRow(
+  db: DB,
+  id: string,
+  patch: { name?: string; slug?: string; logo?: string | null; metadata?: string | null },
+): Promise<Organization | null> {
+  if (Object.keys(patch).length === 0) return findOrganization(db, { id });
+  const row = await db.updateTable("organization").set(patch).where("id", "=", id).returningAll().executeTakeFirst();
+  return row ? mapOrganization(row) : null;
+}
+
+export async function deleteOrganizationRow(db: DB, id: string): Promise<void> {
+  await db.deleteFrom("organization").where("id", "=", id).execute();
+}
+
+/**
+ * Serializes membership changes of one organization inside a transaction: on PostgreSQL a row lock
+ * (`FOR UPDATE`) on the organization, so "last owner", membership-limit and last-team checks see
+ * each other's commits. SQLite has one writer at a time (and Kysely one connection), so a plain read
+ * suffices there. Returns false when the organization does not exist.
+ */
+export async function lockOrganization(trx: DB, dialect: DialectName, id: string): Promise<boolean> {
+  const query = trx.selectFrom("organization").select("id").where("id", "=", id);
+  const row = await (dialect === "postgres" ? query.forUpdate() : query).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Organizations the user is a member of, oldest membership first. */
+export async function listUserOrganizations(db: DB, userId: string): Promise<Organization[]> {
+  const rows = await db
+    .selectFrom("organization")
+    .innerJoin("member", "member.organizationId", "organization.id")
+    .selectAll("organization")
+    .where("member.userId", "=", userId)
+    .orderBy("member.createdAt", "asc")
+    .execute();
+  return rows.map(mapOrganization);
+}
+
+/** SQL predicate: the comma-separated role column holds `role`. */
+export function roleColumnHas(eb: ExpressionBuilder<Database, "member">, role: string) {
+  return eb.or([
+    eb("member.role", "=", role),
+    eb("member.role", "like", `${role},%`),
+    eb("member.role", "like", `%,${role}`),
+    eb("member.role", "like", `%,${role},%`),
+  ]);
+}
+
+// ---- the session's active organization and team ---------------------------------------------------
+
+export async function setSessionActive(
+  db: DB,
+  sessionId: string,
+  active: { activeOrganizationId?: string | null; activeTeamId?: string | null },
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable("session")
+    .set({ ...active, updatedAt: now })
+    .where("id", "=", sessionId)
+    .execute();
+}
+
+/** Clears the active organization and team on every session of `userId` that points at the organization. */
+export async function clearUserActiveOrganization(db: DB, userId: string, organizationId: string): Promise<void> {
+  await db
+    .updateTable("session")
+    .set({ activeOrganizationId: null, activeTeamId: null })
+    .where("userId", "=", userId)
+    .where("activeOrganizationId", "=", organizationId)
+    .execute();
+}
+
+/** Clears the active organization and team on every session (of anyone) that points at the organization. */
+export async function clearActiveOrganizationEverywhere(db: DB, organizationId: string): Promise<void> {
+  await db
+    .updateTable("session")
+    .set({ activeOrganizationId: null, activeTeamId: null })
+    .where("activeOrganizationId", "=", organizationId)
+    .execute();
+}
+
+/** Clears an active team on the sessions that point at it (all users, or one). */
+export async function clearActiveTeam(db: DB, teamId: string, userId?: string): Promise<void> {
+  let query = db.updateTable("session").set({ activeTeamId: null }).where("activeTeamId", "=", teamId);
+  if (userId !== undefined) query = query.where("userId", "=", userId);
+  await query.execute();
+}
+
+export const countAll = sql<number>`count(*)`;

@@ -1,0 +1,364 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type MailCapture, startMailCapture } from "./helpers/mail.js";
+import { createOrganization, joinAs } from "./helpers/organization.js";
+import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
+
+let server: TestServer;
+let capture: MailCapture;
+beforeAll(async () => {
+  capture = await startMailCapture();
+  server = await startTestServer({
+    options: { organization: { teams: { enabled: true } } },
+    extra: { mail: { smtpUrl: capture.url } },
+  });
+});
+afterAll(async () => {
+  await server.close();
+  await capture.close();
+});
+afterEach(() => expect(server.loggedErrors).toEqual([]));
+
+let n = 0;
+const freshEmail = () => `invitee-${Date.now().toString(36)}-${n++}@example.com`;
+
+async function markVerified(userId: string) {
+  await server.auth.database.db.updateTable("user").set({ emailVerified: true }).where("id", "=", userId).execute();
+}
+
+describe("invite-member and the invitation mail", () => {
+  it("mails a link into the application over SMTP; the recipient follows it and accepts", async () => {
+    const { owner, organizationId, organization } = await createOrganization(server, { name: "Mailers" });
+    const email = freshEmail();
+    const res = await owner.browser.post("/organization/invite-member", { email: email.toUpperCase(), role: "admin" });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      organizationId,
+      email,
+      role: "admin",
+      status: "pending",
+      inviterId: owner.user.id,
+      teamId: null,
+    });
+    expect(new Date(res.body.expiresAt).getTime() - new Date(res.body.createdAt).getTime()).toBe(172800 * 1000);
+
+    const mail = await capture.waitFor((m) => m.to === email);
+    expect(mail.subject).toContain(organization.name);
+    expect(mail.text).toContain(owner.email);
+    expect(mail.links).toContain(`${server.origin}/accept-invitation/${res.body.id}`);
+
+    const invitee = await signUp(server, { email });
+    const invitationId = mail.links[0]!.split("/").pop()!;
+    const view = await invitee.browser.get(`/organization/get-invitation?id=${invitationId}`);
+    expect(view.status).toBe(200);
+    expect(view.body).toMatchObject({
+      id: invitationId,
+      organizationName: "Mailers",
+      organizationSlug: organization.slug,
+      inviterEmail: owner.email,
+    });
+    const accepted = await invitee.browser.post("/organization/accept-invitation", { invitationId });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.invitation).toMatchObject({ id: invitationId, status: "accepted" });
+    expect(accepted.body.member).toMatchObject({ organizationId, userId: invitee.user.id, role: "admin" });
+    expect(accepted.setCookies.some((l) => l.startsWith("gatehouse.session_token="))).toBe(true);
+    expect((await invitee.browser.get("/get-session")).body.session.activeOrganizationId).toBe(organizationId);
+
+    const again = await invitee.browser.post("/organization/accept-invitation", { invitationId });
+    expect(again.status).toBe(400);
+    expect(again.body).toEqual({ code: "INVITATION_NOT_FOUND", message: "Invitation not found" });
+  });
+
+  it("sendInvitationEmail: false writes no mail", async () => {
+    const quiet = await startTestServer({ options: { organization: { sendInvitationEmail: false } } });
+    try {
+      const { owner } = await createOrganization(quiet);
+      const res = await owner.browser.post("/organization/invite-member", { email: freshEmail(), role: "member" });
+      expect(res.status).toBe(200);
+      expect(await quiet.auth.database.db.selectFrom("outbox").select("id").execute()).toEqual([]);
+      expect(quiet.loggedErrors).toEqual([]);
+    } finally {
+      await quiet.close();
+    }
+  });
+
+  it("refuses a duplicate pending invitation, resends with resend:true, and refuses members, bad emails and roles", async () => {
+    const { owner, organizationId } = await createOrganization(server);
+    const email = freshEmail();
+    const first = await owner.browser.post("/organization/invite-member", { email, role: "member" });
+    const dup = await owner.browser.post("/organization/invite-member", { email, role: "member" });
+    expect(dup.status).toBe(400);
+    expect(dup.body).toEqual({
+      code: "USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION",
+      message: "User is already invited to this organization",
+    });
+    server.clock.advance(3600);
+    const resent = await owner.browser.post("/organization/invite-member", { email, role: "member", resend: true });
+    expect(resent.status).toBe(200);
+    expect(resent.body.id).toBe(first.body.id);
+    expect(new Date(resent.body.expiresAt).getTime()).toBeGreaterThan(new Date(first.body.expiresAt).getTime());
+    await expect.poll(() => capture.to(email).length).toBe(2);
+    const rows = await server.auth.database.db
+      .selectFrom("invitation")
+      .select("id")
+      .where("email", "=", email)
+      .execute();
+    expect(rows).toHaveLength(1);
+
+    const member = await joinAs(server, organizationId, "member");
+    const already = await owner.browser.post("/organization/invite-member", { email: member.email, role: "member" });
+    expect(already.body.code).toBe("USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION");
+    const badEmail = await owner.browser.post("/organization/invite-member", { email: "nope", role: "member" });
+    expect(badEmail.body).toEqual({ code: "INVALID_EMAIL", message: "Invalid email" });
+    const badRole = await owner.browser.post("/organization/invite-member", { email: freshEmail(), role: "ghost" });
+    expect(badRole.status).toBe(400);
+    expect(badRole.body.code).toBe("ROLE_NOT_FOUND");
+    const admin = await joinAs(server, organizationId, "admin");
+    const asOwner = await admin.browser.post("/organization/invite-member", { email: freshEmail(), role: "owner" });
+    expect(asOwner.status).toBe(403);
+    expect(asOwner.body.code).toBe("YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE");
+    const byMember = await member.browser.post("/organization/invite-member", { email: freshEmail(), role: "member" });
+    expect(byMember.status).toBe(403);
+    expect(byMember.body.code).toBe("YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION");
+    const stranger = await signUp(server);
+    const noOrg = await stranger.browser.post("/organization/invite-member", { email: freshEmail(), role: "member" });
+    expect(noOrg.body.code).toBe("ORGANIZATION_NOT_FOUND");
+    const notMember = await stranger.browser.post("/organization/invite-member", {
+      email: freshEmail(),
+      role: "member",
+      organizationId,
+    });
+    expect(notMember.body.code).toBe("MEMBER_NOT_FOUND");
+  });
+
+  it("enforces invitationLimit", async () => {
+    const limited = await startTestServer({ options: { organization: { invitationLimit: 1 } } });
+    try {
+      const { owner } = await createOrganization(limited);
+      expect(
+        (await owner.browser.post("/organization/invite-member", { email: freshEmail(), role: "member" })).status,
+      ).toBe(200);
+      const over = await owner.browser.post("/organization/invite-member", { email: freshEmail(), role: "member" });
+      expect(over.status).toBe(403);
+      expect(over.body.code).toBe("INVITATION_LIMIT_REACHED");
+      expect(limited.loggedErrors).toEqual([]);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe("the invitation state machine", () => {
+  it("only the recipient (any letter case) may act; reject ends it with 'Invitation not found!' afterwards", async () => {
+    const { owner } = await createOrganization(server);
+    const email = freshEmail();
+    const inv = (await owner.browser.post("/organization/invite-member", { email, role: "member" })).body;
+    const wrong = await signUp(server);
+    const notRecipient = await wrong.browser.post("/organization/accept-invitation", { invitationId: inv.id });
+    expect(notRecipient.status).toBe(403);
+    expect(notRecipient.body).toEqual({
+      code: "YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION",
+      message: "You are not the recipient of the invitation",
+    });
+    expect((await wrong.browser.get(`/organization/get-invitation?id=${inv.id}`)).status).toBe(403);
+    expect((await wrong.browser.post("/organization/reject-invitation", { invitationId: inv.id })).status).toBe(403);
+
+    const recipient = await signUp(server, { email: email.toUpperCase() });
+    const rejected = await recipient.browser.post("/organization/reject-invitation", { invitationId: inv.id });
+    expect(rejected.status).toBe(200);
+    expect(rejected.body).toMatchObject({ invitation: { id: inv.id, status: "rejected" }, member: null });
+    const twice = await recipient.browser.post("/organization/reject-invitation", { invitationId: inv.id });
+    expect(twice.status).toBe(400);
+    expect(twice.body).toEqual({ code: "INVITATION_NOT_FOUND", message: "Invitation not found!" });
+    const accept = await recipient.browser.post("/organization/accept-invitation", { invitationId: inv.id });
+    expect(accept.body.code).toBe("INVITATION_NOT_FOUND");
+  });
+
+  it("an invitation expires after invitationExpiresIn; a new invite then replaces it", async () => {
+    const { owner } = await createOrganization(server);
+    const email = freshEmail();
+    const recipient = await signUp(server, { email });
+    const inv = (await owner.browser.post("/organization/invite-member", { email, role: "member" })).body;
+    server.clock.advance(172800 - 10);
+    expect((await recipient.browser.get(`/organization/get-invitation?id=${inv.id}`)).status).toBe(200);
+    server.clock.advance(20);
+    const expired = await recipient.browser.post("/organization/accept-invitation", { invitationId: inv.id });
+    expect(expired.status).toBe(400);
+    expect(expired.body.code).toBe("INVITATION_NOT_FOUND");
+    expect((await recipient.browser.get(`/organization/get-invitation?id=${inv.id}`)).status).toBe(400);
+    expect((await recipient.browser.post("/organization/reject-invitation", { invitationId: inv.id })).status).toBe(
+      400,
+    );
+
+    const renewed = await owner.browser.post("/organization/invite-member", { email, role: "member" });
+    expect(renewed.status).toBe(200);
+    expect(renewed.body.id).not.toBe(inv.id);
+    const listed = (await owner.browser.get("/organization/list-invitations")).body;
+    expect(listed.find((i: any) => i.id === inv.id).status).toBe("canceled");
+    expect(
+      (await recipient.browser.post("/organization/accept-invitation", { invitationId: renewed.body.id })).status,
+    ).toBe(200);
+  });
+
+  it("cancel needs invitation:cancel; a canceled invitation cannot be accepted", async () => {
+    const { owner, organizationId } = await createOrganization(server);
+    const email = freshEmail();
+    const recipient = await signUp(server, { email });
+    const inv = (await owner.browser.post("/organization/invite-member", { email, role: "member" })).body;
+    const member = await joinAs(server, organizationId, "member");
+    const refused = await member.browser.post("/organization/cancel-invitation", { invitationId: inv.id });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({
+      code: "YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION",
+      message: "You are not allowed to cancel this invitation",
+    });
+    const stranger = await signUp(server);
+    expect((await stranger.browser.post("/organization/cancel-invitation", { invitationId: inv.id })).body.code).toBe(
+      "MEMBER_NOT_FOUND",
+    );
+    const canceled = await owner.browser.post("/organization/cancel-invitation", { invitationId: inv.id });
+    expect(canceled.status).toBe(200);
+    expect(canceled.body).toMatchObject({ id: inv.id, status: "canceled" });
+    expect((await recipient.browser.post("/organization/accept-invitation", { invitationId: inv.id })).status).toBe(
+      400,
+    );
+    expect((await owner.browser.post("/organization/cancel-invitation", { invitationId: "missing" })).body.code).toBe(
+      "INVITATION_NOT_FOUND",
+    );
+  });
+
+  it("accepting needs the inviter to still be a member, and puts the invitee in the invited team", async () => {
+    const { owner, organizationId } = await createOrganization(server);
+    const admin = await joinAs(server, organizationId, "admin");
+    const team = (await owner.browser.post("/organization/create-team", { name: "Ops" })).body;
+    const email = freshEmail();
+    const recipient = await signUp(server, { email });
+    const inv = (await admin.browser.post("/organization/invite-member", { email, role: "member", teamId: team.id }))
+      .body;
+    expect(inv.teamId).toBe(team.id);
+    await owner.browser.post("/organization/remove-member", { memberIdOrEmail: admin.memberId });
+    const gone = await recipient.browser.post("/organization/accept-invitation", { invitationId: inv.id });
+    expect(gone.status).toBe(400);
+    expect(gone.body).toEqual({
+      code: "INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION",
+      message: "Inviter is no longer a member of the organization",
+    });
+    expect((await recipient.browser.get(`/organization/get-invitation?id=${inv.id}`)).body.code).toBe(
+      "INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION",
+    );
+
+    const inv2 = (
+      await owner.browser.post("/organization/invite-member", {
+        email,
+        role: "member",
+        teamId: [team.id],
+        resend: true,
+      })
+    ).body;
+    const ok = await recipient.browser.post("/organization/accept-invitation", { invitationId: inv2.id });
+    expect(ok.status).toBe(200);
+    const session = (await recipient.browser.get("/get-session")).body.session;
+    expect(session.activeTeamId).toBe(team.id);
+    const members = (await recipient.browser.get(`/organization/list-team-members?teamId=${team.id}`)).body;
+    expect(members.map((m: any) => m.userId)).toContain(recipient.user.id);
+
+    const badTeam = await owner.browser.post("/organization/invite-member", {
+      email: freshEmail(),
+      role: "member",
+      teamId: "nope",
+    });
+    expect(badTeam.body.code).toBe("TEAM_NOT_FOUND");
+    const commaTeam = await owner.browser.post("/organization/invite-member", {
+      email: freshEmail(),
+      role: "member",
+      teamId: "a,b",
+    });
+    expect(commaTeam.body.code).toBe("INVALID_TEAM_ID");
+  });
+
+  it("requireEmailVerificationOnInvitation gates accept, reject and get", async () => {
+    const strict = await startTestServer({ options: { organization: { requireEmailVerificationOnInvitation: true } } });
+    try {
+      const { owner } = await createOrganization(strict);
+      const email = freshEmail();
+      const recipient = await signUp(strict, { email });
+      const inv = (await owner.browser.post("/organization/invite-member", { email, role: "member" })).body;
+      const accept = await recipient.browser.post("/organization/accept-invitation", { invitationId: inv.id });
+      expect(accept.status).toBe(403);
+      expect(accept.body.code).toBe("EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION");
+      const get = await recipient.browser.get(`/organization/get-invitation?id=${inv.id}`);
+      expect(get.body.code).toBe("EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION");
+      await strict.auth.database.db
+        .updateTable("user")
+        .set({ emailVerified: true })
+        .where("id", "=", recipient.user.id)
+        .execute();
+      expect((await recipient.browser.post("/organization/accept-invitation", { invitationId: inv.id })).status).toBe(
+        200,
+      );
+      expect(strict.loggedErrors).toEqual([]);
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
+describe("listing invitations", () => {
+  it("list-invitations: all statuses for owners and admins in one query; members and strangers are refused", async () => {
+    const { owner, organizationId } = await createOrganization(server);
+    const admin = await joinAs(server, organizationId, "admin");
+    const member = await joinAs(server, organizationId, "member");
+    const a = (await owner.browser.post("/organization/invite-member", { email: freshEmail(), role: "member" })).body;
+    const b = (await owner.browser.post("/organization/invite-member", { email: freshEmail(), role: "owner" })).body;
+    await owner.browser.post("/organization/cancel-invitation", { invitationId: a.id });
+
+    await owner.browser.get("/get-session");
+    const baseline = server.queryCount();
+    await owner.browser.get("/get-session");
+    const sessionQueries = server.queryCount() - baseline;
+    const before = server.queryCount();
+    const list = await owner.browser.get("/organization/list-invitations");
+    expect(server.queryCount() - before - sessionQueries).toBe(1);
+    expect(list.body.map((i: any) => [i.id, i.status])).toEqual([
+      [b.id, "pending"],
+      [a.id, "canceled"],
+    ]);
+    // Admins do not see invitations that grant the owner role.
+    const adminList = await admin.browser.get(`/organization/list-invitations?organizationId=${organizationId}`);
+    expect(adminList.body.map((i: any) => i.id)).toEqual([a.id]);
+    const byMember = await member.browser.get("/organization/list-invitations");
+    expect(byMember.status).toBe(403);
+    expect(byMember.body.code).toBe("YOU_ARE_NOT_ALLOWED_TO_LIST_INVITATIONS");
+    const stranger = await signUp(server);
+    const noOrg = await stranger.browser.get("/organization/list-invitations");
+    expect(noOrg.body).toEqual({ code: "ORGANIZATION_ID_REQUIRED", message: "Organization ID is required" });
+    const foreign = await stranger.browser.get(`/organization/list-invitations?organizationId=${organizationId}`);
+    expect(foreign.status).toBe(403);
+    expect(foreign.body).toEqual({
+      code: "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION",
+      message: "You are not a member of this organization",
+    });
+    // The owner sees them in get-full-organization too; a plain member sees none.
+    expect((await owner.browser.get("/organization/get-full-organization")).body.invitations).toHaveLength(2);
+    expect((await member.browser.get("/organization/get-full-organization")).body.invitations).toEqual([]);
+  });
+
+  it("list-user-invitations: the caller's pending ones, verified email required; get-invitation needs a session", async () => {
+    const { owner, organization } = await createOrganization(server, { name: "Listing" });
+    const email = freshEmail();
+    const recipient = await signUp(server, { email });
+    const inv = (await owner.browser.post("/organization/invite-member", { email, role: "member" })).body;
+    const unverified = await recipient.browser.get("/organization/list-user-invitations");
+    expect(unverified.status).toBe(403);
+    expect(unverified.body.code).toBe("EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION");
+    await markVerified(recipient.user.id);
+    const list = await recipient.browser.get("/organization/list-user-invitations");
+    expect(list.body).toEqual([
+      expect.objectContaining({ id: inv.id, organizationName: "Listing", organizationSlug: organization.slug }),
+    ]);
+    expect((await recipient.browser.get(`/organization/list-user-invitations?email=${email}`)).status).toBe(400);
+    const anonymous = await server.browser().get(`/organization/get-invitation?id=${inv.id}`);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toEqual({ code: "NOT_AUTHENTICATED", message: "Not authenticated" });
+    expect((await owner.browser.get(`/organization/get-invitation?id=${inv.id}`)).status).toBe(200);
+  });
+});
