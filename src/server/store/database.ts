@@ -70,6 +70,8 @@ export async function migrateToLatest(db: DB, dialect: DialectName): Promise<voi
     provider: { getMigrations: async () => migrations(dialect) },
     migrationTableName: "gatehouse_migration",
     migrationLockTableName: "gatehouse_migration_lock",
+    // Areas number their migrations independently; a later-numbered one may have landed first.
+    allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
