@@ -106,6 +106,7 @@ async function main(): Promise<void> {
     "req/s": fmt(r.requestsPerSecond),
     "p50 ms": fmt(r.latencyP50Ms, 1),
     "p99 ms": fmt(r.latencyP99Ms, 1),
+    "server CPU µs/req": fmt(r.serverCpuUsPerRequest),
     "max RSS MB": fmt(r.maxRssMb, 1),
     "errors/non-2xx": `${r.errors}/${r.non2xx}`,
   }));

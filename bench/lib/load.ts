@@ -1,10 +1,12 @@
 import autocannon, { type AutocannonRequest } from "autocannon";
-import { sampleRss } from "./rss.js";
+import { readCpuMs, sampleRss } from "./rss.js";
 
 export interface LoadFigures {
   requestsPerSecond: number;
   latencyP50Ms: number;
   latencyP99Ms: number;
+  /** Server CPU time (user + system) per answered request, in microseconds. */
+  serverCpuUsPerRequest: number | null;
   /** Highest server RSS sampled during the load (MB). */
   maxRssMb: number | null;
   requests: number;
@@ -26,6 +28,7 @@ export async function runLoad(
   settings: LoadSettings,
 ): Promise<LoadFigures> {
   const rss = sampleRss(serverPid);
+  const cpuBefore = readCpuMs(serverPid);
   const result = await autocannon({
     url: origin,
     connections: settings.connections,
@@ -33,10 +36,15 @@ export async function runLoad(
     requests,
   });
   const maxRssMb = rss.stop();
+  const cpuAfter = readCpuMs(serverPid);
+  const answered = result.requests.total;
+  const serverCpuUsPerRequest =
+    cpuBefore !== null && cpuAfter !== null && answered > 0 ? ((cpuAfter - cpuBefore) * 1000) / answered : null;
   return {
     requestsPerSecond: result.requests.average,
     latencyP50Ms: result.latency.p50,
     latencyP99Ms: result.latency.p99,
+    serverCpuUsPerRequest,
     maxRssMb,
     requests: result.requests.total,
     errors: result.errors + result.timeouts,

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 
 /** Resident set size of a process in MB (VmRSS from /proc), or null when it cannot be read. */
@@ -26,4 +27,22 @@ export function sampleRss(pid: number, intervalMs = 100): { stop(): number | nul
       return max;
     },
   };
+}
+
+let ticksPerSecond: number | null = null;
+
+/**
+ * CPU time a process has used so far (user + system, in ms), from /proc/<pid>/stat. Per request it
+ * is a steadier figure than requests/s on a machine other work shares.
+ */
+export function readCpuMs(pid: number): number | null {
+  try {
+    ticksPerSecond ??= Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name (which may contain spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+  } catch {
+    return null;
+  }
 }

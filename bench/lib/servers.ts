@@ -45,7 +45,7 @@ export async function startService(workDir: string, name: string, databasePath: 
   const configPath = join(workDir, `${name}.options.json`);
   writeFileSync(configPath, JSON.stringify(options, null, 2));
   const origin = `http://127.0.0.1:${port}`;
-  return launch(workDir, name, ["node", "--import", "tsx", "src/main.ts"], databasePath, origin, {
+  return launch(workDir, name, node("src/main.ts"), databasePath, origin, {
     NODE_ENV: "production",
     AUTH_SECRET: BENCH_SECRET,
     AUTH_CONFIG: configPath,
@@ -60,12 +60,18 @@ export async function startService(workDir: string, name: string, databasePath: 
 export async function startFloor(workDir: string, databasePath: string) {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  return launch(workDir, "floor", ["node", "--import", "tsx", "bench/floor-server.ts"], databasePath, origin, {
+  return launch(workDir, "floor", node("bench/floor-server.ts"), databasePath, origin, {
     NODE_ENV: "production",
     FLOOR_SECRET: BENCH_SECRET,
     FLOOR_DATABASE: databasePath,
     PORT: String(port),
   });
+}
+
+/** Extra node flags for the servers, e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile. */
+function node(...args: string[]): string[] {
+  const extra = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  return ["node", ...extra, "--import", "tsx", ...args];
 }
 
 async function launch(
