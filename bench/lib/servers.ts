@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -45,7 +45,8 @@ export async function startService(workDir: string, name: string, databasePath: 
   const configPath = join(workDir, `${name}.options.json`);
   writeFileSync(configPath, JSON.stringify(options, null, 2));
   const origin = `http://127.0.0.1:${port}`;
-  return launch(workDir, name, node("src/main.ts"), databasePath, origin, {
+  const argv = process.env.BENCH_BUNDLE === "1" ? ["node", ...nodeFlags(), serviceBundle()] : node("src/main.ts");
+  return launch(workDir, name, argv, databasePath, origin, {
     NODE_ENV: "production",
     AUTH_SECRET: BENCH_SECRET,
     AUTH_CONFIG: configPath,
@@ -69,9 +70,31 @@ export async function startFloor(workDir: string, databasePath: string) {
 }
 
 /** Extra node flags for the servers, e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile. */
+function nodeFlags(): string[] {
+  return process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+}
+
 function node(...args: string[]): string[] {
-  const extra = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
-  return ["node", ...extra, "--import", "tsx", ...args];
+  return ["node", ...nodeFlags(), "--import", "tsx", ...args];
+}
+
+let bundlePath: string | null = null;
+
+/**
+ * BENCH_BUNDLE=1: src/main.ts bundled by esbuild (dependencies left external) and run by plain node,
+ * to show what the TypeScript loader costs in memory. Built once per run under bench/results/.
+ */
+function serviceBundle(): string {
+  if (bundlePath) return bundlePath;
+  const out = join(REPO_ROOT, "bench/results/.bundle/main.mjs");
+  const build = spawnSync(
+    join(REPO_ROOT, "node_modules/.bin/esbuild"),
+    ["src/main.ts", "--bundle", "--platform=node", "--format=esm", "--packages=external", `--outfile=${out}`],
+    { cwd: REPO_ROOT, stdio: "inherit" },
+  );
+  if (build.status !== 0) throw new Error("esbuild could not bundle src/main.ts");
+  bundlePath = out;
+  return out;
 }
 
 async function launch(
