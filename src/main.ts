@@ -33,7 +33,16 @@ async function main(): Promise<void> {
     root.get("*", serveStatic({ path: `${appDir}/index.html` }));
   }
 
-  const server = serve({ fetch: root.fetch, port: env.port, hostname: env.host }, (info) => {
+  // API requests skip the outer router (a second routing pass and context per request); anything
+  // else, including unusual spellings of the API path, takes the routes above.
+  const apiPrefix = "/api/auth/";
+  const fetch = (request: Request, env: unknown) => {
+    const url = request.url;
+    const pathStart = url.indexOf("/", url.indexOf("://") + 3);
+    return url.startsWith(apiPrefix, pathStart) ? auth.handler(request, env) : root.fetch(request, env);
+  };
+
+  const server = serve({ fetch, port: env.port, hostname: env.host }, (info) => {
     console.log(`Gatehouse listening on http://${env.host}:${info.port} (public ${env.baseURL})`);
   });
   const stop = () => {

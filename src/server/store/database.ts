@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import SqliteDatabase from "better-sqlite3";
-import { Kysely, type LogEvent, Migrator, PostgresDialect, SqliteDialect } from "kysely";
+import { Kysely, type LogEvent, Migrator, PostgresDialect, SqliteDialect, type SqliteDialectConfig } from "kysely";
 import pg from "pg";
 import type { DialectName } from "./dialect.js";
 import { migrations } from "./migrations/index.js";
@@ -56,11 +56,39 @@ export function openDatabase(url: string): OpenedDatabase {
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: sqlite }),
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     plugins: [new SqliteValuesPlugin()],
     log,
   });
   return { db, dialect, queryCount: () => queries, close: () => db.destroy() };
+}
+
+/** Prepared statements kept per SQL text; bounded so queries with varying IN-lists cannot grow it forever. */
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * Kysely's SQLite driver prepares every statement it runs, and preparing (parsing and planning the
+ * SQL) costs more than running a point lookup. Handing it a database whose prepare() reuses the
+ * statement for the same SQL text keeps the plan. Safe because Kysely runs one statement at a time
+ * on its single SQLite connection, and SQLite re-prepares a statement by itself after a schema change.
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDialectConfig["database"] {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sqlText: string) {
+      let statement = statements.get(sqlText);
+      if (statement) {
+        // Most recently used last, so the eviction below drops the least recently used.
+        statements.delete(sqlText);
+      } else {
+        statement = sqlite.prepare(sqlText);
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      }
+      statements.set(sqlText, statement);
+      return statement;
+    },
+  };
 }
 
 /** Runs every pending migration; throws with the failing migration's name. */

@@ -1,4 +1,4 @@
-import type { Selectable } from "kysely";
+import { CompiledQuery, type InferResult, type Selectable } from "kysely";
 import type { Session, SessionWithUser } from "../../contract/models.js";
 import type { DB } from "./database.js";
 import type { SessionTable } from "./schema.js";
@@ -57,9 +57,8 @@ export async function insertSession(db: DB, session: NewSession): Promise<Sessio
     .executeTakeFirstOrThrow();
 }
 
-/** The session and its user in one indexed join: get-session's single round trip. */
-export async function findSessionWithUser(db: DB, tokenHash: string, token: string): Promise<SessionWithUser | null> {
-  const row = await db
+function sessionWithUserQuery(db: DB, tokenHash: string) {
+  return db
     .selectFrom("session")
     .innerJoin("user", "user.id", "session.userId")
     .select([
@@ -76,8 +75,24 @@ export async function findSessionWithUser(db: DB, tokenHash: string, token: stri
       "session.updatedAt as s_updatedAt",
     ])
     .selectAll("user")
-    .where("session.tokenHash", "=", tokenHash)
-    .executeTakeFirst();
+    .where("session.tokenHash", "=", tokenHash);
+}
+
+type SessionWithUserRow = InferResult<ReturnType<typeof sessionWithUserQuery>>[number];
+
+/** The lookup's SQL, compiled once per database: building and compiling it cost more than running it. */
+const sessionWithUserSql = new WeakMap<DB, string>();
+
+/** The session and its user in one indexed join: get-session's single round trip. */
+export async function findSessionWithUser(db: DB, tokenHash: string, token: string): Promise<SessionWithUser | null> {
+  let sqlText = sessionWithUserSql.get(db);
+  if (sqlText === undefined) {
+    sqlText = sessionWithUserQuery(db, "").compile().sql;
+    sessionWithUserSql.set(db, sqlText);
+  }
+  // The only parameter is the token digest, a string both dialects bind as is.
+  const { rows } = await db.executeQuery<SessionWithUserRow>(CompiledQuery.raw(sqlText, [tokenHash]));
+  const row = rows[0];
   if (!row) return null;
   const session: SessionRow = {
     id: row.s_id,

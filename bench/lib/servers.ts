@@ -1,0 +1,161 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { pinned, SERVER_CORE } from "./cpu.js";
+
+export const REPO_ROOT = resolve(import.meta.dirname, "../..");
+export const BENCH_SECRET = "bench-secret-that-is-at-least-32-characters-long";
+export const BASE_PATH = "/api/auth";
+
+/** A server process under test, on loopback. */
+export interface RunningServer {
+  origin: string;
+  pid: number;
+  /** The SQLite file it serves. */
+  databasePath: string;
+  stop(): Promise<void>;
+}
+
+/** A scratch folder for one bench run: databases, option files, server logs. */
+export function createWorkDir(): { path: string; remove(): void } {
+  const path = mkdtempSync(join(tmpdir(), "gatehouse-bench-"));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+/**
+ * The real service (src/main.ts) in production mode on `databasePath`, pinned to the server core.
+ * `options` is written to an AUTH_CONFIG file.
+ */
+export async function startService(workDir: string, name: string, databasePath: string, options: unknown) {
+  const port = await freePort();
+  const configPath = join(workDir, `${name}.options.json`);
+  writeFileSync(configPath, JSON.stringify(options, null, 2));
+  const origin = `http://127.0.0.1:${port}`;
+  const argv = process.env.BENCH_BUNDLE === "1" ? ["node", ...nodeFlags(), serviceBundle()] : node("src/main.ts");
+  return launch(workDir, name, argv, databasePath, origin, {
+    NODE_ENV: "production",
+    AUTH_SECRET: BENCH_SECRET,
+    AUTH_CONFIG: configPath,
+    DATABASE_URL: `sqlite:${databasePath}`,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    BASE_URL: origin,
+  });
+}
+
+/** The floor reference (bench/floor-server.ts) on a database the service seeded. */
+export async function startFloor(workDir: string, databasePath: string) {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  return launch(workDir, "floor", node("bench/floor-server.ts"), databasePath, origin, {
+    NODE_ENV: "production",
+    FLOOR_SECRET: BENCH_SECRET,
+    FLOOR_DATABASE: databasePath,
+    PORT: String(port),
+  });
+}
+
+/** Extra node flags for the servers, e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile. */
+function nodeFlags(): string[] {
+  return process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+}
+
+function node(...args: string[]): string[] {
+  return ["node", ...nodeFlags(), "--import", "tsx", ...args];
+}
+
+let bundlePath: string | null = null;
+
+/**
+ * BENCH_BUNDLE=1: src/main.ts bundled by esbuild (dependencies left external) and run by plain node,
+ * to show what the TypeScript loader costs in memory. Built once per run under bench/results/.
+ */
+function serviceBundle(): string {
+  if (bundlePath) return bundlePath;
+  const out = join(REPO_ROOT, "bench/results/.bundle/main.mjs");
+  const build = spawnSync(
+    join(REPO_ROOT, "node_modules/.bin/esbuild"),
+    ["src/main.ts", "--bundle", "--platform=node", "--format=esm", "--packages=external", `--outfile=${out}`],
+    { cwd: REPO_ROOT, stdio: "inherit" },
+  );
+  if (build.status !== 0) throw new Error("esbuild could not bundle src/main.ts");
+  bundlePath = out;
+  return out;
+}
+
+async function launch(
+  workDir: string,
+  name: string,
+  argv: string[],
+  databasePath: string,
+  origin: string,
+  env: Record<string, string>,
+): Promise<RunningServer> {
+  const logPath = join(workDir, `${name}.log`);
+  const log = createWriteStream(logPath);
+  const [command, ...args] = pinned(SERVER_CORE, argv);
+  const child: ChildProcess = spawn(command!, args, {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  let exited = false;
+  const exit = new Promise<void>((resolveExit) =>
+    child.once("exit", () => {
+      exited = true;
+      resolveExit();
+    }),
+  );
+  const fail = (why: string) => {
+    child.kill("SIGKILL");
+    let tail = "";
+    try {
+      tail = readFileSync(logPath, "utf8").slice(-2000);
+    } catch {}
+    return new Error(`${name} ${why}; its log ends:\n${tail}`);
+  };
+
+  // taskset execs the command, so the child's pid is the server's own (for /proc/<pid>/status).
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (exited) throw fail("exited during start-up");
+    if (Date.now() > deadline) throw fail("did not answer within 30 s");
+    try {
+      const response = await fetch(`${origin}${BASE_PATH}/ok`);
+      await response.arrayBuffer();
+      if (response.ok) break;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+
+  return {
+    origin,
+    pid: child.pid!,
+    databasePath,
+    async stop() {
+      if (!exited) {
+        child.kill("SIGTERM");
+        const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+        await exit;
+        clearTimeout(timer);
+      }
+      log.end();
+    },
+  };
+}
