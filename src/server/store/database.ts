@@ -45,8 +45,23 @@ export function openDatabase(url: string): OpenedDatabase {
     // int8 (count(*)) as a JS number: counts here stay far below 2^53.
     pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
     const pool = new pg.Pool({ connectionString: location, max: 10 });
+    let closing = false;
+    // An idle connection the server drops (restart, failover, admin kill) must not crash the process:
+    // the pool discards it and the next query opens a new one.
+    pool.on("error", (error) => {
+      if (!closing)
+        console.warn(JSON.stringify({ level: "warn", message: "idle database connection lost", error: error.message }));
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
-    return { db, dialect, queryCount: () => queries, close: () => db.destroy() };
+    return {
+      db,
+      dialect,
+      queryCount: () => queries,
+      close: () => {
+        closing = true;
+        return db.destroy();
+      },
+    };
   }
 
   if (location !== ":memory:") mkdirSync(dirname(resolve(location)), { recursive: true });
