@@ -45,7 +45,7 @@ export async function startService(workDir: string, name: string, databasePath: 
   const configPath = join(workDir, `${name}.options.json`);
   writeFileSync(configPath, JSON.stringify(options, null, 2));
   const origin = `http://127.0.0.1:${port}`;
-  const argv = process.env.BENCH_BUNDLE === "1" ? ["node", ...nodeFlags(), serviceBundle()] : node("src/main.ts");
+  const argv = process.env.BENCH_TSX === "1" ? node("src/main.ts") : ["node", ...nodeFlags(), serviceBundle()];
   return launch(workDir, name, argv, databasePath, origin, {
     NODE_ENV: "production",
     AUTH_SECRET: BENCH_SECRET,
@@ -81,20 +81,16 @@ function node(...args: string[]): string[] {
 let bundlePath: string | null = null;
 
 /**
- * BENCH_BUNDLE=1: src/main.ts bundled by esbuild (dependencies left external) and run by plain node,
- * to show what the TypeScript loader costs in memory. Built once per run under bench/results/.
+ * The service as `npm start` runs it: src/main.ts bundled by esbuild (`npm run build:server`, packages
+ * left external) under plain node. BENCH_TSX=1 runs src/main.ts through the tsx loader instead, which
+ * costs about 45 MB more (its hooks run in a second V8 isolate).
  */
 function serviceBundle(): string {
   if (bundlePath) return bundlePath;
-  const out = join(REPO_ROOT, "bench/results/.bundle/main.mjs");
-  const build = spawnSync(
-    join(REPO_ROOT, "node_modules/.bin/esbuild"),
-    ["src/main.ts", "--bundle", "--platform=node", "--format=esm", "--packages=external", `--outfile=${out}`],
-    { cwd: REPO_ROOT, stdio: "inherit" },
-  );
-  if (build.status !== 0) throw new Error("esbuild could not bundle src/main.ts");
-  bundlePath = out;
-  return out;
+  const build = spawnSync("npm", ["run", "--silent", "build:server"], { cwd: REPO_ROOT, stdio: "inherit" });
+  if (build.status !== 0) throw new Error("npm run build:server failed");
+  bundlePath = join(REPO_ROOT, "dist/server/main.js");
+  return bundlePath;
 }
 
 async function launch(
