@@ -33,6 +33,7 @@ export async function signInAnonymously(
       emailVerified: false,
       image: null,
       isAnonymous: true,
+      role: ctx.options.admin.defaultRole,
       now,
     });
     const session = await createSession(ctx, trx, user.id, meta, { rememberMe: true });

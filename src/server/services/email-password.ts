@@ -46,6 +46,7 @@ export async function signUpEmail(ctx: AuthContext, input: SignUpInput, meta: Re
         email,
         emailVerified: false,
         image: input.image ?? null,
+        role: ctx.options.admin.defaultRole,
         now,
       });
       await insertCredentialAccount(trx, { id: newId(), userId: user.id, passwordHash, now });
@@ -65,7 +66,7 @@ export async function signUpEmail(ctx: AuthContext, input: SignUpInput, meta: Re
         emailVerified: false,
         image: input.image ?? null,
         isAnonymous: false,
-        role: "user",
+        role: ctx.options.admin.defaultRole,
         banned: false,
         banReason: null,
         banExpires: null,

@@ -62,7 +62,8 @@ export interface NewUser {
   emailVerified: boolean;
   image: string | null;
   isAnonymous?: boolean;
-  role?: string;
+  /** options.admin.defaultRole for sign-ups; an admin may choose another. */
+  role: string;
   now: Date;
 }
 
@@ -76,7 +77,7 @@ export async function insertUser(db: DB, user: NewUser): Promise<User> {
       emailVerified: user.emailVerified,
       image: user.image,
       isAnonymous: user.isAnonymous ?? false,
-      role: user.role ?? DEFAULT_USER_ROLE,
+      role: user.role,
       banned: false,
       createdAt: user.now,
       updatedAt: user.now,

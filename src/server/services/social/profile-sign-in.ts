@@ -126,6 +126,7 @@ export async function signInWithProfile(
         email,
         emailVerified: profile.emailVerified,
         image: profile.image,
+        role: ctx.options.admin.defaultRole,
         now,
       });
       await insertSocialAccount(trx, {
