@@ -24,7 +24,7 @@ import {
 import type { AuthEnv } from "../http/env.js";
 import { readBody, readQuery } from "../http/input.js";
 import { requestMeta, requireSession } from "../http/session.js";
-import { type AdminActor, hasAdminPermission, requireAdminPermission, splitRoles } from "../services/admin-access.js";
+import { type AdminActor, hasAdminPermission, requireAdminPermission } from "../services/admin-access.js";
 import {
   banUserAsAdmin,
   createUserAsAdmin,
@@ -41,6 +41,7 @@ import {
 } from "../services/admin-users.js";
 import { listAuditLog } from "../services/audit.js";
 import { impersonateUser, stopImpersonating } from "../services/impersonation.js";
+import { parseRoles } from "../services/permissions.js";
 
 /** The signed-in caller as an admin actor; the database session, never the cookie cache. */
 async function actor(c: Context<AuthEnv>): Promise<AdminActor> {
@@ -146,7 +147,7 @@ export function adminRoutes(app: Hono<AuthEnv>): void {
     const ctx = c.get("auth");
     const { user, meta } = await actor(c);
     let subject = { id: user.id, role: user.role };
-    if (body.role !== undefined) subject = { id: "", role: splitRoles(body.role).join(",") };
+    if (body.role !== undefined) subject = { id: "", role: parseRoles(body.role).join(",") };
     else if (body.userId && body.userId !== user.id) {
       requireAdminPermission(ctx, { user, meta }, { user: ["list"] }, "YOU_ARE_NOT_ALLOWED_TO_GET_USER");
       subject = await getUserAsAdmin(ctx, { user, meta }, body.userId);

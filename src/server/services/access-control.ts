@@ -1,8 +1,8 @@
 import type { AuthContext } from "../context.js";
 import { AuthError } from "../errors.js";
+import { grantsOf, parseRoles, type Statements, someGrantAllows } from "./permissions.js";
 
-/** resource -> actions a role may perform on it. */
-export type Statements = Readonly<Record<string, readonly string[]>>;
+export { parseRoles, type Statements };
 
 /**
  * The built-in roles exactly as SPEC section 6 lists them. `member` has no permissions: what a
@@ -26,13 +26,6 @@ export function roleTable(ctx: AuthContext): Readonly<Record<string, Statements>
   return { ...BUILT_IN_ROLES, ...ctx.options.organization.roles };
 }
 
-/** `"admin, member"` or `["admin","member"]` -> `["admin","member"]`: trimmed, empties and repeats dropped. */
-export function parseRoles(input: string | readonly string[] | null | undefined): string[] {
-  if (input === null || input === undefined) return [];
-  const parts = typeof input === "string" ? input.split(",") : input.flatMap((r) => r.split(","));
-  return [...new Set(parts.map((r) => r.trim()).filter((r) => r.length > 0))];
-}
-
 /** Roles for storage: validated against the role table; ROLE_NOT_FOUND for none or an unknown one. */
 export function normalizeRoles(ctx: AuthContext, input: string | readonly string[]): string {
   const roles = parseRoles(input);
@@ -49,17 +42,7 @@ export function normalizeRoles(ctx: AuthContext, input: string | readonly string
  * grants nothing.
  */
 export function roleAllows(ctx: AuthContext, role: string, request: Record<string, readonly string[]>): boolean {
-  const asked = Object.entries(request);
-  if (asked.length === 0 || asked.some(([, actions]) => actions.length === 0)) return false;
-  const table = roleTable(ctx);
-  return parseRoles(role).some((name) => {
-    const statements = Object.hasOwn(table, name) ? table[name] : undefined;
-    if (!statements) return false;
-    return asked.every(([resource, actions]) => {
-      const allowed = Object.hasOwn(statements, resource) ? statements[resource] : undefined;
-      return allowed !== undefined && actions.every((a) => allowed.includes(a));
-    });
-  });
+  return someGrantAllows(grantsOf(roleTable(ctx), parseRoles(role)), request);
 }
 
 /** Whether the role string includes the creator role (owner by default): the role the last-owner rules protect. */

@@ -2,10 +2,8 @@ import type { ErrorCode } from "../../contract/errors/index.js";
 import type { User } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { AuthError } from "../errors.js";
+import { parseRoles, type Statements, someGrantAllows } from "./permissions.js";
 import type { RequestMeta } from "./sessions.js";
-
-/** resource -> actions a role may take. */
-export type Statements = Readonly<Record<string, readonly string[]>>;
 
 /** SPEC section 6: the admin permission set; the plain `user` role has none. */
 export const ADMIN_STATEMENTS: Statements = {
@@ -15,15 +13,12 @@ export const ADMIN_STATEMENTS: Statements = {
 
 const BUILT_IN_ROLES: Readonly<Record<string, Statements>> = { admin: ADMIN_STATEMENTS, user: {} };
 
-export function splitRoles(role: string | readonly string[]): string[] {
-  const parts = typeof role === "string" ? role.split(",") : role;
-  return parts.map((r) => r.trim()).filter((r) => r.length > 0);
-}
-
 /** The statements a role grants: configured roles first, then the built-in ones, then admin roles. */
 function statementsFor(ctx: AuthContext, role: string): Statements | null {
   const { roles, adminRoles } = ctx.options.admin;
-  return roles[role] ?? BUILT_IN_ROLES[role] ?? (adminRoles.includes(role) ? ADMIN_STATEMENTS : null);
+  if (Object.hasOwn(roles, role)) return roles[role] ?? null;
+  if (Object.hasOwn(BUILT_IN_ROLES, role)) return BUILT_IN_ROLES[role] ?? null;
+  return adminRoles.includes(role) ? ADMIN_STATEMENTS : null;
 }
 
 export function isKnownAdminRole(ctx: AuthContext, role: string): boolean {
@@ -33,7 +28,7 @@ export function isKnownAdminRole(ctx: AuthContext, role: string): boolean {
 /** Whether a user holds the admin set: by an admin role or by being listed in adminUserIds. */
 export function isAdminUser(ctx: AuthContext, user: Pick<User, "id" | "role">): boolean {
   const { adminRoles, adminUserIds } = ctx.options.admin;
-  return adminUserIds.includes(user.id) || splitRoles(user.role).some((r) => adminRoles.includes(r));
+  return adminUserIds.includes(user.id) || parseRoles(user.role).some((r) => adminRoles.includes(r));
 }
 
 /**
@@ -45,15 +40,11 @@ export function hasAdminPermission(
   user: Pick<User, "id" | "role">,
   requested: Record<string, readonly string[]>,
 ): boolean {
-  const entries = Object.entries(requested);
-  if (entries.length === 0 || entries.some(([, actions]) => actions.length === 0)) return false;
-  const grants: Statements[] = splitRoles(user.role)
+  const grants = parseRoles(user.role)
     .map((role) => statementsFor(ctx, role))
     .filter((s): s is Statements => s !== null);
   if (ctx.options.admin.adminUserIds.includes(user.id)) grants.push(ADMIN_STATEMENTS);
-  return grants.some((statements) =>
-    entries.every(([resource, actions]) => actions.every((action) => statements[resource]?.includes(action))),
-  );
+  return someGrantAllows(grants, requested);
 }
 
 /** Who is acting, from where: every admin service takes it, checks it and writes it to the audit log. */

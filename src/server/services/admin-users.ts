@@ -14,9 +14,10 @@ import {
   mapSession,
 } from "../store/sessions.js";
 import { deleteUserById, findUserById, insertUser, updateUserProfile } from "../store/users.js";
-import { type AdminActor, isKnownAdminRole, requireAdminPermission, splitRoles } from "./admin-access.js";
+import { type AdminActor, isKnownAdminRole, requireAdminPermission } from "./admin-access.js";
 import { recordAudit } from "./audit.js";
 import { assertPasswordLength, normalizeEmail } from "./credentials.js";
+import { parseRoles } from "./permissions.js";
 import { hashSessionToken } from "./sessions.js";
 
 async function existingUser(ctx: AuthContext, userId: string): Promise<User> {
@@ -26,7 +27,7 @@ async function existingUser(ctx: AuthContext, userId: string): Promise<User> {
 }
 
 function checkedRoles(ctx: AuthContext, role: string | string[]): string {
-  const roles = splitRoles(role);
+  const roles = parseRoles(role);
   if (roles.length === 0 || roles.some((r) => !isKnownAdminRole(ctx, r))) {
     throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_SET_NON_EXISTENT_VALUE");
   }
