@@ -259,3 +259,52 @@ describe("POST /verify-password and setPassword", () => {
     });
   });
 });
+
+describe("mail during an SMTP outage", () => {
+  it("keeps a reset mail while SMTP is down and delivers a working link once it is back", async () => {
+    const probe = await startMailCapture();
+    const port = probe.port;
+    await probe.close(); // nothing listens on this port for now
+    const down = await startTestServer({ extra: { mail: { smtpUrl: `smtp://127.0.0.1:${port}`, retryBaseMs: 20 } } });
+    try {
+      const { email } = await signUp(down, { email: uniqueEmail("outage") });
+      expect((await down.browser().post("/request-password-reset", { email })).body).toEqual(RESET_ANSWER);
+      await down.auth.context.mail.flush();
+      const [entry] = await down.auth.context.mail.list();
+      expect(entry).toMatchObject({ kind: "reset-password", to: email, sentAt: null });
+      expect(entry?.attempts).toBeGreaterThanOrEqual(1);
+      expect(entry?.lastError).toBeTruthy();
+
+      const back = await startMailCapture(port);
+      try {
+        const link = linkIn(await nthMail(back, email, RESET), "/reset-password/");
+        const followed = await down.browser().get(link);
+        expect(followed.headers.get("location")).toMatch(/\/reset-password\?token=[A-Za-z0-9]{24}$/);
+        expect(down.loggedErrors).toEqual([]);
+      } finally {
+        await back.close();
+      }
+    } finally {
+      await down.close();
+    }
+  });
+});
+
+describe("rate limits on the password routes", () => {
+  it("allows 3 reset requests a minute and 3 password checks per 10 s from one client", async () => {
+    const limited = await startTestServer({ options: { rateLimit: { enabled: true } } });
+    try {
+      const { browser, password } = await signUp(limited);
+      const resets = [];
+      for (let i = 0; i < 4; i++)
+        resets.push((await browser.post("/forget-password", { email: "x@example.com" })).status);
+      expect(resets).toEqual([200, 200, 200, 429]);
+      const checks = [];
+      for (let i = 0; i < 4; i++) checks.push((await browser.post("/verify-password", { password })).status);
+      expect(checks).toEqual([200, 200, 200, 429]);
+      expect(limited.loggedErrors).toEqual([]);
+    } finally {
+      await limited.close();
+    }
+  });
+});
