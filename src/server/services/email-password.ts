@@ -63,7 +63,7 @@ export async function signUpEmail(ctx: AuthContext, input: SignUpInput, meta: Re
         : null;
       return { user, session, created: true };
     });
-    ctx.mail.wake();
+    if (sendsVerificationOnSignUp(ctx)) ctx.mail.wake();
     return result;
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
