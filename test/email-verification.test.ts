@@ -126,7 +126,11 @@ describe("GET /verify-email failures", () => {
     const [header, payload, signature] = token.split(".");
     const claims = JSON.parse(Buffer.from(payload ?? "", "base64url").toString());
     const forged = Buffer.from(JSON.stringify({ ...claims, email: "other@example.com" })).toString("base64url");
-    for (const bad of [`${header}.${forged}.${signature}`, `${token.slice(0, -2)}xx`, "garbage"]) {
+    // A middle character of the signature carries 6 full bits, so changing it always changes the bytes.
+    const sig = signature ?? "";
+    const flippedSignature = `${sig.slice(0, 10)}${sig[10] === "A" ? "B" : "A"}${sig.slice(11)}`;
+    const tampered = [`${header}.${forged}.${signature}`, `${header}.${payload}.${flippedSignature}`, "garbage"];
+    for (const bad of tampered) {
       const res = await strict.browser().get(`/verify-email?token=${encodeURIComponent(bad)}&callbackURL=%2Fdone`);
       expect(res.headers.get("location")).toBe(`${strict.origin}/done?error=invalid_token`);
       const json = await strict.browser().get(`/verify-email?token=${encodeURIComponent(bad)}`);
