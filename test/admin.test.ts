@@ -298,7 +298,9 @@ describe("sessions and impersonation", () => {
 
 describe("permission checks never trip over prototype keys", () => {
   it("answers false, not 500, for resources like constructor", async () => {
-    const res = await admin.browser.post("/admin/has-permission", { permissions: { constructor: ["x"], toString: ["y"] } });
+    const res = await admin.browser.post("/admin/has-permission", {
+      permissions: { constructor: ["x"], toString: ["y"] },
+    });
     expect(res.body).toEqual({ error: null, success: false });
   });
 });

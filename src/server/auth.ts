@@ -1,6 +1,7 @@
 import type { Hono } from "hono";
 import type { Member } from "../contract/models.js";
 import { type AddMemberInput, addMemberInput } from "../contract/organization.js";
+import { createServerApi, type ServerApi } from "./api.js";
 import type { AuthContext, Logger, OnLinkAccount } from "./context.js";
 import { argon2idHasher, type PasswordHasher } from "./crypto/password.js";
 import { createTokenCipher } from "./crypto/token-cipher.js";
@@ -48,8 +49,8 @@ export interface Auth {
   readonly app: Hono<AuthEnv>;
   readonly context: AuthContext;
   readonly database: OpenedDatabase;
-  /** Server-side calls that have no HTTP route. They throw AuthError for a refused call. */
-  readonly api: {
+  /** Server-side calls that have no HTTP route (setPassword, addMember). They throw AuthError for a refused call. */
+  readonly api: ServerApi & {
     /** Adds an existing user to an organization (WIRE 8.2: server only, 404 over HTTP). */
     addMember(input: AddMemberInput): Promise<Member>;
   };
@@ -119,6 +120,7 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     context,
     database,
     api: {
+      ...createServerApi(context),
       addMember(input) {
         const parsed = addMemberInput.safeParse(input);
         if (!parsed.success)

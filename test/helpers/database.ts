@@ -22,6 +22,15 @@ export async function freshDatabaseUrl(): Promise<{ url: string; drop(): Promise
     async drop() {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
+      // pg-pool's end() resolves before its connections have closed; forcing the drop while they
+      // close makes the server kill them, which surfaces as an uncaught FATAL in the test process.
+      for (let waited = 0; waited < 3000; waited += 25) {
+        const { rows } = await client.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1", [
+          name,
+        ]);
+        if (rows[0]?.n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
     },

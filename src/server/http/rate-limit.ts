@@ -12,7 +12,7 @@ interface Rule {
 /** Stricter windows where guessing or mail bombing is the risk (WIRE 1.6). */
 const BUILT_IN_RULES: readonly [(path: string) => boolean, Rule][] = [
   [(p) => p.startsWith("/sign-in") || p.startsWith("/sign-up"), { window: 10, max: 3 }],
-  [(p) => p === "/change-password" || p === "/change-email", { window: 10, max: 3 }],
+  [(p) => p === "/change-password" || p === "/change-email" || p === "/verify-password", { window: 10, max: 3 }],
   [
     (p) => p === "/request-password-reset" || p === "/send-verification-email" || p.startsWith("/forget-password"),
     { window: 60, max: 3 },

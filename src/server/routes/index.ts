@@ -1,15 +1,18 @@
 import type { Hono } from "hono";
 import type { AuthContext } from "../context.js";
 import type { AuthEnv } from "../http/env.js";
+import { accountDeletionRoutes } from "./account-deletion.js";
 import { accountRoutes } from "./accounts.js";
 import { adminRoutes } from "./admin.js";
 import { anonymousRoutes } from "./anonymous.js";
 import { coreRoutes } from "./core.js";
 import { emailPasswordRoutes } from "./email-password.js";
+import { emailVerificationRoutes } from "./email-verification.js";
 import { invitationRoutes } from "./invitations.js";
 import { jwtRoutes } from "./jwt.js";
 import { memberRoutes } from "./members.js";
 import { organizationRoutes } from "./organization.js";
+import { passwordRoutes } from "./password.js";
 import { sessionRoutes } from "./session.js";
 import { socialRoutes } from "./social.js";
 import { teamRoutes } from "./teams.js";
@@ -24,6 +27,9 @@ export function registerRoutes(app: Hono<AuthEnv>, ctx: AuthContext): void {
   socialRoutes(app);
   accountRoutes(app);
   anonymousRoutes(app);
+  emailVerificationRoutes(app);
+  passwordRoutes(app);
+  accountDeletionRoutes(app);
   registerOrganizationRoutes(app, ctx);
 }
 

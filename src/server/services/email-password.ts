@@ -6,6 +6,11 @@ import { insertCredentialAccount, updateCredentialPassword } from "../store/acco
 import { isUniqueViolation } from "../store/database.js";
 import { findUserWithPasswordByEmail, insertUser } from "../store/users.js";
 import { assertPasswordLength, normalizeEmail, verifyPasswordOrDummy } from "./credentials.js";
+import {
+  enqueueVerificationMail,
+  resendVerificationOnSignIn,
+  sendsVerificationOnSignUp,
+} from "./email-verification.js";
 import { createSession, type RequestMeta } from "./sessions.js";
 
 export interface SignUpInput {
@@ -14,6 +19,8 @@ export interface SignUpInput {
   password: string;
   image?: string | null;
   rememberMe: boolean;
+  /** Where the verification link sends the browser (emailVerification.sendOnSignUp). */
+  callbackURL?: string;
 }
 
 export interface SignUpResult {
@@ -39,7 +46,7 @@ export async function signUpEmail(ctx: AuthContext, input: SignUpInput, meta: Re
   const now = ctx.now();
 
   try {
-    return await ctx.db.transaction().execute(async (trx) => {
+    const result = await ctx.db.transaction().execute(async (trx) => {
       const user = await insertUser(trx, {
         id: newId(),
         name,
@@ -50,11 +57,14 @@ export async function signUpEmail(ctx: AuthContext, input: SignUpInput, meta: Re
         now,
       });
       await insertCredentialAccount(trx, { id: newId(), userId: user.id, passwordHash, now });
+      if (sendsVerificationOnSignUp(ctx)) await enqueueVerificationMail(ctx, trx, user, input.callbackURL);
       const session = signInNow
         ? await createSession(ctx, trx, user.id, meta, { rememberMe: input.rememberMe, knownUser: user })
         : null;
       return { user, session, created: true };
     });
+    if (sendsVerificationOnSignUp(ctx)) ctx.mail.wake();
+    return result;
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     // When sign-up does not sign in, answer a taken email exactly like a new one: no enumeration.
@@ -83,6 +93,7 @@ export interface SignInInput {
   email: string;
   password: string;
   rememberMe: boolean;
+  callbackURL?: string;
 }
 
 export type SignInResult =
@@ -99,7 +110,10 @@ export async function signInEmail(ctx: AuthContext, input: SignInInput, meta: Re
   const found = await findUserWithPasswordByEmail(ctx.db, email);
   const valid = await verifyPasswordOrDummy(ctx.hasher, found?.passwordHash ?? null, input.password);
   if (!found || !valid) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
-  if (requireEmailVerification && !found.user.emailVerified) return { status: "email-not-verified", user: found.user };
+  if (requireEmailVerification && !found.user.emailVerified) {
+    await resendVerificationOnSignIn(ctx, found.user, input.callbackURL);
+    return { status: "email-not-verified", user: found.user };
+  }
 
   const now = ctx.now();
   if (found.passwordHash && ctx.hasher.needsRehash(found.passwordHash)) {

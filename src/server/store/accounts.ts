@@ -1,3 +1,4 @@
+import { newId } from "../crypto/random.js";
 import type { DB } from "./database.js";
 
 export const CREDENTIAL_PROVIDER = "credential";
@@ -37,4 +38,16 @@ export async function updateCredentialPassword(db: DB, userId: string, passwordH
     .where("userId", "=", userId)
     .where("providerId", "=", CREDENTIAL_PROVIDER)
     .execute();
+}
+
+/** Sets the credential password, creating the credential account when the user has none yet. */
+export async function setCredentialPassword(db: DB, userId: string, passwordHash: string, now: Date): Promise<void> {
+  const result = await db
+    .updateTable("account")
+    .set({ password: passwordHash, updatedAt: now })
+    .where("userId", "=", userId)
+    .where("providerId", "=", CREDENTIAL_PROVIDER)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) > 0) return;
+  await insertCredentialAccount(db, { id: newId(), userId, passwordHash, now });
 }

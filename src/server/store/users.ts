@@ -136,3 +136,23 @@ export async function liftBan(db: DB, userId: string, now: Date): Promise<void> 
     .where("id", "=", userId)
     .execute();
 }
+
+/**
+ * Moves the user from `fromEmail` to `toEmail` (and marks it verified) only if the user still has
+ * `fromEmail`, so a stale link cannot undo a later change. A taken `toEmail` fails on the unique index.
+ */
+export async function moveUserEmail(
+  db: DB,
+  id: string,
+  change: { fromEmail: string; toEmail: string; verified: boolean },
+  now: Date,
+): Promise<User | null> {
+  const row = await db
+    .updateTable("user")
+    .set({ email: change.toEmail.toLowerCase(), emailVerified: change.verified, updatedAt: now })
+    .where("id", "=", id)
+    .where("email", "=", change.fromEmail.toLowerCase())
+    .returningAll()
+    .executeTakeFirst();
+  return row ? mapUser(row) : null;
+}

@@ -1,0 +1,79 @@
+import type { SessionWithUser } from "../../contract/models.js";
+import type { AuthContext } from "../context.js";
+import { apiURL } from "../context.js";
+import { sha256Base64Url } from "../crypto/digest.js";
+import { LOWER_ALPHANUMERIC, newId, randomString } from "../crypto/random.js";
+import { deleteAccountMail } from "../email/templates.js";
+import { AuthError } from "../errors.js";
+import { deleteUserAndOwnedRows } from "../store/account-deletion.js";
+import { findCredentialPassword } from "../store/accounts.js";
+import { consumeVerification, insertVerification } from "../store/verifications.js";
+import { isSessionFresh } from "./sessions.js";
+
+/** Delete tokens are 32 characters of digits and lowercase letters (SPEC 9); only their SHA-256 is stored. */
+const deleteIdentifier = (token: string) => `delete-account-${sha256Base64Url(token)}`;
+
+export type DeleteUserOutcome = "deleted" | "verification-sent";
+
+/**
+ * POST /delete-user. Proof, in this order: a wrong password refuses; an emailed token deletes at
+ * once; with sendDeleteAccountVerification a link is mailed instead; otherwise the right password or
+ * a session fresher than freshAge deletes.
+ */
+export async function deleteUser(
+  ctx: AuthContext,
+  current: SessionWithUser,
+  input: { password?: string; token?: string; callbackURL?: string },
+): Promise<DeleteUserOutcome> {
+  const { sendDeleteAccountVerification, deleteTokenExpiresIn } = ctx.options.user.deleteUser;
+  const { user, session } = current;
+  if (input.password) {
+    if (input.password.length > ctx.options.emailAndPassword.maxPasswordLength)
+      throw new AuthError("PASSWORD_TOO_LONG");
+    const stored = await findCredentialPassword(ctx.db, user.id);
+    if (!stored) throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
+    if (!(await ctx.hasher.verify(stored, input.password))) throw new AuthError("INVALID_PASSWORD");
+  }
+  if (input.token) {
+    await deleteUserWithToken(ctx, user.id, input.token);
+    return "deleted";
+  }
+  if (sendDeleteAccountVerification) {
+    const token = randomString(32, LOWER_ALPHANUMERIC);
+    const now = ctx.now();
+    const callbackURL = encodeURIComponent(input.callbackURL || "/");
+    const url = apiURL(ctx, `/delete-user/callback?token=${token}&callbackURL=${callbackURL}`);
+    await ctx.db.transaction().execute(async (trx) => {
+      await insertVerification(trx, {
+        id: newId(),
+        identifier: deleteIdentifier(token),
+        value: user.id,
+        expiresAt: new Date(now.getTime() + deleteTokenExpiresIn * 1000),
+        now,
+      });
+      await ctx.mail.enqueue(trx, deleteAccountMail(user.email, url, deleteTokenExpiresIn));
+    });
+    ctx.mail.wake();
+    return "verification-sent";
+  }
+  if (!input.password) {
+    // freshAge 0 switches freshness off: then no session is proof enough to delete an account.
+    if (ctx.options.session.freshAge === 0) throw new AuthError("USER_CANNOT_BE_DELETED");
+    if (!isSessionFresh(ctx, session)) throw new AuthError("SESSION_EXPIRED");
+  }
+  await ctx.db.transaction().execute((trx) => deleteUserAndOwnedRows(trx, user.id));
+  return "deleted";
+}
+
+/**
+ * Takes the emailed token (only one issued to this user: another user's token stays intact) and
+ * deletes the user in the same transaction. 404 INVALID_TOKEN otherwise, as the reference answers.
+ */
+export async function deleteUserWithToken(ctx: AuthContext, userId: string, token: string): Promise<void> {
+  const now = ctx.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    const found = await consumeVerification(trx, deleteIdentifier(token), { value: userId });
+    if (!found || found.expiresAt.getTime() <= now.getTime()) throw new AuthError("INVALID_TOKEN", { status: 404 });
+    await deleteUserAndOwnedRows(trx, userId);
+  });
+}

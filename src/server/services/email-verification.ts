@@ -1,0 +1,135 @@
+import type { Session, SessionWithUser, User } from "../../contract/models.js";
+import type { AuthContext } from "../context.js";
+import { checkEmailToken, type EmailTokenClaims } from "../crypto/email-token.js";
+import { verifyEmailMail } from "../email/templates.js";
+import { AuthError } from "../errors.js";
+import type { DB } from "../store/database.js";
+import { findUserByEmail, updateUserProfile } from "../store/users.js";
+import { applyEmailChange, sendNewAddressLink } from "./change-email.js";
+import { normalizeEmail } from "./credentials.js";
+import { createSession, type RequestMeta } from "./sessions.js";
+import { atLeast, ENUMERATION_SAFE_ANSWER_MS } from "./timing.js";
+import { verifyEmailLink } from "./verification-links.js";
+
+/** At most one verification mail per user per this many seconds from a refused sign-in. */
+const SIGN_IN_RESEND_WINDOW_SECONDS = 60;
+
+/** Writes the verification mail to the outbox on `db` (the caller's transaction); wake the outbox after the commit. */
+export async function enqueueVerificationMail(
+  ctx: AuthContext,
+  db: DB,
+  user: Pick<User, "id" | "email">,
+  callbackURL?: string,
+): Promise<void> {
+  const url = await verifyEmailLink(ctx, { email: user.email, userId: user.id }, callbackURL);
+  await ctx.mail.enqueue(db, verifyEmailMail(user.email, url, ctx.options.emailVerification.expiresIn));
+}
+
+export function sendsVerificationOnSignUp(ctx: AuthContext): boolean {
+  const { sendVerificationEmail, sendOnSignUp } = ctx.options.emailVerification;
+  return sendVerificationEmail && sendOnSignUp;
+}
+
+/**
+ * With sendOnSignIn, a sign-in refused for an unverified email mails the link again, at most once a
+ * minute per user so repeated sign-in attempts cannot flood the mailbox.
+ */
+export async function resendVerificationOnSignIn(ctx: AuthContext, user: User, callbackURL?: string): Promise<void> {
+  const { sendVerificationEmail, sendOnSignIn } = ctx.options.emailVerification;
+  if (!sendVerificationEmail || !sendOnSignIn) return;
+  const key = `verification-mail-on-sign-in:${user.id}`;
+  const decision = await ctx.rateLimitStore.hit(key, SIGN_IN_RESEND_WINDOW_SECONDS, 1, ctx.now().getTime());
+  if (!decision.allowed) return;
+  await enqueueVerificationMail(ctx, ctx.db, user, callbackURL);
+  ctx.mail.wake();
+}
+
+/**
+ * POST /send-verification-email. Signed in: only for the caller's own unverified email. Signed out:
+ * the same answer, in the same time, whether or not the email belongs to an unverified user.
+ */
+export async function sendVerificationEmail(
+  ctx: AuthContext,
+  input: { email: string; callbackURL?: string },
+  current: SessionWithUser | null,
+): Promise<void> {
+  if (!ctx.options.emailVerification.sendVerificationEmail) throw new AuthError("VERIFICATION_EMAIL_NOT_ENABLED");
+  const email = normalizeEmail(input.email);
+  if (current) {
+    if (current.user.email !== email) throw new AuthError("EMAIL_MISMATCH");
+    if (current.user.emailVerified) throw new AuthError("EMAIL_ALREADY_VERIFIED");
+    await enqueueVerificationMail(ctx, ctx.db, current.user, input.callbackURL);
+    ctx.mail.wake();
+    return;
+  }
+  await atLeast(ENUMERATION_SAFE_ANSWER_MS, async () => {
+    const user = await findUserByEmail(ctx.db, email);
+    if (!user || user.emailVerified) return;
+    await enqueueVerificationMail(ctx, ctx.db, user, input.callbackURL);
+    ctx.mail.wake();
+  });
+}
+
+export type VerifyEmailOutcome =
+  /** The email is verified; `session` is new when autoSignInAfterVerification signed the user in. */
+  | { kind: "verified"; user: User; session: Session | null }
+  /** A verified user approved a change from the current address; a link went to the new one. */
+  | { kind: "change-confirmed" }
+  | { kind: "email-changed"; user: User };
+
+/** Verify-email failures carry 401 (SPEC 8); the route turns them into `?error=` redirects when it can. */
+const refuse = (code: "INVALID_TOKEN" | "TOKEN_EXPIRED" | "USER_NOT_FOUND" | "UNAUTHORIZED") =>
+  new AuthError(code, { status: 401 });
+
+/**
+ * GET /verify-email: checks the token, its user, and that a signed-in caller is that user, then
+ * performs the step the token names (plain verification or one of the two email-change steps).
+ */
+export async function verifyEmail(
+  ctx: AuthContext,
+  input: { token: string; callbackURL?: string },
+  current: SessionWithUser | null,
+  meta: RequestMeta,
+): Promise<VerifyEmailOutcome> {
+  const check = await checkEmailToken(ctx.secret, input.token, ctx.now());
+  if (check.status === "expired") throw refuse("TOKEN_EXPIRED");
+  if (check.status === "invalid") throw refuse("INVALID_TOKEN");
+  const { claims } = check;
+  const user = await findUserByEmail(ctx.db, claims.email);
+  if (!user) throw refuse("USER_NOT_FOUND");
+  if (user.id !== claims.userId) throw refuse("INVALID_TOKEN");
+  if (current && current.user.id !== user.id) throw refuse("UNAUTHORIZED");
+
+  if (claims.requestType === "change-email-confirmation") {
+    await sendNewAddressLink(ctx, user, requireNewEmail(claims), input.callbackURL);
+    return { kind: "change-confirmed" };
+  }
+  if (claims.requestType === "change-email-verification") {
+    return { kind: "email-changed", user: await applyEmailChange(ctx, user, requireNewEmail(claims)) };
+  }
+  return markVerified(ctx, user, { signIn: current === null }, meta);
+}
+
+function requireNewEmail(claims: EmailTokenClaims): string {
+  if (!claims.updateTo) throw refuse("INVALID_TOKEN");
+  return claims.updateTo;
+}
+
+/**
+ * Sets emailVerified. Signing in happens only on the link's first use: a replayed link (say, from a
+ * mailbox someone else later reads) verifies nothing new and opens no session.
+ */
+async function markVerified(
+  ctx: AuthContext,
+  user: User,
+  options: { signIn: boolean },
+  meta: RequestMeta,
+): Promise<VerifyEmailOutcome> {
+  if (user.emailVerified) return { kind: "verified", user, session: null };
+  return ctx.db.transaction().execute(async (trx) => {
+    const updated = (await updateUserProfile(trx, user.id, { emailVerified: true }, ctx.now())) ?? user;
+    const signIn = options.signIn && ctx.options.emailVerification.autoSignInAfterVerification;
+    const session = signIn ? await createSession(ctx, trx, user.id, meta, { rememberMe: true }) : null;
+    return { kind: "verified" as const, user: updated, session };
+  });
+}

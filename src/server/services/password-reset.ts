@@ -1,0 +1,84 @@
+import type { AuthContext } from "../context.js";
+import { apiURL } from "../context.js";
+import { sha256Base64Url } from "../crypto/digest.js";
+import { newId, randomString } from "../crypto/random.js";
+import { passwordChangedNotice, resetPasswordMail } from "../email/templates.js";
+import { AuthError } from "../errors.js";
+import { setCredentialPassword } from "../store/accounts.js";
+import { findUserByEmail, findUserById } from "../store/users.js";
+import {
+  consumeVerification,
+  deleteUserVerifications,
+  findVerification,
+  insertVerification,
+} from "../store/verifications.js";
+import { assertPasswordLength, normalizeEmail } from "./credentials.js";
+import { revokeAllSessions } from "./sessions.js";
+import { atLeast, ENUMERATION_SAFE_ANSWER_MS } from "./timing.js";
+
+export const RESET_PASSWORD_PREFIX = "reset-password:";
+
+/** Where the mailed link sends the browser when the request named no redirectTo: the app's reset page. */
+export const DEFAULT_RESET_PAGE = "/reset-password";
+
+/** Reset tokens are 24 alphanumeric characters (SPEC 9); only their SHA-256 is stored. */
+const resetIdentifier = (token: string) => `${RESET_PASSWORD_PREFIX}${sha256Base64Url(token)}`;
+
+/**
+ * POST /request-password-reset (and /forget-password). Same answer, in the same time, for known and
+ * unknown emails; a known user gets a single-use link valid for resetPasswordTokenExpiresIn.
+ */
+export async function requestPasswordReset(ctx: AuthContext, input: { email: string; redirectTo?: string }) {
+  const { sendResetPassword, resetPasswordTokenExpiresIn } = ctx.options.emailAndPassword;
+  if (!sendResetPassword) throw new AuthError("RESET_PASSWORD_DISABLED");
+  const email = normalizeEmail(input.email);
+  await atLeast(ENUMERATION_SAFE_ANSWER_MS, async () => {
+    const user = await findUserByEmail(ctx.db, email);
+    if (!user) return;
+    const token = randomString(24);
+    const now = ctx.now();
+    const callbackURL = encodeURIComponent(input.redirectTo || DEFAULT_RESET_PAGE);
+    const url = apiURL(ctx, `/reset-password/${token}?callbackURL=${callbackURL}`);
+    await ctx.db.transaction().execute(async (trx) => {
+      await insertVerification(trx, {
+        id: newId(),
+        identifier: resetIdentifier(token),
+        value: user.id,
+        expiresAt: new Date(now.getTime() + resetPasswordTokenExpiresIn * 1000),
+        now,
+      });
+      await ctx.mail.enqueue(trx, resetPasswordMail(user.email, url, resetPasswordTokenExpiresIn));
+    });
+    ctx.mail.wake();
+  });
+}
+
+/** Whether the link's token is live (GET /reset-password/:token only looks; it does not consume). */
+export async function isResetTokenLive(ctx: AuthContext, token: string): Promise<boolean> {
+  const found = await findVerification(ctx.db, resetIdentifier(token));
+  return found !== null && found.expiresAt.getTime() > ctx.now().getTime();
+}
+
+/**
+ * POST /reset-password, in one transaction: take the token (single use even under races), set the
+ * password, drop the user's other reset links, end their sessions (revokeSessionsOnPasswordReset),
+ * and tell the address that the password changed.
+ */
+export async function resetPassword(ctx: AuthContext, input: { newPassword: string; token?: string }): Promise<void> {
+  const { token } = input;
+  if (!token) throw new AuthError("INVALID_TOKEN");
+  assertPasswordLength(ctx, input.newPassword);
+  const passwordHash = await ctx.hasher.hash(input.newPassword);
+  const now = ctx.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    const found = await consumeVerification(trx, resetIdentifier(token));
+    if (!found || found.expiresAt.getTime() <= now.getTime()) throw new AuthError("INVALID_TOKEN");
+    const user = await findUserById(trx, found.value);
+    if (!user) throw new AuthError("USER_NOT_FOUND");
+    await setCredentialPassword(trx, user.id, passwordHash, now);
+    await deleteUserVerifications(trx, user.id, RESET_PASSWORD_PREFIX);
+    if (ctx.options.emailAndPassword.revokeSessionsOnPasswordReset) await revokeAllSessions(trx, user.id);
+    await ctx.mail.enqueue(trx, passwordChangedNotice(user.email, "reset"));
+  });
+  ctx.mail.wake();
+}

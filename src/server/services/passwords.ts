@@ -1,0 +1,73 @@
+import type { Session, SessionWithUser, User } from "../../contract/models.js";
+import type { AuthContext } from "../context.js";
+import { passwordChangedNotice } from "../email/templates.js";
+import { AuthError } from "../errors.js";
+import { findCredentialPassword, setCredentialPassword } from "../store/accounts.js";
+import { isUniqueViolation } from "../store/database.js";
+import { findUserById } from "../store/users.js";
+import { deleteUserVerifications } from "../store/verifications.js";
+import { assertPasswordLength, verifyPasswordOrDummy } from "./credentials.js";
+import { RESET_PASSWORD_PREFIX } from "./password-reset.js";
+import { createSession, type RequestMeta, revokeAllSessions } from "./sessions.js";
+
+export interface ChangePasswordInput {
+  newPassword: string;
+  currentPassword: string;
+  revokeOtherSessions?: boolean;
+}
+
+/**
+ * POST /change-password. With revokeOtherSessions every session ends, the caller's included, and a
+ * new one replaces it (a stolen token stops working). Pending reset links die with the old password.
+ */
+export async function changePassword(
+  ctx: AuthContext,
+  current: SessionWithUser,
+  input: ChangePasswordInput,
+  meta: RequestMeta,
+  options: { rememberMe: boolean },
+): Promise<{ user: User; session: Session | null }> {
+  assertPasswordLength(ctx, input.newPassword);
+  const { user } = current;
+  const stored = await findCredentialPassword(ctx.db, user.id);
+  if (!stored) throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
+  if (!(await ctx.hasher.verify(stored, input.currentPassword))) throw new AuthError("INVALID_PASSWORD");
+  const passwordHash = await ctx.hasher.hash(input.newPassword);
+  const now = ctx.now();
+  const session = await ctx.db.transaction().execute(async (trx) => {
+    await setCredentialPassword(trx, user.id, passwordHash, now);
+    await deleteUserVerifications(trx, user.id, RESET_PASSWORD_PREFIX);
+    await ctx.mail.enqueue(trx, passwordChangedNotice(user.email, "changed"));
+    if (!input.revokeOtherSessions) return null;
+    await revokeAllSessions(trx, user.id);
+    return createSession(ctx, trx, user.id, meta, { rememberMe: options.rememberMe });
+  });
+  ctx.mail.wake();
+  return { user, session };
+}
+
+/** POST /verify-password: INVALID_PASSWORD unless it matches (same work when there is no password). */
+export async function verifyPassword(ctx: AuthContext, userId: string, password: string): Promise<void> {
+  const stored = await findCredentialPassword(ctx.db, userId);
+  if (!(await verifyPasswordOrDummy(ctx.hasher, stored, password))) throw new AuthError("INVALID_PASSWORD");
+}
+
+/**
+ * Server-side only (not an HTTP route): gives a user without a credential password one, e.g. after a
+ * social sign-up. USER_ALREADY_HAS_PASSWORD when they have one; the account's unique key decides races.
+ */
+export async function setPassword(ctx: AuthContext, userId: string, newPassword: string): Promise<void> {
+  assertPasswordLength(ctx, newPassword);
+  const passwordHash = await ctx.hasher.hash(newPassword);
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      const user = await findUserById(trx, userId);
+      if (!user) throw new AuthError("USER_NOT_FOUND");
+      if (await findCredentialPassword(trx, userId)) throw new AuthError("USER_ALREADY_HAS_PASSWORD");
+      await setCredentialPassword(trx, userId, passwordHash, ctx.now());
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AuthError("USER_ALREADY_HAS_PASSWORD");
+    throw error;
+  }
+}
