@@ -3,6 +3,7 @@ import type { ListedSession, User } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
+import { deleteUserAndOwnedRows } from "../store/account-deletion.js";
 import { findCredentialPassword, insertCredentialAccount, updateCredentialPassword } from "../store/accounts.js";
 import { searchUsers } from "../store/admin-users.js";
 import { isUniqueViolation } from "../store/database.js";
@@ -13,7 +14,7 @@ import {
   listActiveUserSessions,
   mapSession,
 } from "../store/sessions.js";
-import { deleteUserById, findUserById, insertUser, updateUserProfile } from "../store/users.js";
+import { findUserById, insertUser, updateUserProfile } from "../store/users.js";
 import { type AdminActor, isKnownAdminRole, requireAdminPermission } from "./admin-access.js";
 import { recordAudit } from "./audit.js";
 import { assertPasswordLength, normalizeEmail } from "./credentials.js";
@@ -184,13 +185,13 @@ export async function unbanUserAsAdmin(ctx: AuthContext, actor: AdminActor, user
   });
 }
 
-/** Deletes the user; their sessions, accounts and memberships go with them (foreign keys cascade). */
+/** Deletes the user with their sessions, accounts, memberships and pending one-time values, as self-deletion does. */
 export async function removeUserAsAdmin(ctx: AuthContext, actor: AdminActor, userId: string): Promise<void> {
   requireAdminPermission(ctx, actor, { user: ["delete"] }, "YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS");
   if (userId === actor.user.id) throw new AuthError("YOU_CANNOT_REMOVE_YOURSELF");
   const user = await existingUser(ctx, userId);
   await ctx.db.transaction().execute(async (trx) => {
-    await deleteUserById(trx, userId);
+    await deleteUserAndOwnedRows(trx, userId);
     await recordAudit(ctx, trx, {
       actorUserId: actor.user.id,
       action: "user.remove",

@@ -111,10 +111,6 @@ export async function updateUserProfile(
   return row ? mapUser(row) : null;
 }
 
-export async function deleteUserById(db: DB, id: string): Promise<void> {
-  await db.deleteFrom("user").where("id", "=", id).execute();
-}
-
 /** Whether the user may open a session now: a ban that has run out is lifted on the way. */
 export async function findBanState(
   db: DB,
