@@ -45,7 +45,7 @@ export function OrganizationSwitcher({
 export function RequireSession({ children }: { children: ReactNode }) {
   const session = useSession();
   const location = useLocation();
-  if (session.isPending) return <Loading />;
+  if (session.isPending || (session.isRefetching && !session.data)) return <Loading />;
   if (!session.data) {
     const next = encodeURIComponent(location.pathname + location.search);
     return <Navigate to={`/sign-in?redirectTo=${next}`} replace />;
@@ -68,6 +68,7 @@ export function AppShell() {
   const switchTo = async (organizationId: string) => {
     if (organizationId === "__new") return navigate("/organizations/new");
     await authClient.organization.setActive({ organizationId });
+    await authClient.$store.activeOrganization.refetch();
     navigate("/organization");
   };
   const signOut = async () => {

@@ -8,6 +8,12 @@ import { authClient } from "../lib/client.js";
 import { useAppConfig } from "../lib/config.js";
 import { safeNextPath, useSubmit } from "../lib/use-submit.js";
 
+/** Reads the new session before leaving, so the signed-in pages never see the old (empty) one. */
+async function enter(navigate: (to: string) => void, next: string) {
+  await authClient.$store.session.refetch();
+  navigate(next);
+}
+
 const providerLabel = (id: string) => id.charAt(0).toUpperCase() + id.slice(1);
 
 export function SignUpPage() {
@@ -20,7 +26,7 @@ export function SignUpPage() {
   const onSubmit = async (values: { name: string; email: string; password: string }) => {
     const data = await submit.run({ ...values, callbackURL: "/verified" });
     if (!data) return;
-    if (data.token) navigate(next);
+    if (data.token) await enter(navigate, next);
     else setCheckMail(true);
   };
   return (
@@ -56,10 +62,10 @@ export function SignInPage() {
   const redirectError = params.get("error");
 
   const onEmail = async (values: { email: string; password: string; rememberMe: boolean }) => {
-    if (await emailSignIn.run(values)) navigate(next);
+    if (await emailSignIn.run(values)) await enter(navigate, next);
   };
   const onGuest = async () => {
-    if (await guest.run()) navigate(next);
+    if (await guest.run()) await enter(navigate, next);
   };
   const onSocial = (provider: string) =>
     // The reply carries {url, redirect: true}: the client takes the browser to the provider.

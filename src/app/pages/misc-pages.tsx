@@ -100,7 +100,9 @@ export function AcceptInvitationPage() {
               pending={accept.pending}
               data-testid="invitation-accept"
               onClick={async () => {
-                if (await accept.run({ invitationId: id })) navigate("/organization");
+                if (!(await accept.run({ invitationId: id }))) return;
+                await authClient.$store.activeOrganization.refetch();
+                navigate("/organization");
               }}
             >
               Accept

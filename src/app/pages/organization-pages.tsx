@@ -36,7 +36,9 @@ export function CreateOrganizationPage() {
         pending={create.pending}
         error={create.error}
         onSubmit={async (values) => {
-          if (await create.run(values)) navigate("/organization");
+          if (!(await create.run(values))) return;
+          await authClient.$store.activeOrganization.refetch();
+          navigate("/organization");
         }}
       />
     </Card>
