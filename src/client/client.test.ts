@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cookieFetch } from "../../test/helpers/cookie-fetch.js";
 import { startTestServer, type TestServer } from "../../test/helpers/server.js";
 import { type AuthClient, createAuthClient, type QueryStore } from "./index.js";
 import { isSafeRedirect, pathFor } from "./paths.js";
@@ -171,24 +172,6 @@ describe("session store against the real service", () => {
     server = await startTestServer();
   });
   afterAll(() => server.close());
-
-  /** Node's fetch keeps no cookies: this keeps them as a browser would, over the same real HTTP. */
-  function cookieFetch(): typeof fetch {
-    const jar = new Map<string, string>();
-    return async (input, init) => {
-      const headers = new Headers(init?.headers);
-      if (jar.size > 0) headers.set("cookie", [...jar].map(([k, v]) => `${k}=${v}`).join("; "));
-      const response = await fetch(input, { ...init, headers });
-      for (const line of response.headers.getSetCookie()) {
-        const [pair = ""] = line.split(";");
-        const name = pair.slice(0, pair.indexOf("="));
-        const value = pair.slice(pair.indexOf("=") + 1);
-        if (value === "" || /max-age=0/i.test(line)) jar.delete(name);
-        else jar.set(name, value);
-      }
-      return response;
-    };
-  }
 
   const clientFor = (extra: Parameters<typeof createAuthClient>[0] = {}): AuthClient =>
     createAuthClient({
