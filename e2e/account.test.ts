@@ -118,3 +118,36 @@ describe("session revocation", () => {
     await phone.close();
   });
 });
+
+describe("loading", () => {
+  it("asks for the session and the organization state at once, not one after another", async () => {
+    const page = await browser.newPage();
+    await signUpInBrowser(page, service.origin, newUser("Eve"));
+    await page.getByTestId("home-title").waitFor();
+    // Watch the page's own fetch calls (the requests still go to the real server).
+    await page.addInitScript(() => {
+      const log: string[] = [];
+      (window as any).__fetchLog = log;
+      const original = window.fetch.bind(window);
+      window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+        const path = new URL(String(input instanceof Request ? input.url : input), location.href).pathname;
+        log.push(`call ${path}`);
+        return original(input, init).finally(() => log.push(`done ${path}`));
+      };
+    });
+    await page.reload();
+    await page.getByTestId("home-title").waitFor();
+    const log: string[] = await page.evaluate(() => (window as any).__fetchLog);
+    const firstDone = log.findIndex((entry) => entry.startsWith("done"));
+    const callsBeforeAnyAnswer = log.slice(0, firstDone);
+    for (const path of [
+      "/api/auth/get-session",
+      "/api/auth/organization/get-full-organization",
+      "/api/auth/organization/list",
+      "/api/auth/organization/get-active-member",
+    ]) {
+      expect(callsBeforeAnyAnswer).toContain(`call ${path}`);
+    }
+    await page.close();
+  });
+});
