@@ -11,6 +11,13 @@ import type {
   TeamMember,
 } from "../contract/api-models.js";
 import type { ListedSession, SessionWithUser, User } from "../contract/models.js";
+import type {
+  accountSelector,
+  idTokenInput,
+  linkSocialBody,
+  oneTapBody,
+  signInSocialBody,
+} from "../contract/social.js";
 import type { FetchOptions, Result } from "./request.js";
 
 /**
@@ -40,24 +47,8 @@ export interface RedirectReply {
   url: string;
   redirect: boolean;
 }
-export interface IdTokenInput {
-  token: string;
-  nonce?: string;
-  accessToken?: string;
-  refreshToken?: string;
-  expiresAt?: number;
-}
-export interface SocialSignInBody {
-  provider: string;
-  callbackURL?: string;
-  newUserCallbackURL?: string;
-  errorCallbackURL?: string;
-  disableRedirect?: boolean;
-  idToken?: IdTokenInput;
-  scopes?: string[];
-  requestSignUp?: boolean;
-  loginHint?: string;
-}
+export type IdTokenInput = z.input<typeof idTokenInput>;
+export type SocialSignInBody = z.input<typeof signInSocialBody>;
 export type Role = "owner" | "admin" | "member" | (string & {});
 
 export interface AccountCalls {
@@ -85,17 +76,14 @@ export interface AccountCalls {
   revokeSessions: OptionalCall<undefined, Status>;
   revokeOtherSessions: OptionalCall<undefined, Status>;
   listAccounts: OptionalCall<undefined, LinkedAccount[]>;
-  linkSocial: Call<
-    { provider: string; callbackURL?: string; errorCallbackURL?: string; scopes?: string[]; idToken?: IdTokenInput },
-    RedirectReply & { status?: boolean }
-  >;
-  unlinkAccount: Call<{ accountId: string }, Status>;
+  linkSocial: Call<z.input<typeof linkSocialBody>, RedirectReply & { status?: boolean }>;
+  unlinkAccount: Call<z.input<typeof accountSelector>, Status>;
   getAccessToken: Call<
-    { accountId: string; userId?: string },
+    z.input<typeof accountSelector>,
     { accessToken: string; accessTokenExpiresAt: Date | null; scopes: string[]; idToken: string | null }
   >;
   deleteAnonymousUser: OptionalCall<undefined, { success: boolean }>;
-  oneTap: { callback: Call<{ idToken: string; callbackURL?: string }, TokenAndUser> };
+  oneTap: { callback: Call<z.input<typeof oneTapBody>, TokenAndUser> };
 }
 
 export interface OrganizationCalls {
