@@ -84,6 +84,18 @@ describe("signing up, out and in", () => {
   });
 });
 
+describe("errors handed to the application", () => {
+  it("shows `/?error=CODE` (a failed sign-in redirect) on the sign-in page in words", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${service.origin}/?error=account_not_linked`);
+    await page.waitForURL(/\/sign-in\?/);
+    expect(await page.getByTestId("redirect-error").textContent()).toBe(
+      "This account is not linked to yours yet. Sign in with your password, then link it.",
+    );
+    await page.close();
+  });
+});
+
 describe("session revocation", () => {
   it("signs out the other device; that device sees it when it comes back to the tab", async () => {
     const user = newUser("Dee");

@@ -47,8 +47,14 @@ export function RequireSession({ children }: { children: ReactNode }) {
   const location = useLocation();
   if (session.isPending || (session.isRefetching && !session.data)) return <Loading />;
   if (!session.data) {
-    const next = encodeURIComponent(location.pathname + location.search);
-    return <Navigate to={`/sign-in?redirectTo=${next}`} replace />;
+    // An error handed to the application (`/?error=...` from a failed sign-in) is shown on sign-in.
+    const params = new URLSearchParams(location.search);
+    const error = params.get("error");
+    params.delete("error");
+    params.delete("error_description");
+    const rest = params.size ? `?${params}` : "";
+    const target = new URLSearchParams({ redirectTo: location.pathname + rest, ...(error ? { error } : {}) });
+    return <Navigate to={`/sign-in?${target}`} replace />;
   }
   return <>{children}</>;
 }
