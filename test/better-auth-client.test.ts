@@ -72,3 +72,42 @@ describe("better-auth/client against Gatehouse", () => {
     expect(sessions.data).toHaveLength(1);
   });
 });
+
+describe("better-auth organization client against Gatehouse", () => {
+  it("creates an organization, invites, and the invitee accepts", async () => {
+    const owner = betterAuthClient().client;
+    const stamp = Date.now();
+    await owner.signUp.email({ name: "Owner", email: `ba-owner-${stamp}@example.com`, password: "password123" });
+    const created = await owner.organization.create({ name: "Compat Org", slug: `compat-${stamp}` });
+    expect(created.error).toBeNull();
+    expect(created.data).toMatchObject({ name: "Compat Org", slug: `compat-${stamp}` });
+
+    const inviteeEmail = `ba-invitee-${stamp}@example.com`;
+    const invitation = await owner.organization.inviteMember({ email: inviteeEmail, role: "member" });
+    expect(invitation.error).toBeNull();
+    expect(invitation.data).toMatchObject({ email: inviteeEmail, role: "member", status: "pending" });
+
+    const invitee = betterAuthClient().client;
+    await invitee.signUp.email({ name: "Invitee", email: inviteeEmail, password: "password123" });
+    const details = await invitee.organization.getInvitation({ query: { id: invitation.data!.id } });
+    expect(details.data).toMatchObject({
+      organizationName: "Compat Org",
+      inviterEmail: `ba-owner-${stamp}@example.com`,
+    });
+    const accepted = await invitee.organization.acceptInvitation({ invitationId: invitation.data!.id });
+    expect(accepted.error).toBeNull();
+    expect(accepted.data?.invitation.status).toBe("accepted");
+
+    const full = await invitee.organization.getFullOrganization();
+    expect(full.data?.id).toBe(created.data!.id);
+    expect(full.data?.members.map((m) => m.user.email).sort()).toEqual(
+      [`ba-invitee-${stamp}@example.com`, `ba-owner-${stamp}@example.com`].sort(),
+    );
+    const mine = await invitee.organization.list();
+    expect(mine.data?.map((o) => o.slug)).toEqual([`compat-${stamp}`]);
+
+    const left = await invitee.organization.leave({ organizationId: created.data!.id });
+    expect(left.error).toBeNull();
+    expect((await owner.organization.getFullOrganization()).data?.members).toHaveLength(1);
+  });
+});

@@ -1,16 +1,19 @@
 import type { z } from "zod";
 import type { signInEmailBody, signUpEmailBody, updateUserBody } from "../contract/account.js";
 import type {
+  CreatedOrganization,
   FullOrganization,
   Invitation,
   InvitationDetails,
   LinkedAccount,
   Member,
+  MemberWithUser,
   Organization,
   Team,
   TeamMember,
 } from "../contract/api-models.js";
 import type { ListedSession, SessionWithUser, User } from "../contract/models.js";
+import type * as org from "../contract/organization.js";
 import type {
   accountSelector,
   idTokenInput,
@@ -49,7 +52,6 @@ export interface RedirectReply {
 }
 export type IdTokenInput = z.input<typeof idTokenInput>;
 export type SocialSignInBody = z.input<typeof signInSocialBody>;
-export type Role = "owner" | "admin" | "member" | (string & {});
 
 export interface AccountCalls {
   signUp: { email: Call<z.input<typeof signUpEmailBody>, TokenAndUser> };
@@ -86,62 +88,38 @@ export interface AccountCalls {
   oneTap: { callback: Call<z.input<typeof oneTapBody>, TokenAndUser> };
 }
 
+type In<T extends z.ZodType> = z.input<T>;
+
+/** Organization calls (WIRE 8.2); bodies and queries from src/contract/organization.ts. */
 export interface OrganizationCalls {
-  create: Call<
-    {
-      name: string;
-      slug: string;
-      logo?: string | null;
-      metadata?: Record<string, unknown>;
-      keepCurrentActiveOrganization?: boolean;
-    },
-    Organization & { members: Member[] }
-  >;
-  checkSlug: Call<{ slug: string }, { status: boolean }>;
-  update: Call<
-    {
-      data: { name?: string; slug?: string; logo?: string | null; metadata?: Record<string, unknown> };
-      organizationId?: string;
-    },
-    Organization
-  >;
-  delete: Call<{ organizationId: string }, Organization>;
+  create: Call<In<typeof org.createOrganizationBody>, CreatedOrganization>;
+  checkSlug: Call<In<typeof org.checkSlugBody>, { status: boolean }>;
+  update: Call<In<typeof org.updateOrganizationBody>, Organization>;
+  delete: Call<In<typeof org.organizationIdBody>, Organization>;
   list: OptionalCall<undefined, Organization[]>;
-  getFullOrganization: OptionalCall<
-    Query<{ organizationId?: string; organizationSlug?: string; membersLimit?: number }>,
-    FullOrganization | null
-  >;
-  setActive: Call<{ organizationId?: string | null; organizationSlug?: string }, Organization | null>;
-  inviteMember: Call<
-    { email: string; role: Role | Role[]; organizationId?: string; resend?: boolean; teamId?: string | string[] },
-    Invitation
-  >;
-  acceptInvitation: Call<{ invitationId: string }, { invitation: Invitation; member: Member }>;
-  rejectInvitation: Call<{ invitationId: string }, { invitation: Invitation; member: null }>;
-  cancelInvitation: Call<{ invitationId: string }, Invitation>;
-  getInvitation: Call<Query<{ id: string }>, InvitationDetails>;
-  listInvitations: OptionalCall<Query<{ organizationId?: string }>, Invitation[]>;
+  getFullOrganization: OptionalCall<Query<In<typeof org.getFullOrganizationQuery>>, FullOrganization | null>;
+  setActive: Call<In<typeof org.setActiveOrganizationBody>, Organization | null>;
+  inviteMember: Call<In<typeof org.inviteMemberBody>, Invitation>;
+  acceptInvitation: Call<In<typeof org.invitationIdBody>, { invitation: Invitation; member: Member }>;
+  rejectInvitation: Call<In<typeof org.invitationIdBody>, { invitation: Invitation; member: null }>;
+  cancelInvitation: Call<In<typeof org.invitationIdBody>, Invitation>;
+  getInvitation: Call<Query<In<typeof org.getInvitationQuery>>, InvitationDetails>;
+  listInvitations: OptionalCall<Query<In<typeof org.organizationIdQuery>>, Invitation[]>;
   listUserInvitations: OptionalCall<undefined, (Invitation & { organizationName: string })[]>;
-  removeMember: Call<{ memberIdOrEmail: string; organizationId?: string }, { member: Member }>;
-  updateMemberRole: Call<{ memberId: string; role: Role | Role[]; organizationId?: string }, Member>;
-  getActiveMember: OptionalCall<undefined, Member>;
-  getActiveMemberRole: OptionalCall<Query<{ organizationId?: string; userId?: string }>, { role: string }>;
-  leave: Call<{ organizationId: string }, Member>;
-  listMembers: OptionalCall<
-    Query<{ organizationId?: string; limit?: number; offset?: number }>,
-    { members: Member[]; total: number }
-  >;
-  hasPermission: Call<
-    { organizationId?: string; permissions: Record<string, string[]> },
-    { success: boolean; error: null }
-  >;
-  createTeam: Call<{ name: string; organizationId?: string }, Team>;
-  updateTeam: Call<{ teamId: string; data: { name?: string; organizationId?: string } }, Team>;
-  removeTeam: Call<{ teamId: string; organizationId?: string }, { message: string }>;
-  listTeams: OptionalCall<Query<{ organizationId?: string }>, Team[]>;
-  setActiveTeam: Call<{ teamId?: string | null }, Team | null>;
-  listUserTeams: OptionalCall<Query<{ organizationId?: string; userId?: string }>, Team[]>;
-  listTeamMembers: OptionalCall<Query<{ teamId?: string }>, TeamMember[]>;
-  addTeamMember: Call<{ teamId: string; userId: string; organizationId?: string }, TeamMember>;
-  removeTeamMember: Call<{ teamId: string; userId: string; organizationId?: string }, { message: string }>;
+  removeMember: Call<In<typeof org.removeMemberBody>, { member: Member }>;
+  updateMemberRole: Call<In<typeof org.updateMemberRoleBody>, Member>;
+  getActiveMember: OptionalCall<undefined, MemberWithUser>;
+  getActiveMemberRole: OptionalCall<Query<In<typeof org.activeMemberRoleQuery>>, { role: string }>;
+  leave: Call<In<typeof org.organizationIdBody>, MemberWithUser>;
+  listMembers: OptionalCall<Query<In<typeof org.listMembersQuery>>, { members: MemberWithUser[]; total: number }>;
+  hasPermission: Call<In<typeof org.hasPermissionBody>, { success: boolean; error: null }>;
+  createTeam: Call<In<typeof org.createTeamBody>, Team>;
+  updateTeam: Call<In<typeof org.updateTeamBody>, Team>;
+  removeTeam: Call<In<typeof org.teamIdBody>, { message: string }>;
+  listTeams: OptionalCall<Query<In<typeof org.organizationIdQuery>>, Team[]>;
+  setActiveTeam: Call<In<typeof org.setActiveTeamBody>, Team | null>;
+  listUserTeams: OptionalCall<Query<In<typeof org.listUserTeamsQuery>>, Team[]>;
+  listTeamMembers: OptionalCall<Query<In<typeof org.listTeamMembersQuery>>, TeamMember[]>;
+  addTeamMember: Call<In<typeof org.teamMemberBody>, TeamMember>;
+  removeTeamMember: Call<In<typeof org.teamMemberBody>, { message: string }>;
 }

@@ -1,46 +1,16 @@
+import type { Invitation, Member, MemberWithUser, Organization, Team } from "./models.js";
+
 /**
- * Objects of the account-linking and organization routes as the API returns them (WIRE 5, 8.1),
- * spelled out for clients. Dates are Date after the client revives them.
+ * Reply shapes built from the models (WIRE 5, 8.2) that clients need by name.
+ * Dates are Date after the client revives them.
  */
-export interface Organization {
-  id: string;
-  name: string;
-  slug: string;
-  logo: string | null;
-  metadata: Record<string, unknown> | string | null;
-  createdAt: Date;
-}
+export type { Invitation, Member, MemberUser, MemberWithUser, Organization, Team, TeamMember } from "./models.js";
 
-export interface MemberUser {
-  id: string;
-  name: string;
-  email: string;
-  image: string | null;
-}
-
-export interface Member {
-  id: string;
-  organizationId: string;
-  userId: string;
-  /** Comma-separated when a member holds several roles. */
-  role: string;
-  createdAt: Date;
-  user?: MemberUser;
-}
-
-export type InvitationStatus = "pending" | "accepted" | "rejected" | "canceled";
-
-export interface Invitation {
-  id: string;
-  organizationId: string;
-  email: string;
-  role: string;
-  /** Comma-separated team ids, or null. */
-  teamId: string | null;
-  status: InvitationStatus;
-  expiresAt: Date;
-  createdAt: Date;
-  inviterId: string;
+/** get-full-organization: the organization with its members (and their users), invitations and teams. */
+export interface FullOrganization extends Organization {
+  members: MemberWithUser[];
+  invitations: Invitation[];
+  teams: Team[];
 }
 
 /** get-invitation adds the names the invitee needs to decide. */
@@ -50,25 +20,9 @@ export interface InvitationDetails extends Invitation {
   inviterEmail: string;
 }
 
-export interface Team {
-  id: string;
-  name: string;
-  organizationId: string;
-  createdAt: Date;
-  updatedAt: Date | null;
-}
-
-export interface TeamMember {
-  id: string;
-  teamId: string;
-  userId: string;
-  createdAt: Date;
-}
-
-export interface FullOrganization extends Organization {
+/** create replies with the organization and its first member. */
+export interface CreatedOrganization extends Organization {
   members: Member[];
-  invitations: Invitation[];
-  teams: Team[];
 }
 
 /** A row of list-accounts. */

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from "react";
-import type { Invitation, Member, Organization, Team } from "../../contract/api-models.js";
+import type { Invitation, MemberWithUser as Member, Organization, Team } from "../../contract/api-models.js";
 import type { HasCode } from "../lib/messages.js";
 import { roleLabel } from "../lib/permissions.js";
 import {

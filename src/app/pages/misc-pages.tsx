@@ -42,7 +42,7 @@ export function HomePage() {
             {invitations.data.map((inv) => (
               <li key={inv.id} className="row">
                 <span>
-                  {inv.organizationName} · {roleLabel(inv.role)}
+                  {inv.organizationName} · {roleLabel(inv.role ?? "member")}
                 </span>
                 <Link to={`/accept-invitation/${inv.id}`}>Open</Link>
               </li>

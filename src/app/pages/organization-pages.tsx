@@ -209,7 +209,7 @@ export function InvitationsPage() {
             onCancel={(inv) => void cancel.run({ invitationId: inv.id })}
             onResend={(inv) =>
               void invite
-                .run({ email: inv.email, role: inv.role, resend: true, organizationId: org.id })
+                .run({ email: inv.email, role: inv.role ?? "member", resend: true, organizationId: org.id })
                 .then((data) => data && setSent(`Invitation sent again to ${data.email}.`))
             }
           />
