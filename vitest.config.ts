@@ -30,6 +30,8 @@ export default defineConfig({
           include: ["e2e/**/*.test.ts"],
           globalSetup: ["e2e/global-setup.ts"],
           testTimeout: 60_000,
+          // A page settles on a shared 2-core machine in well under this; polls stop as soon as it does.
+          expect: { poll: { timeout: 10_000 } },
           env: { TEST_DIALECT: "sqlite" },
         },
       },
