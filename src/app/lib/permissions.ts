@@ -1,27 +1,16 @@
-/**
- * What each built-in role may do (SPEC section 6). The server refuses anything else; the UI uses
- * this only to hide controls a member cannot use.
- */
-const permissions: Record<string, Record<string, readonly string[]>> = {
-  owner: {
-    organization: ["update", "delete"],
-    member: ["create", "update", "delete"],
-    invitation: ["create", "cancel"],
-    team: ["create", "update", "delete"],
-  },
-  admin: {
-    organization: ["update"],
-    member: ["create", "update", "delete"],
-    invitation: ["create", "cancel"],
-    team: ["create", "update", "delete"],
-  },
-  member: {},
-};
+import { BUILT_IN_ROLES } from "../../contract/organization-roles.js";
 
-/** Roles are stored comma-separated; any role granting the action is enough. */
+/**
+ * Whether a role may do something, by the server's own table of built-in roles (SPEC section 6).
+ * The server refuses anything else; the UI uses this only to hide controls a member cannot use.
+ * Roles are stored comma-separated; any role granting the action is enough.
+ */
 export function can(role: string | null | undefined, resource: string, action: string): boolean {
   if (!role) return false;
-  return role.split(",").some((r) => permissions[r.trim()]?.[resource]?.includes(action) ?? false);
+  return role.split(",").some((name) => {
+    const statements = Object.hasOwn(BUILT_IN_ROLES, name.trim()) ? BUILT_IN_ROLES[name.trim()] : undefined;
+    return statements !== undefined && Object.hasOwn(statements, resource) && statements[resource]!.includes(action);
+  });
 }
 
 export const roleLabel = (role: string) =>
