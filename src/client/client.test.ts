@@ -166,6 +166,53 @@ describe("replies", () => {
   });
 });
 
+describe("organization stores", () => {
+  const hits = (path: string) => recorded.filter((r) => r.path === `/api/auth${path}`).length;
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
+
+  it("read once when first watched, never re-triggered by their own reads", async () => {
+    replies.set("/api/auth/organization/get-full-organization", { status: 200, body: "null" });
+    const client = echoClient({ refetchDelayMs: 0 });
+    const before = hits("/organization/get-full-organization");
+    const unsubscribe = client.$store.activeOrganization.subscribe(() => {});
+    await settle();
+    expect(hits("/organization/get-full-organization") - before).toBe(1);
+    unsubscribe();
+  });
+
+  it("read again after organization changes: the active one after any, the list after create/update/delete", async () => {
+    replies.set("/api/auth/organization/list", { status: 200, body: "[]" });
+    const client = echoClient({ refetchDelayMs: 0 });
+    client.$store.activeOrganization.subscribe(() => {});
+    client.$store.listOrganizations.subscribe(() => {});
+    client.$store.activeMember.subscribe(() => {});
+    await settle();
+    const active = hits("/organization/get-full-organization");
+    const list = hits("/organization/list");
+    const member = hits("/organization/get-active-member");
+
+    await client.organization.inviteMember({ email: "x@example.com", role: "member" });
+    await settle();
+    expect(hits("/organization/get-full-organization")).toBe(active + 1);
+    expect(hits("/organization/list")).toBe(list);
+
+    await client.organization.update({ data: { name: "New name" } });
+    await settle();
+    expect(hits("/organization/get-full-organization")).toBe(active + 2);
+    expect(hits("/organization/list")).toBe(list + 1);
+
+    await client.organization.updateMemberRole({ memberId: "m1", role: "admin" });
+    await settle();
+    expect(hits("/organization/get-active-member")).toBe(member + 1);
+
+    // Reads refresh nothing.
+    await client.organization.listTeams();
+    await settle();
+    expect(hits("/organization/get-full-organization")).toBe(active + 3);
+    replies.clear();
+  });
+});
+
 describe("session store against the real service", () => {
   let server: TestServer;
   beforeAll(async () => {

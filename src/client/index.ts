@@ -122,7 +122,9 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
       if (merged.throw) throw new AuthClientRequestError(result.error);
       return result;
     }
-    afterSuccess(path, result.data);
+    // Reads change nothing: only a successful POST (or the verify-email link) makes the stores read
+    // again, so a store's own GET never triggers itself.
+    if (method === "POST" || path === "/verify-email") afterSuccess(path);
     merged.onSuccess?.(result.data);
     const data = result.data as { redirect?: unknown; url?: unknown } | null;
     if (!merged.disableRedirect && data && data.redirect === true && typeof data.url === "string") {
@@ -149,7 +151,7 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
     else setTimeout(() => void store.refetch(), refetchDelayMs);
   };
 
-  function afterSuccess(path: string, _data: unknown): void {
+  function afterSuccess(path: string): void {
     if (path === "/sign-out" || path === "/delete-user" || path === "/revoke-sessions") {
       // Known outcome: show it at once, then confirm with the server.
       stores.session.setData(null);
