@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { signInEmailBody, signUpEmailBody, updateUserBody } from "../contract/account.js";
+import type * as flows from "../contract/account-flows.js";
 import type {
   CreatedOrganization,
   FullOrganization,
@@ -63,16 +64,13 @@ export interface AccountCalls {
   signOut: OptionalCall<{ callbackURL?: string; disableRedirect?: boolean }, { success: boolean; url?: string }>;
   getSession: OptionalCall<Query<{ disableCookieCache?: boolean; disableRefresh?: boolean }>, SessionWithUser | null>;
   updateUser: Call<z.input<typeof updateUserBody>, Status>;
-  changeEmail: Call<{ newEmail: string; callbackURL?: string }, Status>;
-  changePassword: Call<{ newPassword: string; currentPassword: string; revokeOtherSessions?: boolean }, TokenAndUser>;
-  deleteUser: OptionalCall<
-    { callbackURL?: string; password?: string; token?: string },
-    { success: boolean; message: string }
-  >;
-  sendVerificationEmail: Call<{ email: string; callbackURL?: string }, Status>;
-  verifyEmail: Call<Query<{ token: string; callbackURL?: string }>, Status & { user?: User | null }>;
-  requestPasswordReset: Call<{ email: string; redirectTo?: string }, Status>;
-  resetPassword: Call<{ newPassword: string; token?: string }, Status>;
+  changeEmail: Call<z.input<typeof flows.changeEmailBody>, Status>;
+  changePassword: Call<z.input<typeof flows.changePasswordBody>, TokenAndUser>;
+  deleteUser: OptionalCall<z.input<typeof flows.deleteUserBody>, { success: boolean; message: string }>;
+  sendVerificationEmail: Call<z.input<typeof flows.sendVerificationEmailBody>, Status>;
+  verifyEmail: Call<Query<z.input<typeof flows.verifyEmailQuery>>, Status & { user?: User | null }>;
+  requestPasswordReset: Call<z.input<typeof flows.requestPasswordResetBody>, Status>;
+  resetPassword: Call<z.input<typeof flows.resetPasswordBody>, Status>;
   listSessions: OptionalCall<undefined, ListedSession[]>;
   revokeSession: Call<{ token: string }, Status>;
   revokeSessions: OptionalCall<undefined, Status>;

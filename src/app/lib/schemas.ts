@@ -1,5 +1,11 @@
 import { z } from "zod";
 import { signInEmailBody, signUpEmailBody, updateUserBody } from "../../contract/account.js";
+import {
+  changeEmailBody,
+  changePasswordBody,
+  requestPasswordResetBody,
+  resetPasswordBody,
+} from "../../contract/account-flows.js";
 
 /**
  * Form validation with the server's own request schemas (src/contract), tightened where the
@@ -20,15 +26,15 @@ export const profileForm = updateUserBody.extend({
   name: z.string().trim().min(1, "Enter your name."),
   image: z.union([z.url("Enter an image URL (https://...)."), z.literal("")]).optional(),
 });
-export const emailForm = z.object({ email });
-export const changeEmailForm = z.object({ newEmail: email });
+export const emailForm = requestPasswordResetBody.pick({ email: true }).extend({ email });
+export const changeEmailForm = changeEmailBody.pick({ newEmail: true }).extend({ newEmail: email });
 export const changePasswordForm = (min: number, max: number) =>
-  z.object({
+  changePasswordBody.extend({
     currentPassword: z.string().min(1, "Enter your current password."),
     newPassword: passwordRule(min, max),
-    revokeOtherSessions: z.boolean().optional(),
   });
-export const resetPasswordForm = (min: number, max: number) => z.object({ newPassword: passwordRule(min, max) });
+export const resetPasswordForm = (min: number, max: number) =>
+  resetPasswordBody.pick({ newPassword: true }).extend({ newPassword: passwordRule(min, max) });
 export const slugRule = z
   .string()
   .min(1, "Enter a slug.")
