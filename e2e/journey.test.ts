@@ -1,16 +1,20 @@
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshot, seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
+import { launchBrowser, screenshot, seriousA11yViolations, signInInBrowser } from "./helpers/browser.js";
 import { type Service, startService } from "./helpers/service.js";
 
 /**
- * Organizations end to end, two people in two browser contexts, the invitation read from a real
- * SMTP capture: create an organization -> invite -> accept in another browser -> teams -> leave.
+ * The product end to end, two people in two browser contexts, mail read from a real SMTP capture:
+ * sign-up -> verify -> sign-in -> create an organization -> invite -> accept in another browser ->
+ * teams -> leave.
  */
 let service: Service;
 let browser: Browser;
 beforeAll(async () => {
-  [service, browser] = await Promise.all([startService(), launchBrowser()]);
+  [service, browser] = await Promise.all([
+    startService({ options: { emailAndPassword: { requireEmailVerification: true } } }),
+    launchBrowser(),
+  ]);
 });
 afterAll(async () => {
   await browser?.close();
@@ -22,14 +26,25 @@ const PASSWORD = "correct horse battery";
 const mailTo = (email: string, subject: RegExp) =>
   service.mail!.waitFor((m) => m.to === email && subject.test(m.subject), 15_000);
 
+/** Signs up, follows the verification link from the mail, and signs in (going on to `next`, if given). */
+async function signUpAndVerify(page: Page, name: string, email: string, next?: string) {
+  await page.getByTestId("sign-up-name").fill(name);
+  await page.getByTestId("sign-up-email").fill(email);
+  await page.getByTestId("sign-up-password").fill(PASSWORD);
+  await page.getByTestId("sign-up-submit").click();
+  await page.getByTestId("sign-up-check-mail").waitFor();
+  const mail = await mailTo(email, /verif/i);
+  await page.goto(mail.links.find((l) => l.includes("/verify-email"))!);
+  await page.getByTestId("verify-success").waitFor();
+  const path = next ? `/sign-in?redirectTo=${encodeURIComponent(next)}` : "/sign-in";
+  await signInInBrowser(page, service.origin, { email, password: PASSWORD }, path);
+}
+
 describe("organization journey", () => {
-  it("create, invite, accept in another browser, teams, leave", async () => {
+  it("sign-up, verify, create, invite, accept in another browser, teams, leave", async () => {
     const owner = await (await browser.newContext()).newPage();
-    await signUpInBrowser(owner, service.origin, {
-      name: "Olga Owner",
-      email: `owner-${Date.now()}@example.com`,
-      password: PASSWORD,
-    });
+    await owner.goto(`${service.origin}/sign-up`);
+    await signUpAndVerify(owner, "Olga Owner", `owner-${Date.now()}@example.com`);
     await owner.getByTestId("home-title").waitFor();
 
     // Create an organization: the slug follows the name and is checked.
@@ -60,14 +75,11 @@ describe("organization journey", () => {
     const invitationMail = await mailTo(inviteeEmail, /invit/i);
     const inviteLink = invitationMail.links.find((l) => l.includes("/accept-invitation/"))!;
 
-    // The invitee, in a second browser context, has no account yet: sign-up brings them back here.
+    // The invitee, in a second browser context, has no account yet: signs up, verifies, comes back.
     const invitee = await (await browser.newContext()).newPage();
     await invitee.goto(inviteLink);
     await invitee.getByTestId("invitation-sign-up").click();
-    await invitee.getByTestId("sign-up-name").fill("Ivan Invitee");
-    await invitee.getByTestId("sign-up-email").fill(inviteeEmail);
-    await invitee.getByTestId("sign-up-password").fill(PASSWORD);
-    await invitee.getByTestId("sign-up-submit").click();
+    await signUpAndVerify(invitee, "Ivan Invitee", inviteeEmail, new URL(inviteLink).pathname);
     await invitee.getByTestId("invitation-summary").waitFor();
     expect(await invitee.getByTestId("invitation-summary").textContent()).toContain("Acme Corp");
     expect(await seriousA11yViolations(invitee)).toEqual([]);
