@@ -90,6 +90,32 @@ describe("password reset", () => {
   });
 });
 
+describe("email change", () => {
+  it("approves the change from the old address, verifies the new one, and shows it", async () => {
+    const oldEmail = `old-${Date.now()}@example.com`;
+    const newEmail = `new-${Date.now()}@example.com`;
+    const page = await (await browser.newContext()).newPage();
+    await signUpAndVerify(page, "Eli Email", oldEmail);
+    await page.goto(`${service.origin}/account/security`);
+    await page.getByTestId("change-email-new").fill(oldEmail.toUpperCase());
+    await page.getByTestId("change-email-submit").click();
+    expect(await page.getByTestId("change-email-new-error").textContent()).toBe("This is already your email.");
+    await page.getByTestId("change-email-new").fill(newEmail);
+    await page.getByTestId("change-email-submit").click();
+    await page.getByTestId("security-notice").waitFor();
+
+    // A verified address approves the change first; then the new address is verified.
+    const approval = await mailTo(oldEmail, /change/i);
+    await page.goto(approval.links.find((l) => l.includes("/verify-email"))!);
+    await page.getByTestId("verify-success").waitFor();
+    const verification = await mailTo(newEmail, /verify/i);
+    await page.goto(verification.links.find((l) => l.includes("/verify-email"))!);
+    await page.getByTestId("verify-success").waitFor();
+    await page.goto(`${service.origin}/account`);
+    await expect.poll(() => page.getByTestId("email-verified").textContent()).toBe(`${newEmail} is verified.`);
+  });
+});
+
 describe("password change and account deletion", () => {
   it("changes the password and signs out the other device", async () => {
     const email = `change-${Date.now()}@example.com`;

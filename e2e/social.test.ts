@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CLIENT_ID, CLIENT_SECRET, startOidcProvider, type TestOidcProvider } from "../test/helpers/oidc.js";
-import { launchBrowser, seriousA11yViolations } from "./helpers/browser.js";
+import { launchBrowser, seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
 import { type Service, startService } from "./helpers/service.js";
 
 /** Social sign-in in the browser against a real OpenID provider (oidc-provider on loopback). */
@@ -48,6 +48,29 @@ describe("social sign-in", () => {
     await page.goto(`${service.origin}/account/security`);
     await page.getByTestId("set-password-submit").waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+
+  it("links the provider to a password account, then unlinks it", async () => {
+    const email = `linker-${Date.now()}@example.com`;
+    const providerUser = oidc.addUser({ email, name: "Lina Linker" });
+    const page = await (await browser.newContext()).newPage();
+    await signUpInBrowser(page, service.origin, { name: "Lina Linker", email, password: "correct horse battery" });
+    await page.getByTestId("home-title").waitFor();
+    await page.goto(`${service.origin}/account/linked`);
+    await expect.poll(() => page.getByTestId("account-row").count()).toBe(1);
+    await page.getByTestId("account-link-oidc").click();
+    const login = page.locator('input[name="login"]');
+    await login.waitFor();
+    await login.fill(providerUser.sub);
+    await login.press("Enter");
+    await page.waitForURL(`${service.origin}/account/linked`);
+    await expect.poll(() => page.getByTestId("account-row").count()).toBe(2);
+    expect(await page.getByTestId("account-link-oidc").count()).toBe(0);
+
+    await page.getByTestId("account-unlink-oidc").click();
+    await expect.poll(() => page.getByTestId("account-row").count()).toBe(1);
+    // The last way to sign in cannot be unlinked: the button is disabled.
+    expect(await page.getByTestId("account-unlink-credential").isDisabled()).toBe(true);
   });
 
   it("continues as a guest, then keeps the work by creating an account", async () => {
