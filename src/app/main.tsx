@@ -21,8 +21,8 @@ import {
   MembersPage,
   OrganizationLayout,
   OrganizationSettingsPage,
-  TeamsPage,
 } from "./pages/organization-pages.js";
+import { TeamsPage } from "./pages/teams-page.js";
 import "./styles.css";
 
 const router = createBrowserRouter([

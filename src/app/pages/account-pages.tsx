@@ -2,14 +2,8 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useNavigate } from "react-router";
 import { useSession } from "../../react/index.js";
-import {
-  ChangeEmailForm,
-  ChangePasswordForm,
-  DeleteAccountForm,
-  LinkedAccountsList,
-  ProfileForm,
-  SessionsList,
-} from "../components/account-forms.js";
+import { ChangeEmailForm, ChangePasswordForm, DeleteAccountForm, ProfileForm } from "../components/account-forms.js";
+import { LinkedAccountsList, SessionsList } from "../components/account-lists.js";
 import { Button, Card, FormError, Loading, Notice } from "../components/ui.js";
 import { authClient, unwrap } from "../lib/client.js";
 import { useAppConfig } from "../lib/config.js";
