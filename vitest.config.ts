@@ -22,6 +22,19 @@ export default defineConfig({
       { extends: true, test: { name: "unit", include: ["src/**/*.test.ts", "src/**/*.test.tsx"] } },
       integration("sqlite", "sqlite"),
       ...(process.env.TEST_DATABASE_URL ? [integration("postgres", "postgres")] : []),
+      // Browser tests: the built application and the real service on SQLite, driven through Debian's chromium.
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["e2e/**/*.test.ts"],
+          globalSetup: ["e2e/global-setup.ts"],
+          testTimeout: 60_000,
+          // A page settles on a shared 2-core machine in well under this; polls stop as soon as it does.
+          expect: { poll: { timeout: 10_000 } },
+          env: { TEST_DIALECT: "sqlite" },
+        },
+      },
     ],
   },
 });

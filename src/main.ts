@@ -1,13 +1,11 @@
-import { existsSync } from "node:fs";
 import { serve } from "@hono/node-server";
-import { serveStatic } from "@hono/node-server/serve-static";
-import { Hono } from "hono";
 import { Redis } from "ioredis";
 import { createAuth } from "./server/auth.js";
 import { demoOptions } from "./server/demo-options.js";
 import { readEnvironment } from "./server/environment.js";
 import { RedisRateLimitStore } from "./server/http/redis-rate-limit-store.js";
 import { ConfigError } from "./server/options.js";
+import { createServiceApp } from "./service-app.js";
 
 /** The service: reads the environment, migrates, serves /api/auth and the application on one port. */
 async function main(): Promise<void> {
@@ -23,15 +21,7 @@ async function main(): Promise<void> {
     rateLimitStore: redis ? new RedisRateLimitStore(redis) : undefined,
   });
 
-  const root = new Hono();
-  root.all("/api/auth/*", (c) => auth.handler(c.req.raw, c.env));
-  root.all("/api/auth", () => new Response(null, { status: 404 }));
-  const appDir = "./dist/app";
-  if (existsSync(appDir)) {
-    root.use("/*", serveStatic({ root: appDir }));
-    // Client-side routes: every other GET gets the application shell.
-    root.get("*", serveStatic({ path: `${appDir}/index.html` }));
-  }
+  const root = createServiceApp(auth);
 
   // API requests skip the outer router (a second routing pass and context per request); anything
   // else, including unusual spellings of the API path, takes the routes above.

@@ -5,7 +5,9 @@ import { accountDeletionRoutes } from "./account-deletion.js";
 import { accountRoutes } from "./accounts.js";
 import { adminRoutes } from "./admin.js";
 import { anonymousRoutes } from "./anonymous.js";
+import { appConfigRoutes } from "./app-config.js";
 import { coreRoutes } from "./core.js";
+import { devOutboxRoutes } from "./dev-outbox.js";
 import { emailPasswordRoutes } from "./email-password.js";
 import { emailVerificationRoutes } from "./email-verification.js";
 import { invitationRoutes } from "./invitations.js";
@@ -31,6 +33,8 @@ export function registerRoutes(app: Hono<AuthEnv>, ctx: AuthContext): void {
   passwordRoutes(app);
   accountDeletionRoutes(app);
   registerOrganizationRoutes(app, ctx);
+  devOutboxRoutes(app);
+  appConfigRoutes(app);
 }
 
 /** Options are fixed at start-up, so a disabled area is simply not routed (404). */

@@ -1,25 +1,9 @@
+import { BUILT_IN_ROLES } from "../../contract/organization-roles.js";
 import type { AuthContext } from "../context.js";
 import { AuthError } from "../errors.js";
 import { grantsOf, parseRoles, type Statements, someGrantAllows } from "./permissions.js";
 
-export { parseRoles, type Statements };
-
-/**
- * The built-in roles exactly as SPEC section 6 lists them. `member` has no permissions: what a
- * plain member may do (list teams, invitations of their own, ...) is decided by membership alone.
- */
-const ownerStatements: Statements = {
-  organization: ["update", "delete"],
-  member: ["create", "update", "delete"],
-  invitation: ["create", "cancel"],
-  team: ["create", "update", "delete"],
-};
-
-export const BUILT_IN_ROLES: Readonly<Record<string, Statements>> = {
-  owner: ownerStatements,
-  admin: { ...ownerStatements, organization: ["update"] },
-  member: {},
-};
+export { BUILT_IN_ROLES, parseRoles, type Statements };
 
 /** Built-in roles overlaid with options.organization.roles (a custom role may replace a built-in one). */
 export function roleTable(ctx: AuthContext): Readonly<Record<string, Statements>> {

@@ -1,0 +1,106 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, screenshot, seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
+import { type Service, startService } from "./helpers/service.js";
+
+/**
+ * Every screen passes an axe-core scan with no serious or critical violation, and fits a phone's
+ * width without sideways scrolling. With SCREENSHOTS=1 the main screens are saved for the README.
+ */
+let service: Service;
+let browser: Browser;
+let signedIn: BrowserContext;
+let phone: BrowserContext;
+beforeAll(async () => {
+  // Development outbox: the outbox screen is part of the product when SMTP is not configured.
+  [service, browser] = await Promise.all([startService({ developmentOutbox: true }), launchBrowser()]);
+  signedIn = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+  const page = await signedIn.newPage();
+  await signUpInBrowser(page, service.origin, {
+    name: "Ada Lovelace",
+    email: "ada@example.com",
+    password: "correct horse battery",
+  });
+  await page.getByTestId("home-title").waitFor();
+  await page.close();
+  phone = await browser.newContext({
+    viewport: { width: 360, height: 740 },
+    storageState: await signedIn.storageState(),
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await service?.close();
+});
+afterEach(() => expect(service.loggedErrors).toEqual([]));
+
+async function open(context: BrowserContext, path: string, ready: string): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(`${service.origin}${path}`);
+  await page.getByTestId(ready).first().waitFor();
+  return page;
+}
+
+const signedOutScreens: [string, string, string][] = [
+  ["/sign-in", "sign-in-submit", "sign-in"],
+  ["/sign-up", "sign-up-submit", "sign-up"],
+  ["/forgot-password", "forgot-password-submit", "forgot-password"],
+  ["/reset-password?token=abc", "reset-password-submit", "reset-password"],
+  ["/reset-password?error=INVALID_TOKEN", "reset-link-error", ""],
+  ["/verified", "verify-success", ""],
+  ["/verified?error=TOKEN_EXPIRED", "verify-error", ""],
+  ["/accept-invitation/some-id", "invitation-sign-in", ""],
+];
+
+const signedInScreens: [string, string, string][] = [
+  ["/", "home-title", ""],
+  ["/account", "profile-submit", ""],
+  ["/account/security", "change-password-submit", "account-security"],
+  ["/account/sessions", "sessions-list", ""],
+  ["/account/linked", "linked-card", ""],
+  ["/account/delete", "delete-account-submit", ""],
+  ["/organizations/new", "org-create-submit", "organization-create"],
+  ["/organization", "org-chooser", ""],
+  ["/dev/outbox", "outbox-card", "mail-outbox"],
+];
+
+describe("accessibility and phone width", () => {
+  it.each(signedOutScreens)("%s (signed out)", async (path, ready, shot) => {
+    const context = await browser.newContext();
+    const page = await open(context, path, ready);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    if (shot) await screenshot(page, shot);
+    await context.close();
+  });
+
+  it.each(signedInScreens)("%s (signed in)", async (path, ready, shot) => {
+    const page = await open(signedIn, path, ready);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    if (shot) await screenshot(page, shot);
+    await page.close();
+  });
+
+  it.each([...signedOutScreens.slice(0, 2), ...signedInScreens])("%s fits a 360 px wide phone", async (path, ready) => {
+    const page = await open(phone, path, ready);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.close();
+  });
+
+  it("shows a form's error with role=alert and ties field errors to their inputs", async () => {
+    const context = await browser.newContext();
+    const page = await open(context, "/sign-in", "sign-in-submit");
+    await page.getByTestId("sign-in-email").fill("nobody@example.com");
+    await page.getByTestId("sign-in-password").fill("wrong password");
+    await page.getByTestId("sign-in-submit").click();
+    await page.getByRole("alert").waitFor();
+    expect(await page.getByRole("alert").textContent()).toBe("The email or password is not right.");
+    await page.getByTestId("sign-in-email").fill("not-an-email");
+    await page.getByTestId("sign-in-submit").click();
+    const email = page.getByLabel("Email", { exact: true });
+    await expect.poll(() => email.getAttribute("aria-invalid")).toBe("true");
+    const describedBy = (await email.getAttribute("aria-describedby")) ?? "";
+    expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe("Enter a valid email address.");
+    await context.close();
+  });
+});

@@ -1,0 +1,79 @@
+import { mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { type Browser, chromium, type Page } from "playwright-core";
+
+/** Debian's chromium, never a downloaded browser (apt-get install -y chromium). */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: string[];
+}
+
+/** Runs axe-core in the page; returns the serious and critical violations (the ones that fail a test). */
+export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
+  await page.addScriptTag({ content: axeSource });
+  const violations = await page.evaluate(async () => {
+    const result = await (window as any).axe.run(document, { resultTypes: ["violations"] });
+    return result.violations.map((v: any) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n: any) => n.target.join(" ")),
+    }));
+  });
+  return (violations as AxeViolation[]).filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+/** With SCREENSHOTS=1, saves the page under docs/screenshots/ (the README shows them). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  if (process.env.SCREENSHOTS !== "1") return;
+  mkdirSync("docs/screenshots", { recursive: true });
+  await page.screenshot({ path: `docs/screenshots/${name}.png`, fullPage: true });
+}
+
+/** Fills the sign-up form and waits for the home screen. */
+export async function signUpInBrowser(
+  page: Page,
+  origin: string,
+  user: { name: string; email: string; password: string },
+) {
+  await page.goto(`${origin}/sign-up`);
+  await page.getByTestId("sign-up-name").fill(user.name);
+  await page.getByTestId("sign-up-email").fill(user.email);
+  await page.getByTestId("sign-up-password").fill(user.password);
+  await page.getByTestId("sign-up-submit").click();
+}
+
+export async function signInInBrowser(
+  page: Page,
+  origin: string,
+  user: { email: string; password: string },
+  path = "/sign-in",
+) {
+  await page.goto(`${origin}${path}`);
+  await page.getByTestId("sign-in-email").fill(user.email);
+  await page.getByTestId("sign-in-password").fill(user.password);
+  await page.getByTestId("sign-in-submit").click();
+}

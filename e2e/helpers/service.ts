@@ -1,0 +1,67 @@
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import { type Auth, createAuth } from "../../src/server/auth.js";
+import type { Logger } from "../../src/server/context.js";
+import { createServiceApp } from "../../src/service-app.js";
+import { type MailCapture, startMailCapture } from "../../test/helpers/mail.js";
+import { TEST_SECRET, testHasher } from "../../test/helpers/server.js";
+
+export interface Service {
+  /** `http://127.0.0.1:<port>`: the application and, under /api/auth, the API. */
+  origin: string;
+  auth: Auth;
+  /** Real SMTP capture, or null when the service keeps mail in the development outbox. */
+  mail: MailCapture | null;
+  loggedErrors: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * The real service as `npm start` runs it (API + built application on one origin), on SQLite,
+ * with mail going to a real SMTP capture unless `developmentOutbox` is asked for.
+ */
+export async function startService(
+  input: { options?: Record<string, any>; developmentOutbox?: boolean } = {},
+): Promise<Service> {
+  const loggedErrors: string[] = [];
+  const logger: Logger = {
+    info: () => {},
+    warn: () => {},
+    error: (message, fields) => loggedErrors.push(`${message} ${JSON.stringify(fields)}`),
+  };
+  const mail = input.developmentOutbox ? null : await startMailCapture();
+  let app: ReturnType<typeof createServiceApp> | null = null;
+  const server = serve({
+    fetch: (request, env) => (app ? app.fetch(request, env) : new Response(null, { status: 503 })),
+    port: 0,
+    hostname: "127.0.0.1",
+  });
+  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const auth = await createAuth({
+    baseURL: origin,
+    secret: TEST_SECRET,
+    database: "sqlite::memory:",
+    options: {
+      user: { changeEmail: { enabled: true }, deleteUser: { enabled: true } },
+      organization: { teams: { enabled: true } },
+      ...input.options,
+      rateLimit: { enabled: false },
+    },
+    hasher: testHasher,
+    logger,
+    mail: mail ? { smtpUrl: mail.url } : undefined,
+  });
+  app = createServiceApp(auth);
+  return {
+    origin,
+    auth,
+    mail,
+    loggedErrors,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await auth.close();
+      await mail?.close();
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import type { Browser } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startOidcProvider, type TestOidcProvider } from "../test/helpers/oidc.js";
+import { providerOptions } from "../test/helpers/social.js";
+import { launchBrowser } from "./helpers/browser.js";
+import { type Service, startService } from "./helpers/service.js";
+
+/**
+ * Google one-tap in the browser. Google's script cannot load offline, so the test serves a stand-in
+ * at its URL (failing the first two loads to exercise the retries); the credential it hands over is
+ * a real ID token from a local OpenID provider that the google preset is pointed at.
+ */
+let service: Service;
+let browser: Browser;
+let oidc: TestOidcProvider;
+beforeAll(async () => {
+  oidc = await startOidcProvider();
+  [service, browser] = await Promise.all([
+    startService({ developmentOutbox: true, options: { socialProviders: { google: providerOptions(oidc) } } }),
+    launchBrowser(),
+  ]);
+  await oidc.configure([`${service.origin}/api/auth/callback/google`]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await service?.close();
+  await oidc?.close();
+});
+afterEach(() => expect(service.loggedErrors).toEqual([]));
+
+const GOOGLE_STAND_IN = `
+window.google = { accounts: { id: {
+  initialize(config) { window.__oneTap = config; },
+  prompt() { window.__prompts = (window.__prompts || 0) + 1; },
+  cancel() {},
+} } };`;
+
+describe("Google one-tap prompt", () => {
+  it("retries the script, prompts, and signs in with the credential through /one-tap/callback", async () => {
+    const user = oidc.addUser({ name: "Olive OneTap" });
+    const context = await browser.newContext();
+    let scriptLoads = 0;
+    await context.route("https://accounts.google.com/gsi/client", (route) => {
+      scriptLoads++;
+      if (scriptLoads <= 2) return route.abort("connectionrefused");
+      return route.fulfill({ status: 200, contentType: "text/javascript", body: GOOGLE_STAND_IN });
+    });
+    const page = await context.newPage();
+    await page.goto(`${service.origin}/sign-in`);
+    // Two failed loads (1 s and 2 s apart), then the prompt.
+    await page.waitForFunction(() => (window as any).__prompts === 1, undefined, { timeout: 15_000 });
+    expect(scriptLoads).toBe(3);
+    expect(await page.evaluate(() => (window as any).__oneTap.client_id)).toBe(providerOptions(oidc).clientId);
+
+    const credential = await oidc.idToken(user.sub);
+    await page.evaluate((token) => (window as any).__oneTap.callback({ credential: token }), credential);
+    await page.getByTestId("home-title").waitFor();
+    expect(await page.getByTestId("home-title").textContent()).toBe("Welcome, Olive OneTap");
+    await context.close();
+  });
+});

@@ -1,0 +1,89 @@
+import type { Browser } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { CLIENT_ID, CLIENT_SECRET, startOidcProvider, type TestOidcProvider } from "../test/helpers/oidc.js";
+import { launchBrowser, seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
+import { type Service, startService } from "./helpers/service.js";
+
+/** Social sign-in in the browser against a real OpenID provider (oidc-provider on loopback). */
+let service: Service;
+let browser: Browser;
+let oidc: TestOidcProvider;
+beforeAll(async () => {
+  oidc = await startOidcProvider();
+  [service, browser] = await Promise.all([
+    startService({
+      developmentOutbox: true,
+      options: { socialProviders: { oidc: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, issuer: oidc.issuer } } },
+    }),
+    launchBrowser(),
+  ]);
+  await oidc.configure([`${service.origin}/api/auth/callback/oidc`]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await service?.close();
+  await oidc?.close();
+});
+afterEach(() => expect(service.loggedErrors).toEqual([]));
+
+describe("social sign-in", () => {
+  it("signs up through the provider, lands in the shell, and shows the linked account", async () => {
+    const user = oidc.addUser({ name: "Sofia Social" });
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`${service.origin}/sign-in`);
+    await page.getByTestId("sign-in-social-oidc").click();
+    // The provider's login form (the test provider asks only for the subject).
+    const login = page.locator('input[name="login"]');
+    await login.waitFor();
+    expect(page.url().startsWith(oidc.issuer)).toBe(true);
+    await login.fill(user.sub);
+    await login.press("Enter");
+    await page.getByTestId("home-title").waitFor();
+    expect(await page.getByTestId("home-title").textContent()).toBe("Welcome, Sofia Social");
+
+    await page.goto(`${service.origin}/account/linked`);
+    await expect.poll(() => page.getByTestId("account-row").count()).toBe(1);
+    expect(await page.getByTestId("accounts-list").textContent()).toContain("Oidc");
+    // A social-only user is offered a password through a mailed link, not a change form.
+    await page.goto(`${service.origin}/account/security`);
+    await page.getByTestId("set-password-submit").waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+
+  it("links the provider to a password account, then unlinks it", async () => {
+    const email = `linker-${Date.now()}@example.com`;
+    const providerUser = oidc.addUser({ email, name: "Lina Linker" });
+    const page = await (await browser.newContext()).newPage();
+    await signUpInBrowser(page, service.origin, { name: "Lina Linker", email, password: "correct horse battery" });
+    await page.getByTestId("home-title").waitFor();
+    await page.goto(`${service.origin}/account/linked`);
+    await expect.poll(() => page.getByTestId("account-row").count()).toBe(1);
+    await page.getByTestId("account-link-oidc").click();
+    const login = page.locator('input[name="login"]');
+    await login.waitFor();
+    await login.fill(providerUser.sub);
+    await login.press("Enter");
+    await page.waitForURL(`${service.origin}/account/linked`);
+    await expect.poll(() => page.getByTestId("account-row").count()).toBe(2);
+    expect(await page.getByTestId("account-link-oidc").count()).toBe(0);
+
+    await page.getByTestId("account-unlink-oidc").click();
+    await expect.poll(() => page.getByTestId("account-row").count()).toBe(1);
+    // The last way to sign in cannot be unlinked: the button is disabled.
+    expect(await page.getByTestId("account-unlink-credential").isDisabled()).toBe(true);
+  });
+
+  it("continues as a guest, then keeps the work by creating an account", async () => {
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`${service.origin}/sign-in`);
+    await page.getByTestId("sign-in-guest").click();
+    await page.getByTestId("home-title").waitFor();
+    expect(await page.getByTestId("shell-user").textContent()).toBe("Anonymous (guest)");
+    await page.getByRole("link", { name: "Create an account" }).click();
+    await page.getByTestId("sign-up-name").fill("Gus Guest");
+    await page.getByTestId("sign-up-email").fill(`gus-${Date.now()}@example.com`);
+    await page.getByTestId("sign-up-password").fill("correct horse battery");
+    await page.getByTestId("sign-up-submit").click();
+    await expect.poll(() => page.getByTestId("shell-user").textContent()).toBe("Gus Guest");
+  });
+});

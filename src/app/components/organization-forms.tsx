@@ -1,0 +1,246 @@
+import { type FormEvent, useState } from "react";
+import type { Organization, Team } from "../../contract/api-models.js";
+import type { HasCode } from "../lib/messages.js";
+import {
+  type FieldErrors,
+  inviteForm,
+  organizationForm,
+  organizationSettingsForm,
+  slugify,
+  teamForm,
+  validate,
+} from "../lib/schemas.js";
+import { Button, Field, FormError, Select } from "./ui.js";
+
+interface FormProps<T> {
+  onSubmit: (values: T) => unknown;
+  pending?: boolean;
+  error?: HasCode | null;
+}
+
+export type SlugStatus = "unknown" | "checking" | "free" | "taken";
+
+/** Name first; the slug follows the name until the user edits it, and is checked when it settles. */
+export function CreateOrganizationForm({
+  onSubmit,
+  onCheckSlug,
+  slugStatus,
+  pending,
+  error,
+}: FormProps<{ name: string; slug: string }> & { onCheckSlug: (slug: string) => void; slugStatus: SlugStatus }) {
+  const [name, setName] = useState("");
+  const [slug, setSlug] = useState("");
+  const [slugEdited, setSlugEdited] = useState(false);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const result = validate(organizationForm, { name, slug });
+    setErrors(result.ok ? {} : result.errors);
+    if (result.ok && slugStatus !== "taken") void onSubmit({ name: name.trim(), slug });
+  };
+  const slugHint =
+    slugStatus === "checking"
+      ? "Checking…"
+      : slugStatus === "free"
+        ? "This slug is free."
+        : slugStatus === "taken"
+          ? undefined
+          : "Used in links; lowercase letters, digits and dashes.";
+  return (
+    <form onSubmit={submit} noValidate aria-label="Create organization">
+      <Field
+        label="Name"
+        testId="org-create-name"
+        value={name}
+        onChange={(e) => {
+          setName(e.target.value);
+          if (!slugEdited) setSlug(slugify(e.target.value));
+        }}
+        onBlur={() => slug && onCheckSlug(slug)}
+        error={errors.name}
+      />
+      <Field
+        label="Slug"
+        testId="org-create-slug"
+        value={slug}
+        onChange={(e) => {
+          setSlugEdited(true);
+          setSlug(e.target.value);
+        }}
+        onBlur={() => slug && onCheckSlug(slug)}
+        error={errors.slug ?? (slugStatus === "taken" ? "This slug is taken." : undefined)}
+        hint={slugHint}
+      />
+      <FormError error={error ?? null} />
+      <Button pending={pending} data-testid="org-create-submit">
+        Create organization
+      </Button>
+    </form>
+  );
+}
+
+type SettingsValues = { name: string; slug: string; logo: string; metadata: string };
+
+export function OrganizationSettingsForm({
+  organization,
+  onSubmit,
+  pending,
+  error,
+  readOnly,
+}: FormProps<{ name: string; slug: string; logo: string | null; metadata: Record<string, unknown> }> & {
+  organization: Organization;
+  readOnly: boolean;
+}) {
+  const metadataText =
+    typeof organization.metadata === "string" ? organization.metadata : JSON.stringify(organization.metadata ?? {});
+  const [values, setValues] = useState<SettingsValues>({
+    name: organization.name,
+    slug: organization.slug,
+    logo: organization.logo ?? "",
+    metadata: metadataText === "null" ? "" : metadataText,
+  });
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const result = validate(organizationSettingsForm, values);
+    setErrors(result.ok ? {} : result.errors);
+    if (!result.ok) return;
+    void onSubmit({
+      name: values.name.trim(),
+      slug: values.slug,
+      logo: values.logo.trim() || null,
+      metadata: values.metadata.trim() ? JSON.parse(values.metadata) : {},
+    });
+  };
+  const set = (key: keyof SettingsValues) => (e: { target: { value: string } }) =>
+    setValues({ ...values, [key]: e.target.value });
+  return (
+    <form onSubmit={submit} noValidate aria-label="Organization settings">
+      <fieldset disabled={readOnly}>
+        <Field label="Name" testId="org-settings-name" value={values.name} onChange={set("name")} error={errors.name} />
+        <Field label="Slug" testId="org-settings-slug" value={values.slug} onChange={set("slug")} error={errors.slug} />
+        <Field
+          label="Logo URL"
+          testId="org-settings-logo"
+          type="url"
+          value={values.logo}
+          onChange={set("logo")}
+          error={errors.logo}
+        />
+        <Field
+          label="Metadata (JSON object)"
+          testId="org-settings-metadata"
+          value={values.metadata}
+          onChange={set("metadata")}
+          error={errors.metadata}
+        />
+      </fieldset>
+      <FormError error={error ?? null} />
+      {!readOnly && (
+        <Button pending={pending} data-testid="org-settings-submit">
+          Save settings
+        </Button>
+      )}
+    </form>
+  );
+}
+
+export function InviteMemberForm({
+  teams,
+  canInviteOwner,
+  onSubmit,
+  pending,
+  error,
+}: FormProps<{ email: string; role: "member" | "admin" | "owner"; teamId?: string }> & {
+  teams: Team[];
+  canInviteOwner: boolean;
+}) {
+  const [values, setValues] = useState({ email: "", role: "member", teamId: "" });
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const result = validate(inviteForm, { ...values, teamId: values.teamId || undefined });
+    setErrors(result.ok ? {} : result.errors);
+    if (result.ok) {
+      void onSubmit(result.value);
+      setValues({ ...values, email: "" });
+    }
+  };
+  return (
+    <form onSubmit={submit} noValidate aria-label="Invite a member" className="inline-form">
+      <Field
+        label="Email"
+        testId="invite-email"
+        type="email"
+        value={values.email}
+        onChange={(e) => setValues({ ...values, email: e.target.value })}
+        error={errors.email}
+      />
+      <Select
+        label="Role"
+        testId="invite-role"
+        value={values.role}
+        onChange={(e) => setValues({ ...values, role: e.target.value })}
+      >
+        <option value="member">Member</option>
+        <option value="admin">Admin</option>
+        {canInviteOwner && <option value="owner">Owner</option>}
+      </Select>
+      {teams.length > 0 && (
+        <Select
+          label="Team"
+          testId="invite-team"
+          value={values.teamId}
+          onChange={(e) => setValues({ ...values, teamId: e.target.value })}
+        >
+          <option value="">No team</option>
+          {teams.map((team) => (
+            <option key={team.id} value={team.id}>
+              {team.name}
+            </option>
+          ))}
+        </Select>
+      )}
+      <FormError error={error ?? null} />
+      <Button pending={pending} data-testid="invite-submit">
+        Send invitation
+      </Button>
+    </form>
+  );
+}
+
+export function TeamNameForm({
+  initial = "",
+  submitLabel,
+  testId,
+  onSubmit,
+  pending,
+  error,
+}: FormProps<{ name: string }> & { initial?: string; submitLabel: string; testId: string }) {
+  const [name, setName] = useState(initial);
+  const [fieldError, setFieldError] = useState<string>();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const result = validate(teamForm, { name });
+    setFieldError(result.ok ? undefined : result.errors.name);
+    if (result.ok) {
+      void onSubmit({ name: name.trim() });
+      if (!initial) setName("");
+    }
+  };
+  return (
+    <form onSubmit={submit} noValidate aria-label={submitLabel} className="inline-form">
+      <Field
+        label="Team name"
+        testId={`${testId}-name`}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        error={fieldError}
+      />
+      <FormError error={error ?? null} />
+      <Button pending={pending} data-testid={`${testId}-submit`}>
+        {submitLabel}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,20 @@
+import { BUILT_IN_ROLES } from "../../contract/organization-roles.js";
+
+/**
+ * Whether a role may do something, by the server's own table of built-in roles (SPEC section 6).
+ * The server refuses anything else; the UI uses this only to hide controls a member cannot use.
+ * Roles are stored comma-separated; any role granting the action is enough.
+ */
+export function can(role: string | null | undefined, resource: string, action: string): boolean {
+  if (!role) return false;
+  return role.split(",").some((name) => {
+    const statements = Object.hasOwn(BUILT_IN_ROLES, name.trim()) ? BUILT_IN_ROLES[name.trim()] : undefined;
+    return statements !== undefined && Object.hasOwn(statements, resource) && statements[resource]!.includes(action);
+  });
+}
+
+export const roleLabel = (role: string) =>
+  role
+    .split(",")
+    .map((r) => r.trim().charAt(0).toUpperCase() + r.trim().slice(1))
+    .join(", ");

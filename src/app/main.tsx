@@ -1,0 +1,74 @@
+import { QueryClientProvider } from "@tanstack/react-query";
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { createBrowserRouter, RouterProvider } from "react-router";
+import { AuthProvider } from "../react/index.js";
+import { AppShell, SettingsLayout } from "./components/shell.js";
+import { authClient, queryClient } from "./lib/client.js";
+import {
+  accountNav,
+  DeleteAccountPage,
+  LinkedAccountsPage,
+  ProfilePage,
+  SecurityPage,
+  SessionsPage,
+} from "./pages/account-pages.js";
+import { ForgotPasswordPage, ResetPasswordPage, SignInPage, SignUpPage, VerifiedPage } from "./pages/auth-pages.js";
+import { AcceptInvitationPage, HomePage, OutboxPage } from "./pages/misc-pages.js";
+import {
+  CreateOrganizationPage,
+  InvitationsPage,
+  MembersPage,
+  OrganizationLayout,
+  OrganizationSettingsPage,
+} from "./pages/organization-pages.js";
+import { TeamsPage } from "./pages/teams-page.js";
+import "./styles.css";
+
+const router = createBrowserRouter([
+  { path: "/sign-in", element: <SignInPage /> },
+  { path: "/sign-up", element: <SignUpPage /> },
+  { path: "/forgot-password", element: <ForgotPasswordPage /> },
+  { path: "/reset-password", element: <ResetPasswordPage /> },
+  { path: "/verified", element: <VerifiedPage /> },
+  { path: "/accept-invitation/:id", element: <AcceptInvitationPage /> },
+  {
+    element: <AppShell />,
+    children: [
+      { index: true, element: <HomePage /> },
+      {
+        path: "account",
+        element: <SettingsLayout title="Account" items={accountNav} />,
+        children: [
+          { index: true, element: <ProfilePage /> },
+          { path: "security", element: <SecurityPage /> },
+          { path: "sessions", element: <SessionsPage /> },
+          { path: "linked", element: <LinkedAccountsPage /> },
+          { path: "delete", element: <DeleteAccountPage /> },
+        ],
+      },
+      { path: "organizations/new", element: <CreateOrganizationPage /> },
+      {
+        path: "organization",
+        element: <OrganizationLayout />,
+        children: [
+          { index: true, element: <OrganizationSettingsPage /> },
+          { path: "members", element: <MembersPage /> },
+          { path: "invitations", element: <InvitationsPage /> },
+          { path: "teams", element: <TeamsPage /> },
+        ],
+      },
+      { path: "dev/outbox", element: <OutboxPage /> },
+    ],
+  },
+]);
+
+createRoot(document.getElementById("root")!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <AuthProvider client={authClient}>
+        <RouterProvider router={router} />
+      </AuthProvider>
+    </QueryClientProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,218 @@
+import { useEffect, useState } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { GoogleOneTap, useSession } from "../../react/index.js";
+import { EmailOnlyForm, NewPasswordForm, SignInForm, SignUpForm } from "../components/auth-forms.js";
+import { AuthLayout } from "../components/shell.js";
+import { Button, FormError, Notice } from "../components/ui.js";
+import { authClient } from "../lib/client.js";
+import { useAppConfig } from "../lib/config.js";
+import { safeNextPath, useSubmit } from "../lib/use-submit.js";
+
+/** Reads the new session before leaving, so the signed-in pages never see the old (empty) one. */
+async function enter(navigate: (to: string) => void, next: string) {
+  await authClient.$store.session.refetch();
+  navigate(next);
+}
+
+const providerLabel = (id: string) => id.charAt(0).toUpperCase() + id.slice(1);
+
+export function SignUpPage() {
+  const config = useAppConfig();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const next = safeNextPath(params.get("redirectTo"));
+  const [checkMail, setCheckMail] = useState(false);
+  const submit = useSubmit(authClient.signUp.email);
+  const onSubmit = async (values: { name: string; email: string; password: string }) => {
+    const data = await submit.run({ ...values, callbackURL: "/verified" });
+    if (!data) return;
+    if (data.token) await enter(navigate, next);
+    else setCheckMail(true);
+  };
+  return (
+    <AuthLayout title="Create your account">
+      {checkMail ? (
+        <Notice testId="sign-up-check-mail">
+          We have sent you a link. Open it to verify your email, then sign in.
+        </Notice>
+      ) : (
+        <SignUpForm
+          onSubmit={onSubmit}
+          pending={submit.pending}
+          error={submit.error}
+          limits={config.emailAndPassword}
+        />
+      )}
+      <p className="switch">
+        Already have an account? <Link to={`/sign-in${params.size ? `?${params}` : ""}`}>Sign in</Link>
+      </p>
+    </AuthLayout>
+  );
+}
+
+export function SignInPage() {
+  const config = useAppConfig();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const next = safeNextPath(params.get("redirectTo"));
+  const session = useSession();
+  const emailSignIn = useSubmit(authClient.signIn.email);
+  const guest = useSubmit(authClient.signIn.anonymous);
+  const social = useSubmit(authClient.signIn.social);
+  const redirectError = params.get("error");
+
+  const onEmail = async (values: { email: string; password: string; rememberMe: boolean }) => {
+    if (await emailSignIn.run(values)) await enter(navigate, next);
+  };
+  const onGuest = async () => {
+    if (await guest.run()) await enter(navigate, next);
+  };
+  const onSocial = (provider: string) =>
+    // The reply carries {url, redirect: true}: the client takes the browser to the provider.
+    void social.run({ provider, callbackURL: next, errorCallbackURL: "/sign-in" });
+
+  return (
+    <AuthLayout title="Sign in">
+      {redirectError && <FormError error={redirectError} testId="redirect-error" />}
+      {session.data && !session.data.user.isAnonymous && (
+        <Notice>
+          You are signed in as {session.data.user.email}. <Link to={next}>Continue</Link>
+        </Notice>
+      )}
+      {config.emailAndPassword.enabled && (
+        <SignInForm onSubmit={onEmail} pending={emailSignIn.pending} error={emailSignIn.error} />
+      )}
+      <p>
+        <Link to="/forgot-password" data-testid="forgot-password-link">
+          Forgot your password?
+        </Link>
+      </p>
+      {(config.socialProviders.length > 0 || config.anonymous) && (
+        <fieldset className="alternatives">
+          <legend className="visually-hidden">Other ways to sign in</legend>
+          {config.socialProviders.map((provider) => (
+            <Button
+              key={provider}
+              type="button"
+              variant="secondary"
+              pending={social.pending}
+              data-testid={`sign-in-social-${provider}`}
+              onClick={() => onSocial(provider)}
+            >
+              Continue with {providerLabel(provider)}
+            </Button>
+          ))}
+          {config.anonymous && (
+            <Button
+              type="button"
+              variant="secondary"
+              pending={guest.pending}
+              data-testid="sign-in-guest"
+              onClick={() => void onGuest()}
+            >
+              Continue as guest
+            </Button>
+          )}
+          <FormError error={social.error ?? guest.error} testId="alternative-error" />
+        </fieldset>
+      )}
+      {config.oneTapClientId && <GoogleOneTap clientId={config.oneTapClientId} callbackURL={next} />}
+      {!config.emailAndPassword.disableSignUp && (
+        <p className="switch">
+          New here? <Link to={`/sign-up${params.size ? `?${params}` : ""}`}>Create an account</Link>
+        </p>
+      )}
+    </AuthLayout>
+  );
+}
+
+export function ForgotPasswordPage() {
+  const submit = useSubmit(authClient.requestPasswordReset);
+  const [sent, setSent] = useState<string | null>(null);
+  return (
+    <AuthLayout title="Reset your password">
+      {sent ? (
+        <Notice testId="forgot-password-sent">{sent}</Notice>
+      ) : (
+        <>
+          <p>Enter your email and we will send you a link to choose a new password.</p>
+          <EmailOnlyForm
+            testId="forgot-password"
+            submitLabel="Send reset link"
+            pending={submit.pending}
+            error={submit.error}
+            onSubmit={async ({ email }) => {
+              const data = await submit.run({ email, redirectTo: "/reset-password" });
+              if (data)
+                setSent(data.message ?? "If this email exists in our system, check your email for the reset link.");
+            }}
+          />
+        </>
+      )}
+      <p className="switch">
+        <Link to="/sign-in">Back to sign in</Link>
+      </p>
+    </AuthLayout>
+  );
+}
+
+export function ResetPasswordPage() {
+  const config = useAppConfig();
+  const [params] = useSearchParams();
+  const token = params.get("token");
+  const linkError = params.get("error");
+  const submit = useSubmit(authClient.resetPassword);
+  const [done, setDone] = useState(false);
+  return (
+    <AuthLayout title="Choose a new password">
+      {linkError || !token ? (
+        <>
+          <FormError error={linkError ?? "INVALID_TOKEN"} testId="reset-link-error" />
+          <Link to="/forgot-password">Ask for a new link</Link>
+        </>
+      ) : done ? (
+        <Notice testId="reset-password-done">
+          Your password is changed. <Link to="/sign-in">Sign in</Link>
+        </Notice>
+      ) : (
+        <NewPasswordForm
+          limits={config.emailAndPassword}
+          pending={submit.pending}
+          error={submit.error}
+          onSubmit={async ({ newPassword }) => setDone(Boolean(await submit.run({ newPassword, token })))}
+        />
+      )}
+    </AuthLayout>
+  );
+}
+
+/** Where the verification link lands (`/verified` or `/verified?error=...`). */
+export function VerifiedPage() {
+  const [params] = useSearchParams();
+  const error = params.get("error");
+  const session = useSession();
+  const { refetch } = session;
+  // Verification may have signed the visitor in: read the session again on arrival.
+  const [arrived] = useState(() => refetch);
+  useEffect(() => void arrived(), [arrived]);
+  return (
+    <AuthLayout title={error ? "This link did not work" : "Email verified"}>
+      {error ? (
+        <FormError error={error} testId="verify-error" />
+      ) : (
+        <Notice testId="verify-success">Your email address is verified.</Notice>
+      )}
+      <p>
+        {session.data ? (
+          <Link to="/" data-testid="verified-continue">
+            Continue to the application
+          </Link>
+        ) : (
+          <Link to="/sign-in" data-testid="verified-continue">
+            Sign in
+          </Link>
+        )}
+      </p>
+    </AuthLayout>
+  );
+}

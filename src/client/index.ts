@@ -1,0 +1,205 @@
+import type { FullOrganization, Member, Organization } from "../contract/api-models.js";
+import type { SessionWithUser } from "../contract/models.js";
+import {
+  changesActiveMember,
+  changesOrganizationList,
+  changesSession,
+  isSafeRedirect,
+  methodFor,
+  pathFor,
+} from "./paths.js";
+import { QueryStore } from "./query-store.js";
+import { AuthClientRequestError, type FetchOptions, type Result, sendRequest } from "./request.js";
+import type { AccountCalls, OrganizationCalls } from "./types.js";
+
+export type { QueryState } from "./query-store.js";
+export { QueryStore } from "./query-store.js";
+export type { AuthClientError, FetchOptions, Result } from "./request.js";
+export { AuthClientRequestError } from "./request.js";
+export type * from "./types.js";
+
+export interface AuthClientOptions {
+  /** Origin of the service (`https://auth.example.com`), or a full API URL with its path. Default: the page's origin. */
+  baseURL?: string;
+  /** Where the API answers under baseURL. Default `/api/auth`. */
+  basePath?: string;
+  /** Headers for every request (a Node caller must send `Origin`). */
+  headers?: Record<string, string>;
+  fetch?: typeof fetch;
+  /** Follows `{redirect: true, url}` replies. Default: `window.location.href = url` in a browser. */
+  navigate?: (url: string) => void;
+  /** Where focus events come from (default `window`); the session is read again on focus. */
+  focusTarget?: EventTarget | null;
+  /** Milliseconds between focus-driven session reads, at least (default 5000). */
+  focusRefetchIntervalMs?: number;
+  /** Delay between a session-changing call and the session read that follows (default 10 ms). */
+  refetchDelayMs?: number;
+  now?: () => number;
+}
+
+export interface AuthClientStores {
+  session: QueryStore<SessionWithUser | null>;
+  activeOrganization: QueryStore<FullOrganization | null>;
+  listOrganizations: QueryStore<Organization[]>;
+  activeMember: QueryStore<Member | null>;
+}
+
+export interface AuthClient extends AccountCalls {
+  organization: OrganizationCalls;
+  /** The API root every path is appended to, e.g. `http://localhost:3000/api/auth`. */
+  readonly apiURL: string;
+  /** The server state the UI watches; React hooks subscribe to these. */
+  readonly $store: AuthClientStores;
+  /** Any path: `$fetch("/ok")`. */
+  $fetch<T = unknown>(
+    path: string,
+    arg?: { body?: Record<string, unknown>; query?: Record<string, unknown> },
+    options?: FetchOptions,
+  ): Promise<Result<T>>;
+  /** Stops listening to focus events. */
+  dispose(): void;
+}
+
+/** Errors that only mean "nothing to show" for a store (no session, no active organization). */
+const EMPTY_STATE_CODES = new Set(["UNAUTHORIZED", "NOT_AUTHENTICATED", "NO_ACTIVE_ORGANIZATION", "MEMBER_NOT_FOUND"]);
+
+function emptyWhenAbsent<T>(result: Result<T>, empty: T): Result<T> {
+  if (!result.error) return result;
+  const { status, code } = result.error;
+  if (status === 401 || status === 404 || EMPTY_STATE_CODES.has(code)) return { data: empty, error: null };
+  return result;
+}
+
+function resolveApiURL(baseURL: string | undefined, basePath = "/api/auth"): string {
+  const origin = baseURL ?? (typeof window !== "undefined" ? window.location.origin : "");
+  if (origin === "") return basePath;
+  const url = new URL(origin);
+  if (url.pathname !== "/" && url.pathname !== "") return origin.replace(/\/+$/, "");
+  return `${url.origin}${basePath}`;
+}
+
+function queryString(query: Record<string, unknown> | undefined): string {
+  if (!query) return "";
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    params.set(key, value instanceof Date ? value.toISOString() : String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+/**
+ * The browser client: `client.signIn.email({...})` POSTs to `/sign-in/email` under the API root,
+ * `client.organization.list()` GETs `/organization/list`; every call answers `{data, error}`.
+ */
+export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
+  const apiURL = resolveApiURL(options.baseURL, options.basePath);
+  const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const now = options.now ?? Date.now;
+  const refetchDelayMs = options.refetchDelayMs ?? 10;
+  const navigate =
+    options.navigate ??
+    ((url: string) => {
+      if (typeof window !== "undefined") window.location.href = url;
+    });
+
+  async function request<T>(path: string, arg: Record<string, any> | undefined, fetchOptions: FetchOptions = {}) {
+    const { query, fetchOptions: inlineOptions, ...rest } = arg ?? {};
+    const merged: FetchOptions = { ...inlineOptions, ...fetchOptions };
+    const body = rest as Record<string, unknown>;
+    const method = methodFor(path, body, merged.method);
+    const result = await sendRequest<T>({
+      url: `${apiURL}${path}${queryString(query)}`,
+      method,
+      body,
+      headers: { ...options.headers, ...merged.headers },
+      signal: merged.signal,
+      fetch: fetchImpl,
+    });
+    if (result.error) {
+      merged.onError?.(result.error);
+      if (merged.throw) throw new AuthClientRequestError(result.error);
+      return result;
+    }
+    // Reads change nothing: only a successful POST (or the verify-email link) makes the stores read
+    // again, so a store's own GET never triggers itself.
+    if (method === "POST" || path === "/verify-email") afterSuccess(path);
+    merged.onSuccess?.(result.data);
+    const data = result.data as { redirect?: unknown; url?: unknown } | null;
+    if (!merged.disableRedirect && data && data.redirect === true && typeof data.url === "string") {
+      if (isSafeRedirect(data.url)) navigate(data.url);
+    }
+    return merged.throw ? (result.data as any) : result;
+  }
+
+  const get = <T>(path: string) => request<T>(path, undefined, { method: "GET" });
+  const stores: AuthClientStores = {
+    session: new QueryStore(async () => emptyWhenAbsent(await get<SessionWithUser | null>("/get-session"), null)),
+    activeOrganization: new QueryStore(async () =>
+      emptyWhenAbsent(await get<FullOrganization | null>("/organization/get-full-organization"), null),
+    ),
+    listOrganizations: new QueryStore(async () => emptyWhenAbsent(await get<Organization[]>("/organization/list"), [])),
+    activeMember: new QueryStore(async () =>
+      emptyWhenAbsent(await get<Member | null>("/organization/get-active-member"), null),
+    ),
+  };
+
+  const later = (store: QueryStore<any>) => {
+    if (!store.started) return;
+    if (refetchDelayMs <= 0) void store.refetch();
+    else setTimeout(() => void store.refetch(), refetchDelayMs);
+  };
+
+  function afterSuccess(path: string): void {
+    if (path === "/sign-out" || path === "/delete-user" || path === "/revoke-sessions") {
+      // Known outcome: show it at once, then confirm with the server.
+      stores.session.setData(null);
+    }
+    if (changesSession(path)) later(stores.session);
+    if (path.startsWith("/organization/") || changesSession(path)) later(stores.activeOrganization);
+    if (changesOrganizationList(path)) later(stores.listOrganizations);
+    if (changesActiveMember(path) || path === "/organization/remove-member") later(stores.activeMember);
+  }
+
+  // Coming back to the tab re-reads the session, at most once per interval.
+  const focusTarget = options.focusTarget === undefined ? (globalThis as any).window : options.focusTarget;
+  const focusInterval = options.focusRefetchIntervalMs ?? 5000;
+  let lastFocusRefetch = Number.NEGATIVE_INFINITY;
+  const onFocus = () => {
+    if (typeof document !== "undefined" && document.visibilityState === "hidden") return;
+    if (!stores.session.started || now() - lastFocusRefetch < focusInterval) return;
+    lastFocusRefetch = now();
+    void stores.session.refetch();
+  };
+  focusTarget?.addEventListener?.("focus", onFocus);
+  focusTarget?.addEventListener?.("visibilitychange", onFocus);
+
+  const special: Record<string, unknown> = {
+    apiURL,
+    $store: stores,
+    $fetch: (
+      path: string,
+      arg: { body?: Record<string, unknown>; query?: Record<string, unknown> } = {},
+      fo?: FetchOptions,
+    ) => request(path, { ...arg.body, ...(arg.query ? { query: arg.query } : {}) }, fo),
+    dispose: () => {
+      focusTarget?.removeEventListener?.("focus", onFocus);
+      focusTarget?.removeEventListener?.("visibilitychange", onFocus);
+    },
+  };
+
+  const callable = (segments: string[]): any =>
+    new Proxy(() => {}, {
+      get: (_target, prop) => (typeof prop === "string" && prop !== "then" ? callable([...segments, prop]) : undefined),
+      apply: (_target, _self, args: [Record<string, any>?, FetchOptions?]) =>
+        request(pathFor(segments), args[0], args[1]),
+    });
+
+  return new Proxy(special, {
+    get: (target, prop) => {
+      if (typeof prop !== "string" || prop === "then") return undefined;
+      return prop in target ? target[prop] : callable([prop]);
+    },
+  }) as unknown as AuthClient;
+}

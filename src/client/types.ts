@@ -1,0 +1,123 @@
+import type { z } from "zod";
+import type { signInEmailBody, signUpEmailBody, updateUserBody } from "../contract/account.js";
+import type * as flows from "../contract/account-flows.js";
+import type {
+  CreatedOrganization,
+  FullOrganization,
+  Invitation,
+  InvitationDetails,
+  LinkedAccount,
+  Member,
+  MemberWithUser,
+  Organization,
+  Team,
+  TeamMember,
+} from "../contract/api-models.js";
+import type { ListedSession, SessionWithUser, User } from "../contract/models.js";
+import type * as org from "../contract/organization.js";
+import type {
+  accountSelector,
+  idTokenInput,
+  linkSocialBody,
+  oneTapBody,
+  signInSocialBody,
+} from "../contract/social.js";
+import type { FetchOptions, Result } from "./request.js";
+
+/**
+ * The client's calls, spelled out: argument and reply of each, no inference from server options.
+ * Each call is `fn(arg?, fetchOptions?)`: `arg.query` becomes the query string, the other keys the
+ * JSON body. Bodies come from the zod schemas in src/contract where the server has them.
+ */
+type Call<Arg, Reply> = (arg: Arg, options?: FetchOptions) => Promise<Result<Reply>>;
+type OptionalCall<Arg, Reply> = (arg?: Arg, options?: FetchOptions) => Promise<Result<Reply>>;
+type Query<Q> = { query: Q };
+
+export interface Status {
+  status: boolean;
+  message?: string;
+}
+export interface SignInReply {
+  redirect: boolean;
+  token: string;
+  url?: string;
+  user: User;
+}
+export interface TokenAndUser {
+  token: string | null;
+  user: User;
+}
+export interface RedirectReply {
+  url: string;
+  redirect: boolean;
+}
+export type IdTokenInput = z.input<typeof idTokenInput>;
+export type SocialSignInBody = z.input<typeof signInSocialBody>;
+
+export interface AccountCalls {
+  signUp: { email: Call<z.input<typeof signUpEmailBody>, TokenAndUser> };
+  signIn: {
+    email: Call<z.input<typeof signInEmailBody>, SignInReply>;
+    social: Call<SocialSignInBody, RedirectReply | (TokenAndUser & { redirect: false })>;
+    anonymous: OptionalCall<Record<string, never>, TokenAndUser>;
+  };
+  signOut: OptionalCall<{ callbackURL?: string; disableRedirect?: boolean }, { success: boolean; url?: string }>;
+  getSession: OptionalCall<Query<{ disableCookieCache?: boolean; disableRefresh?: boolean }>, SessionWithUser | null>;
+  updateUser: Call<z.input<typeof updateUserBody>, Status>;
+  changeEmail: Call<z.input<typeof flows.changeEmailBody>, Status>;
+  changePassword: Call<z.input<typeof flows.changePasswordBody>, TokenAndUser>;
+  deleteUser: OptionalCall<z.input<typeof flows.deleteUserBody>, { success: boolean; message: string }>;
+  sendVerificationEmail: Call<z.input<typeof flows.sendVerificationEmailBody>, Status>;
+  verifyEmail: Call<Query<z.input<typeof flows.verifyEmailQuery>>, Status & { user?: User | null }>;
+  requestPasswordReset: Call<z.input<typeof flows.requestPasswordResetBody>, Status>;
+  resetPassword: Call<z.input<typeof flows.resetPasswordBody>, Status>;
+  listSessions: OptionalCall<undefined, ListedSession[]>;
+  revokeSession: Call<{ token: string }, Status>;
+  revokeSessions: OptionalCall<undefined, Status>;
+  revokeOtherSessions: OptionalCall<undefined, Status>;
+  listAccounts: OptionalCall<undefined, LinkedAccount[]>;
+  linkSocial: Call<z.input<typeof linkSocialBody>, RedirectReply & { status?: boolean }>;
+  unlinkAccount: Call<z.input<typeof accountSelector>, Status>;
+  getAccessToken: Call<
+    z.input<typeof accountSelector>,
+    { accessToken: string; accessTokenExpiresAt: Date | null; scopes: string[]; idToken: string | null }
+  >;
+  deleteAnonymousUser: OptionalCall<undefined, { success: boolean }>;
+  oneTap: { callback: Call<z.input<typeof oneTapBody>, TokenAndUser> };
+}
+
+type In<T extends z.ZodType> = z.input<T>;
+
+/** Organization calls (WIRE 8.2); bodies and queries from src/contract/organization.ts. */
+export interface OrganizationCalls {
+  create: Call<In<typeof org.createOrganizationBody>, CreatedOrganization>;
+  checkSlug: Call<In<typeof org.checkSlugBody>, { status: boolean }>;
+  update: Call<In<typeof org.updateOrganizationBody>, Organization>;
+  delete: Call<In<typeof org.organizationIdBody>, Organization>;
+  list: OptionalCall<undefined, Organization[]>;
+  getFullOrganization: OptionalCall<Query<In<typeof org.getFullOrganizationQuery>>, FullOrganization | null>;
+  setActive: Call<In<typeof org.setActiveOrganizationBody>, Organization | null>;
+  inviteMember: Call<In<typeof org.inviteMemberBody>, Invitation>;
+  acceptInvitation: Call<In<typeof org.invitationIdBody>, { invitation: Invitation; member: Member }>;
+  rejectInvitation: Call<In<typeof org.invitationIdBody>, { invitation: Invitation; member: null }>;
+  cancelInvitation: Call<In<typeof org.invitationIdBody>, Invitation>;
+  getInvitation: Call<Query<In<typeof org.getInvitationQuery>>, InvitationDetails>;
+  listInvitations: OptionalCall<Query<In<typeof org.organizationIdQuery>>, Invitation[]>;
+  listUserInvitations: OptionalCall<undefined, (Invitation & { organizationName: string })[]>;
+  removeMember: Call<In<typeof org.removeMemberBody>, { member: Member }>;
+  updateMemberRole: Call<In<typeof org.updateMemberRoleBody>, Member>;
+  getActiveMember: OptionalCall<undefined, MemberWithUser>;
+  getActiveMemberRole: OptionalCall<Query<In<typeof org.activeMemberRoleQuery>>, { role: string }>;
+  leave: Call<In<typeof org.organizationIdBody>, MemberWithUser>;
+  listMembers: OptionalCall<Query<In<typeof org.listMembersQuery>>, { members: MemberWithUser[]; total: number }>;
+  hasPermission: Call<In<typeof org.hasPermissionBody>, { success: boolean; error: null }>;
+  createTeam: Call<In<typeof org.createTeamBody>, Team>;
+  updateTeam: Call<In<typeof org.updateTeamBody>, Team>;
+  removeTeam: Call<In<typeof org.teamIdBody>, { message: string }>;
+  listTeams: OptionalCall<Query<In<typeof org.organizationIdQuery>>, Team[]>;
+  setActiveTeam: Call<In<typeof org.setActiveTeamBody>, Team | null>;
+  listUserTeams: OptionalCall<Query<In<typeof org.listUserTeamsQuery>>, Team[]>;
+  listTeamMembers: OptionalCall<Query<In<typeof org.listTeamMembersQuery>>, TeamMember[]>;
+  addTeamMember: Call<In<typeof org.teamMemberBody>, TeamMember>;
+  removeTeamMember: Call<In<typeof org.teamMemberBody>, { message: string }>;
+}

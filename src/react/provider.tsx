@@ -1,0 +1,38 @@
+import { createContext, type ReactNode, useContext, useEffect, useSyncExternalStore } from "react";
+import type { AuthClient, QueryState, QueryStore } from "../client/index.js";
+
+const AuthClientContext = createContext<AuthClient | null>(null);
+
+/**
+ * Makes a client available to the hooks. On mount it starts every store at once (session, active
+ * organization, organization list, active member): one round of parallel requests, no waterfall of
+ * "session first, then the organization".
+ */
+export function AuthProvider({ client, children }: { client: AuthClient; children: ReactNode }) {
+  useEffect(() => {
+    for (const store of Object.values(client.$store)) void store.start();
+  }, [client]);
+  return <AuthClientContext.Provider value={client}>{children}</AuthClientContext.Provider>;
+}
+
+export function useAuthClient(): AuthClient {
+  const client = useContext(AuthClientContext);
+  if (!client) throw new Error("useAuthClient: wrap the application in <AuthProvider client={...}>");
+  return client;
+}
+
+export type StoreResult<T> = QueryState<T> & { refetch: () => Promise<void> };
+
+function useStore<T>(pick: (client: AuthClient) => QueryStore<T>): StoreResult<T> {
+  const store = pick(useAuthClient());
+  const state = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
+  return { ...state, refetch: () => store.refetch() };
+}
+
+/** `{data: {session, user} | null, error, isPending, isRefetching, refetch}`. */
+export const useSession = () => useStore((client) => client.$store.session);
+/** The active organization with members, invitations and teams, or null. */
+export const useActiveOrganization = () => useStore((client) => client.$store.activeOrganization);
+export const useListOrganizations = () => useStore((client) => client.$store.listOrganizations);
+/** The caller's member row in the active organization (its `role` drives what the UI shows). */
+export const useActiveMember = () => useStore((client) => client.$store.activeMember);

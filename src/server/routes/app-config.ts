@@ -1,0 +1,32 @@
+import type { Hono } from "hono";
+import type { AuthEnv } from "../http/env.js";
+
+/**
+ * What the application needs to know to draw its screens: which sign-in methods and account
+ * features are switched on. Provider ids only, never secrets. Not part of the reference wire.
+ */
+export function appConfigRoutes(app: Hono<AuthEnv>): void {
+  app.get("/app-config", (c) => {
+    const { options, mail } = c.get("auth");
+    const google = options.socialProviders.google;
+    return c.json({
+      emailAndPassword: {
+        enabled: options.emailAndPassword.enabled,
+        disableSignUp: options.emailAndPassword.disableSignUp,
+        minPasswordLength: options.emailAndPassword.minPasswordLength,
+        maxPasswordLength: options.emailAndPassword.maxPasswordLength,
+        requireEmailVerification: options.emailAndPassword.requireEmailVerification,
+      },
+      socialProviders: Object.keys(options.socialProviders),
+      anonymous: options.anonymous.enabled,
+      oneTapClientId: options.oneTap.enabled ? (options.oneTap.clientId ?? google?.clientId ?? null) : null,
+      changeEmail: options.user.changeEmail.enabled,
+      deleteUser: {
+        enabled: options.user.deleteUser.enabled,
+        sendDeleteAccountVerification: options.user.deleteUser.sendDeleteAccountVerification,
+      },
+      organization: { enabled: options.organization.enabled, teams: options.organization.teams.enabled },
+      devOutbox: mail.transportName === "development" && process.env.NODE_ENV !== "production",
+    });
+  });
+}

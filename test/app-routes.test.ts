@@ -1,0 +1,54 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startMailCapture } from "./helpers/mail.js";
+import { startTestServer, type TestServer } from "./helpers/server.js";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({
+    options: { socialProviders: { google: { clientId: "g-client", clientSecret: "secret-not-shown" } } },
+  });
+});
+afterAll(() => server.close());
+afterEach(() => expect(server.loggedErrors).toEqual([]));
+
+describe("GET /dev/outbox", () => {
+  it("lists the development outbox, newest first", async () => {
+    const { mail, db } = server.auth.context;
+    await mail.enqueue(db, { to: "a@example.com", subject: "First", text: "t1", html: "<p>1</p>", kind: "test" });
+    await mail.enqueue(db, { to: "b@example.com", subject: "Second", text: "t2", html: "<p>2</p>", kind: "test" });
+    const res = await server.browser().get("/dev/outbox");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const subjects = res.body.map((m: { subject: string }) => m.subject);
+    expect(subjects).toEqual(expect.arrayContaining(["First", "Second"]));
+    expect(res.body[0]).toMatchObject({ to: expect.any(String), text: expect.any(String), kind: "test" });
+  });
+
+  it("is 404 when mail really goes out over SMTP", async () => {
+    const capture = await startMailCapture();
+    const smtpServer = await startTestServer({ extra: { mail: { smtpUrl: capture.url } } });
+    try {
+      const res = await smtpServer.browser().get("/dev/outbox");
+      expect(res.status).toBe(404);
+      expect(res.body).toBeNull();
+    } finally {
+      await smtpServer.close();
+      await capture.close();
+    }
+  });
+});
+
+describe("GET /app-config", () => {
+  it("names the enabled sign-in methods and features, without secrets", async () => {
+    const res = await server.browser().get("/app-config");
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      socialProviders: ["google"],
+      anonymous: true,
+      oneTapClientId: "g-client",
+      emailAndPassword: { enabled: true, minPasswordLength: 8, maxPasswordLength: 128 },
+      devOutbox: true,
+    });
+    expect(JSON.stringify(res.body)).not.toContain("secret-not-shown");
+  });
+});
