@@ -299,3 +299,22 @@ describe("cookie cache", () => {
     expect((await browser.get("/get-session")).body).toBeNull();
   });
 });
+
+describe("a request still in flight with an old cookie", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it("gets 401 without a Set-Cookie that would delete the browser's new session cookie", async () => {
+    const { browser } = await signUp(server);
+    const oldCookies = browser.cookieHeader();
+    await browser.post("/revoke-sessions", {});
+    await browser.post("/sign-in/email", { email: (await signUp(server)).email, password: "correct horse battery" });
+    const late = await browser.get("/list-sessions", { headers: { cookie: oldCookies } });
+    expect(late.status).toBe(401);
+    expect(late.setCookies).toEqual([]);
+    expect((await browser.get("/get-session")).body).not.toBeNull();
+  });
+});

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { SessionWithUser } from "../../contract/models.js";
 import { AuthError } from "../errors.js";
 import { isSessionFresh, lookupSession, type RequestMeta } from "../services/sessions.js";
-import { clearSessionCookies, readCookieCache, readSignedCookie } from "./cookies.js";
+import { readCookieCache, readSignedCookie } from "./cookies.js";
 import type { AuthEnv } from "./env.js";
 
 export interface SessionReadOptions {
@@ -11,8 +11,10 @@ export interface SessionReadOptions {
 }
 
 /**
- * The caller's session, or null. Read at most once per request; a bad or expired session clears
- * the cookies so the browser stops sending them.
+ * The caller's session, or null. Read at most once per request. A dead session does not clear the
+ * cookies here: a request still in flight with an old cookie (after change-password or
+ * revoke-sessions handed out a new one) would otherwise overwrite the new cookie with a deletion.
+ * get-session, the client's own probe, clears them.
  */
 export async function getRequestSession(
   c: Context<AuthEnv>,
@@ -34,7 +36,6 @@ export async function getRequestSession(
   }
   const lookup = await lookupSession(c.get("auth"), token, { refresh: false });
   if (lookup.status !== "active") {
-    clearSessionCookies(c);
     c.set("session", null);
     return null;
   }
