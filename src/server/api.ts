@@ -1,4 +1,8 @@
+import type { Member } from "../contract/models.js";
+import { type AddMemberInput, addMemberInput } from "../contract/organization.js";
 import type { AuthContext } from "./context.js";
+import { AuthError } from "./errors.js";
+import { addMember } from "./services/members.js";
 import { setPassword } from "./services/passwords.js";
 
 /**
@@ -8,6 +12,8 @@ import { setPassword } from "./services/passwords.js";
 export interface ServerApi {
   /** Gives a user without a credential password one; USER_ALREADY_HAS_PASSWORD when they have one. */
   setPassword(userId: string, newPassword: string): Promise<{ status: true }>;
+  /** Adds an existing user to an organization (WIRE 8.2: server only, 404 over HTTP). */
+  addMember(input: AddMemberInput): Promise<Member>;
 }
 
 export function createServerApi(ctx: AuthContext): ServerApi {
@@ -15,6 +21,11 @@ export function createServerApi(ctx: AuthContext): ServerApi {
     async setPassword(userId, newPassword) {
       await setPassword(ctx, userId, newPassword);
       return { status: true };
+    },
+    async addMember(input) {
+      const parsed = addMemberInput.safeParse(input);
+      if (!parsed.success) throw new AuthError("VALIDATION_ERROR", { message: parsed.error.message });
+      return addMember(ctx, parsed.data);
     },
   };
 }

@@ -1,6 +1,4 @@
 import type { Hono } from "hono";
-import type { Member } from "../contract/models.js";
-import { type AddMemberInput, addMemberInput } from "../contract/organization.js";
 import { createServerApi, type ServerApi } from "./api.js";
 import type { AuthContext, Logger, OnLinkAccount } from "./context.js";
 import { argon2idHasher, type PasswordHasher } from "./crypto/password.js";
@@ -15,7 +13,6 @@ import { createOriginPredicate, normalizeOrigin } from "./http/trusted-origins.j
 import { type AuthOptions, ConfigError, resolveOptions } from "./options.js";
 import { createProviderRegistry } from "./providers/registry.js";
 import { startHousekeeping } from "./services/housekeeping.js";
-import { addMember } from "./services/members.js";
 import { migrateToLatest, type OpenedDatabase, openDatabase } from "./store/database.js";
 
 export interface CreateAuthInput {
@@ -50,10 +47,7 @@ export interface Auth {
   readonly context: AuthContext;
   readonly database: OpenedDatabase;
   /** Server-side calls that have no HTTP route (setPassword, addMember). They throw AuthError for a refused call. */
-  readonly api: ServerApi & {
-    /** Adds an existing user to an organization (WIRE 8.2: server only, 404 over HTTP). */
-    addMember(input: AddMemberInput): Promise<Member>;
-  };
+  readonly api: ServerApi;
   close(): Promise<void>;
 }
 
@@ -119,15 +113,7 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     app,
     context,
     database,
-    api: {
-      ...createServerApi(context),
-      addMember(input) {
-        const parsed = addMemberInput.safeParse(input);
-        if (!parsed.success)
-          return Promise.reject(new AuthError("VALIDATION_ERROR", { message: parsed.error.message }));
-        return addMember(context, parsed.data);
-      },
-    },
+    api: createServerApi(context),
     async close() {
       stopHousekeeping();
       await mail.stop();
