@@ -1,5 +1,4 @@
 import { serve } from "@hono/node-server";
-import { Redis } from "ioredis";
 import { createAuth } from "./server/auth.js";
 import { demoOptions } from "./server/demo-options.js";
 import { readEnvironment } from "./server/environment.js";
@@ -11,7 +10,8 @@ import { createServiceApp } from "./service-app.js";
 async function main(): Promise<void> {
   const env = readEnvironment();
   // REDIS_URL: rate-limit counters shared by every instance; without it they live in this process.
-  const redis = env.redisUrl ? new Redis(env.redisUrl, { maxRetriesPerRequest: 2 }) : null;
+  // ioredis is loaded only when REDIS_URL is set (it costs about 20 MB resident).
+  const redis = env.redisUrl ? new (await import("ioredis")).Redis(env.redisUrl, { maxRetriesPerRequest: 2 }) : null;
   const auth = await createAuth({
     baseURL: env.baseURL,
     secret: env.secret,

@@ -69,9 +69,15 @@ export async function startFloor(workDir: string, databasePath: string) {
   });
 }
 
-/** Extra node flags for the servers, e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile. */
+/**
+ * The V8 flag `npm start` runs the service with (package.json): a 2 MB young generation keeps the
+ * resident set about 30 MB lower under load at no measurable CPU cost. The floor gets it too.
+ */
+const START_FLAGS = ["--max-semi-space-size=2"];
+
+/** Node flags for the servers, plus BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile). */
 function nodeFlags(): string[] {
-  return process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  return [...START_FLAGS, ...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [])];
 }
 
 function node(...args: string[]): string[] {

@@ -1,4 +1,5 @@
-import nodemailer from "nodemailer";
+import { createRequire } from "node:module";
+import type nodemailerType from "nodemailer";
 import type { Logger } from "../context.js";
 import type { MailMessage } from "./message.js";
 
@@ -11,6 +12,8 @@ export interface MailTransport {
 
 /** SMTP through nodemailer, from `smtp://[user:pass@]host:port`. */
 export function smtpTransport(url: string): MailTransport {
+  // Loaded only when SMTP is configured: the development outbox never needs it (about 15 MB resident).
+  const nodemailer = createRequire(import.meta.url)("nodemailer") as typeof nodemailerType;
   const transporter = nodemailer.createTransport(url);
   return {
     name: "smtp",

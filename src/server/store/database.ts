@@ -1,14 +1,21 @@
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, resolve } from "node:path";
-import SqliteDatabase from "better-sqlite3";
+import type SqliteDatabaseType from "better-sqlite3";
 import { Kysely, type LogEvent, Migrator, PostgresDialect, SqliteDialect, type SqliteDialectConfig } from "kysely";
-import pg from "pg";
+import type pgType from "pg";
 import type { DialectName } from "./dialect.js";
 import { migrations } from "./migrations/index.js";
 import type { Database } from "./schema.js";
 import { SqliteValuesPlugin } from "./sqlite-values-plugin.js";
 
 export type DB = Kysely<Database>;
+
+/**
+ * Each driver is loaded only when its dialect is used: a SQLite service never loads pg and the other
+ * way round, which keeps about 15 MB out of the resident set.
+ */
+const requireDriver = createRequire(import.meta.url);
 
 export interface OpenedDatabase {
   db: DB;
@@ -43,6 +50,7 @@ export function openDatabase(url: string): OpenedDatabase {
 
   if (dialect === "postgres") {
     // int8 (count(*)) as a JS number: counts here stay far below 2^53.
+    const pg = requireDriver("pg") as typeof pgType;
     pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
     const pool = new pg.Pool({ connectionString: location, max: 10 });
     let closing = false;
@@ -65,6 +73,7 @@ export function openDatabase(url: string): OpenedDatabase {
   }
 
   if (location !== ":memory:") mkdirSync(dirname(resolve(location)), { recursive: true });
+  const SqliteDatabase = requireDriver("better-sqlite3") as typeof SqliteDatabaseType;
   const sqlite = new SqliteDatabase(location);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");
@@ -87,8 +96,8 @@ const STATEMENT_CACHE_SIZE = 256;
  * statement for the same SQL text keeps the plan. Safe because Kysely runs one statement at a time
  * on its single SQLite connection, and SQLite re-prepares a statement by itself after a schema change.
  */
-function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDialectConfig["database"] {
-  const statements = new Map<string, SqliteDatabase.Statement>();
+function withStatementCache(sqlite: SqliteDatabaseType.Database): SqliteDialectConfig["database"] {
+  const statements = new Map<string, SqliteDatabaseType.Statement>();
   return {
     close: () => sqlite.close(),
     prepare(sqlText: string) {
