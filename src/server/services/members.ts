@@ -19,7 +19,13 @@ import { clearUserActiveOrganization, lockOrganization } from "../store/organiza
 import { findOrganizationTeams, insertTeamMember } from "../store/teams.js";
 import { findUserById } from "../store/users.js";
 import { isOwnerRole, normalizeRoles, roleAllows } from "./access-control.js";
-import { type ActiveChange, requireMember, requirePermission, resolveOrganizationId } from "./organization-access.js";
+import {
+  type ActiveChange,
+  organizationRef,
+  requireMember,
+  requirePermission,
+  resolveOrganizationId,
+} from "./organization-access.js";
 import { callerMembership } from "./organizations.js";
 
 /**
@@ -225,13 +231,7 @@ export async function listMembers(
   session: Session,
   query: ListMembersQuery,
 ): Promise<{ members: MemberWithUser[]; total: number }> {
-  const organization = query.organizationId
-    ? { id: query.organizationId }
-    : query.organizationSlug
-      ? { slug: query.organizationSlug }
-      : session.activeOrganizationId
-        ? { id: session.activeOrganizationId }
-        : null;
+  const organization = organizationRef(session, query);
   if (!organization) throw new AuthError("NO_ACTIVE_ORGANIZATION");
   const cap = ctx.options.organization.membershipLimit;
   const filter = memberFilter(query);

@@ -28,6 +28,22 @@ export function resolveOrganizationId(session: Session, given: string | undefine
   return id;
 }
 
+/** An organization named by id or slug. */
+export type OrganizationRef = { id: string } | { slug: string };
+
+/**
+ * The organization a lookup names by id or slug, else the session's active one; null when there is
+ * neither (each route decides whether that is an error or an empty answer).
+ */
+export function organizationRef(
+  session: Session,
+  named: { organizationId?: string | null; organizationSlug?: string },
+): OrganizationRef | null {
+  if (named.organizationId) return { id: named.organizationId };
+  if (named.organizationSlug) return { slug: named.organizationSlug };
+  return session.activeOrganizationId ? { id: session.activeOrganizationId } : null;
+}
+
 /** The caller's member row, read from the database (never from the client), or the given error. */
 export async function requireMember(
   db: DB,

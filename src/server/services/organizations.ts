@@ -26,7 +26,13 @@ import {
 } from "../store/organizations.js";
 import { insertTeam, insertTeamMember, listTeams } from "../store/teams.js";
 import { isOwnerRole, roleAllows } from "./access-control.js";
-import { type ActiveChange, requireMember, requirePermission, resolveOrganizationId } from "./organization-access.js";
+import {
+  type ActiveChange,
+  organizationRef,
+  requireMember,
+  requirePermission,
+  resolveOrganizationId,
+} from "./organization-access.js";
 
 export interface CreateOrganizationInput {
   name: string;
@@ -211,13 +217,7 @@ export async function setActiveOrganization(
     await setSessionActive(ctx.db, session.id, active, now);
     return { organization: null, active };
   }
-  const by = input.organizationId
-    ? { id: input.organizationId }
-    : input.organizationSlug
-      ? { slug: input.organizationSlug }
-      : session.activeOrganizationId
-        ? { id: session.activeOrganizationId }
-        : null;
+  const by = organizationRef(session, input);
   if (!by) return { organization: null, active: null };
   const { organization } = await memberOrganization(ctx, session, by);
   // Switching organizations also leaves the old organization's team.
@@ -244,13 +244,7 @@ export async function getFullOrganization(
   session: Session,
   query: { organizationId?: string; organizationSlug?: string; membersLimit?: number },
 ): Promise<FullOrganization | null> {
-  const by = query.organizationId
-    ? { id: query.organizationId }
-    : query.organizationSlug
-      ? { slug: query.organizationSlug }
-      : session.activeOrganizationId
-        ? { id: session.activeOrganizationId }
-        : null;
+  const by = organizationRef(session, query);
   if (!by) return null;
   const { organization, member } = await memberOrganization(ctx, session, by);
   const cap = ctx.options.organization.membershipLimit;

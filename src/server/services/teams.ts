@@ -176,21 +176,31 @@ export async function listTeamMembers(
   return listTeamMemberRows(ctx.db, teamId);
 }
 
+/**
+ * Adding or removing a team member: the caller needs member:<action> in the organization, the user
+ * must be a member of it, and the team must belong to it.
+ */
+async function authorizeTeamMemberChange(
+  ctx: AuthContext,
+  session: Session,
+  input: { teamId: string; userId: string; organizationId?: string },
+  action: "update" | "delete",
+  refusal: "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_TEAM_MEMBER" | "YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER",
+): Promise<void> {
+  const organizationId = resolveOrganizationId(session, input.organizationId, "NO_ACTIVE_ORGANIZATION");
+  const notMember = "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION";
+  const caller = await requireMember(ctx.db, organizationId, session.userId, notMember);
+  requirePermission(ctx, caller, { member: [action] }, refusal);
+  await requireMember(ctx.db, organizationId, input.userId, notMember);
+  await teamOf(ctx, organizationId, input.teamId);
+}
+
 export async function addTeamMember(
   ctx: AuthContext,
   session: Session,
   input: { teamId: string; userId: string; organizationId?: string },
 ): Promise<TeamMember> {
-  const organizationId = resolveOrganizationId(session, input.organizationId, "NO_ACTIVE_ORGANIZATION");
-  const caller = await requireMember(
-    ctx.db,
-    organizationId,
-    session.userId,
-    "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION",
-  );
-  requirePermission(ctx, caller, { member: ["update"] }, "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_TEAM_MEMBER");
-  await requireMember(ctx.db, organizationId, input.userId, "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
-  await teamOf(ctx, organizationId, input.teamId);
+  await authorizeTeamMemberChange(ctx, session, input, "update", "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_TEAM_MEMBER");
   const existing = await findTeamMember(ctx.db, input.teamId, input.userId);
   if (existing) return existing;
   const max = ctx.options.organization.teams.maximumMembersPerTeam;
@@ -213,16 +223,7 @@ export async function removeTeamMember(
   session: Session,
   input: { teamId: string; userId: string; organizationId?: string },
 ): Promise<void> {
-  const organizationId = resolveOrganizationId(session, input.organizationId, "NO_ACTIVE_ORGANIZATION");
-  const caller = await requireMember(
-    ctx.db,
-    organizationId,
-    session.userId,
-    "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION",
-  );
-  requirePermission(ctx, caller, { member: ["delete"] }, "YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER");
-  await requireMember(ctx.db, organizationId, input.userId, "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
-  await teamOf(ctx, organizationId, input.teamId);
+  await authorizeTeamMemberChange(ctx, session, input, "delete", "YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER");
   await ctx.db.transaction().execute(async (trx) => {
     if ((await deleteTeamMember(trx, input.teamId, input.userId)) === 0) {
       throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_TEAM");
