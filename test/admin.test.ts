@@ -27,6 +27,8 @@ describe("every admin route: admin, plain user, signed out", () => {
     ],
     ["GET", "/admin/list-users", () => undefined],
     ["GET", "/admin/get-user?id=TARGET", () => undefined],
+    ["GET", "/admin/list-user-memberships?userId=TARGET", () => undefined],
+    ["GET", "/admin/list-user-accounts?userId=TARGET", () => undefined],
     ["POST", "/admin/update-user", (t) => ({ userId: t, data: { name: "Renamed" } })],
     ["POST", "/admin/set-role", (t) => ({ userId: t, role: "user" })],
     ["POST", "/admin/ban-user", (t) => ({ userId: t })],
@@ -177,6 +179,39 @@ describe("users", () => {
     });
     expect((await target.browser.get("/get-session")).body).toBeNull();
     expect((await admin.browser.get(`/admin/get-user?id=${target.user.id}`)).status).toBe(404);
+  });
+});
+
+describe("a user's memberships and linked accounts", () => {
+  it("lists the organizations with the user's role, and sign-in methods without any secret", async () => {
+    const target = await signUp(server);
+    const slug = `acme-${Date.now()}`;
+    expect((await target.browser.post("/organization/create", { name: "Acme", slug })).status).toBe(200);
+
+    const memberships = await admin.browser.get(`/admin/list-user-memberships?userId=${target.user.id}`);
+    expect(memberships.body.memberships).toHaveLength(1);
+    expect(memberships.body.memberships[0]).toMatchObject({
+      organizationName: "Acme",
+      organizationSlug: slug,
+      role: "owner",
+    });
+    expect(Object.keys(memberships.body.memberships[0]).sort()).toEqual([
+      "createdAt",
+      "organizationId",
+      "organizationName",
+      "organizationSlug",
+      "role",
+    ]);
+
+    const accounts = await admin.browser.get(`/admin/list-user-accounts?userId=${target.user.id}`);
+    expect(accounts.body.accounts).toHaveLength(1);
+    expect(accounts.body.accounts[0]).toMatchObject({ providerId: "credential", accountId: target.user.id });
+    expect(Object.keys(accounts.body.accounts[0]).sort()).toEqual(["accountId", "createdAt", "id", "providerId"]);
+
+    const unknown = await admin.browser.get("/admin/list-user-memberships?userId=nobody");
+    expect(unknown.body).toEqual({ memberships: [] });
+    const missing = await admin.browser.get("/admin/list-user-accounts");
+    expect([missing.status, missing.body.code]).toEqual([400, "VALIDATION_ERROR"]);
   });
 });
 

@@ -13,6 +13,8 @@ import {
   SecurityPage,
   SessionsPage,
 } from "./pages/account-pages.js";
+import { AdminLayout, AuditLogPage, UsersPage } from "./pages/admin-pages.js";
+import { AdminUserPage } from "./pages/admin-user-page.js";
 import { ForgotPasswordPage, ResetPasswordPage, SignInPage, SignUpPage, VerifiedPage } from "./pages/auth-pages.js";
 import { AcceptInvitationPage, HomePage, OutboxPage } from "./pages/misc-pages.js";
 import {
@@ -56,6 +58,15 @@ const router = createBrowserRouter([
           { path: "members", element: <MembersPage /> },
           { path: "invitations", element: <InvitationsPage /> },
           { path: "teams", element: <TeamsPage /> },
+        ],
+      },
+      {
+        path: "admin",
+        element: <AdminLayout />,
+        children: [
+          { index: true, element: <UsersPage /> },
+          { path: "users/:id", element: <AdminUserPage /> },
+          { path: "audit", element: <AuditLogPage /> },
         ],
       },
       { path: "dev/outbox", element: <OutboxPage /> },

@@ -107,6 +107,36 @@ describe("path mapping and method choice", () => {
   });
 });
 
+describe("admin calls", () => {
+  it("map to /admin/ paths: reads with a query GET, changes POST, stop-impersonating POSTs without a body", async () => {
+    const client = echoClient();
+    await client.admin.listUsers({ query: { searchValue: "ann", searchField: "name", limit: 20, offset: 40 } });
+    expect(last()).toMatchObject({
+      method: "GET",
+      path: "/api/auth/admin/list-users",
+      query: "?searchValue=ann&searchField=name&limit=20&offset=40",
+    });
+    await client.admin.getUser({ query: { id: "u1" } });
+    expect(last()).toMatchObject({ method: "GET", path: "/api/auth/admin/get-user", query: "?id=u1" });
+    await client.admin.listUserMemberships({ query: { userId: "u1" } });
+    expect(last()).toMatchObject({ method: "GET", path: "/api/auth/admin/list-user-memberships", query: "?userId=u1" });
+    await client.admin.listUserAccounts({ query: { userId: "u1" } });
+    expect(last()).toMatchObject({ method: "GET", path: "/api/auth/admin/list-user-accounts" });
+    await client.admin.listAuditLog({ query: { limit: 10 } });
+    expect(last()).toMatchObject({ method: "GET", path: "/api/auth/admin/list-audit-log", query: "?limit=10" });
+    await client.admin.banUser({ userId: "u1", banReason: "spam", banExpiresIn: 3600 });
+    expect(last()).toMatchObject({
+      method: "POST",
+      path: "/api/auth/admin/ban-user",
+      body: { userId: "u1", banReason: "spam", banExpiresIn: 3600 },
+    });
+    await client.admin.listUserSessions({ userId: "u1" });
+    expect(last()).toMatchObject({ method: "POST", path: "/api/auth/admin/list-user-sessions" });
+    await client.admin.stopImpersonating();
+    expect(last()).toMatchObject({ method: "POST", path: "/api/auth/admin/stop-impersonating", body: {} });
+  });
+});
+
 describe("replies", () => {
   it("revives ISO dates into Date objects and leaves other strings alone", async () => {
     replies.set("/api/auth/organization/list", {
@@ -270,6 +300,36 @@ describe("session store against the real service", () => {
     const { error } = await client.revokeSessions();
     expect(error).toBeNull();
     expect(await until(client.$store.session, (d) => d === null)).toBeNull();
+  });
+
+  it("impersonation swaps the watched session to the user and back; a plain user is refused", async () => {
+    const admin = clientFor();
+    const adminEmail = `admin-${Date.now()}@example.com`;
+    const signed = await admin.signUp.email({ name: "Admin", email: adminEmail, password: "password123" });
+    const db = server.auth.database.db;
+    await db.updateTable("user").set({ role: "admin" }).where("id", "=", signed.data!.user.id).execute();
+    const target = clientFor();
+    const targetEmail = `target-${Date.now()}@example.com`;
+    const created = await target.signUp.email({ name: "Target", email: targetEmail, password: "password123" });
+    const targetId = created.data!.user.id;
+
+    const page = await admin.admin.listUsers({ query: { searchValue: targetEmail, searchField: "email" } });
+    expect(page.data).toMatchObject({ total: 1, offset: 0 });
+    expect(page.data!.users[0]!.createdAt).toBeInstanceOf(Date);
+    expect((await target.admin.listUsers()).error).toMatchObject({
+      code: "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS",
+      status: 403,
+    });
+
+    await until(admin.$store.session, (d) => d?.user.email === adminEmail);
+    const started = await admin.admin.impersonateUser({ userId: targetId });
+    expect(started.data!.session.impersonatedBy).toBe(signed.data!.user.id);
+    const acting = await until(admin.$store.session, (d) => d?.user.id === targetId);
+    expect(acting!.session.impersonatedBy).toBe(signed.data!.user.id);
+
+    expect((await admin.admin.stopImpersonating()).error).toBeNull();
+    expect((await until(admin.$store.session, (d) => d?.user.email === adminEmail))!.session.impersonatedBy).toBeNull();
+    expect(server.loggedErrors).toEqual([]);
   });
 
   it("answers server errors with the catalogue code and the HTTP status", async () => {

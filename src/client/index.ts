@@ -10,7 +10,7 @@ import {
 } from "./paths.js";
 import { QueryStore } from "./query-store.js";
 import { AuthClientRequestError, type FetchOptions, type Result, sendRequest } from "./request.js";
-import type { AccountCalls, OrganizationCalls } from "./types.js";
+import type { AccountCalls, AdminCalls, OrganizationCalls } from "./types.js";
 
 export type { QueryState } from "./query-store.js";
 export { QueryStore } from "./query-store.js";
@@ -46,6 +46,7 @@ export interface AuthClientStores {
 
 export interface AuthClient extends AccountCalls {
   organization: OrganizationCalls;
+  admin: AdminCalls;
   /** The API root every path is appended to, e.g. `http://localhost:3000/api/auth`. */
   readonly apiURL: string;
   /** The server state the UI watches; React hooks subscribe to these. */

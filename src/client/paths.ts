@@ -26,6 +26,7 @@ export const FIXED_METHODS: Readonly<Record<string, HttpMethod>> = {
   "/organization/list-user-teams": "GET",
   "/sign-in/anonymous": "POST",
   "/delete-anonymous-user": "POST",
+  "/admin/stop-impersonating": "POST",
 };
 
 export function methodFor(path: string, body: Record<string, unknown>, explicit?: string): HttpMethod {
@@ -57,6 +58,9 @@ const SESSION_CHANGING_PATHS = new Set([
   "/organization/remove-member",
   "/organization/leave",
   "/organization/accept-invitation",
+  // Impersonation swaps the session cookie for another user's and back.
+  "/admin/impersonate-user",
+  "/admin/stop-impersonating",
 ]);
 
 export function changesSession(path: string): boolean {
@@ -73,7 +77,9 @@ export function changesOrganizationList(path: string): boolean {
     path === "/organization/accept-invitation" ||
     path === "/sign-out" ||
     path.startsWith("/sign-in") ||
-    path === "/sign-up/email"
+    path === "/sign-up/email" ||
+    path === "/admin/impersonate-user" ||
+    path === "/admin/stop-impersonating"
   );
 }
 

@@ -1,6 +1,8 @@
 import type { z } from "zod";
 import type { signInEmailBody, signUpEmailBody, updateUserBody } from "../contract/account.js";
 import type * as flows from "../contract/account-flows.js";
+import type * as admin from "../contract/admin.js";
+import type { AuditPage, UserAccountSummary, UserMembership, UserPage } from "../contract/admin-models.js";
 import type {
   CreatedOrganization,
   FullOrganization,
@@ -13,7 +15,7 @@ import type {
   Team,
   TeamMember,
 } from "../contract/api-models.js";
-import type { ListedSession, SessionWithUser, User } from "../contract/models.js";
+import type { ListedSession, Session, SessionWithUser, User } from "../contract/models.js";
 import type * as org from "../contract/organization.js";
 import type {
   accountSelector,
@@ -120,4 +122,26 @@ export interface OrganizationCalls {
   listTeamMembers: OptionalCall<Query<In<typeof org.listTeamMembersQuery>>, TeamMember[]>;
   addTeamMember: Call<In<typeof org.teamMemberBody>, TeamMember>;
   removeTeamMember: Call<In<typeof org.teamMemberBody>, { message: string }>;
+}
+
+/** Administration calls (`/admin/...`); bodies and queries from src/contract/admin.ts. */
+export interface AdminCalls {
+  createUser: Call<In<typeof admin.createUserBody>, { user: User }>;
+  listUsers: OptionalCall<Query<In<typeof admin.listUsersQuery>>, UserPage>;
+  getUser: Call<Query<In<typeof admin.getUserQuery>>, User>;
+  updateUser: Call<In<typeof admin.updateUserAsAdminBody>, User>;
+  setRole: Call<In<typeof admin.setRoleBody>, { user: User }>;
+  banUser: Call<In<typeof admin.banUserBody>, { user: User }>;
+  unbanUser: Call<In<typeof admin.userIdBody>, { user: User }>;
+  removeUser: Call<In<typeof admin.userIdBody>, { success: boolean }>;
+  setUserPassword: Call<In<typeof admin.setUserPasswordBody>, { status: boolean }>;
+  listUserSessions: Call<In<typeof admin.userIdBody>, { sessions: ListedSession[] }>;
+  revokeUserSession: Call<In<typeof admin.revokeUserSessionBody>, { success: boolean }>;
+  revokeUserSessions: Call<In<typeof admin.userIdBody>, { success: boolean }>;
+  impersonateUser: Call<In<typeof admin.userIdBody>, { session: Session; user: User }>;
+  stopImpersonating: OptionalCall<undefined, { session: Session; user: User }>;
+  hasPermission: Call<In<typeof admin.adminHasPermissionBody>, { success: boolean; error: null }>;
+  listAuditLog: OptionalCall<Query<In<typeof admin.listAuditLogQuery>>, AuditPage>;
+  listUserMemberships: Call<Query<In<typeof admin.userIdQuery>>, { memberships: UserMembership[] }>;
+  listUserAccounts: Call<Query<In<typeof admin.userIdQuery>>, { accounts: UserAccountSummary[] }>;
 }

@@ -54,3 +54,5 @@ export const listAuditLogQuery = z.object({
   targetUserId: z.string().optional(),
   actorUserId: z.string().optional(),
 });
+/** list-user-memberships and list-user-accounts: whose rows to read. */
+export const userIdQuery = z.object({ userId });

@@ -1,10 +1,13 @@
+import { useQueryClient } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import type { Organization } from "../../contract/api-models.js";
 import { useActiveOrganization, useListOrganizations, useSession } from "../../react/index.js";
 import { authClient } from "../lib/client.js";
 import { useAppConfig } from "../lib/config.js";
-import { Loading } from "./ui.js";
+import { hasAdminRole } from "../lib/permissions.js";
+import { useSubmit } from "../lib/use-submit.js";
+import { Button, FormError, Loading } from "./ui.js";
 
 /** Props-only: the organization picker in the header. */
 export function OrganizationSwitcher({
@@ -59,18 +62,55 @@ export function RequireSession({ children }: { children: ReactNode }) {
   return <>{children}</>;
 }
 
+/** Props-only: shown on every page while an admin acts as another user. */
+export function ImpersonationBanner({
+  name,
+  onStop,
+  pending,
+  error,
+}: {
+  name: string;
+  onStop: () => void;
+  pending?: boolean;
+  error?: { code?: string } | null;
+}) {
+  return (
+    <section className="impersonation-banner" aria-label="Impersonation" data-testid="impersonation-banner">
+      <p>
+        You are acting as <strong>{name}</strong>
+      </p>
+      <Button type="button" variant="secondary" pending={pending} data-testid="stop-impersonating" onClick={onStop}>
+        Stop impersonating
+      </Button>
+      <FormError error={error ?? null} testId="stop-impersonating-error" />
+    </section>
+  );
+}
+
 export function AppShell() {
   const session = useSession();
   const organizations = useListOrganizations();
   const active = useActiveOrganization();
   const config = useAppConfig();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const stop = useSubmit(authClient.admin.stopImpersonating);
   const nav = [
     { to: "/", label: "Home", end: true },
     { to: "/account", label: "Account" },
     { to: "/organization", label: "Organization" },
+    ...(hasAdminRole(session.data?.user.role) ? [{ to: "/admin", label: "Admin" }] : []),
     ...(config.devOutbox ? [{ to: "/dev/outbox", label: "Mail outbox" }] : []),
   ];
+  const stopImpersonating = async () => {
+    const impersonatedId = session.data?.user.id;
+    const restored = await stop.run();
+    if (!restored) return;
+    // Back to the admin's own session, on the page of the user they were acting as.
+    authClient.$store.session.setData(restored);
+    navigate(impersonatedId ? `/admin/users/${impersonatedId}` : "/admin");
+    await queryClient.resetQueries();
+  };
   const switchTo = async (organizationId: string) => {
     if (organizationId === "__new") return navigate("/organizations/new");
     await authClient.organization.setActive({ organizationId });
@@ -86,6 +126,14 @@ export function AppShell() {
       <a href="#main" className="skip-link">
         Skip to content
       </a>
+      {session.data?.session.impersonatedBy && (
+        <ImpersonationBanner
+          name={session.data.user.name || session.data.user.email}
+          pending={stop.pending}
+          error={stop.error}
+          onStop={() => void stopImpersonating()}
+        />
+      )}
       <header className="shell-header">
         <NavLink to="/" className="brand">
           Gatehouse

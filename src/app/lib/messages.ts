@@ -28,6 +28,11 @@ const overrides: Record<string, string> = {
   NOT_FOUND: "This feature is not available.",
   account_not_linked: "This account is not linked to yours yet. Sign in with your password, then link it.",
   email_does_not_match: "The provider's email does not match your account email.",
+  ADMIN_USER_NOT_FOUND: "This user does not exist (any more).",
+  YOU_CANNOT_IMPERSONATE_ADMINS: "Admins cannot be impersonated.",
+  YOU_CANNOT_BAN_YOURSELF: "You cannot ban yourself.",
+  YOU_CANNOT_REMOVE_YOURSELF: "You cannot delete your own account from here.",
+  ADMIN_ACCESS_REFUSED: "This area is for administrators. Your account does not have access.",
   state_mismatch: "The sign-in took too long or was opened in another browser. Try again.",
 };
 

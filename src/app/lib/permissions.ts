@@ -18,3 +18,7 @@ export const roleLabel = (role: string) =>
     .split(",")
     .map((r) => r.trim().charAt(0).toUpperCase() + r.trim().slice(1))
     .join(", ");
+
+/** Whether the user holds the `admin` administration role (shows the admin nav; the server decides access). */
+export const hasAdminRole = (role: string | null | undefined) =>
+  (role ?? "").split(",").some((r) => r.trim() === "admin");

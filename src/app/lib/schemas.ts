@@ -6,6 +6,7 @@ import {
   requestPasswordResetBody,
   resetPasswordBody,
 } from "../../contract/account-flows.js";
+import { banUserBody, listUsersQuery, setUserPasswordBody } from "../../contract/admin.js";
 
 /**
  * Form validation with the server's own request schemas (src/contract), tightened where the
@@ -59,6 +60,24 @@ export const inviteForm = z.object({
   teamId: z.string().optional(),
 });
 export const teamForm = z.object({ name: z.string().trim().min(1, "Enter a team name.") });
+
+/** Ban lengths an admin picks from, in seconds ("" = until unbanned). */
+export const BAN_DURATIONS = [
+  { value: "", label: "Until unbanned" },
+  { value: "3600", label: "1 hour" },
+  { value: "86400", label: "1 day" },
+  { value: "604800", label: "7 days" },
+  { value: "2592000", label: "30 days" },
+] as const;
+export const banForm = banUserBody.pick({ banReason: true }).extend({
+  banReason: z.string().trim().max(500, "Use at most 500 characters."),
+  banExpiresIn: z.enum(BAN_DURATIONS.map((d) => d.value)),
+});
+export const setUserPasswordForm = (min: number, max: number) =>
+  setUserPasswordBody.pick({ newPassword: true }).extend({ newPassword: passwordRule(min, max) });
+export const userSearchForm = listUsersQuery.pick({ searchValue: true, searchField: true }).extend({
+  searchValue: z.string().trim().max(200, "Use at most 200 characters."),
+});
 
 export type FieldErrors = Partial<Record<string, string>>;
 

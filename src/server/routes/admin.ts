@@ -11,6 +11,7 @@ import {
   setUserPasswordBody,
   updateUserAsAdminBody,
   userIdBody,
+  userIdQuery,
 } from "../../contract/admin.js";
 import { AuthError } from "../errors.js";
 import {
@@ -25,6 +26,7 @@ import type { AuthEnv } from "../http/env.js";
 import { readBody, readQuery } from "../http/input.js";
 import { requestMeta, requireSession } from "../http/session.js";
 import { type AdminActor, hasAdminPermission, requireAdminPermission } from "../services/admin-access.js";
+import { listUserAccountsAsAdmin, listUserMembershipsAsAdmin } from "../services/admin-user-links.js";
 import {
   banUserAsAdmin,
   createUserAsAdmin,
@@ -64,6 +66,16 @@ export function adminRoutes(app: Hono<AuthEnv>): void {
   app.get("/admin/get-user", async (c) => {
     const { id } = readQuery(c, getUserQuery);
     return c.json(await getUserAsAdmin(c.get("auth"), await actor(c), id));
+  });
+
+  app.get("/admin/list-user-memberships", async (c) => {
+    const { userId } = readQuery(c, userIdQuery);
+    return c.json({ memberships: await listUserMembershipsAsAdmin(c.get("auth"), await actor(c), userId) });
+  });
+
+  app.get("/admin/list-user-accounts", async (c) => {
+    const { userId } = readQuery(c, userIdQuery);
+    return c.json({ accounts: await listUserAccountsAsAdmin(c.get("auth"), await actor(c), userId) });
   });
 
   app.post("/admin/update-user", async (c) => {

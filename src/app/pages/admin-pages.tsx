@@ -1,0 +1,152 @@
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { Link, useSearchParams } from "react-router";
+import type { ListUsersQuery } from "../../contract/admin.js";
+import { useSession } from "../../react/index.js";
+import { type UserFilter, type UserSearch, UserSearchForm, type UserSort } from "../components/admin-forms.js";
+import { AuditList, Pager, UsersList } from "../components/admin-lists.js";
+import { SettingsLayout } from "../components/shell.js";
+import { Card, FormError, Loading } from "../components/ui.js";
+import { authClient, unwrap } from "../lib/client.js";
+import { type HasCode, messageFor } from "../lib/messages.js";
+
+export const adminNav = [
+  { to: "/admin", label: "Users" },
+  { to: "/admin/audit", label: "Audit log" },
+];
+
+const USERS_PAGE = 20;
+const AUDIT_PAGE = 25;
+
+/**
+ * The admin area: the server says whether the caller may list users (role, configured roles or
+ * adminUserIds); anyone else gets the refusal, and every admin route refuses them anyway.
+ */
+export function AdminLayout() {
+  const session = useSession();
+  const userId = session.data?.user.id;
+  const access = useQuery({
+    queryKey: ["admin", "access", userId],
+    queryFn: () => unwrap(authClient.admin.hasPermission({ permissions: { user: ["list"] } })),
+    enabled: Boolean(userId),
+  });
+  if (access.isPending) return <Loading />;
+  if (!access.data?.success) {
+    const error = access.error as HasCode | null;
+    const reason = error?.code === "NOT_FOUND" ? error : "ADMIN_ACCESS_REFUSED";
+    return (
+      <Card title="Administration" testId="admin-refused">
+        <p role="alert">{messageFor(reason)}</p>
+        <Link to="/">Back to the start page</Link>
+      </Card>
+    );
+  }
+  return <SettingsLayout title="Administration" items={adminNav} />;
+}
+
+const FILTERS: Record<
+  Exclude<UserFilter, "">,
+  Pick<ListUsersQuery, "filterField" | "filterValue" | "filterOperator">
+> = {
+  admins: { filterField: "role", filterValue: "admin", filterOperator: "eq" },
+  users: { filterField: "role", filterValue: "user", filterOperator: "eq" },
+  banned: { filterField: "banned", filterValue: "true", filterOperator: "eq" },
+  active: { filterField: "banned", filterValue: "true", filterOperator: "ne" },
+};
+
+function readSearch(params: URLSearchParams): UserSearch {
+  const field = params.get("field");
+  const filter = params.get("filter") ?? "";
+  const sort = params.get("sort") ?? "";
+  return {
+    searchValue: params.get("q") ?? "",
+    searchField: field === "name" ? "name" : "email",
+    filter: (filter in FILTERS ? filter : "") as UserFilter,
+    sort: (["createdAt:asc", "name:asc", "email:asc"].includes(sort) ? sort : "createdAt:desc") as UserSort,
+  };
+}
+
+/** The page's search as list-users wants it. */
+function toQuery(search: UserSearch, offset: number): ListUsersQuery {
+  const [sortBy, sortDirection] = search.sort.split(":") as [ListUsersQuery["sortBy"], "asc" | "desc"];
+  return {
+    ...(search.searchValue ? { searchValue: search.searchValue, searchField: search.searchField } : {}),
+    ...(search.filter ? FILTERS[search.filter] : {}),
+    sortBy,
+    sortDirection,
+    limit: USERS_PAGE,
+    offset,
+  };
+}
+
+/** The search lives in the URL, so the back button from a user's page returns to the same list. */
+export function UsersPage() {
+  const [params, setParams] = useSearchParams();
+  const search = readSearch(params);
+  const offset = Math.max(0, Number(params.get("offset")) || 0);
+  const query = toQuery(search, offset);
+  const users = useQuery({
+    queryKey: ["admin", "users", query],
+    queryFn: () => unwrap(authClient.admin.listUsers({ query })),
+    placeholderData: keepPreviousData,
+  });
+  const go = (next: UserSearch, nextOffset: number) => {
+    const entries: Record<string, string> = {};
+    if (next.searchValue) entries.q = next.searchValue;
+    if (next.searchField !== "email") entries.field = next.searchField;
+    if (next.filter) entries.filter = next.filter;
+    if (next.sort !== "createdAt:desc") entries.sort = next.sort;
+    if (nextOffset) entries.offset = String(nextOffset);
+    setParams(entries);
+  };
+  return (
+    <Card title="Users" testId="admin-users-card">
+      <UserSearchForm key={params.toString()} initial={search} onSubmit={(next) => go(next, 0)} />
+      {users.isPending ? (
+        <Loading />
+      ) : users.error ? (
+        <FormError error={users.error} />
+      ) : (
+        <>
+          <UsersList users={users.data.users} />
+          <Pager
+            label="User pages"
+            total={users.data.total}
+            offset={offset}
+            limit={USERS_PAGE}
+            onChange={(next) => go(search, next)}
+          />
+        </>
+      )}
+    </Card>
+  );
+}
+
+export function AuditLogPage() {
+  const [params, setParams] = useSearchParams();
+  const offset = Math.max(0, Number(params.get("offset")) || 0);
+  const log = useQuery({
+    queryKey: ["admin", "audit", offset],
+    queryFn: () => unwrap(authClient.admin.listAuditLog({ query: { limit: AUDIT_PAGE, offset } })),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <Card title="Audit log" testId="admin-audit-card">
+      {log.isPending ? (
+        <Loading />
+      ) : log.error ? (
+        <FormError error={log.error} />
+      ) : (
+        <>
+          <AuditList entries={log.data.entries} />
+          <Pager
+            label="Audit log pages"
+            total={log.data.total}
+            offset={offset}
+            limit={AUDIT_PAGE}
+            onChange={(next) => setParams(next ? { offset: String(next) } : {})}
+          />
+        </>
+      )}
+    </Card>
+  );
+}
