@@ -339,3 +339,21 @@ describe("permission checks never trip over prototype keys", () => {
     expect(res.body).toEqual({ error: null, success: false });
   });
 });
+
+describe("role filter on list-users", () => {
+  it("matches one role inside a comma-separated list, and ne excludes it", async () => {
+    const several = await signUp(server);
+    await admin.browser.post("/admin/set-role", { userId: several.user.id, role: ["user", "admin"] });
+    const plain = await signUp(server);
+    const admins = (await admin.browser.get("/admin/list-users?filterField=role&filterValue=admin&limit=1000")).body;
+    const ids = admins.users.map((u: any) => u.id);
+    expect(ids).toContain(several.user.id);
+    expect(ids).not.toContain(plain.user.id);
+    const others = (
+      await admin.browser.get("/admin/list-users?filterField=role&filterValue=admin&filterOperator=ne&limit=1000")
+    ).body;
+    const otherIds = others.users.map((u: any) => u.id);
+    expect(otherIds).toContain(plain.user.id);
+    expect(otherIds).not.toContain(several.user.id);
+  });
+});

@@ -5,7 +5,6 @@ import { argon2idHasher, type PasswordHasher } from "./crypto/password.js";
 import { createTokenCipher } from "./crypto/token-cipher.js";
 import { MailOutbox } from "./email/outbox.js";
 import { developmentTransport, type MailTransport, smtpTransport } from "./email/transport.js";
-import { AuthError } from "./errors.js";
 import { createHttpApp } from "./http/app.js";
 import type { AuthEnv } from "./http/env.js";
 import { MemoryRateLimitStore, type RateLimitStore } from "./http/rate-limit-store.js";

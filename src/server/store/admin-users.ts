@@ -6,9 +6,13 @@ import { mapUser } from "./users.js";
 
 const DEFAULT_PAGE = 100;
 
-/** Escapes LIKE wildcards so a search for "50%" finds that text, not everything. */
+/** Escapes LIKE wildcards so a search for "50%" finds that text, not everything (used with `escape '\\'`). */
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+}
+
 function likePattern(value: string, operator: "contains" | "starts_with" | "ends_with"): string {
-  const escaped = value.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`);
+  const escaped = escapeLike(value.toLowerCase());
   if (operator === "starts_with") return `${escaped}%`;
   if (operator === "ends_with") return `%${escaped}`;
   return `%${escaped}%`;
@@ -33,7 +37,14 @@ export async function searchUsers(db: DB, query: ListUsersQuery): Promise<{ user
       : field === "email"
         ? query.filterValue.toLowerCase()
         : query.filterValue;
-    select = select.where(`user.${field}`, query.filterOperator === "ne" ? "!=" : "=", value as never);
+    if (field === "role") {
+      // Roles are stored comma separated: "admin" matches "admin" and "admin,user" alike.
+      const roles = sql<string>`',' || replace(coalesce(${sql.ref("user.role")}, 'user'), ' ', '') || ','`;
+      const hasRole = sql<boolean>`${roles} like ${`%,${escapeLike(query.filterValue.trim())},%`} escape '\\'`;
+      select = select.where(query.filterOperator === "ne" ? sql<boolean>`not ${hasRole}` : hasRole);
+    } else {
+      select = select.where(`user.${field}`, query.filterOperator === "ne" ? "!=" : "=", value as never);
+    }
   }
   const rows = await select
     .orderBy(`user.${query.sortBy ?? "createdAt"}`, query.sortDirection ?? "asc")
