@@ -169,6 +169,51 @@ describe("the admin area", () => {
     expect(left).toEqual([]);
   });
 
+  it("creates a user, edits their name, and the audit log names actor and target", async () => {
+    await adminPage.goto(`${service.origin}/admin`);
+    await adminPage.getByTestId("admin-create-card").waitFor();
+    // A taken email comes back as the server's code, in the admin's words.
+    await adminPage.getByTestId("admin-create-email").fill(bob.email);
+    await adminPage.getByTestId("admin-create-name").fill("Second Bob");
+    await adminPage.getByTestId("admin-create-submit").click();
+    await expect
+      .poll(() => adminPage.getByTestId("admin-create-card").getByTestId("form-error").textContent())
+      .toBe("Another account already uses this email.");
+
+    await adminPage.getByTestId("admin-create-email").fill("carol.created@example.com");
+    await adminPage.getByTestId("admin-create-name").fill("Carol Created");
+    await adminPage.getByTestId("admin-create-password").fill(PASSWORD);
+    await adminPage.getByTestId("admin-create-role").selectOption("user");
+    await adminPage.getByTestId("admin-create-submit").click();
+    await adminPage.waitForURL(/\/admin\/users\/[^/]+$/);
+    const carolId = adminPage.url().split("/").pop();
+    await adminPage.getByTestId("admin-user-profile").waitFor();
+    expect(await adminPage.getByTestId("admin-user-email").textContent()).toContain("carol.created@example.com");
+    expect(await adminPage.getByTestId("admin-accounts-list").textContent()).toContain("Email and password");
+
+    await adminPage.getByTestId("admin-edit-name").fill("Carol Renamed");
+    await adminPage.getByTestId("admin-edit-email-verified").check();
+    await adminPage.getByTestId("admin-edit-submit").click();
+    await expect.poll(() => adminPage.getByTestId("admin-notice").textContent()).toBe("Profile saved.");
+    await expect
+      .poll(() => adminPage.getByTestId("admin-user-profile").getByRole("heading").textContent())
+      .toBe("Carol Renamed");
+    expect(await adminPage.getByTestId("admin-user-email").textContent()).toContain("(verified)");
+    await screenshot(adminPage, "admin-user-edit");
+
+    await adminPage.getByRole("link", { name: "Audit log" }).click();
+    await adminPage.getByTestId("admin-audit-list").waitFor();
+    const latest = adminPage.getByTestId("admin-audit-row").first();
+    expect(await latest.locator("strong").textContent()).toBe("user.update");
+    expect(await latest.getByTestId("admin-audit-actor").textContent()).toBe(`${admin.name} <${admin.email}>`);
+    expect(await latest.getByTestId("admin-audit-target").textContent()).toBe(
+      "Carol Renamed <carol.created@example.com>",
+    );
+    await screenshot(adminPage, "admin-audit");
+    await latest.getByTestId("admin-audit-target").click();
+    await adminPage.waitForURL(`${service.origin}/admin/users/${carolId}`);
+  });
+
   it("a plain user sees no admin nav and is refused at the admin URL", async () => {
     await bobPage.goto(`${service.origin}/`);
     await bobPage.getByTestId("home-title").waitFor();

@@ -328,6 +328,32 @@ describe("sessions and impersonation", () => {
       userAgent: "AdminConsole/2",
     });
     expect(ban.details).toMatchObject({ banReason: "audit me" });
+    expect(ban.actor).toEqual({ id: admin.user.id, name: admin.user.name, email: admin.user.email });
+    expect(ban.target).toEqual({ id: target.user.id, name: target.user.name, email: target.user.email });
+  });
+
+  it("names actor and target in one query, and a removed target comes back null with its id kept", async () => {
+    const target = await signUp(server);
+    await admin.browser.post("/admin/update-user", { userId: target.user.id, data: { name: "Renamed Target" } });
+    const before = server.queryCount();
+    const named = await admin.browser.get(`/admin/list-audit-log?targetUserId=${target.user.id}`);
+    const reads = server.queryCount() - before;
+    expect(named.body.entries[0]).toMatchObject({
+      action: "user.update",
+      actor: { id: admin.user.id, name: admin.user.name, email: admin.user.email },
+      target: { id: target.user.id, name: "Renamed Target", email: target.user.email },
+    });
+
+    await admin.browser.post("/admin/remove-user", { userId: target.user.id });
+    const log = await admin.browser.get(`/admin/list-audit-log?targetUserId=${target.user.id}`);
+    expect(log.body.entries.map((e: any) => e.action)).toEqual(["user.remove", "user.update"]);
+    for (const entry of log.body.entries) {
+      expect(entry).toMatchObject({ targetUserId: target.user.id, target: null, actor: { id: admin.user.id } });
+    }
+    // The session lookup plus one read of the log: the names come from joins, not a query per entry.
+    const again = server.queryCount();
+    await admin.browser.get(`/admin/list-audit-log?targetUserId=${target.user.id}`);
+    expect(server.queryCount() - again).toBe(reads);
   });
 });
 

@@ -10,7 +10,17 @@ export interface UserPage {
   offset: number;
 }
 
-/** One row of list-audit-log: who did what to whom, when, from where. */
+/** A user an audit entry names, as they are now. */
+export interface AuditPerson {
+  id: string;
+  name: string;
+  email: string;
+}
+
+/**
+ * One row of list-audit-log: who did what to whom, when, from where. actor and target are null once
+ * that user is deleted; the ids stay.
+ */
 export interface AuditEntry {
   id: string;
   actorUserId: string;
@@ -20,6 +30,8 @@ export interface AuditEntry {
   userAgent: string | null;
   details: Record<string, unknown> | null;
   createdAt: Date;
+  actor: AuditPerson | null;
+  target: AuditPerson | null;
 }
 
 export interface AuditPage {

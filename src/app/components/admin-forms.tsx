@@ -12,7 +12,7 @@ import { Button, Checkbox, Field, FormError, Select } from "./ui.js";
 
 /* Props-only forms of the admin area; pages pass the calls in. */
 
-interface FormProps<T> {
+export interface FormProps<T> {
   onSubmit: (values: T) => unknown;
   pending?: boolean;
   error?: HasCode | null;
@@ -84,6 +84,7 @@ export function UserSearchForm({ initial, onSubmit }: { initial: UserSearch; onS
   );
 }
 
+export type PasswordLimits = { minPasswordLength: number; maxPasswordLength: number };
 export function RoleForm({ current, onSubmit, pending, error }: FormProps<{ role: string }> & { current: string }) {
   const [role, setRole] = useState(current);
   const choices = Array.from(new Set(["user", "admin", current]));
@@ -160,7 +161,7 @@ export function SetUserPasswordForm({
   onSubmit,
   pending,
   error,
-}: FormProps<{ newPassword: string }> & { limits: { minPasswordLength: number; maxPasswordLength: number } }) {
+}: FormProps<{ newPassword: string }> & { limits: PasswordLimits }) {
   const [newPassword, setNewPassword] = useState("");
   const [fieldError, setFieldError] = useState<string>();
   const submit = async (event: FormEvent) => {

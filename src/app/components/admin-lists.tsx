@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { AuditEntry, UserAccountSummary, UserMembership } from "../../contract/admin-models.js";
+import type { AuditEntry, AuditPerson, UserAccountSummary, UserMembership } from "../../contract/admin-models.js";
 import type { ListedSession, User } from "../../contract/models.js";
 import { roleLabel } from "../lib/permissions.js";
 import { describeDevice } from "./account-lists.js";
@@ -177,7 +177,17 @@ export function MembershipsList({ memberships }: { memberships: UserMembership[]
   );
 }
 
-/** Newest first; targets link to their user (a removed user's page says so). */
+/** "name <email>" linking to the user's admin page; a removed user shows their old id. */
+function AuditPersonLabel({ person, id, testId }: { person: AuditPerson | null; id: string; testId: string }) {
+  if (!person) return <span data-testid={testId}>a removed user ({id})</span>;
+  return (
+    <Link to={`/admin/users/${person.id}`} data-testid={testId}>
+      {person.name ? `${person.name} <${person.email}>` : person.email}
+    </Link>
+  );
+}
+
+/** Newest first; actor and target by name, linked while they still exist. */
 export function AuditList({ entries }: { entries: AuditEntry[] }) {
   if (entries.length === 0) return <p className="hint">Nothing recorded yet.</p>;
   return (
@@ -189,11 +199,13 @@ export function AuditList({ entries }: { entries: AuditEntry[] }) {
             {entry.targetUserId && (
               <>
                 {" "}
-                on <Link to={`/admin/users/${entry.targetUserId}`}>{entry.targetUserId}</Link>
+                on <AuditPersonLabel person={entry.target} id={entry.targetUserId} testId="admin-audit-target" />
               </>
             )}
             <p className="hint">
-              {formatDate(entry.createdAt)} · by {entry.actorUserId} · IP {entry.ipAddress || "unknown"}
+              {formatDate(entry.createdAt)} · by{" "}
+              <AuditPersonLabel person={entry.actor} id={entry.actorUserId} testId="admin-audit-actor" /> · IP{" "}
+              {entry.ipAddress || "unknown"}
             </p>
           </div>
         </li>

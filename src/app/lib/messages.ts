@@ -29,6 +29,7 @@ const overrides: Record<string, string> = {
   account_not_linked: "This account is not linked to yours yet. Sign in with your password, then link it.",
   email_does_not_match: "The provider's email does not match your account email.",
   ADMIN_USER_NOT_FOUND: "This user does not exist (any more).",
+  ADMIN_EMAIL_TAKEN: "Another account already uses this email.",
   YOU_CANNOT_IMPERSONATE_ADMINS: "Admins cannot be impersonated.",
   YOU_CANNOT_BAN_YOURSELF: "You cannot ban yourself.",
   YOU_CANNOT_REMOVE_YOURSELF: "You cannot delete your own account from here.",
@@ -39,6 +40,18 @@ const overrides: Record<string, string> = {
 export interface HasCode {
   code?: string;
   message?: string;
+}
+
+/** Admin screens speak of the user, not of "you": codes whose everyday words would mislead there. */
+const adminCodes: Record<string, string> = {
+  USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: "ADMIN_EMAIL_TAKEN",
+  USER_NOT_FOUND: "ADMIN_USER_NOT_FOUND",
+};
+
+/** The error as an admin form shows it. */
+export function adminError(error: HasCode | null): HasCode | null {
+  const code = error?.code && adminCodes[error.code];
+  return code ? { ...error, code } : error;
 }
 
 /** Text for an error code or an error object from the client. */

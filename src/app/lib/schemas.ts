@@ -6,7 +6,7 @@ import {
   requestPasswordResetBody,
   resetPasswordBody,
 } from "../../contract/account-flows.js";
-import { banUserBody, listUsersQuery, setUserPasswordBody } from "../../contract/admin.js";
+import { banUserBody, createUserBody, listUsersQuery, setUserPasswordBody } from "../../contract/admin.js";
 
 /**
  * Form validation with the server's own request schemas (src/contract), tightened where the
@@ -75,6 +75,21 @@ export const banForm = banUserBody.pick({ banReason: true }).extend({
 });
 export const setUserPasswordForm = (min: number, max: number) =>
   setUserPasswordBody.pick({ newPassword: true }).extend({ newPassword: passwordRule(min, max) });
+/** The built-in admin roles an admin picks from when creating a user. */
+export const ADMIN_ROLES = ["user", "admin"] as const;
+/** The password is optional: without one the user signs in another way (reset link, social). */
+export const createUserForm = (min: number, max: number) =>
+  createUserBody.pick({ email: true, name: true }).extend({
+    email,
+    name: z.string().trim().min(1, "Enter a name."),
+    password: z.union([passwordRule(min, max), z.literal("")]),
+    role: z.enum(ADMIN_ROLES),
+  });
+/** update-user's data for an admin: the same rules as the user's own profile, plus email and its flag. */
+export const adminProfileForm = profileForm.pick({ name: true, image: true }).extend({
+  email,
+  emailVerified: z.boolean(),
+});
 export const userSearchForm = listUsersQuery.pick({ searchValue: true, searchField: true }).extend({
   searchValue: z.string().trim().max(200, "Use at most 200 characters."),
 });

@@ -1,13 +1,16 @@
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Link, useSearchParams } from "react-router";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import type { ListUsersQuery } from "../../contract/admin.js";
 import { useSession } from "../../react/index.js";
 import { type UserFilter, type UserSearch, UserSearchForm, type UserSort } from "../components/admin-forms.js";
 import { AuditList, Pager, UsersList } from "../components/admin-lists.js";
+import { CreateUserForm } from "../components/admin-user-forms.js";
 import { SettingsLayout } from "../components/shell.js";
 import { Card, FormError, Loading } from "../components/ui.js";
 import { authClient, unwrap } from "../lib/client.js";
-import { type HasCode, messageFor } from "../lib/messages.js";
+import { useAppConfig } from "../lib/config.js";
+import { adminError, type HasCode, messageFor } from "../lib/messages.js";
+import { useSubmit } from "../lib/use-submit.js";
 
 export const adminNav = [
   { to: "/admin", label: "Users" },
@@ -78,8 +81,40 @@ function toQuery(search: UserSearch, offset: number): ListUsersQuery {
   };
 }
 
-/** The search lives in the URL, so the back button from a user's page returns to the same list. */
 export function UsersPage() {
+  return (
+    <>
+      <UsersCard />
+      <CreateUserCard />
+    </>
+  );
+}
+
+/** After creating, the admin lands on the new user's page to set up the rest. */
+function CreateUserCard() {
+  const config = useAppConfig();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const create = useSubmit(authClient.admin.createUser);
+  return (
+    <Card title="Create user" testId="admin-create-card">
+      <CreateUserForm
+        limits={config.emailAndPassword}
+        pending={create.pending}
+        error={adminError(create.error)}
+        onSubmit={async (values) => {
+          const data = await create.run(values);
+          if (!data) return;
+          await queryClient.invalidateQueries({ queryKey: ["admin"] });
+          navigate(`/admin/users/${data.user.id}`);
+        }}
+      />
+    </Card>
+  );
+}
+
+/** The search lives in the URL, so the back button from a user's page returns to the same list. */
+function UsersCard() {
   const [params, setParams] = useSearchParams();
   const search = readSearch(params);
   const offset = Math.max(0, Number(params.get("offset")) || 0);

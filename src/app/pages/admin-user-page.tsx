@@ -4,10 +4,11 @@ import { Link, useNavigate, useParams } from "react-router";
 import { useSession } from "../../react/index.js";
 import { BanUserForm, DeleteUserForm, RoleForm, SetUserPasswordForm } from "../components/admin-forms.js";
 import { MembershipsList, UserAccountsList, UserSessionsList, UserStatus } from "../components/admin-lists.js";
+import { AdminProfileForm } from "../components/admin-user-forms.js";
 import { Button, Card, FormError, formatDate, Loading, Notice } from "../components/ui.js";
 import { authClient, unwrap } from "../lib/client.js";
 import { useAppConfig } from "../lib/config.js";
-import type { HasCode } from "../lib/messages.js";
+import { adminError, type HasCode } from "../lib/messages.js";
 import { useSubmit } from "../lib/use-submit.js";
 
 /** One user for an admin: profile and status, what can be done to them, and what they have. */
@@ -33,6 +34,7 @@ export function AdminUserPage() {
     queryKey: ["admin", "user-memberships", id],
     queryFn: async () => (await unwrap(authClient.admin.listUserMemberships({ query: { userId: id } }))).memberships,
   });
+  const update = useSubmit(authClient.admin.updateUser);
   const setRole = useSubmit(authClient.admin.setRole);
   const ban = useSubmit(authClient.admin.banUser);
   const unban = useSubmit(authClient.admin.unbanUser);
@@ -92,6 +94,15 @@ export function AdminUserPage() {
           pending={setRole.pending}
           error={setRole.error}
           onSubmit={async ({ role }) => act(await setRole.run({ userId: target.id, role }), `Role set to ${role}.`)}
+        />
+      </Card>
+      <Card title="Edit profile" testId="admin-user-edit">
+        <AdminProfileForm
+          key={`${target.name}|${target.email}|${target.image}|${target.emailVerified}`}
+          user={target}
+          pending={update.pending}
+          error={adminError(update.error)}
+          onSubmit={async (data) => act(await update.run({ userId: target.id, data }), "Profile saved.")}
         />
       </Card>
       {!self && (

@@ -12,6 +12,18 @@ export interface AuditEntry {
   createdAt: Date;
 }
 
+/** Who an entry names, while that user still exists. */
+export interface AuditPerson {
+  id: string;
+  name: string;
+  email: string;
+}
+
+export interface ListedAuditEntry extends AuditEntry {
+  actor: AuditPerson | null;
+  target: AuditPerson | null;
+}
+
 export async function insertAuditEntry(db: DB, entry: AuditEntry): Promise<void> {
   await db
     .insertInto("auditLog")
@@ -19,29 +31,49 @@ export async function insertAuditEntry(db: DB, entry: AuditEntry): Promise<void>
     .execute();
 }
 
-/** Newest first, with the total that matches the filter, in one query. */
+const person = (id: string | null, name: string | null, email: string | null): AuditPerson | null =>
+  id !== null && name !== null && email !== null ? { id, name, email } : null;
+
+/**
+ * Newest first, with the total that matches the filter and the actor's and target's names, in one
+ * query. A removed user joins to nothing, so their side comes back null while the id stays.
+ */
 export async function listAuditEntries(
   db: DB,
   filter: { targetUserId?: string; actorUserId?: string; limit: number; offset: number },
-): Promise<{ entries: AuditEntry[]; total: number }> {
+): Promise<{ entries: ListedAuditEntry[]; total: number }> {
   let query = db
     .selectFrom("auditLog")
-    .selectAll()
+    .leftJoin("user as actor", "actor.id", "auditLog.actorUserId")
+    .leftJoin("user as target", "target.id", "auditLog.targetUserId")
+    .selectAll("auditLog")
+    .select([
+      "actor.id as actorId",
+      "actor.name as actorName",
+      "actor.email as actorEmail",
+      "target.id as targetId",
+      "target.name as targetName",
+      "target.email as targetEmail",
+    ])
     .select((eb) => eb.fn.countAll().over().as("total"));
-  if (filter.targetUserId) query = query.where("targetUserId", "=", filter.targetUserId);
-  if (filter.actorUserId) query = query.where("actorUserId", "=", filter.actorUserId);
+  if (filter.targetUserId) query = query.where("auditLog.targetUserId", "=", filter.targetUserId);
+  if (filter.actorUserId) query = query.where("auditLog.actorUserId", "=", filter.actorUserId);
   const rows = await query
-    .orderBy("createdAt", "desc")
-    .orderBy("id")
+    .orderBy("auditLog.createdAt", "desc")
+    .orderBy("auditLog.id")
     .limit(filter.limit)
     .offset(filter.offset)
     .execute();
   return {
     total: Number(rows[0]?.total ?? 0),
-    entries: rows.map(({ total: _total, ...row }) => ({
-      ...row,
-      details: row.details ? (JSON.parse(row.details) as Record<string, unknown>) : null,
-      createdAt: toDate(row.createdAt),
-    })),
+    entries: rows.map(
+      ({ total: _total, actorId, actorName, actorEmail, targetId, targetName, targetEmail, ...row }) => ({
+        ...row,
+        details: row.details ? (JSON.parse(row.details) as Record<string, unknown>) : null,
+        createdAt: toDate(row.createdAt),
+        actor: person(actorId, actorName, actorEmail),
+        target: person(targetId, targetName, targetEmail),
+      }),
+    ),
   };
 }
