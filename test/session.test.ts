@@ -268,15 +268,18 @@ describe("cookie cache", () => {
   it("ignores a tampered cache and honours disableCookieCache", async () => {
     const { browser } = await signUp(server);
     const cache = browser.cookie("gatehouse.session_data")!;
-    const [payload, signature] = cache.split(".");
+    const [payload, cacheExpires, sessionExpires, signature] = cache.split(".");
     const json = JSON.parse(Buffer.from(payload!, "base64url").toString());
-    json.session.user.name = "Mallory";
-    browser.setCookie(
-      "gatehouse.session_data",
-      `${Buffer.from(JSON.stringify(json)).toString("base64url")}.${signature}`,
-    );
+    json.user.name = "Mallory";
+    const forged = Buffer.from(JSON.stringify(json)).toString("base64url");
+    browser.setCookie("gatehouse.session_data", `${forged}.${cacheExpires}.${sessionExpires}.${signature}`);
     const res = await browser.get("/get-session");
     expect(res.body.user.name).toBe("Test User");
+
+    // A cache is bound to its own session: another user's valid cache is ignored next to this cookie.
+    const other = await signUp(server, { name: "Other User" });
+    browser.setCookie("gatehouse.session_data", other.browser.cookie("gatehouse.session_data")!);
+    expect((await browser.get("/get-session")).body.user.name).toBe("Test User");
 
     const before = server.queryCount();
     await browser.get("/get-session?disableCookieCache=true");
@@ -316,5 +319,30 @@ describe("a request still in flight with an old cookie", () => {
     expect(late.status).toBe(401);
     expect(late.setCookies).toEqual([]);
     expect((await browser.get("/get-session")).body).not.toBeNull();
+  });
+});
+
+describe("session lookup next to another request's transaction", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it("never reads another transaction's uncommitted changes", async () => {
+    const { user, token } = await signUp(server);
+    const { lookupSession } = await import("../src/server/services/sessions.js");
+    const ctx = server.auth.context;
+    let seen: Promise<{ status: string }> | undefined;
+    await expect(
+      server.auth.database.db.transaction().execute(async (trx) => {
+        await trx.deleteFrom("session").where("userId", "=", user.id).execute();
+        // A get-session arriving now must not see this delete, which is about to be rolled back.
+        seen = lookupSession(ctx, token, { refresh: false });
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    expect((await seen)?.status).toBe("active");
   });
 });

@@ -26,15 +26,19 @@ export function createHttpApp(ctx: AuthContext): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>({ strict: true }).basePath(ctx.basePath);
   const routePath = (path: string) => path.slice(ctx.basePath.length) || "/";
 
+  const rateLimit = createRateLimit(ctx.options.rateLimit, routePath);
+  const readBody = parseBody(routePath);
+  const checkOrigin = originCheck(routePath);
+  // One middleware runs the steps in order; one dispatch per request instead of four.
   app.use(async (c, next) => {
     c.set("auth", ctx);
     c.set("requestId", newRequestId());
     c.set("clientIp", resolveClientIp(c, ctx.options.advanced.ipAddress.ipAddressHeaders));
+    await rateLimit(c);
+    await readBody(c);
+    await checkOrigin(c);
     await next();
   });
-  app.use(createRateLimit(ctx.options.rateLimit, routePath));
-  app.use(parseBody(routePath));
-  app.use(originCheck(routePath));
 
   registerRoutes(app, ctx);
 

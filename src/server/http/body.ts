@@ -1,6 +1,5 @@
-import type { MiddlewareHandler } from "hono";
 import { AuthError } from "../errors.js";
-import type { AuthEnv } from "./env.js";
+import type { RequestStep } from "./env.js";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -15,10 +14,10 @@ const ALLOWED_FORM = "application/x-www-form-urlencoded";
  * Reads the body once, within MAX_BODY_BYTES, into `c.var.body`: JSON everywhere, form posts on the
  * routes that take them. Every malformed body ends here as a 4xx.
  */
-export function parseBody(routePath: (path: string) => string): MiddlewareHandler<AuthEnv> {
-  return async (c, next) => {
+export function parseBody(routePath: (path: string) => string): RequestStep {
+  return async (c) => {
     c.set("body", {});
-    if (c.req.method === "GET" || c.req.method === "HEAD" || c.req.method === "OPTIONS") return next();
+    if (c.req.method === "GET" || c.req.method === "HEAD" || c.req.method === "OPTIONS") return;
 
     const declared = Number(c.req.header("content-length") ?? "0");
     if (declared > MAX_BODY_BYTES) throw new AuthError("PAYLOAD_TOO_LARGE");
@@ -27,7 +26,7 @@ export function parseBody(routePath: (path: string) => string): MiddlewareHandle
     const formAllowed = isFormRoute(routePath(c.req.path));
     const allowedTypes = formAllowed ? `${ALLOWED_FORM}, ${ALLOWED_JSON}` : ALLOWED_JSON;
 
-    if (raw.length === 0) return next();
+    if (raw.length === 0) return;
     if (!contentType) {
       throw new AuthError("UNSUPPORTED_MEDIA_TYPE", {
         message: `Content-Type is required. Allowed types: ${allowedTypes}`,
@@ -51,7 +50,7 @@ export function parseBody(routePath: (path: string) => string): MiddlewareHandle
         message: `Content-Type "${contentType.slice(0, 100)}" is not allowed. Allowed types: ${allowedTypes}`,
       });
     }
-    return next();
+    return;
   };
 }
 

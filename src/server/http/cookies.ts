@@ -78,15 +78,20 @@ export function isDontRemember(c: Context<AuthEnv>): boolean {
 }
 
 // ---- cookie cache -------------------------------------------------------------------------------
+//
+// Value: `<base64url(JSON of {session, user})>.<cache expiry ms>.<session expiry ms>.<signature>`, the
+// signature an HMAC over the session token, both expiries and the JSON. Binding the token into the
+// signature means a cache only verifies next to its own session cookie, and get-session can answer
+// with the stored JSON as it is, without parsing and re-serialising it.
 
-interface CookieCachePayload {
-  session: SessionWithUser;
-  /** When the cache itself stops being trusted (ms since epoch). */
-  expiresAt: number;
-}
-
-function cacheSignature(ctx: AuthContext, json: string): string {
-  return hmacSha256(ctx.secret, `session_data:${json}`, "base64url");
+function cacheSignature(
+  ctx: AuthContext,
+  token: string,
+  cacheExpiresMs: string,
+  sessionExpiresMs: string,
+  json: string,
+) {
+  return hmacSha256(ctx.secret, `session_data:${token}:${cacheExpiresMs}:${sessionExpiresMs}:${json}`, "base64url");
 }
 
 /** A short-lived signed copy of the session and user, so get-session can answer without the database. */
@@ -94,9 +99,11 @@ export function writeCookieCache(c: Context<AuthEnv>, data: SessionWithUser, opt
   const ctx = c.get("auth");
   const cache = ctx.options.session.cookieCache;
   if (!cache.enabled) return;
-  const payload: CookieCachePayload = { session: data, expiresAt: ctx.now().getTime() + cache.maxAge * 1000 };
-  const json = JSON.stringify(payload);
-  const value = `${Buffer.from(json).toString("base64url")}.${cacheSignature(ctx, json)}`;
+  const json = JSON.stringify(data);
+  const cacheExpires = String(ctx.now().getTime() + cache.maxAge * 1000);
+  const sessionExpires = String(data.session.expiresAt.getTime());
+  const signature = cacheSignature(ctx, data.session.token, cacheExpires, sessionExpires, json);
+  const value = `${Buffer.from(json).toString("base64url")}.${cacheExpires}.${sessionExpires}.${signature}`;
   const name = cookieName(ctx, "session_data");
   if (name.length + value.length + 100 > COOKIE_SIZE_LIMIT) {
     // Too large for a browser to keep: answer from the database instead of sending a cookie that is dropped.
@@ -106,35 +113,44 @@ export function writeCookieCache(c: Context<AuthEnv>, data: SessionWithUser, opt
   setCookie(c, name, value, attributes(ctx, options.rememberMe ? cache.maxAge : undefined));
 }
 
-/** The cached session when its signature holds, it is unexpired, and it belongs to this session token. */
-export function readCookieCache(c: Context<AuthEnv>, sessionToken: string): SessionWithUser | null {
+/**
+ * The cached `{session, user}` JSON, exactly as get-session answers it, when the signature holds for
+ * this session token and neither the cache nor the session has expired.
+ */
+export function readCookieCacheJson(c: Context<AuthEnv>, sessionToken: string): string | null {
   const ctx = c.get("auth");
   if (!ctx.options.session.cookieCache.enabled) return null;
   const raw = getCookie(c, cookieName(ctx, "session_data"));
   if (!raw) return null;
-  const dot = raw.lastIndexOf(".");
-  if (dot <= 0) return null;
-  const json = Buffer.from(raw.slice(0, dot), "base64url").toString("utf8");
-  if (!safeEqual(raw.slice(dot + 1), cacheSignature(ctx, json))) return null;
-  let payload: CookieCachePayload;
-  try {
-    payload = JSON.parse(json) as CookieCachePayload;
-  } catch {
-    return null;
-  }
+  const [encoded, cacheExpires, sessionExpires, signature, extra] = raw.split(".");
+  if (!encoded || !cacheExpires || !sessionExpires || !signature || extra !== undefined) return null;
   const nowMs = ctx.now().getTime();
-  if (payload.expiresAt <= nowMs) return null;
-  const { session, user } = payload.session;
-  if (!safeEqual(session.token, sessionToken)) return null;
-  if (new Date(session.expiresAt).getTime() <= nowMs) return null;
+  if (!(Number(cacheExpires) > nowMs) || !(Number(sessionExpires) > nowMs)) return null;
+  const json = Buffer.from(encoded, "base64url").toString("utf8");
+  const expected = cacheSignature(ctx, sessionToken, cacheExpires, sessionExpires, json);
+  return safeEqual(signature, expected) ? json : null;
+}
+
+/** The cached session and user as objects (see readCookieCacheJson). */
+export function readCookieCache(c: Context<AuthEnv>, sessionToken: string): SessionWithUser | null {
+  const json = readCookieCacheJson(c, sessionToken);
+  return json === null ? null : parseSessionJson(json);
+}
+
+/** `{session, user}` JSON back into objects with their Date fields. */
+export function parseSessionJson(json: string): SessionWithUser {
+  const { session, user } = JSON.parse(json) as SessionWithUser;
   return {
-    session: reviveDates(session, ["expiresAt", "createdAt", "updatedAt"]),
-    user: reviveDates(user, ["createdAt", "updatedAt"]),
+    session: { ...session, ...dates(session, ["expiresAt", "createdAt", "updatedAt"]) },
+    user: { ...user, ...dates(user, ["createdAt", "updatedAt", "banExpires"]) },
   };
 }
 
-function reviveDates<T extends object>(value: T, keys: (keyof T)[]): T {
-  const copy = { ...value };
-  for (const key of keys) copy[key] = new Date(copy[key] as unknown as string) as T[keyof T];
-  return copy;
+function dates<T extends object>(value: T, keys: (keyof T)[]): Partial<T> {
+  const revived: Partial<T> = {};
+  for (const key of keys) {
+    const raw = value[key] as unknown;
+    if (typeof raw === "string") revived[key] = new Date(raw) as T[keyof T];
+  }
+  return revived;
 }

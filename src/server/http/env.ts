@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 
@@ -13,3 +14,6 @@ export interface AuthEnv {
     session?: SessionWithUser | null;
   };
 }
+
+/** One step of the request prelude (app.ts): it returns to continue, or throws an AuthError to answer. */
+export type RequestStep = (c: Context<AuthEnv>) => void | Promise<void>;

@@ -24,7 +24,15 @@ export function readBody<S extends z.ZodType>(c: Context<AuthEnv>, schema: S): z
   return parse(schema, c.get("body"), "body");
 }
 
+/** What each query schema makes of an empty query string: parsed once, since it never changes. */
+const emptyQueryResults = new WeakMap<z.ZodType, unknown>();
+
 /** The query string, validated; repeated keys keep their first value. */
 export function readQuery<S extends z.ZodType>(c: Context<AuthEnv>, schema: S): z.output<S> {
+  if (!c.req.url.includes("?")) {
+    // The common case on hot GETs (get-session): no query, so no parse per request.
+    if (!emptyQueryResults.has(schema)) emptyQueryResults.set(schema, Object.freeze(parse(schema, {}, "query")));
+    return emptyQueryResults.get(schema) as z.output<S>;
+  }
   return parse(schema, c.req.query(), "query");
 }

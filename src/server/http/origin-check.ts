@@ -1,7 +1,6 @@
-import type { MiddlewareHandler } from "hono";
 import type { ErrorCode } from "../../contract/errors/index.js";
 import { AuthError } from "../errors.js";
-import type { AuthEnv } from "./env.js";
+import type { RequestStep } from "./env.js";
 import { isSafeRedirectTarget, normalizeOrigin } from "./trusted-origins.js";
 
 /** Sign-in forms are checked even without cookies: a forged login is a CSRF too. */
@@ -21,8 +20,8 @@ const REDIRECT_FIELDS: readonly [string, ErrorCode][] = [
  * - the login forms refuse cross-site navigations and foreign origins even without cookies;
  * - every redirect target in the body or query must be relative or on a trusted origin.
  */
-export function originCheck(routePath: (path: string) => string): MiddlewareHandler<AuthEnv> {
-  return async (c, next) => {
+export function originCheck(routePath: (path: string) => string): RequestStep {
+  return async (c) => {
     const ctx = c.get("auth");
     const method = c.req.method;
     const path = routePath(c.req.path);
@@ -31,7 +30,7 @@ export function originCheck(routePath: (path: string) => string): MiddlewareHand
       const hasCookies = Boolean(c.req.header("cookie"));
       const isLoginForm = LOGIN_FORMS.has(path);
       // A provider's form_post comes from the provider's origin; that POST only redirects to the GET.
-      if (path.startsWith("/callback/")) return next();
+      if (path.startsWith("/callback/")) return;
       if (isLoginForm) checkLoginForm(c.req.raw.headers, ctx.isTrustedOrigin, c.req.url);
       else if (hasCookies) requireTrustedOrigin(c.req.raw.headers, ctx.isTrustedOrigin, c.req.url);
     }
@@ -45,7 +44,7 @@ export function originCheck(routePath: (path: string) => string): MiddlewareHand
       }
       if (!isSafeRedirectTarget(value, ctx.isTrustedOrigin)) throw new AuthError(code);
     }
-    return next();
+    return;
   };
 }
 

@@ -1,8 +1,7 @@
-import type { MiddlewareHandler } from "hono";
 import { AuthError } from "../errors.js";
 import type { AuthOptions } from "../options.js";
 import { rateLimitSubject } from "./client-ip.js";
-import type { AuthEnv } from "./env.js";
+import type { RequestStep } from "./env.js";
 
 interface Rule {
   window: number;
@@ -33,15 +32,12 @@ export function ruleFor(path: string, config: AuthOptions["rateLimit"]): Rule | 
 }
 
 /** Per client IP and path; 429 with Retry-After when a window is used up. */
-export function createRateLimit(
-  config: AuthOptions["rateLimit"],
-  routePath: (path: string) => string,
-): MiddlewareHandler<AuthEnv> {
-  return async (c, next) => {
-    if (!config.enabled) return next();
+export function createRateLimit(config: AuthOptions["rateLimit"], routePath: (path: string) => string): RequestStep {
+  return async (c) => {
+    if (!config.enabled) return;
     const path = routePath(c.req.path);
     const rule = ruleFor(path, config);
-    if (!rule) return next();
+    if (!rule) return;
     const ctx = c.get("auth");
     const key = `${rateLimitSubject(c.get("clientIp"))}|${path}`;
     let decision: Awaited<ReturnType<typeof ctx.rateLimitStore.hit>>;
@@ -50,13 +46,13 @@ export function createRateLimit(
     } catch (error) {
       // Counter storage down (e.g. Redis): serve unlimited rather than fail every request.
       ctx.logger.warn("rate limit store unavailable; request not limited", { error: String(error) });
-      return next();
+      return;
     }
     if (!decision.allowed) {
       c.header("Retry-After", String(decision.retryAfterSeconds));
       c.header("X-Retry-After", String(decision.retryAfterSeconds));
       throw new AuthError("TOO_MANY_REQUESTS");
     }
-    return next();
+    return;
   };
 }

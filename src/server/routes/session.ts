@@ -4,7 +4,8 @@ import type { SessionWithUser } from "../../contract/models.js";
 import {
   clearSessionCookies,
   isDontRemember,
-  readCookieCache,
+  parseSessionJson,
+  readCookieCacheJson,
   readSignedCookie,
   writeCookieCache,
   writeSessionCookies,
@@ -39,10 +40,10 @@ export function sessionRoutes(app: Hono<AuthEnv>): void {
     const token = readSignedCookie(c, "session_token");
     if (!token) return c.json(null);
     if (!query.disableCookieCache) {
-      const cached = readCookieCache(c, token);
-      if (cached) {
-        await attachSessionJwt(c, cached);
-        return c.json(cached);
+      const cachedJson = readCookieCacheJson(c, token);
+      if (cachedJson !== null) {
+        if (c.get("auth").options.jwt.setAuthJwtHeader) await attachSessionJwt(c, parseSessionJson(cachedJson));
+        return c.body(cachedJson, 200, { "Content-Type": "application/json" });
       }
     }
     const dontRemember = isDontRemember(c);

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, resolve } from "node:path";
 import type SqliteDatabaseType from "better-sqlite3";
-import { Kysely, type LogEvent, Migrator, PostgresDialect, SqliteDialect, type SqliteDialectConfig } from "kysely";
+import { Kysely, type LogEvent, Migrator, PostgresDialect, SqliteDialect } from "kysely";
 import type pgType from "pg";
 import type { DialectName } from "./dialect.js";
 import { migrations } from "./migrations/index.js";
@@ -79,12 +79,40 @@ export function openDatabase(url: string): OpenedDatabase {
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
+  const cached = withStatementCache(sqlite);
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: new SqliteDialect({ database: cached }),
     plugins: [new SqliteValuesPlugin()],
     log,
   });
+  directReaders.set(db, (sqlText, parameters) => {
+    // Inside another request's open transaction the read would see its uncommitted rows: wait for
+    // Kysely's connection lock instead.
+    if (sqlite.inTransaction) return undefined;
+    queries += 1;
+    return { row: cached.prepare(sqlText).get(...parameters) };
+  });
   return { db, dialect, queryCount: () => queries, close: () => db.destroy() };
+}
+
+type DirectReader = (sqlText: string, parameters: readonly unknown[]) => { row: unknown } | undefined;
+
+/** One synchronous reader per SQLite database (see readOneRowDirect). */
+const directReaders = new WeakMap<DB, DirectReader>();
+
+/**
+ * For the hottest single-row read (get-session's lookup): on SQLite, run the already-compiled
+ * statement straight on the connection, skipping Kysely's async connection hand-off, which cost more
+ * than the lookup itself. Answers undefined when that is not possible (PostgreSQL, a transaction
+ * handle, or a transaction open on the connection), and the caller runs the query through Kysely.
+ * Counted like any other round trip.
+ */
+export function readOneRowDirect(
+  db: DB,
+  sqlText: string,
+  parameters: readonly unknown[],
+): { row: unknown } | undefined {
+  return directReaders.get(db)?.(sqlText, parameters);
 }
 
 /** Prepared statements kept per SQL text; bounded so queries with varying IN-lists cannot grow it forever. */
@@ -96,7 +124,10 @@ const STATEMENT_CACHE_SIZE = 256;
  * statement for the same SQL text keeps the plan. Safe because Kysely runs one statement at a time
  * on its single SQLite connection, and SQLite re-prepares a statement by itself after a schema change.
  */
-function withStatementCache(sqlite: SqliteDatabaseType.Database): SqliteDialectConfig["database"] {
+function withStatementCache(sqlite: SqliteDatabaseType.Database): {
+  close(): void;
+  prepare(sql: string): SqliteDatabaseType.Statement;
+} {
   const statements = new Map<string, SqliteDatabaseType.Statement>();
   return {
     close: () => sqlite.close(),

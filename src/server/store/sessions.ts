@@ -1,6 +1,6 @@
 import { CompiledQuery, type InferResult, type Selectable } from "kysely";
 import type { Session, SessionWithUser } from "../../contract/models.js";
-import type { DB } from "./database.js";
+import { type DB, readOneRowDirect } from "./database.js";
 import type { SessionTable } from "./schema.js";
 import { mapUser } from "./users.js";
 import { toDate } from "./values.js";
@@ -91,8 +91,10 @@ export async function findSessionWithUser(db: DB, tokenHash: string, token: stri
     sessionWithUserSql.set(db, sqlText);
   }
   // The only parameter is the token digest, a string both dialects bind as is.
-  const { rows } = await db.executeQuery<SessionWithUserRow>(CompiledQuery.raw(sqlText, [tokenHash]));
-  const row = rows[0];
+  const direct = readOneRowDirect(db, sqlText, [tokenHash]);
+  const row = direct
+    ? (direct.row as SessionWithUserRow | undefined)
+    : (await db.executeQuery<SessionWithUserRow>(CompiledQuery.raw(sqlText, [tokenHash]))).rows[0];
   if (!row) return null;
   const session: SessionRow = {
     id: row.s_id,
