@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshot, seriousA11yViolations, signInInBrowser } from "./helpers/browser.js";
-import { type Service, startService } from "./helpers/service.js";
+import { launchBrowser, screenshot, seriousA11yViolations, submitSignUpForm } from "./helpers/browser.js";
+import { type Service, startService, verifyByMailAndSignIn } from "./helpers/service.js";
 
 /**
  * The product end to end, two people in two browser contexts, mail read from a real SMTP capture:
@@ -26,18 +26,11 @@ const PASSWORD = "correct horse battery";
 const mailTo = (email: string, subject: RegExp) =>
   service.mail!.waitFor((m) => m.to === email && subject.test(m.subject), 15_000);
 
-/** Signs up, follows the verification link from the mail, and signs in (going on to `next`, if given). */
+/** Signs up on the form the page shows, verifies through the mail, and signs in (going on to `next`, if given). */
 async function signUpAndVerify(page: Page, name: string, email: string, next?: string) {
-  await page.getByTestId("sign-up-name").fill(name);
-  await page.getByTestId("sign-up-email").fill(email);
-  await page.getByTestId("sign-up-password").fill(PASSWORD);
-  await page.getByTestId("sign-up-submit").click();
-  await page.getByTestId("sign-up-check-mail").waitFor();
-  const mail = await mailTo(email, /verif/i);
-  await page.goto(mail.links.find((l) => l.includes("/verify-email"))!);
-  await page.getByTestId("verify-success").waitFor();
+  await submitSignUpForm(page, { name, email, password: PASSWORD });
   const path = next ? `/sign-in?redirectTo=${encodeURIComponent(next)}` : "/sign-in";
-  await signInInBrowser(page, service.origin, { email, password: PASSWORD }, path);
+  await verifyByMailAndSignIn(service, page, { email, password: PASSWORD }, path);
 }
 
 describe("organization journey", () => {

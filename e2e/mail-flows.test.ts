@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, seriousA11yViolations, signInInBrowser, signUpInBrowser } from "./helpers/browser.js";
-import { type Service, startService } from "./helpers/service.js";
+import { type Service, startService, verifyByMailAndSignIn } from "./helpers/service.js";
 
 /**
  * The mail flows in the browser, mail read from a real SMTP capture: sign-up -> verify -> sign-in,
@@ -28,11 +28,7 @@ const mailTo = (email: string, subject: RegExp) =>
 /** Signs up, follows the verification link from the mail, and signs in. */
 async function signUpAndVerify(page: Page, name: string, email: string) {
   await signUpInBrowser(page, service.origin, { name, email, password: PASSWORD });
-  await page.getByTestId("sign-up-check-mail").waitFor();
-  const mail = await mailTo(email, /verif/i);
-  await page.goto(mail.links.find((l) => l.includes("/verify-email"))!);
-  await page.getByTestId("verify-success").waitFor();
-  await signInInBrowser(page, service.origin, { email, password: PASSWORD });
+  await verifyByMailAndSignIn(service, page, { email, password: PASSWORD });
   await page.getByTestId("home-title").waitFor();
 }
 

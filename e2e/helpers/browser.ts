@@ -60,6 +60,11 @@ export async function signUpInBrowser(
   user: { name: string; email: string; password: string },
 ) {
   await page.goto(`${origin}/sign-up`);
+  await submitSignUpForm(page, user);
+}
+
+/** Fills and submits the sign-up form the page already shows (e.g. reached from an invitation). */
+export async function submitSignUpForm(page: Page, user: { name: string; email: string; password: string }) {
   await page.getByTestId("sign-up-name").fill(user.name);
   await page.getByTestId("sign-up-email").fill(user.email);
   await page.getByTestId("sign-up-password").fill(user.password);

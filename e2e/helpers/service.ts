@@ -1,10 +1,12 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
+import type { Page } from "playwright-core";
 import { type Auth, createAuth } from "../../src/server/auth.js";
 import type { Logger } from "../../src/server/context.js";
 import { createServiceApp } from "../../src/service-app.js";
 import { type MailCapture, startMailCapture } from "../../test/helpers/mail.js";
 import { TEST_SECRET, testHasher } from "../../test/helpers/server.js";
+import { signInInBrowser } from "./browser.js";
 
 export interface Service {
   /** `http://127.0.0.1:<port>`: the application and, under /api/auth, the API. */
@@ -64,4 +66,21 @@ export async function startService(
       await mail?.close();
     },
   };
+}
+
+/**
+ * After a sign-up was submitted on a service that requires verification: waits for the "check your
+ * mail" page, follows the verification link from the captured mail, then signs in at `signInPath`.
+ */
+export async function verifyByMailAndSignIn(
+  service: Service,
+  page: Page,
+  user: { email: string; password: string },
+  signInPath = "/sign-in",
+): Promise<void> {
+  await page.getByTestId("sign-up-check-mail").waitFor();
+  const mail = await service.mail!.waitFor((m) => m.to === user.email && /verif/i.test(m.subject), 15_000);
+  await page.goto(mail.links.find((l) => l.includes("/verify-email"))!);
+  await page.getByTestId("verify-success").waitFor();
+  await signInInBrowser(page, service.origin, user, signInPath);
 }
