@@ -2,28 +2,75 @@ import { createAuthClient } from "better-auth/client";
 import { organizationClient } from "better-auth/client/plugins";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { cookieFetch } from "./helpers/cookie-fetch.js";
+import { startOidcProvider, type TestOidcProvider } from "./helpers/oidc.js";
 import { startTestServer, type TestServer } from "./helpers/server.js";
+import { providerOptions } from "./helpers/social.js";
 
 /**
  * Apps written against the better-auth browser client keep working: its own client (and its
  * organization plugin), unchanged, drives the real Gatehouse server.
  */
+let oidc: TestOidcProvider;
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-afterEach(() => expect(server.loggedErrors).toEqual([]));
+/** account.accountLinking.allowUnlinkingAll on. */
+let unlinkAll: TestServer;
+const OFFLINE_SCOPES = ["openid", "email", "profile", "offline_access"];
 
-function betterAuthClient() {
+beforeAll(async () => {
+  oidc = await startOidcProvider();
+  server = await startTestServer({
+    options: {
+      socialProviders: {
+        oidc: providerOptions(oidc),
+        // offline_access needs prompt=consent at an OpenID provider; then a refresh token is issued.
+        offline: providerOptions(oidc, { prompt: "consent", scopes: OFFLINE_SCOPES }),
+      },
+    },
+  });
+  unlinkAll = await startTestServer({
+    options: {
+      account: { accountLinking: { allowUnlinkingAll: true } },
+      socialProviders: { oidc: providerOptions(oidc) },
+    },
+  });
+  await oidc.configure([
+    `${server.origin}/api/auth/callback/oidc`,
+    `${server.origin}/api/auth/callback/offline`,
+    `${unlinkAll.origin}/api/auth/callback/oidc`,
+  ]);
+});
+afterAll(async () => {
+  await unlinkAll?.close();
+  await server?.close();
+  await oidc?.close();
+});
+afterEach(() => {
+  expect(server.loggedErrors).toEqual([]);
+  expect(unlinkAll.loggedErrors).toEqual([]);
+});
+
+function betterAuthClient(target: TestServer = server) {
   const jar = cookieFetch();
   const client = createAuthClient({
-    baseURL: server.origin,
+    baseURL: target.origin,
     plugins: [organizationClient()],
     // Node sends no Origin of its own; a page on the app's origin would.
-    fetchOptions: { customFetchImpl: jar, headers: { origin: server.origin } },
+    fetchOptions: { customFetchImpl: jar, headers: { origin: target.origin } },
   });
   return { client, jar };
+}
+
+type BetterAuthClient = ReturnType<typeof betterAuthClient>;
+
+/**
+ * Finishes a redirect flow the client started (sign-in or link): logs in at the provider as `sub`
+ * and brings the provider's redirect back to the callback in the client's cookie jar.
+ */
+async function finishAtProvider({ jar }: BetterAuthClient, url: string | undefined, sub: string): Promise<URL> {
+  const result = await oidc.authorize(url as string, sub);
+  if (result.kind !== "redirect") throw new Error("expected a redirect from the provider");
+  const callback = await jar(result.location, { redirect: "manual" });
+  return new URL(callback.headers.get("location") as string, "http://relative.invalid");
 }
 
 describe("better-auth/client against Gatehouse", () => {
@@ -109,5 +156,77 @@ describe("better-auth organization client against Gatehouse", () => {
     const left = await invitee.organization.leave({ organizationId: created.data!.id });
     expect(left.error).toBeNull();
     expect((await owner.organization.getFullOrganization()).data?.members).toHaveLength(1);
+  });
+});
+
+describe("accounts named by row id or by the provider's account id", () => {
+  it("unlink-account, account-info, get-access-token and refresh-token take either, narrowed by providerId", async () => {
+    const caller = betterAuthClient();
+    const { client } = caller;
+    const email = `ba-acct-${Date.now()}@example.com`;
+    await client.signUp.email({ name: "Accounts", email, password: "password123" });
+    const providerUser = oidc.addUser({ email });
+    const link = await client.linkSocial({ provider: "offline" as any, callbackURL: "/settings" });
+    expect(link.error).toBeNull();
+    expect((await finishAtProvider(caller, link.data?.url, providerUser.sub)).pathname).toBe("/settings");
+
+    const accounts = await client.listAccounts();
+    const linked = accounts.data?.find((a) => a.providerId === "offline");
+    const credential = accounts.data?.find((a) => a.providerId === "credential");
+    expect(linked?.accountId).toBe(providerUser.sub);
+    const rowId = linked?.id as string;
+
+    // The row id (WIRE) and the provider's account id (SPEC), with or without providerId.
+    for (const accountId of [rowId, providerUser.sub]) {
+      const posted = await client.accountInfo({ accountId, providerId: "offline" } as any);
+      expect(posted.error).toBeNull();
+      expect(posted.data).toMatchObject({ user: { email }, account: { id: rowId, accountId: providerUser.sub } });
+      const got = await client.accountInfo({ query: { accountId } });
+      expect(got.error).toBeNull();
+      expect(got.data?.account.id).toBe(rowId);
+      const token = await client.getAccessToken({ providerId: "offline", accountId } as any);
+      expect(token.error).toBeNull();
+      expect(token.data?.accessToken).toEqual(expect.any(String));
+    }
+    const refreshed = await client.refreshToken({ providerId: "offline", accountId: rowId } as any);
+    expect(refreshed.error).toBeNull();
+    expect(refreshed.data).toMatchObject({ providerId: "offline", accountId: rowId });
+
+    // providerId narrows: the row id of the offline account is no credential account.
+    const mismatched = await client.unlinkAccount({ providerId: "credential", accountId: rowId } as any);
+    expect(mismatched.error).toMatchObject({ status: 400, code: "ACCOUNT_NOT_FOUND" });
+    // Another user's account is never found, by either id.
+    const other = betterAuthClient();
+    await other.client.signUp.email({
+      name: "Other",
+      email: `ba-other-${Date.now()}@example.com`,
+      password: "password123",
+    });
+    for (const accountId of [rowId, providerUser.sub]) {
+      const foreign = await other.client.accountInfo({ accountId } as any);
+      expect(foreign.error).toMatchObject({ status: 400, code: "ACCOUNT_NOT_FOUND" });
+    }
+
+    const unlinked = await client.unlinkAccount({ providerId: "offline", accountId: rowId } as any);
+    expect(unlinked.error).toBeNull();
+    expect(unlinked.data).toEqual({ status: true });
+    const last = await client.unlinkAccount({ providerId: "credential", accountId: credential?.id as string } as any);
+    expect(last.error).toMatchObject({ status: 400, code: "FAILED_TO_UNLINK_LAST_ACCOUNT" });
+    expect(last.error?.message).toBe("You can't unlink your last account");
+    expect((await client.listAccounts()).data?.map((a) => a.providerId)).toEqual(["credential"]);
+  });
+
+  it("with allowUnlinkingAll the last account goes too, named by the provider's account id", async () => {
+    const caller = betterAuthClient(unlinkAll);
+    const providerUser = oidc.addUser();
+    const start = await caller.client.signIn.social({
+      provider: "oidc" as any,
+      callbackURL: "/home",
+      disableRedirect: true,
+    });
+    expect((await finishAtProvider(caller, start.data?.url, providerUser.sub)).pathname).toBe("/home");
+    const unlinked = await caller.client.unlinkAccount({ providerId: "oidc", accountId: providerUser.sub } as any);
+    expect(unlinked.data).toEqual({ status: true });
+    expect((await caller.client.listAccounts()).data).toEqual([]);
   });
 });
