@@ -230,3 +230,63 @@ describe("accounts named by row id or by the provider's account id", () => {
     expect((await caller.client.listAccounts()).data).toEqual([]);
   });
 });
+
+describe("provider callback errors (SPEC 8) for a flow the client started", () => {
+  /** Starts a sign-in with the client and logs in at the provider; returns the callback URL, not yet followed. */
+  async function providerRedirect(caller: BetterAuthClient, sub: string): Promise<URL> {
+    const start = await caller.client.signIn.social({
+      provider: "oidc" as any,
+      callbackURL: "/home",
+      errorCallbackURL: "/oops",
+      disableRedirect: true,
+    });
+    const result = await oidc.authorize(start.data?.url as string, sub);
+    if (result.kind !== "redirect") throw new Error("expected a redirect from the provider");
+    return new URL(result.location);
+  }
+  const follow = async ({ jar }: BetterAuthClient, url: URL) => {
+    const response = await jar(url.toString(), { redirect: "manual" });
+    return new URL(response.headers.get("location") as string, "http://relative.invalid");
+  };
+
+  it("a forged or already used code redirects with error=invalid_code and signs nobody in", async () => {
+    const user = oidc.addUser();
+    const forgedCaller = betterAuthClient();
+    for (const keepIssuer of [true, false]) {
+      const forged = await providerRedirect(forgedCaller, user.sub);
+      forged.searchParams.set("code", "forged-code-0123456789");
+      // A hand-made callback carries only state and code.
+      if (!keepIssuer) forged.searchParams.delete("iss");
+      const forgedAt = await follow(forgedCaller, forged);
+      expect(forgedAt.pathname).toBe("/oops");
+      expect(forgedAt.searchParams.get("error")).toBe("invalid_code");
+      expect((await forgedCaller.client.getSession()).data).toBeNull();
+    }
+
+    const caller = betterAuthClient();
+    const first = await providerRedirect(caller, user.sub);
+    expect((await follow(caller, first)).pathname).toBe("/home");
+    const replayer = betterAuthClient();
+    const second = await providerRedirect(replayer, user.sub);
+    second.searchParams.set("code", first.searchParams.get("code") as string);
+    const replayedAt = await follow(replayer, second);
+    expect(replayedAt.pathname).toBe("/oops");
+    expect(replayedAt.searchParams.get("error")).toBe("invalid_code");
+    expect((await replayer.client.getSession()).data).toBeNull();
+  });
+
+  it("a repeated state or code parameter redirects with error=invalid_callback_request", async () => {
+    const user = oidc.addUser();
+    for (const repeated of ["state", "code"]) {
+      const caller = betterAuthClient();
+      const url = await providerRedirect(caller, user.sub);
+      url.searchParams.append(repeated, "another-value");
+      const at = await follow(caller, url);
+      expect(at.searchParams.get("error")).toBe("invalid_callback_request");
+      expect((await caller.client.getSession()).data).toBeNull();
+    }
+    const caller = betterAuthClient();
+    const callback = new URL(`${server.origin}/api/auth/callback/oidc?state=a&state=b&code=c&code=d`);
+    expect((await follow(caller, callback)).searchParams.get("error")).toBe("invalid_callback_request");
+  });
+});
