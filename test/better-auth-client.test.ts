@@ -2,7 +2,12 @@ import { createAuthClient } from "better-auth/client";
 import { organizationClient } from "better-auth/client/plugins";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { cookieFetch } from "./helpers/cookie-fetch.js";
-import { startOidcProvider, type TestOidcProvider } from "./helpers/oidc.js";
+import {
+  startOidcProvider,
+  startTamperingTokenEndpoint,
+  type TamperingTokenEndpoint,
+  type TestOidcProvider,
+} from "./helpers/oidc.js";
 import { startTestServer, type TestServer } from "./helpers/server.js";
 import { providerOptions } from "./helpers/social.js";
 
@@ -11,6 +16,8 @@ import { providerOptions } from "./helpers/social.js";
  * organization plugin), unchanged, drives the real Gatehouse server.
  */
 let oidc: TestOidcProvider;
+/** The provider's token endpoint behind a proxy that can break ID-token signatures (provider "proxied"). */
+let tokenEndpoint: TamperingTokenEndpoint;
 let server: TestServer;
 /** account.accountLinking.allowUnlinkingAll on. */
 let unlinkAll: TestServer;
@@ -18,10 +25,16 @@ const OFFLINE_SCOPES = ["openid", "email", "profile", "offline_access"];
 
 beforeAll(async () => {
   oidc = await startOidcProvider();
+  tokenEndpoint = await startTamperingTokenEndpoint(oidc);
   server = await startTestServer({
     options: {
       socialProviders: {
         oidc: providerOptions(oidc),
+        proxied: providerOptions(oidc, {
+          tokenEndpoint: tokenEndpoint.url,
+          prompt: "consent",
+          scopes: OFFLINE_SCOPES,
+        }),
         // offline_access needs prompt=consent at an OpenID provider; then a refresh token is issued.
         offline: providerOptions(oidc, { prompt: "consent", scopes: OFFLINE_SCOPES }),
       },
@@ -36,12 +49,14 @@ beforeAll(async () => {
   await oidc.configure([
     `${server.origin}/api/auth/callback/oidc`,
     `${server.origin}/api/auth/callback/offline`,
+    `${server.origin}/api/auth/callback/proxied`,
     `${unlinkAll.origin}/api/auth/callback/oidc`,
   ]);
 });
 afterAll(async () => {
   await unlinkAll?.close();
   await server?.close();
+  await tokenEndpoint?.close();
   await oidc?.close();
 });
 afterEach(() => {
@@ -288,5 +303,60 @@ describe("provider callback errors (SPEC 8) for a flow the client started", () =
     const caller = betterAuthClient();
     const callback = new URL(`${server.origin}/api/auth/callback/oidc?state=a&state=b&code=c&code=d`);
     expect((await follow(caller, callback)).searchParams.get("error")).toBe("invalid_callback_request");
+  });
+});
+
+describe("ID tokens from the token endpoint are verified against the provider's JWKS", () => {
+  const signIn = async (caller: BetterAuthClient, sub: string) => {
+    const start = await caller.client.signIn.social({
+      provider: "proxied" as any,
+      callbackURL: "/home",
+      errorCallbackURL: "/oops",
+      disableRedirect: true,
+    });
+    return finishAtProvider(caller, start.data?.url, sub);
+  };
+  const db = () => server.auth.database.db;
+
+  it("a broken signature redirects with error=unable_to_get_user_info and creates nothing", async () => {
+    tokenEndpoint.tamper = true;
+    const tamperedBefore = tokenEndpoint.tampered;
+    const caller = betterAuthClient();
+    const user = oidc.addUser();
+    const at = await signIn(caller, user.sub);
+    expect(tokenEndpoint.tampered).toBe(tamperedBefore + 1);
+    expect(at.pathname).toBe("/oops");
+    expect(at.searchParams.get("error")).toBe("unable_to_get_user_info");
+    expect((await caller.client.getSession()).data).toBeNull();
+    expect(
+      await db()
+        .selectFrom("user")
+        .select("id")
+        .where("email", "=", user.email as string)
+        .execute(),
+    ).toEqual([]);
+    expect(await db().selectFrom("account").select("id").where("accountId", "=", user.sub).execute()).toEqual([]);
+  });
+
+  it("a refresh whose ID token has a broken signature fails and keeps the stored tokens", async () => {
+    tokenEndpoint.tamper = false;
+    const caller = betterAuthClient();
+    const user = oidc.addUser();
+    expect((await signIn(caller, user.sub)).pathname).toBe("/home");
+    const before = await caller.client.getAccessToken({ providerId: "proxied" } as any);
+    expect(before.data?.idToken).toEqual(expect.any(String));
+
+    tokenEndpoint.tamper = true;
+    const tamperedBefore = tokenEndpoint.tampered;
+    const refreshed = await caller.client.refreshToken({ providerId: "proxied" } as any);
+    expect(tokenEndpoint.tampered).toBe(tamperedBefore + 1);
+    expect(refreshed.error).toMatchObject({ code: "FAILED_TO_REFRESH_ACCESS_TOKEN" });
+    const after = await caller.client.getAccessToken({ providerId: "proxied" } as any);
+    expect(after.data).toMatchObject({ accessToken: before.data?.accessToken, idToken: before.data?.idToken });
+
+    tokenEndpoint.tamper = false;
+    const good = await caller.client.refreshToken({ providerId: "proxied" } as any);
+    expect(good.error).toBeNull();
+    expect(good.data?.accessToken).not.toBe(before.data?.accessToken);
   });
 });

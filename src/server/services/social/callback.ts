@@ -83,6 +83,14 @@ export async function completeCallback(ctx: AuthContext, input: CallbackInput): 
     return fail("invalid_code");
   }
 
+  if (exchange.tokens.idToken) {
+    try {
+      await provider.verifyIdTokenSignature(exchange.tokens.idToken);
+    } catch (error) {
+      ctx.logger.warn("provider ID token signature refused", { provider: provider.id, error: describe(error) });
+      return fail("unable_to_get_user_info");
+    }
+  }
   const profile = await readProfile(ctx, provider, exchange.tokens.accessToken, exchange.idTokenClaims);
   if (!profile) return fail("unable_to_get_user_info");
   const tokens = { ...exchange.tokens, scopes: exchange.tokens.scopes.length ? exchange.tokens.scopes : state.scopes };
