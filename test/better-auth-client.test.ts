@@ -2,6 +2,8 @@ import { createAuthClient } from "better-auth/client";
 import { organizationClient } from "better-auth/client/plugins";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { cookieFetch } from "./helpers/cookie-fetch.js";
+import { type MailCapture, startMailCapture } from "./helpers/mail.js";
+import { linkIn, nthMail, uniqueEmail } from "./helpers/mail-flows.js";
 import {
   startOidcProvider,
   startTamperingTokenEndpoint,
@@ -18,6 +20,7 @@ import { providerOptions } from "./helpers/social.js";
 let oidc: TestOidcProvider;
 /** The provider's token endpoint behind a proxy that can break ID-token signatures (provider "proxied"). */
 let tokenEndpoint: TamperingTokenEndpoint;
+let mail: MailCapture;
 let server: TestServer;
 /** account.accountLinking.allowUnlinkingAll on. */
 let unlinkAll: TestServer;
@@ -26,7 +29,9 @@ const OFFLINE_SCOPES = ["openid", "email", "profile", "offline_access"];
 beforeAll(async () => {
   oidc = await startOidcProvider();
   tokenEndpoint = await startTamperingTokenEndpoint(oidc);
+  mail = await startMailCapture();
   server = await startTestServer({
+    extra: { mail: { smtpUrl: mail.url } },
     options: {
       socialProviders: {
         oidc: providerOptions(oidc),
@@ -58,6 +63,7 @@ afterAll(async () => {
   await server?.close();
   await tokenEndpoint?.close();
   await oidc?.close();
+  await mail?.close();
 });
 afterEach(() => {
   expect(server.loggedErrors).toEqual([]);
@@ -358,5 +364,27 @@ describe("ID tokens from the token endpoint are verified against the provider's 
     const good = await caller.client.refreshToken({ providerId: "proxied" } as any);
     expect(good.error).toBeNull();
     expect(good.data?.accessToken).not.toBe(before.data?.accessToken);
+  });
+});
+
+describe("sendVerificationEmail", () => {
+  it("keeps its callbackURL in the mailed link, signed in and signed out", async () => {
+    const { client } = betterAuthClient();
+    const email = uniqueEmail("ba-resend");
+    await client.signUp.email({ name: "Resend", email, password: "password123" });
+    const sent = await client.sendVerificationEmail({ email, callbackURL: "/again" });
+    expect(sent.error).toBeNull();
+    expect(sent.data).toEqual({ status: true });
+    const first = new URL(linkIn(await nthMail(mail, email, "Verify your email address"), "/verify-email"));
+    expect(first.searchParams.get("callbackURL")).toBe("/again");
+
+    await client.signOut();
+    await client.sendVerificationEmail({ email, callbackURL: "/again/signed-out?x=1" });
+    const second = new URL(linkIn(await nthMail(mail, email, "Verify your email address", 2), "/verify-email"));
+    expect(second.searchParams.get("callbackURL")).toBe("/again/signed-out?x=1");
+
+    // The link leads there once followed.
+    const followed = await fetch(second, { redirect: "manual" });
+    expect(followed.headers.get("location")).toBe(`${server.origin}/again/signed-out?x=1`);
   });
 });
