@@ -388,3 +388,27 @@ describe("sendVerificationEmail", () => {
     expect(followed.headers.get("location")).toBe(`${server.origin}/again/signed-out?x=1`);
   });
 });
+
+describe("updateSession", () => {
+  it("sets additional session fields only: the active organization and team stay the server's", async () => {
+    const { client } = betterAuthClient();
+    const stamp = Date.now();
+    await client.signUp.email({ name: "Sess", email: `ba-sess-${stamp}@example.com`, password: "password123" });
+    const org = await client.organization.create({ name: "Session Org", slug: `sess-${stamp}` });
+    const before = await client.getSession({ query: { disableCookieCache: true } });
+    expect(before.data?.session.activeOrganizationId).toBe(org.data?.id);
+
+    for (const field of ["activeOrganizationId", "activeTeamId"]) {
+      const refused = await client.updateSession({ [field]: "someone-elses" } as any);
+      expect(refused.error).toMatchObject({ status: 400, code: "FIELD_NOT_ALLOWED" });
+      expect(refused.error?.message).toBe(`${field} is not allowed to be set`);
+    }
+    const nothing = await client.updateSession({ activeTeamId: null, theme: "dark" } as any);
+    expect(nothing.error).toMatchObject({ status: 400, message: "No fields to update" });
+    const after = await client.getSession({ query: { disableCookieCache: true } });
+    expect(after.data?.session).toMatchObject({ activeOrganizationId: org.data?.id, activeTeamId: null });
+
+    await client.signOut();
+    expect((await client.updateSession({ theme: "dark" } as any)).error?.status).toBe(401);
+  });
+});
