@@ -412,3 +412,38 @@ describe("updateSession", () => {
     expect((await client.updateSession({ theme: "dark" } as any)).error?.status).toBe(401);
   });
 });
+
+describe("organization.getOrganization (new in 1.7)", () => {
+  it("answers the organization without members: the active one by default, or by id or slug", async () => {
+    const { client } = betterAuthClient();
+    const stamp = Date.now();
+    await client.signUp.email({ name: "Getter", email: `ba-get-${stamp}@example.com`, password: "password123" });
+    const first = await client.organization.create({ name: "First", slug: `first-${stamp}` });
+    const second = await client.organization.create({
+      name: "Second",
+      slug: `second-${stamp}`,
+      keepCurrentActiveOrganization: true,
+    });
+    const getOrganization = (client.organization as any).getOrganization as (arg?: object) => Promise<any>;
+
+    const active = await getOrganization();
+    expect(active.error).toBeNull();
+    expect(active.data).toMatchObject({ id: first.data?.id, name: "First", slug: `first-${stamp}` });
+    expect(active.data).not.toHaveProperty("members");
+    expect((await getOrganization({ query: { organizationSlug: `second-${stamp}` } })).data?.id).toBe(second.data?.id);
+    expect((await getOrganization({ query: { organizationId: second.data?.id } })).data?.name).toBe("Second");
+    const unknown = await getOrganization({ query: { organizationId: "no-such-organization" } });
+    expect(unknown.error).toMatchObject({ status: 400, code: "ORGANIZATION_NOT_FOUND" });
+
+    const stranger = betterAuthClient().client;
+    await stranger.signUp.email({
+      name: "Stranger",
+      email: `ba-stranger-${stamp}@example.com`,
+      password: "password123",
+    });
+    const strangerGet = (stranger.organization as any).getOrganization as (arg?: object) => Promise<any>;
+    expect((await strangerGet()).data).toBeNull();
+    const foreign = await strangerGet({ query: { organizationId: first.data?.id } });
+    expect(foreign.error).toMatchObject({ status: 403, code: "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION" });
+  });
+});

@@ -99,6 +99,8 @@ export interface OrganizationCalls {
   update: Call<In<typeof org.updateOrganizationBody>, Organization>;
   delete: Call<In<typeof org.organizationIdBody>, Organization>;
   list: OptionalCall<undefined, Organization[]>;
+  /** The organization alone, without members (by id or slug, else the active one). */
+  getOrganization: OptionalCall<Query<In<typeof org.getOrganizationQuery>>, Organization | null>;
   getFullOrganization: OptionalCall<Query<In<typeof org.getFullOrganizationQuery>>, FullOrganization | null>;
   setActive: Call<In<typeof org.setActiveOrganizationBody>, Organization | null>;
   inviteMember: Call<In<typeof org.inviteMemberBody>, Invitation>;
