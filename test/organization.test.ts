@@ -153,6 +153,38 @@ describe("organization lifecycle", () => {
     expect(foreign.body.code).toBe("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
   });
 
+  it("get-organization: the organization alone, by id, slug or the active one; the errors WIRE lists", async () => {
+    const { owner, organizationId, slug } = await createOrganization(server, { metadata: { tier: "gold" } });
+    const active = await owner.browser.get("/organization/get-organization");
+    expect(active.status).toBe(200);
+    expect(active.body).toMatchObject({ id: organizationId, slug, metadata: { tier: "gold" } });
+    for (const key of ["members", "invitations", "teams"]) expect(active.body).not.toHaveProperty(key);
+    expect((await owner.browser.get(`/organization/get-organization?organizationSlug=${slug}`)).body.id).toBe(
+      organizationId,
+    );
+    const unknown = await owner.browser.get("/organization/get-organization?organizationSlug=no-such-slug");
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toEqual({ code: "ORGANIZATION_NOT_FOUND", message: "Organization not found" });
+
+    const stranger = await signUp(server);
+    const none = await stranger.browser.get("/organization/get-organization");
+    expect(none.status).toBe(200);
+    expect(none.body).toBeNull();
+    const foreign = await stranger.browser.get(`/organization/get-organization?organizationId=${organizationId}`);
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.code).toBe("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
+
+    // A member whose membership went while the organization was active: refused, and the active one cleared.
+    const former = await joinAs(server, organizationId, "member");
+    await server.auth.database.db.deleteFrom("member").where("id", "=", former.memberId).execute();
+    const gone = await former.browser.get("/organization/get-organization");
+    expect(gone.status).toBe(403);
+    expect(gone.body.code).toBe("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
+    const session = await former.browser.get("/get-session?disableCookieCache=true");
+    expect(session.body.session.activeOrganizationId).toBeNull();
+    expect((await former.browser.get("/organization/get-organization")).body).toBeNull();
+  });
+
   it("get-full-organization caps members at membersLimit", async () => {
     const { owner, organizationId } = await createOrganization(server);
     await joinAs(server, organizationId, "member");

@@ -153,6 +153,31 @@ describe("provider tokens", () => {
     expect(bad.body.code).toBe("VALIDATION_ERROR");
   });
 
+  it("every account route takes the row id or the provider's account id, narrowed by providerId", async () => {
+    const { browser, user, account } = await socialUser();
+    const named = [
+      `accountId=${account.id}&providerId=offline`,
+      `accountId=${encodeURIComponent(user.sub)}&providerId=offline`,
+      `accountId=${encodeURIComponent(user.sub)}`,
+    ];
+    for (const query of named) {
+      const res = await browser.get(`/account-info?${query}`);
+      expect(res.status).toBe(200);
+      expect(res.body.account.id).toBe(account.id);
+    }
+    for (const path of ["/get-access-token", "/refresh-token", "/account-info", "/unlink-account"]) {
+      const narrowed = await browser.post(path, { providerId: "oidc", accountId: account.id });
+      expect(narrowed.status).toBe(400);
+      expect(narrowed.body.code).toBe("ACCOUNT_NOT_FOUND");
+    }
+    const token = await browser.post("/get-access-token", { providerId: "offline", accountId: user.sub });
+    expect(token.body.accessToken).toEqual(expect.any(String));
+    const refreshed = await browser.post("/refresh-token", { accountId: user.sub });
+    expect(refreshed.body).toMatchObject({ providerId: "offline", accountId: account.id });
+    const last = await browser.post("/unlink-account", { providerId: "offline", accountId: account.id });
+    expect(last.body.code).toBe("FAILED_TO_UNLINK_LAST_ACCOUNT");
+  });
+
   it("a session is required: a userId never reaches another user's tokens", async () => {
     const victim = await socialUser();
     const anonymous = server.browser();

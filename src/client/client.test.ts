@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cookieFetch } from "../../test/helpers/cookie-fetch.js";
 import { startTestServer, type TestServer } from "../../test/helpers/server.js";
 import { type AuthClient, createAuthClient, type QueryStore } from "./index.js";
-import { isSafeRedirect, pathFor } from "./paths.js";
+import { changesSession, isSafeRedirect, pathFor } from "./paths.js";
 
 /** A real HTTP server that records each request and answers what the test queued for its path. */
 interface Recorded {
@@ -76,6 +76,11 @@ describe("path mapping and method choice", () => {
       path: "/api/auth/organization/list-teams",
       query: "?organizationId=org+1",
     });
+  });
+
+  it("reads the session again after update-session, like update-user", () => {
+    expect(changesSession("/update-session")).toBe(true);
+    expect(changesSession("/update-user")).toBe(true);
   });
 
   it("follows the fixed method table: bodiless POSTs send {} and some reads stay GET", async () => {

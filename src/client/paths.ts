@@ -22,6 +22,7 @@ export const FIXED_METHODS: Readonly<Record<string, HttpMethod>> = {
   "/revoke-sessions": "POST",
   "/revoke-other-sessions": "POST",
   "/delete-user": "POST",
+  "/organization/get-organization": "GET",
   "/organization/get-full-organization": "GET",
   "/organization/list-user-teams": "GET",
   "/sign-in/anonymous": "POST",

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { signInEmailBody, signUpEmailBody, updateUserBody } from "../contract/account.js";
+import type { signInEmailBody, signUpEmailBody, updateSessionBody, updateUserBody } from "../contract/account.js";
 import type * as flows from "../contract/account-flows.js";
 import type * as admin from "../contract/admin.js";
 import type { AuditPage, UserAccountSummary, UserMembership, UserPage } from "../contract/admin-models.js";
@@ -66,6 +66,8 @@ export interface AccountCalls {
   signOut: OptionalCall<{ callbackURL?: string; disableRedirect?: boolean }, { success: boolean; url?: string }>;
   getSession: OptionalCall<Query<{ disableCookieCache?: boolean; disableRefresh?: boolean }>, SessionWithUser | null>;
   updateUser: Call<z.input<typeof updateUserBody>, Status>;
+  /** Additional session fields (input:true only); the active organization and team are not among them. */
+  updateSession: Call<z.input<typeof updateSessionBody>, { session: Session }>;
   changeEmail: Call<z.input<typeof flows.changeEmailBody>, Status>;
   changePassword: Call<z.input<typeof flows.changePasswordBody>, TokenAndUser>;
   deleteUser: OptionalCall<z.input<typeof flows.deleteUserBody>, { success: boolean; message: string }>;
@@ -97,6 +99,8 @@ export interface OrganizationCalls {
   update: Call<In<typeof org.updateOrganizationBody>, Organization>;
   delete: Call<In<typeof org.organizationIdBody>, Organization>;
   list: OptionalCall<undefined, Organization[]>;
+  /** The organization alone, without members (by id or slug, else the active one). */
+  getOrganization: OptionalCall<Query<In<typeof org.getOrganizationQuery>>, Organization | null>;
   getFullOrganization: OptionalCall<Query<In<typeof org.getFullOrganizationQuery>>, FullOrganization | null>;
   setActive: Call<In<typeof org.setActiveOrganizationBody>, Organization | null>;
   inviteMember: Call<In<typeof org.inviteMemberBody>, Invitation>;

@@ -47,5 +47,9 @@ export const updateUserBody = z.looseObject({
 });
 export type UpdateUserBody = z.infer<typeof updateUserBody>;
 
+/** Additional session fields (WIRE: input:true only); anything may arrive, the service decides. */
+export const updateSessionBody = z.looseObject({});
+export type UpdateSessionBody = z.infer<typeof updateSessionBody>;
+
 export const revokeSessionBody = z.object({ token: z.string().min(1) });
 export const emptyBody = z.object({});

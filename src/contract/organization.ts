@@ -45,6 +45,12 @@ export const getFullOrganizationQuery = z.object({
   membersLimit: queryInt.optional(),
 });
 
+/** get-organization: the organization alone, by id or slug, else the active one. */
+export const getOrganizationQuery = z.object({
+  organizationId: id.optional(),
+  organizationSlug: id.optional(),
+});
+
 export const inviteMemberBody = z.object({
   email: z.string(),
   role: roleInput,

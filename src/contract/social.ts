@@ -70,8 +70,8 @@ export const callbackParams = z.object({
 export type CallbackParams = z.infer<typeof callbackParams>;
 
 /**
- * Names one of the caller's accounts: WIRE's `{accountId: <row id>}` or SPEC's
- * `{providerId, accountId?: <provider's account id>}`. `userId` is accepted but never widens access.
+ * Names one of the caller's accounts: `accountId` is the row id (WIRE) or the provider's account id
+ * (SPEC), either way, narrowed by `providerId` when given. `userId` is accepted but never widens access.
  */
 export const accountSelector = z.object({
   accountId: z.string().min(1).optional(),

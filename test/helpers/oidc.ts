@@ -268,3 +268,51 @@ function decodeHtml(value: string): string {
     .replace(/&lt;/g, "<")
     .replace(/&gt;/g, ">");
 }
+
+/**
+ * A token endpoint on loopback in front of the real provider's: it forwards each request and,
+ * while `tamper` is on, breaks the signature of the ID token in the provider's answer (one bit of
+ * the signature flipped; header and claims untouched). Configure a provider with
+ * `tokenEndpoint: proxy.url` to see what a server makes of such a token.
+ */
+export interface TamperingTokenEndpoint {
+  url: string;
+  tamper: boolean;
+  /** ID tokens whose signature was broken so far. */
+  tampered: number;
+  close(): Promise<void>;
+}
+
+export async function startTamperingTokenEndpoint(oidc: TestOidcProvider): Promise<TamperingTokenEndpoint> {
+  const endpoint: TamperingTokenEndpoint = { url: "", tamper: true, tampered: 0, close: async () => {} };
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const headers: Record<string, string> = {};
+    for (const name of ["content-type", "authorization", "accept"]) {
+      const value = req.headers[name];
+      if (typeof value === "string") headers[name] = value;
+    }
+    const upstream = await fetch(`${oidc.issuer}/token`, { method: "POST", headers, body: Buffer.concat(chunks) });
+    const body = (await upstream.json()) as Record<string, unknown>;
+    if (endpoint.tamper && typeof body.id_token === "string") {
+      body.id_token = breakSignature(body.id_token);
+      endpoint.tampered++;
+    }
+    res.statusCode = upstream.status;
+    res.setHeader("content-type", "application/json");
+    res.setHeader("cache-control", "no-store");
+    res.end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  endpoint.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/token`;
+  endpoint.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return endpoint;
+}
+
+function breakSignature(jwt: string): string {
+  const [header, payload, signature = ""] = jwt.split(".");
+  const bytes = Buffer.from(signature, "base64url");
+  bytes[0] = (bytes[0] ?? 0) ^ 0x01;
+  return `${header}.${payload}.${bytes.toString("base64url")}`;
+}

@@ -1,4 +1,4 @@
-import { createRemoteJWKSet, type JWTPayload, jwtVerify } from "jose";
+import { compactVerify, createRemoteJWKSet, type JWTPayload, jwtVerify } from "jose";
 import * as oauth from "oauth4webapi";
 import type { Claims, ProviderConfig, ProviderPreset, ProviderProfile, ProviderTokens } from "./types.js";
 
@@ -173,6 +173,7 @@ export class SocialProvider {
       requestOptions(as.token_endpoint),
     );
     const result = await oauth.processRefreshTokenResponse(as, this.#client, response);
+    if (result.id_token) await this.verifyIdTokenSignature(result.id_token);
     // A provider may keep the old refresh token (no rotation): it stays valid then.
     return this.#tokens(result, refreshToken, currentScopes);
   }
@@ -229,6 +230,23 @@ export class SocialProvider {
     return this.preset.mapProfile(claims);
   }
 
+  /** The provider's key set, fetched when first needed (jose caches it and refetches for an unknown kid). */
+  async #keySet(): Promise<ReturnType<typeof createRemoteJWKSet>> {
+    const as = await this.metadata();
+    if (!as.jwks_uri) throw new Error(`provider ${this.id} has no JWKS`);
+    this.#jwks ??= createRemoteJWKSet(new URL(as.jwks_uri), { timeoutDuration: REQUEST_TIMEOUT_MS });
+    return this.#jwks;
+  }
+
+  /**
+   * Checks the signature of an ID token the token endpoint sent (its claims were already checked by
+   * oauth4webapi, which leaves the signature to TLS as OpenID Connect Core allows). Defence in
+   * depth: a token that does not verify against the provider's JWKS is not used. Throws then.
+   */
+  async verifyIdTokenSignature(token: string): Promise<void> {
+    await compactVerify(token, await this.#keySet());
+  }
+
   // ---- ID tokens handed to us by a client (idToken sign-in, one-tap) ----------------------------
 
   /**
@@ -240,10 +258,9 @@ export class SocialProvider {
     check: { nonce?: string; now: Date; maxAgeSeconds?: number; audience?: string },
   ): Promise<JWTPayload> {
     const as = await this.metadata();
-    if (!as.jwks_uri) throw new Error(`provider ${this.id} has no JWKS`);
-    this.#jwks ??= createRemoteJWKSet(new URL(as.jwks_uri), { timeoutDuration: REQUEST_TIMEOUT_MS });
+    const keySet = await this.#keySet();
     const issuers = this.config.issuer ? [as.issuer] : (this.preset.idTokenIssuers ?? [as.issuer]);
-    const { payload } = await jwtVerify(token, this.#jwks, {
+    const { payload } = await jwtVerify(token, keySet, {
       issuer: issuers,
       audience: check.audience ?? this.config.clientId,
       currentDate: check.now,

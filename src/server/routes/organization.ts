@@ -3,6 +3,7 @@ import {
   checkSlugBody,
   createOrganizationBody,
   getFullOrganizationQuery,
+  getOrganizationQuery,
   organizationIdBody,
   setActiveOrganizationBody,
   updateOrganizationBody,
@@ -16,6 +17,7 @@ import {
   createOrganization,
   deleteOrganization,
   getFullOrganization,
+  getOrganization,
   listOrganizations,
   setActiveOrganization,
   updateOrganization,
@@ -63,6 +65,12 @@ export function organizationRoutes(app: Hono<AuthEnv>): void {
     const result = await setActiveOrganization(c.get("auth"), data.session, body);
     applyActiveChange(c, data, result.active);
     return c.json(result.organization);
+  });
+
+  app.get("/organization/get-organization", async (c) => {
+    const query = readQuery(c, getOrganizationQuery);
+    const { session } = await requireSession(c);
+    return c.json(await getOrganization(c.get("auth"), session, query));
   });
 
   app.get("/organization/get-full-organization", async (c) => {

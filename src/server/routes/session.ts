@@ -1,5 +1,5 @@
 import type { Context, Hono } from "hono";
-import { getSessionQuery, revokeSessionBody, updateUserBody } from "../../contract/account.js";
+import { getSessionQuery, revokeSessionBody, updateSessionBody, updateUserBody } from "../../contract/account.js";
 import type { SessionWithUser } from "../../contract/models.js";
 import {
   clearSessionCookies,
@@ -14,6 +14,7 @@ import type { AuthEnv } from "../http/env.js";
 import { readBody, readQuery } from "../http/input.js";
 import { requireSession } from "../http/session.js";
 import { issueSessionToken } from "../services/jwt.js";
+import { refuseSessionUpdate } from "../services/session-fields.js";
 import {
   listSessions,
   lookupSession,
@@ -71,6 +72,12 @@ export function sessionRoutes(app: Hono<AuthEnv>): void {
     const user = await updateUser(c.get("auth"), session.userId, body);
     writeSessionCookies(c, { session, user }, { rememberMe: !isDontRemember(c) });
     return c.json({ status: true });
+  });
+
+  app.post("/update-session", async (c) => {
+    const body = readBody(c, updateSessionBody);
+    await requireSession(c);
+    refuseSessionUpdate(body);
   });
 
   app.get("/list-sessions", async (c) => {

@@ -6,7 +6,13 @@ import type { AuthEnv } from "../http/env.js";
 import { readBody } from "../http/input.js";
 import { getRequestSession, requestMeta, requireSession } from "../http/session.js";
 import { writeSignInCookies } from "../http/sign-in-cookies.js";
-import { type CallbackOutcome, completeCallback, defaultErrorURL, withError } from "../services/social/callback.js";
+import {
+  type CallbackOutcome,
+  completeCallback,
+  defaultErrorURL,
+  repeatsCallbackParam,
+  withError,
+} from "../services/social/callback.js";
 import { linkWithIdToken, signInWithIdToken, signInWithOneTap } from "../services/social/id-token.js";
 import { requireProvider, startAuthorization } from "../services/social/start.js";
 import { STATE_COOKIE_MAX_AGE } from "../services/social/state.js";
@@ -40,9 +46,10 @@ export function socialRoutes(app: Hono<AuthEnv>): void {
   app.get("/callback/:id", async (c) => {
     const ctx = c.get("auth");
     const params = callbackParams.safeParse(c.req.query());
+    const wellFormed = params.success && !repeatsCallbackParam(new URL(c.req.url).searchParams);
     let outcome: CallbackOutcome;
     try {
-      outcome = params.success
+      outcome = wellFormed
         ? await completeCallback(ctx, {
             providerId: c.req.param("id"),
             params: params.data,

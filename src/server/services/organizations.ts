@@ -235,6 +235,17 @@ export type FullOrganization = Organization & {
   teams: Team[];
 };
 
+/** The organization alone (no members, invitations or teams), for a member; null when none is named or active. */
+export async function getOrganization(
+  ctx: AuthContext,
+  session: Session,
+  query: { organizationId?: string; organizationSlug?: string },
+): Promise<Organization | null> {
+  const by = organizationRef(session, query);
+  if (!by) return null;
+  return (await memberOrganization(ctx, session, by)).organization;
+}
+
 /**
  * The organization with members (at most membersLimit, capped by membershipLimit), its invitations
  * for those who may invite (non-owners never see invitations granting the creator role) and teams.

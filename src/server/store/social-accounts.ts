@@ -118,21 +118,21 @@ export async function listUserAccounts(db: DB, userId: string): Promise<AccountR
 }
 
 /**
- * One of the user's accounts, by its row id, or by provider (and the provider's account id when the
- * user has several with that provider). Never another user's.
+ * One of the user's accounts, named by its row id (WIRE) or by the provider's account id (SPEC),
+ * narrowed by provider when one is given; without a name, the user's first account with that
+ * provider. A row id match wins over a provider account id match. Never another user's.
  */
 export async function findUserAccount(
   db: DB,
   userId: string,
-  selector: { rowId: string } | { providerId: string; accountId?: string },
+  selector: { id?: string; providerId?: string },
 ): Promise<AccountRecord | null> {
+  const { id, providerId } = selector;
   let query = db.selectFrom("account").select(ACCOUNT_COLUMNS).where("userId", "=", userId);
-  if ("rowId" in selector) query = query.where("id", "=", selector.rowId);
-  else {
-    query = query.where("providerId", "=", selector.providerId);
-    if (selector.accountId) query = query.where("accountId", "=", selector.accountId);
-  }
-  const row = await query.orderBy("createdAt", "asc").executeTakeFirst();
+  if (providerId) query = query.where("providerId", "=", providerId);
+  if (id) query = query.where((eb) => eb.or([eb("id", "=", id), eb("accountId", "=", id)]));
+  const rows = await query.orderBy("createdAt", "asc").execute();
+  const row = rows.find((r) => r.id === id) ?? rows[0];
   return row ? mapAccount(row) : null;
 }
 

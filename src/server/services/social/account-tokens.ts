@@ -17,7 +17,11 @@ import { openTokens, sealTokens, splitScopes } from "./tokens.js";
 /** SPEC 9: an access token is refreshed when it expires within 5 seconds. */
 const REFRESH_MARGIN_MS = 5_000;
 
-/** The caller's account named by WIRE's `{accountId: <row id>}` or SPEC's `{providerId, accountId?}`. */
+/**
+ * The one lookup for every route that names an account: within the caller's own accounts,
+ * `accountId` matches the row id (WIRE) or the provider's account id (SPEC), narrowed by
+ * `providerId` when given.
+ */
 export async function findAccountFor(
   ctx: AuthContext,
   userId: string,
@@ -26,13 +30,7 @@ export async function findAccountFor(
   if (!selector.providerId && !selector.accountId) {
     throw new AuthError("VALIDATION_ERROR", { message: "[body] accountId or providerId is required" });
   }
-  const account = await findUserAccount(
-    ctx.db,
-    userId,
-    selector.providerId
-      ? { providerId: selector.providerId, accountId: selector.accountId }
-      : { rowId: selector.accountId as string },
-  );
+  const account = await findUserAccount(ctx.db, userId, { id: selector.accountId, providerId: selector.providerId });
   if (!account) throw new AuthError("ACCOUNT_NOT_FOUND");
   return account;
 }

@@ -1,5 +1,5 @@
 import type { SessionWithUser } from "../../../contract/models.js";
-import type { CallbackParams } from "../../../contract/social.js";
+import { type CallbackParams, callbackParams } from "../../../contract/social.js";
 import { type AuthContext, apiURL } from "../../context.js";
 import { safeEqual } from "../../crypto/digest.js";
 import { AuthError } from "../../errors.js";
@@ -69,8 +69,10 @@ export async function completeCallback(ctx: AuthContext, input: CallbackInput): 
   try {
     validated = await provider.validateCallback(new URLSearchParams(definedEntries(params)));
   } catch (error) {
+    // Never redeemed. Another issuer's `iss` is a mix-up (a response meant elsewhere); a code
+    // without the `iss` the provider always sends was made by hand: to the app, a forged code.
     ctx.logger.warn("oauth callback refused", { provider: provider.id, error: describe(error) });
-    return fail("invalid_callback_request");
+    return fail(params.iss === undefined ? "invalid_code" : "invalid_callback_request");
   }
 
   let exchange: Awaited<ReturnType<SocialProvider["exchangeCode"]>>;
@@ -81,6 +83,14 @@ export async function completeCallback(ctx: AuthContext, input: CallbackInput): 
     return fail("invalid_code");
   }
 
+  if (exchange.tokens.idToken) {
+    try {
+      await provider.verifyIdTokenSignature(exchange.tokens.idToken);
+    } catch (error) {
+      ctx.logger.warn("provider ID token signature refused", { provider: provider.id, error: describe(error) });
+      return fail("unable_to_get_user_info");
+    }
+  }
   const profile = await readProfile(ctx, provider, exchange.tokens.accessToken, exchange.idTokenClaims);
   if (!profile) return fail("unable_to_get_user_info");
   const tokens = { ...exchange.tokens, scopes: exchange.tokens.scopes.length ? exchange.tokens.scopes : state.scopes };
@@ -126,6 +136,20 @@ export async function readProfile(
     ctx.logger.warn("provider user info failed", { provider: provider.id, error: describe(error) });
     return null;
   }
+}
+
+/**
+ * Whether the callback's query names one of its parameters twice (`?state=a&state=b`): which value
+ * counts would be a guess, so the request is malformed (invalid_callback_request).
+ */
+export function repeatsCallbackParam(query: URLSearchParams): boolean {
+  const seen = new Set<string>();
+  for (const key of query.keys()) {
+    if (!(key in callbackParams.shape)) continue;
+    if (seen.has(key)) return true;
+    seen.add(key);
+  }
+  return false;
 }
 
 function definedEntries(params: CallbackParams): Record<string, string> {
