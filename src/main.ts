@@ -1,16 +1,18 @@
 import { serve } from "@hono/node-server";
-import { createAuth } from "./server/auth.js";
+import { consoleLogger, createAuth } from "./server/auth.js";
 import { demoOptions } from "./server/demo-options.js";
 import { readEnvironment } from "./server/environment.js";
 import { RedisRateLimitStore } from "./server/http/redis-rate-limit-store.js";
 import { ConfigError } from "./server/options.js";
+import { redisRevocationFeed } from "./server/services/revocation-feeds.js";
 import { createServiceApp } from "./service-app.js";
 
 /** The service: reads the environment, migrates, serves /api/auth and the application on one port. */
 async function main(): Promise<void> {
   const env = readEnvironment();
-  // REDIS_URL: rate-limit counters shared by every instance; without it they live in this process.
-  // ioredis is loaded only when REDIS_URL is set (it costs about 20 MB resident).
+  // REDIS_URL: rate-limit counters and session revocations shared by every instance; without it the
+  // counters live in this process and revocations travel through PostgreSQL (or stay in this process
+  // on SQLite). ioredis is loaded only when REDIS_URL is set (it costs about 20 MB resident).
   const redis = env.redisUrl ? new (await import("ioredis")).Redis(env.redisUrl, { maxRetriesPerRequest: 2 }) : null;
   const auth = await createAuth({
     baseURL: env.baseURL,
@@ -19,6 +21,7 @@ async function main(): Promise<void> {
     options: env.options ?? demoOptions,
     mail: { smtpUrl: env.smtpUrl, from: env.mailFrom },
     rateLimitStore: redis ? new RedisRateLimitStore(redis) : undefined,
+    revocationFeed: redis ? redisRevocationFeed(redis, consoleLogger) : undefined,
   });
 
   const root = createServiceApp(auth);

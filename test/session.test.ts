@@ -268,11 +268,12 @@ describe("cookie cache", () => {
   it("ignores a tampered cache and honours disableCookieCache", async () => {
     const { browser } = await signUp(server);
     const cache = browser.cookie("gatehouse.session_data")!;
-    const [payload, cacheExpires, sessionExpires, signature] = cache.split(".");
-    const json = JSON.parse(Buffer.from(payload!, "base64url").toString());
+    const parts = cache.split(".");
+    expect(parts).toHaveLength(5);
+    const json = JSON.parse(Buffer.from(parts[0]!, "base64url").toString());
     json.user.name = "Mallory";
-    const forged = Buffer.from(JSON.stringify(json)).toString("base64url");
-    browser.setCookie("gatehouse.session_data", `${forged}.${cacheExpires}.${sessionExpires}.${signature}`);
+    parts[0] = Buffer.from(JSON.stringify(json)).toString("base64url");
+    browser.setCookie("gatehouse.session_data", parts.join("."));
     const res = await browser.get("/get-session");
     expect(res.body.user.name).toBe("Test User");
 

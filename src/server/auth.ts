@@ -12,6 +12,7 @@ import { createOriginPredicate, normalizeOrigin } from "./http/trusted-origins.j
 import { type AuthOptions, ConfigError, resolveOptions } from "./options.js";
 import { createProviderRegistry } from "./providers/registry.js";
 import { startHousekeeping } from "./services/housekeeping.js";
+import { type RevocationFeed, RevocationList } from "./services/revocations.js";
 import { migrateToLatest, type OpenedDatabase, openDatabase } from "./store/database.js";
 
 export interface CreateAuthInput {
@@ -30,6 +31,11 @@ export interface CreateAuthInput {
   mail?: { transport?: MailTransport; smtpUrl?: string | null; from?: string; retryBaseMs?: number };
   hasher?: PasswordHasher;
   rateLimitStore?: RateLimitStore;
+  /**
+   * How revocations reach other instances' cookie caches (redisRevocationFeed). Without one, a
+   * PostgreSQL database carries them (LISTEN/NOTIFY) and SQLite keeps them in this process.
+   */
+  revocationFeed?: RevocationFeed;
   logger?: Logger;
   now?: () => Date;
   /** Lets the app move an anonymous user's data to the real user they became (see OnLinkAccount). */
@@ -86,6 +92,14 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     now,
     retryBaseMs: input.mail?.retryBaseMs,
   });
+  const cookieCache = options.session.cookieCache;
+  // Only a cookie cache needs to hear revocations: without one every request reads the database.
+  const revocations = new RevocationList({
+    cacheMaxAgeSeconds: cookieCache.maxAge,
+    now: () => now().getTime(),
+    logger,
+    feed: cookieCache.enabled ? (input.revocationFeed ?? database.revocationFeed?.(logger)) : undefined,
+  });
   const isTrustedOrigin = createOriginPredicate([baseOrigin, ...options.trustedOrigins]);
   const context: AuthContext = {
     options,
@@ -101,6 +115,7 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     now,
     isTrustedOrigin,
     providers,
+    revocations,
     tokenCipher: createTokenCipher(input.secret),
     onLinkAccount: input.onLinkAccount,
   };
@@ -116,6 +131,7 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     async close() {
       stopHousekeeping();
       await mail.stop();
+      await revocations.close();
       await database.close();
     },
   };

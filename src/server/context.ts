@@ -5,6 +5,7 @@ import type { MailOutbox } from "./email/outbox.js";
 import type { RateLimitStore } from "./http/rate-limit-store.js";
 import type { AuthOptions } from "./options.js";
 import type { ProviderRegistry } from "./providers/registry.js";
+import type { RevocationList } from "./services/revocations.js";
 import type { DB } from "./store/database.js";
 import type { DialectName } from "./store/dialect.js";
 
@@ -40,6 +41,8 @@ export interface AuthContext {
   readonly mail: MailOutbox;
   /** Social providers, built once from options.socialProviders. */
   readonly providers: ProviderRegistry;
+  /** Which cookie-cache copies may still answer; every session revocation goes through it. */
+  readonly revocations: RevocationList;
   /** Encrypts provider tokens at rest. */
   readonly tokenCipher: TokenCipher;
   readonly onLinkAccount?: OnLinkAccount;

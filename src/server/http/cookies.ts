@@ -79,31 +79,29 @@ export function isDontRemember(c: Context<AuthEnv>): boolean {
 
 // ---- cookie cache -------------------------------------------------------------------------------
 //
-// Value: `<base64url(JSON of {session, user})>.<cache expiry ms>.<session expiry ms>.<signature>`, the
-// signature an HMAC over the session token, both expiries and the JSON. Binding the token into the
-// signature means a cache only verifies next to its own session cookie, and get-session can answer
-// with the stored JSON as it is, without parsing and re-serialising it.
+// Value: `<base64url(JSON of {session, user})>.<user id>.<read at ms>.<session expiry ms>.<signature>`,
+// the signature an HMAC over the session token and the rest. Binding the token into the signature
+// means a cache only verifies next to its own session cookie, and get-session can answer with the
+// stored JSON as it is, without parsing and re-serialising it. "Read at" is when the session was read
+// from the database: the copy expires maxAge after it, and a revocation after it refuses the copy
+// (services/revocations.ts), which is why the user id travels outside the JSON.
 
-function cacheSignature(
-  ctx: AuthContext,
-  token: string,
-  cacheExpiresMs: string,
-  sessionExpiresMs: string,
-  json: string,
-) {
-  return hmacSha256(ctx.secret, `session_data:${token}:${cacheExpiresMs}:${sessionExpiresMs}:${json}`, "base64url");
+function cacheSignature(ctx: AuthContext, token: string, fields: string) {
+  return hmacSha256(ctx.secret, `session_data:${token}:${fields}`, "base64url");
 }
 
-/** A short-lived signed copy of the session and user, so get-session can answer without the database. */
+/**
+ * A short-lived signed copy of the session and user, so get-session can answer without the database.
+ * Only ever written from a session this request read (or created) in the database.
+ */
 export function writeCookieCache(c: Context<AuthEnv>, data: SessionWithUser, options: { rememberMe: boolean }): void {
   const ctx = c.get("auth");
   const cache = ctx.options.session.cookieCache;
   if (!cache.enabled) return;
   const json = JSON.stringify(data);
-  const cacheExpires = String(ctx.now().getTime() + cache.maxAge * 1000);
-  const sessionExpires = String(data.session.expiresAt.getTime());
-  const signature = cacheSignature(ctx, data.session.token, cacheExpires, sessionExpires, json);
-  const value = `${Buffer.from(json).toString("base64url")}.${cacheExpires}.${sessionExpires}.${signature}`;
+  const readAt = c.get("sessionReadAt") ?? ctx.now().getTime();
+  const fields = `${Buffer.from(json).toString("base64url")}.${data.user.id}.${readAt}.${data.session.expiresAt.getTime()}`;
+  const value = `${fields}.${cacheSignature(ctx, data.session.token, fields)}`;
   const name = cookieName(ctx, "session_data");
   if (name.length + value.length + 100 > COOKIE_SIZE_LIMIT) {
     // Too large for a browser to keep: answer from the database instead of sending a cookie that is dropped.
@@ -115,26 +113,30 @@ export function writeCookieCache(c: Context<AuthEnv>, data: SessionWithUser, opt
 
 /**
  * The cached `{session, user}` JSON, exactly as get-session answers it, when the signature holds for
- * this session token and neither the cache nor the session has expired.
+ * this session token, neither the copy nor the session has expired, no revocation since the copy was
+ * read refuses it, and the user in it is not banned.
  */
 export function readCookieCacheJson(c: Context<AuthEnv>, sessionToken: string): string | null {
   const ctx = c.get("auth");
-  if (!ctx.options.session.cookieCache.enabled) return null;
+  const { enabled, maxAge } = ctx.options.session.cookieCache;
+  if (!enabled) return null;
   const raw = getCookie(c, cookieName(ctx, "session_data"));
   if (!raw) return null;
-  const [encoded, cacheExpires, sessionExpires, signature, extra] = raw.split(".");
-  if (!encoded || !cacheExpires || !sessionExpires || !signature || extra !== undefined) return null;
+  const cut = raw.lastIndexOf(".");
+  const fields = raw.slice(0, cut);
+  const [encoded, userId, readAt, sessionExpires, extra] = fields.split(".");
+  if (cut < 0 || !encoded || !userId || !readAt || !sessionExpires || extra !== undefined) return null;
   const nowMs = ctx.now().getTime();
-  if (!(Number(cacheExpires) > nowMs) || !(Number(sessionExpires) > nowMs)) return null;
+  const readAtMs = Number(readAt);
+  // A stamp from the future (another instance's clock, beyond the allowed skew) is not trusted either.
+  if (!(readAtMs + maxAge * 1000 > nowMs) || !(readAtMs <= nowMs + 1000) || !(Number(sessionExpires) > nowMs))
+    return null;
+  if (!safeEqual(raw.slice(cut + 1), cacheSignature(ctx, sessionToken, fields))) return null;
+  if (!ctx.revocations.trusts(userId, readAtMs)) return null;
   const json = Buffer.from(encoded, "base64url").toString("utf8");
-  const expected = cacheSignature(ctx, sessionToken, cacheExpires, sessionExpires, json);
-  return safeEqual(signature, expected) ? json : null;
-}
-
-/** The cached session and user as objects (see readCookieCacheJson). */
-export function readCookieCache(c: Context<AuthEnv>, sessionToken: string): SessionWithUser | null {
-  const json = readCookieCacheJson(c, sessionToken);
-  return json === null ? null : parseSessionJson(json);
+  // A banned user never gets a copy; should one appear, the database decides. The pattern can only
+  // over-match (a name containing it), which costs a database read, never a wrong answer.
+  return json.includes('"banned":true') ? null : json;
 }
 
 /** `{session, user}` JSON back into objects with their Date fields. */

@@ -12,6 +12,8 @@ export interface AuthEnv {
     clientIp: string | null;
     /** Set once a handler has resolved the caller's session, so it is read at most once per request. */
     session?: SessionWithUser | null;
+    /** When this request first read a session from the database (ms): the stamp its cookie cache carries. */
+    sessionReadAt?: number;
   };
 }
 

@@ -16,7 +16,7 @@ export async function writeSignInCookies(
   data: SessionWithUser,
   options: { rememberMe: boolean },
 ): Promise<void> {
-  const previous = readSignedCookie(c, "session_token") ? await getRequestSession(c, { sensitive: true }) : null;
+  const previous = readSignedCookie(c, "session_token") ? await getRequestSession(c) : null;
   writeSessionCookies(c, data, options);
   await retireAnonymousUser(c.get("auth"), previous, data);
 }

@@ -14,7 +14,7 @@ export function accountDeletionRoutes(app: Hono<AuthEnv>): void {
     // Switched off, the route does not exist: 404 with an empty body, like any unknown path.
     if (!ctx.options.user.deleteUser.enabled) return c.body(null, 404);
     const body = readBody(c, deleteUserBody);
-    const current = await requireSession(c, { sensitive: true });
+    const current = await requireSession(c);
     const outcome = await deleteUser(ctx, current, body);
     if (outcome === "verification-sent") return c.json({ success: true, message: "Verification email sent" });
     clearSessionCookies(c);
@@ -26,7 +26,7 @@ export function accountDeletionRoutes(app: Hono<AuthEnv>): void {
     if (!ctx.options.user.deleteUser.enabled) throw new AuthError("NOT_FOUND");
     const query = readQuery(c, deleteUserCallbackQuery);
     // The link must be opened where the user is signed in: the token alone deletes nobody.
-    const current = await getRequestSession(c, { sensitive: true });
+    const current = await getRequestSession(c);
     if (!current) throw new AuthError("FAILED_TO_GET_USER_INFO", { status: 404 });
     await deleteUserWithToken(ctx, current.user.id, query.token);
     clearSessionCookies(c);

@@ -31,7 +31,7 @@ export function accountRoutes(app: Hono<AuthEnv>): void {
 
   app.post("/unlink-account", async (c) => {
     const body = readBody(c, accountSelector);
-    const { user } = await requireSession(c, { sensitive: true, fresh: true });
+    const { user } = await requireSession(c, { fresh: true });
     await unlinkAccount(c.get("auth"), user.id, body);
     return c.json({ status: true });
   });

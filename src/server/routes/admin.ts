@@ -48,7 +48,7 @@ import { parseRoles } from "../services/permissions.js";
 /** The signed-in caller as an admin actor; the database session, never the cookie cache. */
 async function actor(c: Context<AuthEnv>): Promise<AdminActor> {
   if (!c.get("auth").options.admin.enabled) throw new AuthError("NOT_FOUND");
-  const { user } = await requireSession(c, { sensitive: true });
+  const { user } = await requireSession(c);
   return { user, meta: requestMeta(c) };
 }
 
@@ -145,7 +145,7 @@ export function adminRoutes(app: Hono<AuthEnv>): void {
   });
 
   app.post("/admin/stop-impersonating", async (c) => {
-    const current = await requireSession(c, { sensitive: true });
+    const current = await requireSession(c);
     const [adminToken = null, dontRemember] = (readSignedCookie(c, "admin_session") ?? "").split(":");
     const restored = await stopImpersonating(c.get("auth"), current, adminToken || null, requestMeta(c));
     clearSessionCookies(c);

@@ -16,7 +16,7 @@ export function anonymousRoutes(app: Hono<AuthEnv>): void {
   app.post("/delete-anonymous-user", async (c) => {
     const ctx = c.get("auth");
     if (!ctx.options.anonymous.enabled) return c.body(null, 404);
-    await deleteAnonymousUser(ctx, await requireSession(c, { sensitive: true }));
+    await deleteAnonymousUser(ctx, await requireSession(c));
     clearSessionCookies(c);
     return c.json({ success: true });
   });

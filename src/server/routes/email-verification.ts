@@ -22,7 +22,7 @@ const CALLBACK_ERRORS: Partial<Record<ErrorCode, string>> = {
 export function emailVerificationRoutes(app: Hono<AuthEnv>): void {
   app.post("/send-verification-email", async (c) => {
     const body = readBody(c, sendVerificationEmailBody);
-    const current = await getRequestSession(c, { sensitive: true });
+    const current = await getRequestSession(c);
     await sendVerificationEmail(c.get("auth"), body, current);
     return c.json({ status: true });
   });
@@ -30,7 +30,7 @@ export function emailVerificationRoutes(app: Hono<AuthEnv>): void {
   app.get("/verify-email", async (c) => {
     const ctx = c.get("auth");
     const query = readQuery(c, verifyEmailQuery);
-    const current = await getRequestSession(c, { sensitive: true });
+    const current = await getRequestSession(c);
     let outcome: Awaited<ReturnType<typeof verifyEmail>>;
     try {
       outcome = await verifyEmail(ctx, query, current, requestMeta(c));
@@ -56,7 +56,7 @@ export function emailVerificationRoutes(app: Hono<AuthEnv>): void {
 
   app.post("/change-email", async (c) => {
     const body = readBody(c, changeEmailBody);
-    const { user } = await requireSession(c, { sensitive: true });
+    const { user } = await requireSession(c);
     await requestEmailChange(c.get("auth"), user, body);
     return c.json({ status: true });
   });

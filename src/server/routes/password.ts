@@ -42,7 +42,7 @@ export function passwordRoutes(app: Hono<AuthEnv>): void {
 
   app.post("/change-password", async (c) => {
     const body = readBody(c, changePasswordBody);
-    const current = await requireSession(c, { sensitive: true });
+    const current = await requireSession(c);
     const rememberMe = !isDontRemember(c);
     const result = await changePassword(c.get("auth"), current, body, requestMeta(c), { rememberMe });
     if (result.session) writeSessionCookies(c, { session: result.session, user: result.user }, { rememberMe });
@@ -51,7 +51,7 @@ export function passwordRoutes(app: Hono<AuthEnv>): void {
 
   app.post("/verify-password", async (c) => {
     const { password } = readBody(c, verifyPasswordBody);
-    const { user } = await requireSession(c, { sensitive: true });
+    const { user } = await requireSession(c);
     await verifyPassword(c.get("auth"), user.id, password);
     return c.json({ status: true });
   });

@@ -4,7 +4,6 @@ import type { SessionWithUser } from "../../contract/models.js";
 import {
   clearSessionCookies,
   isDontRemember,
-  parseSessionJson,
   readCookieCacheJson,
   readSignedCookie,
   writeCookieCache,
@@ -40,15 +39,15 @@ export function sessionRoutes(app: Hono<AuthEnv>): void {
     const query = readQuery(c, getSessionQuery);
     const token = readSignedCookie(c, "session_token");
     if (!token) return c.json(null);
-    if (!query.disableCookieCache) {
+    const ctx = c.get("auth");
+    // A JWT is only ever signed for a session read from the database, so set-auth-jwt skips the cache.
+    if (!query.disableCookieCache && !(ctx.options.jwt.enabled && ctx.options.jwt.setAuthJwtHeader)) {
       const cachedJson = readCookieCacheJson(c, token);
-      if (cachedJson !== null) {
-        if (c.get("auth").options.jwt.setAuthJwtHeader) await attachSessionJwt(c, parseSessionJson(cachedJson));
-        return c.body(cachedJson, 200, { "Content-Type": "application/json" });
-      }
+      if (cachedJson !== null) return c.body(cachedJson, 200, { "Content-Type": "application/json" });
     }
     const dontRemember = isDontRemember(c);
-    const lookup = await lookupSession(c.get("auth"), token, { refresh: !dontRemember && !query.disableRefresh });
+    c.set("sessionReadAt", ctx.now().getTime());
+    const lookup = await lookupSession(ctx, token, { refresh: !dontRemember && !query.disableRefresh });
     if (lookup.status !== "active") {
       clearSessionCookies(c);
       return c.json(null);
@@ -87,22 +86,23 @@ export function sessionRoutes(app: Hono<AuthEnv>): void {
 
   app.post("/revoke-session", async (c) => {
     const { token } = readBody(c, revokeSessionBody);
-    const { session } = await requireSession(c, { sensitive: true });
+    const { session } = await requireSession(c);
     await revokeSession(c.get("auth"), session.userId, token);
     if (token === session.token || token === session.id) clearSessionCookies(c);
     return c.json({ status: true });
   });
 
   app.post("/revoke-sessions", async (c) => {
-    const { session } = await requireSession(c, { sensitive: true });
+    const { session } = await requireSession(c);
     const ctx = c.get("auth");
     await revokeAllSessions(ctx.db, session.userId);
+    await ctx.revocations.revokeUser(session.userId);
     clearSessionCookies(c);
     return c.json({ status: true });
   });
 
   app.post("/revoke-other-sessions", async (c) => {
-    const { session } = await requireSession(c, { sensitive: true });
+    const { session } = await requireSession(c);
     await revokeOtherSessions(c.get("auth"), session);
     return c.json({ status: true });
   });

@@ -54,7 +54,7 @@ export function socialRoutes(app: Hono<AuthEnv>): void {
             providerId: c.req.param("id"),
             params: params.data,
             stateCookie: readSignedCookie(c, "state"),
-            currentUserId: async () => (await getRequestSession(c, { sensitive: true }))?.user.id ?? null,
+            currentUserId: async () => (await getRequestSession(c))?.user.id ?? null,
             meta: requestMeta(c),
           })
         : { kind: "redirect", location: withError(defaultErrorURL(ctx), "invalid_callback_request") };
@@ -72,7 +72,7 @@ export function socialRoutes(app: Hono<AuthEnv>): void {
 
   app.post("/link-social", async (c) => {
     const ctx = c.get("auth");
-    const { user } = await requireSession(c, { sensitive: true });
+    const { user } = await requireSession(c);
     const body = readBody(c, linkSocialBody);
     const provider = requireProvider(ctx, body.provider);
     if (body.idToken) {

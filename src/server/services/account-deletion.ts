@@ -61,8 +61,14 @@ export async function deleteUser(
     if (ctx.options.session.freshAge === 0) throw new AuthError("USER_CANNOT_BE_DELETED");
     if (!isSessionFresh(ctx, session)) throw new AuthError("SESSION_EXPIRED");
   }
-  await ctx.db.transaction().execute((trx) => deleteUserAndOwnedRows(trx, user.id));
+  await deleteUserEverywhere(ctx, user.id);
   return "deleted";
+}
+
+/** Deletes the user and what they own in one transaction, then refuses every cached copy of their sessions. */
+export async function deleteUserEverywhere(ctx: AuthContext, userId: string): Promise<void> {
+  await ctx.db.transaction().execute((trx) => deleteUserAndOwnedRows(trx, userId));
+  await ctx.revocations.revokeUser(userId);
 }
 
 /**
@@ -76,4 +82,5 @@ export async function deleteUserWithToken(ctx: AuthContext, userId: string, toke
     if (!found || found.expiresAt.getTime() <= now.getTime()) throw new AuthError("INVALID_TOKEN", { status: 404 });
     await deleteUserAndOwnedRows(trx, userId);
   });
+  await ctx.revocations.revokeUser(userId);
 }

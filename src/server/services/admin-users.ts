@@ -156,7 +156,7 @@ export async function banUserAsAdmin(
   const now = ctx.now();
   const banExpires = input.banExpiresIn ? new Date(now.getTime() + input.banExpiresIn * 1000) : null;
   const banReason = input.banReason ?? "No reason";
-  return ctx.db.transaction().execute(async (trx) => {
+  const banned = await ctx.db.transaction().execute(async (trx) => {
     const user = await updateUserProfile(trx, input.userId, { banned: true, banReason, banExpires }, now);
     await deleteUserSessions(trx, input.userId);
     await recordAudit(ctx, trx, {
@@ -168,6 +168,8 @@ export async function banUserAsAdmin(
     });
     return user!;
   });
+  await ctx.revocations.revokeUser(input.userId);
+  return banned;
 }
 
 export async function unbanUserAsAdmin(ctx: AuthContext, actor: AdminActor, userId: string): Promise<User> {
@@ -200,6 +202,7 @@ export async function removeUserAsAdmin(ctx: AuthContext, actor: AdminActor, use
       details: { email: user.email },
     });
   });
+  await ctx.revocations.revokeUser(userId);
 }
 
 export async function setUserPasswordAsAdmin(
@@ -220,6 +223,8 @@ export async function setUserPasswordAsAdmin(
     } else {
       await updateCredentialPassword(trx, userId, passwordHash, now);
     }
+    // Whoever was signed in as the user (perhaps the reason for the reset) is signed out.
+    await deleteUserSessions(trx, userId);
     await recordAudit(ctx, trx, {
       actorUserId: actor.user.id,
       action: "user.set-password",
@@ -227,6 +232,7 @@ export async function setUserPasswordAsAdmin(
       meta: actor.meta,
     });
   });
+  await ctx.revocations.revokeUser(userId);
 }
 
 export async function listUserSessionsAsAdmin(
@@ -258,6 +264,7 @@ export async function revokeUserSessionAsAdmin(
       details: { sessionId: target.id },
     });
   });
+  await ctx.revocations.revokeUser(target.userId);
 }
 
 export async function revokeUserSessionsAsAdmin(ctx: AuthContext, actor: AdminActor, userId: string): Promise<void> {
@@ -271,4 +278,5 @@ export async function revokeUserSessionsAsAdmin(ctx: AuthContext, actor: AdminAc
       meta: actor.meta,
     });
   });
+  await ctx.revocations.revokeUser(userId);
 }

@@ -2,8 +2,8 @@ import type { SessionWithUser } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
-import { deleteUserAndOwnedRows } from "../store/account-deletion.js";
 import { insertUser } from "../store/users.js";
+import { deleteUserEverywhere } from "./account-deletion.js";
 import { normalizeEmail } from "./credentials.js";
 import { createSession, type RequestMeta } from "./sessions.js";
 
@@ -54,10 +54,10 @@ export async function retireAnonymousUser(
   if (!anonymous?.user.isAnonymous) return;
   if (next.user.isAnonymous || next.user.id === anonymous.user.id) return;
   await ctx.onLinkAccount?.({ anonymousUser: anonymous, newUser: next });
-  await ctx.db.transaction().execute((trx) => deleteUserAndOwnedRows(trx, anonymous.user.id));
+  await deleteUserEverywhere(ctx, anonymous.user.id);
 }
 
 export async function deleteAnonymousUser(ctx: AuthContext, current: SessionWithUser): Promise<void> {
   if (!current.user.isAnonymous) throw new AuthError("USER_IS_NOT_ANONYMOUS");
-  await ctx.db.transaction().execute((trx) => deleteUserAndOwnedRows(trx, current.user.id));
+  await deleteUserEverywhere(ctx, current.user.id);
 }

@@ -57,5 +57,6 @@ export async function stopImpersonating(
       details: { sessionId: current.session.id },
     });
   });
+  await ctx.revocations.revokeUser(current.user.id);
   return admin.data;
 }

@@ -70,7 +70,7 @@ export async function resetPassword(ctx: AuthContext, input: { newPassword: stri
   assertPasswordLength(ctx, input.newPassword);
   const passwordHash = await ctx.hasher.hash(input.newPassword);
   const now = ctx.now();
-  await ctx.db.transaction().execute(async (trx) => {
+  const userId = await ctx.db.transaction().execute(async (trx) => {
     const found = await consumeVerification(trx, resetIdentifier(token));
     if (!found || found.expiresAt.getTime() <= now.getTime()) throw new AuthError("INVALID_TOKEN");
     const user = await findUserById(trx, found.value);
@@ -79,6 +79,8 @@ export async function resetPassword(ctx: AuthContext, input: { newPassword: stri
     await deleteUserVerifications(trx, user.id, RESET_PASSWORD_PREFIX);
     if (ctx.options.emailAndPassword.revokeSessionsOnPasswordReset) await revokeAllSessions(trx, user.id);
     await ctx.mail.enqueue(trx, passwordChangedNotice(user.email, "reset"));
+    return user.id;
   });
   ctx.mail.wake();
+  if (ctx.options.emailAndPassword.revokeSessionsOnPasswordReset) await ctx.revocations.revokeUser(userId);
 }

@@ -43,6 +43,7 @@ export async function changePassword(
     return createSession(ctx, trx, user.id, meta, { rememberMe: options.rememberMe });
   });
   ctx.mail.wake();
+  if (session) await ctx.revocations.revokeUser(user.id);
   return { user, session };
 }
 

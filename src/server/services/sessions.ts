@@ -149,7 +149,8 @@ export function isSessionFresh(ctx: AuthContext, session: Session): boolean {
 }
 
 export async function signOut(ctx: AuthContext, token: string): Promise<void> {
-  await deleteSessionByTokenHash(ctx.db, hashSessionToken(token));
+  const userId = await deleteSessionByTokenHash(ctx.db, hashSessionToken(token));
+  if (userId) await ctx.revocations.revokeUser(userId);
 }
 
 /** The user's live sessions; each carries its revocation handle (the id) instead of the secret token. */
@@ -163,14 +164,19 @@ export async function listSessions(ctx: AuthContext, current: Session): Promise<
 
 /** Revokes one of the caller's sessions, named by its token or its handle. Someone else's is left alone. */
 export async function revokeSession(ctx: AuthContext, userId: string, tokenOrHandle: string): Promise<void> {
-  await deleteUserSession(ctx.db, userId, hashSessionToken(tokenOrHandle), tokenOrHandle);
+  const deleted = await deleteUserSession(ctx.db, userId, hashSessionToken(tokenOrHandle), tokenOrHandle);
+  if (deleted > 0) await ctx.revocations.revokeUser(userId);
 }
 
-/** Ends every session of the user; `db` may be a transaction the caller owns. */
+/**
+ * Ends every session of the user; `db` may be a transaction the caller owns, and the caller then
+ * tells ctx.revocations after it commits.
+ */
 export async function revokeAllSessions(db: DB, userId: string): Promise<void> {
   await deleteUserSessions(db, userId);
 }
 
 export async function revokeOtherSessions(ctx: AuthContext, current: Session): Promise<void> {
   await deleteUserSessions(ctx.db, current.userId, { exceptId: current.id });
+  await ctx.revocations.revokeUser(current.userId);
 }

@@ -2,8 +2,11 @@ import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, resolve } from "node:path";
 import type SqliteDatabaseType from "better-sqlite3";
-import { Kysely, type LogEvent, Migrator, PostgresDialect, SqliteDialect } from "kysely";
+import { Kysely, type LogEvent, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
 import type pgType from "pg";
+import type { Logger } from "../context.js";
+import { postgresRevocationFeed } from "../services/revocation-feeds.js";
+import type { RevocationFeed } from "../services/revocations.js";
 import type { DialectName } from "./dialect.js";
 import { migrations } from "./migrations/index.js";
 import type { Database } from "./schema.js";
@@ -22,6 +25,8 @@ export interface OpenedDatabase {
   dialect: DialectName;
   /** Round trips made so far; hot paths are counted, not guessed. */
   readonly queryCount: () => number;
+  /** PostgreSQL only: LISTEN/NOTIFY, so instances without Redis still hear each other's revocations. */
+  revocationFeed?(logger: Logger): RevocationFeed;
   close(): Promise<void>;
 }
 
@@ -61,10 +66,14 @@ export function openDatabase(url: string): OpenedDatabase {
         console.warn(JSON.stringify({ level: "warn", message: "idle database connection lost", error: error.message }));
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
+    const notify = async (channel: string, payload: string) => {
+      await sql`select pg_notify(${channel}, ${payload})`.execute(db);
+    };
     return {
       db,
       dialect,
       queryCount: () => queries,
+      revocationFeed: (logger) => postgresRevocationFeed(location, pg, notify, logger),
       close: () => {
         closing = true;
         return db.destroy();

@@ -120,8 +120,10 @@ export async function deleteSessionById(db: DB, id: string): Promise<void> {
   await db.deleteFrom("session").where("id", "=", id).execute();
 }
 
-export async function deleteSessionByTokenHash(db: DB, tokenHash: string): Promise<void> {
-  await db.deleteFrom("session").where("tokenHash", "=", tokenHash).execute();
+/** Deletes the session with this token digest; answers whose it was (null when there was none). */
+export async function deleteSessionByTokenHash(db: DB, tokenHash: string): Promise<string | null> {
+  const row = await db.deleteFrom("session").where("tokenHash", "=", tokenHash).returning("userId").executeTakeFirst();
+  return row?.userId ?? null;
 }
 
 /** Deletes one of the user's sessions named by its token digest or its revocation handle (the id). */
