@@ -22,6 +22,8 @@ export interface TestServer {
   browser(): TestBrowser;
   /** Round trips the database has served so far. */
   queryCount(): number;
+  /** The DATABASE_URL this server runs on. */
+  databaseUrl: string;
   close(): Promise<void>;
 }
 
@@ -30,12 +32,17 @@ export interface TestServerInput {
   options?: Record<string, any>;
   /** Extra createAuth inputs (mailer, hasher, ...). */
   extra?: Record<string, unknown>;
+  /** Another test server whose database (and clock) this one shares: a second instance. It drops the database. */
+  shareDatabaseWith?: TestServer;
 }
 
 /** The real service over real HTTP on a free loopback port, on a fresh database of the dialect under test. */
 export async function startTestServer(input: TestServerInput = {}): Promise<TestServer> {
-  const database = await freshDatabaseUrl();
-  const clock = createTestClock();
+  const database = input.shareDatabaseWith
+    ? { url: input.shareDatabaseWith.databaseUrl, drop: async () => {} }
+    : await freshDatabaseUrl();
+  // Instances on one machine share its clock.
+  const clock = input.shareDatabaseWith?.clock ?? createTestClock();
   const loggedErrors: string[] = [];
   const logger: Logger = {
     info: () => {},
@@ -69,6 +76,7 @@ export async function startTestServer(input: TestServerInput = {}): Promise<Test
     loggedErrors,
     browser: () => new TestBrowser(origin),
     queryCount: () => auth.database.queryCount(),
+    databaseUrl: database.url,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await auth.close();
