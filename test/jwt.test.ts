@@ -1,5 +1,6 @@
 import { createRemoteJWKSet, decodeProtectedHeader, errors, jwtVerify } from "jose";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { dialectUnderTest } from "./helpers/database.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
 
 const HOUR = 3600;
@@ -64,10 +65,15 @@ describe("signed tokens verified from outside with jose and GET /jwks", () => {
     }
   });
 
-  it("rotates: a new key signs, the old one verifies through its grace period, then leaves the set", async () => {
+  it("rotates: a new key is published first, signs a minute later, the old one verifies through its grace period", async () => {
     const { browser } = await signUp(server);
     const before = (await browser.get("/token")).body.token;
     server.clock.advance(HOUR + 1);
+    // Due: the next key is created and listed, but the old one keeps signing until every instance lists it.
+    const during = (await browser.get("/token")).body.token;
+    expect(decodeProtectedHeader(during).kid).toBe(decodeProtectedHeader(before).kid);
+    expect((await browser.get("/jwks")).body.keys).toHaveLength(2);
+    server.clock.advance(66);
     const after = (await browser.get("/token")).body.token;
     expect(decodeProtectedHeader(after).kid).not.toBe(decodeProtectedHeader(before).kid);
     const set = (await browser.get("/jwks")).body;
@@ -102,4 +108,53 @@ describe("set-auth-jwt on get-session", () => {
     expect(payload.sub).toBe(user.id);
     expect((await server.browser().get("/get-session")).headers.get("set-auth-jwt")).toBeNull();
   });
+});
+
+describe("one key set for every instance", () => {
+  const options = { jwt: { rotationInterval: HOUR, gracePeriod: 600 } };
+  const kids = async (server: TestServer) =>
+    ((await server.browser().get("/jwks")).body.keys as { kid: string }[]).map((k) => k.kid).sort();
+
+  it("parallel first requests create one key", async () => {
+    const server = await startTestServer({ options });
+    try {
+      const sets = await Promise.all(Array.from({ length: 8 }, () => kids(server)));
+      expect(new Set(sets.map((s) => s.join()))).toEqual(new Set([sets[0]!.join()]));
+      expect(sets[0]).toHaveLength(1);
+      expect(await server.auth.database.db.selectFrom("jwks").select("id").execute()).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it.skipIf(dialectUnderTest() !== "postgres")(
+    "two instances on one database publish the same keys, verify each other's tokens, and rotate once",
+    async () => {
+      const a = await startTestServer({ options });
+      const b = await startTestServer({ options, shareDatabaseWith: a });
+      try {
+        const [fromA, fromB] = await Promise.all([kids(a), kids(b)]);
+        expect(fromA).toEqual(fromB);
+        expect(fromA).toHaveLength(1);
+        const { browser } = await signUp(a);
+        const token = (await browser.get("/token")).body.token;
+        await jwtVerify(token, createRemoteJWKSet(new URL(`${b.origin}/api/auth/jwks`)), {
+          issuer: a.origin,
+          audience: a.origin,
+        });
+
+        // Rotation due on both at once (they share the clock): one new generation, not two.
+        a.clock.advance(HOUR + 1);
+        const onB = b.browser();
+        for (const name of browser.cookieNames()) onB.setCookie(name, browser.cookie(name)!);
+        await Promise.all([browser.get("/token"), onB.get("/token"), kids(a), kids(b)]);
+        const rows = await a.auth.database.db.selectFrom("jwks").select(["generation"]).execute();
+        expect(rows.map((r) => r.generation).sort()).toEqual([1, 2]);
+        expect(await kids(a)).toEqual(await kids(b));
+      } finally {
+        await b.close();
+        await a.close();
+      }
+    },
+  );
 });

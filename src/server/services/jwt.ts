@@ -3,17 +3,22 @@ import type { SessionWithUser } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { decryptString, deriveKey, encryptString } from "../crypto/encryption.js";
 import { newId } from "../crypto/random.js";
-import { insertKey, listLiveKeys, type StoredKey } from "../store/jwks.js";
+import { insertKeyOnce, listLiveKeys, maxKeyGeneration, type StoredKey } from "../store/jwks.js";
 import { findMemberRole } from "../store/member-role.js";
 
 const ALG = "EdDSA";
 /** How long an instance trusts its copy of the key list before reading it again. */
 const CACHE_MS = 60_000;
+/**
+ * A rotated-in key signs only once every instance has listed it in GET /jwks: after each one's copy
+ * of the key list has been re-read at least once (plus a margin for clocks).
+ */
+const PUBLISH_BEFORE_USE_MS = CACHE_MS + 5_000;
 
 interface KeyCache {
   keys: StoredKey[];
   loadedAtMs: number;
-  creating: Promise<StoredKey> | null;
+  creating: Promise<void> | null;
 }
 
 const caches = new WeakMap<AuthContext, KeyCache>();
@@ -22,22 +27,42 @@ function privateKeyCipher(ctx: AuthContext): Buffer {
   return deriveKey(ctx.secret, "jwks-private-key");
 }
 
-async function liveKeys(ctx: AuthContext): Promise<StoredKey[]> {
+async function liveKeys(ctx: AuthContext, options: { reload?: boolean } = {}): Promise<StoredKey[]> {
   const nowMs = ctx.now().getTime();
   let cache = caches.get(ctx);
-  if (!cache || nowMs - cache.loadedAtMs > CACHE_MS) {
-    cache = { keys: await listLiveKeys(ctx.db, ctx.now()), loadedAtMs: nowMs, creating: cache?.creating ?? null };
+  if (!cache) {
+    cache = { keys: [], loadedAtMs: Number.NEGATIVE_INFINITY, creating: null };
     caches.set(ctx, cache);
+  }
+  if (options.reload || nowMs - cache.loadedAtMs > CACHE_MS) {
+    cache.keys = await listLiveKeys(ctx.db, ctx.now());
+    cache.loadedAtMs = nowMs;
   }
   return cache.keys.filter((key) => !key.expiresAt || key.expiresAt.getTime() > nowMs);
 }
 
-/** Creates an Ed25519 key pair; the private half is stored encrypted with a key derived from AUTH_SECRET. */
-async function createKey(ctx: AuthContext): Promise<StoredKey> {
+function rotationDue(ctx: AuthContext, newest: StoredKey | undefined): boolean {
+  const { rotationInterval } = ctx.options.jwt;
+  if (!newest) return true;
+  return rotationInterval !== undefined && ctx.now().getTime() - newest.createdAt.getTime() >= rotationInterval * 1000;
+}
+
+/**
+ * Creates the key of the next generation: an Ed25519 pair, the private half encrypted with a key
+ * derived from AUTH_SECRET. Decided from the database, not a cached list (another instance may have
+ * rotated already); when another instance creates the same generation first, the unique generation
+ * keeps theirs, so every instance signs with, and publishes, one key set.
+ */
+async function createNextKey(ctx: AuthContext): Promise<void> {
+  // The highest generation first, then the live keys: a key another instance adds in between is
+  // either in both reads (no longer due) or in neither (the same generation: its insert wins).
+  const generation = (await maxKeyGeneration(ctx.db)) + 1;
+  const [newest] = await liveKeys(ctx, { reload: true });
+  if (!rotationDue(ctx, newest)) return;
   const { publicKey, privateKey } = await generateKeyPair(ALG, { crv: "Ed25519", extractable: true });
   const now = ctx.now();
   const { rotationInterval, gracePeriod } = ctx.options.jwt;
-  const key: StoredKey = {
+  await insertKeyOnce(ctx.db, {
     id: newId(),
     publicKey: JSON.stringify(await exportJWK(publicKey)),
     privateKey: encryptString(privateKeyCipher(ctx), JSON.stringify(await exportJWK(privateKey))),
@@ -45,26 +70,31 @@ async function createKey(ctx: AuthContext): Promise<StoredKey> {
     crv: "Ed25519",
     createdAt: now,
     expiresAt: rotationInterval ? new Date(now.getTime() + (rotationInterval + gracePeriod) * 1000) : null,
-  };
-  await insertKey(ctx.db, key);
-  const cache = caches.get(ctx);
-  if (cache) cache.keys = [key, ...cache.keys];
-  return key;
+    generation,
+  });
+  await liveKeys(ctx, { reload: true });
 }
 
-/** The newest key, made on first use and again when rotation is due; one creation at a time. */
+/**
+ * The key to sign with: the newest that every instance already publishes. The first key is made on
+ * first use; when rotation is due the next one is made (once, across instances) and takes over after
+ * PUBLISH_BEFORE_USE_MS, the previous one signing meanwhile.
+ */
 async function signingKey(ctx: AuthContext): Promise<StoredKey> {
-  const [newest] = await liveKeys(ctx);
-  const { rotationInterval } = ctx.options.jwt;
-  const due =
-    !newest ||
-    (rotationInterval !== undefined && ctx.now().getTime() - newest.createdAt.getTime() >= rotationInterval * 1000);
-  if (!due) return newest;
-  const cache = caches.get(ctx)!;
-  cache.creating ??= createKey(ctx).finally(() => {
-    cache.creating = null;
-  });
-  return cache.creating;
+  let keys = await liveKeys(ctx);
+  if (rotationDue(ctx, keys[0])) {
+    const cache = caches.get(ctx)!;
+    cache.creating ??= createNextKey(ctx).finally(() => {
+      cache.creating = null;
+    });
+    await cache.creating;
+    keys = await liveKeys(ctx);
+  }
+  const nowMs = ctx.now().getTime();
+  const signer = keys.find((key) => nowMs - key.createdAt.getTime() >= PUBLISH_BEFORE_USE_MS) ?? keys[0];
+  // Every live key younger than that means a first key (or one after a long pause): nothing older to use.
+  if (!signer) throw new Error("no JWKS key could be created");
+  return signer;
 }
 
 /** The public keys that may verify tokens now, as a JWK set (GET /jwks). */

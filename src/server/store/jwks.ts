@@ -11,6 +11,7 @@ export interface StoredKey {
   crv: string | null;
   createdAt: Date;
   expiresAt: Date | null;
+  generation: number | null;
 }
 
 /** Keys that may still verify at `now`, newest first. */
@@ -20,6 +21,7 @@ export async function listLiveKeys(db: DB, now: Date): Promise<StoredKey[]> {
     .selectAll()
     .where((eb) => eb.or([eb("expiresAt", "is", null), eb("expiresAt", ">", now)]))
     .orderBy("createdAt", "desc")
+    .orderBy("generation", "desc")
     .execute();
   return rows.map((row) => ({
     ...row,
@@ -29,6 +31,20 @@ export async function listLiveKeys(db: DB, now: Date): Promise<StoredKey[]> {
   }));
 }
 
-export async function insertKey(db: DB, key: StoredKey): Promise<void> {
-  await db.insertInto("jwks").values(key).execute();
+/** Inserts the key unless another instance already created its generation (the caller reads the winner back). */
+export async function insertKeyOnce(db: DB, key: StoredKey): Promise<void> {
+  await db
+    .insertInto("jwks")
+    .values(key)
+    .onConflict((oc) => oc.column("generation").doNothing())
+    .execute();
+}
+
+/** The highest generation ever created (expired keys included), 0 before the first. */
+export async function maxKeyGeneration(db: DB): Promise<number> {
+  const row = await db
+    .selectFrom("jwks")
+    .select((eb) => eb.fn.max("generation").as("generation"))
+    .executeTakeFirst();
+  return Number(row?.generation ?? 0);
 }

@@ -120,6 +120,8 @@ export interface JwksTable {
   crv: string | null;
   createdAt: Timestamp;
   expiresAt: NullableTimestamp;
+  /** 1 for the first key, +1 per rotation; unique, so only one instance creates each. Null on keys made before 0006. */
+  generation: number | null;
 }
 
 /** Mail waiting to be delivered, written in the same transaction as the change that causes it. */
