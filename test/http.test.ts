@@ -248,15 +248,26 @@ describe("GET /error", () => {
 });
 
 describe("cookie attributes", () => {
-  it("uses the __Secure- prefix and Secure when secure cookies are on", async () => {
+  it("uses the __Host- prefix, Secure, Path=/ and no Domain when secure cookies are on", async () => {
     const secure = await startTestServer({ options: { advanced: { useSecureCookies: true, cookiePrefix: "acme" } } });
     try {
       const res = await secure
         .browser()
         .post("/sign-up/email", { name: "S", email: "s@example.com", password: "password123" });
       const cookie = parseSetCookie(res.setCookies.find((l) => l.includes("session_token"))!);
-      expect(cookie.name).toBe("__Secure-acme.session_token");
+      expect(cookie.name).toBe("__Host-acme.session_token");
       expect(cookie.attributes).toMatchObject({ secure: true, httponly: true, samesite: "Lax", path: "/" });
+      expect(cookie.attributes).not.toHaveProperty("domain");
+      // A cookie planted under the weaker prefix (which a sibling subdomain can set) is not a session.
+      const token = cookie.value;
+      const planted = await secure
+        .browser()
+        .get("/get-session", { headers: { cookie: `__Secure-acme.session_token=${token}` } });
+      expect(planted.body).toBeNull();
+      const real = await secure
+        .browser()
+        .get("/get-session", { headers: { cookie: `__Host-acme.session_token=${token}` } });
+      expect(real.body.user.email).toBe("s@example.com");
     } finally {
       await secure.close();
     }

@@ -131,6 +131,43 @@ describe("sessions without the cookie cache", () => {
   });
 });
 
+describe("absolute session lifetime", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({
+      options: { session: { expiresIn: 2 * DAY, updateAge: 0, absoluteLifetime: 5 * DAY } },
+    });
+  });
+  afterAll(() => server.close());
+
+  it("sliding expiry never carries a session past absoluteLifetime after sign-in", async () => {
+    const { browser } = await signUp(server);
+    const signedInAt = server.clock.now().getTime();
+    for (let day = 1; day <= 4; day++) {
+      server.clock.advance(DAY);
+      const res = await browser.get("/get-session");
+      expect(res.body).not.toBeNull();
+      const expiresAt = new Date(res.body.session.expiresAt).getTime();
+      expect(expiresAt).toBeLessThanOrEqual(signedInAt + 5 * DAY * 1000);
+      // The cookie never outlives the session either (day 4 reaches the cap: nothing to re-send).
+      const line = res.setCookies.find((l) => l.includes("session_token="));
+      expect(line === undefined).toBe(day === 4);
+      if (!line) continue;
+      const cookie = parseSetCookie(line);
+      expect(Number(cookie.attributes["max-age"])).toBeLessThanOrEqual(
+        Math.ceil((expiresAt - server.clock.now().getTime()) / 1000),
+      );
+    }
+    // Day 4 capped the expiry at day 5: no further write extends it.
+    server.clock.advance(DAY / 2);
+    const before = server.queryCount();
+    expect((await browser.get("/get-session")).setCookies.filter((l) => l.includes("session_token="))).toEqual([]);
+    expect(server.queryCount() - before).toBe(1);
+    server.clock.advance(DAY / 2 + 1);
+    expect((await browser.get("/get-session")).body).toBeNull();
+  });
+});
+
 describe("update-user", () => {
   let server: TestServer;
   beforeAll(async () => {

@@ -28,6 +28,7 @@ describe("resolveOptions", () => {
       expiresIn: 604800,
       updateAge: 86400,
       freshAge: 86400,
+      absoluteLifetime: 2592000,
       cookieCache: { enabled: false, maxAge: 300 },
     });
     expect(o.account.accountLinking).toEqual({

@@ -39,6 +39,8 @@ const emailVerification = z.strictObject({
 const session = z.strictObject({
   expiresIn: positiveSeconds.default(604800),
   updateAge: seconds.default(86400),
+  /** Sliding expiry never extends a session past this long after sign-in (30 days). */
+  absoluteLifetime: positiveSeconds.default(2592000),
   /** 0 turns the freshness check off. */
   freshAge: seconds.default(86400),
   cookieCache: z

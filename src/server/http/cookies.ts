@@ -12,10 +12,15 @@ const COOKIE_SIZE_LIMIT = 4093;
 
 export type CookieName = "session_token" | "session_data" | "dont_remember" | "state" | "admin_session";
 
-/** `[__Secure-]<prefix>.<name>` */
+/**
+ * `[__Host-]<prefix>.<name>`. Secure cookies take the `__Host-` prefix (Gatehouse never sets a
+ * Domain and always Path=/): browsers then refuse the name from a sibling subdomain or over http, so
+ * nobody can plant a session cookie (login CSRF, session fixation). docs/wire-decisions.md says why
+ * not `__Secure-`.
+ */
 export function cookieName(ctx: AuthContext, name: CookieName): string {
   const base = `${ctx.options.advanced.cookiePrefix}.${name}`;
-  return ctx.options.advanced.useSecureCookies ? `__Secure-${base}` : base;
+  return ctx.options.advanced.useSecureCookies ? `__Host-${base}` : base;
 }
 
 function attributes(ctx: AuthContext, maxAge?: number): CookieOptions {
@@ -55,7 +60,10 @@ export function writeSessionCookies(
   options: { rememberMe: boolean },
 ): void {
   const ctx = c.get("auth");
-  const maxAge = options.rememberMe ? ctx.options.session.expiresIn : undefined;
+  // The cookie lives as long as the session: never past its absolute lifetime.
+  const maxAge = options.rememberMe
+    ? Math.max(0, Math.ceil((data.session.expiresAt.getTime() - ctx.now().getTime()) / 1000))
+    : undefined;
   writeSignedCookie(c, "session_token", data.session.token, maxAge);
   if (options.rememberMe) {
     if (getCookie(c, cookieName(ctx, "dont_remember"))) expireCookie(c, "dont_remember");

@@ -57,11 +57,11 @@ export async function createSession(
   await assertNotBanned(ctx, db, userId, options.knownUser);
   const token = newSessionToken();
   const now = ctx.now();
-  const lifetime =
-    options.expiresInSeconds ??
-    (options.rememberMe
-      ? ctx.options.session.expiresIn
-      : Math.min(NOT_REMEMBERED_SECONDS, ctx.options.session.expiresIn));
+  const { expiresIn, absoluteLifetime } = ctx.options.session;
+  const lifetime = Math.min(
+    absoluteLifetime,
+    options.expiresInSeconds ?? (options.rememberMe ? expiresIn : Math.min(NOT_REMEMBERED_SECONDS, expiresIn)),
+  );
   const row = await insertSession(db, {
     id: newId(),
     tokenHash: hashSessionToken(token),
@@ -129,11 +129,14 @@ export async function lookupSession(
   }
   if (!options.refresh) return { status: "active", data, refreshed: false };
 
-  const { expiresIn, updateAge } = ctx.options.session;
+  const { expiresIn, updateAge, absoluteLifetime } = ctx.options.session;
   const lastExtendedMs = data.session.expiresAt.getTime() - expiresIn * 1000;
   if (lastExtendedMs + updateAge * 1000 > now.getTime()) return { status: "active", data, refreshed: false };
 
-  const expiresAt = new Date(now.getTime() + expiresIn * 1000);
+  // Sliding, but never past the absolute lifetime; once there, nothing is written any more.
+  const latestMs = data.session.createdAt.getTime() + absoluteLifetime * 1000;
+  const expiresAt = new Date(Math.min(now.getTime() + expiresIn * 1000, latestMs));
+  if (expiresAt.getTime() <= data.session.expiresAt.getTime()) return { status: "active", data, refreshed: false };
   await extendSession(ctx.db, data.session.id, expiresAt, now);
   return {
     status: "active",
