@@ -1,0 +1,111 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { TestBrowser } from "./browser.js";
+import { TEST_SECRET } from "./server.js";
+
+/** One real service process (`node --import tsx src/main.ts`), as a deployment runs it. */
+export interface Instance {
+  name: string;
+  origin: string;
+  browser(): TestBrowser;
+  /** Everything the process wrote, for a failure message. */
+  output(): string;
+}
+
+export interface InstancesInput {
+  count: number;
+  databaseUrl: string;
+  redisUrl: string;
+  smtpUrl?: string;
+  options: Record<string, unknown>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+const START_TIMEOUT_MS = 30_000;
+
+/**
+ * Starts `count` instances at once on one database and one Redis, each on its own loopback port and
+ * all trusting each other's origins, like N instances behind a load balancer (BASE_URL is the first).
+ */
+export async function startInstances(
+  input: InstancesInput,
+): Promise<{ instances: Instance[]; close(): Promise<void> }> {
+  const ports = await Promise.all(Array.from({ length: input.count }, freePort));
+  const origins = ports.map((port) => `http://127.0.0.1:${port}`);
+  const dir = mkdtempSync(join(tmpdir(), "gatehouse-instances-"));
+  const configPath = join(dir, "auth.json");
+  writeFileSync(configPath, JSON.stringify({ ...input.options, trustedOrigins: origins }));
+  const children: ChildProcess[] = [];
+  const started = ports.map((port, index) => {
+    const name = String.fromCharCode(65 + index);
+    let output = "";
+    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        BASE_URL: origins[0],
+        AUTH_SECRET: TEST_SECRET,
+        AUTH_CONFIG: configPath,
+        DATABASE_URL: input.databaseUrl,
+        REDIS_URL: input.redisUrl,
+        ...(input.smtpUrl ? { SMTP_URL: input.smtpUrl } : {}),
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    children.push(child);
+    const instance: Instance = {
+      name,
+      origin: origins[index]!,
+      browser: () => new TestBrowser(origins[index]!),
+      output: () => output,
+    };
+    return new Promise<Instance>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`instance ${name} did not start:\n${output}`)), START_TIMEOUT_MS);
+      const collect = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes("Gatehouse listening")) {
+          clearTimeout(timer);
+          resolve(instance);
+        }
+      };
+      child.stdout!.on("data", collect);
+      child.stderr!.on("data", collect);
+      child.once("exit", (code) => {
+        clearTimeout(timer);
+        reject(new Error(`instance ${name} exited with ${code}:\n${output}`));
+      });
+    });
+  });
+  const close = async () => {
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            child.once("exit", () => resolve());
+            child.kill("SIGTERM");
+            setTimeout(() => child.kill("SIGKILL"), 5000).unref();
+          }),
+      ),
+    );
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    return { instances: await Promise.all(started), close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
