@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sweepExpired } from "../src/server/services/housekeeping.js";
+import { dialectUnderTest } from "./helpers/database.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
 
 describe("housekeeping", () => {
@@ -46,4 +47,33 @@ describe("housekeeping", () => {
     expect((await db.selectFrom("verification").select("id").execute()).map((r) => r.id)).toEqual(["new"]);
     expect((await live.browser.get("/get-session")).body).not.toBeNull();
   });
+
+  it.skipIf(dialectUnderTest() !== "postgres")(
+    "runs on several instances at once: each row is deleted once, nothing fails",
+    async () => {
+      const other = await startTestServer({ shareDatabaseWith: server });
+      try {
+        const { db } = server.auth.database;
+        const now = server.clock.now();
+        const expired = Array.from({ length: 40 }, (_, i) => ({
+          id: `race-${i}`,
+          identifier: `x:race-${i}`,
+          value: "v",
+          expiresAt: new Date(now.getTime() - 1000),
+          createdAt: now,
+          updatedAt: now,
+        }));
+        await db.insertInto("verification").values(expired).execute();
+        const results = await Promise.all([
+          sweepExpired(server.auth.context),
+          sweepExpired(other.auth.context),
+          sweepExpired(server.auth.context),
+        ]);
+        expect(results.reduce((sum, r) => sum + r.verifications, 0)).toBe(40);
+        expect(await db.selectFrom("verification").select("id").where("id", "like", "race-%").execute()).toEqual([]);
+      } finally {
+        await other.close();
+      }
+    },
+  );
 });

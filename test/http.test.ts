@@ -1,7 +1,8 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createAuth } from "../src/server/auth.js";
 import { parseSetCookie } from "./helpers/browser.js";
-import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
+import { signUp, startTestServer, TEST_SECRET, type TestServer } from "./helpers/server.js";
 
 /** A POST through node:http, which sends headers exactly as given. */
 function rawPost(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; body: any }> {
@@ -31,6 +32,26 @@ afterEach(() => expect(server.loggedErrors).toEqual([]));
 describe("routing and bodies", () => {
   it("GET /ok answers {ok: true}", async () => {
     expect((await server.browser().get("/ok")).body).toEqual({ ok: true });
+  });
+
+  it("GET /ready is 200 when the database answers, 503 while revocations from other instances cannot arrive", async () => {
+    const res = await server.browser().get("/ready");
+    expect([res.status, res.body]).toEqual([200, { ready: true, database: true, revocations: true }]);
+
+    const notListening = await createAuth({
+      baseURL: "http://127.0.0.1:1",
+      secret: TEST_SECRET,
+      database: "sqlite::memory:",
+      options: { session: { cookieCache: { enabled: true } } },
+      revocationFeed: { publish: async () => {}, start: () => {}, close: async () => {} },
+      logger: { info() {}, warn() {}, error() {} },
+    });
+    try {
+      const answer = await notListening.handler(new Request("http://127.0.0.1:1/api/auth/ready"));
+      expect([answer.status, await answer.json()]).toEqual([503, { ready: false, database: true, revocations: false }]);
+    } finally {
+      await notListening.close();
+    }
   });
 
   it.each([
@@ -328,6 +349,8 @@ describe("rate limits", () => {
     const okStatuses = [];
     for (let i = 0; i < 6; i++) okStatuses.push((await browser.get("/ok", from("10.0.1.1"))).status);
     expect(okStatuses).toEqual([200, 200, 200, 200, 200, 429]);
+    // Readiness probes (one load balancer, often) are never limited.
+    for (let i = 0; i < 8; i++) expect((await browser.get("/ready", from("10.0.1.1"))).status).toBe(200);
     for (let i = 0; i < 8; i++) expect((await browser.get("/list-sessions", from("10.0.1.1"))).status).toBe(401);
   });
 

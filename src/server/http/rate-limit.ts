@@ -27,6 +27,8 @@ export function ruleFor(path: string, config: AuthOptions["rateLimit"]): Rule | 
   for (const [pattern, rule] of Object.entries(config.customRules)) {
     if (matchesCustomPath(pattern, path)) return rule === false ? null : rule;
   }
+  // Load balancers probe readiness often, from one address; it reads nothing anyone could abuse.
+  if (path === "/ready") return null;
   for (const [matches, rule] of BUILT_IN_RULES) if (matches(path)) return rule;
   return { window: config.window, max: config.max };
 }

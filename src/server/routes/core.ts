@@ -1,4 +1,5 @@
 import type { Hono } from "hono";
+import { sql } from "kysely";
 import type { AuthEnv } from "../http/env.js";
 
 /** Only letters, digits and `_ ' -` survive into the page or a redirect (WIRE: /error). */
@@ -41,6 +42,20 @@ function errorPage(code: string, description: string | undefined, homeURL: strin
 
 export function coreRoutes(app: Hono<AuthEnv>): void {
   app.get("/ok", (c) => c.json({ ok: true }));
+
+  // Readiness for a load balancer: the database answers and, with the cookie cache on, revocations
+  // from other instances are reaching this one. 503 until both hold (the instance still serves, but
+  // get-session reads the database meanwhile).
+  app.get("/ready", async (c) => {
+    const ctx = c.get("auth");
+    c.header("Cache-Control", "no-store");
+    const database = await sql`select 1`.execute(ctx.db).then(
+      () => true,
+      () => false,
+    );
+    const revocations = ctx.revocations.connected;
+    return c.json({ ready: database && revocations, database, revocations }, database && revocations ? 200 : 503);
+  });
 
   app.get("/error", (c) => {
     const ctx = c.get("auth");
