@@ -13,7 +13,13 @@ async function main(): Promise<void> {
   // REDIS_URL: rate-limit counters and session revocations shared by every instance; without it the
   // counters live in this process and revocations travel through PostgreSQL (or stay in this process
   // on SQLite). ioredis is loaded only when REDIS_URL is set (it costs about 20 MB resident).
-  const redis = env.redisUrl ? new (await import("ioredis")).Redis(env.redisUrl, { maxRetriesPerRequest: 2 }) : null;
+  const redis = env.redisUrl
+    ? new (await import("ioredis")).Redis(env.redisUrl, {
+        maxRetriesPerRequest: 2,
+        // While Redis is away, fail at once (rate limits open, revocations fail closed) instead of queueing.
+        enableOfflineQueue: false,
+      })
+    : null;
   const auth = await createAuth({
     baseURL: env.baseURL,
     secret: env.secret,

@@ -34,7 +34,7 @@ describe("routing and bodies", () => {
     expect((await server.browser().get("/ok")).body).toEqual({ ok: true });
   });
 
-  it("GET /ready is 200 when the database answers, 503 while revocations from other instances cannot arrive", async () => {
+  it("GET /ready is 200 when the database answers, and says whether revocations from other instances arrive", async () => {
     const res = await server.browser().get("/ready");
     expect([res.status, res.body]).toEqual([200, { ready: true, database: true, revocations: true }]);
 
@@ -48,7 +48,7 @@ describe("routing and bodies", () => {
     });
     try {
       const answer = await notListening.handler(new Request("http://127.0.0.1:1/api/auth/ready"));
-      expect([answer.status, await answer.json()]).toEqual([503, { ready: false, database: true, revocations: false }]);
+      expect([answer.status, await answer.json()]).toEqual([200, { ready: true, database: true, revocations: false }]);
     } finally {
       await notListening.close();
     }
@@ -205,6 +205,55 @@ describe("origin checks", () => {
       "sec-fetch-mode": "navigate",
     });
     expect(sameSiteForm.status).toBe(200);
+  });
+});
+
+describe("login CSRF on every route that signs a browser in", () => {
+  const loginRoutes = [
+    "/sign-in/anonymous",
+    "/sign-in/email",
+    "/sign-up/email",
+    "/sign-in/social",
+    "/one-tap/callback",
+  ];
+  const countSessions = async () =>
+    Number(
+      (
+        await server.auth.database.db
+          .selectFrom("session")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it.each(loginRoutes)("refuses a cross-site form or fetch to %s, without cookies or body", async (path) => {
+    const before = await countSessions();
+    const url = `${server.origin}/api/auth${path}`;
+    const navigation = await rawPost(url, "", {
+      "content-type": "application/x-www-form-urlencoded",
+      origin: "https://evil.example",
+      "sec-fetch-site": "cross-site",
+      "sec-fetch-mode": "navigate",
+      "sec-fetch-dest": "document",
+    });
+    expect([navigation.status, navigation.body.code]).toEqual([403, "CROSS_SITE_NAVIGATION_LOGIN_BLOCKED"]);
+    const crossSiteFetch = await rawPost(url, "{}", {
+      "content-type": "application/json",
+      origin: "https://evil.example",
+      "sec-fetch-site": "cross-site",
+      "sec-fetch-mode": "cors",
+    });
+    expect([crossSiteFetch.status, crossSiteFetch.body.code]).toEqual([403, "INVALID_ORIGIN"]);
+    expect(await countSessions()).toBe(before);
+  });
+
+  it("still lets the app's own origin and cookie-less server-to-server callers sign in anonymously", async () => {
+    expect((await server.browser().post("/sign-in/anonymous", {})).status).toBe(200);
+    // node:http sends no Sec-Fetch-* headers (Node's fetch does): a non-browser caller without Origin.
+    const serverToServer = await rawPost(`${server.origin}/api/auth/sign-in/anonymous`, "{}", {
+      "content-type": "application/json",
+    });
+    expect(serverToServer.status).toBe(200);
   });
 });
 

@@ -164,3 +164,44 @@ describe.skipIf(dialectUnderTest() !== "postgres")("three instances, one Postgre
     for (const instance of [a, b, c]) expect(instance.output()).not.toMatch(/"level":"error"/);
   });
 });
+
+describe.skipIf(dialectUnderTest() !== "postgres")("an instance whose Redis is away", () => {
+  let database: Awaited<ReturnType<typeof freshDatabaseUrl>>;
+  let cluster: Awaited<ReturnType<typeof startInstances>>;
+
+  beforeAll(async () => {
+    database = await freshDatabaseUrl();
+    cluster = await startInstances({
+      count: 1,
+      databaseUrl: database.url,
+      // Nothing listens on port 1.
+      redisUrl: "redis://127.0.0.1:1",
+      options: {
+        session: { cookieCache: { enabled: true, maxAge: 300 } },
+        rateLimit: { enabled: true },
+      },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await cluster?.close();
+    await database?.drop();
+  });
+
+  it("keeps serving: sign-up and get-session work, the cache is not trusted (database reads), readiness says why", async () => {
+    const [instance] = cluster.instances as [Instance];
+    const browser = instance.browser();
+    const started = Date.now();
+    const email = `user-${Math.random().toString(36).slice(2, 10)}@example.com`;
+    const res = await browser.post("/sign-up/email", { name: "No Redis", email, password: PASSWORD });
+    expect(res.status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      const session = await browser.get("/get-session");
+      expect(session.body.user.email).toBe(email);
+      // Fail closed: every answer came from the database (which re-sends the cache cookie).
+      expect(session.setCookies.some((line) => line.startsWith("gatehouse.session_data="))).toBe(true);
+    }
+    expect(Date.now() - started).toBeLessThan(5000);
+    const ready = await instance.browser().get("/ready");
+    expect([ready.status, ready.body]).toEqual([200, { ready: true, database: true, revocations: false }]);
+  });
+});

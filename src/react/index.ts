@@ -8,3 +8,4 @@ export {
   useListOrganizations,
   useSession,
 } from "./provider.js";
+export { sameOriginPath } from "./safe-redirect.js";

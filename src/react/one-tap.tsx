@@ -2,6 +2,7 @@ import { useEffect, useRef } from "react";
 import type { AuthClientError } from "../client/index.js";
 import { backoffDelayMs, retryWithBackoff } from "./backoff.js";
 import { useAuthClient } from "./provider.js";
+import { sameOriginPath } from "./safe-redirect.js";
 
 const GOOGLE_SCRIPT = "https://accounts.google.com/gsi/client";
 const MAX_ATTEMPTS = 5;
@@ -88,7 +89,7 @@ export function GoogleOneTap({ clientId, callbackURL = "/", onError, scriptSrc =
           callback: async ({ credential }: { credential: string }) => {
             const { error } = await client.oneTap.callback({ idToken: credential });
             if (error) return latest.current.onError?.(error);
-            window.location.href = latest.current.callbackURL;
+            window.location.href = sameOriginPath(latest.current.callbackURL, window.location.origin);
           },
         });
         prompt(id);

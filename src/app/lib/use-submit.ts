@@ -1,5 +1,6 @@
 import { useCallback, useState } from "react";
 import type { Result } from "../../client/index.js";
+import { sameOriginPath } from "../../react/safe-redirect.js";
 import type { HasCode } from "./messages.js";
 
 /** Runs one client call for a form: pending flag, the error it answered with, and the data on success. */
@@ -25,6 +26,5 @@ export function useSubmit<A extends unknown[], T>(call: (...args: A) => Promise<
 
 /** Only same-site paths are followed after sign-in (`?redirectTo=/accept-invitation/...`). */
 export function safeNextPath(value: string | null, fallback = "/"): string {
-  if (!value?.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
-  return value;
+  return sameOriginPath(value, window.location.origin, fallback);
 }

@@ -3,8 +3,13 @@ import { AuthError } from "../errors.js";
 import type { RequestStep } from "./env.js";
 import { isSafeRedirectTarget, normalizeOrigin } from "./trusted-origins.js";
 
-/** Sign-in forms are checked even without cookies: a forged login is a CSRF too. */
-const LOGIN_FORMS = new Set(["/sign-up/email", "/sign-in/email"]);
+/**
+ * Every route that signs a browser in is checked even without cookies and without a body: a forged
+ * login (login CSRF) replaces the visitor's session with one the attacker chose or can watch.
+ */
+function isLoginRoute(path: string): boolean {
+  return path.startsWith("/sign-in/") || path.startsWith("/sign-up/") || path === "/one-tap/callback";
+}
 
 /** Body and query fields that name where the browser goes next, with the error each one gives. */
 const REDIRECT_FIELDS: readonly [string, ErrorCode][] = [
@@ -28,7 +33,7 @@ export function originCheck(routePath: (path: string) => string): RequestStep {
 
     if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS") {
       const hasCookies = Boolean(c.req.header("cookie"));
-      const isLoginForm = LOGIN_FORMS.has(path);
+      const isLoginForm = isLoginRoute(path);
       // A provider's form_post comes from the provider's origin; that POST only redirects to the GET.
       if (path.startsWith("/callback/")) return;
       if (isLoginForm) checkLoginForm(c.req.raw.headers, ctx.isTrustedOrigin, c.req.url);

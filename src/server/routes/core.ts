@@ -43,9 +43,10 @@ function errorPage(code: string, description: string | undefined, homeURL: strin
 export function coreRoutes(app: Hono<AuthEnv>): void {
   app.get("/ok", (c) => c.json({ ok: true }));
 
-  // Readiness for a load balancer: the database answers and, with the cookie cache on, revocations
-  // from other instances are reaching this one. 503 until both hold (the instance still serves, but
-  // get-session reads the database meanwhile).
+  // Readiness for a load balancer: 503 while the database does not answer. `revocations` says whether
+  // other instances' revocations are reaching this one; while they are not, the instance still serves
+  // correctly (get-session reads the database instead of the cookie cache), so it stays in rotation:
+  // a Redis outage must not take every instance out.
   app.get("/ready", async (c) => {
     const ctx = c.get("auth");
     c.header("Cache-Control", "no-store");
@@ -54,7 +55,7 @@ export function coreRoutes(app: Hono<AuthEnv>): void {
       () => false,
     );
     const revocations = ctx.revocations.connected;
-    return c.json({ ready: database && revocations, database, revocations }, database && revocations ? 200 : 503);
+    return c.json({ ready: database, database, revocations }, database ? 200 : 503);
   });
 
   app.get("/error", (c) => {

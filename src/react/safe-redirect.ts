@@ -1,0 +1,21 @@
+/** Tab, newline and other C0 controls, DEL, and backslashes: browsers strip or rewrite them in URLs. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+const UNSAFE_CHARACTERS = /[\u0000-\u001f\u007f\\]/;
+
+/**
+ * The one rule for every client-side redirect (after sign-in, One Tap, `?redirectTo=`): the target
+ * is resolved against the page's origin and followed only when it stays on that origin, as a path.
+ * Control characters and backslashes are refused outright: `/\t/evil.example` reads as a path but the
+ * browser strips the tab and goes to `//evil.example`. Anything refused gives `fallback`.
+ */
+export function sameOriginPath(value: string | null | undefined, origin: string, fallback = "/"): string {
+  if (!value || UNSAFE_CHARACTERS.test(value)) return fallback;
+  let url: URL;
+  try {
+    url = new URL(value, origin);
+  } catch {
+    return fallback;
+  }
+  if (url.origin !== origin || (url.protocol !== "http:" && url.protocol !== "https:")) return fallback;
+  return `${url.pathname}${url.search}${url.hash}`;
+}
