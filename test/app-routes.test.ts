@@ -1,3 +1,4 @@
+import { networkInterfaces } from "node:os";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startMailCapture } from "./helpers/mail.js";
 import { startTestServer, type TestServer } from "./helpers/server.js";
@@ -22,6 +23,27 @@ describe("GET /dev/outbox", () => {
     const subjects = res.body.map((m: { subject: string }) => m.subject);
     expect(subjects).toEqual(expect.arrayContaining(["First", "Second"]));
     expect(res.body[0]).toMatchObject({ to: expect.any(String), text: expect.any(String), kind: "test" });
+  });
+
+  it("answers only this machine: not another address, a proxied request, or a rebound Host", async () => {
+    const open = await startTestServer({ hostname: "0.0.0.0" });
+    try {
+      const port = new URL(open.origin).port;
+      const get = async (url: string, headers: Record<string, string> = {}) => (await fetch(url, { headers })).status;
+      expect(await get(`${open.origin}/api/auth/dev/outbox`)).toBe(200);
+      expect(await get(`http://localhost:${port}/api/auth/dev/outbox`)).toBe(200);
+      // DNS rebinding: a page on evil.example whose name now resolves to 127.0.0.1.
+      expect(await get(`${open.origin}/api/auth/dev/outbox`, { host: `evil.example:${port}` })).toBe(404);
+      // Through a proxy on this machine the peer is loopback, but the client is not.
+      expect(await get(`${open.origin}/api/auth/dev/outbox`, { "x-forwarded-for": "203.0.113.9" })).toBe(404);
+      expect(await get(`${open.origin}/api/auth/dev/outbox`, { forwarded: "for=203.0.113.9" })).toBe(404);
+      const external = Object.values(networkInterfaces())
+        .flat()
+        .find((i) => i && i.family === "IPv4" && !i.internal);
+      if (external) expect(await get(`http://${external.address}:${port}/api/auth/dev/outbox`)).toBe(404);
+    } finally {
+      await open.close();
+    }
   });
 
   it("is 404 when mail really goes out over SMTP", async () => {

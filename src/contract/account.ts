@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { imageUrl, userName } from "./fields.js";
 
 /**
  * Request bodies and queries of the account and session routes (WIRE section 5).
@@ -8,10 +9,10 @@ import { z } from "zod";
 const optionalUrl = z.string().optional();
 
 export const signUpEmailBody = z.object({
-  name: z.string(),
+  name: userName,
   email: z.string(),
   password: z.string().min(1),
-  image: z.string().nullish(),
+  image: imageUrl.nullish(),
   callbackURL: optionalUrl,
   rememberMe: z.boolean().optional(),
 });
@@ -42,8 +43,8 @@ export const signOutBody = z.object({
 });
 
 export const updateUserBody = z.looseObject({
-  name: z.string().min(1).optional(),
-  image: z.string().nullable().optional(),
+  name: userName.min(1).optional(),
+  image: imageUrl.nullable().optional(),
 });
 export type UpdateUserBody = z.infer<typeof updateUserBody>;
 

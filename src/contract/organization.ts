@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { imageUrl, queryInt } from "./fields.js";
 
 /**
  * Request bodies and queries of the organization routes (WIRE section 8.2). Unknown keys are
@@ -8,13 +9,13 @@ const id = z.string().min(1);
 /** A role or several: `"admin"`, `"admin,member"` or `["admin", "member"]`. */
 const roleInput = z.union([z.string(), z.array(z.string())]);
 const metadata = z.record(z.string(), z.unknown());
-/** GET numbers arrive as text; JSON callers may send numbers. */
-const queryInt = z.union([z.number(), z.string().regex(/^\d+$/, "expected a non-negative integer")]).transform(Number);
+/** An invitation names at most this many teams to join. */
+const MAX_TEAMS_PER_INVITATION = 100;
 
 export const createOrganizationBody = z.object({
   name: z.string().trim().min(1).max(200),
   slug: z.string().trim().min(1).max(200),
-  logo: z.string().nullish(),
+  logo: imageUrl.nullish(),
   metadata: metadata.nullish(),
   userId: id.optional(),
   keepCurrentActiveOrganization: z.boolean().optional(),
@@ -26,7 +27,7 @@ export const updateOrganizationBody = z.object({
   data: z.object({
     name: z.string().trim().min(1).max(200).optional(),
     slug: z.string().trim().min(1).max(200).optional(),
-    logo: z.string().nullish(),
+    logo: imageUrl.nullish(),
     metadata: metadata.nullish(),
   }),
   organizationId: id.optional(),
@@ -42,7 +43,7 @@ export const setActiveOrganizationBody = z.object({
 export const getFullOrganizationQuery = z.object({
   organizationId: id.optional(),
   organizationSlug: id.optional(),
-  membersLimit: queryInt.optional(),
+  membersLimit: queryInt().optional(),
 });
 
 /** get-organization: the organization alone, by id or slug, else the active one. */
@@ -56,7 +57,7 @@ export const inviteMemberBody = z.object({
   role: roleInput,
   organizationId: id.optional(),
   resend: z.boolean().optional(),
-  teamId: z.union([id, z.array(id)]).optional(),
+  teamId: z.union([id, z.array(id).max(MAX_TEAMS_PER_INVITATION)]).optional(),
 });
 
 export const invitationIdBody = z.object({ invitationId: id });
@@ -93,8 +94,8 @@ export const MEMBER_FILTER_OPERATORS = [
 export const MEMBER_FIELDS = ["id", "userId", "role", "createdAt", "name", "email"] as const;
 
 export const listMembersQuery = z.object({
-  limit: queryInt.optional(),
-  offset: queryInt.optional(),
+  limit: queryInt().optional(),
+  offset: queryInt().optional(),
   sortBy: z.enum(MEMBER_FIELDS).optional(),
   sortDirection: z.enum(["asc", "desc"]).optional(),
   filterField: z.enum(MEMBER_FIELDS).optional(),

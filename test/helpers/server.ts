@@ -32,6 +32,8 @@ export interface TestServerInput {
   options?: Record<string, any>;
   /** Extra createAuth inputs (mailer, hasher, ...). */
   extra?: Record<string, unknown>;
+  /** Listen address (default 127.0.0.1); `0.0.0.0` to be reached on the machine's other addresses too. */
+  hostname?: string;
   /** Another test server whose database (and clock) this one shares: a second instance. It drops the database. */
   shareDatabaseWith?: TestServer;
 }
@@ -49,7 +51,11 @@ export async function startTestServer(input: TestServerInput = {}): Promise<Test
     warn: () => {},
     error: (message, fields) => loggedErrors.push(`${message} ${JSON.stringify(fields)}`),
   };
-  const server = serve({ fetch: (request, env) => auth.handler(request, env), port: 0, hostname: "127.0.0.1" });
+  const server = serve({
+    fetch: (request, env) => auth.handler(request, env),
+    port: 0,
+    hostname: input.hostname ?? "127.0.0.1",
+  });
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const options = { ...input.options, rateLimit: { enabled: false, ...input.options?.rateLimit } };

@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import type { AuthContext } from "../context.js";
 import { registerRoutes } from "../routes/index.js";
 import { parseBody } from "./body.js";
+import { checkInputBounds } from "./input-bounds.js";
 import { resolveClientIp } from "./client-ip.js";
 import type { AuthEnv } from "./env.js";
 import { originCheck } from "./origin-check.js";
@@ -20,7 +21,7 @@ function newRequestId(): string {
 
 /**
  * The auth API as a Hono app mounted at the base path. The middleware order is written here once:
- * context -> rate limit -> body -> origin and redirect checks -> route.
+ * context -> rate limit -> body -> input bounds -> origin and redirect checks -> route.
  */
 export function createHttpApp(ctx: AuthContext): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>({ strict: true }).basePath(ctx.basePath);
@@ -36,6 +37,7 @@ export function createHttpApp(ctx: AuthContext): Hono<AuthEnv> {
     c.set("clientIp", resolveClientIp(c, ctx.options.advanced.ipAddress.ipAddressHeaders));
     await rateLimit(c);
     await readBody(c);
+    checkInputBounds(c);
     await checkOrigin(c);
     await next();
   });

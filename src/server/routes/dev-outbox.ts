@@ -1,15 +1,48 @@
-import type { Hono } from "hono";
+import { isIP } from "node:net";
+import type { Context, Hono } from "hono";
 import type { AuthEnv } from "../http/env.js";
+
+/** Headers a proxy adds: behind one, the socket's loopback address says nothing about the client. */
+const FORWARDING_HEADERS = ["forwarded", "x-forwarded-for", "x-forwarded-host", "x-real-ip"];
+
+function isLoopbackAddress(address: string): boolean {
+  const plain = address.startsWith("::ffff:") ? address.slice(7) : address;
+  if (isIP(plain) === 4) return plain.startsWith("127.");
+  return plain === "::1";
+}
+
+/**
+ * Only this machine may read the outbox: the TCP peer is loopback (not a header a client can
+ * write), nothing was forwarded through a proxy, and the Host header names this machine or
+ * BASE_URL's host, so a DNS-rebinding page (evil.example resolving to 127.0.0.1) is refused too.
+ */
+function isLocalRequest(c: Context<AuthEnv>): boolean {
+  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  const peer = incoming?.socket?.remoteAddress;
+  if (!peer || !isLoopbackAddress(peer)) return false;
+  if (FORWARDING_HEADERS.some((name) => c.req.header(name) !== undefined)) return false;
+  const host = c.req.header("host");
+  if (!host) return false;
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${host}`).hostname;
+  } catch {
+    return false;
+  }
+  const allowed = ["localhost", "127.0.0.1", "[::1]", new URL(c.get("auth").baseURL).hostname];
+  return allowed.includes(hostname);
+}
 
 /**
  * The development mail outbox, read by the application's outbox page: without SMTP, mail stays in
- * the outbox table, and a developer follows its links from there. Never served in production or
- * when mail really leaves the machine (the links are live sign-in and reset tokens).
+ * the outbox table, and a developer follows its links from there. Never served in production, when
+ * mail really leaves the machine, or to anyone but this machine (the links are live sign-in and
+ * reset tokens): all of those get a plain 404.
  */
 export function devOutboxRoutes(app: Hono<AuthEnv>): void {
   app.get("/dev/outbox", async (c) => {
     const ctx = c.get("auth");
-    if (ctx.mail.transportName !== "development" || process.env.NODE_ENV === "production") {
+    if (ctx.mail.transportName !== "development" || process.env.NODE_ENV === "production" || !isLocalRequest(c)) {
       return new Response(null, { status: 404 });
     }
     c.header("Cache-Control", "no-store");

@@ -1,4 +1,6 @@
+import type { z } from "zod";
 import type { ListUsersQuery } from "../../contract/admin.js";
+import { imageUrl, userName } from "../../contract/fields.js";
 import type { ListedSession, User } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
@@ -87,6 +89,15 @@ export async function getUserAsAdmin(ctx: AuthContext, actor: AdminActor, userId
   return existingUser(ctx, userId);
 }
 
+/** The admin's `data` is free-form: the fields it sets get the same checks as the user's own routes. */
+function checkField<T>(schema: z.ZodType<T>, field: string, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw new AuthError("VALIDATION_ERROR", { message: `[body.data.${field}] ${result.error.issues[0]?.message}` });
+  }
+  return result.data;
+}
+
 /** Name, image, email and its verified flag; the role and password have their own routes. */
 export async function updateUserAsAdmin(
   ctx: AuthContext,
@@ -97,8 +108,9 @@ export async function updateUserAsAdmin(
   requireAdminPermission(ctx, actor, { user: ["create"] }, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS");
   if ("password" in data) throw new AuthError("PASSWORD_CANNOT_BE_UPDATED_VIA_UPDATE_USER");
   const patch: { name?: string; image?: string | null; email?: string; emailVerified?: boolean } = {};
-  if (typeof data.name === "string" && data.name.trim()) patch.name = data.name.trim();
-  if (typeof data.image === "string" || data.image === null) patch.image = data.image as string | null;
+  if (typeof data.name === "string" && data.name.trim()) patch.name = checkField(userName, "name", data.name).trim();
+  if (data.image === null) patch.image = null;
+  else if (typeof data.image === "string") patch.image = checkField(imageUrl, "image", data.image);
   if (typeof data.email === "string") patch.email = normalizeEmail(data.email);
   if (typeof data.emailVerified === "boolean") patch.emailVerified = data.emailVerified;
   if (Object.keys(patch).length === 0) throw new AuthError("NO_DATA_TO_UPDATE");

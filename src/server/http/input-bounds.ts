@@ -1,0 +1,51 @@
+import { AuthError } from "../errors.js";
+import type { RequestStep } from "./env.js";
+
+/** Deeper JSON than this is no request any client sends (organization metadata included). */
+export const MAX_INPUT_DEPTH = 16;
+/** Longer arrays than this are refused wherever they appear. */
+export const MAX_INPUT_ARRAY = 1000;
+/** Keys that would reach an object's prototype if anything ever merged the input naively. */
+const PROTOTYPE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+
+function refuse(path: string, problem: string): never {
+  throw new AuthError("VALIDATION_ERROR", { message: `[${path}] ${problem}` });
+}
+
+/**
+ * One rule for every route, before any schema: no NUL character in any string or key (PostgreSQL
+ * refuses NUL in text, and no honest input holds one), no nesting deeper than MAX_INPUT_DEPTH, no
+ * array longer than MAX_INPUT_ARRAY, no prototype keys. Iterative, so a hostile depth cannot
+ * overflow the stack here. Schemas still bound each field's own length and range.
+ */
+export function assertInputBounds(value: unknown, root: "body" | "query"): void {
+  const stack: [unknown, string, number][] = [[value, root, 0]];
+  while (stack.length > 0) {
+    const [current, path, depth] = stack.pop()!;
+    if (typeof current === "string") {
+      if (current.includes("\u0000")) refuse(path, "must not contain a NUL character");
+      continue;
+    }
+    if (current === null || typeof current !== "object") continue;
+    if (depth >= MAX_INPUT_DEPTH) refuse(path, `is nested deeper than ${MAX_INPUT_DEPTH} levels`);
+    if (Array.isArray(current)) {
+      if (current.length > MAX_INPUT_ARRAY) refuse(path, `has more than ${MAX_INPUT_ARRAY} items`);
+      current.forEach((item, index) => stack.push([item, `${path}.${index}`, depth + 1]));
+      continue;
+    }
+    for (const [key, item] of Object.entries(current)) {
+      if (key.includes("\u0000")) refuse(path, "has a key containing a NUL character");
+      if (PROTOTYPE_KEYS.has(key)) refuse(path, `must not have the key "${key}"`);
+      stack.push([item, `${path}.${key}`, depth + 1]);
+    }
+  }
+}
+
+/**
+ * The request step: the body (already parsed) and the URL. A NUL in the path or query arrives
+ * percent-encoded, so the raw URL is checked for `%00` once instead of each parameter.
+ */
+export const checkInputBounds: RequestStep = (c) => {
+  if (/%00/i.test(c.req.url)) refuse("query", "must not contain a NUL character");
+  assertInputBounds(c.get("body"), "body");
+};
