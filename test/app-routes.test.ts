@@ -1,3 +1,4 @@
+import { get as httpGet } from "node:http";
 import { networkInterfaces } from "node:os";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startMailCapture } from "./helpers/mail.js";
@@ -29,7 +30,14 @@ describe("GET /dev/outbox", () => {
     const open = await startTestServer({ hostname: "0.0.0.0" });
     try {
       const port = new URL(open.origin).port;
-      const get = async (url: string, headers: Record<string, string> = {}) => (await fetch(url, { headers })).status;
+      // node:http, because fetch will not send a Host header of our choosing.
+      const get = (url: string, headers: Record<string, string> = {}) =>
+        new Promise<number>((resolve, reject) => {
+          httpGet(url, { headers }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          }).on("error", reject);
+        });
       expect(await get(`${open.origin}/api/auth/dev/outbox`)).toBe(200);
       expect(await get(`http://localhost:${port}/api/auth/dev/outbox`)).toBe(200);
       // DNS rebinding: a page on evil.example whose name now resolves to 127.0.0.1.

@@ -1,6 +1,11 @@
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createAuth } from "../src/server/auth.js";
+import { createServiceApp } from "../src/service-app.js";
 import { parseSetCookie } from "./helpers/browser.js";
 import { signUp, startTestServer, TEST_SECRET, type TestServer } from "./helpers/server.js";
 
@@ -314,6 +319,68 @@ describe("GET /error", () => {
     expect(res.body).not.toContain("<script>x");
     expect(res.body).not.toContain("<img src=x>");
     expect(res.body).toContain("UNKNOWN");
+  });
+});
+
+describe("security headers", () => {
+  it("the /error page: CSP allowing only its own inline style, no framing, no sniffing, no referrer", async () => {
+    const res = await server.browser().get("/error?error=access_denied");
+    const csp = res.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    const hash = /style-src '(sha256-[^']+)'/.exec(csp)?.[1];
+    const css = /<style>([\s\S]*)<\/style>/.exec(res.body)?.[1] ?? "";
+    expect(hash).toBe(`sha256-${createHash("sha256").update(css).digest("base64")}`);
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+    // Over http, no HSTS (browsers ignore it there, and it would be a lie).
+    expect(res.headers.get("strict-transport-security")).toBeNull();
+  });
+
+  it("JSON answers are never sniffed", async () => {
+    for (const path of ["/get-session", "/ok", "/list-sessions"]) {
+      expect((await server.browser().get(path)).headers.get("x-content-type-options")).toBe("nosniff");
+    }
+  });
+
+  it("application pages: default-src 'self', One Tap's sources only when it is on, HSTS over https", async () => {
+    const appDir = mkdtempSync(join(tmpdir(), "gatehouse-app-"));
+    writeFileSync(join(appDir, "index.html"), "<!doctype html><title>app</title>");
+    const make = (options: Record<string, unknown>) =>
+      createAuth({
+        baseURL: "https://auth.example.com",
+        secret: TEST_SECRET,
+        database: "sqlite::memory:",
+        options,
+        logger: { info() {}, warn() {}, error() {} },
+      });
+    const plain = await make({});
+    const withOneTap = await make({ oneTap: { clientId: "client-1.apps.googleusercontent.com" } });
+    try {
+      const page = await createServiceApp(plain, appDir).fetch(new Request("https://auth.example.com/sign-in"));
+      const csp = page.headers.get("content-security-policy") ?? "";
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("script-src 'self';");
+      expect(csp).not.toContain("accounts.google.com");
+      expect(page.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
+      expect(page.headers.get("referrer-policy")).toBe("no-referrer");
+
+      const oneTapPage = await createServiceApp(withOneTap, appDir).fetch(new Request("https://auth.example.com/"));
+      const oneTapCsp = oneTapPage.headers.get("content-security-policy") ?? "";
+      expect(oneTapCsp).toContain("script-src 'self' https://accounts.google.com/gsi/");
+      expect(oneTapCsp).toContain("frame-src https://accounts.google.com/gsi/");
+      expect(oneTapPage.headers.get("cross-origin-opener-policy")).toBe("same-origin-allow-popups");
+
+      // The API under the same app keeps its JSON answers free of the page policy.
+      const api = await createServiceApp(plain, appDir).fetch(new Request("https://auth.example.com/api/auth/ok"));
+      expect(api.headers.get("content-security-policy")).toBeNull();
+    } finally {
+      await plain.close();
+      await withOneTap.close();
+      rmSync(appDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -3,9 +3,9 @@ import { Hono } from "hono";
 import type { AuthContext } from "../context.js";
 import { registerRoutes } from "../routes/index.js";
 import { parseBody } from "./body.js";
-import { checkInputBounds } from "./input-bounds.js";
 import { resolveClientIp } from "./client-ip.js";
 import type { AuthEnv } from "./env.js";
+import { checkInputBounds } from "./input-bounds.js";
 import { originCheck } from "./origin-check.js";
 import { createRateLimit } from "./rate-limit.js";
 import { respondWithError } from "./respond-error.js";
@@ -35,6 +35,8 @@ export function createHttpApp(ctx: AuthContext): Hono<AuthEnv> {
     c.set("auth", ctx);
     c.set("requestId", newRequestId());
     c.set("clientIp", resolveClientIp(c, ctx.options.advanced.ipAddress.ipAddressHeaders));
+    // JSON is never to be sniffed as anything else; HTML routes add their own page policy.
+    c.header("X-Content-Type-Options", "nosniff");
     await rateLimit(c);
     await readBody(c);
     checkInputBounds(c);

@@ -5,8 +5,11 @@ import type { RequestStep } from "./env.js";
 export const MAX_INPUT_DEPTH = 16;
 /** Longer arrays than this are refused wherever they appear. */
 export const MAX_INPUT_ARRAY = 1000;
-/** Keys that would reach an object's prototype if anything ever merged the input naively. */
-const PROTOTYPE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+/**
+ * The key that would replace an object's prototype if anything ever copied the input with
+ * Object.assign or a naive merge. (`constructor` stays allowed: it is a fine resource or field name.)
+ */
+const PROTOTYPE_KEY = "__proto__";
 
 function refuse(path: string, problem: string): never {
   throw new AuthError("VALIDATION_ERROR", { message: `[${path}] ${problem}` });
@@ -15,7 +18,7 @@ function refuse(path: string, problem: string): never {
 /**
  * One rule for every route, before any schema: no NUL character in any string or key (PostgreSQL
  * refuses NUL in text, and no honest input holds one), no nesting deeper than MAX_INPUT_DEPTH, no
- * array longer than MAX_INPUT_ARRAY, no prototype keys. Iterative, so a hostile depth cannot
+ * array longer than MAX_INPUT_ARRAY, no `__proto__` key. Iterative, so a hostile depth cannot
  * overflow the stack here. Schemas still bound each field's own length and range.
  */
 export function assertInputBounds(value: unknown, root: "body" | "query"): void {
@@ -35,7 +38,7 @@ export function assertInputBounds(value: unknown, root: "body" | "query"): void 
     }
     for (const [key, item] of Object.entries(current)) {
       if (key.includes("\u0000")) refuse(path, "has a key containing a NUL character");
-      if (PROTOTYPE_KEYS.has(key)) refuse(path, `must not have the key "${key}"`);
+      if (key === PROTOTYPE_KEY) refuse(path, `must not have the key "${key}"`);
       stack.push([item, `${path}.${key}`, depth + 1]);
     }
   }

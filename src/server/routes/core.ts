@@ -1,6 +1,8 @@
 import type { Hono } from "hono";
 import { sql } from "kysely";
+import type { AuthContext } from "../context.js";
 import type { AuthEnv } from "../http/env.js";
+import { staticPageHeaders } from "../http/security-headers.js";
 
 /** Only letters, digits and `_ ' -` survive into the page or a redirect (WIRE: /error). */
 export function sanitizeErrorCode(value: string | undefined): string {
@@ -14,6 +16,14 @@ const escapeHtml = (value: string) =>
     (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] ?? ch,
   );
 
+/** The error page's only style: inline, and allowed by its hash in the page's CSP. */
+const ERROR_PAGE_CSS = `
+  body { font-family: system-ui, sans-serif; display: grid; place-items: center; min-height: 100vh; margin: 0; background: #f6f7f9; color: #1b1f24; }
+  main { max-width: 28rem; padding: 2rem; background: #fff; border-radius: 12px; box-shadow: 0 1px 3px rgba(0,0,0,.12); }
+  code { background: #eef0f3; padding: .15rem .4rem; border-radius: 4px; }
+  a { color: #0b5fff; }
+`;
+
 function errorPage(code: string, description: string | undefined, homeURL: string): string {
   const detail = description ? `<p class="detail">${escapeHtml(description.slice(0, 500))}</p>` : "";
   return `<!doctype html>
@@ -22,12 +32,7 @@ function errorPage(code: string, description: string | undefined, homeURL: strin
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Sign-in error</title>
-<style>
-  body { font-family: system-ui, sans-serif; display: grid; place-items: center; min-height: 100vh; margin: 0; background: #f6f7f9; color: #1b1f24; }
-  main { max-width: 28rem; padding: 2rem; background: #fff; border-radius: 12px; box-shadow: 0 1px 3px rgba(0,0,0,.12); }
-  code { background: #eef0f3; padding: .15rem .4rem; border-radius: 4px; }
-  a { color: #0b5fff; }
-</style>
+<style>${ERROR_PAGE_CSS}</style>
 </head>
 <body>
 <main>
@@ -40,7 +45,7 @@ function errorPage(code: string, description: string | undefined, homeURL: strin
 </html>`;
 }
 
-export function coreRoutes(app: Hono<AuthEnv>): void {
+export function coreRoutes(app: Hono<AuthEnv>, ctx: AuthContext): void {
   app.get("/ok", (c) => c.json({ ok: true }));
 
   // Readiness for a load balancer: 503 while the database does not answer. `revocations` says whether
@@ -58,8 +63,7 @@ export function coreRoutes(app: Hono<AuthEnv>): void {
     return c.json({ ready: database, database, revocations }, database ? 200 : 503);
   });
 
-  app.get("/error", (c) => {
-    const ctx = c.get("auth");
+  app.get("/error", staticPageHeaders(ctx, ERROR_PAGE_CSS), (c) => {
     const code = sanitizeErrorCode(c.req.query("error"));
     const description = c.req.query("error_description");
     if (process.env.NODE_ENV === "production") {

@@ -21,7 +21,7 @@ import { teamRoutes } from "./teams.js";
 
 /** Every route area, registered in one place; each file writes its paths out in full. */
 export function registerRoutes(app: Hono<AuthEnv>, ctx: AuthContext): void {
-  coreRoutes(app);
+  coreRoutes(app, ctx);
   emailPasswordRoutes(app);
   sessionRoutes(app);
   jwtRoutes(app);
