@@ -58,4 +58,26 @@ describe("Google one-tap prompt", () => {
     expect(await page.getByTestId("home-title").textContent()).toBe("Welcome, Olive OneTap");
     await context.close();
   });
+
+  it("never leaves the origin afterwards, whatever redirectTo says (the page's CSP on)", async () => {
+    const user = oidc.addUser({ name: "Rita Redirect" });
+    const context = await browser.newContext();
+    await context.route("https://accounts.google.com/gsi/client", (route) =>
+      route.fulfill({ status: 200, contentType: "text/javascript", body: GOOGLE_STAND_IN }),
+    );
+    const page = await context.newPage();
+    const violations: string[] = [];
+    page.on("console", (message) => {
+      if (message.text().includes("Content Security Policy")) violations.push(message.text());
+    });
+    // A tab inside the path: the browser strips it, so "/\t/evil.example" would become "//evil.example".
+    await page.goto(`${service.origin}/sign-in?redirectTo=${encodeURIComponent("/\t/evil.example/landing")}`);
+    await page.waitForFunction(() => (window as any).__prompts === 1, undefined, { timeout: 15_000 });
+    const credential = await oidc.idToken(user.sub);
+    await page.evaluate((token) => (window as any).__oneTap.callback({ credential: token }), credential);
+    await page.getByTestId("home-title").waitFor();
+    expect(new URL(page.url()).origin).toBe(service.origin);
+    expect(violations).toEqual([]);
+    await context.close();
+  });
 });

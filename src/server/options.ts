@@ -263,3 +263,9 @@ function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/** The Google client id the application's One Tap prompt uses: oneTap.clientId, else Google sign-in's; null when off. */
+export function oneTapClientId(options: Pick<AuthOptions, "oneTap" | "socialProviders">): string | null {
+  if (!options.oneTap.enabled) return null;
+  return options.oneTap.clientId ?? options.socialProviders.google?.clientId ?? null;
+}

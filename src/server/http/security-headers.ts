@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import type { AuthContext } from "../context.js";
+import { oneTapClientId } from "../options.js";
 
 /** Where Google Identity Services loads from, when One Tap is on (its documented CSP sources). */
 const GOOGLE_SIGN_IN = "https://accounts.google.com/gsi/";
@@ -26,8 +27,7 @@ function commonOptions(ctx: AuthContext) {
  * sign-in client when One Tap is on. Images may come from any https origin (avatars, logos).
  */
 export function applicationPageHeaders(ctx: AuthContext): MiddlewareHandler {
-  const { oneTap } = ctx.options;
-  const google = oneTap.enabled && oneTap.clientId ? [GOOGLE_SIGN_IN] : [];
+  const google = oneTapClientId(ctx.options) ? [GOOGLE_SIGN_IN] : [];
   return secureHeaders({
     ...commonOptions(ctx),
     // One Tap may open Google's window; a stricter opener policy would cut it off.

@@ -1,5 +1,6 @@
 import type { Hono } from "hono";
 import type { AuthEnv } from "../http/env.js";
+import { oneTapClientId } from "../options.js";
 
 /**
  * What the application needs to know to draw its screens: which sign-in methods and account
@@ -8,7 +9,6 @@ import type { AuthEnv } from "../http/env.js";
 export function appConfigRoutes(app: Hono<AuthEnv>): void {
   app.get("/app-config", (c) => {
     const { options, mail } = c.get("auth");
-    const google = options.socialProviders.google;
     return c.json({
       emailAndPassword: {
         enabled: options.emailAndPassword.enabled,
@@ -19,7 +19,7 @@ export function appConfigRoutes(app: Hono<AuthEnv>): void {
       },
       socialProviders: Object.keys(options.socialProviders),
       anonymous: options.anonymous.enabled,
-      oneTapClientId: options.oneTap.enabled ? (options.oneTap.clientId ?? google?.clientId ?? null) : null,
+      oneTapClientId: oneTapClientId(options),
       changeEmail: options.user.changeEmail.enabled,
       deleteUser: {
         enabled: options.user.deleteUser.enabled,
