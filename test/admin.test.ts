@@ -23,7 +23,7 @@ describe("every admin route: admin, plain user, signed out", () => {
     [
       "POST",
       "/admin/create-user",
-      () => ({ email: `new-${Math.random()}@example.com`, name: "N", password: "password123" }),
+      () => ({ email: `new-${Math.random()}@example.com`, name: "N", password: "sturdy-pass-123" }),
     ],
     ["GET", "/admin/list-users", () => undefined],
     ["GET", "/admin/get-user?id=TARGET", () => undefined],
@@ -94,12 +94,12 @@ describe("users", () => {
     const res = await admin.browser.post("/admin/create-user", {
       email,
       name: "Made",
-      password: "password123",
+      password: "sturdy-pass-123",
       role: "admin",
     });
     expect(res.body.user).toMatchObject({ email, name: "Made", role: "admin", banned: false });
-    expect((await server.browser().post("/sign-in/email", { email, password: "password123" })).status).toBe(200);
-    const again = await admin.browser.post("/admin/create-user", { email, name: "Again", password: "password123" });
+    expect((await server.browser().post("/sign-in/email", { email, password: "sturdy-pass-123" })).status).toBe(200);
+    const again = await admin.browser.post("/admin/create-user", { email, name: "Again", password: "sturdy-pass-123" });
     expect([again.status, again.body.code]).toEqual([400, "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL"]);
     const badRole = await admin.browser.post("/admin/create-user", {
       email: "x@example.com",
@@ -381,5 +381,52 @@ describe("role filter on list-users", () => {
     const otherIds = others.users.map((u: any) => u.id);
     expect(otherIds).toContain(plain.user.id);
     expect(otherIds).not.toContain(several.user.id);
+  });
+});
+
+describe("admin on admin", () => {
+  const actions: [string, (targetId: string) => unknown][] = [
+    ["/admin/set-user-password", (t) => ({ userId: t, newPassword: "taken over password" })],
+    ["/admin/update-user", (t) => ({ userId: t, data: { email: `taken-${Math.random()}@example.com` } })],
+    ["/admin/ban-user", (t) => ({ userId: t })],
+    ["/admin/set-role", (t) => ({ userId: t, role: "user" })],
+    ["/admin/remove-user", (t) => ({ userId: t })],
+  ];
+
+  it.each(actions)("%s on another admin is 403 YOU_CANNOT_MANAGE_ADMINS and changes nothing", async (path, body) => {
+    const other = await makeAdmin();
+    const before = await server.auth.database.db
+      .selectFrom("user")
+      .selectAll()
+      .where("id", "=", other.user.id)
+      .executeTakeFirstOrThrow();
+    const res = await admin.browser.post(path, body(other.user.id));
+    expect([res.status, res.body.code]).toEqual([403, "YOU_CANNOT_MANAGE_ADMINS"]);
+    const after = await server.auth.database.db
+      .selectFrom("user")
+      .selectAll()
+      .where("id", "=", other.user.id)
+      .executeTakeFirstOrThrow();
+    expect(after).toEqual(before);
+    expect((await other.browser.get("/get-session")).body.user.id).toBe(other.user.id);
+  });
+
+  it("allowManagingAdmins lets an admin act on another admin", async () => {
+    const permissive = await startTestServer({ options: { admin: { allowManagingAdmins: true } } });
+    try {
+      const first = await signUp(permissive);
+      const second = await signUp(permissive);
+      const db = permissive.auth.database.db;
+      await db.updateTable("user").set({ role: "admin" }).where("id", "in", [first.user.id, second.user.id]).execute();
+      const res = await first.browser.post("/admin/set-user-password", {
+        userId: second.user.id,
+        newPassword: "reset by a peer",
+      });
+      expect(res.status).toBe(200);
+      // Setting someone's password signs them out everywhere.
+      expect((await second.browser.get("/get-session")).body).toBeNull();
+    } finally {
+      await permissive.close();
+    }
   });
 });

@@ -58,7 +58,7 @@ describe("an anonymous browser becoming a real user", () => {
   it("sign-up by email: onLinkAccount gets both users, then the anonymous user is deleted", async () => {
     const { browser, user: anonymous } = await anonymousBrowser();
     const email = `real-${Date.now()}@example.com`;
-    const res = await browser.post("/sign-up/email", { name: "Real", email, password: "password123" });
+    const res = await browser.post("/sign-up/email", { name: "Real", email, password: "sturdy-pass-123" });
     expect(res.status).toBe(200);
     const link = links.find((l) => l.anonymousUser.user.id === anonymous.id);
     expect(link?.newUser.user.email).toBe(email);

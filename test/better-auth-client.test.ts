@@ -98,7 +98,7 @@ describe("better-auth/client against Gatehouse", () => {
   it("signs up, reads the session, signs out", async () => {
     const { client, jar } = betterAuthClient();
     const email = `compat-${Date.now()}@example.com`;
-    const signUp = await client.signUp.email({ name: "Compat", email, password: "password123" });
+    const signUp = await client.signUp.email({ name: "Compat", email, password: "sturdy-pass-123" });
     expect(signUp.error).toBeNull();
     expect(signUp.data?.user.email).toBe(email);
     expect(signUp.data?.token).toEqual(expect.any(String));
@@ -117,14 +117,14 @@ describe("better-auth/client against Gatehouse", () => {
   it("signs in with email and password and reports a wrong password the way the client expects", async () => {
     const { client } = betterAuthClient();
     const email = `compat-in-${Date.now()}@example.com`;
-    await client.signUp.email({ name: "In", email, password: "password123" });
+    await client.signUp.email({ name: "In", email, password: "sturdy-pass-123" });
     await client.signOut();
 
     const wrong = await client.signIn.email({ email, password: "not the password" });
     expect(wrong.data).toBeNull();
     expect(wrong.error).toMatchObject({ status: 401, code: "INVALID_EMAIL_OR_PASSWORD" });
 
-    const signIn = await client.signIn.email({ email, password: "password123" });
+    const signIn = await client.signIn.email({ email, password: "sturdy-pass-123" });
     expect(signIn.error).toBeNull();
     expect(signIn.data).toMatchObject({ redirect: false, user: { email } });
     expect((await client.getSession()).data?.user.email).toBe(email);
@@ -132,7 +132,11 @@ describe("better-auth/client against Gatehouse", () => {
 
   it("updates the user and lists sessions through the same client", async () => {
     const { client } = betterAuthClient();
-    await client.signUp.email({ name: "Up", email: `compat-up-${Date.now()}@example.com`, password: "password123" });
+    await client.signUp.email({
+      name: "Up",
+      email: `compat-up-${Date.now()}@example.com`,
+      password: "sturdy-pass-123",
+    });
     expect((await client.updateUser({ name: "Updated" })).data).toEqual({ status: true });
     expect((await client.getSession({ query: { disableCookieCache: true } })).data?.user.name).toBe("Updated");
     const sessions = await client.listSessions();
@@ -145,7 +149,7 @@ describe("better-auth organization client against Gatehouse", () => {
   it("creates an organization, invites, and the invitee accepts", async () => {
     const owner = betterAuthClient().client;
     const stamp = Date.now();
-    await owner.signUp.email({ name: "Owner", email: `ba-owner-${stamp}@example.com`, password: "password123" });
+    await owner.signUp.email({ name: "Owner", email: `ba-owner-${stamp}@example.com`, password: "sturdy-pass-123" });
     const created = await owner.organization.create({ name: "Compat Org", slug: `compat-${stamp}` });
     expect(created.error).toBeNull();
     expect(created.data).toMatchObject({ name: "Compat Org", slug: `compat-${stamp}` });
@@ -156,7 +160,7 @@ describe("better-auth organization client against Gatehouse", () => {
     expect(invitation.data).toMatchObject({ email: inviteeEmail, role: "member", status: "pending" });
 
     const invitee = betterAuthClient().client;
-    await invitee.signUp.email({ name: "Invitee", email: inviteeEmail, password: "password123" });
+    await invitee.signUp.email({ name: "Invitee", email: inviteeEmail, password: "sturdy-pass-123" });
     const details = await invitee.organization.getInvitation({ query: { id: invitation.data!.id } });
     expect(details.data).toMatchObject({
       organizationName: "Compat Org",
@@ -185,7 +189,7 @@ describe("accounts named by row id or by the provider's account id", () => {
     const caller = betterAuthClient();
     const { client } = caller;
     const email = `ba-acct-${Date.now()}@example.com`;
-    await client.signUp.email({ name: "Accounts", email, password: "password123" });
+    await client.signUp.email({ name: "Accounts", email, password: "sturdy-pass-123" });
     const providerUser = oidc.addUser({ email });
     const link = await client.linkSocial({ provider: "offline" as any, callbackURL: "/settings" });
     expect(link.error).toBeNull();
@@ -221,7 +225,7 @@ describe("accounts named by row id or by the provider's account id", () => {
     await other.client.signUp.email({
       name: "Other",
       email: `ba-other-${Date.now()}@example.com`,
-      password: "password123",
+      password: "sturdy-pass-123",
     });
     for (const accountId of [rowId, providerUser.sub]) {
       const foreign = await other.client.accountInfo({ accountId } as any);
@@ -371,7 +375,7 @@ describe("sendVerificationEmail", () => {
   it("keeps its callbackURL in the mailed link, signed in and signed out", async () => {
     const { client } = betterAuthClient();
     const email = uniqueEmail("ba-resend");
-    await client.signUp.email({ name: "Resend", email, password: "password123" });
+    await client.signUp.email({ name: "Resend", email, password: "sturdy-pass-123" });
     const sent = await client.sendVerificationEmail({ email, callbackURL: "/again" });
     expect(sent.error).toBeNull();
     expect(sent.data).toEqual({ status: true });
@@ -393,7 +397,7 @@ describe("updateSession", () => {
   it("sets additional session fields only: the active organization and team stay the server's", async () => {
     const { client } = betterAuthClient();
     const stamp = Date.now();
-    await client.signUp.email({ name: "Sess", email: `ba-sess-${stamp}@example.com`, password: "password123" });
+    await client.signUp.email({ name: "Sess", email: `ba-sess-${stamp}@example.com`, password: "sturdy-pass-123" });
     const org = await client.organization.create({ name: "Session Org", slug: `sess-${stamp}` });
     const before = await client.getSession({ query: { disableCookieCache: true } });
     expect(before.data?.session.activeOrganizationId).toBe(org.data?.id);
@@ -417,7 +421,7 @@ describe("organization.getOrganization (new in 1.7)", () => {
   it("answers the organization without members: the active one by default, or by id or slug", async () => {
     const { client } = betterAuthClient();
     const stamp = Date.now();
-    await client.signUp.email({ name: "Getter", email: `ba-get-${stamp}@example.com`, password: "password123" });
+    await client.signUp.email({ name: "Getter", email: `ba-get-${stamp}@example.com`, password: "sturdy-pass-123" });
     const first = await client.organization.create({ name: "First", slug: `first-${stamp}` });
     const second = await client.organization.create({
       name: "Second",
@@ -439,7 +443,7 @@ describe("organization.getOrganization (new in 1.7)", () => {
     await stranger.signUp.email({
       name: "Stranger",
       email: `ba-stranger-${stamp}@example.com`,
-      password: "password123",
+      password: "sturdy-pass-123",
     });
     const strangerGet = (stranger.organization as any).getOrganization as (arg?: object) => Promise<any>;
     expect((await strangerGet()).data).toBeNull();

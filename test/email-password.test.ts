@@ -15,7 +15,7 @@ describe("POST /sign-up/email", () => {
     const res = await browser.post("/sign-up/email", {
       name: "Ann",
       email: "Ann@Example.COM",
-      password: "password123",
+      password: "sturdy-pass-123",
     });
     expect(res.status).toBe(200);
     expect(res.body.user).toMatchObject({ name: "Ann", email: "ann@example.com", emailVerified: false, image: null });
@@ -45,7 +45,7 @@ describe("POST /sign-up/email", () => {
     const { email } = await signUp(server);
     const res = await server
       .browser()
-      .post("/sign-up/email", { name: "B", email: email.toUpperCase(), password: "password123" });
+      .post("/sign-up/email", { name: "B", email: email.toUpperCase(), password: "sturdy-pass-123" });
     expect(res.status).toBe(422);
     expect(res.body).toEqual({
       code: "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL",
@@ -57,7 +57,7 @@ describe("POST /sign-up/email", () => {
     const email = `race-${Date.now()}@example.com`;
     const results = await Promise.all(
       Array.from({ length: 8 }, () =>
-        server.browser().post("/sign-up/email", { name: "R", email, password: "password123" }),
+        server.browser().post("/sign-up/email", { name: "R", email, password: "sturdy-pass-123" }),
       ),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
@@ -67,11 +67,11 @@ describe("POST /sign-up/email", () => {
   });
 
   it.each([
-    [{ name: "A", email: "not-an-email", password: "password123" }, 400, "INVALID_EMAIL"],
+    [{ name: "A", email: "not-an-email", password: "sturdy-pass-123" }, 400, "INVALID_EMAIL"],
     [{ name: "A", email: "a@example.com", password: "short" }, 400, "PASSWORD_TOO_SHORT"],
     [{ name: "A", email: "a@example.com", password: "x".repeat(129) }, 400, "PASSWORD_TOO_LONG"],
-    [{ email: "a@example.com", password: "password123" }, 400, "VALIDATION_ERROR"],
-    [{ name: 5, email: "a@example.com", password: "password123" }, 400, "VALIDATION_ERROR"],
+    [{ email: "a@example.com", password: "sturdy-pass-123" }, 400, "VALIDATION_ERROR"],
+    [{ name: 5, email: "a@example.com", password: "sturdy-pass-123" }, 400, "VALIDATION_ERROR"],
   ])("refuses %j with %i %s and creates nothing", async (body, status, code) => {
     const before = await server.auth.database.db
       .selectFrom("user")
@@ -114,7 +114,7 @@ describe("POST /sign-up/email", () => {
     const res = await server.browser().post("/sign-up/email", {
       name: "A",
       email: "forget-me@example.com",
-      password: "password123",
+      password: "sturdy-pass-123",
       rememberMe: false,
     });
     const token = parseSetCookie(res.setCookies.find((l) => l.startsWith("gatehouse.session_token="))!);
@@ -124,7 +124,7 @@ describe("POST /sign-up/email", () => {
 
   it("takes an HTML form post", async () => {
     const res = await server.browser().request("/sign-up/email", {
-      form: { name: "Form", email: "form@example.com", password: "password123" },
+      form: { name: "Form", email: "form@example.com", password: "sturdy-pass-123" },
     });
     expect(res.status).toBe(200);
     expect(res.body.user.email).toBe("form@example.com");
@@ -165,7 +165,7 @@ describe("POST /sign-in/email", () => {
   });
 
   it("refuses a malformed email with INVALID_EMAIL and an over-long password with PASSWORD_TOO_LONG", async () => {
-    const bad = await server.browser().post("/sign-in/email", { email: "nope", password: "password123" });
+    const bad = await server.browser().post("/sign-in/email", { email: "nope", password: "sturdy-pass-123" });
     expect([bad.status, bad.body.code]).toEqual([400, "INVALID_EMAIL"]);
     const long = await server.browser().post("/sign-in/email", { email: "a@example.com", password: "x".repeat(129) });
     expect([long.status, long.body.code]).toEqual([400, "PASSWORD_TOO_LONG"]);
@@ -206,9 +206,9 @@ describe("disabled email and password", () => {
     try {
       const up = await off
         .browser()
-        .post("/sign-up/email", { name: "A", email: "a@example.com", password: "password123" });
+        .post("/sign-up/email", { name: "A", email: "a@example.com", password: "sturdy-pass-123" });
       expect([up.status, up.body.code]).toEqual([400, "EMAIL_PASSWORD_SIGN_UP_DISABLED"]);
-      const inn = await off.browser().post("/sign-in/email", { email: "a@example.com", password: "password123" });
+      const inn = await off.browser().post("/sign-in/email", { email: "a@example.com", password: "sturdy-pass-123" });
       expect([inn.status, inn.body]).toEqual([
         400,
         { code: "EMAIL_PASSWORD_DISABLED", message: "Email and password is not enabled" },
@@ -221,7 +221,7 @@ describe("disabled email and password", () => {
   it("answers a taken email like a new one when sign-up does not sign in (no enumeration)", async () => {
     const quiet = await startTestServer({ options: { emailAndPassword: { requireEmailVerification: true } } });
     try {
-      const body = { name: "A", email: "quiet@example.com", password: "password123" };
+      const body = { name: "A", email: "quiet@example.com", password: "sturdy-pass-123" };
       const first = await quiet.browser().post("/sign-up/email", body);
       const second = await quiet.browser().post("/sign-up/email", body);
       expect(first.status).toBe(200);

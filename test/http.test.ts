@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createAuth } from "../src/server/auth.js";
+import type { MemoryRateLimitStore } from "../src/server/http/rate-limit-store.js";
 import { createServiceApp } from "../src/service-app.js";
 import { parseSetCookie } from "./helpers/browser.js";
 import { signUp, startTestServer, TEST_SECRET, type TestServer } from "./helpers/server.js";
@@ -390,7 +391,7 @@ describe("cookie attributes", () => {
     try {
       const res = await secure
         .browser()
-        .post("/sign-up/email", { name: "S", email: "s@example.com", password: "password123" });
+        .post("/sign-up/email", { name: "S", email: "s@example.com", password: "sturdy-pass-123" });
       const cookie = parseSetCookie(res.setCookies.find((l) => l.includes("session_token"))!);
       expect(cookie.name).toBe("__Host-acme.session_token");
       expect(cookie.attributes).toMatchObject({ secure: true, httponly: true, samesite: "Lax", path: "/" });
@@ -468,6 +469,18 @@ describe("rate limits", () => {
     // Readiness probes (one load balancer, often) are never limited.
     for (let i = 0; i < 8; i++) expect((await browser.get("/ready", from("10.0.1.1"))).status).toBe(200);
     for (let i = 0; i < 8; i++) expect((await browser.get("/list-sessions", from("10.0.1.1"))).status).toBe(401);
+  });
+
+  it("keys windows by the matched route: random paths do not grow the store, and share one window", async () => {
+    const store = limited.auth.context.rateLimitStore as MemoryRateLimitStore;
+    const browser = limited.browser();
+    await browser.get(`/nope-warmup`, from("10.0.2.1"));
+    const before = store.size;
+    const statuses = [];
+    for (let i = 0; i < 30; i++)
+      statuses.push((await browser.get(`/nope-${i}-${Math.random()}`, from("10.0.2.1"))).status);
+    expect(store.size).toBe(before);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
   });
 
   it("groups IPv6 clients by /64", async () => {

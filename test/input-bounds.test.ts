@@ -90,11 +90,11 @@ const cases: Case[] = [
   ],
   [
     "sign-up with a NUL in the name",
-    (b) => b.anyone.post("/sign-up/email", { name: `a${NUL}b`, email: email(), password: "password123" }),
+    (b) => b.anyone.post("/sign-up/email", { name: `a${NUL}b`, email: email(), password: "sturdy-pass-123" }),
   ],
   [
     "sign-up with a NUL in the email",
-    (b) => b.anyone.post("/sign-up/email", { name: "n", email: `a${NUL}@example.com`, password: "password123" }),
+    (b) => b.anyone.post("/sign-up/email", { name: "n", email: `a${NUL}@example.com`, password: "sturdy-pass-123" }),
   ],
   [
     "sign-in with a NUL in the password",
@@ -110,7 +110,7 @@ const cases: Case[] = [
   ],
   [
     "reset-password with a NUL in the token",
-    (b) => b.anyone.post("/reset-password", { newPassword: "password123", token: `t${NUL}` }),
+    (b) => b.anyone.post("/reset-password", { newPassword: "sturdy-pass-123", token: `t${NUL}` }),
   ],
   ["verify-email with a NUL in the token", (b) => b.anyone.get("/verify-email?token=a%00b")],
   ["admin get-user with a NUL in the id", (b) => b.admin.get("/admin/get-user?id=%00")],
@@ -126,7 +126,7 @@ const cases: Case[] = [
   ["a name of 900,000 characters", (b) => b.owner.post("/update-user", { name: "n".repeat(900_000) })],
   [
     "a name of 257 characters at sign-up",
-    (b) => b.anyone.post("/sign-up/email", { name: "n".repeat(257), email: email(), password: "password123" }),
+    (b) => b.anyone.post("/sign-up/email", { name: "n".repeat(257), email: email(), password: "sturdy-pass-123" }),
   ],
   ["an image javascript: URL", (b) => b.owner.post("/update-user", { image: "javascript:alert(1)" })],
   [
@@ -135,7 +135,7 @@ const cases: Case[] = [
       b.anyone.post("/sign-up/email", {
         name: "n",
         email: email(),
-        password: "password123",
+        password: "sturdy-pass-123",
         image: "data:text/html,x",
       }),
   ],

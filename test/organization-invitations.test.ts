@@ -25,6 +25,45 @@ async function markVerified(userId: string) {
   await server.auth.database.db.updateTable("user").set({ emailVerified: true }).where("id", "=", userId).execute();
 }
 
+describe("invitation abuse", () => {
+  it("a guest (anonymous user) cannot invite anyone, and no mail is sent", async () => {
+    const guest = server.browser();
+    expect((await guest.post("/sign-in/anonymous", {})).status).toBe(200);
+    const created = await guest.post("/organization/create", { name: "Totally Your Bank", slug: `guest-${n++}` });
+    expect(created.status).toBe(200);
+    const email = freshEmail();
+    const res = await guest.post("/organization/invite-member", { email, role: "member" });
+    expect([res.status, res.body.code]).toEqual([403, "YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION"]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(capture.to(email)).toEqual([]);
+  });
+
+  it("caps invitations per inviter per day, across organizations", async () => {
+    const capped = await startTestServer({ options: { organization: { invitationsPerInviterPerDay: 3 } } });
+    try {
+      const { owner } = await createOrganization(capped, { name: "First" });
+      const second = await owner.browser.post("/organization/create", { name: "Second", slug: `second-${n++}` });
+      const statuses = [];
+      for (let i = 0; i < 4; i++) {
+        const organizationId = i < 2 ? undefined : second.body.id;
+        const res = await owner.browser.post("/organization/invite-member", {
+          email: freshEmail(),
+          role: "member",
+          ...(organizationId ? { organizationId } : {}),
+        });
+        statuses.push(res.status === 200 ? 200 : `${res.status} ${res.body.code}`);
+      }
+      expect(statuses).toEqual([200, 200, 200, "403 INVITATION_LIMIT_REACHED"]);
+      // A day later the inviter may invite again.
+      capped.clock.advance(86_401);
+      const later = await owner.browser.post("/organization/invite-member", { email: freshEmail(), role: "member" });
+      expect(later.status).toBe(200);
+    } finally {
+      await capped.close();
+    }
+  });
+});
+
 describe("invite-member and the invitation mail", () => {
   it("mails a link into the application over SMTP; the recipient follows it and accepts", async () => {
     const { owner, organizationId, organization } = await createOrganization(server, { name: "Mailers" });
@@ -42,7 +81,9 @@ describe("invite-member and the invitation mail", () => {
     expect(new Date(res.body.expiresAt).getTime() - new Date(res.body.createdAt).getTime()).toBe(172800 * 1000);
 
     const mail = await capture.waitFor((m) => m.to === email);
-    expect(mail.subject).toContain(organization.name);
+    // The organization's name (user-chosen text) is in the body, never in the subject.
+    expect(mail.subject).toBe("You have been invited to join an organization");
+    expect(mail.text).toContain(organization.name);
     expect(mail.text).toContain(owner.email);
     expect(mail.links).toContain(`${server.origin}/accept-invitation/${res.body.id}`);
 

@@ -308,3 +308,40 @@ describe("rate limits on the password routes", () => {
     }
   });
 });
+
+describe("common passwords (ASVS 2.1.7)", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it("are refused with PASSWORD_TOO_COMMON at sign-up, change, reset and an admin's set-password, in any case", async () => {
+    const code = async (res: Promise<{ status: number; body: any }>) => {
+      const r = await res;
+      return `${r.status} ${r.body?.code}`;
+    };
+    const expected = "400 PASSWORD_TOO_COMMON";
+    const fresh = () => `common-${Math.random().toString(36).slice(2)}@example.com`;
+    expect(
+      await code(server.browser().post("/sign-up/email", { name: "C", email: fresh(), password: "password1" })),
+    ).toBe(expected);
+    expect(
+      await code(server.browser().post("/sign-up/email", { name: "C", email: fresh(), password: "QWERTYUIOP" })),
+    ).toBe(expected);
+    const { browser, password, user } = await signUp(server);
+    expect(await code(browser.post("/change-password", { currentPassword: password, newPassword: "iloveyou" }))).toBe(
+      expected,
+    );
+    expect(await code(browser.post("/reset-password", { token: "any", newPassword: "baseball" }))).toBe(expected);
+    const admin = await signUp(server);
+    await server.auth.database.db.updateTable("user").set({ role: "admin" }).where("id", "=", admin.user.id).execute();
+    expect(
+      await code(admin.browser.post("/admin/set-user-password", { userId: user.id, newPassword: "trustno1" })),
+    ).toBe(expected);
+    // An uncommon password of the same length is fine.
+    expect(
+      (await browser.post("/change-password", { currentPassword: password, newPassword: "q7-harbor-kiln" })).status,
+    ).toBe(200);
+  });
+});

@@ -284,7 +284,7 @@ describe("session store against the real service", () => {
     expect(await until(session, (d) => d === null)).toBeNull();
 
     const email = `store-${Date.now()}@example.com`;
-    const signUp = await client.signUp.email({ name: "Store", email, password: "password123" });
+    const signUp = await client.signUp.email({ name: "Store", email, password: "sturdy-pass-123" });
     expect(signUp.error).toBeNull();
     expect((await until(session, (d) => d !== null))!.user.email).toBe(email);
     expect(session.getSnapshot().data!.session.expiresAt).toBeInstanceOf(Date);
@@ -300,7 +300,7 @@ describe("session store against the real service", () => {
   it("sees its own revocation: revoke-sessions empties the session", async () => {
     const client = clientFor();
     const email = `revoke-${Date.now()}@example.com`;
-    await client.signUp.email({ name: "R", email, password: "password123" });
+    await client.signUp.email({ name: "R", email, password: "sturdy-pass-123" });
     await until(client.$store.session, (d) => d !== null);
     const { error } = await client.revokeSessions();
     expect(error).toBeNull();
@@ -310,12 +310,12 @@ describe("session store against the real service", () => {
   it("impersonation swaps the watched session to the user and back; a plain user is refused", async () => {
     const admin = clientFor();
     const adminEmail = `admin-${Date.now()}@example.com`;
-    const signed = await admin.signUp.email({ name: "Admin", email: adminEmail, password: "password123" });
+    const signed = await admin.signUp.email({ name: "Admin", email: adminEmail, password: "sturdy-pass-123" });
     const db = server.auth.database.db;
     await db.updateTable("user").set({ role: "admin" }).where("id", "=", signed.data!.user.id).execute();
     const target = clientFor();
     const targetEmail = `target-${Date.now()}@example.com`;
-    const created = await target.signUp.email({ name: "Target", email: targetEmail, password: "password123" });
+    const created = await target.signUp.email({ name: "Target", email: targetEmail, password: "sturdy-pass-123" });
     const targetId = created.data!.user.id;
 
     const page = await admin.admin.listUsers({ query: { searchValue: targetEmail, searchField: "email" } });
@@ -338,7 +338,10 @@ describe("session store against the real service", () => {
   });
 
   it("answers server errors with the catalogue code and the HTTP status", async () => {
-    const { data, error } = await clientFor().signIn.email({ email: "nobody@example.com", password: "password123" });
+    const { data, error } = await clientFor().signIn.email({
+      email: "nobody@example.com",
+      password: "sturdy-pass-123",
+    });
     expect(data).toBeNull();
     expect(error).toEqual({
       code: "INVALID_EMAIL_OR_PASSWORD",
@@ -347,7 +350,7 @@ describe("session store against the real service", () => {
       statusText: "Unauthorized",
     });
     const withoutOrigin = createAuthClient({ baseURL: server.origin, focusTarget: null });
-    const refused = await withoutOrigin.signIn.email({ email: "nobody@example.com", password: "password123" });
+    const refused = await withoutOrigin.signIn.email({ email: "nobody@example.com", password: "sturdy-pass-123" });
     expect(refused.error).toMatchObject({ code: "MISSING_OR_NULL_ORIGIN", status: 403 });
   });
 
@@ -356,12 +359,12 @@ describe("session store against the real service", () => {
     const focus = new EventTarget();
     const client = clientFor({ focusTarget: focus, now: () => clock });
     const email = `focus-${Date.now()}@example.com`;
-    await client.signUp.email({ name: "Before", email, password: "password123" });
+    await client.signUp.email({ name: "Before", email, password: "sturdy-pass-123" });
     await until(client.$store.session, (d) => d?.user.name === "Before");
 
     // Another tab renames the user; this tab learns it only when it is focused again.
     const other = clientFor();
-    await other.signIn.email({ email, password: "password123" });
+    await other.signIn.email({ email, password: "sturdy-pass-123" });
     await other.updateUser({ name: "After" });
 
     focus.dispatchEvent(new Event("focus"));

@@ -10,13 +10,19 @@ export class AuthError extends Error {
   readonly status: number;
   /** Extra JSON fields some answers carry beside code and message. */
   readonly details?: Record<string, unknown>;
+  /** For a 429: when to try again, sent as Retry-After. */
+  readonly retryAfterSeconds?: number;
 
-  constructor(code: ErrorCode, init: { status?: number; message?: string; details?: Record<string, unknown> } = {}) {
+  constructor(
+    code: ErrorCode,
+    init: { status?: number; message?: string; details?: Record<string, unknown>; retryAfterSeconds?: number } = {},
+  ) {
     const entry = errorCatalogue[code];
     super(init.message ?? entry.message);
     this.code = code;
     this.status = init.status ?? entry.status;
     this.details = init.details;
+    this.retryAfterSeconds = init.retryAfterSeconds;
   }
 }
 

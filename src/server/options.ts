@@ -130,6 +130,8 @@ const organization = z.strictObject({
   organizationLimit: z.number().int().positive().optional(),
   membershipLimit: z.number().int().positive().default(100),
   invitationLimit: z.number().int().positive().default(100),
+  /** Invitations one user may create in 24 hours, across organizations (anti-spam). */
+  invitationsPerInviterPerDay: z.number().int().positive().default(100),
   creatorRole: z.string().min(1).default("owner"),
   invitationExpiresIn: positiveSeconds.default(172800),
   requireEmailVerificationOnInvitation: z.boolean().default(false),
@@ -178,6 +180,8 @@ const admin = z.strictObject({
   adminUserIds: z.array(z.string().min(1)).default([]),
   impersonationSessionDuration: positiveSeconds.default(3600),
   allowImpersonatingAdmins: z.boolean().default(false),
+  /** Let an admin update, re-role, ban, remove or set the password of another admin. */
+  allowManagingAdmins: z.boolean().default(false),
   /** Extra or replacement admin roles: role -> resource -> actions. */
   roles: z.record(z.string(), roleStatements).default({}),
 });

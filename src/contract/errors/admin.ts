@@ -6,6 +6,10 @@ export const adminErrors = defineErrors({
   YOU_CANNOT_BAN_YOURSELF: { message: "You cannot ban yourself", status: 400 },
   YOU_CANNOT_REMOVE_YOURSELF: { message: "You cannot remove yourself", status: 400 },
   YOU_CANNOT_IMPERSONATE_ADMINS: { message: "You cannot impersonate admins", status: 403 },
+  YOU_CANNOT_MANAGE_ADMINS: {
+    message: "You cannot change, ban or remove another admin",
+    status: 403,
+  },
   YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE: { message: "You are not allowed to change users role", status: 403 },
   YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS: { message: "You are not allowed to create users", status: 403 },
   YOU_ARE_NOT_ALLOWED_TO_LIST_USERS: { message: "You are not allowed to list users", status: 403 },

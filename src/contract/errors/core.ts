@@ -37,6 +37,10 @@ export const coreErrors = defineErrors({
   INVALID_EMAIL_OR_PASSWORD: { message: "Invalid email or password", status: 401 },
   INVALID_USER: { message: "Invalid user", status: 400 },
   PASSWORD_TOO_SHORT: { message: "Password too short", status: 400 },
+  PASSWORD_TOO_COMMON: {
+    message: "This password is one of the most common ones; choose another",
+    status: 400,
+  },
   PASSWORD_TOO_LONG: { message: "Password too long", status: 400 },
   USER_ALREADY_EXISTS: { message: "User already exists.", status: 422 },
   USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: { message: "User already exists. Use another email.", status: 422 },

@@ -26,6 +26,25 @@ export interface MailOutboxOptions {
   pollIntervalMs?: number;
 }
 
+/**
+ * Mail anyone can make us send to an address they name (links to verify, reset, confirm, delete):
+ * at most RECIPIENT_CAP of them per address per RECIPIENT_WINDOW_MS, whatever the route or the
+ * requester's IP, so nobody can bomb an inbox through us. Counted from the outbox table itself, so
+ * every instance shares the count. Past the cap the mail is dropped (logged), and the request
+ * answers as usual: the answer must not tell whether anything was sent.
+ */
+export const RECIPIENT_CAPPED_KINDS = [
+  "verify-email",
+  "reset-password",
+  "change-email-verification",
+  "change-email-confirmation",
+  "delete-account",
+  "magic-link",
+] as const;
+export const RECIPIENT_CAP = 3;
+export const RECIPIENT_WINDOW_MS = 15 * 60_000;
+const cappedKinds: ReadonlySet<string> = new Set(RECIPIENT_CAPPED_KINDS);
+
 /** How long one delivery attempt holds a row, so two instances never send the same mail at once. */
 const LEASE_MS = 60_000;
 const BATCH = 20;
@@ -59,12 +78,28 @@ export class MailOutbox {
   }
 
   /** Writes the message; pass the transaction of the change that causes it. Call wake() after the commit. */
-  async enqueue(db: DB, message: MailMessage): Promise<void> {
+  /** Queues the message in the caller's transaction; false when the recipient cap dropped it. */
+  async enqueue(db: DB, message: MailMessage): Promise<boolean> {
     const now = this.#options.now();
+    if (cappedKinds.has(message.kind)) {
+      const since = new Date(now.getTime() - RECIPIENT_WINDOW_MS);
+      const recent = await db
+        .selectFrom("outbox")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("to", "=", message.to)
+        .where("kind", "in", RECIPIENT_CAPPED_KINDS)
+        .where("createdAt", ">", since)
+        .executeTakeFirstOrThrow();
+      if (Number(recent.n) >= RECIPIENT_CAP) {
+        this.#options.logger.info("mail dropped: recipient cap reached", { kind: message.kind });
+        return false;
+      }
+    }
     await db
       .insertInto("outbox")
       .values({ id: newId(), ...message, nextAttemptAt: now, createdAt: now, lastError: null, sentAt: null })
       .execute();
+    return true;
   }
 
   /** Starts the retry poll. */

@@ -33,7 +33,7 @@ export function assertInputBounds(value: unknown, root: "body" | "query"): void 
     if (depth >= MAX_INPUT_DEPTH) refuse(path, `is nested deeper than ${MAX_INPUT_DEPTH} levels`);
     if (Array.isArray(current)) {
       if (current.length > MAX_INPUT_ARRAY) refuse(path, `has more than ${MAX_INPUT_ARRAY} items`);
-      current.forEach((item, index) => stack.push([item, `${path}.${index}`, depth + 1]));
+      for (let index = 0; index < current.length; index++) stack.push([current[index], `${path}.${index}`, depth + 1]);
       continue;
     }
     for (const [key, item] of Object.entries(current)) {

@@ -27,6 +27,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return { allowed: true, retryAfterSeconds };
   }
 
+  /** Windows held now (tests: random paths must not add any). */
+  get size(): number {
+    return this.#windows.size;
+  }
+
   #sweep(nowMs: number): void {
     if (nowMs < this.#nextSweepMs) return;
     this.#nextSweepMs = nowMs + 60_000;

@@ -1,3 +1,4 @@
+import { routePath as matchedRoutePath } from "hono/route";
 import { AuthError } from "../errors.js";
 import type { AuthOptions } from "../options.js";
 import { rateLimitSubject } from "./client-ip.js";
@@ -41,7 +42,9 @@ export function createRateLimit(config: AuthOptions["rateLimit"], routePath: (pa
     const rule = ruleFor(path, config);
     if (!rule) return;
     const ctx = c.get("auth");
-    const key = `${rateLimitSubject(c.get("clientIp"))}|${path}`;
+    // Keyed by the matched route pattern, not the raw path: random paths (404s, tokens in a path)
+    // share one window instead of each adding an entry to the store.
+    const key = `${rateLimitSubject(c.get("clientIp"))}|${matchedRoutePath(c, -1)}`;
     let decision: Awaited<ReturnType<typeof ctx.rateLimitStore.hit>>;
     try {
       decision = await ctx.rateLimitStore.hit(key, rule.window, rule.max, ctx.now().getTime());
@@ -50,11 +53,7 @@ export function createRateLimit(config: AuthOptions["rateLimit"], routePath: (pa
       ctx.logger.warn("rate limit store unavailable; request not limited", { error: String(error) });
       return;
     }
-    if (!decision.allowed) {
-      c.header("Retry-After", String(decision.retryAfterSeconds));
-      c.header("X-Retry-After", String(decision.retryAfterSeconds));
-      throw new AuthError("TOO_MANY_REQUESTS");
-    }
+    if (!decision.allowed) throw new AuthError("TOO_MANY_REQUESTS", { retryAfterSeconds: decision.retryAfterSeconds });
     return;
   };
 }

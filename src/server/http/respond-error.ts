@@ -7,6 +7,10 @@ export function respondWithError(error: unknown, c: Context<AuthEnv>): Response 
   if (error instanceof AuthError) {
     // The rest of an oversized body is never read: close the connection rather than leave it half-read.
     if (error.code === "PAYLOAD_TOO_LARGE") c.header("Connection", "close");
+    if (error.retryAfterSeconds !== undefined) {
+      c.header("Retry-After", String(error.retryAfterSeconds));
+      c.header("X-Retry-After", String(error.retryAfterSeconds));
+    }
     return c.json({ code: error.code, message: error.message, ...error.details }, error.status as 400);
   }
   const requestId = c.get("requestId");

@@ -17,11 +17,23 @@ import {
   mapSession,
 } from "../store/sessions.js";
 import { findUserById, insertUser, updateUserProfile } from "../store/users.js";
-import { type AdminActor, isKnownAdminRole, requireAdminPermission } from "./admin-access.js";
+import { type AdminActor, isAdminUser, isKnownAdminRole, requireAdminPermission } from "./admin-access.js";
 import { recordAudit } from "./audit.js";
-import { assertPasswordLength, normalizeEmail } from "./credentials.js";
+import { assertNewPasswordAcceptable, normalizeEmail } from "./credentials.js";
 import { parseRoles } from "./permissions.js";
 import { hashSessionToken } from "./sessions.js";
+
+/**
+ * The target of a change (update, role, ban, removal, password): another admin only with
+ * admin.allowManagingAdmins, so one admin account cannot take over or lock out the others.
+ */
+async function manageableUser(ctx: AuthContext, actor: AdminActor, userId: string): Promise<User> {
+  const user = await existingUser(ctx, userId);
+  if (user.id !== actor.user.id && isAdminUser(ctx, user) && !ctx.options.admin.allowManagingAdmins) {
+    throw new AuthError("YOU_CANNOT_MANAGE_ADMINS");
+  }
+  return user;
+}
 
 async function existingUser(ctx: AuthContext, userId: string): Promise<User> {
   const user = await findUserById(ctx.db, userId);
@@ -48,7 +60,7 @@ export async function createUserAsAdmin(
   }
   const email = normalizeEmail(input.email);
   const role = input.role === undefined ? ctx.options.admin.defaultRole : checkedRoles(ctx, input.role);
-  if (input.password !== undefined) assertPasswordLength(ctx, input.password);
+  if (input.password !== undefined) assertNewPasswordAcceptable(ctx, input.password);
   const passwordHash = input.password === undefined ? null : await ctx.hasher.hash(input.password);
   const now = ctx.now();
   try {
@@ -114,7 +126,7 @@ export async function updateUserAsAdmin(
   if (typeof data.email === "string") patch.email = normalizeEmail(data.email);
   if (typeof data.emailVerified === "boolean") patch.emailVerified = data.emailVerified;
   if (Object.keys(patch).length === 0) throw new AuthError("NO_DATA_TO_UPDATE");
-  await existingUser(ctx, userId);
+  await manageableUser(ctx, actor, userId);
   try {
     return await ctx.db.transaction().execute(async (trx) => {
       const user = await updateUserProfile(trx, userId, patch, ctx.now());
@@ -142,7 +154,7 @@ export async function setRoleAsAdmin(
 ): Promise<User> {
   requireAdminPermission(ctx, actor, { user: ["set-role"] }, "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE");
   const roles = checkedRoles(ctx, role);
-  await existingUser(ctx, userId);
+  await manageableUser(ctx, actor, userId);
   return ctx.db.transaction().execute(async (trx) => {
     const user = await updateUserProfile(trx, userId, { role: roles }, ctx.now());
     await recordAudit(ctx, trx, {
@@ -163,8 +175,8 @@ export async function banUserAsAdmin(
   input: { userId: string; banReason?: string; banExpiresIn?: number },
 ): Promise<User> {
   requireAdminPermission(ctx, actor, { user: ["ban"] }, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS");
-  await existingUser(ctx, input.userId);
   if (input.userId === actor.user.id) throw new AuthError("YOU_CANNOT_BAN_YOURSELF");
+  await manageableUser(ctx, actor, input.userId);
   const now = ctx.now();
   const banExpires = input.banExpiresIn ? new Date(now.getTime() + input.banExpiresIn * 1000) : null;
   const banReason = input.banReason ?? "No reason";
@@ -203,7 +215,7 @@ export async function unbanUserAsAdmin(ctx: AuthContext, actor: AdminActor, user
 export async function removeUserAsAdmin(ctx: AuthContext, actor: AdminActor, userId: string): Promise<void> {
   requireAdminPermission(ctx, actor, { user: ["delete"] }, "YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS");
   if (userId === actor.user.id) throw new AuthError("YOU_CANNOT_REMOVE_YOURSELF");
-  const user = await existingUser(ctx, userId);
+  const user = await manageableUser(ctx, actor, userId);
   await ctx.db.transaction().execute(async (trx) => {
     await deleteUserAndOwnedRows(trx, userId);
     await recordAudit(ctx, trx, {
@@ -224,8 +236,8 @@ export async function setUserPasswordAsAdmin(
   newPassword: string,
 ): Promise<void> {
   requireAdminPermission(ctx, actor, { user: ["set-password"] }, "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD");
-  assertPasswordLength(ctx, newPassword);
-  await existingUser(ctx, userId);
+  assertNewPasswordAcceptable(ctx, newPassword);
+  await manageableUser(ctx, actor, userId);
   const passwordHash = await ctx.hasher.hash(newPassword);
   const now = ctx.now();
   await ctx.db.transaction().execute(async (trx) => {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { AuthContext } from "../context.js";
+import { isCommonPassword } from "../crypto/common-passwords.js";
 import type { PasswordHasher } from "../crypto/password.js";
 import { AuthError } from "../errors.js";
 
@@ -13,10 +14,15 @@ export function normalizeEmail(email: string): string {
 }
 
 /** PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG against the configured bounds (UTF-16 code units). */
-export function assertPasswordLength(ctx: AuthContext, password: string): void {
+/**
+ * A password someone is about to set (sign-up, reset, change, an admin's set-password or
+ * create-user): within the length bounds and not one of the most common passwords.
+ */
+export function assertNewPasswordAcceptable(ctx: AuthContext, password: string): void {
   const { minPasswordLength, maxPasswordLength } = ctx.options.emailAndPassword;
   if (password.length < minPasswordLength) throw new AuthError("PASSWORD_TOO_SHORT");
   if (password.length > maxPasswordLength) throw new AuthError("PASSWORD_TOO_LONG");
+  if (isCommonPassword(password)) throw new AuthError("PASSWORD_TOO_COMMON");
 }
 
 const dummyHashes = new WeakMap<PasswordHasher, Promise<string>>();

@@ -5,13 +5,14 @@ import { AuthError } from "../errors.js";
 import { insertCredentialAccount, updateCredentialPassword } from "../store/accounts.js";
 import { isUniqueViolation } from "../store/database.js";
 import { findUserWithPasswordByEmail, insertUser } from "../store/users.js";
-import { assertPasswordLength, normalizeEmail, verifyPasswordOrDummy } from "./credentials.js";
+import { assertNewPasswordAcceptable, normalizeEmail, verifyPasswordOrDummy } from "./credentials.js";
 import {
   enqueueVerificationMail,
   resendVerificationOnSignIn,
   sendsVerificationOnSignUp,
 } from "./email-verification.js";
 import { createSession, type RequestMeta } from "./sessions.js";
+import { beginSignInAttempt } from "./sign-in-throttle.js";
 
 export interface SignUpInput {
   name: string;
@@ -39,7 +40,7 @@ export async function signUpEmail(ctx: AuthContext, input: SignUpInput, meta: Re
   const { enabled, disableSignUp, requireEmailVerification, autoSignIn } = ctx.options.emailAndPassword;
   if (!enabled || disableSignUp) throw new AuthError("EMAIL_PASSWORD_SIGN_UP_DISABLED");
   const email = normalizeEmail(input.email);
-  assertPasswordLength(ctx, input.password);
+  assertNewPasswordAcceptable(ctx, input.password);
   const name = input.name.trim();
   const passwordHash = await ctx.hasher.hash(input.password);
   const signInNow = autoSignIn && !requireEmailVerification;
@@ -107,8 +108,10 @@ export async function signInEmail(ctx: AuthContext, input: SignInInput, meta: Re
   const email = normalizeEmail(input.email);
   if (input.password.length > maxPasswordLength) throw new AuthError("PASSWORD_TOO_LONG");
 
+  const finishAttempt = await beginSignInAttempt(ctx, email);
   const found = await findUserWithPasswordByEmail(ctx.db, email);
   const valid = await verifyPasswordOrDummy(ctx.hasher, found?.passwordHash ?? null, input.password);
+  await finishAttempt(Boolean(found && valid));
   if (!found || !valid) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
   if (requireEmailVerification && !found.user.emailVerified) {
     await resendVerificationOnSignIn(ctx, found.user, input.callbackURL);

@@ -1,4 +1,5 @@
 import type { AuthContext } from "../context.js";
+import { deleteStaleThrottles } from "../store/sign-in-throttle.js";
 
 /** Delivered mail is kept this long for the development outbox page and support questions. */
 const SENT_MAIL_RETENTION_MS = 7 * 86400 * 1000;
@@ -13,6 +14,8 @@ export async function sweepExpired(
   const now = ctx.now();
   const sessions = await ctx.db.deleteFrom("session").where("expiresAt", "<=", now).executeTakeFirst();
   const verifications = await ctx.db.deleteFrom("verification").where("expiresAt", "<=", now).executeTakeFirst();
+  // Failure counts older than a day are forgotten (the longest lock is 15 minutes).
+  await deleteStaleThrottles(ctx.db, new Date(now.getTime() - 86_400_000));
   const mail = await ctx.db
     .deleteFrom("outbox")
     .where("sentAt", "<=", new Date(now.getTime() - SENT_MAIL_RETENTION_MS))

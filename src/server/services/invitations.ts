@@ -5,6 +5,7 @@ import { renderActionMail } from "../email/layout.js";
 import { AuthError } from "../errors.js";
 import { type DB, isUniqueViolation } from "../store/database.js";
 import {
+  countInvitationsByInviter,
   countPendingInvitations,
   extendInvitation,
   findInvitation,
@@ -65,7 +66,8 @@ async function enqueueInvitationMail(
     renderActionMail({
       to: invitation.email,
       kind: "organization-invitation",
-      subject: `You are invited to join ${organizationName}`,
+      // Nothing a user typed goes into the subject: it is what a phishing mail would forge first.
+      subject: "You have been invited to join an organization",
       intro: [`${inviter.name} (${inviter.email}) invited you to join ${organizationName} as ${invitation.role}.`],
       action: { label: "Accept the invitation", url },
       outro: [
@@ -89,6 +91,12 @@ export async function inviteMember(
   input: InviteInput,
 ): Promise<Invitation> {
   const options = ctx.options.organization;
+  // A guest can be made by anyone in one request: they may not make our mail server send anything.
+  if (user.isAnonymous) {
+    throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION", {
+      message: "Guests cannot send invitations; sign up first",
+    });
+  }
   const organizationId = resolveOrganizationId(session, input.organizationId, "ORGANIZATION_NOT_FOUND");
   const email = normalizeEmail(input.email);
   const inviter = await requireMember(ctx.db, organizationId, session.userId, "MEMBER_NOT_FOUND");
@@ -127,6 +135,12 @@ export async function inviteMember(
       if (pending) await transitionPendingInvitation(trx, pending.id, "canceled");
       if ((await countPendingInvitations(trx, organizationId, now)) >= options.invitationLimit) {
         throw new AuthError("INVITATION_LIMIT_REACHED");
+      }
+      const dayAgo = new Date(now.getTime() - 86_400_000);
+      if ((await countInvitationsByInviter(trx, session.userId, dayAgo)) >= options.invitationsPerInviterPerDay) {
+        throw new AuthError("INVITATION_LIMIT_REACHED", {
+          message: `You can send at most ${options.invitationsPerInviterPerDay} invitations a day`,
+        });
       }
       const created = await insertInvitation(trx, {
         id: newId(),

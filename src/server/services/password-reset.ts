@@ -12,7 +12,7 @@ import {
   findVerification,
   insertVerification,
 } from "../store/verifications.js";
-import { assertPasswordLength, normalizeEmail } from "./credentials.js";
+import { assertNewPasswordAcceptable, normalizeEmail } from "./credentials.js";
 import { revokeAllSessions } from "./sessions.js";
 import { atLeast, ENUMERATION_SAFE_ANSWER_MS } from "./timing.js";
 
@@ -67,7 +67,7 @@ export async function isResetTokenLive(ctx: AuthContext, token: string): Promise
 export async function resetPassword(ctx: AuthContext, input: { newPassword: string; token?: string }): Promise<void> {
   const { token } = input;
   if (!token) throw new AuthError("INVALID_TOKEN");
-  assertPasswordLength(ctx, input.newPassword);
+  assertNewPasswordAcceptable(ctx, input.newPassword);
   const passwordHash = await ctx.hasher.hash(input.newPassword);
   const now = ctx.now();
   const userId = await ctx.db.transaction().execute(async (trx) => {

@@ -6,7 +6,7 @@ import { findCredentialPassword, setCredentialPassword } from "../store/accounts
 import { isUniqueViolation } from "../store/database.js";
 import { findUserById } from "../store/users.js";
 import { deleteUserVerifications } from "../store/verifications.js";
-import { assertPasswordLength, verifyPasswordOrDummy } from "./credentials.js";
+import { assertNewPasswordAcceptable, verifyPasswordOrDummy } from "./credentials.js";
 import { RESET_PASSWORD_PREFIX } from "./password-reset.js";
 import { createSession, type RequestMeta, revokeAllSessions } from "./sessions.js";
 
@@ -27,7 +27,7 @@ export async function changePassword(
   meta: RequestMeta,
   options: { rememberMe: boolean },
 ): Promise<{ user: User; session: Session | null }> {
-  assertPasswordLength(ctx, input.newPassword);
+  assertNewPasswordAcceptable(ctx, input.newPassword);
   const { user } = current;
   const stored = await findCredentialPassword(ctx.db, user.id);
   if (!stored) throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
@@ -58,7 +58,7 @@ export async function verifyPassword(ctx: AuthContext, userId: string, password:
  * social sign-up. USER_ALREADY_HAS_PASSWORD when they have one; the account's unique key decides races.
  */
 export async function setPassword(ctx: AuthContext, userId: string, newPassword: string): Promise<void> {
-  assertPasswordLength(ctx, newPassword);
+  assertNewPasswordAcceptable(ctx, newPassword);
   const passwordHash = await ctx.hasher.hash(newPassword);
   try {
     await ctx.db.transaction().execute(async (trx) => {

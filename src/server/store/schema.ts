@@ -124,6 +124,14 @@ export interface JwksTable {
   generation: number | null;
 }
 
+/** Failed sign-ins per account key, for the exponential backoff (services/sign-in-throttle.ts). */
+export interface SignInThrottleTable {
+  key: string;
+  failures: number;
+  lockedUntil: NullableTimestamp;
+  updatedAt: Timestamp;
+}
+
 /** Mail waiting to be delivered, written in the same transaction as the change that causes it. */
 export interface OutboxTable {
   id: string;
@@ -164,6 +172,7 @@ export interface Database {
   team: TeamTable;
   teamMember: TeamMemberTable;
   jwks: JwksTable;
+  signInThrottle: SignInThrottleTable;
   outbox: OutboxTable;
   auditLog: AuditLogTable;
 }

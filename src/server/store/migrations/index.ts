@@ -4,6 +4,9 @@ import { initialMigration } from "./0001_initial.js";
 import { organizationIndexesMigration } from "./0004_organization_indexes.js";
 import { adminAuditMigration } from "./0005_admin_audit.js";
 import { jwksGenerationMigration } from "./0006_jwks_generation.js";
+import { invitationInviterIndexMigration } from "./0007_invitation_inviter_index.js";
+import { signInThrottleMigration } from "./0008_sign_in_throttle.js";
+import { outboxRecipientIndexMigration } from "./0009_outbox_recipient_index.js";
 
 /** All migrations in order. Names sort by their numeric prefix; never rename or edit a landed one. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -12,5 +15,8 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     "0004_organization_indexes": organizationIndexesMigration(),
     "0005_admin_audit": adminAuditMigration(dialect),
     "0006_jwks_generation": jwksGenerationMigration(),
+    "0007_invitation_inviter_index": invitationInviterIndexMigration(),
+    "0008_sign_in_throttle": signInThrottleMigration(dialect),
+    "0009_outbox_recipient_index": outboxRecipientIndexMigration(),
   };
 }
