@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createAuth } from "../src/server/auth.js";
-import type { Logger } from "../src/server/context.js";
+import type { Logger } from "../src/server/logger.js";
 import { cookieHeader } from "./lib/seed.js";
 
 const quiet: Logger = { info: () => {}, warn: () => {}, error: (m, f) => console.error(m, f) };

@@ -144,6 +144,17 @@ describe("loading", () => {
     const page = await browser.newPage();
     await signUpInBrowser(page, service.origin, newUser("Eve"));
     await page.getByTestId("home-title").waitFor();
+    // With an active organization there is something to ask about on every page.
+    await page.evaluate(async () => {
+      await fetch("/api/auth/organization/create", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: "Eve's", slug: `eve-${Date.now()}` }),
+      });
+      await fetch("/api/auth/get-session?disableCookieCache=true");
+    });
+    await page.reload();
+    await page.getByTestId("home-title").waitFor();
     // Watch the page's own fetch calls (the requests still go to the real server).
     await page.addInitScript(() => {
       const log: string[] = [];

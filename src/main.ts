@@ -1,10 +1,11 @@
 import { serve } from "@hono/node-server";
-import { consoleLogger, createAuth } from "./server/auth.js";
+import { createAuth } from "./server/auth.js";
 import { demoOptions } from "./server/demo-options.js";
 import { readEnvironment } from "./server/environment.js";
-import { RedisRateLimitStore } from "./server/http/redis-rate-limit-store.js";
+import { consoleLogger } from "./server/logger.js";
 import { ConfigError } from "./server/options.js";
 import { redisRevocationFeed } from "./server/services/revocation-feeds.js";
+import { RedisRateLimitStore } from "./server/store/redis-rate-limit-store.js";
 import { createServiceApp } from "./service-app.js";
 
 /** The service: reads the environment, migrates, serves /api/auth and the application on one port. */
@@ -43,6 +44,9 @@ async function main(): Promise<void> {
 
   const server = serve({ fetch, port: env.port, hostname: env.host }, (info) => {
     console.log(`Gatehouse listening on http://${env.host}:${info.port} (public ${env.baseURL})`);
+    if (auth.context.mail.transportName === "development" && !env.production) {
+      console.log(`No SMTP_URL: mail stays in the development outbox, ${env.baseURL}/dev/outbox`);
+    }
   });
   const stop = () => {
     server.close();

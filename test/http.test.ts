@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createAuth } from "../src/server/auth.js";
-import type { MemoryRateLimitStore } from "../src/server/http/rate-limit-store.js";
+import type { MemoryRateLimitStore } from "../src/server/store/rate-limit-store.js";
 import { createServiceApp } from "../src/service-app.js";
 import { parseSetCookie } from "./helpers/browser.js";
 import { signUp, startTestServer, TEST_SECRET, type TestServer } from "./helpers/server.js";

@@ -145,8 +145,7 @@ describe("one key set for every instance", () => {
 
         // Rotation due on both at once (they share the clock): one new generation, not two.
         a.clock.advance(HOUR + 1);
-        const onB = b.browser();
-        for (const name of browser.cookieNames()) onB.setCookie(name, browser.cookie(name)!);
+        const onB = browser.copyTo(b.origin);
         await Promise.all([browser.get("/token"), onB.get("/token"), kids(a), kids(b)]);
         const rows = await a.auth.database.db.selectFrom("jwks").select(["generation"]).execute();
         expect(rows.map((r) => r.generation).sort()).toEqual([1, 2]);

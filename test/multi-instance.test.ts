@@ -48,12 +48,6 @@ describe.skipIf(dialectUnderTest() !== "postgres")("three instances, one Postgre
     await database?.drop();
   });
 
-  function on(instance: Instance, from: TestBrowser): TestBrowser {
-    const copy = instance.browser();
-    for (const name of from.cookieNames()) copy.setCookie(name, from.cookie(name)!);
-    return copy;
-  }
-
   async function signUp(instance: Instance) {
     const browser = instance.browser();
     const email = `user-${Math.random().toString(36).slice(2, 10)}@example.com`;
@@ -103,13 +97,13 @@ describe.skipIf(dialectUnderTest() !== "postgres")("three instances, one Postgre
   it("sign-in on A, revoke on B: A refuses its cached copy within a second", async () => {
     const victim = await signUp(a);
     await answeredFromCache(victim.browser, victim.user.id);
-    expect((await on(b, victim.browser).post("/revoke-sessions", {})).status).toBe(200);
+    expect((await victim.browser.copyTo(b.origin).post("/revoke-sessions", {})).status).toBe(200);
     await refusedWithinASecond(victim.browser);
   });
 
   it("sign-out on A is seen by C's cached copy", async () => {
     const victim = await signUp(a);
-    const onC = on(c, victim.browser);
+    const onC = victim.browser.copyTo(c.origin);
     await answeredFromCache(onC, victim.user.id);
     await victim.browser.post("/sign-out", {});
     await refusedWithinASecond(onC);
@@ -122,7 +116,7 @@ describe.skipIf(dialectUnderTest() !== "postgres")("three instances, one Postgre
     await client.query(`UPDATE "user" SET role = 'admin' WHERE id = $1`, [admin.user.id]);
     await client.end();
     const victim = await signUp(a);
-    const onC = on(c, victim.browser);
+    const onC = victim.browser.copyTo(c.origin);
     await answeredFromCache(onC, victim.user.id);
     await answeredFromCache(victim.browser, victim.user.id);
     const ban = await admin.browser.post("/admin/ban-user", { userId: victim.user.id, banReason: "spam" });

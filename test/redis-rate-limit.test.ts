@@ -1,7 +1,7 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomString } from "../src/server/crypto/random.js";
-import { RedisRateLimitStore } from "../src/server/http/redis-rate-limit-store.js";
+import { RedisRateLimitStore } from "../src/server/store/redis-rate-limit-store.js";
 import { startTestServer, type TestServer } from "./helpers/server.js";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";

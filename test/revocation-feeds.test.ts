@@ -12,12 +12,6 @@ import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const cacheOptions = { session: { cookieCache: { enabled: true, maxAge: 300 } } };
 
-function copyTo(server: TestServer, browser: TestBrowser): TestBrowser {
-  const copy = server.browser();
-  for (const name of browser.cookieNames()) copy.setCookie(name, browser.cookie(name)!);
-  return copy;
-}
-
 /** Polls get-session on `browser` until it answers null; fails after `withinMs`. */
 async function refusedWithin(browser: TestBrowser, withinMs: number): Promise<number> {
   const started = Date.now();
@@ -62,7 +56,7 @@ describe.skipIf(dialectUnderTest() !== "postgres").each(feeds)("revocations thro
 
   it("a cache minted on A answers on B without the database, until A revokes it", async () => {
     const victim = await signUp(a);
-    const onB = copyTo(b, victim.browser);
+    const onB = victim.browser.copyTo(b.origin);
     const before = b.queryCount();
     expect((await onB.get("/get-session")).body.user.id).toBe(victim.user.id);
     expect(b.queryCount()).toBe(before);
@@ -73,7 +67,7 @@ describe.skipIf(dialectUnderTest() !== "postgres").each(feeds)("revocations thro
 
   it("sign-out on B reaches A's copy", async () => {
     const victim = await signUp(b);
-    const onA = copyTo(a, victim.browser);
+    const onA = victim.browser.copyTo(a.origin);
     expect((await onA.get("/get-session")).body.user.id).toBe(victim.user.id);
     await victim.browser.post("/sign-out", {});
     expect(await refusedWithin(onA, 1000)).toBeLessThan(1000);

@@ -24,18 +24,12 @@ beforeAll(async () => {
 afterAll(() => server.close());
 afterEach(() => expect(server.loggedErrors).toEqual([]));
 
-function copyOf(browser: TestBrowser, on: TestServer = server): TestBrowser {
-  const copy = on.browser();
-  for (const name of browser.cookieNames()) copy.setCookie(name, browser.cookie(name)!);
-  return copy;
-}
-
 /** A victim signed in twice (two devices), and an attacker's copy of the first device's cookies. */
 async function victim() {
   const account = await signUp(server);
   const second = server.browser();
   expect((await second.post("/sign-in/email", { email: account.email, password: account.password })).status).toBe(200);
-  const copy = copyOf(account.browser);
+  const copy = account.browser.copyTo();
   // The copy answers from its cache, without the database, before anything happens.
   const before = server.queryCount();
   expect((await copy.get("/get-session")).body.user.id).toBe(account.user.id);
@@ -116,7 +110,7 @@ describe("a copied cookie cache after the session ends", () => {
     });
     try {
       const { browser, email, password } = await signUp(jwtServer);
-      const copy = copyOf(browser, jwtServer);
+      const copy = browser.copyTo();
       const other = jwtServer.browser();
       await other.post("/sign-in/email", { email, password });
       await other.post("/revoke-other-sessions", {});

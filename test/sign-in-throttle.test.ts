@@ -64,3 +64,24 @@ describe("per-account sign-in throttle", () => {
     expect(statuses.filter((s) => s.status === 429)).toHaveLength(7);
   });
 });
+
+describe("a password reset lifts the brake", () => {
+  it("lets the mailbox owner in at once after resetting", async () => {
+    const { email } = await signUp(server);
+    for (let i = 0; i < 6; i++) await attempt(email, "wrong password!");
+    expect((await attempt(email, "wrong password!")).status).toBe(429);
+    await server.browser().post("/request-password-reset", { email, redirectTo: "/reset" });
+    const mail = await server.auth.database.db
+      .selectFrom("outbox")
+      .select(["text"])
+      .where("to", "=", email)
+      .where("kind", "=", "reset-password")
+      .executeTakeFirstOrThrow();
+    const token = /reset-password\/([A-Za-z0-9_-]+)/.exec(mail.text)?.[1];
+    expect(token).toBeTruthy();
+    expect((await server.browser().post("/reset-password", { token, newPassword: "a fresh passphrase" })).status).toBe(
+      200,
+    );
+    expect((await attempt(email, "a fresh passphrase")).status).toBe(200);
+  });
+});

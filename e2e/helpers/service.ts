@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { Page } from "playwright-core";
 import { type Auth, createAuth } from "../../src/server/auth.js";
-import type { Logger } from "../../src/server/context.js";
+import type { Logger } from "../../src/server/logger.js";
 import { createServiceApp } from "../../src/service-app.js";
 import { type MailCapture, startMailCapture } from "../../test/helpers/mail.js";
 import { TEST_SECRET, testHasher } from "../../test/helpers/server.js";

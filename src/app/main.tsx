@@ -34,6 +34,8 @@ const router = createBrowserRouter([
   { path: "/reset-password", element: <ResetPasswordPage /> },
   { path: "/verified", element: <VerifiedPage /> },
   { path: "/accept-invitation/:id", element: <AcceptInvitationPage /> },
+  // Signed out too: whoever forgot their password must be able to read the reset mail (development only).
+  { path: "/dev/outbox", element: <OutboxPage /> },
   {
     element: <AppShell />,
     children: [
@@ -69,7 +71,6 @@ const router = createBrowserRouter([
           { path: "audit", element: <AuditLogPage /> },
         ],
       },
-      { path: "dev/outbox", element: <OutboxPage /> },
     ],
   },
 ]);

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { cookieFetch } from "../../test/helpers/cookie-fetch.js";
 import { startTestServer, type TestServer } from "../../test/helpers/server.js";
 import { type AuthClient, createAuthClient, type QueryStore } from "./index.js";
@@ -204,6 +204,36 @@ describe("replies", () => {
 describe("organization stores", () => {
   const hits = (path: string) => recorded.filter((r) => r.path === `/api/auth${path}`).length;
   const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
+  const signedInWith = (activeOrganizationId: string | null) =>
+    replies.set("/api/auth/get-session", {
+      status: 200,
+      body: JSON.stringify({ session: { id: "s1", activeOrganizationId }, user: { id: "u1" } }),
+    });
+  beforeEach(() => signedInWith("o1"));
+  afterEach(() => replies.delete("/api/auth/get-session"));
+
+  it("ask nothing when signed out, and nothing about an active organization when there is none", async () => {
+    const paths = ["/organization/get-full-organization", "/organization/list", "/organization/get-active-member"];
+    const count = () => paths.map(hits);
+    replies.set("/api/auth/get-session", { status: 200, body: "null" });
+    const signedOut = echoClient({ refetchDelayMs: 0 });
+    const before = count();
+    signedOut.$store.activeOrganization.subscribe(() => {});
+    signedOut.$store.listOrganizations.subscribe(() => {});
+    signedOut.$store.activeMember.subscribe(() => {});
+    await settle();
+    expect(count()).toEqual(before);
+    expect(signedOut.$store.listOrganizations.getSnapshot().data).toEqual([]);
+
+    signedInWith(null);
+    replies.set("/api/auth/organization/list", { status: 200, body: "[]" });
+    const noActive = echoClient({ refetchDelayMs: 0 });
+    noActive.$store.activeOrganization.subscribe(() => {});
+    noActive.$store.listOrganizations.subscribe(() => {});
+    noActive.$store.activeMember.subscribe(() => {});
+    await settle();
+    expect(count()).toEqual([before[0], before[1]! + 1, before[2]]);
+  });
 
   it("read once when first watched, never re-triggered by their own reads", async () => {
     replies.set("/api/auth/organization/get-full-organization", { status: 200, body: "null" });

@@ -64,6 +64,35 @@ export interface AuthClient extends AccountCalls {
 /** Errors that only mean "nothing to show" for a store (no session, no active organization). */
 const EMPTY_STATE_CODES = new Set(["UNAUTHORIZED", "NOT_AUTHENTICATED", "NO_ACTIVE_ORGANIZATION", "MEMBER_NOT_FOUND"]);
 
+interface SessionHintValue {
+  signedIn: boolean;
+  activeOrganization: boolean;
+}
+
+/** The shape of the last session answer (never the session itself), in localStorage when there is one. */
+const sessionHint = {
+  key: "gatehouse.session-hint",
+  read(): SessionHintValue | null {
+    try {
+      const raw = globalThis.localStorage?.getItem(this.key);
+      return raw ? (JSON.parse(raw) as SessionHintValue) : null;
+    } catch {
+      return null;
+    }
+  },
+  write(data: SessionWithUser | null): void {
+    const value: SessionHintValue = {
+      signedIn: Boolean(data?.session),
+      activeOrganization: Boolean(data?.session?.activeOrganizationId),
+    };
+    try {
+      globalThis.localStorage?.setItem(this.key, JSON.stringify(value));
+    } catch {
+      // Storage refused (private mode, quota): the stores simply wait for the session.
+    }
+  },
+};
+
 function emptyWhenAbsent<T>(result: Result<T>, empty: T): Result<T> {
   if (!result.error) return result;
   const { status, code } = result.error;
@@ -135,16 +164,44 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
   }
 
   const get = <T>(path: string) => request<T>(path, undefined, { method: "GET" });
+  /**
+   * The organization stores ask the server only when there is something to ask about: signed out,
+   * or with no active organization, their answer is known (empty) and the console stays quiet. What
+   * the last get-session said is remembered across page loads (sessionHint), so a signed-in page asks
+   * for the session and its organization state at once instead of one after the other.
+   */
+  const signedIn = async () => {
+    await stores.session.start();
+    return stores.session.getSnapshot().data;
+  };
+  const whenSignedIn = async <T>(
+    empty: T,
+    load: () => Promise<Result<T>>,
+    needsActive: boolean,
+  ): Promise<Result<T>> => {
+    const hint = sessionHint.read();
+    if (!(hint?.signedIn && (!needsActive || hint.activeOrganization))) {
+      const current = await signedIn();
+      if (!current?.session || (needsActive && !current.session.activeOrganizationId))
+        return { data: empty, error: null };
+    }
+    return emptyWhenAbsent(await load(), empty);
+  };
   const stores: AuthClientStores = {
     session: new QueryStore(async () => emptyWhenAbsent(await get<SessionWithUser | null>("/get-session"), null)),
-    activeOrganization: new QueryStore(async () =>
-      emptyWhenAbsent(await get<FullOrganization | null>("/organization/get-full-organization"), null),
+    activeOrganization: new QueryStore(() =>
+      whenSignedIn(null, () => get<FullOrganization | null>("/organization/get-full-organization"), true),
     ),
-    listOrganizations: new QueryStore(async () => emptyWhenAbsent(await get<Organization[]>("/organization/list"), [])),
-    activeMember: new QueryStore(async () =>
-      emptyWhenAbsent(await get<Member | null>("/organization/get-active-member"), null),
+    listOrganizations: new QueryStore(() => whenSignedIn([], () => get<Organization[]>("/organization/list"), false)),
+    activeMember: new QueryStore(() =>
+      whenSignedIn(null, () => get<Member | null>("/organization/get-active-member"), true),
     ),
   };
+
+  stores.session.onChange(() => {
+    const { data, isPending } = stores.session.getSnapshot();
+    if (!isPending) sessionHint.write(data);
+  });
 
   const later = (store: QueryStore<any>) => {
     if (!store.started) return;

@@ -34,6 +34,12 @@ export class QueryStore<T> {
     return () => this.#listeners.delete(listener);
   };
 
+  /** Hears every change without starting a read (subscribe starts one). */
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
   /** Whether anything asked for this state yet (stores nobody watches are not read again). */
   get started(): boolean {
     return this.#started;

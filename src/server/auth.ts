@@ -1,19 +1,20 @@
 import type { Hono } from "hono";
 import { createServerApi, type ServerApi } from "./api.js";
-import type { AuthContext, Logger, OnLinkAccount } from "./context.js";
+import type { AuthContext, OnLinkAccount } from "./context.js";
 import { argon2idHasher, type PasswordHasher } from "./crypto/password.js";
 import { createTokenCipher } from "./crypto/token-cipher.js";
 import { MailOutbox } from "./email/outbox.js";
 import { developmentTransport, type MailTransport, smtpTransport } from "./email/transport.js";
 import { createHttpApp } from "./http/app.js";
 import type { AuthEnv } from "./http/env.js";
-import { MemoryRateLimitStore, type RateLimitStore } from "./http/rate-limit-store.js";
 import { createOriginPredicate, normalizeOrigin } from "./http/trusted-origins.js";
+import { consoleLogger, type Logger } from "./logger.js";
 import { type AuthOptions, ConfigError, resolveOptions } from "./options.js";
 import { createProviderRegistry } from "./providers/registry.js";
 import { startHousekeeping } from "./services/housekeeping.js";
 import { type RevocationFeed, RevocationList } from "./services/revocations.js";
 import { migrateToLatest, type OpenedDatabase, openDatabase } from "./store/database.js";
+import { MemoryRateLimitStore, type RateLimitStore } from "./store/rate-limit-store.js";
 
 export interface CreateAuthInput {
   /** Public origin, e.g. `https://auth.example.com`; always a trusted origin. */
@@ -56,11 +57,7 @@ export interface Auth {
   close(): Promise<void>;
 }
 
-export const consoleLogger: Logger = {
-  info: (message, fields) => console.log(JSON.stringify({ level: "info", message, ...fields })),
-  warn: (message, fields) => console.warn(JSON.stringify({ level: "warn", message, ...fields })),
-  error: (message, fields) => console.error(JSON.stringify({ level: "error", message, ...fields })),
-};
+export type { Logger };
 
 export const MIN_SECRET_LENGTH = 32;
 

@@ -2,12 +2,13 @@ import type { SessionWithUser } from "../contract/models.js";
 import type { PasswordHasher } from "./crypto/password.js";
 import type { TokenCipher } from "./crypto/token-cipher.js";
 import type { MailOutbox } from "./email/outbox.js";
-import type { RateLimitStore } from "./http/rate-limit-store.js";
+import type { Logger } from "./logger.js";
 import type { AuthOptions } from "./options.js";
 import type { ProviderRegistry } from "./providers/registry.js";
 import type { RevocationList } from "./services/revocations.js";
 import type { DB } from "./store/database.js";
 import type { DialectName } from "./store/dialect.js";
+import type { RateLimitStore } from "./store/rate-limit-store.js";
 
 /**
  * Called when a browser that held an anonymous session signs in or up as a real user, just before
@@ -17,12 +18,6 @@ export type OnLinkAccount = (link: {
   anonymousUser: SessionWithUser;
   newUser: SessionWithUser;
 }) => Promise<void> | void;
-
-export interface Logger {
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
-}
 
 /** Everything a service needs, built once by createAuth. Services never see a Request. */
 export interface AuthContext {

@@ -79,6 +79,13 @@ export class TestBrowser {
     this.#cookies.set(name, value);
   }
 
+  /** Another browser holding a copy of these cookies (a stolen copy, or the same user on another instance). */
+  copyTo(origin: string = this.origin): TestBrowser {
+    const copy = new TestBrowser(origin, this.basePath);
+    for (const [name, value] of this.#cookies) copy.setCookie(name, value);
+    return copy;
+  }
+
   clearCookies(): void {
     this.#cookies.clear();
   }

@@ -1,8 +1,8 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { type Auth, createAuth } from "../../src/server/auth.js";
-import type { Logger } from "../../src/server/context.js";
 import { argon2idHasher } from "../../src/server/crypto/password.js";
+import type { Logger } from "../../src/server/logger.js";
 import { TestBrowser } from "./browser.js";
 import { createTestClock, type TestClock } from "./clock.js";
 import { freshDatabaseUrl } from "./database.js";

@@ -142,35 +142,40 @@ export function OutboxPage() {
     refetchInterval: 3000,
   });
   return (
-    <Card title="Mail outbox (development)" testId="outbox-card">
-      <p className="hint">SMTP is not configured, so mail stays here instead of being sent.</p>
-      {mail.isPending ? (
-        <Loading />
-      ) : mail.error ? (
-        <FormError error={mail.error} />
-      ) : mail.data.length === 0 ? (
-        <p>No mail yet.</p>
-      ) : (
-        <ul className="rows" data-testid="outbox-list">
-          {mail.data.map((m) => (
-            <li key={m.id} className="row column" data-testid="outbox-mail">
-              <strong>{m.subject}</strong>
-              <p className="hint">
-                To {m.to} · {formatDate(m.createdAt)} · {m.kind}
-              </p>
-              <ul>
-                {[...new Set(m.text.match(/https?:\/\/[^\s<>"]+/g))].map((link) => (
-                  <li key={link}>
-                    <a href={link} data-testid="outbox-link">
-                      {link}
-                    </a>
-                  </li>
-                ))}
-              </ul>
-            </li>
-          ))}
-        </ul>
-      )}
-    </Card>
+    <main id="main" className="outbox-layout">
+      <h1>Mail outbox (development)</h1>
+      <Card title="Messages" testId="outbox-card">
+        <p className="hint">
+          SMTP is not configured, so mail stays here instead of being sent. <a href="/">Back to the application</a>
+        </p>
+        {mail.isPending ? (
+          <Loading />
+        ) : mail.error ? (
+          <FormError error={mail.error} />
+        ) : mail.data.length === 0 ? (
+          <p>No mail yet.</p>
+        ) : (
+          <ul className="rows" data-testid="outbox-list">
+            {mail.data.map((m) => (
+              <li key={m.id} className="row column" data-testid="outbox-mail">
+                <strong>{m.subject}</strong>
+                <p className="hint">
+                  To {m.to} · {formatDate(m.createdAt)} · {m.kind}
+                </p>
+                <ul>
+                  {[...new Set(m.text.match(/https?:\/\/[^\s<>"]+/g))].map((link) => (
+                    <li key={link}>
+                      <a href={link} className="outbox-link" data-testid="outbox-link">
+                        {link}
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+    </main>
   );
 }

@@ -1,5 +1,5 @@
-import type { Logger } from "../context.js";
 import { newId } from "../crypto/random.js";
+import type { Logger } from "../logger.js";
 import type { DB } from "../store/database.js";
 import { toDate, toDateOrNull } from "../store/values.js";
 import type { MailMessage } from "./message.js";

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import type nodemailerType from "nodemailer";
-import type { Logger } from "../context.js";
+import type { Logger } from "../logger.js";
 import type { MailMessage } from "./message.js";
 
 /** Where mail goes: SMTP, or the development outbox. */

@@ -1,8 +1,8 @@
 import type { Hono } from "hono";
-import { sql } from "kysely";
 import type { AuthContext } from "../context.js";
 import type { AuthEnv } from "../http/env.js";
 import { staticPageHeaders } from "../http/security-headers.js";
+import { databaseAnswers } from "../store/database.js";
 
 /** Only letters, digits and `_ ' -` survive into the page or a redirect (WIRE: /error). */
 export function sanitizeErrorCode(value: string | undefined): string {
@@ -55,10 +55,7 @@ export function coreRoutes(app: Hono<AuthEnv>, ctx: AuthContext): void {
   app.get("/ready", async (c) => {
     const ctx = c.get("auth");
     c.header("Cache-Control", "no-store");
-    const database = await sql`select 1`.execute(ctx.db).then(
-      () => true,
-      () => false,
-    );
+    const database = await databaseAnswers(ctx.db);
     const revocations = ctx.revocations.connected;
     return c.json({ ready: database, database, revocations }, database ? 200 : 503);
   });

@@ -6,7 +6,12 @@ import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
 import { deleteUserAndOwnedRows } from "../store/account-deletion.js";
-import { findCredentialPassword, insertCredentialAccount, updateCredentialPassword } from "../store/accounts.js";
+import {
+  deleteCredentialAccount,
+  findCredentialPassword,
+  insertCredentialAccount,
+  updateCredentialPassword,
+} from "../store/accounts.js";
 import { searchUsers } from "../store/admin-users.js";
 import { isUniqueViolation } from "../store/database.js";
 import {
@@ -242,7 +247,7 @@ export async function setUserPasswordAsAdmin(
   const now = ctx.now();
   await ctx.db.transaction().execute(async (trx) => {
     if ((await findCredentialPassword(trx, userId)) === null) {
-      await trx.deleteFrom("account").where("userId", "=", userId).where("providerId", "=", "credential").execute();
+      await deleteCredentialAccount(trx, userId);
       await insertCredentialAccount(trx, { id: newId(), userId, passwordHash, now });
     } else {
       await updateCredentialPassword(trx, userId, passwordHash, now);

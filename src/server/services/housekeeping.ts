@@ -1,4 +1,5 @@
 import type { AuthContext } from "../context.js";
+import { deleteExpiredSessions, deleteExpiredVerifications, deleteSentMailBefore } from "../store/housekeeping.js";
 import { deleteStaleThrottles } from "../store/sign-in-throttle.js";
 
 /** Delivered mail is kept this long for the development outbox page and support questions. */
@@ -12,19 +13,12 @@ export async function sweepExpired(
   ctx: AuthContext,
 ): Promise<{ sessions: number; verifications: number; mail: number }> {
   const now = ctx.now();
-  const sessions = await ctx.db.deleteFrom("session").where("expiresAt", "<=", now).executeTakeFirst();
-  const verifications = await ctx.db.deleteFrom("verification").where("expiresAt", "<=", now).executeTakeFirst();
+  const sessions = await deleteExpiredSessions(ctx.db, now);
+  const verifications = await deleteExpiredVerifications(ctx.db, now);
   // Failure counts older than a day are forgotten (the longest lock is 15 minutes).
   await deleteStaleThrottles(ctx.db, new Date(now.getTime() - 86_400_000));
-  const mail = await ctx.db
-    .deleteFrom("outbox")
-    .where("sentAt", "<=", new Date(now.getTime() - SENT_MAIL_RETENTION_MS))
-    .executeTakeFirst();
-  return {
-    sessions: Number(sessions.numDeletedRows),
-    verifications: Number(verifications.numDeletedRows),
-    mail: Number(mail.numDeletedRows),
-  };
+  const mail = await deleteSentMailBefore(ctx.db, new Date(now.getTime() - SENT_MAIL_RETENTION_MS));
+  return { sessions, verifications, mail };
 }
 
 /** Runs the sweep every `intervalMs` in the background; returns a function that stops it. */

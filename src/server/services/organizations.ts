@@ -14,7 +14,7 @@ import {
 import {
   clearActiveOrganizationEverywhere,
   clearUserActiveOrganization,
-  deleteOrganizationRow,
+  deleteOrganizationWithContents,
   findOrganization,
   insertOrganization,
   listUserOrganizations,
@@ -162,17 +162,8 @@ export async function deleteOrganization(
   const organization = await ctx.db.transaction().execute(async (trx) => {
     if (!(await lockOrganization(trx, ctx.dialect, organizationId))) throw new AuthError("ORGANIZATION_NOT_FOUND");
     const org = await findOrganization(trx, { id: organizationId });
-    await trx
-      .deleteFrom("teamMember")
-      .where("teamId", "in", (eb) =>
-        eb.selectFrom("team").select("team.id").where("team.organizationId", "=", organizationId),
-      )
-      .execute();
-    await trx.deleteFrom("team").where("organizationId", "=", organizationId).execute();
-    await trx.deleteFrom("invitation").where("organizationId", "=", organizationId).execute();
-    await trx.deleteFrom("member").where("organizationId", "=", organizationId).execute();
     await clearActiveOrganizationEverywhere(trx, organizationId);
-    await deleteOrganizationRow(trx, organizationId);
+    await deleteOrganizationWithContents(trx, organizationId);
     return org!;
   });
   const active =

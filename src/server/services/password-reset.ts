@@ -14,6 +14,7 @@ import {
 } from "../store/verifications.js";
 import { assertNewPasswordAcceptable, normalizeEmail } from "./credentials.js";
 import { revokeAllSessions } from "./sessions.js";
+import { clearSignInFailures } from "./sign-in-throttle.js";
 import { atLeast, ENUMERATION_SAFE_ANSWER_MS } from "./timing.js";
 
 export const RESET_PASSWORD_PREFIX = "reset-password:";
@@ -70,7 +71,7 @@ export async function resetPassword(ctx: AuthContext, input: { newPassword: stri
   assertNewPasswordAcceptable(ctx, input.newPassword);
   const passwordHash = await ctx.hasher.hash(input.newPassword);
   const now = ctx.now();
-  const userId = await ctx.db.transaction().execute(async (trx) => {
+  const user = await ctx.db.transaction().execute(async (trx) => {
     const found = await consumeVerification(trx, resetIdentifier(token));
     if (!found || found.expiresAt.getTime() <= now.getTime()) throw new AuthError("INVALID_TOKEN");
     const user = await findUserById(trx, found.value);
@@ -79,8 +80,10 @@ export async function resetPassword(ctx: AuthContext, input: { newPassword: stri
     await deleteUserVerifications(trx, user.id, RESET_PASSWORD_PREFIX);
     if (ctx.options.emailAndPassword.revokeSessionsOnPasswordReset) await revokeAllSessions(trx, user.id);
     await ctx.mail.enqueue(trx, passwordChangedNotice(user.email, "reset"));
-    return user.id;
+    return user;
   });
   ctx.mail.wake();
-  if (ctx.options.emailAndPassword.revokeSessionsOnPasswordReset) await ctx.revocations.revokeUser(userId);
+  // Whoever proved they own the mailbox may sign in at once, even if someone was guessing meanwhile.
+  await clearSignInFailures(ctx, user.email);
+  if (ctx.options.emailAndPassword.revokeSessionsOnPasswordReset) await ctx.revocations.revokeUser(user.id);
 }

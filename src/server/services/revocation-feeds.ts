@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
 import type pgType from "pg";
-import type { Logger } from "../context.js";
+import type { Logger } from "../logger.js";
 import type { RevocationFeed } from "./revocations.js";
 
 /** The one channel every instance listens on; messages are user ids. */

@@ -1,4 +1,4 @@
-import type { Logger } from "../context.js";
+import type { Logger } from "../logger.js";
 
 /**
  * How a revocation made on one instance reaches the others. `publish` sends a user id to every

@@ -13,6 +13,13 @@ export function lockSeconds(failures: number): number {
   return Math.min(MAX_LOCK_SECONDS, 2 ** Math.min(failures - FREE_FAILURES - 1, 20));
 }
 
+const throttleKey = (email: string) => `email:${email}`;
+
+/** Forgets the failures for an address (after a password reset proved the mailbox). */
+export async function clearSignInFailures(ctx: AuthContext, email: string): Promise<void> {
+  await clearThrottle(ctx.db, throttleKey(email));
+}
+
 /**
  * Per-account brute-force brake, whatever address the guesses come from. Keyed by the normalized
  * email whether or not an account has it, so the answers reveal nothing. While locked every attempt
@@ -25,7 +32,7 @@ export async function beginSignInAttempt(
   ctx: AuthContext,
   email: string,
 ): Promise<(succeeded: boolean) => Promise<void>> {
-  const key = `email:${email}`;
+  const key = throttleKey(email);
   const now = ctx.now();
   const state = await findThrottle(ctx.db, key);
   if (state?.lockedUntil && state.lockedUntil.getTime() > now.getTime()) throw locked(state.lockedUntil, now);

@@ -51,3 +51,8 @@ export async function setCredentialPassword(db: DB, userId: string, passwordHash
   if (Number(result.numUpdatedRows) > 0) return;
   await insertCredentialAccount(db, { id: newId(), userId, passwordHash, now });
 }
+
+/** Removes the user's password account (a broken one, before an admin sets a new password). */
+export async function deleteCredentialAccount(db: DB, userId: string): Promise<void> {
+  await db.deleteFrom("account").where("userId", "=", userId).where("providerId", "=", "credential").execute();
+}

@@ -4,7 +4,7 @@ import { dirname, resolve } from "node:path";
 import type SqliteDatabaseType from "better-sqlite3";
 import { Kysely, type LogEvent, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
 import type pgType from "pg";
-import type { Logger } from "../context.js";
+import type { Logger } from "../logger.js";
 import { postgresRevocationFeed } from "../services/revocation-feeds.js";
 import type { RevocationFeed } from "../services/revocations.js";
 import type { DialectName } from "./dialect.js";
@@ -171,6 +171,14 @@ export async function migrateToLatest(db: DB, dialect: DialectName): Promise<voi
     const name = failed ? ` (${failed.migrationName})` : "";
     throw new Error(`database migration failed${name}: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/** Whether the database answers a trivial query (readiness). */
+export function databaseAnswers(db: DB): Promise<boolean> {
+  return sql`select 1`.execute(db).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** True for a unique-constraint violation in either dialect: races are decided by constraints. */

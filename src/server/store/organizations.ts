@@ -67,7 +67,15 @@ export async function updateOrganizationRow(
   return row ? mapOrganization(row) : null;
 }
 
-export async function deleteOrganizationRow(db: DB, id: string): Promise<void> {
+/** The organization with its teams (and their members), invitations and memberships; `db` is the caller's transaction. */
+export async function deleteOrganizationWithContents(db: DB, id: string): Promise<void> {
+  await db
+    .deleteFrom("teamMember")
+    .where("teamId", "in", (eb) => eb.selectFrom("team").select("team.id").where("team.organizationId", "=", id))
+    .execute();
+  await db.deleteFrom("team").where("organizationId", "=", id).execute();
+  await db.deleteFrom("invitation").where("organizationId", "=", id).execute();
+  await db.deleteFrom("member").where("organizationId", "=", id).execute();
   await db.deleteFrom("organization").where("id", "=", id).execute();
 }
 
