@@ -17,6 +17,14 @@ export function resolveClientIp(c: Context<AuthEnv>, headerNames: readonly strin
       if (isIP(candidate)) return candidate;
     }
   }
+  return socketAddress(c);
+}
+
+/**
+ * The TCP peer's address (IPv4-mapped IPv6 as plain IPv4), from the server adapter's binding
+ * (@hono/node-server's carries the socket); null when the adapter gives none.
+ */
+export function socketAddress(c: Context<AuthEnv>): string | null {
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
   const address = incoming?.socket?.remoteAddress;
   if (!address) return null;

@@ -21,8 +21,8 @@ function refuse(path: string, problem: string): never {
  * array longer than MAX_INPUT_ARRAY, no `__proto__` key. Iterative, so a hostile depth cannot
  * overflow the stack here. Schemas still bound each field's own length and range.
  */
-export function assertInputBounds(value: unknown, root: "body" | "query"): void {
-  const stack: [unknown, string, number][] = [[value, root, 0]];
+export function assertInputBounds(body: unknown): void {
+  const stack: [unknown, string, number][] = [[body, "body", 0]];
   while (stack.length > 0) {
     const [current, path, depth] = stack.pop()!;
     if (typeof current === "string") {
@@ -49,6 +49,6 @@ export function assertInputBounds(value: unknown, root: "body" | "query"): void 
  * percent-encoded, so the raw URL is checked for `%00` once instead of each parameter.
  */
 export const checkInputBounds: RequestStep = (c) => {
-  if (/%00/i.test(c.req.url)) refuse("query", "must not contain a NUL character");
-  assertInputBounds(c.get("body"), "body");
+  if (/%00/i.test(c.req.url)) refuse("url", "must not contain a NUL character");
+  assertInputBounds(c.get("body"));
 };

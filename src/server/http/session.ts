@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { SessionWithUser } from "../../contract/models.js";
 import { AuthError } from "../errors.js";
-import { isSessionFresh, lookupSession, type RequestMeta } from "../services/sessions.js";
+import { isSessionFresh, lookupSession, type RequestMeta, type SessionLookup } from "../services/sessions.js";
 import { readSignedCookie } from "./cookies.js";
 import type { AuthEnv } from "./env.js";
 
@@ -23,12 +23,24 @@ export async function getRequestSession(c: Context<AuthEnv>): Promise<SessionWit
     c.set("session", null);
     return null;
   }
-  const ctx = c.get("auth");
-  c.set("sessionReadAt", ctx.now().getTime());
-  const lookup = await lookupSession(ctx, token, { refresh: false });
+  const lookup = await readSessionFromDatabase(c, token, { refresh: false });
   const data = lookup.status === "active" ? lookup.data : null;
   c.set("session", data);
   return data;
+}
+
+/**
+ * The session for a token, from the database, noting when it was read: a cookie cache written
+ * from it carries that instant, so a revocation that lands meanwhile still refuses the copy.
+ */
+export function readSessionFromDatabase(
+  c: Context<AuthEnv>,
+  token: string,
+  options: { refresh: boolean },
+): Promise<SessionLookup> {
+  const ctx = c.get("auth");
+  c.set("sessionReadAt", ctx.now().getTime());
+  return lookupSession(ctx, token, options);
 }
 
 /** The caller's session, or 401 UNAUTHORIZED. With `fresh`, also SESSION_NOT_FRESH for an old sign-in. */

@@ -1,14 +1,13 @@
 import { isIP } from "node:net";
 import type { Context, Hono } from "hono";
+import { socketAddress } from "../http/client-ip.js";
 import type { AuthEnv } from "../http/env.js";
 
 /** Headers a proxy adds: behind one, the socket's loopback address says nothing about the client. */
 const FORWARDING_HEADERS = ["forwarded", "x-forwarded-for", "x-forwarded-host", "x-real-ip"];
 
 function isLoopbackAddress(address: string): boolean {
-  const plain = address.startsWith("::ffff:") ? address.slice(7) : address;
-  if (isIP(plain) === 4) return plain.startsWith("127.");
-  return plain === "::1";
+  return isIP(address) === 4 ? address.startsWith("127.") : address === "::1";
 }
 
 /**
@@ -17,8 +16,7 @@ function isLoopbackAddress(address: string): boolean {
  * BASE_URL's host, so a DNS-rebinding page (evil.example resolving to 127.0.0.1) is refused too.
  */
 function isLocalRequest(c: Context<AuthEnv>): boolean {
-  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  const peer = incoming?.socket?.remoteAddress;
+  const peer = socketAddress(c);
   if (!peer || !isLoopbackAddress(peer)) return false;
   if (FORWARDING_HEADERS.some((name) => c.req.header(name) !== undefined)) return false;
   const host = c.req.header("host");

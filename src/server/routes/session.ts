@@ -11,17 +11,10 @@ import {
 } from "../http/cookies.js";
 import type { AuthEnv } from "../http/env.js";
 import { readBody, readQuery } from "../http/input.js";
-import { requireSession } from "../http/session.js";
+import { readSessionFromDatabase, requireSession } from "../http/session.js";
 import { issueSessionToken } from "../services/jwt.js";
 import { refuseSessionUpdate } from "../services/session-fields.js";
-import {
-  listSessions,
-  lookupSession,
-  revokeAllSessions,
-  revokeOtherSessions,
-  revokeSession,
-  signOut,
-} from "../services/sessions.js";
+import { listSessions, revokeOtherSessions, revokeSession, signOut, signOutEverywhere } from "../services/sessions.js";
 import { updateUser } from "../services/users.js";
 
 /** With jwt.setAuthJwtHeader, get-session also hands out a fresh JWT in `set-auth-jwt`. */
@@ -46,8 +39,7 @@ export function sessionRoutes(app: Hono<AuthEnv>): void {
       if (cachedJson !== null) return c.body(cachedJson, 200, { "Content-Type": "application/json" });
     }
     const dontRemember = isDontRemember(c);
-    c.set("sessionReadAt", ctx.now().getTime());
-    const lookup = await lookupSession(ctx, token, { refresh: !dontRemember && !query.disableRefresh });
+    const lookup = await readSessionFromDatabase(c, token, { refresh: !dontRemember && !query.disableRefresh });
     if (lookup.status !== "active") {
       clearSessionCookies(c);
       return c.json(null);
@@ -94,9 +86,7 @@ export function sessionRoutes(app: Hono<AuthEnv>): void {
 
   app.post("/revoke-sessions", async (c) => {
     const { session } = await requireSession(c);
-    const ctx = c.get("auth");
-    await revokeAllSessions(ctx.db, session.userId);
-    await ctx.revocations.revokeUser(session.userId);
+    await signOutEverywhere(c.get("auth"), session.userId);
     clearSessionCookies(c);
     return c.json({ status: true });
   });

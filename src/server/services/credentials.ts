@@ -13,10 +13,10 @@ export function normalizeEmail(email: string): string {
   return trimmed;
 }
 
-/** PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG against the configured bounds (UTF-16 code units). */
 /**
  * A password someone is about to set (sign-up, reset, change, an admin's set-password or
- * create-user): within the length bounds and not one of the most common passwords.
+ * create-user): PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG against the configured bounds (UTF-16 code
+ * units), PASSWORD_TOO_COMMON for one of the most common passwords.
  */
 export function assertNewPasswordAcceptable(ctx: AuthContext, password: string): void {
   const { minPasswordLength, maxPasswordLength } = ctx.options.emailAndPassword;

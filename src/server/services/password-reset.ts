@@ -71,6 +71,7 @@ export async function resetPassword(ctx: AuthContext, input: { newPassword: stri
   assertNewPasswordAcceptable(ctx, input.newPassword);
   const passwordHash = await ctx.hasher.hash(input.newPassword);
   const now = ctx.now();
+  const revokeSessions = ctx.options.emailAndPassword.revokeSessionsOnPasswordReset;
   const user = await ctx.db.transaction().execute(async (trx) => {
     const found = await consumeVerification(trx, resetIdentifier(token));
     if (!found || found.expiresAt.getTime() <= now.getTime()) throw new AuthError("INVALID_TOKEN");
@@ -78,12 +79,12 @@ export async function resetPassword(ctx: AuthContext, input: { newPassword: stri
     if (!user) throw new AuthError("USER_NOT_FOUND");
     await setCredentialPassword(trx, user.id, passwordHash, now);
     await deleteUserVerifications(trx, user.id, RESET_PASSWORD_PREFIX);
-    if (ctx.options.emailAndPassword.revokeSessionsOnPasswordReset) await revokeAllSessions(trx, user.id);
+    if (revokeSessions) await revokeAllSessions(trx, user.id);
     await ctx.mail.enqueue(trx, passwordChangedNotice(user.email, "reset"));
     return user;
   });
   ctx.mail.wake();
   // Whoever proved they own the mailbox may sign in at once, even if someone was guessing meanwhile.
   await clearSignInFailures(ctx, user.email);
-  if (ctx.options.emailAndPassword.revokeSessionsOnPasswordReset) await ctx.revocations.revokeUser(user.id);
+  if (revokeSessions) await ctx.revocations.revokeUser(user.id);
 }

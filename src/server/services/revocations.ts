@@ -111,7 +111,7 @@ export class RevocationList {
     await this.#options.feed?.close();
   }
 
-  /** Entries remembered now (for tests and the bench). */
+  /** Entries remembered now (for tests). */
   get size(): number {
     return this.#revokedBefore.size;
   }

@@ -179,6 +179,12 @@ export async function revokeAllSessions(db: DB, userId: string): Promise<void> {
   await deleteUserSessions(db, userId);
 }
 
+/** Ends every session of the user (revoke-sessions) and refuses every cached copy of them. */
+export async function signOutEverywhere(ctx: AuthContext, userId: string): Promise<void> {
+  await deleteUserSessions(ctx.db, userId);
+  await ctx.revocations.revokeUser(userId);
+}
+
 export async function revokeOtherSessions(ctx: AuthContext, current: Session): Promise<void> {
   await deleteUserSessions(ctx.db, current.userId, { exceptId: current.id });
   await ctx.revocations.revokeUser(current.userId);
