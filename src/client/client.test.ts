@@ -185,6 +185,9 @@ describe("replies", () => {
     await client.signIn.email({ email: "a@b.c", password: "x" });
     expect(visited).toEqual(["https://idp.example/authorize?x=1"]);
     expect(isSafeRedirect("//evil.example")).toBe(false);
+    // The browser strips the tab: this would be "//evil.example".
+    expect(isSafeRedirect("/\t/evil.example")).toBe(false);
+    expect(isSafeRedirect("/\\evil.example")).toBe(false);
     expect(isSafeRedirect("/dashboard")).toBe(true);
     replies.clear();
   });
@@ -209,6 +212,16 @@ describe("organization stores", () => {
       status: 200,
       body: JSON.stringify({ session: { id: "s1", activeOrganizationId }, user: { id: "u1" } }),
     });
+  /** Subscribes to the three organization stores, as a page showing them does. */
+  const watchOrganizationStores = (client: ReturnType<typeof echoClient>) => {
+    for (const store of [
+      client.$store.activeOrganization,
+      client.$store.listOrganizations,
+      client.$store.activeMember,
+    ]) {
+      store.subscribe(() => {});
+    }
+  };
   beforeEach(() => signedInWith("o1"));
   afterEach(() => replies.delete("/api/auth/get-session"));
 
@@ -218,9 +231,7 @@ describe("organization stores", () => {
     replies.set("/api/auth/get-session", { status: 200, body: "null" });
     const signedOut = echoClient({ refetchDelayMs: 0 });
     const before = count();
-    signedOut.$store.activeOrganization.subscribe(() => {});
-    signedOut.$store.listOrganizations.subscribe(() => {});
-    signedOut.$store.activeMember.subscribe(() => {});
+    watchOrganizationStores(signedOut);
     await settle();
     expect(count()).toEqual(before);
     expect(signedOut.$store.listOrganizations.getSnapshot().data).toEqual([]);
@@ -228,9 +239,7 @@ describe("organization stores", () => {
     signedInWith(null);
     replies.set("/api/auth/organization/list", { status: 200, body: "[]" });
     const noActive = echoClient({ refetchDelayMs: 0 });
-    noActive.$store.activeOrganization.subscribe(() => {});
-    noActive.$store.listOrganizations.subscribe(() => {});
-    noActive.$store.activeMember.subscribe(() => {});
+    watchOrganizationStores(noActive);
     await settle();
     expect(count()).toEqual([before[0], before[1]! + 1, before[2]]);
   });
@@ -248,9 +257,7 @@ describe("organization stores", () => {
   it("read again after organization changes: the active one after any, the list after create/update/delete", async () => {
     replies.set("/api/auth/organization/list", { status: 200, body: "[]" });
     const client = echoClient({ refetchDelayMs: 0 });
-    client.$store.activeOrganization.subscribe(() => {});
-    client.$store.listOrganizations.subscribe(() => {});
-    client.$store.activeMember.subscribe(() => {});
+    watchOrganizationStores(client);
     await settle();
     const active = hits("/organization/get-full-organization");
     const list = hits("/organization/list");

@@ -1,3 +1,4 @@
+import { hasUnsafeUrlCharacters } from "./safe-redirect.js";
 /**
  * How a call name becomes a request (WIRE 10): each camelCase segment of the property chain turns
  * into kebab-case and the segments join with `/`; a fixed table decides the method for calls that
@@ -89,9 +90,14 @@ export function changesActiveMember(path: string): boolean {
   return path === "/organization/update-member-role" || changesSession(path);
 }
 
-/** Only http(s) and same-site relative URLs are followed; `javascript:` and friends never. */
+/**
+ * Only http(s) and same-site relative URLs are followed; `javascript:` and friends never, nor
+ * anything with control characters or backslashes (the one rule of safe-redirect.ts: a browser
+ * turns `/\t/evil.example` into `//evil.example`).
+ */
 export function isSafeRedirect(url: string): boolean {
-  if (url.startsWith("/") && !url.startsWith("//") && !url.startsWith("/\\")) return true;
+  if (hasUnsafeUrlCharacters(url)) return false;
+  if (url.startsWith("/") && !url.startsWith("//")) return true;
   try {
     const { protocol } = new URL(url);
     return protocol === "http:" || protocol === "https:";

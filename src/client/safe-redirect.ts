@@ -2,6 +2,11 @@
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
 const UNSAFE_CHARACTERS = /[\u0000-\u001f\u007f\\]/;
 
+/** Whether a redirect target holds characters a browser strips or rewrites (so it is never followed). */
+export function hasUnsafeUrlCharacters(value: string): boolean {
+  return UNSAFE_CHARACTERS.test(value);
+}
+
 /**
  * The one rule for every client-side redirect (after sign-in, One Tap, `?redirectTo=`): the target
  * is resolved against the page's origin and followed only when it stays on that origin, as a path.
@@ -9,7 +14,7 @@ const UNSAFE_CHARACTERS = /[\u0000-\u001f\u007f\\]/;
  * browser strips the tab and goes to `//evil.example`. Anything refused gives `fallback`.
  */
 export function sameOriginPath(value: string | null | undefined, origin: string, fallback = "/"): string {
-  if (!value || UNSAFE_CHARACTERS.test(value)) return fallback;
+  if (!value || hasUnsafeUrlCharacters(value)) return fallback;
   let url: URL;
   try {
     url = new URL(value, origin);

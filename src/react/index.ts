@@ -1,3 +1,4 @@
+export { sameOriginPath } from "../client/safe-redirect.js";
 export { GoogleOneTap, type GoogleOneTapProps } from "./one-tap.js";
 export {
   AuthProvider,
@@ -8,4 +9,3 @@ export {
   useListOrganizations,
   useSession,
 } from "./provider.js";
-export { sameOriginPath } from "./safe-redirect.js";

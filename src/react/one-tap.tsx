@@ -1,8 +1,8 @@
 import { useEffect, useRef } from "react";
 import type { AuthClientError } from "../client/index.js";
+import { sameOriginPath } from "../client/safe-redirect.js";
 import { backoffDelayMs, retryWithBackoff } from "./backoff.js";
 import { useAuthClient } from "./provider.js";
-import { sameOriginPath } from "./safe-redirect.js";
 
 const GOOGLE_SCRIPT = "https://accounts.google.com/gsi/client";
 const MAX_ATTEMPTS = 5;

@@ -1,6 +1,6 @@
 import { useCallback, useState } from "react";
 import type { Result } from "../../client/index.js";
-import { sameOriginPath } from "../../react/safe-redirect.js";
+import { sameOriginPath } from "../../client/safe-redirect.js";
 import type { HasCode } from "./messages.js";
 
 /** Runs one client call for a form: pending flag, the error it answered with, and the data on success. */
