@@ -1,4 +1,12 @@
-import type { Invitation, Member, MemberWithUser, Organization, Team } from "./models.js";
+import { z } from "zod";
+import {
+  invitationModel,
+  memberModel,
+  memberWithUserModel,
+  organizationModel,
+  teamModel,
+  timestamp,
+} from "./models.js";
 
 /**
  * Reply shapes built from the models (WIRE 5, 8.2) that clients need by name.
@@ -7,31 +15,33 @@ import type { Invitation, Member, MemberWithUser, Organization, Team } from "./m
 export type { Invitation, Member, MemberUser, MemberWithUser, Organization, Team, TeamMember } from "./models.js";
 
 /** get-full-organization: the organization with its members (and their users), invitations and teams. */
-export interface FullOrganization extends Organization {
-  members: MemberWithUser[];
-  invitations: Invitation[];
-  teams: Team[];
-}
+export const fullOrganizationModel = organizationModel.extend({
+  members: z.array(memberWithUserModel),
+  invitations: z.array(invitationModel),
+  teams: z.array(teamModel),
+});
+export type FullOrganization = z.output<typeof fullOrganizationModel>;
 
 /** get-invitation adds the names the invitee needs to decide. */
-export interface InvitationDetails extends Invitation {
-  organizationName: string;
-  organizationSlug: string;
-  inviterEmail: string;
-}
+export const invitationDetailsModel = invitationModel.extend({
+  organizationName: z.string(),
+  organizationSlug: z.string(),
+  inviterEmail: z.string(),
+});
+export type InvitationDetails = z.output<typeof invitationDetailsModel>;
 
 /** create replies with the organization and its first member. */
-export interface CreatedOrganization extends Organization {
-  members: Member[];
-}
+export const createdOrganizationModel = organizationModel.extend({ members: z.array(memberModel) });
+export type CreatedOrganization = z.output<typeof createdOrganizationModel>;
 
 /** A row of list-accounts. */
-export interface LinkedAccount {
-  id: string;
-  providerId: string;
-  accountId: string;
-  userId: string;
-  scopes: string[];
-  createdAt: Date;
-  updatedAt: Date;
-}
+export const linkedAccountModel = z.object({
+  id: z.string(),
+  providerId: z.string(),
+  accountId: z.string(),
+  userId: z.string(),
+  scopes: z.array(z.string()),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export type LinkedAccount = z.output<typeof linkedAccountModel>;

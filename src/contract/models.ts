@@ -1,109 +1,115 @@
-/**
- * The objects the API returns, spelled out (no inference from options).
- * Dates are Date on the server and ISO-8601 strings on the wire.
- */
-export interface User {
-  id: string;
-  name: string;
-  email: string;
-  emailVerified: boolean;
-  image: string | null;
-  isAnonymous: boolean;
-  /** Administration role(s), comma separated; "user" by default, "admin" grants the admin set. */
-  role: string;
-  banned: boolean;
-  banReason: string | null;
-  banExpires: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+import { z } from "zod";
 
-export interface Session {
-  id: string;
+/**
+ * The objects the API returns, as zod schemas (the OpenAPI document is generated from them) with
+ * their types beside. Dates are Date on the server and ISO-8601 strings on the wire; `timestamp`
+ * is written as `{type: "string", format: "date-time"}` in the document.
+ */
+export const timestamp = z.date();
+const nullableText = z.string().nullable();
+
+export const userModel = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  emailVerified: z.boolean(),
+  image: nullableText,
+  isAnonymous: z.boolean(),
+  /** Administration role(s), comma separated; "user" by default, "admin" grants the admin set. */
+  role: z.string(),
+  banned: z.boolean(),
+  banReason: nullableText,
+  banExpires: timestamp.nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export type User = z.output<typeof userModel>;
+
+export const sessionModel = z.object({
+  id: z.string(),
   /**
    * The session token. get-session returns the caller's own; list-sessions returns a revocation
    * handle in its place (tokens are stored hashed, and a list must not hand out live credentials).
    */
-  token: string;
-  userId: string;
-  expiresAt: Date;
-  createdAt: Date;
-  updatedAt: Date;
-  ipAddress: string | null;
-  userAgent: string | null;
-  activeOrganizationId: string | null;
-  activeTeamId: string | null;
-  impersonatedBy: string | null;
-}
+  token: z.string(),
+  userId: z.string(),
+  expiresAt: timestamp,
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  ipAddress: nullableText,
+  userAgent: nullableText,
+  activeOrganizationId: nullableText,
+  activeTeamId: nullableText,
+  impersonatedBy: nullableText,
+});
+export type Session = z.output<typeof sessionModel>;
 
-export interface SessionWithUser {
-  session: Session;
-  user: User;
-}
+export const sessionWithUserModel = z.object({ session: sessionModel, user: userModel });
+export type SessionWithUser = z.output<typeof sessionWithUserModel>;
 
 /** A row of list-sessions: the session with its revocation handle in `token`, and whether it is the caller's. */
-export interface ListedSession extends Session {
-  current: boolean;
-}
+export const listedSessionModel = sessionModel.extend({ current: z.boolean() });
+export type ListedSession = z.output<typeof listedSessionModel>;
 
 // ---- organizations (WIRE section 8) -------------------------------------------------------------
 
 /** `metadata` is always the parsed object (null when none was set), never the stored JSON text. */
-export interface Organization {
-  id: string;
-  name: string;
-  slug: string;
-  logo: string | null;
-  metadata: Record<string, unknown> | null;
-  createdAt: Date;
-}
+export const organizationModel = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  logo: nullableText,
+  metadata: z.record(z.string(), z.unknown()).nullable(),
+  createdAt: timestamp,
+});
+export type Organization = z.output<typeof organizationModel>;
 
-export interface Member {
-  id: string;
-  organizationId: string;
-  userId: string;
+export const memberModel = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  userId: z.string(),
   /** One role or several, comma separated (`"admin,member"`). */
-  role: string;
-  createdAt: Date;
-}
+  role: z.string(),
+  createdAt: timestamp,
+});
+export type Member = z.output<typeof memberModel>;
 
-export interface MemberUser {
-  id: string;
-  name: string;
-  email: string;
-  image: string | null;
-}
+export const memberUserModel = z.object({ id: z.string(), name: z.string(), email: z.string(), image: nullableText });
+export type MemberUser = z.output<typeof memberUserModel>;
 
-export interface MemberWithUser extends Member {
-  user: MemberUser;
-}
+export const memberWithUserModel = memberModel.extend({ user: memberUserModel });
+export type MemberWithUser = z.output<typeof memberWithUserModel>;
 
-export type InvitationStatus = "pending" | "accepted" | "rejected" | "canceled";
+export const invitationStatus = z.enum(["pending", "accepted", "rejected", "canceled"]);
+export type InvitationStatus = z.output<typeof invitationStatus>;
 
-export interface Invitation {
-  id: string;
-  organizationId: string;
-  email: string;
-  role: string | null;
+export const invitationModel = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  email: z.string(),
+  role: nullableText,
   /** Team ids the invitee joins on accepting, comma separated, or null. */
-  teamId: string | null;
-  status: InvitationStatus;
-  inviterId: string;
-  expiresAt: Date;
-  createdAt: Date;
-}
+  teamId: nullableText,
+  status: invitationStatus,
+  inviterId: z.string(),
+  expiresAt: timestamp,
+  createdAt: timestamp,
+});
+export type Invitation = z.output<typeof invitationModel>;
 
-export interface Team {
-  id: string;
-  name: string;
-  organizationId: string;
-  createdAt: Date;
-  updatedAt: Date | null;
-}
+export const teamModel = z.object({
+  id: z.string(),
+  name: z.string(),
+  organizationId: z.string(),
+  createdAt: timestamp,
+  updatedAt: timestamp.nullable(),
+});
+export type Team = z.output<typeof teamModel>;
 
-export interface TeamMember {
-  id: string;
-  teamId: string;
-  userId: string;
-  createdAt: Date;
-}
+export const teamMemberModel = z.object({
+  id: z.string(),
+  teamId: z.string(),
+  userId: z.string(),
+  createdAt: timestamp,
+});
+export type TeamMember = z.output<typeof teamMemberModel>;

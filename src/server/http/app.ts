@@ -2,13 +2,14 @@ import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import type { AuthContext } from "../context.js";
 import { registerRoutes } from "../routes/index.js";
-import { parseBody } from "./body.js";
 import { resolveClientIp } from "./client-ip.js";
 import type { AuthEnv } from "./env.js";
-import { checkInputBounds } from "./input-bounds.js";
-import { originCheck } from "./origin-check.js";
 import { createRateLimit } from "./rate-limit.js";
 import { respondWithError } from "./respond-error.js";
+import { createRoute } from "./route.js";
+
+/** The rate-limit identity every unrouted request shares. */
+const UNKNOWN_PATH = { method: "GET", path: "(unknown)", summary: "", reply: null, policy: {} } as const;
 
 /**
  * 12 random hex characters naming a request in logs and 500 answers. randomUUID draws from a
@@ -20,34 +21,33 @@ function newRequestId(): string {
 }
 
 /**
- * The auth API as a Hono app mounted at the base path. The middleware order is written here once:
- * context -> rate limit -> body -> input bounds -> origin and redirect checks -> route.
+ * The auth API as a Hono app mounted at the base path: the request's context here, then each
+ * endpoint's own prelude and handler (http/route.ts), registered from the endpoint table.
  */
 export function createHttpApp(ctx: AuthContext): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>({ strict: true }).basePath(ctx.basePath);
-  const routePath = (path: string) => path.slice(ctx.basePath.length) || "/";
-
-  const rateLimit = createRateLimit(ctx.options.rateLimit, routePath);
-  const readBody = parseBody(routePath);
-  const checkOrigin = originCheck(routePath);
-  // One middleware runs the steps in order; one dispatch per request instead of four.
   app.use(async (c, next) => {
     c.set("auth", ctx);
     c.set("requestId", newRequestId());
     c.set("clientIp", resolveClientIp(c, ctx.options.advanced.ipAddress.ipAddressHeaders));
     // JSON is never to be sniffed as anything else; HTML routes add their own page policy.
     c.header("X-Content-Type-Options", "nosniff");
-    await rateLimit(c);
-    await readBody(c);
-    checkInputBounds(c);
-    await checkOrigin(c);
     await next();
   });
 
-  registerRoutes(app, ctx);
+  registerRoutes(createRoute(app, ctx), ctx);
 
-  // Unknown path or method: 404 with an empty body, as the reference server answers.
-  app.notFound(() => new Response(null, { status: 404 }));
+  // Unknown path or method: 404 with an empty body, as the reference server answers. Such requests
+  // share one rate-limit window per client, so a scan of random paths is slowed like any other.
+  const limitUnknown = createRateLimit(UNKNOWN_PATH, ctx.options.rateLimit);
+  app.notFound(async (c) => {
+    try {
+      await limitUnknown?.(c);
+    } catch (error) {
+      return respondWithError(error, c);
+    }
+    return new Response(null, { status: 404 });
+  });
   app.onError(respondWithError);
   return app;
 }

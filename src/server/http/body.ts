@@ -3,18 +3,14 @@ import type { RequestStep } from "./env.js";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** Routes that also take an HTML form post (WIRE 1.2). */
-const FORM_ROUTES = new Set(["/sign-up/email", "/sign-in/email"]);
-const isFormRoute = (path: string) => FORM_ROUTES.has(path) || path.startsWith("/callback/");
-
 const ALLOWED_JSON = "application/json";
 const ALLOWED_FORM = "application/x-www-form-urlencoded";
 
 /**
- * Reads the body once, within MAX_BODY_BYTES, into `c.var.body`: JSON everywhere, form posts on the
- * routes that take them. Every malformed body ends here as a 4xx.
+ * Reads the body once, within MAX_BODY_BYTES, into `c.var.body`: JSON everywhere, form posts where
+ * the endpoint takes them (WIRE 1.2). Every malformed body ends here as a 4xx.
  */
-export function parseBody(routePath: (path: string) => string): RequestStep {
+export function parseBody(formAllowed: boolean): RequestStep {
   return async (c) => {
     c.set("body", {});
     if (c.req.method === "GET" || c.req.method === "HEAD" || c.req.method === "OPTIONS") return;
@@ -23,7 +19,6 @@ export function parseBody(routePath: (path: string) => string): RequestStep {
     if (declared > MAX_BODY_BYTES) throw new AuthError("PAYLOAD_TOO_LARGE");
     const raw = await readLimited(c.req.raw);
     const contentType = (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-    const formAllowed = isFormRoute(routePath(c.req.path));
     const allowedTypes = formAllowed ? `${ALLOWED_FORM}, ${ALLOWED_JSON}` : ALLOWED_JSON;
 
     if (raw.length === 0) return;

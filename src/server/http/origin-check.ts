@@ -1,15 +1,8 @@
+import type { Policy } from "../../contract/endpoints/index.js";
 import type { ErrorCode } from "../../contract/errors/index.js";
 import { AuthError } from "../errors.js";
 import type { RequestStep } from "./env.js";
 import { isSafeRedirectTarget, normalizeOrigin } from "./trusted-origins.js";
-
-/**
- * Every route that signs a browser in is checked even without cookies and without a body: a forged
- * login (login CSRF) replaces the visitor's session with one the attacker chose or can watch.
- */
-function isLoginRoute(path: string): boolean {
-  return path.startsWith("/sign-in/") || path.startsWith("/sign-up/") || path === "/one-tap/callback";
-}
 
 /** Body and query fields that name where the browser goes next, with the error each one gives. */
 const REDIRECT_FIELDS: readonly [string, ErrorCode][] = [
@@ -22,22 +15,21 @@ const REDIRECT_FIELDS: readonly [string, ErrorCode][] = [
 /**
  * Origin and redirect checks (WIRE 1.5), before any handler:
  * - a state-changing request that carries cookies must come from a trusted Origin (or Referer);
- * - the login forms refuse cross-site navigations and foreign origins even without cookies;
+ * - endpoints that sign a browser in (`login`) refuse cross-site navigations and foreign origins even
+ *   without cookies or a body: a forged login replaces the visitor's session with one the attacker
+ *   chose or can watch;
+ * - a provider's form_post (`provider`) comes from the provider's origin and only redirects to the GET;
  * - every redirect target in the body or query must be relative or on a trusted origin.
  */
-export function originCheck(routePath: (path: string) => string): RequestStep {
+export function originCheck(kind: Policy["origin"]): RequestStep {
   return async (c) => {
     const ctx = c.get("auth");
     const method = c.req.method;
-    const path = routePath(c.req.path);
 
     if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS") {
-      const hasCookies = Boolean(c.req.header("cookie"));
-      const isLoginForm = isLoginRoute(path);
-      // A provider's form_post comes from the provider's origin; that POST only redirects to the GET.
-      if (path.startsWith("/callback/")) return;
-      if (isLoginForm) checkLoginForm(c.req.raw.headers, ctx.isTrustedOrigin, c.req.url);
-      else if (hasCookies) requireTrustedOrigin(c.req.raw.headers, ctx.isTrustedOrigin, c.req.url);
+      if (kind === "provider") return;
+      if (kind === "login") checkLoginForm(c.req.raw.headers, ctx.isTrustedOrigin, c.req.url);
+      else if (c.req.header("cookie")) requireTrustedOrigin(c.req.raw.headers, ctx.isTrustedOrigin, c.req.url);
     }
 
     const body = c.get("body");

@@ -1,9 +1,10 @@
-import type { Context, Hono } from "hono";
-import { type AccountSelector, accountSelector } from "../../contract/social.js";
+import type { Context } from "hono";
+import { socialEndpoints } from "../../contract/endpoints/index.js";
+import type { AccountSelector } from "../../contract/social.js";
 import { AuthError } from "../errors.js";
 import type { AuthEnv } from "../http/env.js";
-import { readBody, readQuery } from "../http/input.js";
-import { getRequestSession, requireSession } from "../http/session.js";
+import type { Route } from "../http/route.js";
+import { getRequestSession } from "../http/session.js";
 import {
   accountInfo,
   getAccessToken,
@@ -23,36 +24,27 @@ async function callerId(c: Context<AuthEnv>, selector: AccountSelector): Promise
   throw new AuthError("UNAUTHORIZED");
 }
 
-export function accountRoutes(app: Hono<AuthEnv>): void {
-  app.get("/list-accounts", async (c) => {
-    const { user } = await requireSession(c);
-    return c.json(await listAccounts(c.get("auth"), user.id));
-  });
+export function accountRoutes(route: Route): void {
+  route(socialEndpoints.listAccounts, (c, { session: { user } }) => listAccounts(c.get("auth"), user.id));
 
-  app.post("/unlink-account", async (c) => {
-    const body = readBody(c, accountSelector);
-    const { user } = await requireSession(c, { fresh: true });
+  route(socialEndpoints.unlinkAccount, async (c, { body, session: { user } }) => {
     await unlinkAccount(c.get("auth"), user.id, body);
-    return c.json({ status: true });
+    return { status: true };
   });
 
-  app.post("/get-access-token", async (c) => {
-    const body = readBody(c, accountSelector);
-    return c.json(await getAccessToken(c.get("auth"), await callerId(c, body), body));
-  });
+  route(socialEndpoints.getAccessToken, async (c, { body }) =>
+    getAccessToken(c.get("auth"), await callerId(c, body), body),
+  );
 
-  app.post("/refresh-token", async (c) => {
-    const body = readBody(c, accountSelector);
-    return c.json(await refreshToken(c.get("auth"), await callerId(c, body), body));
-  });
+  route(socialEndpoints.refreshToken, async (c, { body }) =>
+    refreshToken(c.get("auth"), await callerId(c, body), body),
+  );
 
-  app.post("/account-info", async (c) => {
-    const body = readBody(c, accountSelector);
-    return c.json(await accountInfo(c.get("auth"), await callerId(c, body), body));
-  });
+  route(socialEndpoints.accountInfoPost, async (c, { body }) =>
+    accountInfo(c.get("auth"), await callerId(c, body), body),
+  );
 
-  app.get("/account-info", async (c) => {
-    const query = readQuery(c, accountSelector);
-    return c.json(await accountInfo(c.get("auth"), await callerId(c, query), query));
-  });
+  route(socialEndpoints.accountInfo, async (c, { query }) =>
+    accountInfo(c.get("auth"), await callerId(c, query), query),
+  );
 }

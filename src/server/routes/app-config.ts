@@ -1,15 +1,15 @@
-import type { Hono } from "hono";
-import type { AuthEnv } from "../http/env.js";
+import { serviceEndpoints } from "../../contract/endpoints/index.js";
+import type { Route } from "../http/route.js";
 import { oneTapClientId } from "../options.js";
 
 /**
  * What the application needs to know to draw its screens: which sign-in methods and account
  * features are switched on. Provider ids only, never secrets. Not part of the reference wire.
  */
-export function appConfigRoutes(app: Hono<AuthEnv>): void {
-  app.get("/app-config", (c) => {
+export function appConfigRoutes(route: Route): void {
+  route(serviceEndpoints.appConfig, (c) => {
     const { options, mail } = c.get("auth");
-    return c.json({
+    return {
       emailAndPassword: {
         enabled: options.emailAndPassword.enabled,
         disableSignUp: options.emailAndPassword.disableSignUp,
@@ -27,6 +27,6 @@ export function appConfigRoutes(app: Hono<AuthEnv>): void {
       },
       organization: { enabled: options.organization.enabled, teams: options.organization.teams.enabled },
       devOutbox: mail.transportName === "development" && process.env.NODE_ENV !== "production",
-    });
+    };
   });
 }

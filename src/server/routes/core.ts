@@ -1,6 +1,6 @@
-import type { Hono } from "hono";
+import { serviceEndpoints } from "../../contract/endpoints/index.js";
 import type { AuthContext } from "../context.js";
-import type { AuthEnv } from "../http/env.js";
+import type { Route } from "../http/route.js";
 import { staticPageHeaders } from "../http/security-headers.js";
 import { databaseAnswers } from "../store/database.js";
 
@@ -45,14 +45,14 @@ function errorPage(code: string, description: string | undefined, homeURL: strin
 </html>`;
 }
 
-export function coreRoutes(app: Hono<AuthEnv>, ctx: AuthContext): void {
-  app.get("/ok", (c) => c.json({ ok: true }));
+export function coreRoutes(route: Route, ctx: AuthContext): void {
+  route(serviceEndpoints.ok, () => ({ ok: true }));
 
   // Readiness for a load balancer: 503 while the database does not answer. `revocations` says whether
   // other instances' revocations are reaching this one; while they are not, the instance still serves
   // correctly (get-session reads the database instead of the cookie cache), so it stays in rotation:
   // a Redis outage must not take every instance out.
-  app.get("/ready", async (c) => {
+  route(serviceEndpoints.ready, async (c) => {
     const ctx = c.get("auth");
     c.header("Cache-Control", "no-store");
     const database = await databaseAnswers(ctx.db);
@@ -60,15 +60,19 @@ export function coreRoutes(app: Hono<AuthEnv>, ctx: AuthContext): void {
     return c.json({ ready: database, database, revocations }, database ? 200 : 503);
   });
 
-  app.get("/error", staticPageHeaders(ctx, ERROR_PAGE_CSS), (c) => {
-    const code = sanitizeErrorCode(c.req.query("error"));
-    const description = c.req.query("error_description");
-    if (process.env.NODE_ENV === "production") {
-      const target = new URL("/", ctx.baseURL);
-      target.searchParams.set("error", code);
-      if (description) target.searchParams.set("error_description", description.slice(0, 500));
-      return c.redirect(target.toString(), 302);
-    }
-    return c.html(errorPage(code, description, `${ctx.baseURL}/`));
-  });
+  route(
+    serviceEndpoints.errorPage,
+    (c, { query }) => {
+      const code = sanitizeErrorCode(query.error);
+      const description = query.error_description;
+      if (process.env.NODE_ENV === "production") {
+        const target = new URL("/", ctx.baseURL);
+        target.searchParams.set("error", code);
+        if (description) target.searchParams.set("error_description", description.slice(0, 500));
+        return c.redirect(target.toString(), 302);
+      }
+      return c.html(errorPage(code, description, `${ctx.baseURL}/`));
+    },
+    staticPageHeaders(ctx, ERROR_PAGE_CSS),
+  );
 }

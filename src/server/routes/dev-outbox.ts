@@ -1,7 +1,9 @@
 import { isIP } from "node:net";
-import type { Context, Hono } from "hono";
+import type { Context } from "hono";
+import { serviceEndpoints } from "../../contract/endpoints/index.js";
 import { socketAddress } from "../http/client-ip.js";
 import type { AuthEnv } from "../http/env.js";
+import type { Route } from "../http/route.js";
 
 /** Headers a proxy adds: behind one, the socket's loopback address says nothing about the client. */
 const FORWARDING_HEADERS = ["forwarded", "x-forwarded-for", "x-forwarded-host", "x-real-ip"];
@@ -37,25 +39,21 @@ function isLocalRequest(c: Context<AuthEnv>): boolean {
  * mail really leaves the machine, or to anyone but this machine (the links are live sign-in and
  * reset tokens): all of those get a plain 404.
  */
-export function devOutboxRoutes(app: Hono<AuthEnv>): void {
-  app.get("/dev/outbox", async (c) => {
+export function devOutboxRoutes(route: Route): void {
+  route(serviceEndpoints.developmentOutbox, async (c) => {
     const ctx = c.get("auth");
-    if (ctx.mail.transportName !== "development" || process.env.NODE_ENV === "production" || !isLocalRequest(c)) {
-      return new Response(null, { status: 404 });
-    }
+    if (!isLocalRequest(c)) return new Response(null, { status: 404 });
     c.header("Cache-Control", "no-store");
     const entries = await ctx.mail.list();
-    return c.json(
-      entries.map(({ id, to, subject, text, html, kind, createdAt, sentAt }) => ({
-        id,
-        to,
-        subject,
-        text,
-        html,
-        kind,
-        createdAt,
-        sentAt,
-      })),
-    );
+    return entries.map(({ id, to, subject, text, html, kind, createdAt, sentAt }) => ({
+      id,
+      to,
+      subject,
+      text,
+      html,
+      kind,
+      createdAt,
+      sentAt,
+    }));
   });
 }

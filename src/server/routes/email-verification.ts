@@ -1,12 +1,10 @@
-import type { Hono } from "hono";
-import { changeEmailBody, sendVerificationEmailBody, verifyEmailQuery } from "../../contract/account-flows.js";
+import { accountFlowEndpoints } from "../../contract/endpoints/index.js";
 import type { ErrorCode } from "../../contract/errors/index.js";
 import { isAuthError } from "../errors.js";
 import { isDontRemember, writeSessionCookies } from "../http/cookies.js";
-import type { AuthEnv } from "../http/env.js";
-import { readBody, readQuery } from "../http/input.js";
 import { redirectTarget } from "../http/redirect.js";
-import { getRequestSession, requestMeta, requireSession } from "../http/session.js";
+import type { Route } from "../http/route.js";
+import { getRequestSession, requestMeta } from "../http/session.js";
 import { requestEmailChange } from "../services/change-email.js";
 import { sendVerificationEmail, verifyEmail } from "../services/email-verification.js";
 
@@ -19,17 +17,15 @@ const CALLBACK_ERRORS: Partial<Record<ErrorCode, string>> = {
   COULD_NOT_UPDATE_EMAIL: "could_not_update_email",
 };
 
-export function emailVerificationRoutes(app: Hono<AuthEnv>): void {
-  app.post("/send-verification-email", async (c) => {
-    const body = readBody(c, sendVerificationEmailBody);
+export function emailVerificationRoutes(route: Route): void {
+  route(accountFlowEndpoints.sendVerificationEmail, async (c, { body }) => {
     const current = await getRequestSession(c);
     await sendVerificationEmail(c.get("auth"), body, current);
-    return c.json({ status: true });
+    return { status: true };
   });
 
-  app.get("/verify-email", async (c) => {
+  route(accountFlowEndpoints.verifyEmail, async (c, { query }) => {
     const ctx = c.get("auth");
-    const query = readQuery(c, verifyEmailQuery);
     const current = await getRequestSession(c);
     let outcome: Awaited<ReturnType<typeof verifyEmail>>;
     try {
@@ -49,15 +45,13 @@ export function emailVerificationRoutes(app: Hono<AuthEnv>): void {
       writeSessionCookies(c, { session: current.session, user: outcome.user }, { rememberMe: !isDontRemember(c) });
     }
     if (query.callbackURL) return c.redirect(redirectTarget(ctx, query.callbackURL), 302);
-    if (outcome.kind === "change-confirmed") return c.json({ status: true });
-    if (outcome.kind === "email-changed") return c.json({ status: true, user: outcome.user });
-    return c.json({ status: true, user: outcome.session ? outcome.user : null });
+    if (outcome.kind === "change-confirmed") return { status: true };
+    if (outcome.kind === "email-changed") return { status: true, user: outcome.user };
+    return { status: true, user: outcome.session ? outcome.user : null };
   });
 
-  app.post("/change-email", async (c) => {
-    const body = readBody(c, changeEmailBody);
-    const { user } = await requireSession(c);
+  route(accountFlowEndpoints.changeEmail, async (c, { body, session: { user } }) => {
     await requestEmailChange(c.get("auth"), user, body);
-    return c.json({ status: true });
+    return { status: true };
   });
 }

@@ -1,6 +1,5 @@
-import type { Hono } from "hono";
 import type { AuthContext } from "../context.js";
-import type { AuthEnv } from "../http/env.js";
+import type { Route } from "../http/route.js";
 import { accountDeletionRoutes } from "./account-deletion.js";
 import { accountRoutes } from "./accounts.js";
 import { adminRoutes } from "./admin.js";
@@ -19,30 +18,26 @@ import { sessionRoutes } from "./session.js";
 import { socialRoutes } from "./social.js";
 import { teamRoutes } from "./teams.js";
 
-/** Every route area, registered in one place; each file writes its paths out in full. */
-export function registerRoutes(app: Hono<AuthEnv>, ctx: AuthContext): void {
-  coreRoutes(app, ctx);
-  emailPasswordRoutes(app);
-  sessionRoutes(app);
-  jwtRoutes(app);
-  adminRoutes(app);
-  socialRoutes(app);
-  accountRoutes(app);
-  anonymousRoutes(app);
-  emailVerificationRoutes(app);
-  passwordRoutes(app);
-  accountDeletionRoutes(app);
-  registerOrganizationRoutes(app, ctx);
-  devOutboxRoutes(app);
-  appConfigRoutes(app);
-}
-
-/** Options are fixed at start-up, so a disabled area is simply not routed (404). */
-function registerOrganizationRoutes(app: Hono<AuthEnv>, ctx: AuthContext): void {
-  const { enabled, teams } = ctx.options.organization;
-  if (!enabled) return;
-  organizationRoutes(app);
-  memberRoutes(app);
-  invitationRoutes(app);
-  if (teams.enabled) teamRoutes(app);
+/**
+ * Every handler, registered in one place. Paths, methods, guards and switches come from the
+ * endpoint table (src/contract/endpoints); `route` leaves out an endpoint whose feature is off.
+ */
+export function registerRoutes(route: Route, ctx: AuthContext): void {
+  coreRoutes(route, ctx);
+  emailPasswordRoutes(route);
+  sessionRoutes(route);
+  jwtRoutes(route);
+  adminRoutes(route);
+  socialRoutes(route);
+  accountRoutes(route);
+  anonymousRoutes(route);
+  emailVerificationRoutes(route);
+  passwordRoutes(route);
+  accountDeletionRoutes(route);
+  organizationRoutes(route);
+  memberRoutes(route);
+  invitationRoutes(route);
+  teamRoutes(route);
+  devOutboxRoutes(route);
+  appConfigRoutes(route);
 }

@@ -1,22 +1,16 @@
-import type { Hono } from "hono";
-import { AuthError } from "../errors.js";
-import type { AuthEnv } from "../http/env.js";
-import { requireSession } from "../http/session.js";
+import { serviceEndpoints } from "../../contract/endpoints/index.js";
+import type { Route } from "../http/route.js";
 import { issueSessionToken, publicKeySet } from "../services/jwt.js";
 
-export function jwtRoutes(app: Hono<AuthEnv>): void {
-  app.get("/jwks", async (c) => {
-    const ctx = c.get("auth");
-    if (!ctx.options.jwt.enabled) throw new AuthError("NOT_FOUND");
+/** Routed only while jwt is on (the endpoints' feature switch). */
+export function jwtRoutes(route: Route): void {
+  route(serviceEndpoints.jwks, (c) => {
     c.header("Cache-Control", "public, max-age=300");
-    return c.json(await publicKeySet(ctx));
+    return publicKeySet(c.get("auth"));
   });
 
-  app.get("/token", async (c) => {
-    const ctx = c.get("auth");
-    if (!ctx.options.jwt.enabled) throw new AuthError("NOT_FOUND");
-    const data = await requireSession(c);
+  route(serviceEndpoints.token, async (c, { session }) => {
     c.header("Cache-Control", "no-store");
-    return c.json({ token: await issueSessionToken(ctx, data) });
+    return { token: await issueSessionToken(c.get("auth"), session) };
   });
 }

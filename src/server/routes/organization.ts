@@ -1,17 +1,6 @@
-import type { Hono } from "hono";
-import {
-  checkSlugBody,
-  createOrganizationBody,
-  getFullOrganizationQuery,
-  getOrganizationQuery,
-  organizationIdBody,
-  setActiveOrganizationBody,
-  updateOrganizationBody,
-} from "../../contract/organization.js";
+import { organizationEndpoints } from "../../contract/endpoints/index.js";
 import { applyActiveChange } from "../http/active-organization.js";
-import type { AuthEnv } from "../http/env.js";
-import { readBody, readQuery } from "../http/input.js";
-import { requireSession } from "../http/session.js";
+import type { Route } from "../http/route.js";
 import {
   checkSlug,
   createOrganization,
@@ -24,58 +13,43 @@ import {
 } from "../services/organizations.js";
 
 /** Organization lifecycle and the session's active organization (WIRE 8.2). */
-export function organizationRoutes(app: Hono<AuthEnv>): void {
-  app.post("/organization/create", async (c) => {
-    const body = readBody(c, createOrganizationBody);
-    const data = await requireSession(c);
+export function organizationRoutes(route: Route): void {
+  route(organizationEndpoints.createOrganization, async (c, { body, session: data }) => {
     const result = await createOrganization(c.get("auth"), data.session, body);
     applyActiveChange(c, data, result.active);
-    return c.json(result.organization);
+    return result.organization;
   });
 
-  app.post("/organization/check-slug", async (c) => {
-    const { slug } = readBody(c, checkSlugBody);
-    await requireSession(c);
+  route(organizationEndpoints.checkSlug, async (c, { body: { slug } }) => {
     await checkSlug(c.get("auth"), slug);
-    return c.json({ status: true });
+    return { status: true };
   });
 
-  app.post("/organization/update", async (c) => {
-    const body = readBody(c, updateOrganizationBody);
-    const { session } = await requireSession(c);
-    return c.json(await updateOrganization(c.get("auth"), session, body));
+  route(organizationEndpoints.updateOrganization, async (c, { body, session: { session } }) => {
+    return updateOrganization(c.get("auth"), session, body);
   });
 
-  app.post("/organization/delete", async (c) => {
-    const { organizationId } = readBody(c, organizationIdBody);
-    const data = await requireSession(c);
+  route(organizationEndpoints.deleteOrganization, async (c, { body: { organizationId }, session: data }) => {
     const result = await deleteOrganization(c.get("auth"), data.session, organizationId);
     applyActiveChange(c, data, result.active);
-    return c.json(result.organization);
+    return result.organization;
   });
 
-  app.get("/organization/list", async (c) => {
-    const { session } = await requireSession(c);
-    return c.json(await listOrganizations(c.get("auth"), session));
+  route(organizationEndpoints.listOrganizations, async (c, { session: { session } }) => {
+    return listOrganizations(c.get("auth"), session);
   });
 
-  app.post("/organization/set-active", async (c) => {
-    const body = readBody(c, setActiveOrganizationBody);
-    const data = await requireSession(c);
+  route(organizationEndpoints.setActiveOrganization, async (c, { body, session: data }) => {
     const result = await setActiveOrganization(c.get("auth"), data.session, body);
     applyActiveChange(c, data, result.active);
-    return c.json(result.organization);
+    return result.organization;
   });
 
-  app.get("/organization/get-organization", async (c) => {
-    const query = readQuery(c, getOrganizationQuery);
-    const { session } = await requireSession(c);
-    return c.json(await getOrganization(c.get("auth"), session, query));
+  route(organizationEndpoints.getOrganization, async (c, { query, session: { session } }) => {
+    return getOrganization(c.get("auth"), session, query);
   });
 
-  app.get("/organization/get-full-organization", async (c) => {
-    const query = readQuery(c, getFullOrganizationQuery);
-    const { session } = await requireSession(c);
-    return c.json(await getFullOrganization(c.get("auth"), session, query));
+  route(organizationEndpoints.getFullOrganization, async (c, { query, session: { session } }) => {
+    return getFullOrganization(c.get("auth"), session, query);
   });
 }

@@ -1,58 +1,42 @@
-import type { Context, Hono } from "hono";
-import {
-  changePasswordBody,
-  PASSWORD_RESET_REQUESTED_MESSAGE,
-  requestPasswordResetBody,
-  resetPasswordBody,
-  resetPasswordLinkQuery,
-  verifyPasswordBody,
-} from "../../contract/account-flows.js";
+import { PASSWORD_RESET_REQUESTED_MESSAGE } from "../../contract/account-flows.js";
+import { accountEndpoints, accountFlowEndpoints } from "../../contract/endpoints/index.js";
 import { isDontRemember, writeSessionCookies } from "../http/cookies.js";
-import type { AuthEnv } from "../http/env.js";
-import { readBody, readQuery } from "../http/input.js";
 import { redirectTarget } from "../http/redirect.js";
-import { requestMeta, requireSession } from "../http/session.js";
+import type { Route } from "../http/route.js";
+import { requestMeta } from "../http/session.js";
 import { isResetTokenLive, requestPasswordReset, resetPassword } from "../services/password-reset.js";
 import { changePassword, verifyPassword } from "../services/passwords.js";
 
-async function handleResetRequest(c: Context<AuthEnv>) {
-  const body = readBody(c, requestPasswordResetBody);
-  await requestPasswordReset(c.get("auth"), body);
-  return c.json({ status: true, message: PASSWORD_RESET_REQUESTED_MESSAGE });
-}
-
-export function passwordRoutes(app: Hono<AuthEnv>): void {
-  app.post("/request-password-reset", handleResetRequest);
+export function passwordRoutes(route: Route): void {
   // SPEC lists /forget-password too (the reference 1.7 dropped it): the same handler.
-  app.post("/forget-password", handleResetRequest);
+  for (const endpoint of [accountFlowEndpoints.requestPasswordReset, accountFlowEndpoints.forgetPassword]) {
+    route(endpoint, async (c, { body }) => {
+      await requestPasswordReset(c.get("auth"), body);
+      return { status: true, message: PASSWORD_RESET_REQUESTED_MESSAGE };
+    });
+  }
 
-  app.get("/reset-password/:token", async (c) => {
+  route(accountFlowEndpoints.resetPasswordLink, async (c, { query: { callbackURL } }) => {
     const ctx = c.get("auth");
-    const { callbackURL } = readQuery(c, resetPasswordLinkQuery);
-    const token = c.req.param("token");
+    const token = c.req.param("token") ?? "";
     const live = await isResetTokenLive(ctx, token);
     return c.redirect(redirectTarget(ctx, callbackURL, live ? { token } : { error: "INVALID_TOKEN" }), 302);
   });
 
-  app.post("/reset-password", async (c) => {
-    const body = readBody(c, resetPasswordBody);
+  route(accountFlowEndpoints.resetPassword, async (c, { body }) => {
     await resetPassword(c.get("auth"), { newPassword: body.newPassword, token: body.token ?? c.req.query("token") });
-    return c.json({ status: true });
+    return { status: true };
   });
 
-  app.post("/change-password", async (c) => {
-    const body = readBody(c, changePasswordBody);
-    const current = await requireSession(c);
+  route(accountEndpoints.changePassword, async (c, { body, session: current }) => {
     const rememberMe = !isDontRemember(c);
     const result = await changePassword(c.get("auth"), current, body, requestMeta(c), { rememberMe });
     if (result.session) writeSessionCookies(c, { session: result.session, user: result.user }, { rememberMe });
-    return c.json({ token: result.session?.token ?? null, user: result.user });
+    return { token: result.session?.token ?? null, user: result.user };
   });
 
-  app.post("/verify-password", async (c) => {
-    const { password } = readBody(c, verifyPasswordBody);
-    const { user } = await requireSession(c);
+  route(accountEndpoints.verifyPassword, async (c, { body: { password }, session: { user } }) => {
     await verifyPassword(c.get("auth"), user.id, password);
-    return c.json({ status: true });
+    return { status: true };
   });
 }

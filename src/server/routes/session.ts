@@ -1,5 +1,5 @@
-import type { Context, Hono } from "hono";
-import { getSessionQuery, revokeSessionBody, updateSessionBody, updateUserBody } from "../../contract/account.js";
+import type { Context } from "hono";
+import { accountEndpoints } from "../../contract/endpoints/index.js";
 import type { SessionWithUser } from "../../contract/models.js";
 import {
   clearSessionCookies,
@@ -10,8 +10,8 @@ import {
   writeSessionCookies,
 } from "../http/cookies.js";
 import type { AuthEnv } from "../http/env.js";
-import { readBody, readQuery } from "../http/input.js";
-import { readSessionFromDatabase, requireSession } from "../http/session.js";
+import type { Route } from "../http/route.js";
+import { readSessionFromDatabase } from "../http/session.js";
 import { issueSessionToken } from "../services/jwt.js";
 import { refuseSessionUpdate } from "../services/session-fields.js";
 import { listSessions, revokeOtherSessions, revokeSession, signOut, signOutEverywhere } from "../services/sessions.js";
@@ -25,13 +25,12 @@ async function attachSessionJwt(c: Context<AuthEnv>, data: SessionWithUser): Pro
   c.header("Access-Control-Expose-Headers", "set-auth-jwt");
 }
 
-export function sessionRoutes(app: Hono<AuthEnv>): void {
-  app.get("/get-session", async (c) => {
+export function sessionRoutes(route: Route): void {
+  route(accountEndpoints.getSession, async (c, { query }) => {
     c.header("Cache-Control", "no-store");
     c.header("Pragma", "no-cache");
-    const query = readQuery(c, getSessionQuery);
     const token = readSignedCookie(c, "session_token");
-    if (!token) return c.json(null);
+    if (!token) return null;
     const ctx = c.get("auth");
     // A JWT is only ever signed for a session read from the database, so set-auth-jwt skips the cache.
     if (!query.disableCookieCache && !(ctx.options.jwt.enabled && ctx.options.jwt.setAuthJwtHeader)) {
@@ -42,58 +41,45 @@ export function sessionRoutes(app: Hono<AuthEnv>): void {
     const lookup = await readSessionFromDatabase(c, token, { refresh: !dontRemember && !query.disableRefresh });
     if (lookup.status !== "active") {
       clearSessionCookies(c);
-      return c.json(null);
+      return null;
     }
     if (lookup.refreshed) writeSessionCookies(c, lookup.data, { rememberMe: true });
     else writeCookieCache(c, lookup.data, { rememberMe: !dontRemember });
     await attachSessionJwt(c, lookup.data);
-    return c.json(lookup.data);
+    return lookup.data;
   });
 
-  app.post("/sign-out", async (c) => {
+  route(accountEndpoints.signOut, async (c) => {
     const token = readSignedCookie(c, "session_token");
     if (token) await signOut(c.get("auth"), token);
     clearSessionCookies(c);
-    return c.json({ success: true });
+    return { success: true };
   });
 
-  app.post("/update-user", async (c) => {
-    const body = readBody(c, updateUserBody);
-    const { session } = await requireSession(c);
+  route(accountEndpoints.updateUser, async (c, { body, session: { session } }) => {
     const user = await updateUser(c.get("auth"), session.userId, body);
     writeSessionCookies(c, { session, user }, { rememberMe: !isDontRemember(c) });
-    return c.json({ status: true });
+    return { status: true };
   });
 
-  app.post("/update-session", async (c) => {
-    const body = readBody(c, updateSessionBody);
-    await requireSession(c);
-    refuseSessionUpdate(body);
-  });
+  route(accountEndpoints.updateSession, (_c, { body }) => refuseSessionUpdate(body));
 
-  app.get("/list-sessions", async (c) => {
-    const { session } = await requireSession(c);
-    return c.json(await listSessions(c.get("auth"), session));
-  });
+  route(accountEndpoints.listSessions, (c, { session: { session } }) => listSessions(c.get("auth"), session));
 
-  app.post("/revoke-session", async (c) => {
-    const { token } = readBody(c, revokeSessionBody);
-    const { session } = await requireSession(c);
+  route(accountEndpoints.revokeSession, async (c, { body: { token }, session: { session } }) => {
     await revokeSession(c.get("auth"), session.userId, token);
     if (token === session.token || token === session.id) clearSessionCookies(c);
-    return c.json({ status: true });
+    return { status: true };
   });
 
-  app.post("/revoke-sessions", async (c) => {
-    const { session } = await requireSession(c);
+  route(accountEndpoints.revokeSessions, async (c, { session: { session } }) => {
     await signOutEverywhere(c.get("auth"), session.userId);
     clearSessionCookies(c);
-    return c.json({ status: true });
+    return { status: true };
   });
 
-  app.post("/revoke-other-sessions", async (c) => {
-    const { session } = await requireSession(c);
+  route(accountEndpoints.revokeOtherSessions, async (c, { session: { session } }) => {
     await revokeOtherSessions(c.get("auth"), session);
-    return c.json({ status: true });
+    return { status: true };
   });
 }

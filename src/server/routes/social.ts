@@ -1,10 +1,9 @@
-import type { Hono } from "hono";
-import { callbackParams, linkSocialBody, oneTapBody, signInSocialBody } from "../../contract/social.js";
+import { socialEndpoints } from "../../contract/endpoints/index.js";
+import { callbackParams } from "../../contract/social.js";
 import { apiURL } from "../context.js";
 import { expireCookie, readSignedCookie, writeSignedCookie } from "../http/cookies.js";
-import type { AuthEnv } from "../http/env.js";
-import { readBody } from "../http/input.js";
-import { getRequestSession, requestMeta, requireSession } from "../http/session.js";
+import type { Route } from "../http/route.js";
+import { getRequestSession, requestMeta } from "../http/session.js";
 import { writeSignInCookies } from "../http/sign-in-cookies.js";
 import {
   type CallbackOutcome,
@@ -17,25 +16,24 @@ import { linkWithIdToken, signInWithIdToken, signInWithOneTap } from "../service
 import { requireProvider, startAuthorization } from "../services/social/start.js";
 import { STATE_COOKIE_MAX_AGE } from "../services/social/state.js";
 
-export function socialRoutes(app: Hono<AuthEnv>): void {
-  app.post("/sign-in/social", async (c) => {
+export function socialRoutes(route: Route): void {
+  route(socialEndpoints.signInSocial, async (c, { body }) => {
     const ctx = c.get("auth");
-    const body = readBody(c, signInSocialBody);
     const provider = requireProvider(ctx, body.provider);
     if (body.idToken) {
       const result = await signInWithIdToken(ctx, provider, body.idToken, requestMeta(c));
       await writeSignInCookies(c, { session: result.session, user: result.user }, { rememberMe: true });
-      return c.json({ redirect: false, token: result.session.token, user: result.user });
+      return { redirect: false as const, token: result.session.token, user: result.user };
     }
     const { url, state } = await startAuthorization(ctx, provider, body);
     writeSignedCookie(c, "state", state, STATE_COOKIE_MAX_AGE);
     if (!body.disableRedirect) c.header("Location", url);
-    return c.json({ url, redirect: !body.disableRedirect });
+    return { url, redirect: !body.disableRedirect };
   });
 
   // form_post providers (Apple) POST here; the params move to the GET, where the work happens.
-  app.post("/callback/:id", (c) => {
-    const target = new URL(apiURL(c.get("auth"), `/callback/${encodeURIComponent(c.req.param("id"))}`));
+  route(socialEndpoints.callbackFormPost, (c) => {
+    const target = new URL(apiURL(c.get("auth"), `/callback/${encodeURIComponent(c.req.param("id") ?? "")}`));
     for (const [key, value] of new URL(c.req.url).searchParams) target.searchParams.set(key, value);
     for (const [key, value] of Object.entries(c.get("body"))) {
       if (typeof value === "string") target.searchParams.set(key, value);
@@ -43,7 +41,7 @@ export function socialRoutes(app: Hono<AuthEnv>): void {
     return c.redirect(target.toString(), 302);
   });
 
-  app.get("/callback/:id", async (c) => {
+  route(socialEndpoints.callback, async (c) => {
     const ctx = c.get("auth");
     const params = callbackParams.safeParse(c.req.query());
     const wellFormed = params.success && !repeatsCallbackParam(new URL(c.req.url).searchParams);
@@ -51,7 +49,7 @@ export function socialRoutes(app: Hono<AuthEnv>): void {
     try {
       outcome = wellFormed
         ? await completeCallback(ctx, {
-            providerId: c.req.param("id"),
+            providerId: c.req.param("id") ?? "",
             params: params.data,
             stateCookie: readSignedCookie(c, "state"),
             currentUserId: async () => (await getRequestSession(c))?.user.id ?? null,
@@ -70,14 +68,12 @@ export function socialRoutes(app: Hono<AuthEnv>): void {
     return c.redirect(outcome.location, 302);
   });
 
-  app.post("/link-social", async (c) => {
+  route(socialEndpoints.linkSocial, async (c, { body, session: { user } }) => {
     const ctx = c.get("auth");
-    const { user } = await requireSession(c);
-    const body = readBody(c, linkSocialBody);
     const provider = requireProvider(ctx, body.provider);
     if (body.idToken) {
       await linkWithIdToken(ctx, provider, body.idToken, user);
-      return c.json({ url: "", status: true, redirect: false });
+      return { url: "", status: true, redirect: false };
     }
     const { url, state } = await startAuthorization(ctx, provider, {
       ...body,
@@ -85,15 +81,13 @@ export function socialRoutes(app: Hono<AuthEnv>): void {
     });
     writeSignedCookie(c, "state", state, STATE_COOKIE_MAX_AGE);
     if (!body.disableRedirect) c.header("Location", url);
-    return c.json({ url, redirect: !body.disableRedirect });
+    return { url, redirect: !body.disableRedirect };
   });
 
-  app.post("/one-tap/callback", async (c) => {
+  route(socialEndpoints.oneTapCallback, async (c, { body }) => {
     const ctx = c.get("auth");
-    if (!ctx.options.oneTap.enabled) return c.body(null, 404);
-    const body = readBody(c, oneTapBody);
     const result = await signInWithOneTap(ctx, body.idToken, requestMeta(c));
     await writeSignInCookies(c, { session: result.session, user: result.user }, { rememberMe: true });
-    return c.json({ token: result.session.token, user: result.user });
+    return { token: result.session.token, user: result.user };
   });
 }

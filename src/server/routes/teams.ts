@@ -1,18 +1,6 @@
-import type { Hono } from "hono";
-import {
-  createTeamBody,
-  listTeamMembersQuery,
-  listUserTeamsQuery,
-  organizationIdQuery,
-  setActiveTeamBody,
-  teamIdBody,
-  teamMemberBody,
-  updateTeamBody,
-} from "../../contract/organization.js";
+import { teamEndpoints } from "../../contract/endpoints/index.js";
 import { applyActiveChange } from "../http/active-organization.js";
-import type { AuthEnv } from "../http/env.js";
-import { readBody, readQuery } from "../http/input.js";
-import { requireSession } from "../http/session.js";
+import type { Route } from "../http/route.js";
 import {
   addTeamMember,
   createTeam,
@@ -26,62 +14,44 @@ import {
 } from "../services/teams.js";
 
 /** Teams inside an organization (registered when organization.teams.enabled). */
-export function teamRoutes(app: Hono<AuthEnv>): void {
-  app.post("/organization/create-team", async (c) => {
-    const body = readBody(c, createTeamBody);
-    const { session } = await requireSession(c);
-    return c.json(await createTeam(c.get("auth"), session, body));
+export function teamRoutes(route: Route): void {
+  route(teamEndpoints.createTeam, async (c, { body, session: { session } }) => {
+    return createTeam(c.get("auth"), session, body);
   });
 
-  app.post("/organization/update-team", async (c) => {
-    const body = readBody(c, updateTeamBody);
-    const { session } = await requireSession(c);
-    return c.json(await updateTeam(c.get("auth"), session, body));
+  route(teamEndpoints.updateTeam, async (c, { body, session: { session } }) => {
+    return updateTeam(c.get("auth"), session, body);
   });
 
-  app.post("/organization/remove-team", async (c) => {
-    const body = readBody(c, teamIdBody);
-    const { session } = await requireSession(c);
+  route(teamEndpoints.removeTeam, async (c, { body, session: { session } }) => {
     await removeTeam(c.get("auth"), session, body);
-    return c.json({ message: "Team removed successfully." });
+    return { message: "Team removed successfully." };
   });
 
-  app.get("/organization/list-teams", async (c) => {
-    const { organizationId } = readQuery(c, organizationIdQuery);
-    const { session } = await requireSession(c);
-    return c.json(await listTeams(c.get("auth"), session, organizationId));
+  route(teamEndpoints.listTeams, async (c, { query: { organizationId }, session: { session } }) => {
+    return listTeams(c.get("auth"), session, organizationId);
   });
 
-  app.post("/organization/set-active-team", async (c) => {
-    const { teamId } = readBody(c, setActiveTeamBody);
-    const data = await requireSession(c);
+  route(teamEndpoints.setActiveTeam, async (c, { body: { teamId }, session: data }) => {
     const result = await setActiveTeam(c.get("auth"), data.session, teamId);
     applyActiveChange(c, data, result.active);
-    return c.json(result.team);
+    return result.team;
   });
 
-  app.get("/organization/list-user-teams", async (c) => {
-    const query = readQuery(c, listUserTeamsQuery);
-    const { session } = await requireSession(c);
-    return c.json(await listUserTeams(c.get("auth"), session, query));
+  route(teamEndpoints.listUserTeams, async (c, { query, session: { session } }) => {
+    return listUserTeams(c.get("auth"), session, query);
   });
 
-  app.get("/organization/list-team-members", async (c) => {
-    const { teamId } = readQuery(c, listTeamMembersQuery);
-    const { session } = await requireSession(c);
-    return c.json(await listTeamMembers(c.get("auth"), session, teamId));
+  route(teamEndpoints.listTeamMembers, async (c, { query: { teamId }, session: { session } }) => {
+    return listTeamMembers(c.get("auth"), session, teamId);
   });
 
-  app.post("/organization/add-team-member", async (c) => {
-    const body = readBody(c, teamMemberBody);
-    const { session } = await requireSession(c);
-    return c.json(await addTeamMember(c.get("auth"), session, body));
+  route(teamEndpoints.addTeamMember, async (c, { body, session: { session } }) => {
+    return addTeamMember(c.get("auth"), session, body);
   });
 
-  app.post("/organization/remove-team-member", async (c) => {
-    const body = readBody(c, teamMemberBody);
-    const { session } = await requireSession(c);
+  route(teamEndpoints.removeTeamMember, async (c, { body, session: { session } }) => {
     await removeTeamMember(c.get("auth"), session, body);
-    return c.json({ message: "Team member removed successfully." });
+    return { message: "Team member removed successfully." };
   });
 }

@@ -1,0 +1,69 @@
+import type { z } from "zod";
+import type { ErrorCode } from "../errors/index.js";
+
+/** Client state a successful call makes stale, so the client reads it again. */
+export type Refresh = "session" | "organizations" | "activeMember";
+
+/**
+ * Rate-limit classes (WIRE 1.6): `credential` where passwords are guessed (3 per 10 s), `mail`
+ * where mail is sent (3 per 60 s), `none` for a probe nothing can abuse; `default` otherwise.
+ */
+export type RateLimitClass = "default" | "credential" | "mail" | "none";
+
+/** Option switches that take whole endpoints away: a switched-off endpoint is not routed (404). */
+export type Feature =
+  | "admin"
+  | "jwt"
+  | "anonymous"
+  | "oneTap"
+  | "deleteUser"
+  | "organization"
+  | "teams"
+  | "developmentOutbox";
+
+/** How an endpoint is guarded and what it changes, in one place. Everything is off unless set. */
+export interface Policy {
+  /** `required`: 401 without a live session; `fresh`: also SESSION_NOT_FRESH for an old sign-in. */
+  readonly session?: "required" | "fresh";
+  /** Also takes an HTML form post (application/x-www-form-urlencoded). */
+  readonly form?: boolean;
+  /**
+   * Signs a browser in: the origin is checked even without cookies or a body (login CSRF).
+   * `provider` marks a provider's form_post, which comes from the provider's origin and only redirects.
+   */
+  readonly origin?: "login" | "provider";
+  readonly rateLimit?: RateLimitClass;
+  readonly refreshes?: readonly Refresh[];
+  readonly feature?: Feature;
+}
+
+/** What an endpoint answers when it is not JSON. */
+export type NonJsonReply = "redirect" | "html" | "json-or-redirect";
+
+export interface Endpoint {
+  readonly method: "GET" | "POST";
+  /** Below the base path; `:name` marks a path parameter. */
+  readonly path: string;
+  /** One line for the OpenAPI document and the reference page. */
+  readonly summary: string;
+  readonly body?: z.ZodType;
+  readonly query?: z.ZodType;
+  /** The 200 JSON reply; null when the endpoint only redirects or serves a page. */
+  readonly reply: z.ZodType | null;
+  readonly answers?: NonJsonReply;
+  /** The domain error codes this endpoint can answer, beyond the ones its policy implies. */
+  readonly errors?: readonly ErrorCode[];
+  readonly policy: Policy;
+}
+
+/** Keeps an entry's literal types (its schemas) while checking its shape. */
+export function endpoint<const E extends Endpoint>(entry: E): E {
+  return entry;
+}
+
+/** What a schema slot holds once parsed: the schema's output, or undefined when the slot is empty. */
+export type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+/** What a caller sends in a schema slot. */
+export type Sent<S> = S extends z.ZodType ? z.input<S> : undefined;
+/** The reply an endpoint's handler returns (Dates as Date; JSON turns them into strings). */
+export type ReplyOf<E extends Endpoint> = E["reply"] extends z.ZodType ? z.input<E["reply"]> : never;

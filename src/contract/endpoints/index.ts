@@ -1,0 +1,33 @@
+import { accountEndpoints, accountFlowEndpoints } from "./account.js";
+import { adminEndpoints } from "./admin.js";
+import type { Endpoint } from "./define.js";
+import { organizationEndpoints, teamEndpoints } from "./organization.js";
+import { serviceEndpoints } from "./service.js";
+import { socialEndpoints } from "./social.js";
+
+export type { Endpoint, Feature, Policy, RateLimitClass, Refresh } from "./define.js";
+export {
+  accountEndpoints,
+  accountFlowEndpoints,
+  adminEndpoints,
+  organizationEndpoints,
+  serviceEndpoints,
+  socialEndpoints,
+  teamEndpoints,
+};
+
+/**
+ * Every endpoint of the API, by area: the server routes these, the client calls them and the
+ * OpenAPI document describes them. Nothing is served that is not listed here.
+ */
+export const endpointAreas = {
+  service: serviceEndpoints,
+  account: accountEndpoints,
+  accountFlows: accountFlowEndpoints,
+  social: socialEndpoints,
+  organization: organizationEndpoints,
+  teams: teamEndpoints,
+  admin: adminEndpoints,
+} as const;
+
+export const allEndpoints: readonly Endpoint[] = Object.values(endpointAreas).flatMap((area) => Object.values(area));

@@ -1,0 +1,83 @@
+import { z } from "zod";
+import { endpoint } from "./define.js";
+
+/** Probes, the error page, the application's switches, JWTs and the development outbox. */
+export const serviceEndpoints = {
+  ok: endpoint({
+    method: "GET",
+    path: "/ok",
+    summary: "Liveness: the process answers",
+    reply: z.object({ ok: z.boolean() }),
+    policy: {},
+  }),
+  ready: endpoint({
+    method: "GET",
+    path: "/ready",
+    summary: "Readiness: 503 while the database does not answer",
+    reply: z.object({ ready: z.boolean(), database: z.boolean(), revocations: z.boolean() }),
+    policy: { rateLimit: "none" },
+  }),
+  errorPage: endpoint({
+    method: "GET",
+    path: "/error",
+    summary: "The sign-in error page (a redirect to the app in production)",
+    query: z.object({ error: z.string().optional(), error_description: z.string().optional() }),
+    reply: null,
+    answers: "html",
+    policy: {},
+  }),
+  appConfig: endpoint({
+    method: "GET",
+    path: "/app-config",
+    summary: "Which sign-in methods and account features are switched on",
+    reply: z.object({
+      emailAndPassword: z.object({
+        enabled: z.boolean(),
+        disableSignUp: z.boolean(),
+        minPasswordLength: z.number().int(),
+        maxPasswordLength: z.number().int(),
+        requireEmailVerification: z.boolean(),
+      }),
+      socialProviders: z.array(z.string()),
+      anonymous: z.boolean(),
+      oneTapClientId: z.string().nullable(),
+      changeEmail: z.boolean(),
+      deleteUser: z.object({ enabled: z.boolean(), sendDeleteAccountVerification: z.boolean() }),
+      organization: z.object({ enabled: z.boolean(), teams: z.boolean() }),
+      devOutbox: z.boolean(),
+    }),
+    policy: {},
+  }),
+  jwks: endpoint({
+    method: "GET",
+    path: "/jwks",
+    summary: "The public keys that verify session JWTs",
+    reply: z.object({ keys: z.array(z.record(z.string(), z.unknown())) }),
+    policy: { feature: "jwt" },
+  }),
+  token: endpoint({
+    method: "GET",
+    path: "/token",
+    summary: "A signed JWT for the caller's session",
+    reply: z.object({ token: z.string() }),
+    policy: { session: "required", feature: "jwt" },
+  }),
+  developmentOutbox: endpoint({
+    method: "GET",
+    path: "/dev/outbox",
+    summary: "Development only, loopback only: the mail the service would have sent",
+    reply: z.array(
+      z.object({
+        id: z.string(),
+        to: z.string(),
+        subject: z.string(),
+        text: z.string(),
+        html: z.string(),
+        kind: z.string(),
+        createdAt: z.date(),
+        sentAt: z.date().nullable(),
+      }),
+    ),
+    policy: { feature: "developmentOutbox" },
+  }),
+} as const;

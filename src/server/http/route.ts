@@ -1,0 +1,88 @@
+import type { Context, Hono, MiddlewareHandler } from "hono";
+import type { Parsed, ReplyOf } from "../../contract/endpoints/define.js";
+import type { Endpoint, Feature } from "../../contract/endpoints/index.js";
+import type { SessionWithUser } from "../../contract/models.js";
+import type { AuthContext } from "../context.js";
+import { parseBody } from "./body.js";
+import type { AuthEnv, RequestStep } from "./env.js";
+import { readBody, readQuery } from "./input.js";
+import { checkInputBounds } from "./input-bounds.js";
+import { originCheck } from "./origin-check.js";
+import { createRateLimit } from "./rate-limit.js";
+import { requireSession } from "./session.js";
+
+/** What a handler receives: the parsed body and query, and the session when the policy requires one. */
+export interface Input<E extends Endpoint> {
+  body: Parsed<E["body"]>;
+  query: Parsed<E["query"]>;
+  session: E["policy"] extends { session: "required" | "fresh" } ? SessionWithUser : undefined;
+}
+
+/** A handler returns its reply (answered as JSON, status 200) or a Response of its own (redirects, pages). */
+export type Handler<E extends Endpoint> = (
+  c: Context<AuthEnv>,
+  input: Input<E>,
+) => ReplyOf<E> | Response | Promise<ReplyOf<E> | Response>;
+
+/**
+ * Registers one endpoint of the table with its handler; the table decides method, path and prelude.
+ * `page` wraps a handler that serves HTML (its security headers).
+ */
+export type Route = <E extends Endpoint>(endpoint: E, handler: Handler<E>, page?: MiddlewareHandler) => void;
+
+/** Whether each feature's endpoints are routed: options are fixed at start-up, so an off switch is a 404. */
+function featureSwitches(ctx: AuthContext): Record<Feature, boolean> {
+  const { options } = ctx;
+  return {
+    admin: options.admin.enabled,
+    jwt: options.jwt.enabled,
+    anonymous: options.anonymous.enabled,
+    oneTap: options.oneTap.enabled,
+    deleteUser: options.user.deleteUser.enabled,
+    organization: options.organization.enabled,
+    teams: options.organization.enabled && options.organization.teams.enabled,
+    developmentOutbox: ctx.mail.transportName === "development" && process.env.NODE_ENV !== "production",
+  };
+}
+
+/** Whether an endpoint is routed with these options. */
+export function isRouted(endpoint: Endpoint, ctx: AuthContext): boolean {
+  return endpoint.policy.feature === undefined || featureSwitches(ctx)[endpoint.policy.feature];
+}
+
+/**
+ * The steps before a handler, in this order: rate limit -> body -> input bounds -> origin and
+ * redirect checks. Each endpoint's steps are chosen once, at start-up, from its policy: no lookup
+ * per request.
+ */
+function preludeFor(endpoint: Endpoint, ctx: AuthContext): RequestStep[] {
+  const rateLimit = createRateLimit(endpoint, ctx.options.rateLimit);
+  const steps: RequestStep[] = rateLimit ? [rateLimit] : [];
+  if (endpoint.method === "POST") steps.push(parseBody(endpoint.policy.form === true));
+  steps.push(checkInputBounds, originCheck(endpoint.policy.origin));
+  return steps;
+}
+
+const NO_BODY: Record<string, unknown> = Object.freeze({});
+
+export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
+  const switches = featureSwitches(ctx);
+  return (endpoint, handler, page) => {
+    if (endpoint.policy.feature !== undefined && !switches[endpoint.policy.feature]) return;
+    const prelude = preludeFor(endpoint, ctx);
+    const sessionRule = endpoint.policy.session;
+    const serve = async (c: Context<AuthEnv>) => {
+      if (endpoint.method !== "POST") c.set("body", NO_BODY);
+      for (const step of prelude) await step(c);
+      const input = {
+        body: endpoint.body ? readBody(c, endpoint.body) : undefined,
+        query: endpoint.query ? readQuery(c, endpoint.query) : undefined,
+        session: sessionRule ? await requireSession(c, { fresh: sessionRule === "fresh" }) : undefined,
+      } as Input<typeof endpoint>;
+      const reply = await handler(c, input);
+      return reply instanceof Response ? reply : c.json(reply as object);
+    };
+    if (page) app.on(endpoint.method, endpoint.path, page, serve);
+    else app.on(endpoint.method, endpoint.path, serve);
+  };
+}
