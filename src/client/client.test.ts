@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { cookieFetch } from "../../test/helpers/cookie-fetch.js";
 import { startTestServer, type TestServer } from "../../test/helpers/server.js";
 import { type AuthClient, createAuthClient, type QueryStore } from "./index.js";
-import { changesSession, isSafeRedirect, pathFor } from "./paths.js";
+import { isSafeRedirect, makesStale, pathFor } from "./paths.js";
 
 /** A real HTTP server that records each request and answers what the test queued for its path. */
 interface Recorded {
@@ -79,8 +79,8 @@ describe("path mapping and method choice", () => {
   });
 
   it("reads the session again after update-session, like update-user", () => {
-    expect(changesSession("/update-session")).toBe(true);
-    expect(changesSession("/update-user")).toBe(true);
+    expect(makesStale("/update-session", "session")).toBe(true);
+    expect(makesStale("/update-user", "session")).toBe(true);
   });
 
   it("follows the fixed method table: bodiless POSTs send {} and some reads stay GET", async () => {

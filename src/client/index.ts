@@ -1,13 +1,6 @@
 import type { FullOrganization, Member, Organization } from "../contract/api-models.js";
 import type { SessionWithUser } from "../contract/models.js";
-import {
-  changesActiveMember,
-  changesOrganizationList,
-  changesSession,
-  isSafeRedirect,
-  methodFor,
-  pathFor,
-} from "./paths.js";
+import { isSafeRedirect, makesStale, methodFor, pathFor } from "./paths.js";
 import { QueryStore } from "./query-store.js";
 import { AuthClientRequestError, type FetchOptions, type Result, sendRequest } from "./request.js";
 import type { AccountCalls, AdminCalls, OrganizationCalls } from "./types.js";
@@ -214,10 +207,10 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
       // Known outcome: show it at once, then confirm with the server.
       stores.session.setData(null);
     }
-    if (changesSession(path)) later(stores.session);
-    if (path.startsWith("/organization/") || changesSession(path)) later(stores.activeOrganization);
-    if (changesOrganizationList(path)) later(stores.listOrganizations);
-    if (changesActiveMember(path) || path === "/organization/remove-member") later(stores.activeMember);
+    if (makesStale(path, "session")) later(stores.session);
+    if (makesStale(path, "activeOrganization")) later(stores.activeOrganization);
+    if (makesStale(path, "organizations")) later(stores.listOrganizations);
+    if (makesStale(path, "activeMember")) later(stores.activeMember);
   }
 
   // Coming back to the tab re-reads the session, at most once per interval.

@@ -1,3 +1,4 @@
+import { allEndpoints, type Refresh } from "../contract/endpoints/index.js";
 import { hasUnsafeUrlCharacters } from "./safe-redirect.js";
 /**
  * How a call name becomes a request (WIRE 10): each camelCase segment of the property chain turns
@@ -17,77 +18,37 @@ export function pathFor(segments: readonly string[]): string {
 
 export type HttpMethod = "GET" | "POST";
 
-/** Calls whose method does not follow from the body. */
-export const FIXED_METHODS: Readonly<Record<string, HttpMethod>> = {
-  "/sign-out": "POST",
-  "/revoke-sessions": "POST",
-  "/revoke-other-sessions": "POST",
-  "/delete-user": "POST",
-  "/organization/get-organization": "GET",
-  "/organization/get-full-organization": "GET",
-  "/organization/list-user-teams": "GET",
-  "/sign-in/anonymous": "POST",
-  "/delete-anonymous-user": "POST",
-  "/admin/stop-impersonating": "POST",
-};
+interface KnownPath {
+  methods: HttpMethod[];
+  refreshes: Set<Refresh>;
+}
 
+/** What the endpoint table says about each path: its methods and the client state a success makes stale. */
+const KNOWN_PATHS = new Map<string, KnownPath>();
+for (const endpoint of allEndpoints) {
+  const known = KNOWN_PATHS.get(endpoint.path) ?? { methods: [], refreshes: new Set<Refresh>() };
+  known.methods.push(endpoint.method);
+  for (const refresh of endpoint.policy.refreshes ?? []) known.refreshes.add(refresh);
+  KNOWN_PATHS.set(endpoint.path, known);
+}
+
+/**
+ * A path the table routes by one method is called by that method (`signOut()` POSTs without a body,
+ * `getFullOrganization({query})` GETs); otherwise an explicit method, else a body with keys POSTs.
+ */
 export function methodFor(path: string, body: Record<string, unknown>, explicit?: string): HttpMethod {
-  const fixed = FIXED_METHODS[path];
-  if (fixed) return fixed;
+  const methods = KNOWN_PATHS.get(path)?.methods;
+  if (methods?.length === 1) return methods[0] as HttpMethod;
   if (explicit === "GET" || explicit === "POST") return explicit;
   return Object.keys(body).length > 0 ? "POST" : "GET";
 }
 
-/** Paths after whose success the session is read again (WIRE 10, plus the anonymous and organization plugins). */
-const SESSION_CHANGING_PATHS = new Set([
-  "/sign-out",
-  "/update-user",
-  "/update-session",
-  "/sign-up/email",
-  "/sign-in/email",
-  "/delete-user",
-  "/verify-email",
-  "/revoke-sessions",
-  "/revoke-session",
-  "/revoke-other-sessions",
-  "/change-email",
-  "/change-password",
-  "/sign-in/anonymous",
-  "/delete-anonymous-user",
-  "/one-tap/callback",
-  "/organization/create",
-  "/organization/delete",
-  "/organization/remove-member",
-  "/organization/leave",
-  "/organization/accept-invitation",
-  // Impersonation swaps the session cookie for another user's and back.
-  "/admin/impersonate-user",
-  "/admin/stop-impersonating",
-]);
-
-export function changesSession(path: string): boolean {
-  return SESSION_CHANGING_PATHS.has(path) || path.startsWith("/organization/set-active");
-}
-
-/** The organization list changes after these. */
-export function changesOrganizationList(path: string): boolean {
-  return (
-    path === "/organization/create" ||
-    path === "/organization/delete" ||
-    path === "/organization/update" ||
-    path === "/organization/leave" ||
-    path === "/organization/accept-invitation" ||
-    path === "/sign-out" ||
-    path.startsWith("/sign-in") ||
-    path === "/sign-up/email" ||
-    path === "/admin/impersonate-user" ||
-    path === "/admin/stop-impersonating"
-  );
-}
-
-/** The active member (and its role) changes after these. */
-export function changesActiveMember(path: string): boolean {
-  return path === "/organization/update-member-role" || changesSession(path);
+/** Whether a successful call to `path` makes `state` stale; a new session makes everything stale. */
+export function makesStale(path: string, state: Refresh): boolean {
+  const refreshes = KNOWN_PATHS.get(path)?.refreshes;
+  if (!refreshes) return false;
+  if (refreshes.has(state)) return true;
+  return refreshes.has("session") && (state === "activeOrganization" || state === "activeMember");
 }
 
 /**

@@ -1,8 +1,11 @@
 import type { z } from "zod";
 import type { ErrorCode } from "../errors/index.js";
 
-/** Client state a successful call makes stale, so the client reads it again. */
-export type Refresh = "session" | "organizations" | "activeMember";
+/**
+ * Client state a successful call makes stale, so the client reads it again. A new session also
+ * re-reads the active organization and member.
+ */
+export type Refresh = "session" | "organizations" | "activeOrganization" | "activeMember";
 
 /**
  * Rate-limit classes (WIRE 1.6): `credential` where passwords are guessed (3 per 10 s), `mail`
@@ -38,7 +41,7 @@ export interface Policy {
 }
 
 /** What an endpoint answers when it is not JSON. */
-export type NonJsonReply = "redirect" | "html" | "json-or-redirect";
+export type NonJsonReply = "redirect" | "html" | "json-or-redirect" | "file";
 
 export interface Endpoint {
   readonly method: "GET" | "POST";

@@ -18,7 +18,10 @@ const MEMBERSHIP = [
   "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION",
 ] as const;
 const SIGNED_IN = { session: "required", feature: "organization" } as const;
+/** Any change inside an organization makes the client's copy of the active one stale. */
+const CHANGES = { ...SIGNED_IN, refreshes: ["activeOrganization"] } as const;
 const TEAMS = { session: "required", feature: "teams" } as const;
+const CHANGES_TEAMS = { ...TEAMS, refreshes: ["activeOrganization"] } as const;
 
 /** Organizations, members and invitations (WIRE 8). */
 export const organizationEndpoints = {
@@ -33,7 +36,7 @@ export const organizationEndpoints = {
       "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION",
       "YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS",
     ],
-    policy: { ...SIGNED_IN, refreshes: ["session", "organizations"] },
+    policy: { ...SIGNED_IN, refreshes: ["session", "organizations", "activeOrganization"] },
   }),
   checkSlug: endpoint({
     method: "POST",
@@ -42,7 +45,7 @@ export const organizationEndpoints = {
     body: org.checkSlugBody,
     reply: statusReply,
     errors: ["ORGANIZATION_SLUG_ALREADY_TAKEN"],
-    policy: SIGNED_IN,
+    policy: CHANGES,
   }),
   updateOrganization: endpoint({
     method: "POST",
@@ -51,7 +54,7 @@ export const organizationEndpoints = {
     body: org.updateOrganizationBody,
     reply: organizationModel,
     errors: [...MEMBERSHIP, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION", "ORGANIZATION_SLUG_ALREADY_TAKEN"],
-    policy: { ...SIGNED_IN, refreshes: ["organizations"] },
+    policy: { ...SIGNED_IN, refreshes: ["organizations", "activeOrganization"] },
   }),
   deleteOrganization: endpoint({
     method: "POST",
@@ -60,7 +63,7 @@ export const organizationEndpoints = {
     body: org.organizationIdBody,
     reply: organizationModel,
     errors: [...MEMBERSHIP, "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION"],
-    policy: { ...SIGNED_IN, refreshes: ["session", "organizations"] },
+    policy: { ...SIGNED_IN, refreshes: ["session", "organizations", "activeOrganization"] },
   }),
   listOrganizations: endpoint({
     method: "GET",
@@ -76,7 +79,7 @@ export const organizationEndpoints = {
     body: org.setActiveOrganizationBody,
     reply: organizationModel.nullable(),
     errors: MEMBERSHIP,
-    policy: { ...SIGNED_IN, refreshes: ["session"] },
+    policy: { ...SIGNED_IN, refreshes: ["session", "activeOrganization"] },
   }),
   getOrganization: endpoint({
     method: "GET",
@@ -111,7 +114,7 @@ export const organizationEndpoints = {
       "INVITATION_LIMIT_REACHED",
       "ROLE_NOT_FOUND",
     ],
-    policy: SIGNED_IN,
+    policy: CHANGES,
   }),
   acceptInvitation: endpoint({
     method: "POST",
@@ -125,7 +128,7 @@ export const organizationEndpoints = {
       "EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION",
       "ORGANIZATION_MEMBERSHIP_LIMIT_REACHED",
     ],
-    policy: { ...SIGNED_IN, refreshes: ["session", "organizations"] },
+    policy: { ...SIGNED_IN, refreshes: ["session", "organizations", "activeOrganization"] },
   }),
   rejectInvitation: endpoint({
     method: "POST",
@@ -134,7 +137,7 @@ export const organizationEndpoints = {
     body: org.invitationIdBody,
     reply: z.object({ invitation: invitationModel, member: z.null() }),
     errors: ["INVITATION_NOT_FOUND", "YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION"],
-    policy: SIGNED_IN,
+    policy: CHANGES,
   }),
   cancelInvitation: endpoint({
     method: "POST",
@@ -143,7 +146,7 @@ export const organizationEndpoints = {
     body: org.invitationIdBody,
     reply: invitationModel,
     errors: ["INVITATION_NOT_FOUND", "YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION"],
-    policy: SIGNED_IN,
+    policy: CHANGES,
   }),
   getInvitation: endpoint({
     method: "GET",
@@ -179,7 +182,7 @@ export const organizationEndpoints = {
     body: org.removeMemberBody,
     reply: z.object({ member: memberModel }),
     errors: [...MEMBERSHIP, "MEMBER_NOT_FOUND", "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER"],
-    policy: { ...SIGNED_IN, refreshes: ["session"] },
+    policy: { ...SIGNED_IN, refreshes: ["session", "activeOrganization", "activeMember"] },
   }),
   updateMemberRole: endpoint({
     method: "POST",
@@ -188,7 +191,7 @@ export const organizationEndpoints = {
     body: org.updateMemberRoleBody,
     reply: memberModel,
     errors: [...MEMBERSHIP, "MEMBER_NOT_FOUND", "ROLE_NOT_FOUND", "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER"],
-    policy: { ...SIGNED_IN, refreshes: ["activeMember"] },
+    policy: { ...SIGNED_IN, refreshes: ["activeMember", "activeOrganization"] },
   }),
   getActiveMember: endpoint({
     method: "GET",
@@ -224,7 +227,7 @@ export const organizationEndpoints = {
     body: org.organizationIdBody,
     reply: memberWithUserModel,
     errors: [...MEMBERSHIP, "YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER"],
-    policy: { ...SIGNED_IN, refreshes: ["session", "organizations"] },
+    policy: { ...SIGNED_IN, refreshes: ["session", "organizations", "activeOrganization"] },
   }),
   hasPermission: endpoint({
     method: "POST",
@@ -233,7 +236,7 @@ export const organizationEndpoints = {
     body: org.hasPermissionBody,
     reply: permissionReply,
     errors: MEMBERSHIP,
-    policy: SIGNED_IN,
+    policy: CHANGES,
   }),
 } as const;
 
@@ -253,7 +256,7 @@ export const teamEndpoints = {
       "YOU_ARE_NOT_ALLOWED_TO_CREATE_TEAMS_IN_THIS_ORGANIZATION",
       "YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_TEAMS",
     ],
-    policy: TEAMS,
+    policy: CHANGES_TEAMS,
   }),
   updateTeam: endpoint({
     method: "POST",
@@ -262,7 +265,7 @@ export const teamEndpoints = {
     body: org.updateTeamBody,
     reply: teamModel,
     errors: [...TEAM_ERRORS, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM"],
-    policy: TEAMS,
+    policy: CHANGES_TEAMS,
   }),
   removeTeam: endpoint({
     method: "POST",
@@ -271,7 +274,7 @@ export const teamEndpoints = {
     body: org.teamIdBody,
     reply: messageReply,
     errors: [...TEAM_ERRORS, "YOU_ARE_NOT_ALLOWED_TO_DELETE_TEAMS_IN_THIS_ORGANIZATION", "UNABLE_TO_REMOVE_LAST_TEAM"],
-    policy: TEAMS,
+    policy: CHANGES_TEAMS,
   }),
   listTeams: endpoint({
     method: "GET",
@@ -289,7 +292,7 @@ export const teamEndpoints = {
     body: org.setActiveTeamBody,
     reply: teamModel.nullable(),
     errors: [...TEAM_ERRORS, "USER_IS_NOT_A_MEMBER_OF_THE_TEAM"],
-    policy: { ...TEAMS, refreshes: ["session"] },
+    policy: { ...TEAMS, refreshes: ["session", "activeOrganization"] },
   }),
   listUserTeams: endpoint({
     method: "GET",
@@ -315,7 +318,7 @@ export const teamEndpoints = {
     body: org.teamMemberBody,
     reply: teamMemberModel,
     errors: [...TEAM_ERRORS, "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_TEAM_MEMBER", "TEAM_MEMBER_LIMIT_REACHED"],
-    policy: TEAMS,
+    policy: CHANGES_TEAMS,
   }),
   removeTeamMember: endpoint({
     method: "POST",
@@ -324,6 +327,6 @@ export const teamEndpoints = {
     body: org.teamMemberBody,
     reply: messageReply,
     errors: [...TEAM_ERRORS, "YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER"],
-    policy: TEAMS,
+    policy: CHANGES_TEAMS,
   }),
 } as const;

@@ -14,6 +14,7 @@ import { jwtRoutes } from "./jwt.js";
 import { memberRoutes } from "./members.js";
 import { organizationRoutes } from "./organization.js";
 import { passwordRoutes } from "./password.js";
+import { referenceRoutes } from "./reference.js";
 import { sessionRoutes } from "./session.js";
 import { socialRoutes } from "./social.js";
 import { teamRoutes } from "./teams.js";
@@ -40,4 +41,5 @@ export function registerRoutes(route: Route, ctx: AuthContext): void {
   teamRoutes(route);
   devOutboxRoutes(route);
   appConfigRoutes(route);
+  referenceRoutes(route, ctx);
 }
