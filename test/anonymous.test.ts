@@ -11,7 +11,10 @@ const links: Parameters<OnLinkAccount>[0][] = [];
 beforeAll(async () => {
   oidc = await startOidcProvider();
   server = await startTestServer({
-    options: { socialProviders: { oidc: providerOptions(oidc), google: providerOptions(oidc) } },
+    options: {
+      socialProviders: { oidc: providerOptions(oidc), google: providerOptions(oidc) },
+      organization: { teams: { enabled: true } },
+    },
     extra: { onLinkAccount: (link: Parameters<OnLinkAccount>[0]) => void links.push(link) },
   });
   await oidc.configure([`${server.origin}/api/auth/callback/oidc`]);
@@ -94,6 +97,54 @@ describe("an anonymous browser becoming a real user", () => {
     expect(await userExists(anonymous.id)).toBe(false);
   });
 
+  it("keeps the guest's work: organizations, teams and memberships move to the new user, none is orphaned", async () => {
+    const { browser, user: anonymous } = await anonymousBrowser();
+    const created = await browser.post("/organization/create", { name: "Guest work", slug: `guest-${Date.now()}` });
+    expect(created.status).toBe(200);
+    const organizationId = created.body.id as string;
+    const team = await browser.post("/organization/create-team", { name: "Planning", organizationId });
+    expect(team.status).toBe(200);
+    await browser.post("/organization/add-team-member", { teamId: team.body.id, userId: anonymous.id, organizationId });
+
+    const email = `kept-${Date.now()}@example.com`;
+    const res = await browser.post("/sign-up/email", { name: "Kept", email, password: "sturdy-pass-123" });
+    expect(res.status).toBe(200);
+    const newUserId = res.body.user.id as string;
+    expect(await userExists(anonymous.id)).toBe(false);
+
+    const members = await db().selectFrom("member").selectAll().where("organizationId", "=", organizationId).execute();
+    expect(members.map((m) => [m.userId, m.role])).toEqual([[newUserId, "owner"]]);
+    const teamMembers = await db()
+      .selectFrom("teamMember")
+      .select("userId")
+      .where("teamId", "=", team.body.id)
+      .execute();
+    expect(teamMembers.map((m) => m.userId)).toEqual([newUserId]);
+    // The new user sees and runs the organization they made as a guest.
+    const list = await browser.get("/organization/list");
+    expect(list.body.map((o: { id: string }) => o.id)).toContain(organizationId);
+    const orphans = await db()
+      .selectFrom("organization")
+      .select("id")
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom("member").select("id").whereRef("member.organizationId", "=", "organization.id"))),
+      )
+      .execute();
+    expect(orphans).toEqual([]);
+  });
+
+  it("merges roles when the account already belongs to the guest's organization", async () => {
+    const real = await signUp(server);
+    const { browser, user: anonymous } = await anonymousBrowser();
+    const created = await browser.post("/organization/create", { name: "Shared", slug: `shared-${Date.now()}` });
+    const organizationId = created.body.id as string;
+    await server.auth.api.addMember({ userId: real.user.id, organizationId, role: "member" });
+    await browser.post("/sign-in/email", { email: real.email, password: real.password });
+    expect(await userExists(anonymous.id)).toBe(false);
+    const members = await db().selectFrom("member").selectAll().where("organizationId", "=", organizationId).execute();
+    expect(members.map((m) => [m.userId, m.role])).toEqual([[real.user.id, "member,owner"]]);
+  });
+
   it("a failed sign-in keeps the anonymous user", async () => {
     const real = await signUp(server);
     const { browser, user: anonymous } = await anonymousBrowser();
@@ -104,6 +155,18 @@ describe("an anonymous browser becoming a real user", () => {
 });
 
 describe("POST /delete-anonymous-user", () => {
+  it("takes the organizations only the guest belonged to with it, and leaves shared ones", async () => {
+    const { browser, user: anonymous } = await anonymousBrowser();
+    const alone = (await browser.post("/organization/create", { name: "Alone", slug: `alone-${Date.now()}` })).body;
+    const shared = (await browser.post("/organization/create", { name: "Shared", slug: `shared2-${Date.now()}` })).body;
+    const other = await signUp(server);
+    await server.auth.api.addMember({ userId: other.user.id, organizationId: shared.id, role: "member" });
+    expect((await browser.post("/delete-anonymous-user", {})).status).toBe(200);
+    expect(await userExists(anonymous.id)).toBe(false);
+    const left = await db().selectFrom("organization").select("id").where("id", "in", [alone.id, shared.id]).execute();
+    expect(left.map((o) => o.id)).toEqual([shared.id]);
+  });
+
   it("deletes the anonymous user and clears the cookies", async () => {
     const { browser, user } = await anonymousBrowser();
     const res = await browser.post("/delete-anonymous-user", {});

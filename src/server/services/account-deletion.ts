@@ -2,12 +2,13 @@ import type { SessionWithUser } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { apiURL } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
-import { LOWER_ALPHANUMERIC, newId, randomString } from "../crypto/random.js";
+import { LOWER_ALPHANUMERIC, randomString } from "../crypto/random.js";
 import { deleteAccountMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import { deleteUserAndOwnedRows } from "../store/account-deletion.js";
 import { findCredentialPassword } from "../store/accounts.js";
-import { consumeVerification, insertVerification } from "../store/verifications.js";
+import { consumeVerification } from "../store/verifications.js";
+import { issueMailedToken } from "./mailed-tokens.js";
 import { isSessionFresh } from "./sessions.js";
 
 /** Delete tokens are 32 characters of digits and lowercase letters (SPEC 9); only their SHA-256 is stored. */
@@ -40,20 +41,14 @@ export async function deleteUser(
   }
   if (sendDeleteAccountVerification) {
     const token = randomString(32, LOWER_ALPHANUMERIC);
-    const now = ctx.now();
     const callbackURL = encodeURIComponent(input.callbackURL || "/");
     const url = apiURL(ctx, `/delete-user/callback?token=${token}&callbackURL=${callbackURL}`);
-    await ctx.db.transaction().execute(async (trx) => {
-      await insertVerification(trx, {
-        id: newId(),
-        identifier: deleteIdentifier(token),
-        value: user.id,
-        expiresAt: new Date(now.getTime() + deleteTokenExpiresIn * 1000),
-        now,
-      });
-      await ctx.mail.enqueue(trx, deleteAccountMail(user.email, url, deleteTokenExpiresIn));
+    await issueMailedToken(ctx, {
+      identifier: deleteIdentifier(token),
+      userId: user.id,
+      expiresInSeconds: deleteTokenExpiresIn,
+      mail: deleteAccountMail(user.email, url, deleteTokenExpiresIn),
     });
-    ctx.mail.wake();
     return "verification-sent";
   }
   if (!input.password) {

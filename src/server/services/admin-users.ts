@@ -162,6 +162,7 @@ export async function setRoleAsAdmin(
   await manageableUser(ctx, actor, userId);
   return ctx.db.transaction().execute(async (trx) => {
     const user = await updateUserProfile(trx, userId, { role: roles }, ctx.now());
+    if (!user) throw new AuthError("USER_NOT_FOUND", { status: 404 });
     await recordAudit(ctx, trx, {
       actorUserId: actor.user.id,
       action: "user.set-role",
@@ -169,7 +170,7 @@ export async function setRoleAsAdmin(
       meta: actor.meta,
       details: { role: roles },
     });
-    return user!;
+    return user;
   });
 }
 
@@ -187,6 +188,7 @@ export async function banUserAsAdmin(
   const banReason = input.banReason ?? "No reason";
   const banned = await ctx.db.transaction().execute(async (trx) => {
     const user = await updateUserProfile(trx, input.userId, { banned: true, banReason, banExpires }, now);
+    if (!user) throw new AuthError("USER_NOT_FOUND", { status: 404 });
     await deleteUserSessions(trx, input.userId);
     await recordAudit(ctx, trx, {
       actorUserId: actor.user.id,
@@ -195,7 +197,7 @@ export async function banUserAsAdmin(
       meta: actor.meta,
       details: { banReason, banExpires: banExpires?.toISOString() ?? null },
     });
-    return user!;
+    return user;
   });
   await ctx.revocations.revokeUser(input.userId);
   return banned;
@@ -206,13 +208,14 @@ export async function unbanUserAsAdmin(ctx: AuthContext, actor: AdminActor, user
   await existingUser(ctx, userId);
   return ctx.db.transaction().execute(async (trx) => {
     const user = await updateUserProfile(trx, userId, { banned: false, banReason: null, banExpires: null }, ctx.now());
+    if (!user) throw new AuthError("USER_NOT_FOUND", { status: 404 });
     await recordAudit(ctx, trx, {
       actorUserId: actor.user.id,
       action: "user.unban",
       targetUserId: userId,
       meta: actor.meta,
     });
-    return user!;
+    return user;
   });
 }
 

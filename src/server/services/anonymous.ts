@@ -2,8 +2,17 @@ import type { SessionWithUser } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
+import { deleteUserAndOwnedRows } from "../store/account-deletion.js";
+import type { DB } from "../store/database.js";
+import {
+  listUserMemberRows,
+  reassignMemberRow,
+  reassignSentInvitations,
+  reassignTeamMemberships,
+} from "../store/guest-handover.js";
+import { countMembers, findMember, updateMemberRoleRow } from "../store/members.js";
+import { clearActiveOrganizationEverywhere, deleteOrganizationWithContents } from "../store/organizations.js";
 import { insertUser } from "../store/users.js";
-import { deleteUserEverywhere } from "./account-deletion.js";
 import { normalizeEmail } from "./credentials.js";
 import { createSession, type RequestMeta } from "./sessions.js";
 
@@ -42,9 +51,36 @@ export async function signInAnonymously(
   });
 }
 
+/** Both users' roles in one organization, each once, the account's own first. */
+function mergeRoles(accountRoles: string, guestRoles: string): string {
+  const roles = [...accountRoles.split(","), ...guestRoles.split(",")].map((role) => role.trim()).filter(Boolean);
+  return [...new Set(roles)].join(",");
+}
+
+/**
+ * The guest's work becomes the account's (the "create an account to keep your work" promise):
+ * memberships move, or their roles merge into the account's membership of the same organization,
+ * so no organization the guest made is left without members; team memberships and sent
+ * invitations move too.
+ */
+async function handOverGuestWork(db: DB, guestId: string, accountId: string): Promise<void> {
+  for (const guestMember of await listUserMemberRows(db, guestId)) {
+    const accountMember = await findMember(db, guestMember.organizationId, accountId);
+    if (accountMember) {
+      await updateMemberRoleRow(db, accountMember.id, mergeRoles(accountMember.role, guestMember.role));
+    } else {
+      await reassignMemberRow(db, guestMember.id, accountId);
+    }
+  }
+  await reassignTeamMemberships(db, guestId, accountId);
+  await reassignSentInvitations(db, guestId, accountId);
+}
+
 /**
  * After a browser that held an anonymous session signs in or up as someone real: the app's
- * onLinkAccount hook moves the data, then the anonymous user (sessions and accounts with it) is deleted.
+ * onLinkAccount hook moves the app's own data, then, in one transaction, the guest's organizations,
+ * teams and invitations move to the account and the anonymous user (sessions and accounts with it)
+ * is deleted.
  */
 export async function retireAnonymousUser(
   ctx: AuthContext,
@@ -54,10 +90,27 @@ export async function retireAnonymousUser(
   if (!anonymous?.user.isAnonymous) return;
   if (next.user.isAnonymous || next.user.id === anonymous.user.id) return;
   await ctx.onLinkAccount?.({ anonymousUser: anonymous, newUser: next });
-  await deleteUserEverywhere(ctx, anonymous.user.id);
+  await ctx.db.transaction().execute(async (trx) => {
+    await handOverGuestWork(trx, anonymous.user.id, next.user.id);
+    await deleteUserAndOwnedRows(trx, anonymous.user.id);
+  });
+  await ctx.revocations.revokeUser(anonymous.user.id);
 }
 
+/**
+ * A guest leaving for good: organizations only they belong to go with them (nobody could ever
+ * manage them again), then the user with everything they own, in one transaction.
+ */
 export async function deleteAnonymousUser(ctx: AuthContext, current: SessionWithUser): Promise<void> {
   if (!current.user.isAnonymous) throw new AuthError("USER_IS_NOT_ANONYMOUS");
-  await deleteUserEverywhere(ctx, current.user.id);
+  const guestId = current.user.id;
+  await ctx.db.transaction().execute(async (trx) => {
+    for (const { organizationId } of await listUserMemberRows(trx, guestId)) {
+      if ((await countMembers(trx, organizationId)) > 1) continue;
+      await clearActiveOrganizationEverywhere(trx, organizationId);
+      await deleteOrganizationWithContents(trx, organizationId);
+    }
+    await deleteUserAndOwnedRows(trx, guestId);
+  });
+  await ctx.revocations.revokeUser(guestId);
 }

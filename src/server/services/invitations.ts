@@ -23,7 +23,7 @@ import { findUserByEmail } from "../store/users.js";
 import { isOwnerRole, normalizeRoles, roleAllows } from "./access-control.js";
 import { normalizeEmail } from "./credentials.js";
 import { insertMemberUnderLimit } from "./members.js";
-import { type ActiveChange, requireMember, requirePermission, resolveOrganizationId } from "./organization-access.js";
+import { type ActiveChange, requireOrgPermission, resolveOrganizationId } from "./organization-access.js";
 
 export interface InviteInput {
   email: string;
@@ -99,13 +99,13 @@ export async function inviteMember(
   }
   const organizationId = resolveOrganizationId(session, input.organizationId, "ORGANIZATION_NOT_FOUND");
   const email = normalizeEmail(input.email);
-  const inviter = await requireMember(ctx.db, organizationId, session.userId, "MEMBER_NOT_FOUND");
-  requirePermission(
-    ctx,
-    inviter,
-    { invitation: ["create"] },
-    "YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION",
-  );
+  const inviter = await requireOrgPermission(ctx, {
+    organizationId,
+    userId: session.userId,
+    notMember: "MEMBER_NOT_FOUND",
+    permissions: { invitation: ["create"] },
+    denied: "YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION",
+  });
   const role = normalizeRoles(ctx, input.role);
   if (isOwnerRole(ctx, role) && !isOwnerRole(ctx, inviter.role)) {
     throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE");
@@ -128,8 +128,9 @@ export async function inviteMember(
         if (!input.resend) throw new AuthError("USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION");
         // Whoever resends becomes the inviter (the first one may have left).
         const renewed = await extendInvitation(trx, pending.id, { expiresAt, role, teamId, inviterId: session.userId });
-        sent = await enqueueInvitationMail(ctx, trx, renewed!, user, organization.name);
-        return renewed!;
+        if (!renewed) throw new AuthError("INVITATION_NOT_FOUND");
+        sent = await enqueueInvitationMail(ctx, trx, renewed, user, organization.name);
+        return renewed;
       }
       // An expired pending invitation is superseded, so the address can be invited again.
       if (pending) await transitionPendingInvitation(trx, pending.id, "canceled");
@@ -225,8 +226,13 @@ export async function rejectInvitation(ctx: AuthContext, user: User, invitationI
 export async function cancelInvitation(ctx: AuthContext, session: Session, invitationId: string): Promise<Invitation> {
   const found = await findInvitation(ctx.db, invitationId);
   if (!found) throw new AuthError("INVITATION_NOT_FOUND");
-  const member = await requireMember(ctx.db, found.organizationId, session.userId, "MEMBER_NOT_FOUND");
-  requirePermission(ctx, member, { invitation: ["cancel"] }, "YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION");
+  await requireOrgPermission(ctx, {
+    organizationId: found.organizationId,
+    userId: session.userId,
+    notMember: "MEMBER_NOT_FOUND",
+    permissions: { invitation: ["cancel"] },
+    denied: "YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION",
+  });
   const invitation = await transitionPendingInvitation(ctx.db, invitationId, "canceled");
   if (!invitation) throw new AuthError("INVITATION_NOT_FOUND");
   return invitation;

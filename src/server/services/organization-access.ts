@@ -56,6 +56,19 @@ export async function requireMember(
   return member;
 }
 
+/**
+ * The caller's member row when their roles grant every requested action: `notMember` when they are
+ * not a member, `denied` when their roles fall short. The one check organization routes share.
+ */
+export async function requireOrgPermission(
+  ctx: AuthContext,
+  access: { organizationId: string; userId: string; notMember: ErrorCode; permissions: Statements; denied: ErrorCode },
+): Promise<Member> {
+  const member = await requireMember(ctx.db, access.organizationId, access.userId, access.notMember);
+  requirePermission(ctx, member, access.permissions, access.denied);
+  return member;
+}
+
 /** Throws the given error unless the member's roles grant every requested action. */
 export function requirePermission(
   ctx: AuthContext,

@@ -30,7 +30,7 @@ import {
   type ActiveChange,
   organizationRef,
   requireMember,
-  requirePermission,
+  requireOrgPermission,
   resolveOrganizationId,
 } from "./organization-access.js";
 
@@ -120,13 +120,13 @@ export async function updateOrganization(
   },
 ): Promise<Organization> {
   const organizationId = resolveOrganizationId(session, input.organizationId, "ORGANIZATION_NOT_FOUND");
-  const member = await requireMember(
-    ctx.db,
+  await requireOrgPermission(ctx, {
     organizationId,
-    session.userId,
-    "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION",
-  );
-  requirePermission(ctx, member, { organization: ["update"] }, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION");
+    userId: session.userId,
+    notMember: "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION",
+    permissions: { organization: ["update"] },
+    denied: "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION",
+  });
   const { data } = input;
   const patch: Parameters<typeof updateOrganizationRow>[2] = {};
   if (data.name !== undefined) patch.name = data.name;
@@ -152,19 +152,20 @@ export async function deleteOrganization(
   session: Session,
   organizationId: string,
 ): Promise<{ organization: Organization; active: ActiveChange | null }> {
-  const member = await requireMember(
-    ctx.db,
+  await requireOrgPermission(ctx, {
     organizationId,
-    session.userId,
-    "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION",
-  );
-  requirePermission(ctx, member, { organization: ["delete"] }, "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION");
+    userId: session.userId,
+    notMember: "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION",
+    permissions: { organization: ["delete"] },
+    denied: "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION",
+  });
   const organization = await ctx.db.transaction().execute(async (trx) => {
     if (!(await lockOrganization(trx, ctx.dialect, organizationId))) throw new AuthError("ORGANIZATION_NOT_FOUND");
     const org = await findOrganization(trx, { id: organizationId });
+    if (!org) throw new AuthError("ORGANIZATION_NOT_FOUND");
     await clearActiveOrganizationEverywhere(trx, organizationId);
     await deleteOrganizationWithContents(trx, organizationId);
-    return org!;
+    return org;
   });
   const active =
     session.activeOrganizationId === organizationId ? { activeOrganizationId: null, activeTeamId: null } : null;

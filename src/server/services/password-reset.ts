@@ -1,18 +1,14 @@
 import type { AuthContext } from "../context.js";
 import { apiURL } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
-import { newId, randomString } from "../crypto/random.js";
+import { randomString } from "../crypto/random.js";
 import { passwordChangedNotice, resetPasswordMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import { setCredentialPassword } from "../store/accounts.js";
 import { findUserByEmail, findUserById } from "../store/users.js";
-import {
-  consumeVerification,
-  deleteUserVerifications,
-  findVerification,
-  insertVerification,
-} from "../store/verifications.js";
+import { consumeVerification, deleteUserVerifications, findVerification } from "../store/verifications.js";
 import { assertNewPasswordAcceptable, normalizeEmail } from "./credentials.js";
+import { issueMailedToken } from "./mailed-tokens.js";
 import { revokeAllSessions } from "./sessions.js";
 import { clearSignInFailures } from "./sign-in-throttle.js";
 import { atLeast, ENUMERATION_SAFE_ANSWER_MS } from "./timing.js";
@@ -37,20 +33,14 @@ export async function requestPasswordReset(ctx: AuthContext, input: { email: str
     const user = await findUserByEmail(ctx.db, email);
     if (!user) return;
     const token = randomString(24);
-    const now = ctx.now();
     const callbackURL = encodeURIComponent(input.redirectTo || DEFAULT_RESET_PAGE);
     const url = apiURL(ctx, `/reset-password/${token}?callbackURL=${callbackURL}`);
-    await ctx.db.transaction().execute(async (trx) => {
-      await insertVerification(trx, {
-        id: newId(),
-        identifier: resetIdentifier(token),
-        value: user.id,
-        expiresAt: new Date(now.getTime() + resetPasswordTokenExpiresIn * 1000),
-        now,
-      });
-      await ctx.mail.enqueue(trx, resetPasswordMail(user.email, url, resetPasswordTokenExpiresIn));
+    await issueMailedToken(ctx, {
+      identifier: resetIdentifier(token),
+      userId: user.id,
+      expiresInSeconds: resetPasswordTokenExpiresIn,
+      mail: resetPasswordMail(user.email, url, resetPasswordTokenExpiresIn),
     });
-    ctx.mail.wake();
   });
 }
 

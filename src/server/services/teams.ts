@@ -21,7 +21,13 @@ import {
   updateTeamRow,
 } from "../store/teams.js";
 import { roleAllows } from "./access-control.js";
-import { type ActiveChange, requireMember, requirePermission, resolveOrganizationId } from "./organization-access.js";
+import {
+  type ActiveChange,
+  requireMember,
+  requireOrgPermission,
+  requirePermission,
+  resolveOrganizationId,
+} from "./organization-access.js";
 
 /** The team if it belongs to the organization; TEAM_NOT_FOUND otherwise (another organization's team is not found). */
 async function teamOf(ctx: AuthContext, organizationId: string, teamId: string): Promise<Team> {
@@ -36,13 +42,13 @@ export async function createTeam(
   input: { name: string; organizationId?: string },
 ): Promise<Team> {
   const organizationId = resolveOrganizationId(session, input.organizationId, "NO_ACTIVE_ORGANIZATION");
-  const member = await requireMember(
-    ctx.db,
+  await requireOrgPermission(ctx, {
     organizationId,
-    session.userId,
-    "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION",
-  );
-  requirePermission(ctx, member, { team: ["create"] }, "YOU_ARE_NOT_ALLOWED_TO_CREATE_TEAMS_IN_THIS_ORGANIZATION");
+    userId: session.userId,
+    notMember: "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION",
+    permissions: { team: ["create"] },
+    denied: "YOU_ARE_NOT_ALLOWED_TO_CREATE_TEAMS_IN_THIS_ORGANIZATION",
+  });
   const max = ctx.options.organization.teams.maximumTeams;
   return ctx.db.transaction().execute(async (trx) => {
     if (!(await lockOrganization(trx, ctx.dialect, organizationId))) throw new AuthError("ORGANIZATION_NOT_FOUND");
@@ -147,13 +153,13 @@ export async function listUserTeams(
     return listUserTeamRows(ctx.db, session.userId, query.organizationId);
   }
   const organizationId = resolveOrganizationId(session, query.organizationId, "NO_ACTIVE_ORGANIZATION");
-  const caller = await requireMember(
-    ctx.db,
+  await requireOrgPermission(ctx, {
     organizationId,
-    session.userId,
-    "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION",
-  );
-  requirePermission(ctx, caller, { member: ["update"] }, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
+    userId: session.userId,
+    notMember: "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION",
+    permissions: { member: ["update"] },
+    denied: "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER",
+  });
   await requireMember(ctx.db, organizationId, query.userId, "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
   return listUserTeamRows(ctx.db, query.userId, organizationId);
 }
@@ -189,8 +195,13 @@ async function authorizeTeamMemberChange(
 ): Promise<void> {
   const organizationId = resolveOrganizationId(session, input.organizationId, "NO_ACTIVE_ORGANIZATION");
   const notMember = "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION";
-  const caller = await requireMember(ctx.db, organizationId, session.userId, notMember);
-  requirePermission(ctx, caller, { member: [action] }, refusal);
+  await requireOrgPermission(ctx, {
+    organizationId,
+    userId: session.userId,
+    notMember,
+    permissions: { member: [action] },
+    denied: refusal,
+  });
   await requireMember(ctx.db, organizationId, input.userId, notMember);
   await teamOf(ctx, organizationId, input.teamId);
 }

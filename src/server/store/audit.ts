@@ -1,30 +1,11 @@
+import type { AuditEntry, AuditPerson } from "../../contract/admin-models.js";
 import type { DB } from "./database.js";
 import { toDate } from "./values.js";
 
-export interface AuditEntry {
-  id: string;
-  actorUserId: string;
-  action: string;
-  targetUserId: string | null;
-  ipAddress: string | null;
-  userAgent: string | null;
-  details: Record<string, unknown> | null;
-  createdAt: Date;
-}
+/** A row as written: the listed entry without the people it names (contract/admin-models.ts). */
+export type AuditRow = Omit<AuditEntry, "actor" | "target">;
 
-/** Who an entry names, while that user still exists. */
-export interface AuditPerson {
-  id: string;
-  name: string;
-  email: string;
-}
-
-export interface ListedAuditEntry extends AuditEntry {
-  actor: AuditPerson | null;
-  target: AuditPerson | null;
-}
-
-export async function insertAuditEntry(db: DB, entry: AuditEntry): Promise<void> {
+export async function insertAuditEntry(db: DB, entry: AuditRow): Promise<void> {
   await db
     .insertInto("auditLog")
     .values({ ...entry, details: entry.details ? JSON.stringify(entry.details) : null })
@@ -41,7 +22,7 @@ const person = (id: string | null, name: string | null, email: string | null): A
 export async function listAuditEntries(
   db: DB,
   filter: { targetUserId?: string; actorUserId?: string; limit: number; offset: number },
-): Promise<{ entries: ListedAuditEntry[]; total: number }> {
+): Promise<{ entries: AuditEntry[]; total: number }> {
   let query = db
     .selectFrom("auditLog")
     .leftJoin("user as actor", "actor.id", "auditLog.actorUserId")

@@ -1,0 +1,27 @@
+import type { AuthContext } from "../context.js";
+import { newId } from "../crypto/random.js";
+import type { MailMessage } from "../email/message.js";
+import { insertVerification } from "../store/verifications.js";
+
+/**
+ * A single-use token sent by mail: its identifier (a hash of the token, never the token) is stored
+ * with the user it names and the mail carrying it is queued in one transaction, so there is never a
+ * token without its mail or a mail whose token was not stored. Delivery starts after the commit.
+ */
+export async function issueMailedToken(
+  ctx: AuthContext,
+  token: { identifier: string; userId: string; expiresInSeconds: number; mail: MailMessage },
+): Promise<void> {
+  const now = ctx.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    await insertVerification(trx, {
+      id: newId(),
+      identifier: token.identifier,
+      value: token.userId,
+      expiresAt: new Date(now.getTime() + token.expiresInSeconds * 1000),
+      now,
+    });
+    await ctx.mail.enqueue(trx, token.mail);
+  });
+  ctx.mail.wake();
+}
