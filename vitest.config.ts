@@ -9,7 +9,8 @@ const integration = (name: string, dialect: string) => ({
   test: {
     name,
     include: ["test/**/*.test.ts"],
-    env: { TEST_DIALECT: dialect },
+    // Every JSON reply is checked against its endpoint's reply schema (src/server/http/route.ts).
+    env: { TEST_DIALECT: dialect, GATEHOUSE_CHECK_REPLIES: "1" },
   },
 });
 
@@ -32,7 +33,7 @@ export default defineConfig({
           testTimeout: 60_000,
           // A page settles on a shared 2-core machine in well under this; polls stop as soon as it does.
           expect: { poll: { timeout: 10_000 } },
-          env: { TEST_DIALECT: "sqlite" },
+          env: { TEST_DIALECT: "sqlite", GATEHOUSE_CHECK_REPLIES: "1" },
         },
       },
     ],

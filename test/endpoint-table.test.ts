@@ -1,16 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allEndpoints } from "../src/contract/endpoints/index.js";
-import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
-
-/** Every feature switched on: the server then routes exactly the table. */
-const EVERYTHING_ON = {
-  admin: { enabled: true },
-  jwt: { enabled: true },
-  anonymous: { enabled: true },
-  oneTap: { clientId: "client-1.apps.googleusercontent.com" },
-  user: { deleteUser: { enabled: true } },
-  organization: { enabled: true, teams: { enabled: true } },
-};
+import { EVERY_FEATURE_ON, signUp, startTestServer, type TestServer } from "./helpers/server.js";
 
 const key = (method: string, path: string) => `${method} ${path}`;
 
@@ -26,7 +16,7 @@ describe("the endpoint table", () => {
   let fewer: TestServer;
   beforeAll(async () => {
     [everything, fewer] = await Promise.all([
-      startTestServer({ options: EVERYTHING_ON }),
+      startTestServer({ options: EVERY_FEATURE_ON }),
       startTestServer({
         options: { admin: { enabled: false }, jwt: { enabled: false }, organization: { enabled: false } },
       }),

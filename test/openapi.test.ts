@@ -1,16 +1,7 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allEndpoints } from "../src/contract/endpoints/index.js";
-import { startTestServer, type TestServer } from "./helpers/server.js";
-
-const EVERYTHING_ON = {
-  admin: { enabled: true },
-  jwt: { enabled: true },
-  anonymous: { enabled: true },
-  oneTap: { clientId: "client-1.apps.googleusercontent.com" },
-  user: { deleteUser: { enabled: true } },
-  organization: { enabled: true, teams: { enabled: true } },
-};
+import { EVERY_FEATURE_ON, startTestServer, type TestServer } from "./helpers/server.js";
 
 type Operation = {
   operationId: string;
@@ -39,7 +30,7 @@ describe("GET /openapi.json", () => {
   let document: any;
   beforeAll(async () => {
     [everything, fewer] = await Promise.all([
-      startTestServer({ options: EVERYTHING_ON }),
+      startTestServer({ options: EVERY_FEATURE_ON }),
       startTestServer({
         options: { admin: { enabled: false }, jwt: { enabled: false }, organization: { enabled: false } },
       }),

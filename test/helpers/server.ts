@@ -12,6 +12,16 @@ export const TEST_SECRET = "test-secret-that-is-at-least-32-characters-long";
 /** Cheap argon2id for tests only; production keeps OWASP's cost. */
 export const testHasher = argon2idHasher({ memoryCost: 1024, timeCost: 1, parallelism: 1 });
 
+/** Options that switch every feature on: the server then routes the whole endpoint table. */
+export const EVERY_FEATURE_ON = {
+  admin: { enabled: true },
+  jwt: { enabled: true },
+  anonymous: { enabled: true },
+  oneTap: { clientId: "client-1.apps.googleusercontent.com" },
+  user: { deleteUser: { enabled: true } },
+  organization: { enabled: true, teams: { enabled: true } },
+};
+
 export interface TestServer {
   /** `http://127.0.0.1:<port>`: the public origin and BASE_URL. */
   origin: string;

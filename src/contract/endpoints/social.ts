@@ -6,6 +6,18 @@ import { endpoint } from "./define.js";
 import { redirectReply, statusReply, successReply, tokenAndUserReply } from "./replies.js";
 
 const PROVIDER_ERRORS = ["PROVIDER_NOT_FOUND", "ID_TOKEN_NOT_SUPPORTED", "INVALID_ID_TOKEN"] as const;
+/** The provider's profile of the user, its raw answer, and which account it came from. */
+const accountInfoReply = z.object({
+  user: z.object({
+    id: z.string(),
+    name: z.string(),
+    email: z.string().nullable(),
+    image: z.string().nullable(),
+    emailVerified: z.boolean(),
+  }),
+  data: z.record(z.string(), z.unknown()),
+  account: z.object({ id: z.string(), providerId: z.string(), accountId: z.string() }),
+});
 const TOKEN_ERRORS = ["ACCOUNT_NOT_FOUND", "USER_ID_OR_SESSION_REQUIRED", "FAILED_TO_GET_ACCESS_TOKEN"] as const;
 
 /** Social sign-in, linked accounts, anonymous sign-in and Google One Tap (WIRE 6, 7). */
@@ -98,11 +110,7 @@ export const socialEndpoints = {
     path: "/account-info",
     summary: "The provider's current profile of one of the caller's accounts",
     body: accountSelector,
-    reply: z.object({
-      user: z.record(z.string(), z.unknown()),
-      data: z.record(z.string(), z.unknown()),
-      account: z.record(z.string(), z.unknown()),
-    }),
+    reply: accountInfoReply,
     errors: [...TOKEN_ERRORS, "FAILED_TO_GET_USER_INFO"],
     policy: {},
   }),
@@ -111,11 +119,7 @@ export const socialEndpoints = {
     path: "/account-info",
     summary: "The provider's current profile of one of the caller's accounts",
     query: accountSelector,
-    reply: z.object({
-      user: z.record(z.string(), z.unknown()),
-      data: z.record(z.string(), z.unknown()),
-      account: z.record(z.string(), z.unknown()),
-    }),
+    reply: accountInfoReply,
     errors: [...TOKEN_ERRORS, "FAILED_TO_GET_USER_INFO"],
     policy: {},
   }),

@@ -65,6 +65,20 @@ function preludeFor(endpoint: Endpoint, ctx: AuthContext): RequestStep[] {
 
 const NO_BODY: Record<string, unknown> = Object.freeze({});
 
+/**
+ * Under test every JSON reply is also checked against its reply schema at run time, so the OpenAPI
+ * document cannot drift from what the server sends (types alone miss casts and `any`).
+ */
+const CHECK_REPLIES = process.env.GATEHOUSE_CHECK_REPLIES === "1";
+
+function assertReplyMatches(endpoint: Endpoint, reply: unknown): void {
+  if (!endpoint.reply) throw new Error(`${endpoint.method} ${endpoint.path} has no JSON reply but answered one`);
+  const result = endpoint.reply.safeParse(reply);
+  if (!result.success) {
+    throw new Error(`${endpoint.method} ${endpoint.path} answered outside its reply schema: ${result.error.message}`);
+  }
+}
+
 export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
   const switches = featureSwitches(ctx);
   return (endpoint, handler, page) => {
@@ -80,7 +94,9 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
         session: sessionRule ? await requireSession(c, { fresh: sessionRule === "fresh" }) : undefined,
       } as Input<typeof endpoint>;
       const reply = await handler(c, input);
-      return reply instanceof Response ? reply : c.json(reply as object);
+      if (reply instanceof Response) return reply;
+      if (CHECK_REPLIES) assertReplyMatches(endpoint, reply);
+      return c.json(reply as object);
     };
     if (page) app.on(endpoint.method, endpoint.path, page, serve);
     else app.on(endpoint.method, endpoint.path, serve);
