@@ -4,8 +4,8 @@ import { demoOptions } from "./server/demo-options.js";
 import { readEnvironment } from "./server/environment.js";
 import { consoleLogger } from "./server/logger.js";
 import { ConfigError } from "./server/options.js";
-import { redisRevocationFeed } from "./server/services/revocation-feeds.js";
 import { RedisRateLimitStore } from "./server/store/redis-rate-limit-store.js";
+import { redisRevocationFeed } from "./server/store/revocation-feeds.js";
 import { createServiceApp } from "./service-app.js";
 
 /** The service: reads the environment, migrates, serves /api/auth and the application on one port. */

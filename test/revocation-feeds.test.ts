@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { redisRevocationFeed } from "../src/server/services/revocation-feeds.js";
+import { redisRevocationFeed } from "../src/server/store/revocation-feeds.js";
 import type { TestBrowser } from "./helpers/browser.js";
 import { dialectUnderTest } from "./helpers/database.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";

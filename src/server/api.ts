@@ -1,9 +1,9 @@
 import type { Member } from "../contract/models.js";
 import { type AddMemberInput, addMemberInput } from "../contract/organization.js";
 import type { AuthContext } from "./context.js";
-import { AuthError } from "./errors.js";
 import { addMember } from "./services/members.js";
 import { setPassword } from "./services/passwords.js";
+import { parseInput } from "./validation.js";
 
 /**
  * Calls for the embedding server only, never routed over HTTP (WIRE 1.1: server-only endpoints answer
@@ -23,9 +23,7 @@ export function createServerApi(ctx: AuthContext): ServerApi {
       return { status: true };
     },
     async addMember(input) {
-      const parsed = addMemberInput.safeParse(input);
-      if (!parsed.success) throw new AuthError("VALIDATION_ERROR", { message: parsed.error.message });
-      return addMember(ctx, parsed.data);
+      return addMember(ctx, parseInput(addMemberInput, input, "input"));
     },
   };
 }

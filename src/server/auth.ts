@@ -7,14 +7,15 @@ import { MailOutbox } from "./email/outbox.js";
 import { developmentTransport, type MailTransport, smtpTransport } from "./email/transport.js";
 import { createHttpApp } from "./http/app.js";
 import type { AuthEnv } from "./http/env.js";
-import { createOriginPredicate, normalizeOrigin } from "./http/trusted-origins.js";
 import { consoleLogger, type Logger } from "./logger.js";
 import { type AuthOptions, ConfigError, resolveOptions } from "./options.js";
 import { createProviderRegistry } from "./providers/registry.js";
 import { startHousekeeping } from "./services/housekeeping.js";
-import { type RevocationFeed, RevocationList } from "./services/revocations.js";
+import { RevocationList } from "./services/revocations.js";
 import { migrateToLatest, type OpenedDatabase, openDatabase } from "./store/database.js";
 import { MemoryRateLimitStore, type RateLimitStore } from "./store/rate-limit-store.js";
+import type { RevocationFeed } from "./store/revocation-feeds.js";
+import { createOriginPredicate, normalizeOrigin } from "./trusted-origins.js";
 
 export interface CreateAuthInput {
   /** Public origin, e.g. `https://auth.example.com`; always a trusted origin. */

@@ -1,4 +1,4 @@
-import { AuthError } from "../errors.js";
+import { invalidInput } from "../validation.js";
 import type { RequestStep } from "./env.js";
 
 /** Deeper JSON than this is no request any client sends (organization metadata included). */
@@ -11,8 +11,8 @@ export const MAX_INPUT_ARRAY = 1000;
  */
 const PROTOTYPE_KEY = "__proto__";
 
-function refuse(path: string, problem: string): never {
-  throw new AuthError("VALIDATION_ERROR", { message: `[${path}] ${problem}` });
+function refuse(where: string, message: string): never {
+  throw invalidInput([{ where, message }]);
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { Policy } from "../../contract/endpoints/index.js";
 import type { ErrorCode } from "../../contract/errors/index.js";
 import { AuthError } from "../errors.js";
+import { isSafeRedirectTarget, normalizeOrigin } from "../trusted-origins.js";
 import type { RequestStep } from "./env.js";
-import { isSafeRedirectTarget, normalizeOrigin } from "./trusted-origins.js";
 
 /** Body and query fields that name where the browser goes next, with the error each one gives. */
 const REDIRECT_FIELDS: readonly [string, ErrorCode][] = [

@@ -12,6 +12,7 @@ import {
   listUserInvitations,
   rejectInvitation,
 } from "../services/invitations.js";
+import { invalidInput } from "../validation.js";
 
 /** Invitations: invite, the recipient's accept/reject/get, and the organization's cancel/list. */
 export function invitationRoutes(route: Route): void {
@@ -45,7 +46,7 @@ export function invitationRoutes(route: Route): void {
 
   route(organizationEndpoints.listUserInvitations, async (c) => {
     if (c.req.query("email") !== undefined) {
-      throw new AuthError("VALIDATION_ERROR", { message: "User email cannot be passed for client side API calls." });
+      throw invalidInput([{ where: "query.email", message: "User email cannot be passed for client side API calls." }]);
     }
     const { user } = await requireSession(c);
     return listUserInvitations(c.get("auth"), user);

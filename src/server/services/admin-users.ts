@@ -22,6 +22,7 @@ import {
   mapSession,
 } from "../store/sessions.js";
 import { findUserById, insertUser, updateUserProfile } from "../store/users.js";
+import { parseInput } from "../validation.js";
 import { type AdminActor, isAdminUser, isKnownAdminRole, requireAdminPermission } from "./admin-access.js";
 import { recordAudit } from "./audit.js";
 import { assertNewPasswordAcceptable, normalizeEmail } from "./credentials.js";
@@ -108,11 +109,7 @@ export async function getUserAsAdmin(ctx: AuthContext, actor: AdminActor, userId
 
 /** The admin's `data` is free-form: the fields it sets get the same checks as the user's own routes. */
 function checkField<T>(schema: z.ZodType<T>, field: string, value: unknown): T {
-  const result = schema.safeParse(value);
-  if (!result.success) {
-    throw new AuthError("VALIDATION_ERROR", { message: `[body.data.${field}] ${result.error.issues[0]?.message}` });
-  }
-  return result.data;
+  return parseInput(schema, value, `body.data.${field}`);
 }
 
 /** Name, image, email and its verified flag; the role and password have their own routes. */

@@ -18,6 +18,7 @@ import {
 import { clearUserActiveOrganization, lockOrganization } from "../store/organizations.js";
 import { findOrganizationTeams, insertTeamMember } from "../store/teams.js";
 import { findUserById } from "../store/users.js";
+import { invalidInput } from "../validation.js";
 import { isOwnerRole, normalizeRoles, roleAllows } from "./access-control.js";
 import {
   type ActiveChange,
@@ -209,7 +210,7 @@ function memberFilter(query: ListMembersQuery): MemberFilter | undefined {
     if (field !== "createdAt") return raw;
     const date = new Date(raw);
     if (Number.isNaN(date.getTime())) {
-      throw new AuthError("VALIDATION_ERROR", { message: "[query.filterValue] Invalid date" });
+      throw invalidInput([{ where: "query.filterValue", message: "Invalid date" }]);
     }
     return date;
   };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type RevocationFeed, RevocationList } from "./revocations.js";
+import type { RevocationFeed } from "../store/revocation-feeds.js";
+import { RevocationList } from "./revocations.js";
 
 const quiet = { info() {}, warn() {}, error() {} };
 

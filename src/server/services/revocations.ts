@@ -1,15 +1,5 @@
 import type { Logger } from "../logger.js";
-
-/**
- * How a revocation made on one instance reaches the others. `publish` sends a user id to every
- * instance (this one included or not: the list applies it locally first). `start` begins listening;
- * the feed reports `connected(false)` whenever it may be missing messages, so the list can fail closed.
- */
-export interface RevocationFeed {
-  publish(userId: string): Promise<void>;
-  start(handlers: { revoked(userId: string): void; connected(isConnected: boolean): void }): void;
-  close(): Promise<void>;
-}
+import type { RevocationFeed } from "../store/revocation-feeds.js";
 
 export interface RevocationListOptions {
   /** How long a cookie cache lives (session.cookieCache.maxAge, seconds): how long a revocation is kept. */

@@ -5,10 +5,9 @@ import type SqliteDatabaseType from "better-sqlite3";
 import { Kysely, type LogEvent, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
 import type pgType from "pg";
 import type { Logger } from "../logger.js";
-import { postgresRevocationFeed } from "../services/revocation-feeds.js";
-import type { RevocationFeed } from "../services/revocations.js";
 import type { DialectName } from "./dialect.js";
 import { migrations } from "./migrations/index.js";
+import { postgresRevocationFeed, type RevocationFeed } from "./revocation-feeds.js";
 import type { Database } from "./schema.js";
 import { SqliteValuesPlugin } from "./sqlite-values-plugin.js";
 

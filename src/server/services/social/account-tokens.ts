@@ -12,6 +12,7 @@ import {
   lockUser,
   updateAccountTokens,
 } from "../../store/social-accounts.js";
+import { invalidInput } from "../../validation.js";
 import { openTokens, sealTokens, splitScopes } from "./tokens.js";
 
 /** SPEC 9: an access token is refreshed when it expires within 5 seconds. */
@@ -28,7 +29,7 @@ export async function findAccountFor(
   selector: AccountSelector,
 ): Promise<AccountRecord> {
   if (!selector.providerId && !selector.accountId) {
-    throw new AuthError("VALIDATION_ERROR", { message: "[body] accountId or providerId is required" });
+    throw invalidInput([{ where: "body", message: "accountId or providerId is required" }]);
   }
   const account = await findUserAccount(ctx.db, userId, { id: selector.accountId, providerId: selector.providerId });
   if (!account) throw new AuthError("ACCOUNT_NOT_FOUND");

@@ -3,9 +3,9 @@ import { type CallbackParams, callbackParams } from "../../../contract/social.js
 import { type AuthContext, apiURL } from "../../context.js";
 import { safeEqual } from "../../crypto/digest.js";
 import { AuthError } from "../../errors.js";
-import { isSafeRedirectTarget } from "../../http/trusted-origins.js";
 import type { SocialProvider } from "../../providers/social-provider.js";
 import type { Claims, ProviderProfile } from "../../providers/types.js";
+import { isSafeRedirectTarget } from "../../trusted-origins.js";
 import type { RequestMeta } from "../sessions.js";
 import { linkProfileToUser, SocialSignInError, signInWithProfile } from "./profile-sign-in.js";
 import { consumeOAuthState } from "./state.js";

@@ -1,9 +1,19 @@
 import type { Redis } from "ioredis";
 import type pgType from "pg";
 import type { Logger } from "../logger.js";
-import type { RevocationFeed } from "./revocations.js";
 
 /** The one channel every instance listens on; messages are user ids. */
+/**
+ * How a revocation made on one instance reaches the others. `publish` sends a user id to every
+ * instance (this one included or not: the list applies it locally first). `start` begins listening;
+ * the feed reports `connected(false)` whenever it may be missing messages, so the list can fail closed.
+ */
+export interface RevocationFeed {
+  publish(userId: string): Promise<void>;
+  start(handlers: { revoked(userId: string): void; connected(isConnected: boolean): void }): void;
+  close(): Promise<void>;
+}
+
 export const REVOCATION_CHANNEL = "gatehouse_session_revocations";
 
 /** How long a lost PostgreSQL listener waits before connecting again. */
