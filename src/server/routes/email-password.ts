@@ -1,23 +1,25 @@
 import { accountEndpoints } from "../../contract/endpoints/index.js";
 import { AuthError } from "../errors.js";
+import { writeSessionCookies } from "../http/cookies.js";
 import type { Route } from "../http/route.js";
-import { requestMeta } from "../http/session.js";
-import { writeSignInCookies } from "../http/sign-in-cookies.js";
+import { getRequestSession, requestMeta } from "../http/session.js";
 import { signInEmail, signUpEmail } from "../services/email-password.js";
 
 export function emailPasswordRoutes(route: Route): void {
   route(accountEndpoints.signUpEmail, async (c, { body }) => {
     const rememberMe = body.rememberMe ?? true;
-    const result = await signUpEmail(c.get("auth"), { ...body, rememberMe }, requestMeta(c));
-    if (result.session) await writeSignInCookies(c, { session: result.session, user: result.user }, { rememberMe });
+    const guest = await getRequestSession(c);
+    const result = await signUpEmail(c.get("auth"), { ...body, rememberMe, guest }, requestMeta(c));
+    if (result.session) writeSessionCookies(c, { session: result.session, user: result.user }, { rememberMe });
     return { token: result.session?.token ?? null, user: result.user };
   });
 
   route(accountEndpoints.signInEmail, async (c, { body }) => {
     const rememberMe = body.rememberMe ?? true;
-    const result = await signInEmail(c.get("auth"), { ...body, rememberMe }, requestMeta(c));
+    const guest = await getRequestSession(c);
+    const result = await signInEmail(c.get("auth"), { ...body, rememberMe, guest }, requestMeta(c));
     if (result.status === "email-not-verified") throw new AuthError("EMAIL_NOT_VERIFIED");
-    await writeSignInCookies(c, { session: result.session, user: result.user }, { rememberMe });
+    writeSessionCookies(c, { session: result.session, user: result.user }, { rememberMe });
     if (body.callbackURL) c.header("Location", body.callbackURL);
     return {
       redirect: Boolean(body.callbackURL),

@@ -1,10 +1,9 @@
 import { socialEndpoints } from "../../contract/endpoints/index.js";
 import { callbackParams } from "../../contract/social.js";
 import { apiURL } from "../context.js";
-import { expireCookie, readSignedCookie, writeSignedCookie } from "../http/cookies.js";
+import { expireCookie, readSignedCookie, writeSessionCookies, writeSignedCookie } from "../http/cookies.js";
 import type { Route } from "../http/route.js";
 import { getRequestSession, requestMeta } from "../http/session.js";
-import { writeSignInCookies } from "../http/sign-in-cookies.js";
 import {
   type CallbackOutcome,
   completeCallback,
@@ -21,8 +20,8 @@ export function socialRoutes(route: Route): void {
     const ctx = c.get("auth");
     const provider = requireProvider(ctx, body.provider);
     if (body.idToken) {
-      const result = await signInWithIdToken(ctx, provider, body.idToken, requestMeta(c));
-      await writeSignInCookies(c, { session: result.session, user: result.user }, { rememberMe: true });
+      const result = await signInWithIdToken(ctx, provider, body.idToken, requestMeta(c), await getRequestSession(c));
+      writeSessionCookies(c, { session: result.session, user: result.user }, { rememberMe: true });
       return { redirect: false as const, token: result.session.token, user: result.user };
     }
     const { url, state } = await startAuthorization(ctx, provider, body);
@@ -52,7 +51,7 @@ export function socialRoutes(route: Route): void {
             providerId: c.req.param("id") ?? "",
             params: params.data,
             stateCookie: readSignedCookie(c, "state"),
-            currentUserId: async () => (await getRequestSession(c))?.user.id ?? null,
+            currentSession: () => getRequestSession(c),
             meta: requestMeta(c),
           })
         : { kind: "redirect", location: withError(defaultErrorURL(ctx), "invalid_callback_request") };
@@ -64,7 +63,7 @@ export function socialRoutes(route: Route): void {
       outcome = { kind: "redirect", location: withError(defaultErrorURL(ctx), "internal_server_error") };
     }
     expireCookie(c, "state");
-    if (outcome.kind === "signed-in") await writeSignInCookies(c, outcome.data, { rememberMe: true });
+    if (outcome.kind === "signed-in") writeSessionCookies(c, outcome.data, { rememberMe: true });
     return c.redirect(outcome.location, 302);
   });
 
@@ -86,8 +85,8 @@ export function socialRoutes(route: Route): void {
 
   route(socialEndpoints.oneTapCallback, async (c, { body }) => {
     const ctx = c.get("auth");
-    const result = await signInWithOneTap(ctx, body.idToken, requestMeta(c));
-    await writeSignInCookies(c, { session: result.session, user: result.user }, { rememberMe: true });
+    const result = await signInWithOneTap(ctx, body.idToken, requestMeta(c), await getRequestSession(c));
+    writeSessionCookies(c, { session: result.session, user: result.user }, { rememberMe: true });
     return { token: result.session.token, user: result.user };
   });
 }

@@ -1,10 +1,11 @@
-import type { Session, User } from "../../contract/models.js";
+import type { Session, SessionWithUser, User } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
 import { insertCredentialAccount, updateCredentialPassword } from "../store/accounts.js";
 import { isUniqueViolation } from "../store/database.js";
 import { findUserWithPasswordByEmail, insertUser } from "../store/users.js";
+import { retireAnonymousUser } from "./anonymous.js";
 import { assertNewPasswordAcceptable, normalizeEmail, verifyPasswordOrDummy } from "./credentials.js";
 import {
   enqueueVerificationMail,
@@ -22,6 +23,8 @@ export interface SignUpInput {
   rememberMe: boolean;
   /** Where the verification link sends the browser (emailVerification.sendOnSignUp). */
   callbackURL?: string;
+  /** The guest session the browser held, if any: its work moves to this user once they are signed in. */
+  guest?: SessionWithUser | null;
 }
 
 export interface SignUpResult {
@@ -46,8 +49,9 @@ export async function signUpEmail(ctx: AuthContext, input: SignUpInput, meta: Re
   const signInNow = autoSignIn && !requireEmailVerification;
   const now = ctx.now();
 
+  let result: SignUpResult;
   try {
-    const result = await ctx.db.transaction().execute(async (trx) => {
+    result = await ctx.db.transaction().execute(async (trx) => {
       const user = await insertUser(trx, {
         id: newId(),
         name,
@@ -64,8 +68,6 @@ export async function signUpEmail(ctx: AuthContext, input: SignUpInput, meta: Re
         : null;
       return { user, session, created: true };
     });
-    if (sendsVerificationOnSignUp(ctx)) ctx.mail.wake();
-    return result;
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     // When sign-up does not sign in, answer a taken email exactly like a new one: no enumeration.
@@ -88,6 +90,10 @@ export async function signUpEmail(ctx: AuthContext, input: SignUpInput, meta: Re
     }
     throw new AuthError("USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL");
   }
+  if (sendsVerificationOnSignUp(ctx)) ctx.mail.wake();
+  if (result.session)
+    await retireAnonymousUser(ctx, input.guest ?? null, { session: result.session, user: result.user });
+  return result;
 }
 
 export interface SignInInput {
@@ -95,6 +101,8 @@ export interface SignInInput {
   password: string;
   rememberMe: boolean;
   callbackURL?: string;
+  /** The guest session the browser held, if any: its work moves to this user once they are signed in. */
+  guest?: SessionWithUser | null;
 }
 
 export type SignInResult =
@@ -128,5 +136,6 @@ export async function signInEmail(ctx: AuthContext, input: SignInInput, meta: Re
   });
   // A session was granted, so any ban on the row had run out and createSession lifted it.
   const user = found.user.banned ? { ...found.user, banned: false, banReason: null, banExpires: null } : found.user;
+  await retireAnonymousUser(ctx, input.guest ?? null, { session, user });
   return { status: "signed-in", user, session };
 }

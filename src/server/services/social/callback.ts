@@ -33,8 +33,8 @@ export interface CallbackInput {
   params: CallbackParams;
   /** The value of the signed `state` cookie, or null when it is absent or forged. */
   stateCookie: string | null;
-  /** The browser's current user, read only when the flow links an account. */
-  currentUserId: () => Promise<string | null>;
+  /** The browser's current session: the user a link must finish for, or a guest whose work moves over. */
+  currentSession: () => Promise<SessionWithUser | null>;
   meta: RequestMeta;
 }
 
@@ -98,7 +98,7 @@ export async function completeCallback(ctx: AuthContext, input: CallbackInput): 
   try {
     if (state.link) {
       // The link must finish in the browser session that asked for it.
-      if ((await input.currentUserId()) !== state.link.userId) return fail("unable_to_link_account");
+      if ((await input.currentSession())?.user.id !== state.link.userId) return fail("unable_to_link_account");
       await linkProfileToUser(ctx, {
         provider,
         profile,
@@ -107,7 +107,8 @@ export async function completeCallback(ctx: AuthContext, input: CallbackInput): 
       });
       return { kind: "redirect", location: state.callbackURL };
     }
-    const result = await signInWithProfile(ctx, { provider, profile, tokens }, input.meta);
+    const guest = await input.currentSession();
+    const result = await signInWithProfile(ctx, { provider, profile, tokens, guest }, input.meta);
     const location = result.isNewUser && state.newUserURL ? state.newUserURL : state.callbackURL;
     return { kind: "signed-in", location, data: { session: result.session, user: result.user } };
   } catch (error) {

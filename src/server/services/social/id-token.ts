@@ -1,3 +1,4 @@
+import type { SessionWithUser } from "../../../contract/models.js";
 import type { IdTokenInput } from "../../../contract/social.js";
 import type { AuthContext } from "../../context.js";
 import { AuthError } from "../../errors.js";
@@ -52,10 +53,11 @@ export async function signInWithIdToken(
   provider: SocialProvider,
   input: IdTokenInput,
   meta: RequestMeta,
+  guest: SessionWithUser | null,
 ): Promise<ProfileSignInResult> {
   const { profile, tokens } = await verifiedProfile(ctx, provider, input);
   try {
-    return await signInWithProfile(ctx, { provider, profile, tokens }, meta);
+    return await signInWithProfile(ctx, { provider, profile, tokens, guest }, meta);
   } catch (error) {
     if (error instanceof SocialSignInError) throw linkError(error.reason);
     throw error;
@@ -90,6 +92,7 @@ export async function signInWithOneTap(
   ctx: AuthContext,
   idToken: string,
   meta: RequestMeta,
+  guest: SessionWithUser | null,
 ): Promise<ProfileSignInResult> {
   const provider = ctx.providers.oneTap();
   if (!provider) throw new AuthError("ONE_TAP_NOT_CONFIGURED");
@@ -114,7 +117,7 @@ export async function signInWithOneTap(
     scopes: ["openid", "profile", "email"],
   };
   try {
-    return await signInWithProfile(ctx, { provider, profile, tokens }, meta);
+    return await signInWithProfile(ctx, { provider, profile, tokens, guest }, meta);
   } catch (error) {
     if (error instanceof SocialSignInError) throw linkError(error.reason);
     throw error;

@@ -1,4 +1,4 @@
-import type { Session, User } from "../../../contract/models.js";
+import type { Session, SessionWithUser, User } from "../../../contract/models.js";
 import type { AuthContext } from "../../context.js";
 import { newId } from "../../crypto/random.js";
 import { AuthError } from "../../errors.js";
@@ -7,6 +7,7 @@ import type { ProviderProfile, ProviderTokens } from "../../providers/types.js";
 import type { DB } from "../../store/database.js";
 import { findAccountWithUser, insertSocialAccount, updateAccountTokens } from "../../store/social-accounts.js";
 import { findUserByEmail, insertUser } from "../../store/users.js";
+import { retireAnonymousUser } from "../anonymous.js";
 import { createSession, type RequestMeta } from "../sessions.js";
 import { mergeScopes, sealTokens } from "./tokens.js";
 
@@ -48,6 +49,8 @@ export interface ProfileInput {
   provider: SocialProvider;
   profile: ProviderProfile;
   tokens: ProviderTokens;
+  /** The guest session the browser held, if any: its work moves to this user once they are signed in. */
+  guest?: SessionWithUser | null;
 }
 
 export interface ProfileSignInResult {
@@ -77,7 +80,7 @@ function mayLinkImplicitly(ctx: AuthContext, providerId: string, profile: Provid
 
 /**
  * Signs in with a provider profile: the linked user, or an existing user linked implicitly, or a new
- * user. User, account and session are written in one transaction.
+ * user. User, account and session are written in one transaction; then a guest's work moves over.
  */
 export async function signInWithProfile(
   ctx: AuthContext,
@@ -93,7 +96,7 @@ export async function signInWithProfile(
       createSession(ctx, db, user.id, meta, { rememberMe: true, knownUser: user }),
     );
 
-  return ctx.db.transaction().execute(async (trx) => {
+  const result = await ctx.db.transaction().execute(async (trx): Promise<ProfileSignInResult> => {
     const linked = await findAccountWithUser(trx, provider.id, profile.id);
     if (linked) {
       // Tokens are refreshed on each sign-in; granted scopes accumulate.
@@ -141,6 +144,8 @@ export async function signInWithProfile(
     });
     return { user, session: await openSession(trx, user), isNewUser: true };
   });
+  await retireAnonymousUser(ctx, input.guest ?? null, result);
+  return result;
 }
 
 /**
