@@ -1,5 +1,6 @@
 import { createAuthClient } from "better-auth/client";
-import { organizationClient } from "better-auth/client/plugins";
+import { organizationClient, twoFactorClient } from "better-auth/client/plugins";
+import { type TOTP, URI } from "otpauth";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { cookieFetch } from "./helpers/cookie-fetch.js";
 import { type MailCapture, startMailCapture } from "./helpers/mail.js";
@@ -33,6 +34,7 @@ beforeAll(async () => {
   server = await startTestServer({
     extra: { mail: { smtpUrl: mail.url } },
     options: {
+      twoFactor: { enabled: true },
       socialProviders: {
         oidc: providerOptions(oidc),
         proxied: providerOptions(oidc, {
@@ -112,6 +114,38 @@ describe("better-auth/client against Gatehouse", () => {
     const signOut = await client.signOut();
     expect(signOut.data).toEqual({ success: true });
     expect((await client.getSession()).data).toBeNull();
+  });
+
+  it("turns TOTP two-factor on and signs in with it through the twoFactorClient plugin", async () => {
+    const jar = cookieFetch();
+    const redirects: unknown[] = [];
+    const client = createAuthClient({
+      baseURL: server.origin,
+      plugins: [twoFactorClient({ onTwoFactorRedirect: (context) => void redirects.push(context) })],
+      fetchOptions: { customFetchImpl: jar, headers: { origin: server.origin } },
+    });
+    const email = `compat-2fa-${Date.now()}@example.com`;
+    const password = "sturdy-pass-123";
+    await client.signUp.email({ name: "Two", email, password });
+    const enabled = await client.twoFactor.enable({ password });
+    expect(enabled.error).toBeNull();
+    const totp = URI.parse((enabled.data as { totpURI: string }).totpURI) as TOTP;
+    const codeNow = () => totp.generate({ timestamp: server.clock.now().getTime() });
+    expect((await client.twoFactor.verifyTotp({ code: codeNow() })).error).toBeNull();
+    expect((await client.getSession()).data?.user.twoFactorEnabled).toBe(true);
+    await client.signOut();
+    server.clock.advance(30);
+
+    const signIn = await client.signIn.email({ email, password });
+    expect(signIn.error).toBeNull();
+    expect(signIn.data).toMatchObject({ twoFactorRedirect: true, twoFactorMethods: ["totp", "otp"] });
+    expect(redirects).toEqual([{ twoFactorMethods: ["totp", "otp"] }]);
+    expect((await client.getSession()).data).toBeNull();
+
+    const verified = await client.twoFactor.verifyTotp({ code: codeNow() });
+    expect(verified.error).toBeNull();
+    expect(verified.data?.token).toEqual(expect.any(String));
+    expect((await client.getSession()).data?.user.email).toBe(email);
   });
 
   it("signs in with email and password and reports a wrong password the way the client expects", async () => {

@@ -20,6 +20,8 @@ export const userModel = z.object({
   banned: z.boolean(),
   banReason: nullableText,
   banExpires: timestamp.nullable(),
+  /** Whether sign-in asks for a second factor (TOTP, a backup code or a mailed code). */
+  twoFactorEnabled: z.boolean(),
   createdAt: timestamp,
   updatedAt: timestamp,
 });

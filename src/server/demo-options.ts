@@ -5,4 +5,5 @@
 export const demoOptions = {
   user: { changeEmail: { enabled: true }, deleteUser: { enabled: true } },
   organization: { teams: { enabled: true } },
+  twoFactor: { enabled: true },
 };

@@ -201,6 +201,26 @@ const jwt = z.strictObject({
   gracePeriod: positiveSeconds.default(2592000),
 });
 
+const twoFactor = z.strictObject({
+  enabled: z.boolean().default(false),
+  /** The name authenticator apps show; the BASE_URL's host when unset. */
+  issuer: z.string().min(1).max(100).optional(),
+  backupCodes: z
+    .strictObject({
+      amount: z.number().int().min(1).max(50).default(10),
+      length: z.number().int().min(8).max(32).default(10),
+    })
+    .prefault({}),
+  /** Turn two-factor on at /two-factor/enable without first proving a code from the app. */
+  skipVerificationOnEnable: z.boolean().default(false),
+  /** How long "trust this device" skips the second factor. */
+  trustDeviceDays: z.number().int().min(1).max(365).default(30),
+  /** Codes by mail as a second factor at sign-in. */
+  otp: z
+    .strictObject({ enabled: z.boolean().default(true), period: positiveSeconds.max(3600).default(300) })
+    .prefault({}),
+});
+
 export const authOptionsSchema = z.strictObject({
   emailAndPassword: emailAndPassword.prefault({}),
   emailVerification: emailVerification.prefault({}),
@@ -215,6 +235,7 @@ export const authOptionsSchema = z.strictObject({
   oneTap: oneTap.prefault({}),
   admin: admin.prefault({}),
   jwt: jwt.prefault({}),
+  twoFactor: twoFactor.prefault({}),
   advanced: advanced.prefault({}),
 });
 

@@ -10,6 +10,7 @@ import {
 } from "../account.js";
 import * as flows from "../account-flows.js";
 import { listedSessionModel, sessionModel, sessionWithUserModel, userModel } from "../models.js";
+import { twoFactorRedirectReply } from "../two-factor.js";
 import { endpoint } from "./define.js";
 import { statusReply, successReply, tokenAndUserReply } from "./replies.js";
 
@@ -37,7 +38,10 @@ export const accountEndpoints = {
     path: "/sign-in/email",
     summary: "Sign in with email and password",
     body: signInEmailBody,
-    reply: z.object({ redirect: z.boolean(), token: z.string(), url: z.string().optional(), user: userModel }),
+    reply: z.union([
+      z.object({ redirect: z.boolean(), token: z.string(), url: z.string().optional(), user: userModel }),
+      twoFactorRedirectReply,
+    ]),
     errors: [
       "INVALID_EMAIL",
       "INVALID_EMAIL_OR_PASSWORD",

@@ -22,7 +22,8 @@ export type Feature =
   | "deleteUser"
   | "organization"
   | "teams"
-  | "developmentOutbox";
+  | "developmentOutbox"
+  | "twoFactor";
 
 /** How an endpoint is guarded and what it changes, in one place. Everything is off unless set. */
 export interface Policy {

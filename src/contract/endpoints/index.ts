@@ -4,6 +4,7 @@ import type { Endpoint } from "./define.js";
 import { organizationEndpoints, teamEndpoints } from "./organization.js";
 import { serviceEndpoints } from "./service.js";
 import { socialEndpoints } from "./social.js";
+import { twoFactorEndpoints } from "./two-factor.js";
 
 export type { Endpoint, Feature, Policy, RateLimitClass, Refresh } from "./define.js";
 export {
@@ -14,6 +15,7 @@ export {
   serviceEndpoints,
   socialEndpoints,
   teamEndpoints,
+  twoFactorEndpoints,
 };
 
 /**
@@ -28,6 +30,7 @@ export const endpointAreas = {
   organization: organizationEndpoints,
   teams: teamEndpoints,
   admin: adminEndpoints,
+  twoFactor: twoFactorEndpoints,
 } as const;
 
 export const allEndpoints: readonly Endpoint[] = Object.values(endpointAreas).flatMap((area) => Object.values(area));

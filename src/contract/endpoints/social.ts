@@ -2,6 +2,7 @@ import { z } from "zod";
 import { linkedAccountModel } from "../api-models.js";
 import { userModel } from "../models.js";
 import { accountSelector, callbackParams, linkSocialBody, oneTapBody, signInSocialBody } from "../social.js";
+import { twoFactorRedirectReply } from "../two-factor.js";
 import { endpoint } from "./define.js";
 import { redirectReply, statusReply, successReply, tokenAndUserReply } from "./replies.js";
 
@@ -27,7 +28,11 @@ export const socialEndpoints = {
     path: "/sign-in/social",
     summary: "Start a provider sign-in (or sign in with a provider's ID token)",
     body: signInSocialBody,
-    reply: z.union([redirectReply, z.object({ redirect: z.literal(false), token: z.string(), user: userModel })]),
+    reply: z.union([
+      redirectReply,
+      z.object({ redirect: z.literal(false), token: z.string(), user: userModel }),
+      twoFactorRedirectReply,
+    ]),
     errors: [...PROVIDER_ERRORS, "BANNED_USER"],
     policy: { origin: "login", rateLimit: "credential", refreshes: ["organizations"] },
   }),
@@ -144,7 +149,7 @@ export const socialEndpoints = {
     path: "/one-tap/callback",
     summary: "Sign in with a Google One Tap credential",
     body: oneTapBody,
-    reply: tokenAndUserReply,
+    reply: z.union([tokenAndUserReply, twoFactorRedirectReply]),
     errors: ["INVALID_ID_TOKEN", "EMAIL_NOT_AVAILABLE_IN_TOKEN", "BANNED_USER"],
     policy: { origin: "login", feature: "oneTap", refreshes: ["session"] },
   }),

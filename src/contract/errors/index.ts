@@ -3,6 +3,7 @@ import { coreErrors } from "./core.js";
 import type { ErrorEntry } from "./define.js";
 import { organizationErrors } from "./organization.js";
 import { socialErrors } from "./social.js";
+import { twoFactorErrors } from "./two-factor.js";
 
 /**
  * Every error code the API can answer with: code -> message and usual HTTP status.
@@ -13,6 +14,7 @@ export const errorCatalogue = {
   ...socialErrors,
   ...organizationErrors,
   ...adminErrors,
+  ...twoFactorErrors,
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -40,6 +40,7 @@ export const RECIPIENT_CAPPED_KINDS = [
   "change-email-confirmation",
   "delete-account",
   "magic-link",
+  "two-factor-otp",
 ] as const;
 export const RECIPIENT_CAP = 3;
 export const RECIPIENT_WINDOW_MS = 15 * 60_000;

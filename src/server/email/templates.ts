@@ -90,6 +90,18 @@ export function deleteAccountMail(to: string, url: string, expiresInSeconds: num
   });
 }
 
+export function twoFactorCodeMail(to: string, code: string, expiresInSeconds: number): MailMessage {
+  return renderActionMail({
+    to,
+    kind: "two-factor-otp",
+    subject: "Your sign-in code",
+    intro: [`Your sign-in code is ${code}.`],
+    outro: [
+      `It works once, for ${describeDuration(expiresInSeconds)}. If you did not just sign in, change your password: someone knows it.`,
+    ],
+  });
+}
+
 function describeDuration(seconds: number): string {
   if (seconds % 86400 === 0) return plural(seconds / 86400, "day");
   if (seconds % 3600 === 0) return plural(seconds / 3600, "hour");

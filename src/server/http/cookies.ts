@@ -10,7 +10,14 @@ import type { AuthEnv } from "./env.js";
 /** Browsers refuse cookies over this size (SPEC 9: 4093 characters for name, value and attributes). */
 const COOKIE_SIZE_LIMIT = 4093;
 
-export type CookieName = "session_token" | "session_data" | "dont_remember" | "state" | "admin_session";
+export type CookieName =
+  | "session_token"
+  | "session_data"
+  | "dont_remember"
+  | "state"
+  | "admin_session"
+  | "two_factor"
+  | "trust_device";
 
 /**
  * `[__Host-]<prefix>.<name>`. Secure cookies take the `__Host-` prefix (Gatehouse never sets a

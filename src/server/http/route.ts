@@ -42,6 +42,7 @@ function featureSwitches(ctx: AuthContext): Record<Feature, boolean> {
     organization: options.organization.enabled,
     teams: options.organization.enabled && options.organization.teams.enabled,
     developmentOutbox: ctx.mail.transportName === "development" && process.env.NODE_ENV !== "production",
+    twoFactor: options.twoFactor.enabled,
   };
 }
 

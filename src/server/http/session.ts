@@ -53,7 +53,10 @@ export async function requireSession(c: Context<AuthEnv>, options: { fresh?: boo
 
 export function requestMeta(c: Context<AuthEnv>): RequestMeta {
   const ctx = c.get("auth");
-  if (ctx.options.advanced.ipAddress.disableIpTracking)
-    return { ipAddress: null, userAgent: c.req.header("user-agent") ?? null };
-  return { ipAddress: c.get("clientIp"), userAgent: c.req.header("user-agent") ?? null };
+  const ipAddress = ctx.options.advanced.ipAddress.disableIpTracking ? null : c.get("clientIp");
+  return {
+    ipAddress,
+    userAgent: c.req.header("user-agent") ?? null,
+    trustedDeviceToken: ctx.options.twoFactor.enabled ? readSignedCookie(c, "trust_device") : null,
+  };
 }

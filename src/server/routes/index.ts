@@ -18,6 +18,7 @@ import { referenceRoutes } from "./reference.js";
 import { sessionRoutes } from "./session.js";
 import { socialRoutes } from "./social.js";
 import { teamRoutes } from "./teams.js";
+import { twoFactorRoutes } from "./two-factor.js";
 
 /**
  * Every handler, registered in one place. Paths, methods, guards and switches come from the
@@ -42,4 +43,5 @@ export function registerRoutes(route: Route, ctx: AuthContext): void {
   devOutboxRoutes(route);
   appConfigRoutes(route);
   referenceRoutes(route, ctx);
+  twoFactorRoutes(route);
 }

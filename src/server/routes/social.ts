@@ -4,6 +4,7 @@ import { apiURL } from "../context.js";
 import { expireCookie, readSignedCookie, writeSessionCookies, writeSignedCookie } from "../http/cookies.js";
 import type { Route } from "../http/route.js";
 import { getRequestSession, requestMeta } from "../http/session.js";
+import { challenge, isTwoFactorRedirect, signInOrChallenge } from "../http/two-factor-gate.js";
 import {
   type CallbackOutcome,
   completeCallback,
@@ -19,8 +20,13 @@ export function socialRoutes(route: Route): void {
   route(socialEndpoints.signInSocial, async (c, { body }) => {
     const ctx = c.get("auth");
     const provider = requireProvider(ctx, body.provider);
-    if (body.idToken) {
-      const result = await signInWithIdToken(ctx, provider, body.idToken, requestMeta(c), await getRequestSession(c));
+    const { idToken } = body;
+    if (idToken) {
+      const guest = await getRequestSession(c);
+      const result = await signInOrChallenge(c, true, () =>
+        signInWithIdToken(ctx, provider, idToken, requestMeta(c), guest),
+      );
+      if (isTwoFactorRedirect(result)) return result;
       writeSessionCookies(c, { session: result.session, user: result.user }, { rememberMe: true });
       return { redirect: false as const, token: result.session.token, user: result.user };
     }
@@ -64,6 +70,7 @@ export function socialRoutes(route: Route): void {
     }
     expireCookie(c, "state");
     if (outcome.kind === "signed-in") writeSessionCookies(c, outcome.data, { rememberMe: true });
+    if (outcome.kind === "two-factor") await challenge(c, outcome.userId, true);
     return c.redirect(outcome.location, 302);
   });
 
@@ -85,7 +92,9 @@ export function socialRoutes(route: Route): void {
 
   route(socialEndpoints.oneTapCallback, async (c, { body }) => {
     const ctx = c.get("auth");
-    const result = await signInWithOneTap(ctx, body.idToken, requestMeta(c), await getRequestSession(c));
+    const guest = await getRequestSession(c);
+    const result = await signInOrChallenge(c, true, () => signInWithOneTap(ctx, body.idToken, requestMeta(c), guest));
+    if (isTwoFactorRedirect(result)) return result;
     writeSessionCookies(c, { session: result.session, user: result.user }, { rememberMe: true });
     return { token: result.session.token, user: result.user };
   });

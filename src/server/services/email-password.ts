@@ -79,6 +79,7 @@ export async function signUpEmail(ctx: AuthContext, input: SignUpInput, meta: Re
         emailVerified: false,
         image: input.image ?? null,
         isAnonymous: false,
+        twoFactorEnabled: false,
         role: ctx.options.admin.defaultRole,
         banned: false,
         banReason: null,

@@ -128,7 +128,9 @@ async function markVerified(
   if (user.emailVerified) return { kind: "verified", user, session: null };
   return ctx.db.transaction().execute(async (trx) => {
     const updated = (await updateUserProfile(trx, user.id, { emailVerified: true }, ctx.now())) ?? user;
-    const signIn = options.signIn && ctx.options.emailVerification.autoSignInAfterVerification;
+    // A link in a mailbox is one factor: a user with two-factor on signs in the usual way instead.
+    const signIn =
+      options.signIn && ctx.options.emailVerification.autoSignInAfterVerification && !user.twoFactorEnabled;
     const session = signIn ? await createSession(ctx, trx, user.id, meta, { rememberMe: true }) : null;
     return { kind: "verified" as const, user: updated, session };
   });

@@ -5,6 +5,7 @@ import { randomString } from "../crypto/random.js";
 import { passwordChangedNotice, resetPasswordMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import { setCredentialPassword } from "../store/accounts.js";
+import { forgetTrustedDevices } from "../store/two-factor.js";
 import { findUserByEmail, findUserById } from "../store/users.js";
 import { consumeVerification, deleteUserVerifications, findVerification } from "../store/verifications.js";
 import { assertNewPasswordAcceptable, normalizeEmail } from "./credentials.js";
@@ -69,6 +70,8 @@ export async function resetPassword(ctx: AuthContext, input: { newPassword: stri
     if (!user) throw new AuthError("USER_NOT_FOUND");
     await setCredentialPassword(trx, user.id, passwordHash, now);
     await deleteUserVerifications(trx, user.id, RESET_PASSWORD_PREFIX);
+    // A trusted device must not outlive the password it was trusted under.
+    await forgetTrustedDevices(trx, user.id);
     if (revokeSessions) await revokeAllSessions(trx, user.id);
     await ctx.mail.enqueue(trx, passwordChangedNotice(user.email, "reset"));
     return user;

@@ -4,6 +4,7 @@ import { passwordChangedNotice } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import { findCredentialPassword, setCredentialPassword } from "../store/accounts.js";
 import { isUniqueViolation } from "../store/database.js";
+import { forgetTrustedDevices } from "../store/two-factor.js";
 import { findUserById } from "../store/users.js";
 import { deleteUserVerifications } from "../store/verifications.js";
 import { assertNewPasswordAcceptable, verifyPasswordOrDummy } from "./credentials.js";
@@ -37,10 +38,12 @@ export async function changePassword(
   const session = await ctx.db.transaction().execute(async (trx) => {
     await setCredentialPassword(trx, user.id, passwordHash, now);
     await deleteUserVerifications(trx, user.id, RESET_PASSWORD_PREFIX);
+    // A trusted device must not outlive the password it was trusted under.
+    await forgetTrustedDevices(trx, user.id);
     await ctx.mail.enqueue(trx, passwordChangedNotice(user.email, "changed"));
     if (!input.revokeOtherSessions) return null;
     await revokeAllSessions(trx, user.id);
-    return createSession(ctx, trx, user.id, meta, { rememberMe: options.rememberMe });
+    return createSession(ctx, trx, user.id, meta, { rememberMe: options.rememberMe, secondFactor: "rotation" });
   });
   ctx.mail.wake();
   if (session) await ctx.revocations.revokeUser(user.id);

@@ -15,12 +15,15 @@ import {
   listActiveUserSessions,
   mapSession,
 } from "../store/sessions.js";
+import { isTrustedDevice } from "../store/two-factor.js";
 import { findBanState, liftBan } from "../store/users.js";
 
 /** Where a request came from, as recorded on the session. */
 export interface RequestMeta {
   ipAddress: string | null;
   userAgent: string | null;
+  /** The browser's "trust this device" token (from its signed cookie), if it holds one. */
+  trustedDeviceToken?: string | null;
 }
 
 /** A session that is not remembered lasts a day at most (the browser drops its cookie sooner). */
@@ -39,13 +42,28 @@ export interface CreateSessionOptions {
   activeTeamId?: string | null;
   impersonatedBy?: string | null;
   expiresInSeconds?: number;
-  /** The user as the caller just read them, so the ban check needs no extra query. */
-  knownUser?: Pick<User, "id" | "banned" | "banReason" | "banExpires">;
+  /** The user as the caller just read them, so the ban and two-factor checks need no extra query. */
+  knownUser?: Pick<User, "id" | "banned" | "banReason" | "banExpires" | "twoFactorEnabled">;
+  /**
+   * Why this session needs no second factor: it replaces one the user already has (`rotation`), an
+   * admin opens it (`impersonation`), or the second factor was just checked (`verified`). Without a
+   * reason, a user with two-factor on gets no session: TwoFactorRequired instead.
+   */
+  secondFactor?: "rotation" | "impersonation" | "verified";
+}
+
+/** A sign-in of a user with two-factor on, from an untrusted device: a challenge, not a session. */
+export class TwoFactorRequired extends Error {
+  override name = "TwoFactorRequired";
+  constructor(readonly userId: string) {
+    super("a second factor is required");
+  }
 }
 
 /**
- * Every sign-in method ends here, so this is where a ban is enforced: a banned user gets no session
- * (403 BANNED_USER with the reason and expiry), and a ban that has run out is lifted.
+ * Every sign-in method ends here, so this is where a ban is enforced (a banned user gets no session:
+ * 403 BANNED_USER with the reason and expiry; a ban that has run out is lifted) and where the second
+ * factor is owed (TwoFactorRequired, unless the device is trusted or `secondFactor` says why not).
  */
 export async function createSession(
   ctx: AuthContext,
@@ -54,7 +72,11 @@ export async function createSession(
   meta: RequestMeta,
   options: CreateSessionOptions,
 ): Promise<Session> {
-  await assertNotBanned(ctx, db, userId, options.knownUser);
+  const state = await assertNotBanned(ctx, db, userId, options.knownUser);
+  if (state?.twoFactorEnabled && !options.secondFactor && ctx.options.twoFactor.enabled) {
+    const trusted = meta.trustedDeviceToken && (await isTrustedDevice(db, meta.trustedDeviceToken, userId, ctx.now()));
+    if (!trusted) throw new TwoFactorRequired(userId);
+  }
   const token = newSessionToken();
   const now = ctx.now();
   const { expiresIn, absoluteLifetime } = ctx.options.session;
@@ -82,13 +104,13 @@ async function assertNotBanned(
   db: DB,
   userId: string,
   known: CreateSessionOptions["knownUser"],
-): Promise<void> {
+): Promise<{ twoFactorEnabled: boolean } | null> {
   const state = known?.id === userId ? known : await findBanState(db, userId);
-  if (!state?.banned) return;
+  if (!state?.banned) return state;
   const now = ctx.now();
   if (state.banExpires && state.banExpires.getTime() <= now.getTime()) {
     await liftBan(db, userId, now);
-    return;
+    return state;
   }
   throw bannedError(state.banReason, state.banExpires);
 }

@@ -20,8 +20,35 @@ export interface UserTable {
   banned: Bool;
   banReason: string | null;
   banExpires: NullableTimestamp;
+  twoFactorEnabled: Bool;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+}
+
+/** A user's TOTP secret (encrypted with the token cipher), hashed backup codes and last accepted step. */
+export interface TwoFactorTable {
+  userId: string;
+  secret: string;
+  /** JSON array of the SHA-256 of each unused backup code. */
+  backupCodes: string;
+  verified: Bool;
+  /** The last TOTP time step accepted: a code is never accepted twice. */
+  lastUsedStep: ColumnType<number | string | bigint | null, number | null | undefined, number | null>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+/** A sign-in waiting for its second factor; the browser holds the token in a signed cookie. */
+export interface TwoFactorChallengeTable {
+  tokenHash: string;
+  userId: string;
+  rememberMe: Bool;
+  failures: Generated<number>;
+  /** A code mailed for this challenge (two-factor OTP), hashed. */
+  otpHash: string | null;
+  otpExpiresAt: NullableTimestamp;
+  expiresAt: Timestamp;
+  createdAt: Timestamp;
 }
 
 export interface SessionTable {
@@ -163,6 +190,8 @@ export interface AuditLogTable {
 
 export interface Database {
   user: UserTable;
+  twoFactor: TwoFactorTable;
+  twoFactorChallenge: TwoFactorChallengeTable;
   session: SessionTable;
   account: AccountTable;
   verification: VerificationTable;

@@ -21,6 +21,7 @@ export function mapUser(row: UserRow): User {
     banned: toBool(row.banned),
     banReason: row.banReason,
     banExpires: toDateOrNull(row.banExpires),
+    twoFactorEnabled: toBool(row.twoFactorEnabled),
     createdAt: toDate(row.createdAt),
     updatedAt: toDate(row.updatedAt),
   };
@@ -115,14 +116,19 @@ export async function updateUserProfile(
 export async function findBanState(
   db: DB,
   userId: string,
-): Promise<{ banned: boolean; banReason: string | null; banExpires: Date | null } | null> {
+): Promise<{ banned: boolean; banReason: string | null; banExpires: Date | null; twoFactorEnabled: boolean } | null> {
   const row = await db
     .selectFrom("user")
-    .select(["banned", "banReason", "banExpires"])
+    .select(["banned", "banReason", "banExpires", "twoFactorEnabled"])
     .where("id", "=", userId)
     .executeTakeFirst();
   if (!row) return null;
-  return { banned: toBool(row.banned), banReason: row.banReason, banExpires: toDateOrNull(row.banExpires) };
+  return {
+    banned: toBool(row.banned),
+    banReason: row.banReason,
+    banExpires: toDateOrNull(row.banExpires),
+    twoFactorEnabled: toBool(row.twoFactorEnabled),
+  };
 }
 
 export async function liftBan(db: DB, userId: string, now: Date): Promise<void> {

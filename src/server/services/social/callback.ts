@@ -6,14 +6,16 @@ import { AuthError } from "../../errors.js";
 import type { SocialProvider } from "../../providers/social-provider.js";
 import type { Claims, ProviderProfile } from "../../providers/types.js";
 import { isSafeRedirectTarget } from "../../trusted-origins.js";
-import type { RequestMeta } from "../sessions.js";
+import { type RequestMeta, TwoFactorRequired } from "../sessions.js";
 import { linkProfileToUser, SocialSignInError, signInWithProfile } from "./profile-sign-in.js";
 import { consumeOAuthState } from "./state.js";
 
 /** Where the browser goes after the callback, and the session to set when it signed in. */
 export type CallbackOutcome =
   | { kind: "signed-in"; location: string; data: SessionWithUser }
-  | { kind: "redirect"; location: string };
+  | { kind: "redirect"; location: string }
+  /** The user owes a second factor: the app's callbackURL, told so, and a challenge for the browser. */
+  | { kind: "two-factor"; location: string; userId: string };
 
 /** `url` with `error=<code>` (and a description) added, keeping its own query. */
 export function withError(url: string, code: string, description?: string): string {
@@ -112,6 +114,11 @@ export async function completeCallback(ctx: AuthContext, input: CallbackInput): 
     const location = result.isNewUser && state.newUserURL ? state.newUserURL : state.callbackURL;
     return { kind: "signed-in", location, data: { session: result.session, user: result.user } };
   } catch (error) {
+    if (error instanceof TwoFactorRequired) {
+      const location = new URL(state.callbackURL, ctx.baseURL);
+      location.searchParams.set("twoFactorRedirect", "true");
+      return { kind: "two-factor", location: location.toString(), userId: error.userId };
+    }
     if (error instanceof SocialSignInError) {
       if (error.cause)
         ctx.logger.warn("social sign-in write failed", { reason: error.reason, error: describe(error.cause) });

@@ -8,7 +8,7 @@ import type { DB } from "../../store/database.js";
 import { findAccountWithUser, insertSocialAccount, updateAccountTokens } from "../../store/social-accounts.js";
 import { findUserByEmail, insertUser } from "../../store/users.js";
 import { retireAnonymousUser } from "../anonymous.js";
-import { createSession, type RequestMeta } from "../sessions.js";
+import { createSession, type RequestMeta, TwoFactorRequired } from "../sessions.js";
 import { mergeScopes, sealTokens } from "./tokens.js";
 
 /** Why a provider sign-in or link was refused: the callback's `error=` codes (SPEC 8). */
@@ -40,7 +40,8 @@ async function step<T>(reason: SocialFailure, run: () => Promise<T>): Promise<T>
   try {
     return await run();
   } catch (error) {
-    if (error instanceof AuthError) throw error;
+    // A rule's refusal (a ban, a second factor owed) passes through as itself.
+    if (error instanceof AuthError || error instanceof TwoFactorRequired) throw error;
     throw new SocialSignInError(reason, { cause: error });
   }
 }

@@ -7,6 +7,7 @@ import { jwksGenerationMigration } from "./0006_jwks_generation.js";
 import { invitationInviterIndexMigration } from "./0007_invitation_inviter_index.js";
 import { signInThrottleMigration } from "./0008_sign_in_throttle.js";
 import { outboxRecipientIndexMigration } from "./0009_outbox_recipient_index.js";
+import { twoFactorMigration } from "./0010_two_factor.js";
 
 /** All migrations in order. Names sort by their numeric prefix; never rename or edit a landed one. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -18,5 +19,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     "0007_invitation_inviter_index": invitationInviterIndexMigration(),
     "0008_sign_in_throttle": signInThrottleMigration(dialect),
     "0009_outbox_recipient_index": outboxRecipientIndexMigration(),
+    "0010_two_factor": twoFactorMigration(dialect),
   };
 }

@@ -1,0 +1,14 @@
+import { defineErrors } from "./define.js";
+
+/** Second factors (better-auth's two-factor plugin codes, WIRE-compatible). */
+export const twoFactorErrors = defineErrors({
+  OTP_NOT_ENABLED: { message: "OTP not enabled", status: 400 },
+  OTP_HAS_EXPIRED: { message: "OTP has expired", status: 400 },
+  TOTP_NOT_ENABLED: { message: "TOTP not enabled", status: 400 },
+  TOTP_ALREADY_ENABLED: { message: "TOTP is already enabled", status: 400 },
+  TWO_FACTOR_NOT_ENABLED: { message: "Two factor isn't enabled", status: 400 },
+  INVALID_BACKUP_CODE: { message: "Invalid backup code", status: 401 },
+  INVALID_CODE: { message: "Invalid code", status: 401 },
+  TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: { message: "Too many attempts. Please request a new code.", status: 400 },
+  INVALID_TWO_FACTOR_COOKIE: { message: "Invalid two factor cookie", status: 401 },
+});

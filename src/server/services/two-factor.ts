@@ -1,0 +1,343 @@
+import { Secret, TOTP } from "otpauth";
+import type { SessionWithUser, User } from "../../contract/models.js";
+import type { TwoFactorRedirectReply } from "../../contract/two-factor.js";
+import type { AuthContext } from "../context.js";
+import { safeEqual, sha256Base64Url } from "../crypto/digest.js";
+import { newId, randomString } from "../crypto/random.js";
+import { createTokenCipher, TOTP_SECRETS_PURPOSE, type TokenCipher } from "../crypto/token-cipher.js";
+import { twoFactorCodeMail } from "../email/templates.js";
+import { AuthError } from "../errors.js";
+import { findCredentialPassword } from "../store/accounts.js";
+import {
+  advanceTotpStep,
+  consumeChallenge,
+  countChallengeFailure,
+  deleteTwoFactor,
+  findChallenge,
+  findTwoFactor,
+  forgetTrustedDevices,
+  insertChallenge,
+  insertTrustedDevice,
+  replaceBackupCodes,
+  saveTwoFactor,
+  setChallengeOtp,
+  setTwoFactorEnabled,
+  type TwoFactorChallenge,
+  useBackupCode,
+} from "../store/two-factor.js";
+import { findUserById } from "../store/users.js";
+import { createSession, isSessionFresh, type RequestMeta } from "./sessions.js";
+import { beginSignInAttempt } from "./sign-in-throttle.js";
+
+/** A sign-in waits this long for its second factor. */
+export const CHALLENGE_SECONDS = 600;
+/** Wrong codes one challenge takes before the sign-in must start again. */
+const CHALLENGE_ATTEMPTS = 5;
+const TOTP_DIGITS = 6;
+const TOTP_PERIOD = 30;
+const OTP_DIGITS = 6;
+
+const ciphers = new WeakMap<AuthContext, TokenCipher>();
+function totpCipher(ctx: AuthContext): TokenCipher {
+  let cipher = ciphers.get(ctx);
+  if (!cipher) {
+    cipher = createTokenCipher(ctx.secret, TOTP_SECRETS_PURPOSE);
+    ciphers.set(ctx, cipher);
+  }
+  return cipher;
+}
+
+function totpFor(ctx: AuthContext, user: Pick<User, "email">, base32: string, issuer?: string): TOTP {
+  return new TOTP({
+    issuer: issuer ?? ctx.options.twoFactor.issuer ?? new URL(ctx.baseURL).host,
+    label: user.email,
+    secret: Secret.fromBase32(base32),
+    digits: TOTP_DIGITS,
+    period: TOTP_PERIOD,
+  });
+}
+
+/** Backup codes are shown once and stored as SHA-256 digests; comparison ignores case and dashes. */
+const normalizeBackupCode = (code: string) => code.replace(/[\s-]/g, "").toLowerCase();
+const hashBackupCode = (code: string) => sha256Base64Url(normalizeBackupCode(code));
+
+function newBackupCodes(ctx: AuthContext): string[] {
+  const { amount, length } = ctx.options.twoFactor.backupCodes;
+  return Array.from({ length: amount }, () => randomString(length, "abcdefghjkmnpqrstuvwxyz23456789"));
+}
+
+/**
+ * Managing two-factor is sensitive: the password when the user has one; a user who signed up through
+ * a provider (no password) proves themselves with a fresh session instead.
+ */
+async function confirmIdentity(ctx: AuthContext, current: SessionWithUser, password: string | undefined) {
+  const stored = await findCredentialPassword(ctx.db, current.user.id);
+  if (stored) {
+    if (!password || !(await ctx.hasher.verify(stored, password))) throw new AuthError("INVALID_PASSWORD");
+    return;
+  }
+  if (!isSessionFresh(ctx, current.session)) throw new AuthError("SESSION_NOT_FRESH");
+}
+
+/** POST /two-factor/enable: a new secret and backup codes; two-factor turns on once a code proves the app has it. */
+export async function enableTwoFactor(
+  ctx: AuthContext,
+  current: SessionWithUser,
+  input: { password?: string; issuer?: string },
+): Promise<{ totpURI: string; backupCodes: string[]; user: User }> {
+  await confirmIdentity(ctx, current, input.password);
+  const existing = await findTwoFactor(ctx.db, current.user.id);
+  if (existing?.verified && current.user.twoFactorEnabled) throw new AuthError("TOTP_ALREADY_ENABLED");
+  const secret = new Secret({ size: 20 });
+  const backupCodes = newBackupCodes(ctx);
+  const verified = ctx.options.twoFactor.skipVerificationOnEnable;
+  const now = ctx.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    await saveTwoFactor(trx, {
+      userId: current.user.id,
+      secret: totpCipher(ctx).encrypt(secret.base32),
+      backupCodeHashes: backupCodes.map(hashBackupCode),
+      verified,
+      now,
+    });
+    if (verified) await setTwoFactorEnabled(trx, current.user.id, true, now);
+  });
+  const user = { ...current.user, twoFactorEnabled: verified || current.user.twoFactorEnabled };
+  return { totpURI: totpFor(ctx, user, secret.base32, input.issuer).toString(), backupCodes, user };
+}
+
+async function requireSecret(ctx: AuthContext, userId: string) {
+  const record = await findTwoFactor(ctx.db, userId);
+  if (!record) throw new AuthError("TOTP_NOT_ENABLED");
+  const base32 = totpCipher(ctx).decrypt(record.secret);
+  if (!base32) throw new AuthError("TOTP_NOT_ENABLED");
+  return { record, base32 };
+}
+
+export async function getTotpUri(ctx: AuthContext, current: SessionWithUser, password?: string): Promise<string> {
+  await confirmIdentity(ctx, current, password);
+  const { base32 } = await requireSecret(ctx, current.user.id);
+  return totpFor(ctx, current.user, base32).toString();
+}
+
+/** POST /two-factor/disable: secret, codes and trusted devices go. */
+export async function disableTwoFactor(ctx: AuthContext, current: SessionWithUser, password?: string): Promise<User> {
+  await confirmIdentity(ctx, current, password);
+  if (!current.user.twoFactorEnabled && !(await findTwoFactor(ctx.db, current.user.id))) {
+    throw new AuthError("TWO_FACTOR_NOT_ENABLED");
+  }
+  await ctx.db.transaction().execute(async (trx) => {
+    await deleteTwoFactor(trx, current.user.id);
+    await forgetTrustedDevices(trx, current.user.id);
+    await setTwoFactorEnabled(trx, current.user.id, false, ctx.now());
+  });
+  return { ...current.user, twoFactorEnabled: false };
+}
+
+export async function regenerateBackupCodes(
+  ctx: AuthContext,
+  current: SessionWithUser,
+  password?: string,
+): Promise<string[]> {
+  await confirmIdentity(ctx, current, password);
+  if (!current.user.twoFactorEnabled) throw new AuthError("TWO_FACTOR_NOT_ENABLED");
+  const codes = newBackupCodes(ctx);
+  if (!(await replaceBackupCodes(ctx.db, current.user.id, codes.map(hashBackupCode), ctx.now()))) {
+    throw new AuthError("TWO_FACTOR_NOT_ENABLED");
+  }
+  return codes;
+}
+
+/** Which second factors a sign-in may use (better-auth's `twoFactorMethods`). */
+export async function twoFactorMethods(ctx: AuthContext, userId: string): Promise<TwoFactorRedirectReply> {
+  const record = await findTwoFactor(ctx.db, userId);
+  const methods: ("totp" | "otp")[] = record?.verified ? ["totp"] : [];
+  if (ctx.options.twoFactor.otp.enabled) methods.push("otp");
+  return { twoFactorRedirect: true, twoFactorMethods: methods };
+}
+
+/** A sign-in that owes a second factor: a single-use challenge; its token goes to the browser. */
+export async function startTwoFactorChallenge(
+  ctx: AuthContext,
+  userId: string,
+  rememberMe: boolean,
+): Promise<{ token: string; reply: TwoFactorRedirectReply }> {
+  const token = randomString(32);
+  const now = ctx.now();
+  await insertChallenge(ctx.db, {
+    tokenHash: sha256Base64Url(token),
+    userId,
+    rememberMe,
+    expiresAt: new Date(now.getTime() + CHALLENGE_SECONDS * 1000),
+    now,
+  });
+  return { token, reply: await twoFactorMethods(ctx, userId) };
+}
+
+/** Who is proving a second factor: a pending sign-in (its challenge), or a signed-in user (set-up). */
+export type TwoFactorSubject =
+  | { kind: "sign-in"; challenge: TwoFactorChallenge; user: User }
+  | { kind: "signed-in"; current: SessionWithUser };
+
+export async function resolveSubject(
+  ctx: AuthContext,
+  current: SessionWithUser | null,
+  challengeToken: string | null,
+): Promise<TwoFactorSubject> {
+  if (current) return { kind: "signed-in", current };
+  const challenge = challengeToken ? await findChallenge(ctx.db, sha256Base64Url(challengeToken)) : null;
+  if (!challenge || challenge.expiresAt.getTime() <= ctx.now().getTime()) {
+    throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
+  }
+  if (challenge.failures >= CHALLENGE_ATTEMPTS) {
+    await consumeChallenge(ctx.db, challenge.tokenHash);
+    throw new AuthError("TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE");
+  }
+  const user = await findUserById(ctx.db, challenge.userId);
+  if (!user) throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
+  return { kind: "sign-in", challenge, user };
+}
+
+const subjectUser = (subject: TwoFactorSubject) => (subject.kind === "sign-in" ? subject.user : subject.current.user);
+
+/**
+ * Runs one code check for a subject. At sign-in a wrong code counts against the challenge and the
+ * account's sign-in brake (services/sign-in-throttle.ts), as a wrong password does.
+ */
+async function checkCode(
+  ctx: AuthContext,
+  subject: TwoFactorSubject,
+  wrong: "INVALID_CODE" | "INVALID_BACKUP_CODE",
+  check: () => Promise<boolean>,
+): Promise<void> {
+  const finishAttempt = subject.kind === "sign-in" ? await beginSignInAttempt(ctx, subject.user.email) : null;
+  const valid = await check();
+  await finishAttempt?.(valid);
+  if (valid) return;
+  if (subject.kind === "sign-in") await countChallengeFailure(ctx.db, subject.challenge.tokenHash);
+  throw new AuthError(wrong);
+}
+
+export interface SecondFactorOutcome {
+  data: SessionWithUser;
+  /** A fresh trust-device token when the user asked to trust this browser. */
+  trustedDeviceToken: string | null;
+  /** At sign-in, whether the new session is remembered (as the first factor asked); else unchanged. */
+  rememberMe: boolean | null;
+}
+
+/**
+ * A second factor was proven: a sign-in gets its session (the challenge is used up, once); a
+ * signed-in user keeps theirs, and a set-up in progress turns two-factor on.
+ */
+async function complete(
+  ctx: AuthContext,
+  subject: TwoFactorSubject,
+  meta: RequestMeta,
+  trustDevice: boolean,
+): Promise<SecondFactorOutcome> {
+  const now = ctx.now();
+  let data: SessionWithUser;
+  if (subject.kind === "signed-in") {
+    const { current } = subject;
+    if (!current.user.twoFactorEnabled) await setTwoFactorEnabled(ctx.db, current.user.id, true, now);
+    data = { session: current.session, user: { ...current.user, twoFactorEnabled: true } };
+  } else {
+    const { challenge, user } = subject;
+    data = await ctx.db.transaction().execute(async (trx) => {
+      if (!(await consumeChallenge(trx, challenge.tokenHash))) throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
+      const session = await createSession(ctx, trx, user.id, meta, {
+        rememberMe: challenge.rememberMe,
+        knownUser: user,
+        secondFactor: "verified",
+      });
+      return { session, user };
+    });
+  }
+  let trustedDeviceToken: string | null = null;
+  if (trustDevice) {
+    trustedDeviceToken = randomString(32);
+    await insertTrustedDevice(ctx.db, {
+      id: newId(),
+      tokenHash: sha256Base64Url(trustedDeviceToken),
+      userId: data.user.id,
+      expiresAt: new Date(now.getTime() + ctx.options.twoFactor.trustDeviceDays * 86400_000),
+      now,
+    });
+  }
+  return { data, trustedDeviceToken, rememberMe: subject.kind === "sign-in" ? subject.challenge.rememberMe : null };
+}
+
+/** POST /two-factor/verify-totp: a code from the app, within one step either side, never twice. */
+export async function verifyTotp(
+  ctx: AuthContext,
+  subject: TwoFactorSubject,
+  input: { code: string; trustDevice?: boolean },
+  meta: RequestMeta,
+): Promise<SecondFactorOutcome> {
+  const user = subjectUser(subject);
+  const { record, base32 } = await requireSecret(ctx, user.id);
+  if (subject.kind === "sign-in" && !record.verified) throw new AuthError("TOTP_NOT_ENABLED");
+  const totp = totpFor(ctx, user, base32);
+  await checkCode(ctx, subject, "INVALID_CODE", async () => {
+    const timestamp = ctx.now().getTime();
+    const delta = /^\d+$/.test(input.code) ? totp.validate({ token: input.code, timestamp, window: 1 }) : null;
+    if (delta === null) return false;
+    return advanceTotpStep(ctx.db, user.id, totp.counter({ timestamp }) + delta, ctx.now());
+  });
+  return complete(ctx, subject, meta, input.trustDevice === true);
+}
+
+/** POST /two-factor/verify-backup-code: each code works once. */
+export async function verifyBackupCode(
+  ctx: AuthContext,
+  subject: TwoFactorSubject,
+  input: { code: string; trustDevice?: boolean },
+  meta: RequestMeta,
+): Promise<SecondFactorOutcome> {
+  const user = subjectUser(subject);
+  if (!user.twoFactorEnabled) throw new AuthError("TWO_FACTOR_NOT_ENABLED");
+  const record = await findTwoFactor(ctx.db, user.id);
+  if (!record) throw new AuthError("TWO_FACTOR_NOT_ENABLED");
+  await checkCode(ctx, subject, "INVALID_BACKUP_CODE", async () => {
+    const digest = hashBackupCode(input.code);
+    // Every stored code is compared, so the time taken says nothing about which one matched.
+    const matches = record.backupCodeHashes.map((stored) => safeEqual(stored, digest));
+    const index = matches.indexOf(true);
+    if (index < 0) return false;
+    const remaining = record.backupCodeHashes.filter((_, i) => i !== index);
+    return useBackupCode(ctx.db, user.id, remaining, record.backupCodeHashes);
+  });
+  return complete(ctx, subject, meta, input.trustDevice === true);
+}
+
+/** POST /two-factor/send-otp: a code by mail for a pending sign-in. */
+export async function sendTwoFactorOtp(ctx: AuthContext, subject: TwoFactorSubject): Promise<void> {
+  if (!ctx.options.twoFactor.otp.enabled) throw new AuthError("OTP_NOT_ENABLED");
+  if (subject.kind !== "sign-in") throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
+  const code = randomString(OTP_DIGITS, "0123456789");
+  const { period } = ctx.options.twoFactor.otp;
+  const expiresAt = new Date(ctx.now().getTime() + period * 1000);
+  await ctx.db.transaction().execute(async (trx) => {
+    await setChallengeOtp(trx, subject.challenge.tokenHash, sha256Base64Url(code), expiresAt);
+    await ctx.mail.enqueue(trx, twoFactorCodeMail(subject.user.email, code, period));
+  });
+  ctx.mail.wake();
+}
+
+/** POST /two-factor/verify-otp: the mailed code of this challenge. */
+export async function verifyTwoFactorOtp(
+  ctx: AuthContext,
+  subject: TwoFactorSubject,
+  input: { code: string; trustDevice?: boolean },
+  meta: RequestMeta,
+): Promise<SecondFactorOutcome> {
+  if (!ctx.options.twoFactor.otp.enabled) throw new AuthError("OTP_NOT_ENABLED");
+  if (subject.kind !== "sign-in") throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
+  const { challenge } = subject;
+  if (!challenge.otpHash || !challenge.otpExpiresAt) throw new AuthError("INVALID_CODE");
+  if (challenge.otpExpiresAt.getTime() <= ctx.now().getTime()) throw new AuthError("OTP_HAS_EXPIRED");
+  const otpHash = challenge.otpHash;
+  await checkCode(ctx, subject, "INVALID_CODE", async () => safeEqual(sha256Base64Url(input.code), otpHash));
+  return complete(ctx, subject, meta, input.trustDevice === true);
+}
