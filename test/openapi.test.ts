@@ -80,8 +80,10 @@ describe("GET /openapi.json", () => {
     expect(body.required).toEqual(expect.arrayContaining(["email", "password"]));
     // The sign-in form also takes an HTML form post.
     expect(Object.keys(signIn.requestBody.content)).toContain("application/x-www-form-urlencoded");
-    const reply = signIn.responses["200"].content["application/json"].schema;
-    expect(reply.properties.user.properties.createdAt).toEqual({ type: "string", format: "date-time" });
+    // Signed in, or a second factor owed.
+    const [signedIn, twoFactor] = signIn.responses["200"].content["application/json"].schema.anyOf;
+    expect(signedIn.properties.user.properties.createdAt).toEqual({ type: "string", format: "date-time" });
+    expect(twoFactor.required).toEqual(["twoFactorRedirect", "twoFactorMethods"]);
     const codesOf = (status: string) =>
       signIn.responses[status].content["application/json"].schema.allOf[1].properties.code.enum;
     expect(codesOf("401")).toContain("INVALID_EMAIL_OR_PASSWORD");

@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { Page } from "playwright-core";
 import { type Auth, createAuth } from "../../src/server/auth.js";
+import { demoOptions } from "../../src/server/demo-options.js";
 import type { Logger } from "../../src/server/logger.js";
 import { createServiceApp } from "../../src/service-app.js";
 import { type MailCapture, startMailCapture } from "../../test/helpers/mail.js";
@@ -44,9 +45,9 @@ export async function startService(
     baseURL: origin,
     secret: TEST_SECRET,
     database: "sqlite::memory:",
+    // What `npm start` shows a newcomer, plus the test's own options.
     options: {
-      user: { changeEmail: { enabled: true }, deleteUser: { enabled: true } },
-      organization: { teams: { enabled: true } },
+      ...demoOptions,
       ...input.options,
       rateLimit: { enabled: false },
     },

@@ -25,11 +25,13 @@ import {
   OrganizationSettingsPage,
 } from "./pages/organization-pages.js";
 import { TeamsPage } from "./pages/teams-page.js";
+import { TwoFactorPage } from "./pages/two-factor-page.js";
 import "./styles.css";
 
 const router = createBrowserRouter([
   { path: "/sign-in", element: <SignInPage /> },
   { path: "/sign-up", element: <SignUpPage /> },
+  { path: "/two-factor", element: <TwoFactorPage /> },
   { path: "/forgot-password", element: <ForgotPasswordPage /> },
   { path: "/reset-password", element: <ResetPasswordPage /> },
   { path: "/verified", element: <VerifiedPage /> },

@@ -8,6 +8,7 @@ import type {
   organizationEndpoints as org,
   socialEndpoints as social,
   teamEndpoints as teams,
+  twoFactorEndpoints as twoFactor,
 } from "../contract/endpoints/index.js";
 import type { userModel } from "../contract/models.js";
 import type { idTokenInput, signInSocialBody } from "../contract/social.js";
@@ -67,6 +68,19 @@ export interface AccountCalls {
   getAccessToken: Call<typeof social.getAccessToken>;
   deleteAnonymousUser: OptionalCall<typeof social.deleteAnonymousUser>;
   oneTap: { callback: Call<typeof social.oneTapCallback> };
+  twoFactor: TwoFactorCalls;
+}
+
+/** Second factors (`/two-factor/...`, better-auth's twoFactorClient calls). */
+export interface TwoFactorCalls {
+  enable: Call<typeof twoFactor.enableTwoFactor>;
+  getTotpUri: Call<typeof twoFactor.getTotpUri>;
+  verifyTotp: Call<typeof twoFactor.verifyTotp>;
+  disable: Call<typeof twoFactor.disableTwoFactor>;
+  generateBackupCodes: Call<typeof twoFactor.generateBackupCodes>;
+  verifyBackupCode: Call<typeof twoFactor.verifyBackupCode>;
+  sendOtp: OptionalCall<typeof twoFactor.sendTwoFactorOtp>;
+  verifyOtp: Call<typeof twoFactor.verifyTwoFactorOtp>;
 }
 
 /** Organization calls (WIRE 8.2). */

@@ -20,6 +20,7 @@ export const EVERY_FEATURE_ON = {
   oneTap: { clientId: "client-1.apps.googleusercontent.com" },
   user: { deleteUser: { enabled: true } },
   organization: { enabled: true, teams: { enabled: true } },
+  twoFactor: { enabled: true },
 };
 
 export interface TestServer {

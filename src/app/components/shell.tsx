@@ -52,6 +52,12 @@ export function RequireSession({ children }: { children: ReactNode }) {
   if (!session.data) {
     // An error handed to the application (`/?error=...` from a failed sign-in) is shown on sign-in.
     const params = new URLSearchParams(location.search);
+    // A provider sign-in that owes a second factor comes back here with twoFactorRedirect=true.
+    if (params.get("twoFactorRedirect") === "true") {
+      params.delete("twoFactorRedirect");
+      const back = location.pathname + (params.size ? `?${params}` : "");
+      return <Navigate to={`/two-factor?${new URLSearchParams({ redirectTo: back })}`} replace />;
+    }
     const error = params.get("error");
     params.delete("error");
     params.delete("error_description");

@@ -1,23 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
+import type { z } from "zod";
+import type { serviceEndpoints } from "../../contract/endpoints/index.js";
 import { authClient, unwrap } from "./client.js";
 
 /** The server's switches (GET /app-config): which sign-in methods and screens to show. */
-export interface AppConfig {
-  emailAndPassword: {
-    enabled: boolean;
-    disableSignUp: boolean;
-    minPasswordLength: number;
-    maxPasswordLength: number;
-    requireEmailVerification: boolean;
-  };
-  socialProviders: string[];
-  anonymous: boolean;
-  oneTapClientId: string | null;
-  changeEmail: boolean;
-  deleteUser: { enabled: boolean; sendDeleteAccountVerification: boolean };
-  organization: { enabled: boolean; teams: boolean };
-  devOutbox: boolean;
-}
+export type AppConfig = z.output<typeof serviceEndpoints.appConfig.reply>;
 
 const fallback: AppConfig = {
   emailAndPassword: {
@@ -33,6 +20,7 @@ const fallback: AppConfig = {
   changeEmail: false,
   deleteUser: { enabled: false, sendDeleteAccountVerification: false },
   organization: { enabled: true, teams: false },
+  twoFactor: { enabled: false, otp: false },
   devOutbox: false,
 };
 

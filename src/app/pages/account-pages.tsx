@@ -4,6 +4,7 @@ import { useNavigate } from "react-router";
 import { useSession } from "../../react/index.js";
 import { ChangeEmailForm, ChangePasswordForm, DeleteAccountForm, ProfileForm } from "../components/account-forms.js";
 import { LinkedAccountsList, SessionsList } from "../components/account-lists.js";
+import { TwoFactorCard } from "../components/two-factor-card.js";
 import { Button, Card, FormError, Loading, Notice } from "../components/ui.js";
 import { authClient, unwrap } from "../lib/client.js";
 import { useAppConfig } from "../lib/config.js";
@@ -127,6 +128,9 @@ export function SecurityPage() {
             Email me a link
           </Button>
         </Card>
+      )}
+      {config.twoFactor.enabled && !user.isAnonymous && (
+        <TwoFactorCard enabled={user.twoFactorEnabled} hasPassword={hasPassword} />
       )}
     </>
   );

@@ -62,7 +62,11 @@ export function SignInPage() {
   const redirectError = params.get("error");
 
   const onEmail = async (values: { email: string; password: string; rememberMe: boolean }) => {
-    if (await emailSignIn.run(values)) await enter(navigate, next);
+    const signedIn = await emailSignIn.run(values);
+    if (!signedIn) return;
+    // Two-factor on: no session yet; the second step finishes the sign-in.
+    if ("twoFactorRedirect" in signedIn) navigate(`/two-factor?${new URLSearchParams({ redirectTo: next })}`);
+    else await enter(navigate, next);
   };
   const onGuest = async () => {
     if (await guest.run()) await enter(navigate, next);

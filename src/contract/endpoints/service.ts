@@ -44,6 +44,7 @@ export const serviceEndpoints = {
       changeEmail: z.boolean(),
       deleteUser: z.object({ enabled: z.boolean(), sendDeleteAccountVerification: z.boolean() }),
       organization: z.object({ enabled: z.boolean(), teams: z.boolean() }),
+      twoFactor: z.object({ enabled: z.boolean(), otp: z.boolean() }),
       devOutbox: z.boolean(),
     }),
     policy: {},

@@ -26,6 +26,7 @@ export function appConfigRoutes(route: Route): void {
         sendDeleteAccountVerification: options.user.deleteUser.sendDeleteAccountVerification,
       },
       organization: { enabled: options.organization.enabled, teams: options.organization.teams.enabled },
+      twoFactor: { enabled: options.twoFactor.enabled, otp: options.twoFactor.otp.enabled },
       devOutbox: mail.transportName === "development" && process.env.NODE_ENV !== "production",
     };
   });

@@ -1,0 +1,54 @@
+import { Secret, TOTP } from "otpauth";
+import type { Browser } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, seriousA11yViolations, signInInBrowser, signUpInBrowser } from "./helpers/browser.js";
+import { type Service, startService } from "./helpers/service.js";
+
+let service: Service;
+let browser: Browser;
+beforeAll(async () => {
+  [service, browser] = await Promise.all([startService(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await service?.close();
+});
+afterEach(() => expect(service.loggedErrors).toEqual([]));
+
+/** What the user's authenticator app shows, `steps` periods from now. */
+function appCode(secret: string, steps = 0): string {
+  return new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
+    timestamp: Date.now() + steps * 30_000,
+  });
+}
+
+describe("two-factor through the screens", () => {
+  it("sets up TOTP on the security page, then signs in with a code from the app", async () => {
+    const user = { name: "Careful", email: `careful-${Date.now()}@example.com`, password: "correct horse battery" };
+    const page = await browser.newPage();
+    await signUpInBrowser(page, service.origin, user);
+    await page.getByTestId("home-title").waitFor();
+
+    await page.goto(`${service.origin}/account/security`);
+    await page.getByTestId("two-factor-password").fill(user.password);
+    await page.getByTestId("two-factor-enable").click();
+    const secret = (await page.getByTestId("two-factor-secret").textContent()) ?? "";
+    expect(secret).toMatch(/^[A-Z2-7]+=*$/);
+    await expect.poll(() => page.getByRole("img", { name: /QR code/ }).isVisible()).toBe(true);
+    await page.getByTestId("two-factor-setup-code").fill(appCode(secret));
+    await page.getByTestId("two-factor-confirm").click();
+    await page.getByTestId("two-factor-notice").waitFor();
+    expect(await page.getByTestId("backup-codes").locator("li").count()).toBe(10);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.context().clearCookies();
+    await signInInBrowser(page, service.origin, user);
+    await page.waitForURL(/\/two-factor/);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    // The code of the next period: the one just used to confirm the set-up is not accepted twice.
+    await page.getByTestId("two-factor-code").fill(appCode(secret, 1));
+    await page.getByTestId("two-factor-submit").click();
+    await page.getByTestId("home-title").waitFor();
+    await page.close();
+  });
+});
