@@ -16,6 +16,7 @@ import {
 import { AdminLayout, AuditLogPage, UsersPage } from "./pages/admin-pages.js";
 import { AdminUserPage } from "./pages/admin-user-page.js";
 import { ForgotPasswordPage, ResetPasswordPage, SignInPage, SignUpPage, VerifiedPage } from "./pages/auth-pages.js";
+import { MagicLinkPage, MagicLinkRequestPage } from "./pages/magic-link-page.js";
 import { AcceptInvitationPage, HomePage, OutboxPage } from "./pages/misc-pages.js";
 import {
   CreateOrganizationPage,
@@ -32,6 +33,8 @@ const router = createBrowserRouter([
   { path: "/sign-in", element: <SignInPage /> },
   { path: "/sign-up", element: <SignUpPage /> },
   { path: "/two-factor", element: <TwoFactorPage /> },
+  { path: "/magic-link", element: <MagicLinkPage /> },
+  { path: "/sign-in/link", element: <MagicLinkRequestPage /> },
   { path: "/forgot-password", element: <ForgotPasswordPage /> },
   { path: "/reset-password", element: <ResetPasswordPage /> },
   { path: "/verified", element: <VerifiedPage /> },

@@ -6,6 +6,7 @@ import type {
   Endpoint,
   accountFlowEndpoints as flows,
   organizationEndpoints as org,
+  passwordlessEndpoints as passwordless,
   socialEndpoints as social,
   teamEndpoints as teams,
   twoFactorEndpoints as twoFactor,
@@ -45,7 +46,9 @@ export interface AccountCalls {
     email: Call<typeof account.signInEmail>;
     social: Call<typeof social.signInSocial>;
     anonymous: OptionalCall<typeof social.signInAnonymous>;
+    magicLink: Call<typeof passwordless.signInMagicLink>;
   };
+  magicLink: { verify: Call<typeof passwordless.verifyMagicLink> };
   signOut: OptionalCall<typeof account.signOut>;
   getSession: OptionalCall<typeof account.getSession>;
   updateUser: Call<typeof account.updateUser>;

@@ -6,4 +6,5 @@ export const demoOptions = {
   user: { changeEmail: { enabled: true }, deleteUser: { enabled: true } },
   organization: { teams: { enabled: true } },
   twoFactor: { enabled: true },
+  magicLink: { enabled: true },
 };

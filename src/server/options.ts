@@ -221,6 +221,14 @@ const twoFactor = z.strictObject({
     .prefault({}),
 });
 
+const magicLink = z.strictObject({
+  enabled: z.boolean().default(false),
+  /** How long a link works, in seconds. */
+  expiresIn: positiveSeconds.max(86400).default(300),
+  /** Only existing users may sign in by link; unknown addresses get no account. */
+  disableSignUp: z.boolean().default(false),
+});
+
 export const authOptionsSchema = z.strictObject({
   emailAndPassword: emailAndPassword.prefault({}),
   emailVerification: emailVerification.prefault({}),
@@ -236,6 +244,7 @@ export const authOptionsSchema = z.strictObject({
   admin: admin.prefault({}),
   jwt: jwt.prefault({}),
   twoFactor: twoFactor.prefault({}),
+  magicLink: magicLink.prefault({}),
   advanced: advanced.prefault({}),
 });
 

@@ -21,6 +21,7 @@ export const EVERY_FEATURE_ON = {
   user: { deleteUser: { enabled: true } },
   organization: { enabled: true, teams: { enabled: true } },
   twoFactor: { enabled: true },
+  magicLink: { enabled: true },
 };
 
 export interface TestServer {

@@ -21,6 +21,7 @@ const fallback: AppConfig = {
   deleteUser: { enabled: false, sendDeleteAccountVerification: false },
   organization: { enabled: true, teams: false },
   twoFactor: { enabled: false, otp: false },
+  magicLink: false,
   devOutbox: false,
 };
 

@@ -91,6 +91,13 @@ export function SignInPage() {
           Forgot your password?
         </Link>
       </p>
+      {config.magicLink && (
+        <p>
+          <Link to={`/sign-in/link${params.size ? `?${params}` : ""}`} data-testid="magic-link-link">
+            Email me a sign-in link
+          </Link>
+        </p>
+      )}
       {(config.socialProviders.length > 0 || config.anonymous) && (
         <fieldset className="alternatives">
           <legend className="visually-hidden">Other ways to sign in</legend>

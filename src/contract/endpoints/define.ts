@@ -23,7 +23,8 @@ export type Feature =
   | "organization"
   | "teams"
   | "developmentOutbox"
-  | "twoFactor";
+  | "twoFactor"
+  | "magicLink";
 
 /** How an endpoint is guarded and what it changes, in one place. Everything is off unless set. */
 export interface Policy {

@@ -2,6 +2,7 @@ import { accountEndpoints, accountFlowEndpoints } from "./account.js";
 import { adminEndpoints } from "./admin.js";
 import type { Endpoint } from "./define.js";
 import { organizationEndpoints, teamEndpoints } from "./organization.js";
+import { passwordlessEndpoints } from "./passwordless.js";
 import { serviceEndpoints } from "./service.js";
 import { socialEndpoints } from "./social.js";
 import { twoFactorEndpoints } from "./two-factor.js";
@@ -12,6 +13,7 @@ export {
   accountFlowEndpoints,
   adminEndpoints,
   organizationEndpoints,
+  passwordlessEndpoints,
   serviceEndpoints,
   socialEndpoints,
   teamEndpoints,
@@ -31,6 +33,7 @@ export const endpointAreas = {
   teams: teamEndpoints,
   admin: adminEndpoints,
   twoFactor: twoFactorEndpoints,
+  passwordless: passwordlessEndpoints,
 } as const;
 
 export const allEndpoints: readonly Endpoint[] = Object.values(endpointAreas).flatMap((area) => Object.values(area));

@@ -45,6 +45,7 @@ export const serviceEndpoints = {
       deleteUser: z.object({ enabled: z.boolean(), sendDeleteAccountVerification: z.boolean() }),
       organization: z.object({ enabled: z.boolean(), teams: z.boolean() }),
       twoFactor: z.object({ enabled: z.boolean(), otp: z.boolean() }),
+      magicLink: z.boolean(),
       devOutbox: z.boolean(),
     }),
     policy: {},

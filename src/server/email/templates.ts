@@ -90,6 +90,19 @@ export function deleteAccountMail(to: string, url: string, expiresInSeconds: num
   });
 }
 
+export function magicLinkMail(to: string, url: string, expiresInSeconds: number): MailMessage {
+  return renderActionMail({
+    to,
+    kind: "magic-link",
+    subject: "Your sign-in link",
+    intro: ["Someone asked to sign in to your account with this address."],
+    action: { label: "Sign in", url },
+    outro: [
+      `The link works once, for ${describeDuration(expiresInSeconds)}. If this was not you, ignore this message.`,
+    ],
+  });
+}
+
 export function twoFactorCodeMail(to: string, code: string, expiresInSeconds: number): MailMessage {
   return renderActionMail({
     to,

@@ -34,7 +34,7 @@ export function originCheck(kind: Policy["origin"]): RequestStep {
 
     const body = c.get("body");
     for (const [field, code] of REDIRECT_FIELDS) {
-      const value = body[field] ?? (field === "callbackURL" ? c.req.query("callbackURL") : undefined);
+      const value = body[field] ?? c.req.query(field);
       if (value === undefined || value === null || value === "") continue;
       if (typeof value !== "string") {
         throw new AuthError(code, { message: `Invalid ${field}: expected a string` });

@@ -43,6 +43,7 @@ function featureSwitches(ctx: AuthContext): Record<Feature, boolean> {
     teams: options.organization.enabled && options.organization.teams.enabled,
     developmentOutbox: ctx.mail.transportName === "development" && process.env.NODE_ENV !== "production",
     twoFactor: options.twoFactor.enabled,
+    magicLink: options.magicLink.enabled,
   };
 }
 

@@ -27,6 +27,7 @@ export function appConfigRoutes(route: Route): void {
       },
       organization: { enabled: options.organization.enabled, teams: options.organization.teams.enabled },
       twoFactor: { enabled: options.twoFactor.enabled, otp: options.twoFactor.otp.enabled },
+      magicLink: options.magicLink.enabled,
       devOutbox: mail.transportName === "development" && process.env.NODE_ENV !== "production",
     };
   });

@@ -11,6 +11,7 @@ import { emailPasswordRoutes } from "./email-password.js";
 import { emailVerificationRoutes } from "./email-verification.js";
 import { invitationRoutes } from "./invitations.js";
 import { jwtRoutes } from "./jwt.js";
+import { magicLinkRoutes } from "./magic-link.js";
 import { memberRoutes } from "./members.js";
 import { organizationRoutes } from "./organization.js";
 import { passwordRoutes } from "./password.js";
@@ -44,4 +45,5 @@ export function registerRoutes(route: Route, ctx: AuthContext): void {
   appConfigRoutes(route);
   referenceRoutes(route, ctx);
   twoFactorRoutes(route);
+  magicLinkRoutes(route);
 }

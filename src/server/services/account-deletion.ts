@@ -45,7 +45,7 @@ export async function deleteUser(
     const url = apiURL(ctx, `/delete-user/callback?token=${token}&callbackURL=${callbackURL}`);
     await issueMailedToken(ctx, {
       identifier: deleteIdentifier(token),
-      userId: user.id,
+      value: user.id,
       expiresInSeconds: deleteTokenExpiresIn,
       mail: deleteAccountMail(user.email, url, deleteTokenExpiresIn),
     });

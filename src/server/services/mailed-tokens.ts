@@ -10,14 +10,20 @@ import { insertVerification } from "../store/verifications.js";
  */
 export async function issueMailedToken(
   ctx: AuthContext,
-  token: { identifier: string; userId: string; expiresInSeconds: number; mail: MailMessage },
+  token: {
+    identifier: string;
+    /** What the token stands for: the user id, or (magic link) the address and name it signs in. */
+    value: string;
+    expiresInSeconds: number;
+    mail: MailMessage;
+  },
 ): Promise<void> {
   const now = ctx.now();
   await ctx.db.transaction().execute(async (trx) => {
     await insertVerification(trx, {
       id: newId(),
       identifier: token.identifier,
-      value: token.userId,
+      value: token.value,
       expiresAt: new Date(now.getTime() + token.expiresInSeconds * 1000),
       now,
     });

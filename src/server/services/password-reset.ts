@@ -38,7 +38,7 @@ export async function requestPasswordReset(ctx: AuthContext, input: { email: str
     const url = apiURL(ctx, `/reset-password/${token}?callbackURL=${callbackURL}`);
     await issueMailedToken(ctx, {
       identifier: resetIdentifier(token),
-      userId: user.id,
+      value: user.id,
       expiresInSeconds: resetPasswordTokenExpiresIn,
       mail: resetPasswordMail(user.email, url, resetPasswordTokenExpiresIn),
     });

@@ -22,7 +22,7 @@ function appCode(secret: string, steps = 0): string {
   });
 }
 
-describe("two-factor through the screens", () => {
+describe("two-factor and sign-in links through the screens", () => {
   it("sets up TOTP on the security page, then signs in with a code from the app", async () => {
     const user = { name: "Careful", email: `careful-${Date.now()}@example.com`, password: "correct horse battery" };
     const page = await browser.newPage();
@@ -48,6 +48,28 @@ describe("two-factor through the screens", () => {
     // The code of the next period: the one just used to confirm the set-up is not accepted twice.
     await page.getByTestId("two-factor-code").fill(appCode(secret, 1));
     await page.getByTestId("two-factor-submit").click();
+    await page.getByTestId("home-title").waitFor();
+    await page.close();
+  });
+
+  it("signs in with a mailed link: the link opens a page, and only its button signs in", async () => {
+    const user = { name: "Linky", email: `linky-${Date.now()}@example.com`, password: "correct horse battery" };
+    const setup = await browser.newPage();
+    await signUpInBrowser(setup, service.origin, user);
+    await setup.getByTestId("home-title").waitFor();
+    await setup.close();
+
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`${service.origin}/sign-in`);
+    await page.getByTestId("magic-link-link").click();
+    await page.getByTestId("magic-link-email").fill(user.email);
+    await page.getByTestId("magic-link-submit").click();
+    await page.getByTestId("magic-link-sent").waitFor();
+    const mail = await service.mail!.waitFor((m) => m.to === user.email && /sign-in link/.test(m.subject), 15_000);
+    const link = /https?:\/\/\S+\/magic-link\?\S+/.exec(mail.text)?.[0] ?? "";
+    await page.goto(link);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByTestId("magic-link-continue").click();
     await page.getByTestId("home-title").waitFor();
     await page.close();
   });

@@ -1,0 +1,71 @@
+import { useState } from "react";
+import { Link, useSearchParams } from "react-router";
+import { EmailOnlyForm } from "../components/auth-forms.js";
+import { AuthLayout } from "../components/shell.js";
+import { Button, FormError, Notice } from "../components/ui.js";
+import { authClient } from "../lib/client.js";
+import { safeNextPath, useSubmit } from "../lib/use-submit.js";
+
+/**
+ * Where a mailed sign-in link lands. Opening it spends nothing (mail scanners open every link); the
+ * button does, by taking the browser to the API, which signs in and comes back to callbackURL.
+ */
+export function MagicLinkPage() {
+  const [params] = useSearchParams();
+  const token = params.get("token");
+  const verify = () => {
+    const query = new URLSearchParams({ token: token ?? "" });
+    for (const key of ["callbackURL", "newUserCallbackURL", "errorCallbackURL"]) {
+      const value = params.get(key);
+      if (value) query.set(key, value);
+    }
+    // Without a callbackURL the API would answer JSON: come back to the app's home instead.
+    if (!query.has("callbackURL")) query.set("callbackURL", "/");
+    window.location.assign(`${authClient.apiURL}/magic-link/verify?${query}`);
+  };
+  return (
+    <AuthLayout title="Sign in by email link">
+      {token ? (
+        <>
+          <p>You asked for a link to sign in. It works once.</p>
+          <Button type="button" onClick={verify} data-testid="magic-link-continue">
+            Sign in
+          </Button>
+        </>
+      ) : (
+        <FormError error="INVALID_TOKEN" testId="magic-link-error" />
+      )}
+    </AuthLayout>
+  );
+}
+
+/** "Email me a sign-in link": the same answer whether or not the address has an account. */
+export function MagicLinkRequestPage() {
+  const [params] = useSearchParams();
+  const next = safeNextPath(params.get("redirectTo"));
+  const submit = useSubmit(authClient.signIn.magicLink);
+  const [sent, setSent] = useState(false);
+  return (
+    <AuthLayout title="Sign in with a link">
+      {sent ? (
+        <Notice testId="magic-link-sent">Check your inbox: if the address can sign in, a link is on its way.</Notice>
+      ) : (
+        <>
+          <p>Enter your email and we will send you a link that signs you in, no password needed.</p>
+          <EmailOnlyForm
+            testId="magic-link"
+            submitLabel="Email me a link"
+            pending={submit.pending}
+            error={submit.error}
+            onSubmit={async ({ email }) => {
+              if (await submit.run({ email, callbackURL: next, errorCallbackURL: "/sign-in" })) setSent(true);
+            }}
+          />
+        </>
+      )}
+      <p className="switch">
+        <Link to="/sign-in">Back to sign in</Link>
+      </p>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,102 @@
+import { z } from "zod";
+import type { SessionWithUser } from "../../contract/models.js";
+import type { AuthContext } from "../context.js";
+import { sha256Base64Url } from "../crypto/digest.js";
+import { newId, randomString } from "../crypto/random.js";
+import { magicLinkMail } from "../email/templates.js";
+import { AuthError } from "../errors.js";
+import { deleteCredentialAccount } from "../store/accounts.js";
+import { findUserByEmail, insertUser, updateUserProfile } from "../store/users.js";
+import { consumeVerification } from "../store/verifications.js";
+import { retireAnonymousUser } from "./anonymous.js";
+import { normalizeEmail } from "./credentials.js";
+import { issueMailedToken } from "./mailed-tokens.js";
+import { createSession, type RequestMeta, revokeAllSessions } from "./sessions.js";
+import { atLeast, ENUMERATION_SAFE_ANSWER_MS } from "./timing.js";
+
+/** Only the SHA-256 of a link's token is stored. */
+const magicLinkIdentifier = (token: string) => `magic-link:${sha256Base64Url(token)}`;
+const linkRecord = z.object({ email: z.string(), name: z.string().optional() });
+
+/**
+ * POST /sign-in/magic-link: a single-use link by mail. Known or unknown address, the same answer in
+ * the same time. The link opens the application's confirmation page, which consumes nothing: mail
+ * scanners fetch links, but only a person presses its button (FIELD-NOTES).
+ */
+export async function sendMagicLink(
+  ctx: AuthContext,
+  input: { email: string; name?: string; callbackURL?: string; newUserCallbackURL?: string; errorCallbackURL?: string },
+): Promise<void> {
+  const email = normalizeEmail(input.email);
+  const { expiresIn, disableSignUp } = ctx.options.magicLink;
+  await atLeast(ENUMERATION_SAFE_ANSWER_MS, async () => {
+    if (disableSignUp && !(await findUserByEmail(ctx.db, email))) return;
+    const token = randomString(32);
+    const page = new URL("/magic-link", ctx.baseURL);
+    page.searchParams.set("token", token);
+    page.searchParams.set("callbackURL", input.callbackURL || "/");
+    if (input.newUserCallbackURL) page.searchParams.set("newUserCallbackURL", input.newUserCallbackURL);
+    if (input.errorCallbackURL) page.searchParams.set("errorCallbackURL", input.errorCallbackURL);
+    await issueMailedToken(ctx, {
+      identifier: magicLinkIdentifier(token),
+      value: JSON.stringify({ email, name: input.name }),
+      expiresInSeconds: expiresIn,
+      mail: magicLinkMail(email, page.toString(), expiresIn),
+    });
+  });
+}
+
+export interface MagicLinkSignIn {
+  data: SessionWithUser;
+  isNewUser: boolean;
+}
+
+/**
+ * GET /magic-link/verify: the token is taken (once), the user found or signed up with a verified
+ * email, and a session opened (through the second-factor gate). The link proves the mailbox, so an
+ * account whose address was never proven loses what its creator set up: its password and sessions
+ * (someone may have registered the address first, to wait for its owner).
+ */
+export async function signInWithMagicLink(
+  ctx: AuthContext,
+  token: string,
+  meta: RequestMeta,
+  guest: SessionWithUser | null,
+): Promise<MagicLinkSignIn> {
+  const now = ctx.now();
+  const claimed = await ctx.db.transaction().execute(async (trx) => {
+    const found = await consumeVerification(trx, magicLinkIdentifier(token));
+    if (!found || found.expiresAt.getTime() <= now.getTime()) throw new AuthError("INVALID_TOKEN");
+    const record = linkRecord.safeParse(JSON.parse(found.value));
+    if (!record.success) throw new AuthError("INVALID_TOKEN");
+    const { email, name } = record.data;
+    const existing = await findUserByEmail(trx, email);
+    if (!existing) {
+      if (ctx.options.magicLink.disableSignUp) throw new AuthError("INVALID_TOKEN");
+      const user = await insertUser(trx, {
+        id: newId(),
+        name: name?.trim() || email.split("@")[0] || email,
+        email,
+        emailVerified: true,
+        image: null,
+        role: ctx.options.admin.defaultRole,
+        now,
+      });
+      return { user, isNewUser: true, revoked: false };
+    }
+    if (existing.emailVerified) return { user: existing, isNewUser: false, revoked: false };
+    await deleteCredentialAccount(trx, existing.id);
+    await revokeAllSessions(trx, existing.id);
+    const user = (await updateUserProfile(trx, existing.id, { emailVerified: true }, now)) ?? existing;
+    return { user, isNewUser: false, revoked: true };
+  });
+  if (claimed.revoked) await ctx.revocations.revokeUser(claimed.user.id);
+  // The token is spent even when the second factor is still owed: the challenge carries on from here.
+  const session = await createSession(ctx, ctx.db, claimed.user.id, meta, {
+    rememberMe: true,
+    knownUser: claimed.user,
+  });
+  const data = { session, user: claimed.user };
+  await retireAnonymousUser(ctx, guest, data);
+  return { data, isNewUser: claimed.isNewUser };
+}
