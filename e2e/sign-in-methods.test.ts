@@ -73,4 +73,20 @@ describe("two-factor and sign-in links through the screens", () => {
     await page.getByTestId("home-title").waitFor();
     await page.close();
   });
+
+  it("signs in with a code from the mail", async () => {
+    const email = `coded-${Date.now()}@example.com`;
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`${service.origin}/sign-in`);
+    await page.getByTestId("email-code-link").click();
+    await page.getByTestId("email-code-email").fill(email);
+    await page.getByTestId("email-code-submit").click();
+    await page.getByTestId("email-code-sent").waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    const mail = await service.mail!.waitFor((m) => m.to === email && /sign-in code/.test(m.subject), 15_000);
+    await page.getByTestId("email-code-otp").fill(/\b(\d{6})\b/.exec(mail.text)?.[1] ?? "");
+    await page.getByTestId("email-code-submit").click();
+    await page.getByTestId("home-title").waitFor();
+    await page.close();
+  });
 });

@@ -16,6 +16,7 @@ import {
 import { AdminLayout, AuditLogPage, UsersPage } from "./pages/admin-pages.js";
 import { AdminUserPage } from "./pages/admin-user-page.js";
 import { ForgotPasswordPage, ResetPasswordPage, SignInPage, SignUpPage, VerifiedPage } from "./pages/auth-pages.js";
+import { EmailCodePage } from "./pages/email-code-page.js";
 import { MagicLinkPage, MagicLinkRequestPage } from "./pages/magic-link-page.js";
 import { AcceptInvitationPage, HomePage, OutboxPage } from "./pages/misc-pages.js";
 import {
@@ -35,6 +36,7 @@ const router = createBrowserRouter([
   { path: "/two-factor", element: <TwoFactorPage /> },
   { path: "/magic-link", element: <MagicLinkPage /> },
   { path: "/sign-in/link", element: <MagicLinkRequestPage /> },
+  { path: "/sign-in/code", element: <EmailCodePage /> },
   { path: "/forgot-password", element: <ForgotPasswordPage /> },
   { path: "/reset-password", element: <ResetPasswordPage /> },
   { path: "/verified", element: <VerifiedPage /> },

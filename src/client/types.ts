@@ -47,8 +47,16 @@ export interface AccountCalls {
     social: Call<typeof social.signInSocial>;
     anonymous: OptionalCall<typeof social.signInAnonymous>;
     magicLink: Call<typeof passwordless.signInMagicLink>;
+    emailOtp: Call<typeof passwordless.signInEmailOtp>;
   };
   magicLink: { verify: Call<typeof passwordless.verifyMagicLink> };
+  emailOtp: {
+    sendVerificationOtp: Call<typeof passwordless.sendVerificationOtp>;
+    checkVerificationOtp: Call<typeof passwordless.checkVerificationOtp>;
+    verifyEmail: Call<typeof passwordless.verifyEmailOtp>;
+    resetPassword: Call<typeof passwordless.resetPasswordEmailOtp>;
+  };
+  forgetPassword: { emailOtp: Call<typeof passwordless.forgetPasswordEmailOtp> };
   signOut: OptionalCall<typeof account.signOut>;
   getSession: OptionalCall<typeof account.getSession>;
   updateUser: Call<typeof account.updateUser>;

@@ -21,3 +21,15 @@ export const magicLinkVerifyQuery = z.object({
   newUserCallbackURL: optionalUrl,
   errorCallbackURL: optionalUrl,
 });
+
+/** What a mailed code is for (better-auth's email-otp `type`). */
+export const otpType = z.enum(["sign-in", "email-verification", "forget-password"]);
+export type OtpType = z.output<typeof otpType>;
+const otp = z.string().trim().min(1).max(32);
+
+export const sendVerificationOtpBody = z.object({ email: z.string(), type: otpType });
+export const checkVerificationOtpBody = z.object({ email: z.string(), type: otpType, otp });
+export const signInEmailOtpBody = z.object({ email: z.string(), otp, name: userName.optional() });
+export const verifyEmailOtpBody = z.object({ email: z.string(), otp });
+export const forgetPasswordEmailOtpBody = z.object({ email: z.string() });
+export const resetPasswordEmailOtpBody = z.object({ email: z.string(), otp, password: z.string().min(1) });

@@ -7,4 +7,5 @@ export const demoOptions = {
   organization: { teams: { enabled: true } },
   twoFactor: { enabled: true },
   magicLink: { enabled: true },
+  emailOTP: { enabled: true },
 };

@@ -229,6 +229,21 @@ const magicLink = z.strictObject({
   disableSignUp: z.boolean().default(false),
 });
 
+const emailOTP = z.strictObject({
+  enabled: z.boolean().default(false),
+  otpLength: z.number().int().min(4).max(12).default(6),
+  /** How long a code works, in seconds. */
+  expiresIn: positiveSeconds.max(86400).default(300),
+  /** Wrong guesses one code takes before it is void. */
+  allowedAttempts: z.number().int().min(1).max(20).default(3),
+  /** Mail a verification code (instead of nothing) when someone signs up with a password. */
+  sendVerificationOnSignUp: z.boolean().default(false),
+  /** Verification mails carry a code instead of a link. */
+  overrideDefaultEmailVerification: z.boolean().default(false),
+  /** Only existing users may sign in with a code. */
+  disableSignUp: z.boolean().default(false),
+});
+
 export const authOptionsSchema = z.strictObject({
   emailAndPassword: emailAndPassword.prefault({}),
   emailVerification: emailVerification.prefault({}),
@@ -245,6 +260,7 @@ export const authOptionsSchema = z.strictObject({
   jwt: jwt.prefault({}),
   twoFactor: twoFactor.prefault({}),
   magicLink: magicLink.prefault({}),
+  emailOTP: emailOTP.prefault({}),
   advanced: advanced.prefault({}),
 });
 

@@ -22,6 +22,7 @@ export const EVERY_FEATURE_ON = {
   organization: { enabled: true, teams: { enabled: true } },
   twoFactor: { enabled: true },
   magicLink: { enabled: true },
+  emailOTP: { enabled: true },
 };
 
 export interface TestServer {

@@ -22,6 +22,7 @@ const fallback: AppConfig = {
   organization: { enabled: true, teams: false },
   twoFactor: { enabled: false, otp: false },
   magicLink: false,
+  emailOTP: false,
   devOutbox: false,
 };
 

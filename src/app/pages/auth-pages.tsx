@@ -98,6 +98,13 @@ export function SignInPage() {
           </Link>
         </p>
       )}
+      {config.emailOTP && (
+        <p>
+          <Link to={`/sign-in/code${params.size ? `?${params}` : ""}`} data-testid="email-code-link">
+            Email me a code
+          </Link>
+        </p>
+      )}
       {(config.socialProviders.length > 0 || config.anonymous) && (
         <fieldset className="alternatives">
           <legend className="visually-hidden">Other ways to sign in</legend>

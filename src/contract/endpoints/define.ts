@@ -24,7 +24,8 @@ export type Feature =
   | "teams"
   | "developmentOutbox"
   | "twoFactor"
-  | "magicLink";
+  | "magicLink"
+  | "emailOTP";
 
 /** How an endpoint is guarded and what it changes, in one place. Everything is off unless set. */
 export interface Policy {

@@ -46,6 +46,7 @@ export const serviceEndpoints = {
       organization: z.object({ enabled: z.boolean(), teams: z.boolean() }),
       twoFactor: z.object({ enabled: z.boolean(), otp: z.boolean() }),
       magicLink: z.boolean(),
+      emailOTP: z.boolean(),
       devOutbox: z.boolean(),
     }),
     policy: {},

@@ -11,4 +11,8 @@ export const twoFactorErrors = defineErrors({
   INVALID_CODE: { message: "Invalid code", status: 401 },
   TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: { message: "Too many attempts. Please request a new code.", status: 400 },
   INVALID_TWO_FACTOR_COOKIE: { message: "Invalid two factor cookie", status: 401 },
+  // Codes by mail (better-auth's email-otp plugin codes)
+  OTP_EXPIRED: { message: "OTP expired", status: 400 },
+  INVALID_OTP: { message: "Invalid OTP", status: 400 },
+  TOO_MANY_ATTEMPTS: { message: "Too many attempts", status: 403 },
 });

@@ -41,6 +41,7 @@ export const RECIPIENT_CAPPED_KINDS = [
   "delete-account",
   "magic-link",
   "two-factor-otp",
+  "email-otp",
 ] as const;
 export const RECIPIENT_CAP = 3;
 export const RECIPIENT_WINDOW_MS = 15 * 60_000;

@@ -103,6 +103,26 @@ export function magicLinkMail(to: string, url: string, expiresInSeconds: number)
   });
 }
 
+export function emailCodeMail(
+  to: string,
+  code: string,
+  purpose: "sign-in" | "email-verification" | "forget-password",
+  expiresInSeconds: number,
+): MailMessage {
+  const what = {
+    "sign-in": { subject: "Your sign-in code", use: "sign in" },
+    "email-verification": { subject: "Your verification code", use: "verify your email address" },
+    "forget-password": { subject: "Your password reset code", use: "reset your password" },
+  }[purpose];
+  return renderActionMail({
+    to,
+    kind: "email-otp",
+    subject: what.subject,
+    intro: [`Your code to ${what.use} is ${code}.`],
+    outro: [`It works once, for ${describeDuration(expiresInSeconds)}. If this was not you, ignore this message.`],
+  });
+}
+
 export function twoFactorCodeMail(to: string, code: string, expiresInSeconds: number): MailMessage {
   return renderActionMail({
     to,

@@ -44,6 +44,7 @@ function featureSwitches(ctx: AuthContext): Record<Feature, boolean> {
     developmentOutbox: ctx.mail.transportName === "development" && process.env.NODE_ENV !== "production",
     twoFactor: options.twoFactor.enabled,
     magicLink: options.magicLink.enabled,
+    emailOTP: options.emailOTP.enabled,
   };
 }
 

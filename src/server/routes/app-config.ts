@@ -28,6 +28,7 @@ export function appConfigRoutes(route: Route): void {
       organization: { enabled: options.organization.enabled, teams: options.organization.teams.enabled },
       twoFactor: { enabled: options.twoFactor.enabled, otp: options.twoFactor.otp.enabled },
       magicLink: options.magicLink.enabled,
+      emailOTP: options.emailOTP.enabled,
       devOutbox: mail.transportName === "development" && process.env.NODE_ENV !== "production",
     };
   });

@@ -7,6 +7,7 @@ import { anonymousRoutes } from "./anonymous.js";
 import { appConfigRoutes } from "./app-config.js";
 import { coreRoutes } from "./core.js";
 import { devOutboxRoutes } from "./dev-outbox.js";
+import { emailOtpRoutes } from "./email-otp.js";
 import { emailPasswordRoutes } from "./email-password.js";
 import { emailVerificationRoutes } from "./email-verification.js";
 import { invitationRoutes } from "./invitations.js";
@@ -46,4 +47,5 @@ export function registerRoutes(route: Route, ctx: AuthContext): void {
   referenceRoutes(route, ctx);
   twoFactorRoutes(route);
   magicLinkRoutes(route);
+  emailOtpRoutes(route);
 }

@@ -62,7 +62,9 @@ export async function signUpEmail(ctx: AuthContext, input: SignUpInput, meta: Re
         now,
       });
       await insertCredentialAccount(trx, { id: newId(), userId: user.id, passwordHash, now });
-      if (sendsVerificationOnSignUp(ctx)) await enqueueVerificationMail(ctx, trx, user, input.callbackURL);
+      if (sendsVerificationOnSignUp(ctx)) {
+        await enqueueVerificationMail(ctx, trx, user, input.callbackURL, { signUp: true });
+      }
       const session = signInNow
         ? await createSession(ctx, trx, user.id, meta, { rememberMe: input.rememberMe, knownUser: user })
         : null;

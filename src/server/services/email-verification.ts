@@ -7,6 +7,7 @@ import type { DB } from "../store/database.js";
 import { findUserByEmail, updateUserProfile } from "../store/users.js";
 import { applyEmailChange, sendNewAddressLink } from "./change-email.js";
 import { normalizeEmail } from "./credentials.js";
+import { enqueueEmailOtp } from "./email-otp.js";
 import { createSession, type RequestMeta } from "./sessions.js";
 import { atLeast, ENUMERATION_SAFE_ANSWER_MS } from "./timing.js";
 import { verifyEmailLink } from "./verification-links.js";
@@ -14,20 +15,31 @@ import { verifyEmailLink } from "./verification-links.js";
 /** At most one verification mail per user per this many seconds from a refused sign-in. */
 const SIGN_IN_RESEND_WINDOW_SECONDS = 60;
 
-/** Writes the verification mail to the outbox on `db` (the caller's transaction); wake the outbox after the commit. */
+/**
+ * Writes the verification mail to the outbox on `db` (the caller's transaction); wake the outbox
+ * after the commit. A code instead of a link with emailOTP.overrideDefaultEmailVerification (or, at
+ * sign-up, emailOTP.sendVerificationOnSignUp); the code is used at /email-otp/verify-email.
+ */
 export async function enqueueVerificationMail(
   ctx: AuthContext,
   db: DB,
   user: Pick<User, "id" | "email">,
   callbackURL?: string,
+  options: { signUp?: boolean } = {},
 ): Promise<void> {
+  const otp = ctx.options.emailOTP;
+  if (otp.enabled && (otp.overrideDefaultEmailVerification || (options.signUp && otp.sendVerificationOnSignUp))) {
+    await enqueueEmailOtp(ctx, db, user.email, "email-verification");
+    return;
+  }
   const url = await verifyEmailLink(ctx, { email: user.email, userId: user.id }, callbackURL);
   await ctx.mail.enqueue(db, verifyEmailMail(user.email, url, ctx.options.emailVerification.expiresIn));
 }
 
 export function sendsVerificationOnSignUp(ctx: AuthContext): boolean {
   const { sendVerificationEmail, sendOnSignUp } = ctx.options.emailVerification;
-  return sendVerificationEmail && sendOnSignUp;
+  const otp = ctx.options.emailOTP;
+  return (sendVerificationEmail && sendOnSignUp) || (otp.enabled && otp.sendVerificationOnSignUp);
 }
 
 /**

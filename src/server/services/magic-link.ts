@@ -2,16 +2,16 @@ import { z } from "zod";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
-import { newId, randomString } from "../crypto/random.js";
+import { randomString } from "../crypto/random.js";
 import { magicLinkMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
-import { deleteCredentialAccount } from "../store/accounts.js";
-import { findUserByEmail, insertUser, updateUserProfile } from "../store/users.js";
+import { findUserByEmail } from "../store/users.js";
 import { consumeVerification } from "../store/verifications.js";
 import { retireAnonymousUser } from "./anonymous.js";
 import { normalizeEmail } from "./credentials.js";
+import { claimMailboxOwner } from "./mailbox-proof.js";
 import { issueMailedToken } from "./mailed-tokens.js";
-import { createSession, type RequestMeta, revokeAllSessions } from "./sessions.js";
+import { createSession, type RequestMeta } from "./sessions.js";
 import { atLeast, ENUMERATION_SAFE_ANSWER_MS } from "./timing.js";
 
 /** Only the SHA-256 of a link's token is stored. */
@@ -52,10 +52,8 @@ export interface MagicLinkSignIn {
 }
 
 /**
- * GET /magic-link/verify: the token is taken (once), the user found or signed up with a verified
- * email, and a session opened (through the second-factor gate). The link proves the mailbox, so an
- * account whose address was never proven loses what its creator set up: its password and sessions
- * (someone may have registered the address first, to wait for its owner).
+ * GET /magic-link/verify: the token is taken (once), the mailbox's owner found or signed up
+ * (claimMailboxOwner), and a session opened through the second-factor gate.
  */
 export async function signInWithMagicLink(
   ctx: AuthContext,
@@ -69,28 +67,10 @@ export async function signInWithMagicLink(
     if (!found || found.expiresAt.getTime() <= now.getTime()) throw new AuthError("INVALID_TOKEN");
     const record = linkRecord.safeParse(JSON.parse(found.value));
     if (!record.success) throw new AuthError("INVALID_TOKEN");
-    const { email, name } = record.data;
-    const existing = await findUserByEmail(trx, email);
-    if (!existing) {
-      if (ctx.options.magicLink.disableSignUp) throw new AuthError("INVALID_TOKEN");
-      const user = await insertUser(trx, {
-        id: newId(),
-        name: name?.trim() || email.split("@")[0] || email,
-        email,
-        emailVerified: true,
-        image: null,
-        role: ctx.options.admin.defaultRole,
-        now,
-      });
-      return { user, isNewUser: true, revoked: false };
-    }
-    if (existing.emailVerified) return { user: existing, isNewUser: false, revoked: false };
-    await deleteCredentialAccount(trx, existing.id);
-    await revokeAllSessions(trx, existing.id);
-    const user = (await updateUserProfile(trx, existing.id, { emailVerified: true }, now)) ?? existing;
-    return { user, isNewUser: false, revoked: true };
+    const { disableSignUp } = ctx.options.magicLink;
+    return claimMailboxOwner(ctx, trx, { ...record.data, disableSignUp, refusal: "INVALID_TOKEN" });
   });
-  if (claimed.revoked) await ctx.revocations.revokeUser(claimed.user.id);
+  if (claimed.revokedSessions) await ctx.revocations.revokeUser(claimed.user.id);
   // The token is spent even when the second factor is still owed: the challenge carries on from here.
   const session = await createSession(ctx, ctx.db, claimed.user.id, meta, {
     rememberMe: true,

@@ -1,3 +1,4 @@
+import type { User } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { apiURL } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
@@ -5,6 +6,7 @@ import { randomString } from "../crypto/random.js";
 import { passwordChangedNotice, resetPasswordMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import { setCredentialPassword } from "../store/accounts.js";
+import type { DB } from "../store/database.js";
 import { forgetTrustedDevices } from "../store/two-factor.js";
 import { findUserByEmail, findUserById } from "../store/users.js";
 import { consumeVerification, deleteUserVerifications, findVerification } from "../store/verifications.js";
@@ -59,15 +61,31 @@ export async function isResetTokenLive(ctx: AuthContext, token: string): Promise
 export async function resetPassword(ctx: AuthContext, input: { newPassword: string; token?: string }): Promise<void> {
   const { token } = input;
   if (!token) throw new AuthError("INVALID_TOKEN");
-  assertNewPasswordAcceptable(ctx, input.newPassword);
-  const passwordHash = await ctx.hasher.hash(input.newPassword);
-  const now = ctx.now();
-  const revokeSessions = ctx.options.emailAndPassword.revokeSessionsOnPasswordReset;
-  const user = await ctx.db.transaction().execute(async (trx) => {
+  await setPasswordWithMailedProof(ctx, input.newPassword, async (trx, now) => {
     const found = await consumeVerification(trx, resetIdentifier(token));
     if (!found || found.expiresAt.getTime() <= now.getTime()) throw new AuthError("INVALID_TOKEN");
     const user = await findUserById(trx, found.value);
     if (!user) throw new AuthError("USER_NOT_FOUND");
+    return user;
+  });
+}
+
+/**
+ * A new password for the user a mailed proof names (a reset link's token, or a code), in the
+ * transaction that takes the proof: other reset links die, trusted devices are forgotten, sessions end
+ * (revokeSessionsOnPasswordReset), and the owner is told by mail.
+ */
+export async function setPasswordWithMailedProof(
+  ctx: AuthContext,
+  newPassword: string,
+  takeProof: (trx: DB, now: Date) => Promise<User>,
+): Promise<void> {
+  assertNewPasswordAcceptable(ctx, newPassword);
+  const passwordHash = await ctx.hasher.hash(newPassword);
+  const now = ctx.now();
+  const revokeSessions = ctx.options.emailAndPassword.revokeSessionsOnPasswordReset;
+  const user = await ctx.db.transaction().execute(async (trx) => {
+    const user = await takeProof(trx, now);
     await setCredentialPassword(trx, user.id, passwordHash, now);
     await deleteUserVerifications(trx, user.id, RESET_PASSWORD_PREFIX);
     // A trusted device must not outlive the password it was trusted under.

@@ -1,0 +1,156 @@
+import type { SessionWithUser, User } from "../../contract/models.js";
+import type { OtpType } from "../../contract/passwordless.js";
+import type { AuthContext } from "../context.js";
+import { safeEqual, sha256Base64Url } from "../crypto/digest.js";
+import { newId, randomString } from "../crypto/random.js";
+import { emailCodeMail } from "../email/templates.js";
+import { AuthError } from "../errors.js";
+import type { DB } from "../store/database.js";
+import { findUserByEmail, updateUserProfile } from "../store/users.js";
+import {
+  consumeVerification,
+  findVerification,
+  replaceVerification,
+  swapVerificationValue,
+} from "../store/verifications.js";
+import { retireAnonymousUser } from "./anonymous.js";
+import { normalizeEmail } from "./credentials.js";
+import { claimMailboxOwner } from "./mailbox-proof.js";
+import { setPasswordWithMailedProof } from "./password-reset.js";
+import { createSession, type RequestMeta } from "./sessions.js";
+import { atLeast, ENUMERATION_SAFE_ANSWER_MS } from "./timing.js";
+
+/**
+ * Codes by mail (better-auth's email-otp wire). One live code per address and purpose, stored as
+ * `<sha256(code)>:<wrong guesses>`; a new code replaces the old one.
+ */
+const otpIdentifier = (type: OtpType, email: string) => `email-otp:${type}:${email}`;
+
+const splitStored = (value: string) => {
+  const cut = value.lastIndexOf(":");
+  return { digest: value.slice(0, cut), failures: Number(value.slice(cut + 1)) || 0 };
+};
+
+/**
+ * POST /email-otp/send-verification-otp (and /forget-password/email-otp). The same answer in the
+ * same time whether or not a code went out: none goes to an unknown address unless it may sign up.
+ */
+export async function sendEmailOtp(ctx: AuthContext, input: { email: string; type: OtpType }): Promise<void> {
+  const email = normalizeEmail(input.email);
+  const { disableSignUp } = ctx.options.emailOTP;
+  await atLeast(ENUMERATION_SAFE_ANSWER_MS, async () => {
+    const user = await findUserByEmail(ctx.db, email);
+    if (!user && (input.type !== "sign-in" || disableSignUp)) return;
+    if (user && input.type === "email-verification" && user.emailVerified) return;
+    await ctx.db.transaction().execute((trx) => enqueueEmailOtp(ctx, trx, email, input.type));
+    ctx.mail.wake();
+  });
+}
+
+/** A fresh code for an address and purpose, and its mail, on `db` (the caller's transaction). */
+export async function enqueueEmailOtp(ctx: AuthContext, db: DB, email: string, type: OtpType): Promise<void> {
+  const { otpLength, expiresIn } = ctx.options.emailOTP;
+  const code = randomString(otpLength, "0123456789");
+  const now = ctx.now();
+  await replaceVerification(db, {
+    id: newId(),
+    identifier: otpIdentifier(type, email),
+    value: `${sha256Base64Url(code)}:0`,
+    expiresAt: new Date(now.getTime() + expiresIn * 1000),
+    now,
+  });
+  await ctx.mail.enqueue(db, emailCodeMail(email, code, type, expiresIn));
+}
+
+/**
+ * Checks a code against the live one: a wrong guess is counted (compare and swap, so parallel guesses
+ * each count) and the code dies at allowedAttempts. With `consume`, a right code is taken, once.
+ */
+async function checkOtp(
+  ctx: AuthContext,
+  db: DB,
+  input: { email: string; type: OtpType; otp: string },
+  consume: boolean,
+): Promise<void> {
+  const identifier = otpIdentifier(input.type, input.email);
+  const stored = await findVerification(db, identifier);
+  if (!stored) throw new AuthError("INVALID_OTP");
+  if (stored.expiresAt.getTime() <= ctx.now().getTime()) {
+    await consumeVerification(db, identifier, { value: stored.value });
+    throw new AuthError("OTP_EXPIRED");
+  }
+  const { digest, failures } = splitStored(stored.value);
+  if (failures >= ctx.options.emailOTP.allowedAttempts) {
+    await consumeVerification(db, identifier, { value: stored.value });
+    throw new AuthError("TOO_MANY_ATTEMPTS");
+  }
+  if (!safeEqual(sha256Base64Url(input.otp), digest)) {
+    await swapVerificationValue(db, identifier, stored.value, `${digest}:${failures + 1}`, ctx.now());
+    throw new AuthError("INVALID_OTP");
+  }
+  if (consume && !(await consumeVerification(db, identifier, { value: stored.value }))) {
+    throw new AuthError("INVALID_OTP");
+  }
+}
+
+/** POST /email-otp/check-verification-otp: right or wrong, without using the code up. */
+export async function checkEmailOtp(ctx: AuthContext, input: { email: string; type: OtpType; otp: string }) {
+  await checkOtp(ctx, ctx.db, { ...input, email: normalizeEmail(input.email) }, false);
+}
+
+/** POST /sign-in/email-otp: the mailbox's owner (signed up if new) gets a session, through the two-factor gate. */
+export async function signInWithEmailOtp(
+  ctx: AuthContext,
+  input: { email: string; otp: string; name?: string },
+  meta: RequestMeta,
+  guest: SessionWithUser | null,
+): Promise<SessionWithUser> {
+  const email = normalizeEmail(input.email);
+  // A wrong guess must be counted even though the sign-in fails, so the check commits on its own.
+  await checkOtp(ctx, ctx.db, { email, type: "sign-in", otp: input.otp }, true);
+  const owner = await ctx.db.transaction().execute((trx) =>
+    claimMailboxOwner(ctx, trx, {
+      email,
+      name: input.name,
+      disableSignUp: ctx.options.emailOTP.disableSignUp,
+      refusal: "INVALID_OTP",
+    }),
+  );
+  if (owner.revokedSessions) await ctx.revocations.revokeUser(owner.user.id);
+  const session = await createSession(ctx, ctx.db, owner.user.id, meta, { rememberMe: true, knownUser: owner.user });
+  const data = { session, user: owner.user };
+  await retireAnonymousUser(ctx, guest, data);
+  return data;
+}
+
+/** POST /email-otp/verify-email: the address is verified; with autoSignInAfterVerification, a session too. */
+export async function verifyEmailWithOtp(
+  ctx: AuthContext,
+  input: { email: string; otp: string },
+  meta: RequestMeta,
+): Promise<{ user: User; session: SessionWithUser["session"] | null }> {
+  const email = normalizeEmail(input.email);
+  await checkOtp(ctx, ctx.db, { email, type: "email-verification", otp: input.otp }, true);
+  const found = await findUserByEmail(ctx.db, email);
+  if (!found) throw new AuthError("USER_NOT_FOUND");
+  const user = (await updateUserProfile(ctx.db, found.id, { emailVerified: true }, ctx.now())) ?? found;
+  if (!ctx.options.emailVerification.autoSignInAfterVerification) return { user, session: null };
+  const session = await createSession(ctx, ctx.db, user.id, meta, { rememberMe: true, knownUser: user });
+  return { user, session };
+}
+
+/** POST /email-otp/reset-password: a new password with a mailed code; the address counts as verified. */
+export async function resetPasswordWithEmailOtp(
+  ctx: AuthContext,
+  input: { email: string; otp: string; password: string },
+): Promise<void> {
+  const email = normalizeEmail(input.email);
+  // Checked first on its own, so a wrong guess is counted (the transaction below would roll it back).
+  await checkOtp(ctx, ctx.db, { email, type: "forget-password", otp: input.otp }, false);
+  await setPasswordWithMailedProof(ctx, input.password, async (trx, now) => {
+    await checkOtp(ctx, trx, { email, type: "forget-password", otp: input.otp }, true);
+    const user = await findUserByEmail(trx, email);
+    if (!user) throw new AuthError("INVALID_OTP");
+    return (await updateUserProfile(trx, user.id, { emailVerified: true }, now)) ?? user;
+  });
+}
