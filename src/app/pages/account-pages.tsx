@@ -4,6 +4,7 @@ import { useNavigate } from "react-router";
 import { useSession } from "../../react/index.js";
 import { ChangeEmailForm, ChangePasswordForm, DeleteAccountForm, ProfileForm } from "../components/account-forms.js";
 import { LinkedAccountsList, SessionsList } from "../components/account-lists.js";
+import { SaveGuestAccountCard } from "../components/save-guest-card.js";
 import { TwoFactorCard } from "../components/two-factor-card.js";
 import { Button, Card, FormError, Loading, Notice } from "../components/ui.js";
 import { authClient, unwrap } from "../lib/client.js";
@@ -41,31 +42,35 @@ export function ProfilePage() {
           onSubmit={async (values) => setSaved(Boolean(await update.run(values)))}
         />
       </Card>
-      <Card title="Email verification">
-        {user.emailVerified ? (
-          <p data-testid="email-verified">{user.email} is verified.</p>
-        ) : (
-          <>
-            <p data-testid="email-unverified">{user.email} is not verified yet.</p>
-            {resent ? (
-              <Notice>Verification link sent.</Notice>
-            ) : (
-              <Button
-                type="button"
-                variant="secondary"
-                pending={resend.pending}
-                data-testid="resend-verification"
-                onClick={async () =>
-                  setResent(Boolean(await resend.run({ email: user.email, callbackURL: "/verified" })))
-                }
-              >
-                Send verification link
-              </Button>
-            )}
-            <FormError error={resend.error} />
-          </>
-        )}
-      </Card>
+      {user.isAnonymous ? (
+        <SaveGuestAccountCard />
+      ) : (
+        <Card title="Email verification">
+          {user.emailVerified ? (
+            <p data-testid="email-verified">{user.email} is verified.</p>
+          ) : (
+            <>
+              <p data-testid="email-unverified">{user.email} is not verified yet.</p>
+              {resent ? (
+                <Notice>Verification link sent.</Notice>
+              ) : (
+                <Button
+                  type="button"
+                  variant="secondary"
+                  pending={resend.pending}
+                  data-testid="resend-verification"
+                  onClick={async () =>
+                    setResent(Boolean(await resend.run({ email: user.email, callbackURL: "/verified" })))
+                  }
+                >
+                  Send verification link
+                </Button>
+              )}
+              <FormError error={resend.error} />
+            </>
+          )}
+        </Card>
+      )}
     </>
   );
 }
@@ -82,6 +87,7 @@ export function SecurityPage() {
   if (!user || accounts.isPending) return <Loading />;
   // Without the list (older server) assume a password exists: the server answers either way.
   const hasPassword = accounts.data ? accounts.data.some((a) => a.providerId === "credential") : true;
+  if (user.isAnonymous) return <SaveGuestAccountCard />;
   return (
     <>
       {notice && <Notice testId="security-notice">{notice}</Notice>}
@@ -129,9 +135,7 @@ export function SecurityPage() {
           </Button>
         </Card>
       )}
-      {config.twoFactor.enabled && !user.isAnonymous && (
-        <TwoFactorCard enabled={user.twoFactorEnabled} hasPassword={hasPassword} />
-      )}
+      {config.twoFactor.enabled && <TwoFactorCard enabled={user.twoFactorEnabled} hasPassword={hasPassword} />}
     </>
   );
 }
