@@ -50,11 +50,11 @@ describe("the endpoint table", () => {
     const switchedOff = (path: string) =>
       path.startsWith("/admin/") || path.startsWith("/organization/") || path === "/jwks" || path === "/token";
     const expected = allEndpoints
-      // Account deletion, two-factor, sign-in links and codes are off by default.
+      // Account deletion, two-factor, sign-in links, codes and passkeys are off by default.
       .filter(
         (endpoint) =>
           !switchedOff(endpoint.path) &&
-          !["deleteUser", "twoFactor", "magicLink", "emailOTP"].includes(endpoint.policy.feature ?? ""),
+          !["deleteUser", "twoFactor", "magicLink", "emailOTP", "passkey"].includes(endpoint.policy.feature ?? ""),
       )
       .map((endpoint) => key(endpoint.method, endpoint.path))
       .sort();

@@ -24,7 +24,7 @@ export interface Service {
  * with mail going to a real SMTP capture unless `developmentOutbox` is asked for.
  */
 export async function startService(
-  input: { options?: Record<string, any>; developmentOutbox?: boolean } = {},
+  input: { options?: Record<string, any>; developmentOutbox?: boolean; host?: "localhost" } = {},
 ): Promise<Service> {
   const loggedErrors: string[] = [];
   const logger: Logger = {
@@ -40,7 +40,8 @@ export async function startService(
     hostname: "127.0.0.1",
   });
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // WebAuthn refuses an IP address as the relying party: passkey tests browse to localhost.
+  const origin = `http://${input.host ?? "127.0.0.1"}:${(server.address() as AddressInfo).port}`;
   const auth = await createAuth({
     baseURL: origin,
     secret: TEST_SECRET,

@@ -6,6 +6,7 @@ import type {
   Endpoint,
   accountFlowEndpoints as flows,
   organizationEndpoints as org,
+  passkeyEndpoints as passkeys,
   passwordlessEndpoints as passwordless,
   socialEndpoints as social,
   teamEndpoints as teams,
@@ -57,6 +58,7 @@ export interface AccountCalls {
     resetPassword: Call<typeof passwordless.resetPasswordEmailOtp>;
   };
   forgetPassword: { emailOtp: Call<typeof passwordless.forgetPasswordEmailOtp> };
+  passkey: PasskeyCalls;
   signOut: OptionalCall<typeof account.signOut>;
   getSession: OptionalCall<typeof account.getSession>;
   updateUser: Call<typeof account.updateUser>;
@@ -80,6 +82,17 @@ export interface AccountCalls {
   deleteAnonymousUser: OptionalCall<typeof social.deleteAnonymousUser>;
   oneTap: { callback: Call<typeof social.oneTapCallback> };
   twoFactor: TwoFactorCalls;
+}
+
+/** Passkeys (`/passkey/...`): the WebAuthn ceremony itself runs in the browser (@simplewebauthn/browser). */
+export interface PasskeyCalls {
+  generateRegisterOptions: OptionalCall<typeof passkeys.generateRegisterOptions>;
+  verifyRegistration: Call<typeof passkeys.verifyRegistration>;
+  generateAuthenticateOptions: OptionalCall<typeof passkeys.generateAuthenticateOptions>;
+  verifyAuthentication: Call<typeof passkeys.verifyAuthentication>;
+  listUserPasskeys: OptionalCall<typeof passkeys.listPasskeys>;
+  updatePasskey: Call<typeof passkeys.updatePasskey>;
+  deletePasskey: Call<typeof passkeys.deletePasskey>;
 }
 
 /** Second factors (`/two-factor/...`, better-auth's twoFactorClient calls). */

@@ -8,4 +8,5 @@ export const demoOptions = {
   twoFactor: { enabled: true },
   magicLink: { enabled: true },
   emailOTP: { enabled: true },
+  passkey: { enabled: true },
 };

@@ -244,6 +244,16 @@ const emailOTP = z.strictObject({
   disableSignUp: z.boolean().default(false),
 });
 
+const passkey = z.strictObject({
+  enabled: z.boolean().default(false),
+  /** The name authenticators show; "Gatehouse" when unset. */
+  rpName: z.string().min(1).max(100).optional(),
+  /** The relying party id: BASE_URL's host when unset (or a registrable parent of it). */
+  rpID: z.string().min(1).optional(),
+  /** The origin the browser reports: BASE_URL's origin when unset. */
+  origin: z.string().url().optional(),
+});
+
 export const authOptionsSchema = z.strictObject({
   emailAndPassword: emailAndPassword.prefault({}),
   emailVerification: emailVerification.prefault({}),
@@ -261,6 +271,7 @@ export const authOptionsSchema = z.strictObject({
   twoFactor: twoFactor.prefault({}),
   magicLink: magicLink.prefault({}),
   emailOTP: emailOTP.prefault({}),
+  passkey: passkey.prefault({}),
   advanced: advanced.prefault({}),
 });
 

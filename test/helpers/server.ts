@@ -23,6 +23,7 @@ export const EVERY_FEATURE_ON = {
   twoFactor: { enabled: true },
   magicLink: { enabled: true },
   emailOTP: { enabled: true },
+  passkey: { enabled: true },
 };
 
 export interface TestServer {

@@ -23,6 +23,7 @@ const fallback: AppConfig = {
   twoFactor: { enabled: false, otp: false },
   magicLink: false,
   emailOTP: false,
+  passkey: false,
   devOutbox: false,
 };
 

@@ -4,6 +4,7 @@ import { useNavigate } from "react-router";
 import { useSession } from "../../react/index.js";
 import { ChangeEmailForm, ChangePasswordForm, DeleteAccountForm, ProfileForm } from "../components/account-forms.js";
 import { LinkedAccountsList, SessionsList } from "../components/account-lists.js";
+import { PasskeysCard } from "../components/passkeys-card.js";
 import { SaveGuestAccountCard } from "../components/save-guest-card.js";
 import { TwoFactorCard } from "../components/two-factor-card.js";
 import { Button, Card, FormError, Loading, Notice } from "../components/ui.js";
@@ -135,6 +136,7 @@ export function SecurityPage() {
           </Button>
         </Card>
       )}
+      {config.passkey && <PasskeysCard />}
       {config.twoFactor.enabled && <TwoFactorCard enabled={user.twoFactorEnabled} hasPassword={hasPassword} />}
     </>
   );

@@ -1,3 +1,4 @@
+import { startAuthentication } from "@simplewebauthn/browser";
 import { useEffect, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { GoogleOneTap, useSession } from "../../react/index.js";
@@ -6,6 +7,7 @@ import { AuthLayout } from "../components/shell.js";
 import { Button, FormError, Notice } from "../components/ui.js";
 import { authClient } from "../lib/client.js";
 import { useAppConfig } from "../lib/config.js";
+import type { HasCode } from "../lib/messages.js";
 import { safeNextPath, useSubmit } from "../lib/use-submit.js";
 
 /** Reads the new session before leaving, so the signed-in pages never see the old (empty) one. */
@@ -60,6 +62,7 @@ export function SignInPage() {
   const guest = useSubmit(authClient.signIn.anonymous);
   const social = useSubmit(authClient.signIn.social);
   const redirectError = params.get("error");
+  const [passkeyError, setPasskeyError] = useState<HasCode | null>(null);
 
   const onEmail = async (values: { email: string; password: string; rememberMe: boolean }) => {
     const signedIn = await emailSignIn.run(values);
@@ -70,6 +73,22 @@ export function SignInPage() {
   };
   const onGuest = async () => {
     if (await guest.run()) await enter(navigate, next);
+  };
+  const onPasskey = async () => {
+    setPasskeyError(null);
+    const options = await authClient.passkey.generateAuthenticateOptions();
+    if (options.error) return setPasskeyError(options.error);
+    let response: unknown;
+    try {
+      response = await startAuthentication({ optionsJSON: options.data as never });
+    } catch {
+      return setPasskeyError({ code: "AUTH_CANCELLED", message: "Signing in with a passkey was cancelled." });
+    }
+    const verified = await authClient.passkey.verifyAuthentication({
+      response: response as { id: string; type: string },
+    });
+    if (verified.error) return setPasskeyError(verified.error);
+    await enter(navigate, next);
   };
   const onSocial = (provider: string) =>
     // The reply carries {url, redirect: true}: the client takes the browser to the provider.
@@ -91,6 +110,14 @@ export function SignInPage() {
           Forgot your password?
         </Link>
       </p>
+      {config.passkey && (
+        <div className="passkey-sign-in">
+          <Button type="button" variant="secondary" onClick={() => void onPasskey()} data-testid="sign-in-passkey">
+            Sign in with a passkey
+          </Button>
+          <FormError error={passkeyError} testId="passkey-error" />
+        </div>
+      )}
       {config.magicLink && (
         <p>
           <Link to={`/sign-in/link${params.size ? `?${params}` : ""}`} data-testid="magic-link-link">

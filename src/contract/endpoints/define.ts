@@ -25,7 +25,8 @@ export type Feature =
   | "developmentOutbox"
   | "twoFactor"
   | "magicLink"
-  | "emailOTP";
+  | "emailOTP"
+  | "passkey";
 
 /** How an endpoint is guarded and what it changes, in one place. Everything is off unless set. */
 export interface Policy {

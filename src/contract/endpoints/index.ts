@@ -2,6 +2,7 @@ import { accountEndpoints, accountFlowEndpoints } from "./account.js";
 import { adminEndpoints } from "./admin.js";
 import type { Endpoint } from "./define.js";
 import { organizationEndpoints, teamEndpoints } from "./organization.js";
+import { passkeyEndpoints } from "./passkeys.js";
 import { passwordlessEndpoints } from "./passwordless.js";
 import { serviceEndpoints } from "./service.js";
 import { socialEndpoints } from "./social.js";
@@ -13,6 +14,7 @@ export {
   accountFlowEndpoints,
   adminEndpoints,
   organizationEndpoints,
+  passkeyEndpoints,
   passwordlessEndpoints,
   serviceEndpoints,
   socialEndpoints,
@@ -34,6 +36,7 @@ export const endpointAreas = {
   admin: adminEndpoints,
   twoFactor: twoFactorEndpoints,
   passwordless: passwordlessEndpoints,
+  passkeys: passkeyEndpoints,
 } as const;
 
 export const allEndpoints: readonly Endpoint[] = Object.values(endpointAreas).flatMap((area) => Object.values(area));

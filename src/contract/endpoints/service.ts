@@ -47,6 +47,7 @@ export const serviceEndpoints = {
       twoFactor: z.object({ enabled: z.boolean(), otp: z.boolean() }),
       magicLink: z.boolean(),
       emailOTP: z.boolean(),
+      passkey: z.boolean(),
       devOutbox: z.boolean(),
     }),
     policy: {},

@@ -15,4 +15,10 @@ export const twoFactorErrors = defineErrors({
   OTP_EXPIRED: { message: "OTP expired", status: 400 },
   INVALID_OTP: { message: "Invalid OTP", status: 400 },
   TOO_MANY_ATTEMPTS: { message: "Too many attempts", status: 403 },
+  // Passkeys (better-auth's passkey plugin codes)
+  CHALLENGE_NOT_FOUND: { message: "Challenge not found", status: 400 },
+  PASSKEY_NOT_FOUND: { message: "Passkey not found", status: 404 },
+  FAILED_TO_VERIFY_REGISTRATION: { message: "Failed to verify registration", status: 400 },
+  AUTHENTICATION_FAILED: { message: "Authentication failed", status: 401 },
+  PREVIOUSLY_REGISTERED: { message: "Previously registered", status: 400 },
 });

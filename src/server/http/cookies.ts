@@ -17,7 +17,8 @@ export type CookieName =
   | "state"
   | "admin_session"
   | "two_factor"
-  | "trust_device";
+  | "trust_device"
+  | "passkey_challenge";
 
 /**
  * `[__Host-]<prefix>.<name>`. Secure cookies take the `__Host-` prefix (Gatehouse never sets a

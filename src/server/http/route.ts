@@ -45,6 +45,7 @@ function featureSwitches(ctx: AuthContext): Record<Feature, boolean> {
     twoFactor: options.twoFactor.enabled,
     magicLink: options.magicLink.enabled,
     emailOTP: options.emailOTP.enabled,
+    passkey: options.passkey.enabled,
   };
 }
 

@@ -29,6 +29,7 @@ export function appConfigRoutes(route: Route): void {
       twoFactor: { enabled: options.twoFactor.enabled, otp: options.twoFactor.otp.enabled },
       magicLink: options.magicLink.enabled,
       emailOTP: options.emailOTP.enabled,
+      passkey: options.passkey.enabled,
       devOutbox: mail.transportName === "development" && process.env.NODE_ENV !== "production",
     };
   });

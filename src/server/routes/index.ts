@@ -15,6 +15,7 @@ import { jwtRoutes } from "./jwt.js";
 import { magicLinkRoutes } from "./magic-link.js";
 import { memberRoutes } from "./members.js";
 import { organizationRoutes } from "./organization.js";
+import { passkeyRoutes } from "./passkeys.js";
 import { passwordRoutes } from "./password.js";
 import { referenceRoutes } from "./reference.js";
 import { sessionRoutes } from "./session.js";
@@ -48,4 +49,5 @@ export function registerRoutes(route: Route, ctx: AuthContext): void {
   twoFactorRoutes(route);
   magicLinkRoutes(route);
   emailOtpRoutes(route);
+  passkeyRoutes(route);
 }

@@ -49,7 +49,7 @@ export interface CreateSessionOptions {
    * admin opens it (`impersonation`), or the second factor was just checked (`verified`). Without a
    * reason, a user with two-factor on gets no session: TwoFactorRequired instead.
    */
-  secondFactor?: "rotation" | "impersonation" | "verified";
+  secondFactor?: "rotation" | "impersonation" | "verified" | "passkey";
 }
 
 /** A sign-in of a user with two-factor on, from an untrusted device: a challenge, not a session. */

@@ -51,6 +51,23 @@ export interface TwoFactorChallengeTable {
   createdAt: Timestamp;
 }
 
+/** A WebAuthn credential (passkey) of a user. */
+export interface PasskeyTable {
+  id: string;
+  name: string | null;
+  userId: string;
+  /** The credential id, base64url, as the authenticator reports it. */
+  credentialID: string;
+  /** The COSE public key, base64url. */
+  publicKey: string;
+  counter: ColumnType<number | string | bigint, number, number>;
+  deviceType: string;
+  backedUp: Bool;
+  transports: string | null;
+  aaguid: string | null;
+  createdAt: Timestamp;
+}
+
 export interface SessionTable {
   id: string;
   /** SHA-256 of the session token: a leaked table yields no usable session. */
@@ -192,6 +209,7 @@ export interface Database {
   user: UserTable;
   twoFactor: TwoFactorTable;
   twoFactorChallenge: TwoFactorChallengeTable;
+  passkey: PasskeyTable;
   session: SessionTable;
   account: AccountTable;
   verification: VerificationTable;

@@ -1,0 +1,55 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
+import { type Service, startService } from "./helpers/service.js";
+
+let service: Service;
+let browser: Browser;
+beforeAll(async () => {
+  [service, browser] = await Promise.all([startService({ host: "localhost" }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await service?.close();
+});
+afterEach(() => expect(service.loggedErrors).toEqual([]));
+
+/** Chromium's virtual authenticator (CDP WebAuthn domain): a platform passkey that always verifies the user. */
+async function withVirtualAuthenticator(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+}
+
+describe("passkeys in Chromium", () => {
+  it("adds a passkey on the security page, then signs in with it, no password", async () => {
+    const user = { name: "Pia", email: `pia-${Date.now()}@example.com`, password: "correct horse battery" };
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await withVirtualAuthenticator(page);
+    await signUpInBrowser(page, service.origin, user);
+    await page.getByTestId("home-title").waitFor();
+
+    await page.goto(`${service.origin}/account/security`);
+    await page.getByTestId("passkey-add").click();
+    await page.getByTestId("passkey-notice").waitFor();
+    await expect.poll(() => page.getByTestId("passkey-row").count()).toBe(1);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    // Signed out, the same browser (and its authenticator) signs in with the passkey alone.
+    await context.clearCookies();
+    await page.goto(`${service.origin}/sign-in`);
+    await page.getByTestId("sign-in-passkey").click();
+    await page.getByTestId("home-title").waitFor();
+    await context.close();
+  });
+});

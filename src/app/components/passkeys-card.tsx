@@ -1,0 +1,117 @@
+import { startRegistration } from "@simplewebauthn/browser";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { authClient, unwrap } from "../lib/client.js";
+import type { HasCode } from "../lib/messages.js";
+import { useSubmit } from "../lib/use-submit.js";
+import { Button, Card, Field, FormError, Notice } from "./ui.js";
+
+/** A browser's refusal (the person cancelled, or no authenticator) in the app's error shape. */
+const cancelled = (error: unknown): HasCode => ({
+  code: "REGISTRATION_CANCELLED",
+  message: error instanceof Error && error.name === "NotAllowedError" ? "The passkey was not created." : String(error),
+});
+
+function PasskeyRow({
+  passkey,
+  onChanged,
+}: {
+  passkey: { id: string; name: string | null; createdAt: Date };
+  onChanged: () => void;
+}) {
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(passkey.name ?? "");
+  const rename = useSubmit(authClient.passkey.updatePasskey);
+  const remove = useSubmit(authClient.passkey.deletePasskey);
+  const label = passkey.name || "Passkey";
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    if (await rename.run({ id: passkey.id, name })) {
+      setEditing(false);
+      onChanged();
+    }
+  };
+  return (
+    <li data-testid="passkey-row">
+      {editing ? (
+        <form onSubmit={save} aria-label={`Rename ${label}`}>
+          <Field label="Name" testId="passkey-name" value={name} onChange={(e) => setName(e.target.value)} />
+          <Button pending={rename.pending} data-testid="passkey-rename-save">
+            Save
+          </Button>
+        </form>
+      ) : (
+        <>
+          <strong data-testid="passkey-label">{label}</strong>{" "}
+          <span className="hint">added {passkey.createdAt.toLocaleDateString()}</span>{" "}
+          <Button type="button" variant="secondary" onClick={() => setEditing(true)} aria-label={`Rename ${label}`}>
+            Rename
+          </Button>{" "}
+          <Button
+            type="button"
+            variant="danger"
+            pending={remove.pending}
+            aria-label={`Delete ${label}`}
+            data-testid="passkey-delete"
+            onClick={async () => {
+              if (await remove.run({ id: passkey.id })) onChanged();
+            }}
+          >
+            Delete
+          </Button>
+        </>
+      )}
+      <FormError error={rename.error ?? remove.error} />
+    </li>
+  );
+}
+
+/** Account security: the caller's passkeys, and "Add passkey" (the WebAuthn ceremony runs here, in the browser). */
+export function PasskeysCard() {
+  const queryClient = useQueryClient();
+  const passkeys = useQuery({ queryKey: ["passkeys"], queryFn: () => unwrap(authClient.passkey.listUserPasskeys()) });
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<HasCode | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: ["passkeys"] });
+
+  const add = async () => {
+    setPending(true);
+    setError(null);
+    setNotice(null);
+    try {
+      const options = await authClient.passkey.generateRegisterOptions();
+      if (options.error) return setError(options.error);
+      let response: unknown;
+      try {
+        response = await startRegistration({ optionsJSON: options.data as never });
+      } catch (failure) {
+        return setError(cancelled(failure));
+      }
+      const saved = await authClient.passkey.verifyRegistration({ response: response as { id: string; type: string } });
+      if (saved.error) return setError(saved.error);
+      setNotice("Passkey added. You can sign in with it now.");
+      refresh();
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <Card title="Passkeys" testId="passkeys-card">
+      {notice && <Notice testId="passkey-notice">{notice}</Notice>}
+      <p>Sign in with your fingerprint, face or device PIN instead of a password.</p>
+      {passkeys.data && passkeys.data.length > 0 && (
+        <ul className="passkeys">
+          {passkeys.data.map((passkey) => (
+            <PasskeyRow key={passkey.id} passkey={passkey} onChanged={refresh} />
+          ))}
+        </ul>
+      )}
+      <FormError error={error} />
+      <Button type="button" pending={pending} onClick={() => void add()} data-testid="passkey-add">
+        Add passkey
+      </Button>
+    </Card>
+  );
+}

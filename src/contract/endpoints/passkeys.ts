@@ -1,0 +1,69 @@
+import { z } from "zod";
+import { sessionModel, userModel } from "../models.js";
+import * as passkeys from "../passkeys.js";
+import { endpoint } from "./define.js";
+import { statusReply } from "./replies.js";
+
+const SIGNED_IN = { session: "required", feature: "passkey" } as const;
+
+/** Passkeys: register, sign in (they count as both factors), list, rename, delete. */
+export const passkeyEndpoints = {
+  generateRegisterOptions: endpoint({
+    method: "GET",
+    path: "/passkey/generate-register-options",
+    summary: "WebAuthn creation options for a new passkey of the caller",
+    query: passkeys.registerOptionsQuery,
+    reply: passkeys.webAuthnOptionsReply,
+    policy: { ...SIGNED_IN, session: "fresh" },
+  }),
+  verifyRegistration: endpoint({
+    method: "POST",
+    path: "/passkey/verify-registration",
+    summary: "Store the passkey the browser just created",
+    body: passkeys.verifyRegistrationBody,
+    reply: passkeys.passkeyModel,
+    errors: ["CHALLENGE_NOT_FOUND", "FAILED_TO_VERIFY_REGISTRATION", "PREVIOUSLY_REGISTERED"],
+    policy: { ...SIGNED_IN, session: "fresh", rateLimit: "credential" },
+  }),
+  generateAuthenticateOptions: endpoint({
+    method: "GET",
+    path: "/passkey/generate-authenticate-options",
+    summary: "WebAuthn request options to sign in with a passkey (discoverable credentials)",
+    reply: passkeys.webAuthnOptionsReply,
+    policy: { feature: "passkey" },
+  }),
+  verifyAuthentication: endpoint({
+    method: "POST",
+    path: "/passkey/verify-authentication",
+    summary: "Sign in with the passkey assertion the browser just made",
+    body: passkeys.verifyAuthenticationBody,
+    reply: z.object({ session: sessionModel, user: userModel }),
+    errors: ["CHALLENGE_NOT_FOUND", "PASSKEY_NOT_FOUND", "AUTHENTICATION_FAILED", "BANNED_USER"],
+    policy: { feature: "passkey", origin: "login", rateLimit: "credential", refreshes: ["session", "organizations"] },
+  }),
+  listPasskeys: endpoint({
+    method: "GET",
+    path: "/passkey/list-user-passkeys",
+    summary: "The caller's passkeys",
+    reply: z.array(passkeys.passkeyModel),
+    policy: SIGNED_IN,
+  }),
+  updatePasskey: endpoint({
+    method: "POST",
+    path: "/passkey/update-passkey",
+    summary: "Rename one of the caller's passkeys",
+    body: passkeys.updatePasskeyBody,
+    reply: z.object({ passkey: passkeys.passkeyModel }),
+    errors: ["PASSKEY_NOT_FOUND"],
+    policy: SIGNED_IN,
+  }),
+  deletePasskey: endpoint({
+    method: "POST",
+    path: "/passkey/delete-passkey",
+    summary: "Delete one of the caller's passkeys",
+    body: passkeys.passkeyIdBody,
+    reply: statusReply,
+    errors: ["PASSKEY_NOT_FOUND", "SESSION_NOT_FRESH"],
+    policy: { ...SIGNED_IN, session: "fresh" },
+  }),
+} as const;

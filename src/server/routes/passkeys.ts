@@ -1,0 +1,55 @@
+import { passkeyEndpoints } from "../../contract/endpoints/index.js";
+import { expireCookie, readSignedCookie, writeSessionCookies, writeSignedCookie } from "../http/cookies.js";
+import type { Route } from "../http/route.js";
+import { getRequestSession, requestMeta } from "../http/session.js";
+import {
+  authenticationOptions,
+  CHALLENGE_SECONDS,
+  deleteUserPasskey,
+  listPasskeys,
+  registerPasskey,
+  registrationOptions,
+  renameUserPasskey,
+  signInWithPasskey,
+} from "../services/passkeys.js";
+
+/** Routed only while passkey is on (the endpoints' feature switch). */
+export function passkeyRoutes(route: Route): void {
+  route(passkeyEndpoints.generateRegisterOptions, async (c, { query, session }) => {
+    const { options, token } = await registrationOptions(c.get("auth"), session, query);
+    writeSignedCookie(c, "passkey_challenge", token, CHALLENGE_SECONDS);
+    return { ...options };
+  });
+
+  route(passkeyEndpoints.verifyRegistration, async (c, { body, session }) => {
+    const passkey = await registerPasskey(c.get("auth"), session, body, readSignedCookie(c, "passkey_challenge"));
+    expireCookie(c, "passkey_challenge");
+    return passkey;
+  });
+
+  route(passkeyEndpoints.generateAuthenticateOptions, async (c) => {
+    const { options, token } = await authenticationOptions(c.get("auth"));
+    writeSignedCookie(c, "passkey_challenge", token, CHALLENGE_SECONDS);
+    return { ...options };
+  });
+
+  route(passkeyEndpoints.verifyAuthentication, async (c, { body }) => {
+    const guest = await getRequestSession(c);
+    const challenge = readSignedCookie(c, "passkey_challenge");
+    const data = await signInWithPasskey(c.get("auth"), body, challenge, requestMeta(c), guest);
+    expireCookie(c, "passkey_challenge");
+    writeSessionCookies(c, data, { rememberMe: true });
+    return data;
+  });
+
+  route(passkeyEndpoints.listPasskeys, (c, { session }) => listPasskeys(c.get("auth"), session.user.id));
+
+  route(passkeyEndpoints.updatePasskey, async (c, { body, session }) => ({
+    passkey: await renameUserPasskey(c.get("auth"), session.user.id, body.id, body.name),
+  }));
+
+  route(passkeyEndpoints.deletePasskey, async (c, { body, session }) => {
+    await deleteUserPasskey(c.get("auth"), session.user.id, body.id);
+    return { status: true };
+  });
+}

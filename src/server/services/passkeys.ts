@@ -1,0 +1,202 @@
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from "@simplewebauthn/server";
+import { isoBase64URL } from "@simplewebauthn/server/helpers";
+import type { SessionWithUser } from "../../contract/models.js";
+import type { Passkey } from "../../contract/passkeys.js";
+import type { AuthContext } from "../context.js";
+import { sha256Base64Url } from "../crypto/digest.js";
+import { newId, randomString } from "../crypto/random.js";
+import { AuthError } from "../errors.js";
+import {
+  advancePasskeyCounter,
+  deletePasskey,
+  findPasskeyByCredential,
+  insertPasskey,
+  listUserPasskeys,
+  renamePasskey,
+} from "../store/passkeys.js";
+import { findUserById } from "../store/users.js";
+import { consumeVerification, insertVerification } from "../store/verifications.js";
+import { retireAnonymousUser } from "./anonymous.js";
+import { createSession, type RequestMeta } from "./sessions.js";
+
+/** A WebAuthn ceremony must finish within this many seconds of its options. */
+export const CHALLENGE_SECONDS = 300;
+
+type Ceremony = { type: "registration" | "authentication"; challenge: string; userId: string | null };
+const challengeIdentifier = (token: string) => `passkey-challenge:${sha256Base64Url(token)}`;
+
+function relyingParty(ctx: AuthContext) {
+  const { rpID, rpName, origin } = ctx.options.passkey;
+  const base = new URL(ctx.baseURL);
+  return { rpID: rpID ?? base.hostname, rpName: rpName ?? "Gatehouse", origin: origin ?? base.origin };
+}
+
+/** The challenge lives server-side, single use, keyed by a token the browser holds in a signed cookie. */
+async function storeCeremony(ctx: AuthContext, ceremony: Ceremony): Promise<string> {
+  const token = randomString(32);
+  const now = ctx.now();
+  await insertVerification(ctx.db, {
+    id: newId(),
+    identifier: challengeIdentifier(token),
+    value: JSON.stringify(ceremony),
+    expiresAt: new Date(now.getTime() + CHALLENGE_SECONDS * 1000),
+    now,
+  });
+  return token;
+}
+
+async function takeCeremony(ctx: AuthContext, token: string | null, type: Ceremony["type"]): Promise<Ceremony> {
+  const found = token ? await consumeVerification(ctx.db, challengeIdentifier(token)) : null;
+  if (!found || found.expiresAt.getTime() <= ctx.now().getTime()) throw new AuthError("CHALLENGE_NOT_FOUND");
+  const ceremony = JSON.parse(found.value) as Ceremony;
+  if (ceremony.type !== type) throw new AuthError("CHALLENGE_NOT_FOUND");
+  return ceremony;
+}
+
+/** GET /passkey/generate-register-options: excludes the caller's existing passkeys. */
+export async function registrationOptions(
+  ctx: AuthContext,
+  current: SessionWithUser,
+  input: { authenticatorAttachment?: "platform" | "cross-platform"; name?: string },
+) {
+  const { rpID, rpName } = relyingParty(ctx);
+  const existing = await listUserPasskeys(ctx.db, current.user.id);
+  const options = await generateRegistrationOptions({
+    rpName,
+    rpID,
+    userName: input.name || current.user.email,
+    userDisplayName: current.user.name,
+    attestationType: "none",
+    excludeCredentials: existing.map((passkey) => ({
+      id: passkey.credentialID,
+      transports: passkey.transports ? (passkey.transports.split(",") as AuthenticatorTransport[]) : undefined,
+    })),
+    authenticatorSelection: {
+      residentKey: "preferred",
+      userVerification: "preferred",
+      ...(input.authenticatorAttachment ? { authenticatorAttachment: input.authenticatorAttachment } : {}),
+    },
+  });
+  const token = await storeCeremony(ctx, {
+    type: "registration",
+    challenge: options.challenge,
+    userId: current.user.id,
+  });
+  return { options, token };
+}
+
+/** POST /passkey/verify-registration: the attestation checked against the stored challenge, then kept. */
+export async function registerPasskey(
+  ctx: AuthContext,
+  current: SessionWithUser,
+  input: { response: unknown; name?: string },
+  challengeToken: string | null,
+): Promise<Passkey> {
+  const ceremony = await takeCeremony(ctx, challengeToken, "registration");
+  if (ceremony.userId !== current.user.id) throw new AuthError("CHALLENGE_NOT_FOUND");
+  const { rpID, origin } = relyingParty(ctx);
+  let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+  try {
+    verification = await verifyRegistrationResponse({
+      response: input.response as Parameters<typeof verifyRegistrationResponse>[0]["response"],
+      expectedChallenge: ceremony.challenge,
+      expectedOrigin: origin,
+      expectedRPID: rpID,
+      requireUserVerification: false,
+    });
+  } catch (error) {
+    ctx.logger.warn("passkey registration refused", { error: String(error) });
+    throw new AuthError("FAILED_TO_VERIFY_REGISTRATION");
+  }
+  if (!verification.verified) throw new AuthError("FAILED_TO_VERIFY_REGISTRATION");
+  const { credential, credentialDeviceType, credentialBackedUp, aaguid } = verification.registrationInfo;
+  if (await findPasskeyByCredential(ctx.db, credential.id)) throw new AuthError("PREVIOUSLY_REGISTERED");
+  const passkey: Passkey = {
+    id: newId(),
+    name: input.name || null,
+    userId: current.user.id,
+    credentialID: credential.id,
+    publicKey: isoBase64URL.fromBuffer(credential.publicKey),
+    counter: credential.counter,
+    deviceType: credentialDeviceType,
+    backedUp: credentialBackedUp,
+    transports: credential.transports?.join(",") ?? null,
+    aaguid,
+    createdAt: ctx.now(),
+  };
+  await insertPasskey(ctx.db, passkey);
+  return passkey;
+}
+
+/** GET /passkey/generate-authenticate-options: any passkey of this site (discoverable credentials). */
+export async function authenticationOptions(ctx: AuthContext) {
+  const { rpID } = relyingParty(ctx);
+  const options = await generateAuthenticationOptions({ rpID, userVerification: "preferred" });
+  const token = await storeCeremony(ctx, { type: "authentication", challenge: options.challenge, userId: null });
+  return { options, token };
+}
+
+/**
+ * POST /passkey/verify-authentication: the assertion checked against the stored challenge and the
+ * passkey's public key; the counter moves forward. A passkey is possession and (with user
+ * verification) inherence in one, so it also satisfies the second-factor gate.
+ */
+export async function signInWithPasskey(
+  ctx: AuthContext,
+  input: { response: { id: string } },
+  challengeToken: string | null,
+  meta: RequestMeta,
+  guest: SessionWithUser | null,
+): Promise<SessionWithUser> {
+  const ceremony = await takeCeremony(ctx, challengeToken, "authentication");
+  const passkey = await findPasskeyByCredential(ctx.db, input.response.id);
+  if (!passkey) throw new AuthError("PASSKEY_NOT_FOUND", { status: 401 });
+  const { rpID, origin } = relyingParty(ctx);
+  let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
+  try {
+    verification = await verifyAuthenticationResponse({
+      response: input.response as Parameters<typeof verifyAuthenticationResponse>[0]["response"],
+      expectedChallenge: ceremony.challenge,
+      expectedOrigin: origin,
+      expectedRPID: rpID,
+      credential: {
+        id: passkey.credentialID,
+        publicKey: isoBase64URL.toBuffer(passkey.publicKey),
+        counter: passkey.counter,
+      },
+      requireUserVerification: false,
+    });
+  } catch (error) {
+    ctx.logger.warn("passkey assertion refused", { error: String(error) });
+    throw new AuthError("AUTHENTICATION_FAILED");
+  }
+  if (!verification.verified) throw new AuthError("AUTHENTICATION_FAILED");
+  await advancePasskeyCounter(ctx.db, passkey.id, verification.authenticationInfo.newCounter);
+  const user = await findUserById(ctx.db, passkey.userId);
+  if (!user) throw new AuthError("PASSKEY_NOT_FOUND", { status: 401 });
+  const session = await createSession(ctx, ctx.db, user.id, meta, {
+    rememberMe: true,
+    knownUser: user,
+    secondFactor: "passkey",
+  });
+  const data = { session, user };
+  await retireAnonymousUser(ctx, guest, data);
+  return data;
+}
+
+export const listPasskeys = (ctx: AuthContext, userId: string) => listUserPasskeys(ctx.db, userId);
+
+export async function renameUserPasskey(ctx: AuthContext, userId: string, id: string, name: string): Promise<Passkey> {
+  const passkey = await renamePasskey(ctx.db, userId, id, name);
+  if (!passkey) throw new AuthError("PASSKEY_NOT_FOUND");
+  return passkey;
+}
+
+export async function deleteUserPasskey(ctx: AuthContext, userId: string, id: string): Promise<void> {
+  if (!(await deletePasskey(ctx.db, userId, id))) throw new AuthError("PASSKEY_NOT_FOUND");
+}
