@@ -45,8 +45,18 @@ describe("passkeys in Chromium", () => {
     await expect.poll(() => page.getByTestId("passkey-row").count()).toBe(1);
     expect(await seriousA11yViolations(page)).toEqual([]);
 
-    // Signed out, the same browser (and its authenticator) signs in with the passkey alone.
+    // Signed out, the same browser (and its authenticator) signs in with the passkey alone. The email
+    // field offers passkeys in its autofill (conditional UI); the virtual authenticator picks its own.
     await context.clearCookies();
+    await page.goto(`${service.origin}/sign-in`);
+    await expect.poll(() => page.getByTestId("sign-in-email").getAttribute("autocomplete")).toBe("username webauthn");
+    await page.getByTestId("home-title").waitFor();
+
+    // Where the browser offers no passkey autofill, the button does it.
+    await context.clearCookies();
+    await page.addInitScript(() => {
+      PublicKeyCredential.isConditionalMediationAvailable = async () => false;
+    });
     await page.goto(`${service.origin}/sign-in`);
     await page.getByTestId("sign-in-passkey").click();
     await page.getByTestId("home-title").waitFor();

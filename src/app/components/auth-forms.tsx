@@ -69,7 +69,8 @@ export function SignInForm({
   onSubmit,
   pending,
   error,
-}: FormProps<{ email: string; password: string; rememberMe: boolean }>) {
+  passkeyAutofill = false,
+}: FormProps<{ email: string; password: string; rememberMe: boolean }> & { passkeyAutofill?: boolean }) {
   const [values, setValues] = useState({ email: "", password: "", rememberMe: true });
   const [errors, setErrors] = useState<FieldErrors>({});
   const submit = (event: FormEvent) => {
@@ -84,7 +85,8 @@ export function SignInForm({
         label="Email"
         testId="sign-in-email"
         type="email"
-        autoComplete="email"
+        // "webauthn" lets the browser offer passkeys in this field's autofill (conditional UI).
+        autoComplete={passkeyAutofill ? "username webauthn" : "email"}
         value={values.email}
         onChange={(e) => setValues({ ...values, email: e.target.value })}
         error={errors.email}

@@ -1,4 +1,4 @@
-import { startAuthentication } from "@simplewebauthn/browser";
+import { browserSupportsWebAuthnAutofill, startAuthentication } from "@simplewebauthn/browser";
 import { useEffect, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { GoogleOneTap, useSession } from "../../react/index.js";
@@ -74,6 +74,28 @@ export function SignInPage() {
   const onGuest = async () => {
     if (await guest.run()) await enter(navigate, next);
   };
+  // Passkey autofill (conditional UI): the browser offers the site's passkeys in the email field; a
+  // choice there signs in. Starting the button's ceremony cancels this one.
+  useEffect(() => {
+    if (!config.passkey) return;
+    let active = true;
+    void (async () => {
+      if (!(await browserSupportsWebAuthnAutofill())) return;
+      const options = await authClient.passkey.generateAuthenticateOptions();
+      if (!active || options.error) return;
+      try {
+        const response = await startAuthentication({ optionsJSON: options.data as never, useBrowserAutofill: true });
+        const verified = await authClient.passkey.verifyAuthentication({ response: { ...response } });
+        if (active && !verified.error) await enter(navigate, next);
+      } catch {
+        // Cancelled (the page went away or the button took over): nothing to show.
+      }
+    })();
+    return () => {
+      active = false;
+    };
+  }, [config.passkey, navigate, next]);
+
   const onPasskey = async () => {
     setPasskeyError(null);
     const options = await authClient.passkey.generateAuthenticateOptions();
@@ -103,7 +125,12 @@ export function SignInPage() {
         </Notice>
       )}
       {config.emailAndPassword.enabled && (
-        <SignInForm onSubmit={onEmail} pending={emailSignIn.pending} error={emailSignIn.error} />
+        <SignInForm
+          onSubmit={onEmail}
+          pending={emailSignIn.pending}
+          error={emailSignIn.error}
+          passkeyAutofill={config.passkey}
+        />
       )}
       <p>
         <Link to="/forgot-password" data-testid="forgot-password-link">
