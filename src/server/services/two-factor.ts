@@ -23,7 +23,7 @@ import {
   setChallengeOtp,
   setTwoFactorEnabled,
   type TwoFactorChallenge,
-  useBackupCode,
+  spendBackupCode,
 } from "../store/two-factor.js";
 import { findUserById } from "../store/users.js";
 import { createSession, isSessionFresh, type RequestMeta } from "./sessions.js";
@@ -306,7 +306,7 @@ export async function verifyBackupCode(
     const index = matches.indexOf(true);
     if (index < 0) return false;
     const remaining = record.backupCodeHashes.filter((_, i) => i !== index);
-    return useBackupCode(ctx.db, user.id, remaining, record.backupCodeHashes);
+    return spendBackupCode(ctx.db, user.id, remaining, record.backupCodeHashes);
   });
   return complete(ctx, subject, meta, input.trustDevice === true);
 }
