@@ -22,8 +22,8 @@ import {
   saveTwoFactor,
   setChallengeOtp,
   setTwoFactorEnabled,
-  type TwoFactorChallenge,
   spendBackupCode,
+  type TwoFactorChallenge,
 } from "../store/two-factor.js";
 import { findUserById } from "../store/users.js";
 import { createSession, isSessionFresh, type RequestMeta } from "./sessions.js";

@@ -68,7 +68,12 @@ export async function advanceTotpStep(db: DB, userId: string, step: number, now:
 }
 
 /** Removes one backup code, only if it is still there: false when it was already used. */
-export async function spendBackupCode(db: DB, userId: string, remaining: string[], expected: string[]): Promise<boolean> {
+export async function spendBackupCode(
+  db: DB,
+  userId: string,
+  remaining: string[],
+  expected: string[],
+): Promise<boolean> {
   const result = await db
     .updateTable("twoFactor")
     .set({ backupCodes: JSON.stringify(remaining) })
