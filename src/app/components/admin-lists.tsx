@@ -3,6 +3,7 @@ import type { AuditEntry, AuditPerson, UserAccountSummary, UserMembership } from
 import type { ListedSession, User } from "../../contract/models.js";
 import { roleLabel } from "../lib/permissions.js";
 import { describeDevice } from "./account-lists.js";
+import { providerLabel } from "./provider-buttons.js";
 import { Button, formatDate } from "./ui.js";
 
 /* Props-only lists of the admin area. */
@@ -139,9 +140,6 @@ export function UserSessionsList({
     </>
   );
 }
-
-const providerLabel = (id: string) =>
-  id === "credential" ? "Email and password" : id.charAt(0).toUpperCase() + id.slice(1);
 
 export function UserAccountsList({ accounts }: { accounts: UserAccountSummary[] }) {
   if (accounts.length === 0) return <p className="hint">No sign-in method linked.</p>;

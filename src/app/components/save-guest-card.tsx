@@ -2,9 +2,8 @@ import { Link } from "react-router";
 import { authClient } from "../lib/client.js";
 import { useAppConfig } from "../lib/config.js";
 import { useSubmit } from "../lib/use-submit.js";
-import { Button, Card, FormError } from "./ui.js";
-
-const providerLabel = (id: string) => id.charAt(0).toUpperCase() + id.slice(1);
+import { ProviderButtons } from "./provider-buttons.js";
+import { Card, FormError } from "./ui.js";
 
 /**
  * What a guest sees on the account pages instead of email, password and verification settings: how
@@ -26,18 +25,12 @@ export function SaveGuestAccountCard() {
             Create an account with email
           </Link>
         )}
-        {config.socialProviders.map((provider) => (
-          <Button
-            key={provider}
-            type="button"
-            variant="secondary"
-            pending={social.pending}
-            data-testid={`save-guest-social-${provider}`}
-            onClick={() => void social.run({ provider, callbackURL: "/account", errorCallbackURL: "/account" })}
-          >
-            Continue with {providerLabel(provider)}
-          </Button>
-        ))}
+        <ProviderButtons
+          providers={config.socialProviders}
+          pending={social.pending}
+          testIdPrefix="save-guest-social"
+          onChoose={(provider) => void social.run({ provider, callbackURL: "/account", errorCallbackURL: "/account" })}
+        />
         <Link className="button secondary" to="/sign-in?redirectTo=%2Faccount" data-testid="save-guest-sign-in">
           I already have an account
         </Link>

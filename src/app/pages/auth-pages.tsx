@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { GoogleOneTap, useSession } from "../../react/index.js";
 import { EmailOnlyForm, NewPasswordForm, SignInForm, SignUpForm } from "../components/auth-forms.js";
+import { ProviderButtons } from "../components/provider-buttons.js";
 import { AuthLayout } from "../components/shell.js";
 import { Button, FormError, Notice } from "../components/ui.js";
 import { authClient } from "../lib/client.js";
@@ -15,8 +16,6 @@ async function enter(navigate: (to: string) => void, next: string) {
   await authClient.$store.session.refetch();
   navigate(next);
 }
-
-const providerLabel = (id: string) => id.charAt(0).toUpperCase() + id.slice(1);
 
 export function SignUpPage() {
   const config = useAppConfig();
@@ -162,18 +161,12 @@ export function SignInPage() {
       {(config.socialProviders.length > 0 || config.anonymous) && (
         <fieldset className="alternatives">
           <legend className="visually-hidden">Other ways to sign in</legend>
-          {config.socialProviders.map((provider) => (
-            <Button
-              key={provider}
-              type="button"
-              variant="secondary"
-              pending={social.pending}
-              data-testid={`sign-in-social-${provider}`}
-              onClick={() => onSocial(provider)}
-            >
-              Continue with {providerLabel(provider)}
-            </Button>
-          ))}
+          <ProviderButtons
+            providers={config.socialProviders}
+            pending={social.pending}
+            testIdPrefix="sign-in-social"
+            onChoose={onSocial}
+          />
           {config.anonymous && (
             <Button
               type="button"

@@ -58,6 +58,20 @@ async function takeCeremony(ctx: AuthContext, token: string | null, type: Ceremo
   return ceremony;
 }
 
+/** Runs a WebAuthn check: a malformed or forged response is the refusal, never a 500 (the detail is logged). */
+async function verified<T>(
+  ctx: AuthContext,
+  refusal: "FAILED_TO_VERIFY_REGISTRATION" | "AUTHENTICATION_FAILED",
+  check: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await check();
+  } catch (error) {
+    ctx.logger.warn("passkey response refused", { refusal, error: String(error) });
+    throw new AuthError(refusal);
+  }
+}
+
 /** GET /passkey/generate-register-options: excludes the caller's existing passkeys. */
 export async function registrationOptions(
   ctx: AuthContext,
@@ -100,19 +114,15 @@ export async function registerPasskey(
   const ceremony = await takeCeremony(ctx, challengeToken, "registration");
   if (ceremony.userId !== current.user.id) throw new AuthError("CHALLENGE_NOT_FOUND");
   const { rpID, origin } = relyingParty(ctx);
-  let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
-  try {
-    verification = await verifyRegistrationResponse({
+  const verification = await verified(ctx, "FAILED_TO_VERIFY_REGISTRATION", () =>
+    verifyRegistrationResponse({
       response: input.response as Parameters<typeof verifyRegistrationResponse>[0]["response"],
       expectedChallenge: ceremony.challenge,
       expectedOrigin: origin,
       expectedRPID: rpID,
       requireUserVerification: false,
-    });
-  } catch (error) {
-    ctx.logger.warn("passkey registration refused", { error: String(error) });
-    throw new AuthError("FAILED_TO_VERIFY_REGISTRATION");
-  }
+    }),
+  );
   if (!verification.verified) throw new AuthError("FAILED_TO_VERIFY_REGISTRATION");
   const { credential, credentialDeviceType, credentialBackedUp, aaguid } = verification.registrationInfo;
   if (await findPasskeyByCredential(ctx.db, credential.id)) throw new AuthError("PREVIOUSLY_REGISTERED");
@@ -157,9 +167,8 @@ export async function signInWithPasskey(
   const passkey = await findPasskeyByCredential(ctx.db, input.response.id);
   if (!passkey) throw new AuthError("PASSKEY_NOT_FOUND", { status: 401 });
   const { rpID, origin } = relyingParty(ctx);
-  let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
-  try {
-    verification = await verifyAuthenticationResponse({
+  const verification = await verified(ctx, "AUTHENTICATION_FAILED", () =>
+    verifyAuthenticationResponse({
       response: input.response as Parameters<typeof verifyAuthenticationResponse>[0]["response"],
       expectedChallenge: ceremony.challenge,
       expectedOrigin: origin,
@@ -170,11 +179,8 @@ export async function signInWithPasskey(
         counter: passkey.counter,
       },
       requireUserVerification: false,
-    });
-  } catch (error) {
-    ctx.logger.warn("passkey assertion refused", { error: String(error) });
-    throw new AuthError("AUTHENTICATION_FAILED");
-  }
+    }),
+  );
   if (!verification.verified) throw new AuthError("AUTHENTICATION_FAILED");
   await advancePasskeyCounter(ctx.db, passkey.id, verification.authenticationInfo.newCounter);
   const user = await findUserById(ctx.db, passkey.userId);
