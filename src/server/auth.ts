@@ -1,11 +1,11 @@
 import type { Hono } from "hono";
 import { createServerApi, type ServerApi } from "./api.js";
+import { createHttpApp } from "./app.js";
 import type { AuthContext, OnLinkAccount } from "./context.js";
 import { argon2idHasher, type PasswordHasher } from "./crypto/password.js";
 import { createTokenCipher } from "./crypto/token-cipher.js";
 import { MailOutbox } from "./email/outbox.js";
 import { developmentTransport, type MailTransport, smtpTransport } from "./email/transport.js";
-import { createHttpApp } from "./http/app.js";
 import type { AuthEnv } from "./http/env.js";
 import { consoleLogger, type Logger } from "./logger.js";
 import { type AuthOptions, ConfigError, resolveOptions } from "./options.js";

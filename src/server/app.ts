@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
-import type { AuthContext } from "../context.js";
-import { registerRoutes } from "../routes/index.js";
-import { resolveClientIp } from "./client-ip.js";
-import type { AuthEnv } from "./env.js";
-import { createRateLimit } from "./rate-limit.js";
-import { respondWithError } from "./respond-error.js";
-import { createRoute } from "./route.js";
+import type { AuthContext } from "./context.js";
+import { resolveClientIp } from "./http/client-ip.js";
+import type { AuthEnv } from "./http/env.js";
+import { createRateLimit } from "./http/rate-limit.js";
+import { respondWithError } from "./http/respond-error.js";
+import { createRoute } from "./http/route.js";
+import { registerRoutes } from "./routes/index.js";
 
 /** The rate-limit identity every unrouted request shares. */
 const UNKNOWN_PATH = { method: "GET", path: "(unknown)", summary: "", reply: null, policy: {} } as const;
@@ -21,8 +21,9 @@ function newRequestId(): string {
 }
 
 /**
- * The auth API as a Hono app mounted at the base path: the request's context here, then each
- * endpoint's own prelude and handler (http/route.ts), registered from the endpoint table.
+ * The auth API as a Hono app mounted at the base path, assembled here above http/ and routes/: the
+ * request's context, then each endpoint's own prelude and handler (http/route.ts), registered from
+ * the endpoint table.
  */
 export function createHttpApp(ctx: AuthContext): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>({ strict: true }).basePath(ctx.basePath);

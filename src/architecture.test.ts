@@ -1,0 +1,73 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The layering DESIGN.md describes, checked on the source itself: who may import whom at run time
+ * (type-only imports are erased and do not count), and no import circle.
+ */
+const SRC = dirname(fileURLToPath(import.meta.url));
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+
+/** Relative run-time imports of a file, resolved to files under src/. */
+function runtimeImports(file: string, known: Set<string>): string[] {
+  const text = readFileSync(file, "utf8");
+  const found: string[] = [];
+  for (const match of text.matchAll(/^(?:import|export)\s+(type\s+)?[^;]*?from\s+"(\.[^"]+)"/gm)) {
+    if (match[1]) continue;
+    const base = resolve(dirname(file), (match[2] ?? "").replace(/\.js$/, ""));
+    const target = [`${base}.ts`, `${base}.tsx`, join(base, "index.ts")].find((candidate) => known.has(candidate));
+    if (target) found.push(target);
+  }
+  return found;
+}
+
+const files = sourceFiles(SRC);
+const known = new Set(files);
+const graph = new Map(files.map((file) => [file, runtimeImports(file, known)]));
+const rel = (file: string) => relative(SRC, file);
+
+describe("the source's layers", () => {
+  it("has no import circle", () => {
+    const cycles: string[] = [];
+    const state = new Map<string, "open" | "done">();
+    const stack: string[] = [];
+    const visit = (file: string) => {
+      state.set(file, "open");
+      stack.push(file);
+      for (const next of graph.get(file) ?? []) {
+        if (state.get(next) === "open") cycles.push([...stack.slice(stack.indexOf(next)), next].map(rel).join(" -> "));
+        else if (!state.has(next)) visit(next);
+      }
+      stack.pop();
+      state.set(file, "done");
+    };
+    for (const file of files) if (!state.has(file)) visit(file);
+    expect(cycles).toEqual([]);
+  });
+
+  it.each([
+    ["contract/", ["server/", "client/", "app/", "react/"]],
+    ["client/", ["server/", "app/", "react/"]],
+    ["server/store/", ["server/services/", "server/http/", "server/routes/"]],
+    ["server/services/", ["server/http/", "server/routes/"]],
+    ["server/http/", ["server/routes/"]],
+  ])("%s imports nothing from %j", (floor, above) => {
+    const breaches = [...graph]
+      .filter(([file]) => rel(file).startsWith(floor))
+      .flatMap(([file, imports]) =>
+        imports
+          .filter((target) => above.some((up) => rel(target).startsWith(up)))
+          .map((t) => `${rel(file)} -> ${rel(t)}`),
+      );
+    expect(breaches).toEqual([]);
+  });
+});
