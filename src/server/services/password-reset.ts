@@ -7,7 +7,6 @@ import { passwordChangedNotice, resetPasswordMail } from "../email/templates.js"
 import { AuthError } from "../errors.js";
 import { setCredentialPassword } from "../store/accounts.js";
 import type { DB } from "../store/database.js";
-import { forgetTrustedDevices } from "../store/two-factor.js";
 import { findUserByEmail, findUserById } from "../store/users.js";
 import { consumeVerification, deleteUserVerifications, findVerification } from "../store/verifications.js";
 import { assertNewPasswordAcceptable, normalizeEmail } from "./credentials.js";
@@ -15,6 +14,7 @@ import { issueMailedToken } from "./mailed-tokens.js";
 import { revokeAllSessions } from "./sessions.js";
 import { clearSignInFailures } from "./sign-in-throttle.js";
 import { atLeast, ENUMERATION_SAFE_ANSWER_MS } from "./timing.js";
+import { forgetTrustedDevices } from "./trusted-devices.js";
 
 export const RESET_PASSWORD_PREFIX = "reset-password:";
 

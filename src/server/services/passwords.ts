@@ -4,12 +4,12 @@ import { passwordChangedNotice } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import { findCredentialPassword, setCredentialPassword } from "../store/accounts.js";
 import { isUniqueViolation } from "../store/database.js";
-import { forgetTrustedDevices } from "../store/two-factor.js";
 import { findUserById } from "../store/users.js";
 import { deleteUserVerifications } from "../store/verifications.js";
 import { assertNewPasswordAcceptable, verifyPasswordOrDummy } from "./credentials.js";
 import { RESET_PASSWORD_PREFIX } from "./password-reset.js";
 import { createSession, type RequestMeta, revokeAllSessions } from "./sessions.js";
+import { forgetTrustedDevices } from "./trusted-devices.js";
 
 export interface ChangePasswordInput {
   newPassword: string;

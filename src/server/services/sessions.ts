@@ -15,8 +15,8 @@ import {
   listActiveUserSessions,
   mapSession,
 } from "../store/sessions.js";
-import { isTrustedDevice } from "../store/two-factor.js";
 import { findBanState, liftBan } from "../store/users.js";
+import { isTrustedDevice } from "./trusted-devices.js";
 
 /** Where a request came from, as recorded on the session. */
 export interface RequestMeta {

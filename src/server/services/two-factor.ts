@@ -3,7 +3,7 @@ import type { SessionWithUser, User } from "../../contract/models.js";
 import type { TwoFactorRedirectReply } from "../../contract/two-factor.js";
 import type { AuthContext } from "../context.js";
 import { safeEqual, sha256Base64Url } from "../crypto/digest.js";
-import { newId, randomString } from "../crypto/random.js";
+import { randomString } from "../crypto/random.js";
 import { createTokenCipher, TOTP_SECRETS_PURPOSE, type TokenCipher } from "../crypto/token-cipher.js";
 import { twoFactorCodeMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
@@ -15,9 +15,7 @@ import {
   deleteTwoFactor,
   findChallenge,
   findTwoFactor,
-  forgetTrustedDevices,
   insertChallenge,
-  insertTrustedDevice,
   replaceBackupCodes,
   saveTwoFactor,
   setChallengeOtp,
@@ -28,6 +26,7 @@ import {
 import { findUserById } from "../store/users.js";
 import { createSession, isSessionFresh, type RequestMeta } from "./sessions.js";
 import { beginSignInAttempt } from "./sign-in-throttle.js";
+import { forgetTrustedDevices, trustDevice } from "./trusted-devices.js";
 
 /** A sign-in waits this long for its second factor. */
 export const CHALLENGE_SECONDS = 600;
@@ -234,7 +233,7 @@ async function complete(
   ctx: AuthContext,
   subject: TwoFactorSubject,
   meta: RequestMeta,
-  trustDevice: boolean,
+  trust: boolean,
 ): Promise<SecondFactorOutcome> {
   const now = ctx.now();
   let data: SessionWithUser;
@@ -254,17 +253,7 @@ async function complete(
       return { session, user };
     });
   }
-  let trustedDeviceToken: string | null = null;
-  if (trustDevice) {
-    trustedDeviceToken = randomString(32);
-    await insertTrustedDevice(ctx.db, {
-      id: newId(),
-      tokenHash: sha256Base64Url(trustedDeviceToken),
-      userId: data.user.id,
-      expiresAt: new Date(now.getTime() + ctx.options.twoFactor.trustDeviceDays * 86400_000),
-      now,
-    });
-  }
+  const trustedDeviceToken = trust ? await trustDevice(ctx, data.user.id) : null;
   return { data, trustedDeviceToken, rememberMe: subject.kind === "sign-in" ? subject.challenge.rememberMe : null };
 }
 

@@ -1,4 +1,3 @@
-import { sha256Base64Url } from "../crypto/digest.js";
 import type { DB } from "./database.js";
 import { toBool, toDate, toDateOrNull } from "./values.js";
 
@@ -98,44 +97,6 @@ export async function deleteTwoFactor(db: DB, userId: string): Promise<void> {
 
 export async function setTwoFactorEnabled(db: DB, userId: string, enabled: boolean, now: Date): Promise<void> {
   await db.updateTable("user").set({ twoFactorEnabled: enabled, updatedAt: now }).where("id", "=", userId).execute();
-}
-
-const trustIdentifier = (tokenHash: string) => `trust-device:${tokenHash}`;
-
-/** A device the user chose to trust after a second factor, until expiresAt. */
-export async function insertTrustedDevice(
-  db: DB,
-  input: { id: string; tokenHash: string; userId: string; expiresAt: Date; now: Date },
-): Promise<void> {
-  await db
-    .insertInto("verification")
-    .values({
-      id: input.id,
-      identifier: trustIdentifier(input.tokenHash),
-      value: input.userId,
-      expiresAt: input.expiresAt,
-      createdAt: input.now,
-      updatedAt: input.now,
-    })
-    .execute();
-}
-
-export async function isTrustedDevice(db: DB, token: string, userId: string, now: Date): Promise<boolean> {
-  const row = await db
-    .selectFrom("verification")
-    .select(["value", "expiresAt"])
-    .where("identifier", "=", trustIdentifier(sha256Base64Url(token)))
-    .executeTakeFirst();
-  return row !== undefined && row.value === userId && toDate(row.expiresAt).getTime() > now.getTime();
-}
-
-/** Every device the user trusted stops being trusted (password reset or change, two-factor off). */
-export async function forgetTrustedDevices(db: DB, userId: string): Promise<void> {
-  await db
-    .deleteFrom("verification")
-    .where("value", "=", userId)
-    .where("identifier", "like", "trust-device:%")
-    .execute();
 }
 
 export async function insertChallenge(
