@@ -3,7 +3,7 @@ import { createServerApi, type ServerApi } from "./api.js";
 import { createHttpApp } from "./app.js";
 import type { AuthContext, OnLinkAccount } from "./context.js";
 import { argon2idHasher, type PasswordHasher } from "./crypto/password.js";
-import { createTokenCipher } from "./crypto/token-cipher.js";
+import { createTokenCipher, TOTP_SECRETS_PURPOSE } from "./crypto/token-cipher.js";
 import { MailOutbox } from "./email/outbox.js";
 import { developmentTransport, type MailTransport, smtpTransport } from "./email/transport.js";
 import type { AuthEnv } from "./http/env.js";
@@ -115,6 +115,7 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     providers,
     revocations,
     tokenCipher: createTokenCipher(input.secret),
+    totpCipher: createTokenCipher(input.secret, TOTP_SECRETS_PURPOSE),
     onLinkAccount: input.onLinkAccount,
   };
   const app = createHttpApp(context);

@@ -40,6 +40,8 @@ export interface AuthContext {
   readonly revocations: RevocationList;
   /** Encrypts provider tokens at rest. */
   readonly tokenCipher: TokenCipher;
+  /** Encrypts TOTP secrets at rest, under a key of their own. */
+  readonly totpCipher: TokenCipher;
   readonly onLinkAccount?: OnLinkAccount;
   /** The clock; tests move it to check expiry. */
   now(): Date;

@@ -4,7 +4,6 @@ import type { TwoFactorRedirectReply } from "../../contract/two-factor.js";
 import type { AuthContext } from "../context.js";
 import { safeEqual, sha256Base64Url } from "../crypto/digest.js";
 import { randomString } from "../crypto/random.js";
-import { createTokenCipher, TOTP_SECRETS_PURPOSE, type TokenCipher } from "../crypto/token-cipher.js";
 import { twoFactorCodeMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import { findCredentialPassword } from "../store/accounts.js";
@@ -35,16 +34,6 @@ const CHALLENGE_ATTEMPTS = 5;
 const TOTP_DIGITS = 6;
 const TOTP_PERIOD = 30;
 const OTP_DIGITS = 6;
-
-const ciphers = new WeakMap<AuthContext, TokenCipher>();
-function totpCipher(ctx: AuthContext): TokenCipher {
-  let cipher = ciphers.get(ctx);
-  if (!cipher) {
-    cipher = createTokenCipher(ctx.secret, TOTP_SECRETS_PURPOSE);
-    ciphers.set(ctx, cipher);
-  }
-  return cipher;
-}
 
 function totpFor(ctx: AuthContext, user: Pick<User, "email">, base32: string, issuer?: string): TOTP {
   return new TOTP({
@@ -94,7 +83,7 @@ export async function enableTwoFactor(
   await ctx.db.transaction().execute(async (trx) => {
     await saveTwoFactor(trx, {
       userId: current.user.id,
-      secret: totpCipher(ctx).encrypt(secret.base32),
+      secret: ctx.totpCipher.encrypt(secret.base32),
       backupCodeHashes: backupCodes.map(hashBackupCode),
       verified,
       now,
@@ -108,7 +97,7 @@ export async function enableTwoFactor(
 async function requireSecret(ctx: AuthContext, userId: string) {
   const record = await findTwoFactor(ctx.db, userId);
   if (!record) throw new AuthError("TOTP_NOT_ENABLED");
-  const base32 = totpCipher(ctx).decrypt(record.secret);
+  const base32 = ctx.totpCipher.decrypt(record.secret);
   if (!base32) throw new AuthError("TOTP_NOT_ENABLED");
   return { record, base32 };
 }
