@@ -48,21 +48,22 @@ function referencePageHeaders(ctx: AuthContext): MiddlewareHandler {
   });
 }
 
-interface Asset {
-  type: string;
-  read: () => string;
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => {
+    value ??= make();
+    return value;
+  };
 }
 
-/** Each file is read from the swagger-ui-dist package on first use and kept. */
-function assets(): Map<string, Asset> {
-  const root = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
-  const file = (name: string) => () => readFileSync(join(root, name), "utf8");
-  return new Map([
-    ["swagger-ui.css", { type: "text/css; charset=utf-8", read: file("swagger-ui.css") }],
-    ["swagger-ui-bundle.js", { type: "text/javascript; charset=utf-8", read: file("swagger-ui-bundle.js") }],
-    ["start.js", { type: "text/javascript; charset=utf-8", read: () => START_SCRIPT }],
-  ]);
-}
+/** The viewer's files, read from the swagger-ui-dist package on first request and kept (they never change). */
+const swaggerRoot = once(() => dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json")));
+const swaggerFile = (name: string) => once(() => readFileSync(join(swaggerRoot(), name), "utf8"));
+const ASSETS = new Map<string, { type: string; read: () => string }>([
+  ["swagger-ui.css", { type: "text/css; charset=utf-8", read: swaggerFile("swagger-ui.css") }],
+  ["swagger-ui-bundle.js", { type: "text/javascript; charset=utf-8", read: swaggerFile("swagger-ui-bundle.js") }],
+  ["start.js", { type: "text/javascript; charset=utf-8", read: () => START_SCRIPT }],
+]);
 
 /** The endpoints this server routes, by area: the document lists exactly what is served. */
 function routedAreas(ctx: AuthContext): Record<string, Record<string, Endpoint>> {
@@ -72,14 +73,6 @@ function routedAreas(ctx: AuthContext): Record<string, Record<string, Endpoint>>
     if (routed.length > 0) areas[name] = Object.fromEntries(routed);
   }
   return areas;
-}
-
-function once<T>(make: () => T): () => T {
-  let value: T | undefined;
-  return () => {
-    value ??= make();
-    return value;
-  };
 }
 
 /** The OpenAPI document (built on first request: options are fixed at start-up) and its reference page. */
@@ -93,8 +86,6 @@ export function referenceRoutes(route: Route, ctx: AuthContext): void {
       }),
     ),
   );
-  const files = assets();
-  const contents = new Map<string, string>();
 
   route(serviceEndpoints.openApi, (c) => {
     c.header("Cache-Control", "no-cache");
@@ -105,14 +96,9 @@ export function referenceRoutes(route: Route, ctx: AuthContext): void {
 
   route(serviceEndpoints.referenceAsset, (c) => {
     const name = c.req.param("asset") ?? "";
-    const asset = files.get(name);
+    const asset = ASSETS.get(name);
     if (!asset) return new Response(null, { status: 404 });
-    let content = contents.get(name);
-    if (content === undefined) {
-      content = asset.read();
-      contents.set(name, content);
-    }
     c.header("Cache-Control", "public, max-age=3600");
-    return c.body(content, 200, { "Content-Type": asset.type });
+    return c.body(asset.read(), 200, { "Content-Type": asset.type });
   });
 }
