@@ -52,11 +52,9 @@ export function errorCodesOf(endpoint: Endpoint, body?: JsonSchema, query?: Json
   if (policy.rateLimit !== "none") codes.add("TOO_MANY_REQUESTS");
   if (policy.session) codes.add("UNAUTHORIZED");
   if (policy.session === "fresh") codes.add("SESSION_NOT_FRESH");
-  for (const field of [...fieldsOf(body), ...fieldsOf(query), "callbackURL"]) {
+  for (const field of [...fieldsOf(body), ...fieldsOf(query)]) {
     const code = REDIRECT_FIELD_ERRORS[field];
-    // A callbackURL in the query is checked on every endpoint.
-    if (code && (field !== "callbackURL" || fieldsOf(body).includes(field) || fieldsOf(query).includes(field)))
-      codes.add(code);
+    if (code) codes.add(code);
   }
   for (const code of endpoint.errors ?? []) codes.add(code);
   return [...codes];
