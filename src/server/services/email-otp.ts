@@ -13,9 +13,8 @@ import {
   replaceVerification,
   swapVerificationValue,
 } from "../store/verifications.js";
-import { retireAnonymousUser } from "./anonymous.js";
 import { normalizeEmail } from "./credentials.js";
-import { claimMailboxOwner } from "./mailbox-proof.js";
+import { claimMailboxOwner, openMailboxOwnerSession } from "./mailbox-proof.js";
 import { setPasswordWithMailedProof } from "./password-reset.js";
 import { createSession, type RequestMeta } from "./sessions.js";
 import { atLeast, ENUMERATION_SAFE_ANSWER_MS } from "./timing.js";
@@ -116,11 +115,7 @@ export async function signInWithEmailOtp(
       refusal: "INVALID_OTP",
     }),
   );
-  if (owner.revokedSessions) await ctx.revocations.revokeUser(owner.user.id);
-  const session = await createSession(ctx, ctx.db, owner.user.id, meta, { rememberMe: true, knownUser: owner.user });
-  const data = { session, user: owner.user };
-  await retireAnonymousUser(ctx, guest, data);
-  return data;
+  return openMailboxOwnerSession(ctx, owner, meta, guest);
 }
 
 /** POST /email-otp/verify-email: the address is verified; with autoSignInAfterVerification, a session too. */

@@ -7,11 +7,10 @@ import { magicLinkMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import { findUserByEmail } from "../store/users.js";
 import { consumeVerification } from "../store/verifications.js";
-import { retireAnonymousUser } from "./anonymous.js";
 import { normalizeEmail } from "./credentials.js";
-import { claimMailboxOwner } from "./mailbox-proof.js";
+import { claimMailboxOwner, openMailboxOwnerSession } from "./mailbox-proof.js";
 import { issueMailedToken } from "./mailed-tokens.js";
-import { createSession, type RequestMeta } from "./sessions.js";
+import type { RequestMeta } from "./sessions.js";
 import { atLeast, ENUMERATION_SAFE_ANSWER_MS } from "./timing.js";
 
 /** Only the SHA-256 of a link's token is stored. */
@@ -70,13 +69,7 @@ export async function signInWithMagicLink(
     const { disableSignUp } = ctx.options.magicLink;
     return claimMailboxOwner(ctx, trx, { ...record.data, disableSignUp, refusal: "INVALID_TOKEN" });
   });
-  if (claimed.revokedSessions) await ctx.revocations.revokeUser(claimed.user.id);
   // The token is spent even when the second factor is still owed: the challenge carries on from here.
-  const session = await createSession(ctx, ctx.db, claimed.user.id, meta, {
-    rememberMe: true,
-    knownUser: claimed.user,
-  });
-  const data = { session, user: claimed.user };
-  await retireAnonymousUser(ctx, guest, data);
+  const data = await openMailboxOwnerSession(ctx, claimed, meta, guest);
   return { data, isNewUser: claimed.isNewUser };
 }

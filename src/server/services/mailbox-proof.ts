@@ -1,11 +1,12 @@
-import type { User } from "../../contract/models.js";
+import type { SessionWithUser, User } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
 import { deleteCredentialAccount } from "../store/accounts.js";
 import type { DB } from "../store/database.js";
 import { findUserByEmail, insertUser, updateUserProfile } from "../store/users.js";
-import { revokeAllSessions } from "./sessions.js";
+import { retireAnonymousUser } from "./anonymous.js";
+import { createSession, type RequestMeta, revokeAllSessions } from "./sessions.js";
 
 export interface MailboxOwner {
   user: User;
@@ -45,4 +46,21 @@ export async function claimMailboxOwner(
   await revokeAllSessions(trx, existing.id);
   const user = (await updateUserProfile(trx, existing.id, { emailVerified: true }, now)) ?? existing;
   return { user, isNewUser: false, revokedSessions: true };
+}
+
+/**
+ * After the proof's transaction: the revoked sessions are published to the other instances, and the
+ * owner gets a session (through the second-factor gate); a guest session in this browser retires.
+ */
+export async function openMailboxOwnerSession(
+  ctx: AuthContext,
+  owner: MailboxOwner,
+  meta: RequestMeta,
+  guest: SessionWithUser | null,
+): Promise<SessionWithUser> {
+  if (owner.revokedSessions) await ctx.revocations.revokeUser(owner.user.id);
+  const session = await createSession(ctx, ctx.db, owner.user.id, meta, { rememberMe: true, knownUser: owner.user });
+  const data = { session, user: owner.user };
+  await retireAnonymousUser(ctx, guest, data);
+  return data;
 }
