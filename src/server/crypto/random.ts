@@ -3,6 +3,8 @@ import { randomBytes } from "node:crypto";
 export const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 export const LOWER_ALPHANUMERIC = "abcdefghijklmnopqrstuvwxyz0123456789";
 export const URL_SAFE = `${ALPHANUMERIC}-_`;
+/** Numeric codes people type from a mail. */
+export const DIGITS = "0123456789";
 
 /** A uniformly random string of `length` characters from `alphabet` (rejection sampling, no modulo bias). */
 export function randomString(length: number, alphabet: string = ALPHANUMERIC): string {

@@ -2,7 +2,7 @@ import type { SessionWithUser, User } from "../../contract/models.js";
 import type { OtpType } from "../../contract/passwordless.js";
 import type { AuthContext } from "../context.js";
 import { safeEqual, sha256Base64Url } from "../crypto/digest.js";
-import { newId, randomString } from "../crypto/random.js";
+import { DIGITS, newId, randomString } from "../crypto/random.js";
 import { emailCodeMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import type { DB } from "../store/database.js";
@@ -49,7 +49,7 @@ export async function sendEmailOtp(ctx: AuthContext, input: { email: string; typ
 /** A fresh code for an address and purpose, and its mail, on `db` (the caller's transaction). */
 export async function enqueueEmailOtp(ctx: AuthContext, db: DB, email: string, type: OtpType): Promise<void> {
   const { otpLength, expiresIn } = ctx.options.emailOTP;
-  const code = randomString(otpLength, "0123456789");
+  const code = randomString(otpLength, DIGITS);
   const now = ctx.now();
   await replaceVerification(db, {
     id: newId(),

@@ -3,7 +3,7 @@ import type { SessionWithUser, User } from "../../contract/models.js";
 import type { TwoFactorRedirectReply } from "../../contract/two-factor.js";
 import type { AuthContext } from "../context.js";
 import { safeEqual, sha256Base64Url } from "../crypto/digest.js";
-import { randomString } from "../crypto/random.js";
+import { DIGITS, randomString } from "../crypto/random.js";
 import { twoFactorCodeMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import { findCredentialPassword } from "../store/accounts.js";
@@ -289,16 +289,22 @@ export async function verifyBackupCode(
   return complete(ctx, subject, meta, input.trustDevice === true);
 }
 
-/** POST /two-factor/send-otp: a code by mail for a pending sign-in. */
-export async function sendTwoFactorOtp(ctx: AuthContext, subject: TwoFactorSubject): Promise<void> {
+/** Mailed codes serve a pending sign-in only, and only while two-factor OTP is on. */
+function otpSignIn(ctx: AuthContext, subject: TwoFactorSubject) {
   if (!ctx.options.twoFactor.otp.enabled) throw new AuthError("OTP_NOT_ENABLED");
   if (subject.kind !== "sign-in") throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
-  const code = randomString(OTP_DIGITS, "0123456789");
+  return subject;
+}
+
+/** POST /two-factor/send-otp: a code by mail for a pending sign-in. */
+export async function sendTwoFactorOtp(ctx: AuthContext, subject: TwoFactorSubject): Promise<void> {
+  const { challenge, user } = otpSignIn(ctx, subject);
+  const code = randomString(OTP_DIGITS, DIGITS);
   const { period } = ctx.options.twoFactor.otp;
   const expiresAt = new Date(ctx.now().getTime() + period * 1000);
   await ctx.db.transaction().execute(async (trx) => {
-    await setChallengeOtp(trx, subject.challenge.tokenHash, sha256Base64Url(code), expiresAt);
-    await ctx.mail.enqueue(trx, twoFactorCodeMail(subject.user.email, code, period));
+    await setChallengeOtp(trx, challenge.tokenHash, sha256Base64Url(code), expiresAt);
+    await ctx.mail.enqueue(trx, twoFactorCodeMail(user.email, code, period));
   });
   ctx.mail.wake();
 }
@@ -310,9 +316,7 @@ export async function verifyTwoFactorOtp(
   input: { code: string; trustDevice?: boolean },
   meta: RequestMeta,
 ): Promise<SecondFactorOutcome> {
-  if (!ctx.options.twoFactor.otp.enabled) throw new AuthError("OTP_NOT_ENABLED");
-  if (subject.kind !== "sign-in") throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
-  const { challenge } = subject;
+  const { challenge } = otpSignIn(ctx, subject);
   if (!challenge.otpHash || !challenge.otpExpiresAt) throw new AuthError("INVALID_CODE");
   if (challenge.otpExpiresAt.getTime() <= ctx.now().getTime()) throw new AuthError("OTP_HAS_EXPIRED");
   const otpHash = challenge.otpHash;
