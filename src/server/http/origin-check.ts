@@ -33,8 +33,10 @@ export function originCheck(kind: Policy["origin"]): RequestStep {
     }
 
     const body = c.get("body");
+    // Most requests (get-session above all) carry no query: skip the four lookups then.
+    const hasQuery = c.req.url.includes("?");
     for (const [field, code] of REDIRECT_FIELDS) {
-      const value = body[field] ?? c.req.query(field);
+      const value = body[field] ?? (hasQuery ? c.req.query(field) : undefined);
       if (value === undefined || value === null || value === "") continue;
       if (typeof value !== "string") {
         throw new AuthError(code, { message: `Invalid ${field}: expected a string` });
