@@ -1,6 +1,7 @@
-import type { Member } from "../contract/models.js";
+import type { Member, SessionWithUser } from "../contract/models.js";
 import { type AddMemberInput, addMemberInput } from "../contract/organization.js";
 import type { AuthContext } from "./context.js";
+import { type HeaderSessionOptions, sessionFromHeaders } from "./http/header-session.js";
 import { addMember } from "./services/members.js";
 import { setPassword } from "./services/passwords.js";
 import { parseInput } from "./validation.js";
@@ -14,6 +15,11 @@ export interface ServerApi {
   setPassword(userId: string, newPassword: string): Promise<{ status: true }>;
   /** Adds an existing user to an organization (WIRE 8.2: server only, 404 over HTTP). */
   addMember(input: AddMemberInput): Promise<Member>;
+  /**
+   * The session GET /get-session would answer for these request headers (their Cookie), or null; one
+   * call, no HTTP. For a server's own pages and middleware: `auth.api.getSession({ headers: request.headers })`.
+   */
+  getSession(input: { headers: HeadersInit; query?: HeaderSessionOptions }): Promise<SessionWithUser | null>;
 }
 
 export function createServerApi(ctx: AuthContext): ServerApi {
@@ -24,6 +30,9 @@ export function createServerApi(ctx: AuthContext): ServerApi {
     },
     async addMember(input) {
       return addMember(ctx, parseInput(addMemberInput, input, "input"));
+    },
+    getSession({ headers, query }) {
+      return sessionFromHeaders(ctx, headers, query);
     },
   };
 }

@@ -134,10 +134,14 @@ export function writeCookieCache(c: Context<AuthEnv>, data: SessionWithUser, opt
  */
 export function readCookieCacheJson(c: Context<AuthEnv>, sessionToken: string): string | null {
   const ctx = c.get("auth");
+  if (!ctx.options.session.cookieCache.enabled) return null;
+  return verifyCookieCache(ctx, getCookie(c, cookieName(ctx, "session_data")), sessionToken);
+}
+
+/** readCookieCacheJson on a cookie value already read (the server API reads it from plain headers). */
+export function verifyCookieCache(ctx: AuthContext, raw: string | undefined, sessionToken: string): string | null {
   const { enabled, maxAge } = ctx.options.session.cookieCache;
-  if (!enabled) return null;
-  const raw = getCookie(c, cookieName(ctx, "session_data"));
-  if (!raw) return null;
+  if (!enabled || !raw) return null;
   const cut = raw.lastIndexOf(".");
   const fields = raw.slice(0, cut);
   const [encoded, userId, readAt, sessionExpires, extra] = fields.split(".");
