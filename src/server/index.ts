@@ -1,0 +1,21 @@
+/**
+ * The package's server entry, `import { createAuth } from "gatehouse"`: everything an embedding
+ * server needs, fetch-style only (node:http lives in `gatehouse/node`).
+ */
+
+export type { SessionWithUser } from "../contract/models.js";
+export { toNextJsHandler } from "./adapters/next.js";
+export type { ServerApi } from "./api.js";
+export { type Auth, type CreateAuthInput, createAuth, MIN_SECRET_LENGTH } from "./auth.js";
+export type { OnLinkAccount } from "./context.js";
+export { type Argon2Params, argon2idHasher, type PasswordHasher } from "./crypto/password.js";
+export { type MailTransport, smtpTransport } from "./email/transport.js";
+export { AuthError, isAuthError } from "./errors.js";
+export type { HeaderSessionOptions } from "./http/header-session.js";
+export { consoleLogger, type Logger } from "./logger.js";
+export { type AuthOptions, type AuthOptionsInput, ConfigError } from "./options.js";
+export type { OpenedDatabase } from "./store/database.js";
+export { openDatabase } from "./store/database.js";
+export { MemoryRateLimitStore, type RateLimitDecision, type RateLimitStore } from "./store/rate-limit-store.js";
+export { RedisRateLimitStore } from "./store/redis-rate-limit-store.js";
+export { type RevocationFeed, redisRevocationFeed } from "./store/revocation-feeds.js";
