@@ -141,7 +141,10 @@ afterAll(async () => {
 afterEach(() => expect(loggedErrors).toEqual([]));
 
 let counter = 0;
-const newEmail = () => `frameworks-${Date.now()}-${(counter += 1)}@example.com`;
+const newEmail = () => {
+  counter += 1;
+  return `frameworks-${Date.now()}-${counter}@example.com`;
+};
 const PASSWORD = "correct horse battery";
 
 /** Sign-up, sign-in and get-session through one server, every step over real HTTP. */
