@@ -22,6 +22,8 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: "unit", include: ["src/**/*.test.ts", "src/**/*.test.tsx"] } },
       integration("sqlite", "sqlite"),
+      // The npm package as a consumer installs it: pack, install into a temporary project, tsc, run.
+      { extends: true, test: { name: "package", include: ["pack/**/*.test.ts"], testTimeout: 120_000 } },
       ...(process.env.TEST_DATABASE_URL ? [integration("postgres", "postgres")] : []),
       // Browser tests: the built application and the real service on SQLite, driven through Debian's chromium.
       {

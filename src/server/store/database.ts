@@ -19,6 +19,16 @@ export type DB = Kysely<Database>;
  */
 const requireDriver = createRequire(import.meta.url);
 
+/** The driver package, or an error that says which package to install (both are optional peers). */
+function loadDriver(name: "pg" | "better-sqlite3", dialect: DialectName): unknown {
+  try {
+    return requireDriver(name);
+  } catch (error) {
+    if ((error as { code?: string }).code !== "MODULE_NOT_FOUND") throw error;
+    throw new Error(`A ${dialect} DATABASE_URL needs the "${name}" package: npm install ${name}`, { cause: error });
+  }
+}
+
 export interface OpenedDatabase {
   db: DB;
   dialect: DialectName;
@@ -54,7 +64,7 @@ export function openDatabase(url: string): OpenedDatabase {
 
   if (dialect === "postgres") {
     // int8 (count(*)) as a JS number: counts here stay far below 2^53.
-    const pg = requireDriver("pg") as typeof pgType;
+    const pg = loadDriver("pg", dialect) as typeof pgType;
     pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
     const pool = new pg.Pool({ connectionString: location, max: 10 });
     let closing = false;
@@ -81,7 +91,7 @@ export function openDatabase(url: string): OpenedDatabase {
   }
 
   if (location !== ":memory:") mkdirSync(dirname(resolve(location)), { recursive: true });
-  const SqliteDatabase = requireDriver("better-sqlite3") as typeof SqliteDatabaseType;
+  const SqliteDatabase = loadDriver("better-sqlite3", dialect) as typeof SqliteDatabaseType;
   const sqlite = new SqliteDatabase(location);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");

@@ -1,0 +1,183 @@
+import { execFile } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+
+/**
+ * The package as a consumer gets it: `npm pack`, the tarball installed into a fresh project outside
+ * this repository, every entry point imported, a small consumer type-checked with tsc and run.
+ *
+ * The install must neither download nor compile a binary: scripts are off, and the one native addon
+ * the consumer runs on (better-sqlite3, an optional peer) gets this repository's compiled file, for
+ * the very same version and Node. Everything else comes from the npm cache (--prefer-offline), or the
+ * registry when the cache lacks it.
+ */
+
+const run = promisify(execFile);
+const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
+const work = mkdtempSync(join(tmpdir(), "gatehouse-pack-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const installedVersion = (name: string) =>
+  (JSON.parse(readFileSync(join(REPO, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+
+const npm = (args: string[], cwd: string) =>
+  run("npm", args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: "false" } });
+
+const CONSUMER = `
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { type Auth, AuthError, createAuth, type SessionWithUser, toNextJsHandler } from "gatehouse";
+import { createAuthClient } from "gatehouse/client";
+import { AuthProvider, useSession } from "gatehouse/react";
+import { fromNodeHeaders, toNodeHandler } from "gatehouse/node";
+
+let ready: (auth: Auth) => void = () => {};
+const authPromise = new Promise<Auth>((resolve) => { ready = resolve; });
+const server = createServer(toNodeHandler(authPromise));
+await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+const baseURL = \`http://127.0.0.1:\${(server.address() as AddressInfo).port}\`;
+const quiet = { info() {}, warn() {}, error(message: string) { console.error(message); } };
+const auth = await createAuth({ baseURL, secret: "a-consumer-secret-of-at-least-32-characters", database: "sqlite::memory:", logger: quiet });
+ready(auth);
+
+// Node's fetch keeps no cookies; the client needs them between calls.
+let cookie = "";
+const client = createAuthClient({
+  baseURL,
+  headers: { origin: baseURL },
+  focusTarget: null,
+  fetch: async (input, init) => {
+    const request = new Request(input, init);
+    if (cookie) request.headers.set("cookie", cookie);
+    const response = await fetch(request);
+    const set = response.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
+    if (set) cookie = set;
+    return response;
+  },
+});
+
+const email = "consumer@example.com";
+const signUp = await client.signUp.email({ name: "Consumer", email, password: "correct horse battery" });
+if (signUp.error) throw new Error(signUp.error.code);
+const viaClient = await client.getSession();
+const viaApi: SessionWithUser | null = await auth.api.getSession({ headers: fromNodeHeaders({ cookie }) });
+const { GET } = toNextJsHandler(auth);
+const ok = await GET(new Request(\`\${baseURL}/api/auth/ok\`));
+
+function Probe() {
+  const session = useSession();
+  return createElement("p", null, session.isPending ? "pending" : "ready");
+}
+const html = renderToString(createElement(AuthProvider, { client, children: createElement(Probe) }));
+
+// Wrong uses must not compile: if a declaration went missing and a type became any, these
+// expectations are unused and tsc fails.
+export function typeChecks() {
+  // @ts-expect-error headers are required
+  void auth.api.getSession({});
+  // @ts-expect-error the user has no such field
+  void viaApi?.user.nope;
+  // @ts-expect-error sign-up needs a password
+  void client.signUp.email({ name: "x", email: "x@example.com" });
+  const error: AuthError = new AuthError("UNAUTHORIZED");
+  return error.status satisfies number;
+}
+
+console.log(JSON.stringify({
+  signedUp: signUp.data.user.email,
+  client: viaClient.data?.user.email,
+  api: viaApi?.user.email,
+  apiDate: viaApi?.session.expiresAt instanceof Date,
+  next: ok.status,
+  html,
+}));
+server.close();
+await auth.close();
+`;
+
+describe("the npm package", () => {
+  let files: string[] = [];
+  let consumer = "";
+
+  it("packs only the built library, its declarations and docs", async () => {
+    const { stdout } = await npm(["pack", "--json", "--pack-destination", work], REPO);
+    const [packed] = JSON.parse(stdout.slice(stdout.indexOf("["))) as { filename: string; files: { path: string }[] }[];
+    files = packed!.files.map((file) => file.path);
+    for (const entry of ["server/index", "server/adapters/node", "client/index", "react/index"]) {
+      expect(files).toContain(`dist/lib/${entry}.js`);
+      expect(files).toContain(`dist/lib/${entry}.d.ts`);
+    }
+    expect(files.filter((path) => !/^(dist\/lib\/|docs\/[^/]+\.md$|README\.md$|package\.json$)/.test(path))).toEqual(
+      [],
+    );
+    expect(files.filter((path) => /\.test\.|\/app\//.test(path))).toEqual([]);
+
+    consumer = join(work, "consumer");
+    mkdirSync(join(consumer, "src"), { recursive: true });
+    const pinned = (names: string[]) => Object.fromEntries(names.map((name) => [name, installedVersion(name)]));
+    writeFileSync(
+      join(consumer, "package.json"),
+      JSON.stringify({
+        name: "gatehouse-consumer",
+        private: true,
+        type: "module",
+        dependencies: {
+          gatehouse: `file:${join(work, packed!.filename)}`,
+          ...pinned(["better-sqlite3", "react", "react-dom"]),
+        },
+        devDependencies: pinned(["typescript", "@types/node", "@types/react", "@types/react-dom"]),
+      }),
+    );
+  }, 120_000);
+
+  it("installs from the tarball without build-only dependencies or install scripts", async () => {
+    await npm(["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"], consumer);
+    const addon = "build/Release/better_sqlite3.node";
+    mkdirSync(join(consumer, "node_modules/better-sqlite3/build/Release"), { recursive: true });
+    copyFileSync(join(REPO, "node_modules/better-sqlite3", addon), join(consumer, "node_modules/better-sqlite3", addon));
+
+    const { stdout } = await npm(["ls", "--all", "--parseable"], consumer);
+    const installed = new Set(stdout.split("\n").map((path) => path.split("node_modules/").pop()));
+    for (const appOnly of ["vite", "react-router", "@tanstack/react-query", "tsx", "@hono/node-server", "pg", "ioredis"]) {
+      expect(installed.has(appOnly), appOnly).toBe(false);
+    }
+  }, 180_000);
+
+  it("type-checks and runs a consumer of every entry point", async () => {
+    writeFileSync(join(consumer, "src/main.ts"), CONSUMER);
+    writeFileSync(
+      join(consumer, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2023",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          lib: ["ES2023", "DOM", "DOM.Iterable"],
+          strict: true,
+          skipLibCheck: true,
+          types: ["node"],
+          outDir: "build",
+        },
+        include: ["src"],
+      }),
+    );
+    await run(join(consumer, "node_modules/.bin/tsc"), ["-p", "."], { cwd: consumer }).catch((error) => {
+      throw new Error(`tsc failed:\n${error.stdout}${error.stderr}`);
+    });
+    const { stdout } = await run(process.execPath, ["build/main.js"], { cwd: consumer });
+    expect(JSON.parse(stdout.trim().split("\n").pop()!)).toEqual({
+      signedUp: "consumer@example.com",
+      client: "consumer@example.com",
+      api: "consumer@example.com",
+      apiDate: true,
+      next: 200,
+      html: expect.stringMatching(/<p>(pending|ready)<\/p>/),
+    });
+  }, 120_000);
+});
