@@ -1,7 +1,7 @@
 import type { Member, SessionWithUser } from "../contract/models.js";
 import { type AddMemberInput, addMemberInput } from "../contract/organization.js";
 import type { AuthContext } from "./context.js";
-import { type HeaderSessionOptions, sessionFromHeaders } from "./http/header-session.js";
+import { type HeaderSessionOptions, type RequestHeaders, sessionFromHeaders } from "./http/header-session.js";
 import { addMember } from "./services/members.js";
 import { setPassword } from "./services/passwords.js";
 import { parseInput } from "./validation.js";
@@ -19,7 +19,7 @@ export interface ServerApi {
    * The session GET /get-session would answer for these request headers (their Cookie), or null; one
    * call, no HTTP. For a server's own pages and middleware: `auth.api.getSession({ headers: request.headers })`.
    */
-  getSession(input: { headers: HeadersInit; query?: HeaderSessionOptions }): Promise<SessionWithUser | null>;
+  getSession(input: { headers: RequestHeaders; query?: HeaderSessionOptions }): Promise<SessionWithUser | null>;
 }
 
 export function createServerApi(ctx: AuthContext): ServerApi {

@@ -11,7 +11,7 @@ export type { OnLinkAccount } from "./context.js";
 export { type Argon2Params, argon2idHasher, type PasswordHasher } from "./crypto/password.js";
 export { type MailTransport, smtpTransport } from "./email/transport.js";
 export { AuthError, isAuthError } from "./errors.js";
-export type { HeaderSessionOptions } from "./http/header-session.js";
+export type { HeaderSessionOptions, RequestHeaders } from "./http/header-session.js";
 export { consoleLogger, type Logger } from "./logger.js";
 export { type AuthOptions, type AuthOptionsInput, ConfigError } from "./options.js";
 export type { OpenedDatabase } from "./store/database.js";

@@ -5,6 +5,9 @@ import { unsignValue } from "../crypto/signed-value.js";
 import { lookupSession } from "../services/sessions.js";
 import { cookieName, parseSessionJson, verifyCookieCache } from "./cookies.js";
 
+/** A request's headers: a `Headers`, anything `new Headers()` takes, or a read-only view (Next.js `headers()`). */
+export type RequestHeaders = HeadersInit | { get(name: string): string | null };
+
 export interface HeaderSessionOptions {
   /** Read the database even when a valid cookie cache is present (as `?disableCookieCache=true`). */
   disableCookieCache?: boolean;
@@ -18,10 +21,13 @@ export interface HeaderSessionOptions {
  */
 export async function sessionFromHeaders(
   ctx: AuthContext,
-  headers: HeadersInit,
+  headers: RequestHeaders,
   options: HeaderSessionOptions = {},
 ): Promise<SessionWithUser | null> {
-  const cookieHeader = new Headers(headers).get("cookie");
+  const cookieHeader =
+    "get" in headers && typeof headers.get === "function"
+      ? headers.get("cookie")
+      : new Headers(headers as HeadersInit).get("cookie");
   if (!cookieHeader) return null;
   const cookies = parse(cookieHeader);
   const signedToken = cookies[cookieName(ctx, "session_token")];
