@@ -249,6 +249,12 @@ describe("Express 5 with toNodeHandler", () => {
 describe("toNodeHandler on node:http", () => {
   it("answers 500 for a failing handler and 400 for a bad Host, and the server keeps serving", async () => {
     let calls = 0;
+    const errors: string[] = [];
+    const logger: Logger = {
+      info: () => {},
+      warn: () => {},
+      error: (message, fields) => errors.push(`${message} ${JSON.stringify(fields)}`),
+    };
     const server = createServer(
       toNodeHandler({
         handler: async () => {
@@ -256,20 +262,17 @@ describe("toNodeHandler on node:http", () => {
           if (calls === 1) throw new Error("handler failed");
           return new Response("fine");
         },
+        context: { logger },
       }),
     );
     const origin = await listen(server);
-    const errors: unknown[] = [];
-    const consoleError = console.error;
-    console.error = (error: unknown) => errors.push(error);
     try {
       const failed = await send(`${origin}/x`);
       expect(failed).toMatchObject({ status: 500, body: { code: "INTERNAL_SERVER_ERROR" } });
-      expect(errors).toHaveLength(1);
+      expect(errors).toEqual([`node handler failed {"error":"handler failed"}`]);
       expect((await send(`${origin}/x`, { headers: { host: "bad host" } })).status).toBe(400);
       expect(await send(`${origin}/x`)).toMatchObject({ status: 200, body: "fine" });
     } finally {
-      console.error = consoleError;
       await new Promise((resolve) => server.close(resolve));
     }
   });

@@ -29,6 +29,11 @@ describe("auth.api.getSession without the cookie cache", () => {
     expect(data?.session.expiresAt).toBeInstanceOf(Date);
     const { api, http } = await both(server, browser.cookieHeader());
     expect(api).toEqual(http);
+    // A plain record and a read-only view (Next.js headers()) work as well as a Headers.
+    const cookie = browser.cookieHeader();
+    expect((await server.auth.api.getSession({ headers: { cookie } }))?.user.id).toBe(user.id);
+    const view = { get: (name: string) => (name === "cookie" ? cookie : null) };
+    expect((await server.auth.api.getSession({ headers: view }))?.user.id).toBe(user.id);
   });
 
   it("answers null without a cookie, for other cookies only, and for a tampered cookie", async () => {

@@ -3,11 +3,15 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import type { Auth } from "../auth.js";
+import { consoleLogger } from "../logger.js";
 
 /**
  * `gatehouse/node`: the auth handler for node:http-style servers (node:http, Express, Fastify's raw
  * request and reply). The framework keeps everything outside the base path.
  */
+
+/** An Auth, or anything with its handler (the service's logger is used when there is one). */
+type HandlerSource = Pick<Auth, "handler"> & { context?: Pick<Auth["context"], "logger"> };
 
 export type NodeHandler = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
 
@@ -26,19 +30,24 @@ interface FrameworkRequest extends IncomingMessage {
  * It never rejects: a failure answers 500 (or ends a reply already under way), so the host server
  * keeps running.
  */
-export function toNodeHandler(auth: Pick<Auth, "handler"> | Promise<Pick<Auth, "handler">>): NodeHandler {
+export function toNodeHandler(auth: HandlerSource | Promise<HandlerSource>): NodeHandler {
   return async (incoming, outgoing) => {
+    let source: HandlerSource | undefined;
     try {
       const request = toRequest(incoming);
       if (!request) {
         sendJson(outgoing, 400, { code: "BAD_REQUEST", message: "The request URL or Host header is not valid" });
         return;
       }
-      const response = await (await auth).handler(request, { incoming, outgoing });
+      source = await auth;
+      const response = await source.handler(request, { incoming, outgoing });
       await writeResponse(response, outgoing, incoming.method === "HEAD");
     } catch (error) {
       // A caller that hung up mid-reply is not a server fault.
-      if ((error as { code?: string }).code !== "ERR_STREAM_PREMATURE_CLOSE") console.error(error);
+      if ((error as { code?: string }).code !== "ERR_STREAM_PREMATURE_CLOSE") {
+        const logger = source?.context?.logger ?? consoleLogger;
+        logger.error("node handler failed", { error: error instanceof Error ? error.message : String(error) });
+      }
       if (!outgoing.headersSent) {
         sendJson(outgoing, 500, { code: "INTERNAL_SERVER_ERROR", message: "Internal Server Error" });
       } else {
