@@ -69,6 +69,7 @@ const authReady = new Promise<Auth>((resolve) => {
 
 let expressOrigin: string;
 let expressJsonOrigin: string;
+let expressMountedOrigin: string;
 let fastifyOrigin: string;
 const servers: Server[] = [];
 let fastify: FastifyInstance;
@@ -92,9 +93,14 @@ beforeAll(async () => {
   parsing.use(express.urlencoded({ extended: false }));
   parsing.all("/api/auth/*splat", toNodeHandler(authReady));
 
-  for (const app of [plain, parsing]) servers.push(createServer(app));
+  // Mounted with app.use: Express strips the mount path from req.url, the handler reads req.originalUrl.
+  const mounted = express();
+  mounted.use("/api/auth", toNodeHandler(authReady));
+
+  for (const app of [plain, parsing, mounted]) servers.push(createServer(app));
   expressOrigin = await listen(servers[0]!);
   expressJsonOrigin = await listen(servers[1]!);
+  expressMountedOrigin = await listen(servers[2]!);
 
   fastify = Fastify();
   await fastify.register(async (scope) => {
@@ -123,7 +129,7 @@ beforeAll(async () => {
     hasher: testHasher,
     logger,
     options: {
-      trustedOrigins: [expressJsonOrigin, fastifyOrigin],
+      trustedOrigins: [expressJsonOrigin, expressMountedOrigin, fastifyOrigin],
       session: { cookieCache: { enabled: true, maxAge: 300 } },
       rateLimit: { enabled: true, customRules: { "/sign-in/email": { window: 60, max: 3 } } },
     },
@@ -230,6 +236,10 @@ describe("Express 5 with toNodeHandler", () => {
       body: JSON.stringify({ name: "x".repeat(2 * 1024 * 1024) }),
     });
     expect(big.status).toBe(413);
+  });
+
+  it("works mounted with app.use('/api/auth', ...) too", async () => {
+    await journey(expressMountedOrigin);
   });
 
   it("protects a host route with auth.api.getSession", async () => {
