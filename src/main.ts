@@ -27,6 +27,7 @@ async function main(): Promise<void> {
     database: env.databaseUrl,
     options: env.options ?? demoOptions,
     mail: { smtpUrl: env.smtpUrl, from: env.mailFrom },
+    production: env.production,
     rateLimitStore: redis ? new RedisRateLimitStore(redis) : undefined,
     revocationFeed: redis ? redisRevocationFeed(redis, consoleLogger) : undefined,
   });

@@ -34,6 +34,8 @@ export function createHttpApp(ctx: AuthContext): Hono<AuthEnv> {
     // JSON is never to be sniffed as anything else; HTML routes add their own page policy.
     c.header("X-Content-Type-Options", "nosniff");
     await next();
+    // The handler's transactions have committed: webhooks it queued can go now.
+    ctx.webhooks.wakeIfQueued();
   });
 
   registerRoutes(createRoute(app, ctx), ctx);

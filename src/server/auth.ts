@@ -16,6 +16,7 @@ import { migrateToLatest, type OpenedDatabase, openDatabase } from "./store/data
 import { MemoryRateLimitStore, type RateLimitStore } from "./store/rate-limit-store.js";
 import type { RevocationFeed } from "./store/revocation-feeds.js";
 import { createOriginPredicate, normalizeOrigin } from "./trusted-origins.js";
+import { WebhookOutbox, type WebhookOutboxOptions } from "./webhooks/outbox.js";
 
 export interface CreateAuthInput {
   /** Public origin, e.g. `https://auth.example.com`; always a trusted origin. */
@@ -31,6 +32,10 @@ export interface CreateAuthInput {
   migrate?: boolean;
   /** Mail delivery: a transport, or SMTP_URL; neither gives the development outbox. */
   mail?: { transport?: MailTransport; smtpUrl?: string | null; from?: string; retryBaseMs?: number };
+  /** Webhook delivery timing (tests shorten it); the endpoints come from options.webhooks. */
+  webhookDelivery?: Pick<WebhookOutboxOptions, "retryBaseMs" | "maxRetryDelayMs" | "maxAttempts" | "timeoutMs">;
+  /** Production refuses plain-http webhook URLs (other than loopback); defaults to NODE_ENV=production. */
+  production?: boolean;
   hasher?: PasswordHasher;
   rateLimitStore?: RateLimitStore;
   /**
@@ -69,7 +74,10 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
   if (input.secret.length < MIN_SECRET_LENGTH) {
     throw new ConfigError(`AUTH_SECRET must be at least ${MIN_SECRET_LENGTH} characters`);
   }
-  const options: Readonly<AuthOptions> = resolveOptions(input.options, { baseURL: baseOrigin });
+  const options: Readonly<AuthOptions> = resolveOptions(input.options, {
+    baseURL: baseOrigin,
+    production: input.production ?? process.env.NODE_ENV === "production",
+  });
   const basePath = input.basePath ?? "/api/auth";
   const providers = createProviderRegistry(options.socialProviders, {
     callbackBaseURL: `${baseOrigin}${basePath}`,
@@ -89,6 +97,12 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     logger,
     now,
     retryBaseMs: input.mail?.retryBaseMs,
+  });
+  const webhooks = new WebhookOutbox(database.db, {
+    ...input.webhookDelivery,
+    endpoints: options.webhooks,
+    logger,
+    now,
   });
   const cookieCache = options.session.cookieCache;
   // Only a cookie cache needs to hear revocations: without one every request reads the database.
@@ -110,6 +124,7 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     rateLimitStore: input.rateLimitStore ?? new MemoryRateLimitStore(),
     logger,
     mail,
+    webhooks,
     now,
     isTrustedOrigin,
     providers,
@@ -120,6 +135,7 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
   };
   const app = createHttpApp(context);
   mail.start();
+  webhooks.start();
   const stopHousekeeping = startHousekeeping(context);
   return {
     handler: (request, env) => Promise.resolve(app.fetch(request, env)),
@@ -130,6 +146,7 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     async close() {
       stopHousekeeping();
       await mail.stop();
+      await webhooks.stop();
       await revocations.close();
       await database.close();
     },

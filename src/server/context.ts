@@ -9,6 +9,7 @@ import type { RevocationList } from "./services/revocations.js";
 import type { DB } from "./store/database.js";
 import type { DialectName } from "./store/dialect.js";
 import type { RateLimitStore } from "./store/rate-limit-store.js";
+import type { WebhookOutbox } from "./webhooks/outbox.js";
 
 /**
  * Called when a browser that held an anonymous session signs in or up as a real user, just before
@@ -34,6 +35,8 @@ export interface AuthContext {
   readonly logger: Logger;
   /** Mail goes through the outbox: enqueue inside the change's transaction, wake() after commit. */
   readonly mail: MailOutbox;
+  /** Signed webhooks: enqueue inside the change's transaction; free when nothing subscribes. */
+  readonly webhooks: WebhookOutbox;
   /** Social providers, built once from options.socialProviders. */
   readonly providers: ProviderRegistry;
   /** Which cookie-cache copies may still answer; every session revocation goes through it. */

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { WEBHOOK_EVENTS } from "./webhooks/events.js";
+import { secretFormatProblem } from "./webhooks/signing.js";
 
 /**
  * The JSON options (CONFIG.md), parsed once into a frozen, fully defaulted object.
@@ -254,6 +256,24 @@ const passkey = z.strictObject({
   origin: z.string().url().optional(),
 });
 
+/** A receiver of signed event notifications (docs/webhooks.md). */
+const webhook = z.strictObject({
+  url: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
+  /** Standard Webhooks secret: `whsec_` + base64 of 24 to 64 random bytes. */
+  secret: z.string().superRefine((secret, ctx) => {
+    const problem = secretFormatProblem(secret);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  }),
+  events: z
+    .array(z.enum(WEBHOOK_EVENTS))
+    .min(1)
+    .refine((events) => new Set(events).size === events.length, "lists an event twice"),
+});
+
+const webhooks = z
+  .array(webhook)
+  .refine((list) => new Set(list.map((w) => w.url)).size === list.length, "two webhooks have the same url");
+
 export const authOptionsSchema = z.strictObject({
   emailAndPassword: emailAndPassword.prefault({}),
   emailVerification: emailVerification.prefault({}),
@@ -273,6 +293,7 @@ export const authOptionsSchema = z.strictObject({
   emailOTP: emailOTP.prefault({}),
   passkey: passkey.prefault({}),
   advanced: advanced.prefault({}),
+  webhooks: webhooks.default([]),
 });
 
 /** Options as written in AUTH_CONFIG: every key optional. */
@@ -299,10 +320,15 @@ function describeIssues(error: z.ZodError, source: string): string {
 }
 
 /** Parses and defaults the options; throws ConfigError naming every wrong key. */
-export function resolveOptions(input: unknown, context: { baseURL: string; source?: string }): Readonly<AuthOptions> {
+export function resolveOptions(
+  input: unknown,
+  context: { baseURL: string; source?: string; production?: boolean },
+): Readonly<AuthOptions> {
+  const source = context.source ?? "options";
   const parsed = authOptionsSchema.safeParse(input ?? {});
-  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, context.source ?? "options"));
+  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, source));
   const options = parsed.data;
+  if (context.production) refusePlainHttpWebhooks(options.webhooks, source);
   const resolved: AuthOptions = {
     ...options,
     emailVerification: {
@@ -315,6 +341,19 @@ export function resolveOptions(input: unknown, context: { baseURL: string; sourc
     },
   };
   return deepFreeze(resolved);
+}
+
+/** In production a payload must not cross a network in the clear: https, or a loopback receiver. */
+function refusePlainHttpWebhooks(list: readonly { url: string }[], source: string): void {
+  list.forEach(({ url }, index) => {
+    const { protocol, hostname } = new URL(url);
+    const loopback = hostname === "localhost" || hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+    if (protocol !== "https:" && !loopback) {
+      throw new ConfigError(
+        `${source}: option "webhooks.${index}.url": must be https when NODE_ENV=production (got "${url}"); only loopback receivers may use http`,
+      );
+    }
+  });
 }
 
 function deepFreeze<T>(value: T): T {

@@ -1,24 +1,37 @@
 import type { AuthContext } from "../context.js";
-import { deleteExpiredSessions, deleteExpiredVerifications, deleteSentMailBefore } from "../store/housekeeping.js";
+import {
+  deleteExpiredSessions,
+  deleteExpiredVerifications,
+  deleteFinishedWebhookDeliveries,
+  deleteSentMailBefore,
+} from "../store/housekeeping.js";
 import { deleteStaleThrottles } from "../store/sign-in-throttle.js";
 
 /** Delivered mail is kept this long for the development outbox page and support questions. */
 const SENT_MAIL_RETENTION_MS = 7 * 86400 * 1000;
+/** Delivered webhooks are kept a week too; given-up ones a month, long enough to notice and replay by hand. */
+export const DELIVERED_WEBHOOK_RETENTION_MS = 7 * 86400 * 1000;
+export const FAILED_WEBHOOK_RETENTION_MS = 30 * 86400 * 1000;
 
 /**
- * Deletes what can never be used again: expired sessions and one-time values, and old delivered mail.
+ * Deletes what can never be used again: expired sessions and one-time values, old delivered mail and
+ * old finished webhook deliveries.
  * Expired rows are already refused when read; this keeps the tables (and their indexes) small.
  */
 export async function sweepExpired(
   ctx: AuthContext,
-): Promise<{ sessions: number; verifications: number; mail: number }> {
+): Promise<{ sessions: number; verifications: number; mail: number; webhooks: number }> {
   const now = ctx.now();
   const sessions = await deleteExpiredSessions(ctx.db, now);
   const verifications = await deleteExpiredVerifications(ctx.db, now);
   // Failure counts older than a day are forgotten (the longest lock is 15 minutes).
   await deleteStaleThrottles(ctx.db, new Date(now.getTime() - 86_400_000));
   const mail = await deleteSentMailBefore(ctx.db, new Date(now.getTime() - SENT_MAIL_RETENTION_MS));
-  return { sessions, verifications, mail };
+  const webhooks = await deleteFinishedWebhookDeliveries(ctx.db, {
+    delivered: new Date(now.getTime() - DELIVERED_WEBHOOK_RETENTION_MS),
+    failed: new Date(now.getTime() - FAILED_WEBHOOK_RETENTION_MS),
+  });
+  return { sessions, verifications, mail, webhooks };
 }
 
 /** Runs the sweep every `intervalMs` in the background; returns a function that stops it. */

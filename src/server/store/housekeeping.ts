@@ -17,3 +17,15 @@ export async function deleteSentMailBefore(db: DB, before: Date): Promise<number
   const result = await db.deleteFrom("outbox").where("sentAt", "<=", before).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** Webhook deliveries delivered before `delivered`, or given up before `failed` (pending ones stay). */
+export async function deleteFinishedWebhookDeliveries(
+  db: DB,
+  before: { delivered: Date; failed: Date },
+): Promise<number> {
+  const result = await db
+    .deleteFrom("webhookDelivery")
+    .where((eb) => eb.or([eb("deliveredAt", "<=", before.delivered), eb("failedAt", "<=", before.failed)]))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -192,6 +192,23 @@ export interface OutboxTable {
   createdAt: Timestamp;
 }
 
+/** Webhook deliveries (migration 0012), written in the same transaction as the change they tell of. */
+export interface WebhookDeliveryTable {
+  /** Sent as `webhook-id`; the same on every attempt. */
+  id: string;
+  url: string;
+  eventType: string;
+  /** The JSON body, fixed at enqueue so every attempt signs and sends the same bytes. */
+  payload: string;
+  attempts: Generated<number>;
+  lastError: string | null;
+  nextAttemptAt: Timestamp;
+  deliveredAt: NullableTimestamp;
+  /** When the delivery was given up (after the last allowed attempt). */
+  failedAt: NullableTimestamp;
+  createdAt: Timestamp;
+}
+
 /** Admin actions and impersonations (migration 0005). Never updated, only appended. */
 export interface AuditLogTable {
   id: string;
@@ -221,5 +238,6 @@ export interface Database {
   jwks: JwksTable;
   signInThrottle: SignInThrottleTable;
   outbox: OutboxTable;
+  webhookDelivery: WebhookDeliveryTable;
   auditLog: AuditLogTable;
 }

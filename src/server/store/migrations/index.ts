@@ -9,6 +9,7 @@ import { signInThrottleMigration } from "./0008_sign_in_throttle.js";
 import { outboxRecipientIndexMigration } from "./0009_outbox_recipient_index.js";
 import { twoFactorMigration } from "./0010_two_factor.js";
 import { passkeysMigration } from "./0011_passkeys.js";
+import { webhooksMigration } from "./0012_webhooks.js";
 
 /** All migrations in order. Names sort by their numeric prefix; never rename or edit a landed one. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -22,5 +23,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     "0009_outbox_recipient_index": outboxRecipientIndexMigration(),
     "0010_two_factor": twoFactorMigration(dialect),
     "0011_passkeys": passkeysMigration(dialect),
+    "0012_webhooks": webhooksMigration(dialect),
   };
 }

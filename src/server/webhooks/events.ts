@@ -1,0 +1,97 @@
+import {
+  type Invitation,
+  invitationModel,
+  type Member,
+  memberModel,
+  type Organization,
+  organizationModel,
+  type User,
+  userModel,
+} from "../../contract/models.js";
+
+/** Every event a webhook may subscribe to (docs/webhooks.md). */
+export const WEBHOOK_EVENTS = [
+  "user.created",
+  "user.updated",
+  "user.deleted",
+  "session.created",
+  "session.revoked",
+  "organization.created",
+  "organization.updated",
+  "organization.deleted",
+  "member.added",
+  "member.updated",
+  "member.removed",
+  "invitation.created",
+  "invitation.accepted",
+  "invitation.rejected",
+  "invitation.canceled",
+] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** A session as a webhook tells it: never its token (nor the token's digest). */
+export interface WebhookSession {
+  id: string;
+  userId: string;
+  ipAddress: string | null;
+  userAgent: string | null;
+  expiresAt: Date;
+}
+
+/** What a service hands to enqueue for each event (a row may carry more; only these fields are sent). */
+export interface WebhookEventData {
+  "user.created": User;
+  "user.updated": User;
+  "user.deleted": User;
+  "session.created": SessionLike;
+  "session.revoked": SessionLike;
+  "organization.created": Organization;
+  "organization.updated": Organization;
+  "organization.deleted": Organization;
+  "member.added": Member;
+  "member.updated": Member;
+  "member.removed": Member;
+  "invitation.created": Invitation;
+  "invitation.accepted": Invitation;
+  "invitation.rejected": Invitation;
+  "invitation.canceled": Invitation;
+}
+
+/** A session row or wire session: dates may still be the driver's text or numbers. */
+export interface SessionLike {
+  id: string;
+  userId: string;
+  ipAddress: string | null;
+  userAgent: string | null;
+  expiresAt: Date | string | number;
+}
+
+/**
+ * The object a payload carries, in its wire shape. Each family goes through an allow-list (the zod
+ * models strip unknown keys, the session is picked field by field), so a row that carries a password
+ * hash, a token or its digest can never leak it into a payload.
+ */
+export function wireData<E extends WebhookEvent>(event: E, data: WebhookEventData[E]): unknown {
+  const family = event.slice(0, event.indexOf("."));
+  switch (family) {
+    case "user":
+      return userModel.parse(data);
+    case "organization":
+      return organizationModel.parse(data);
+    case "member":
+      return memberModel.parse(data);
+    case "invitation":
+      return invitationModel.parse(data);
+    default: {
+      const session = data as SessionLike;
+      const expiresAt = session.expiresAt instanceof Date ? session.expiresAt : new Date(session.expiresAt);
+      return {
+        id: session.id,
+        userId: session.userId,
+        ipAddress: session.ipAddress,
+        userAgent: session.userAgent,
+        expiresAt,
+      } satisfies WebhookSession;
+    }
+  }
+}

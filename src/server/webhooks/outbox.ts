@@ -1,0 +1,295 @@
+import { newId } from "../crypto/random.js";
+import type { Logger } from "../logger.js";
+import type { DB } from "../store/database.js";
+import { toDate, toDateOrNull } from "../store/values.js";
+import { type WebhookEvent, type WebhookEventData, wireData } from "./events.js";
+import { signedHeaders } from "./signing.js";
+
+/** One configured receiver (options `webhooks`). */
+export interface WebhookEndpoint {
+  url: string;
+  /** `whsec_<base64>`, checked at start-up. */
+  secret: string;
+  events: readonly WebhookEvent[];
+}
+
+export interface WebhookOutboxOptions {
+  endpoints: readonly WebhookEndpoint[];
+  logger: Logger;
+  now: () => Date;
+  /** First retry delay; doubles per attempt up to maxRetryDelayMs. */
+  retryBaseMs?: number;
+  maxRetryDelayMs?: number;
+  /** After this many failed attempts the delivery is given up (failedAt set, kept for inspection). */
+  maxAttempts?: number;
+  /** One attempt's limit, connection to last byte of the answer's head. */
+  timeoutMs?: number;
+  /** How often due retries are looked for when nothing wakes the worker. */
+  pollIntervalMs?: number;
+}
+
+export interface WebhookDeliveryEntry {
+  /** The `webhook-id` header: the same on every attempt, so receivers can drop duplicates. */
+  id: string;
+  url: string;
+  eventType: string;
+  /** The exact body that is signed and sent. */
+  payload: string;
+  attempts: number;
+  lastError: string | null;
+  nextAttemptAt: Date;
+  deliveredAt: Date | null;
+  /** Set when the delivery was given up after maxAttempts. */
+  failedAt: Date | null;
+  createdAt: Date;
+}
+
+/** Defaults: 5 s doubling to at most an hour, 20 attempts (about 12 hours), 10 s per attempt. */
+export const WEBHOOK_RETRY_BASE_MS = 5000;
+export const WEBHOOK_MAX_RETRY_DELAY_MS = 3600_000;
+export const WEBHOOK_MAX_ATTEMPTS = 20;
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+
+/** How long one attempt holds a row, so two instances never send the same delivery at once. */
+const LEASE_MS = 60_000;
+const BATCH = 20;
+
+/**
+ * Webhook deliveries go through a table, like mail: a service writes the event in the same
+ * transaction as the change (`enqueue(trx, event, data)`), so a rollback sends nothing and a commit
+ * loses nothing. The worker POSTs each row, signed, and retries with capped exponential backoff
+ * until a 2xx; the row keeps its attempts and last error. Delivery is at least once: the `webhook-id`
+ * stays the same across attempts for receivers to deduplicate.
+ *
+ * With no endpoint subscribed to an event, enqueue and atomic do nothing at all (no query, no
+ * transaction), so hot paths pay nothing when webhooks are off.
+ */
+export class WebhookOutbox {
+  readonly #db: DB;
+  readonly #options: Required<WebhookOutboxOptions>;
+  readonly #byEvent = new Map<WebhookEvent, WebhookEndpoint[]>();
+  readonly #byUrl = new Map<string, WebhookEndpoint>();
+  #timer: NodeJS.Timeout | null = null;
+  #running: Promise<void> | null = null;
+  #again = false;
+  #queued = false;
+  #stopped = false;
+
+  constructor(db: DB, options: WebhookOutboxOptions) {
+    this.#db = db;
+    this.#options = {
+      ...options,
+      retryBaseMs: options.retryBaseMs ?? WEBHOOK_RETRY_BASE_MS,
+      maxRetryDelayMs: options.maxRetryDelayMs ?? WEBHOOK_MAX_RETRY_DELAY_MS,
+      maxAttempts: options.maxAttempts ?? WEBHOOK_MAX_ATTEMPTS,
+      timeoutMs: options.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
+      pollIntervalMs: options.pollIntervalMs ?? 2000,
+    };
+    for (const endpoint of options.endpoints) {
+      this.#byUrl.set(endpoint.url, endpoint);
+      for (const event of new Set(endpoint.events)) {
+        const list = this.#byEvent.get(event) ?? [];
+        list.push(endpoint);
+        this.#byEvent.set(event, list);
+      }
+    }
+  }
+
+  /** Whether any endpoint subscribes to the event. */
+  wants(event: WebhookEvent): boolean {
+    return this.#byEvent.has(event);
+  }
+
+  /**
+   * Queues the event (one delivery per subscribed endpoint, per item) in the caller's transaction.
+   * Nothing is written when no endpoint subscribes; the request's end wakes the worker.
+   */
+  async enqueue<E extends WebhookEvent>(
+    db: DB,
+    event: E,
+    data: WebhookEventData[E] | readonly WebhookEventData[E][],
+  ): Promise<void> {
+    const endpoints = this.#byEvent.get(event);
+    if (!endpoints) return;
+    const items: readonly WebhookEventData[E][] = Array.isArray(data) ? data : [data as WebhookEventData[E]];
+    if (items.length === 0) return;
+    const now = this.#options.now();
+    const rows = items.flatMap((item) => {
+      const payload = JSON.stringify({ type: event, timestamp: now.toISOString(), data: wireData(event, item) });
+      return endpoints.map((endpoint) => ({
+        id: `msg_${newId()}`,
+        url: endpoint.url,
+        eventType: event,
+        payload,
+        lastError: null,
+        nextAttemptAt: now,
+        deliveredAt: null,
+        failedAt: null,
+        createdAt: now,
+      }));
+    });
+    await db.insertInto("webhookDelivery").values(rows).execute();
+    this.#queued = true;
+  }
+
+  /**
+   * Runs a change that is one statement on its own (a sign-out, a rename) in a transaction when the
+   * event has a subscriber, so the change and its enqueue commit together; otherwise straight on `db`.
+   */
+  async atomic<T>(db: DB, event: WebhookEvent, change: (db: DB) => Promise<T>): Promise<T> {
+    if (!this.#byEvent.has(event) || db.isTransaction) return change(db);
+    return db.transaction().execute(change);
+  }
+
+  /** Starts the retry poll (only when some webhook is configured). */
+  start(): void {
+    if (this.#timer || this.#stopped || this.#byUrl.size === 0) return;
+    this.#timer = setInterval(() => this.wake(), this.#options.pollIntervalMs);
+    this.#timer.unref();
+    this.wake();
+  }
+
+  /** Called when a request ends: its transaction has committed, so what it queued can go now. */
+  wakeIfQueued(): void {
+    if (!this.#queued) return;
+    this.#queued = false;
+    this.wake();
+  }
+
+  /** Delivers whatever is due now; runs coalesce, so many wakes cost one pass. */
+  wake(): void {
+    if (this.#stopped || this.#byUrl.size === 0) return;
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    this.#running = this.#deliverLoop().finally(() => {
+      this.#running = null;
+    });
+  }
+
+  /** Resolves once every due delivery has had an attempt (for tests and shutdown). */
+  async flush(): Promise<void> {
+    this.wake();
+    while (this.#running) await this.#running;
+  }
+
+  /** Stops the poll and waits for the attempts in flight; undelivered rows wait for the next start. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    if (this.#running) await this.#running;
+  }
+
+  async list(limit = 100): Promise<WebhookDeliveryEntry[]> {
+    const rows = await this.#db
+      .selectFrom("webhookDelivery")
+      .selectAll()
+      .orderBy("createdAt", "desc")
+      .orderBy("id")
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      ...row,
+      attempts: Number(row.attempts),
+      nextAttemptAt: toDate(row.nextAttemptAt),
+      deliveredAt: toDateOrNull(row.deliveredAt),
+      failedAt: toDateOrNull(row.failedAt),
+      createdAt: toDate(row.createdAt),
+    }));
+  }
+
+  async #deliverLoop(): Promise<void> {
+    do {
+      this.#again = false;
+      try {
+        while ((await this.#deliverBatch()) === BATCH && !this.#stopped) {}
+      } catch (error) {
+        this.#options.logger.error("webhook outbox pass failed", { error: String(error) });
+      }
+    } while (this.#again && !this.#stopped);
+  }
+
+  /** Attempts one batch of due deliveries side by side; returns how many were due. */
+  async #deliverBatch(): Promise<number> {
+    const now = this.#options.now();
+    const due = await this.#db
+      .selectFrom("webhookDelivery")
+      .select(["id", "url", "payload", "attempts"])
+      .where("deliveredAt", "is", null)
+      .where("failedAt", "is", null)
+      .where("nextAttemptAt", "<=", now)
+      .orderBy("createdAt")
+      .limit(BATCH)
+      .execute();
+    await Promise.all(due.map((row) => this.#attempt(row, now)));
+    return due.length;
+  }
+
+  async #attempt(row: { id: string; url: string; payload: string; attempts: number }, now: Date): Promise<void> {
+    if (this.#stopped) return;
+    const claimed = await this.#db
+      .updateTable("webhookDelivery")
+      .set({ nextAttemptAt: new Date(now.getTime() + LEASE_MS) })
+      .where("id", "=", row.id)
+      .where("deliveredAt", "is", null)
+      .where("failedAt", "is", null)
+      .where("nextAttemptAt", "<=", now)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) return;
+    const attempts = Number(row.attempts) + 1;
+    const error = await this.#send(row);
+    const done = this.#options.now();
+    if (error === null) {
+      await this.#db
+        .updateTable("webhookDelivery")
+        .set({ deliveredAt: done, attempts, lastError: null })
+        .where("id", "=", row.id)
+        .execute();
+      return;
+    }
+    const givingUp = attempts >= this.#options.maxAttempts;
+    const delay = Math.min(this.#options.retryBaseMs * 2 ** (attempts - 1), this.#options.maxRetryDelayMs);
+    this.#options.logger.warn(givingUp ? "webhook delivery given up" : "webhook delivery failed; will retry", {
+      id: row.id,
+      url: row.url,
+      attempts,
+      error,
+    });
+    await this.#db
+      .updateTable("webhookDelivery")
+      .set({
+        attempts,
+        lastError: error.slice(0, 1000),
+        nextAttemptAt: new Date(done.getTime() + delay),
+        failedAt: givingUp ? done : null,
+      })
+      .where("id", "=", row.id)
+      .execute();
+  }
+
+  /** One signed POST; null when the receiver answered 2xx, else what went wrong. */
+  async #send(row: { id: string; url: string; payload: string }): Promise<string | null> {
+    const endpoint = this.#byUrl.get(row.url);
+    if (!endpoint) return "no webhook is configured for this URL any more";
+    const timestamp = Math.floor(this.#options.now().getTime() / 1000);
+    try {
+      const response = await fetch(row.url, {
+        method: "POST",
+        headers: signedHeaders(endpoint.secret, row.id, timestamp, row.payload),
+        body: row.payload,
+        // A redirect is an answer like any non-2xx: following it would send the payload elsewhere.
+        redirect: "manual",
+        signal: AbortSignal.timeout(this.#options.timeoutMs),
+      });
+      await response.body?.cancel();
+      return response.ok ? null : `HTTP ${response.status}`;
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      const detail = cause?.code ?? cause?.message;
+      const message = error instanceof Error ? error.message : String(error);
+      return detail ? `${message} (${detail})` : message;
+    }
+  }
+}
