@@ -62,7 +62,9 @@ export async function deleteUser(
 
 /** Deletes the user and what they own in one transaction, then refuses every cached copy of their sessions. */
 export async function deleteUserEverywhere(ctx: AuthContext, userId: string): Promise<void> {
-  await ctx.db.transaction().execute((trx) => deleteUserAndOwnedRows(trx, userId));
+  await ctx.db.transaction().execute(async (trx) => {
+    await ctx.webhooks.enqueue(trx, "user.deleted", await deleteUserAndOwnedRows(trx, userId));
+  });
   await ctx.revocations.revokeUser(userId);
 }
 
@@ -75,7 +77,7 @@ export async function deleteUserWithToken(ctx: AuthContext, userId: string, toke
   await ctx.db.transaction().execute(async (trx) => {
     const found = await consumeVerification(trx, deleteIdentifier(token), { value: userId });
     if (!found || found.expiresAt.getTime() <= now.getTime()) throw new AuthError("INVALID_TOKEN", { status: 404 });
-    await deleteUserAndOwnedRows(trx, userId);
+    await ctx.webhooks.enqueue(trx, "user.deleted", await deleteUserAndOwnedRows(trx, userId));
   });
   await ctx.revocations.revokeUser(userId);
 }

@@ -16,7 +16,6 @@ import { searchUsers } from "../store/admin-users.js";
 import { isUniqueViolation } from "../store/database.js";
 import {
   deleteUserSession,
-  deleteUserSessions,
   findSessionOwner,
   listActiveUserSessions,
   mapSession,
@@ -27,7 +26,7 @@ import { type AdminActor, isAdminUser, isKnownAdminRole, requireAdminPermission 
 import { recordAudit } from "./audit.js";
 import { assertNewPasswordAcceptable, normalizeEmail } from "./credentials.js";
 import { parseRoles } from "./permissions.js";
-import { hashSessionToken } from "./sessions.js";
+import { hashSessionToken, revokeAllSessions } from "./sessions.js";
 
 /**
  * The target of a change (update, role, ban, removal, password): another admin only with
@@ -80,6 +79,7 @@ export async function createUserAsAdmin(
         role,
         now,
       });
+      await ctx.webhooks.enqueue(trx, "user.created", user);
       if (passwordHash) await insertCredentialAccount(trx, { id: newId(), userId: user.id, passwordHash, now });
       await recordAudit(ctx, trx, {
         actorUserId: actor.user.id,
@@ -133,6 +133,7 @@ export async function updateUserAsAdmin(
     return await ctx.db.transaction().execute(async (trx) => {
       const user = await updateUserProfile(trx, userId, patch, ctx.now());
       if (!user) throw new AuthError("USER_NOT_FOUND", { status: 404 });
+      await ctx.webhooks.enqueue(trx, "user.updated", user);
       await recordAudit(ctx, trx, {
         actorUserId: actor.user.id,
         action: "user.update",
@@ -160,6 +161,7 @@ export async function setRoleAsAdmin(
   return ctx.db.transaction().execute(async (trx) => {
     const user = await updateUserProfile(trx, userId, { role: roles }, ctx.now());
     if (!user) throw new AuthError("USER_NOT_FOUND", { status: 404 });
+    await ctx.webhooks.enqueue(trx, "user.updated", user);
     await recordAudit(ctx, trx, {
       actorUserId: actor.user.id,
       action: "user.set-role",
@@ -186,7 +188,8 @@ export async function banUserAsAdmin(
   const banned = await ctx.db.transaction().execute(async (trx) => {
     const user = await updateUserProfile(trx, input.userId, { banned: true, banReason, banExpires }, now);
     if (!user) throw new AuthError("USER_NOT_FOUND", { status: 404 });
-    await deleteUserSessions(trx, input.userId);
+    await ctx.webhooks.enqueue(trx, "user.updated", user);
+    await revokeAllSessions(ctx, trx, input.userId);
     await recordAudit(ctx, trx, {
       actorUserId: actor.user.id,
       action: "user.ban",
@@ -206,6 +209,7 @@ export async function unbanUserAsAdmin(ctx: AuthContext, actor: AdminActor, user
   return ctx.db.transaction().execute(async (trx) => {
     const user = await updateUserProfile(trx, userId, { banned: false, banReason: null, banExpires: null }, ctx.now());
     if (!user) throw new AuthError("USER_NOT_FOUND", { status: 404 });
+    await ctx.webhooks.enqueue(trx, "user.updated", user);
     await recordAudit(ctx, trx, {
       actorUserId: actor.user.id,
       action: "user.unban",
@@ -222,7 +226,7 @@ export async function removeUserAsAdmin(ctx: AuthContext, actor: AdminActor, use
   if (userId === actor.user.id) throw new AuthError("YOU_CANNOT_REMOVE_YOURSELF");
   const user = await manageableUser(ctx, actor, userId);
   await ctx.db.transaction().execute(async (trx) => {
-    await deleteUserAndOwnedRows(trx, userId);
+    await ctx.webhooks.enqueue(trx, "user.deleted", await deleteUserAndOwnedRows(trx, userId));
     await recordAudit(ctx, trx, {
       actorUserId: actor.user.id,
       action: "user.remove",
@@ -253,7 +257,7 @@ export async function setUserPasswordAsAdmin(
       await updateCredentialPassword(trx, userId, passwordHash, now);
     }
     // Whoever was signed in as the user (perhaps the reason for the reset) is signed out.
-    await deleteUserSessions(trx, userId);
+    await revokeAllSessions(ctx, trx, userId);
     await recordAudit(ctx, trx, {
       actorUserId: actor.user.id,
       action: "user.set-password",
@@ -284,7 +288,8 @@ export async function revokeUserSessionAsAdmin(
   const target = await findSessionOwner(ctx.db, hashSessionToken(sessionToken), sessionToken);
   if (!target) return;
   await ctx.db.transaction().execute(async (trx) => {
-    await deleteUserSession(trx, target.userId, hashSessionToken(sessionToken), sessionToken);
+    const revoked = await deleteUserSession(trx, target.userId, hashSessionToken(sessionToken), sessionToken);
+    await ctx.webhooks.enqueue(trx, "session.revoked", revoked);
     await recordAudit(ctx, trx, {
       actorUserId: actor.user.id,
       action: "session.revoke",
@@ -299,7 +304,7 @@ export async function revokeUserSessionAsAdmin(
 export async function revokeUserSessionsAsAdmin(ctx: AuthContext, actor: AdminActor, userId: string): Promise<void> {
   requireAdminPermission(ctx, actor, { session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS");
   await ctx.db.transaction().execute(async (trx) => {
-    await deleteUserSessions(trx, userId);
+    await revokeAllSessions(ctx, trx, userId);
     await recordAudit(ctx, trx, {
       actorUserId: actor.user.id,
       action: "session.revoke-all",

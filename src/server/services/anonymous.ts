@@ -46,6 +46,7 @@ export async function signInAnonymously(
       role: ctx.options.admin.defaultRole,
       now,
     });
+    await ctx.webhooks.enqueue(trx, "user.created", user);
     const session = await createSession(ctx, trx, user.id, meta, { rememberMe: true });
     return { session, user };
   });
@@ -63,14 +64,15 @@ function mergeRoles(accountRoles: string, guestRoles: string): string {
  * so no organization the guest made is left without members; team memberships and sent
  * invitations move too.
  */
-async function handOverGuestWork(db: DB, guestId: string, accountId: string): Promise<void> {
+async function handOverGuestWork(ctx: AuthContext, db: DB, guestId: string, accountId: string): Promise<void> {
   for (const guestMember of await listUserMemberRows(db, guestId)) {
     const accountMember = await findMember(db, guestMember.organizationId, accountId);
-    if (accountMember) {
-      await updateMemberRoleRow(db, accountMember.id, mergeRoles(accountMember.role, guestMember.role));
-    } else {
-      await reassignMemberRow(db, guestMember.id, accountId);
-    }
+    // Either way the account's membership is what changed (member.updated); the guest's own merged
+    // row goes with the guest, whose user.deleted follows.
+    const changed = accountMember
+      ? await updateMemberRoleRow(db, accountMember.id, mergeRoles(accountMember.role, guestMember.role))
+      : await reassignMemberRow(db, guestMember.id, accountId);
+    await ctx.webhooks.enqueue(db, "member.updated", changed);
   }
   await reassignTeamMemberships(db, guestId, accountId);
   await reassignSentInvitations(db, guestId, accountId);
@@ -91,8 +93,8 @@ export async function retireAnonymousUser(
   if (next.user.isAnonymous || next.user.id === anonymous.user.id) return;
   await ctx.onLinkAccount?.({ anonymousUser: anonymous, newUser: next });
   await ctx.db.transaction().execute(async (trx) => {
-    await handOverGuestWork(trx, anonymous.user.id, next.user.id);
-    await deleteUserAndOwnedRows(trx, anonymous.user.id);
+    await handOverGuestWork(ctx, trx, anonymous.user.id, next.user.id);
+    await ctx.webhooks.enqueue(trx, "user.deleted", await deleteUserAndOwnedRows(trx, anonymous.user.id));
   });
   await ctx.revocations.revokeUser(anonymous.user.id);
 }
@@ -108,9 +110,13 @@ export async function deleteAnonymousUser(ctx: AuthContext, current: SessionWith
     for (const { organizationId } of await listUserMemberRows(trx, guestId)) {
       if ((await countMembers(trx, organizationId)) > 1) continue;
       await clearActiveOrganizationEverywhere(trx, organizationId);
-      await deleteOrganizationWithContents(trx, organizationId);
+      await ctx.webhooks.enqueue(
+        trx,
+        "organization.deleted",
+        await deleteOrganizationWithContents(trx, organizationId),
+      );
     }
-    await deleteUserAndOwnedRows(trx, guestId);
+    await ctx.webhooks.enqueue(trx, "user.deleted", await deleteUserAndOwnedRows(trx, guestId));
   });
   await ctx.revocations.revokeUser(guestId);
 }

@@ -73,6 +73,7 @@ export async function applyEmailChange(ctx: AuthContext, user: User, newEmail: s
         ctx.now(),
       );
       if (!moved) throw new AuthError("INVALID_TOKEN", { status: 401 });
+      await ctx.webhooks.enqueue(trx, "user.updated", moved);
       await ctx.mail.enqueue(trx, emailChangedNotice(user.email, newEmail));
       return moved;
     });

@@ -128,7 +128,11 @@ export async function verifyEmailWithOtp(
   await checkOtp(ctx, ctx.db, { email, type: "email-verification", otp: input.otp }, true);
   const found = await findUserByEmail(ctx.db, email);
   if (!found) throw new AuthError("USER_NOT_FOUND");
-  const user = (await updateUserProfile(ctx.db, found.id, { emailVerified: true }, ctx.now())) ?? found;
+  const user = await ctx.webhooks.atomic(ctx.db, "user.updated", async (db) => {
+    const updated = (await updateUserProfile(db, found.id, { emailVerified: true }, ctx.now())) ?? found;
+    await ctx.webhooks.enqueue(db, "user.updated", updated);
+    return updated;
+  });
   if (!ctx.options.emailVerification.autoSignInAfterVerification) return { user, session: null };
   const session = await createSession(ctx, ctx.db, user.id, meta, { rememberMe: true, knownUser: user });
   return { user, session };
@@ -146,6 +150,8 @@ export async function resetPasswordWithEmailOtp(
     await checkOtp(ctx, trx, { email, type: "forget-password", otp: input.otp }, true);
     const user = await findUserByEmail(trx, email);
     if (!user) throw new AuthError("INVALID_OTP");
-    return (await updateUserProfile(trx, user.id, { emailVerified: true }, now)) ?? user;
+    const updated = (await updateUserProfile(trx, user.id, { emailVerified: true }, now)) ?? user;
+    await ctx.webhooks.enqueue(trx, "user.updated", updated);
+    return updated;
   });
 }

@@ -61,6 +61,7 @@ export async function signUpEmail(ctx: AuthContext, input: SignUpInput, meta: Re
         role: ctx.options.admin.defaultRole,
         now,
       });
+      await ctx.webhooks.enqueue(trx, "user.created", user);
       await insertCredentialAccount(trx, { id: newId(), userId: user.id, passwordHash, now });
       if (sendsVerificationOnSignUp(ctx)) {
         await enqueueVerificationMail(ctx, trx, user, input.callbackURL, { signUp: true });

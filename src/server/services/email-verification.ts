@@ -140,6 +140,7 @@ async function markVerified(
   if (user.emailVerified) return { kind: "verified", user, session: null };
   return ctx.db.transaction().execute(async (trx) => {
     const updated = (await updateUserProfile(trx, user.id, { emailVerified: true }, ctx.now())) ?? user;
+    await ctx.webhooks.enqueue(trx, "user.updated", updated);
     // A link in a mailbox is one factor: a user with two-factor on signs in the usual way instead.
     const signIn =
       options.signIn && ctx.options.emailVerification.autoSignInAfterVerification && !user.twoFactorEnabled;

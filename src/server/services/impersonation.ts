@@ -50,6 +50,7 @@ export async function stopImpersonating(
   if (admin?.status !== "active" || admin.data.user.id !== adminId) throw new AuthError("ADMIN_SESSION_NOT_FOUND");
   await ctx.db.transaction().execute(async (trx) => {
     await deleteSessionById(trx, current.session.id);
+    await ctx.webhooks.enqueue(trx, "session.revoked", current.session);
     await recordAudit(ctx, trx, {
       actorUserId: adminId,
       action: "user.stop-impersonating",

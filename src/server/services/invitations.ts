@@ -133,7 +133,13 @@ export async function inviteMember(
         return renewed;
       }
       // An expired pending invitation is superseded, so the address can be invited again.
-      if (pending) await transitionPendingInvitation(trx, pending.id, "canceled");
+      if (pending) {
+        await ctx.webhooks.enqueue(
+          trx,
+          "invitation.canceled",
+          await transitionPendingInvitation(trx, pending.id, "canceled"),
+        );
+      }
       if ((await countPendingInvitations(trx, organizationId, now)) >= options.invitationLimit) {
         throw new AuthError("INVITATION_LIMIT_REACHED");
       }
@@ -153,6 +159,7 @@ export async function inviteMember(
         expiresAt,
         now,
       });
+      await ctx.webhooks.enqueue(trx, "invitation.created", created);
       sent = await enqueueInvitationMail(ctx, trx, created, user, organization.name);
       return created;
     });
@@ -196,6 +203,7 @@ export async function acceptInvitation(
       throw new AuthError("ORGANIZATION_NOT_FOUND");
     const invitation = await transitionPendingInvitation(trx, found.id, "accepted");
     if (!invitation) throw new AuthError("INVITATION_NOT_FOUND");
+    await ctx.webhooks.enqueue(trx, "invitation.accepted", invitation);
     if (!(await findMember(trx, invitation.organizationId, invitation.inviterId))) {
       throw new AuthError("INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION");
     }
@@ -218,7 +226,11 @@ export async function acceptInvitation(
 export async function rejectInvitation(ctx: AuthContext, user: User, invitationId: string): Promise<Invitation> {
   const message = "Invitation not found!";
   await recipientInvitation(ctx, user, invitationId, message);
-  const invitation = await transitionPendingInvitation(ctx.db, invitationId, "rejected");
+  const invitation = await ctx.webhooks.atomic(ctx.db, "invitation.rejected", async (db) => {
+    const rejected = await transitionPendingInvitation(db, invitationId, "rejected");
+    await ctx.webhooks.enqueue(db, "invitation.rejected", rejected);
+    return rejected;
+  });
   if (!invitation) throw new AuthError("INVITATION_NOT_FOUND", { message });
   return invitation;
 }
@@ -233,7 +245,11 @@ export async function cancelInvitation(ctx: AuthContext, session: Session, invit
     permissions: { invitation: ["cancel"] },
     denied: "YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION",
   });
-  const invitation = await transitionPendingInvitation(ctx.db, invitationId, "canceled");
+  const invitation = await ctx.webhooks.atomic(ctx.db, "invitation.canceled", async (db) => {
+    const canceled = await transitionPendingInvitation(db, invitationId, "canceled");
+    await ctx.webhooks.enqueue(db, "invitation.canceled", canceled);
+    return canceled;
+  });
   if (!invitation) throw new AuthError("INVITATION_NOT_FOUND");
   return invitation;
 }

@@ -39,12 +39,14 @@ export async function claimMailboxOwner(
       role: ctx.options.admin.defaultRole,
       now,
     });
+    await ctx.webhooks.enqueue(trx, "user.created", user);
     return { user, isNewUser: true, revokedSessions: false };
   }
   if (existing.emailVerified) return { user: existing, isNewUser: false, revokedSessions: false };
   await deleteCredentialAccount(trx, existing.id);
-  await revokeAllSessions(trx, existing.id);
+  await revokeAllSessions(ctx, trx, existing.id);
   const user = (await updateUserProfile(trx, existing.id, { emailVerified: true }, now)) ?? existing;
+  await ctx.webhooks.enqueue(trx, "user.updated", user);
   return { user, isNewUser: false, revokedSessions: true };
 }
 

@@ -46,6 +46,7 @@ export async function insertMemberUnderLimit(
   }
   const now = ctx.now();
   const member = await insertMember(trx, { id: newId(), ...input, now });
+  await ctx.webhooks.enqueue(trx, "member.added", member);
   const teams = await findOrganizationTeams(trx, input.organizationId, input.teamIds);
   for (const team of teams) await insertTeamMember(trx, { id: newId(), teamId: team.id, userId: input.userId, now });
   return member;
@@ -114,6 +115,7 @@ export async function removeMember(
     }
     await assertNotLastOwner(ctx, trx, target, "YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
     await deleteMemberWithTeams(trx, target);
+    await ctx.webhooks.enqueue(trx, "member.removed", target);
     await clearUserActiveOrganization(trx, target.userId, organizationId);
     return target;
   });
@@ -136,6 +138,7 @@ export async function leaveOrganization(
     if (!member) throw new AuthError("MEMBER_NOT_FOUND");
     await assertNotLastOwner(ctx, trx, member, "YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
     await deleteMemberWithTeams(trx, member);
+    await ctx.webhooks.enqueue(trx, "member.removed", member);
     await clearUserActiveOrganization(trx, session.userId, organizationId);
     return member;
   });
@@ -172,6 +175,7 @@ export async function updateMemberRole(
     }
     const updated = await updateMemberRoleRow(trx, target.id, role);
     if (!updated) throw new AuthError("MEMBER_NOT_FOUND");
+    await ctx.webhooks.enqueue(trx, "member.updated", updated);
     return updated;
   });
 }

@@ -76,6 +76,7 @@ export async function createOrganization(
         metadata: metadataText(input.metadata),
         now,
       });
+      await ctx.webhooks.enqueue(trx, "organization.created", organization);
       const member = await insertMember(trx, {
         id: newId(),
         organizationId: organization.id,
@@ -83,6 +84,7 @@ export async function createOrganization(
         role: options.creatorRole,
         now,
       });
+      await ctx.webhooks.enqueue(trx, "member.added", member);
       let teamId: string | null = null;
       if (withTeam) {
         const team = await insertTeam(trx, {
@@ -134,7 +136,11 @@ export async function updateOrganization(
   if (data.logo !== undefined) patch.logo = data.logo;
   if (data.metadata !== undefined) patch.metadata = metadataText(data.metadata);
   try {
-    const updated = await updateOrganizationRow(ctx.db, organizationId, patch);
+    const updated = await ctx.webhooks.atomic(ctx.db, "organization.updated", async (db) => {
+      const row = await updateOrganizationRow(db, organizationId, patch);
+      await ctx.webhooks.enqueue(db, "organization.updated", row);
+      return row;
+    });
     if (!updated) throw new AuthError("ORGANIZATION_NOT_FOUND");
     return updated;
   } catch (error) {
@@ -164,7 +170,8 @@ export async function deleteOrganization(
     const org = await findOrganization(trx, { id: organizationId });
     if (!org) throw new AuthError("ORGANIZATION_NOT_FOUND");
     await clearActiveOrganizationEverywhere(trx, organizationId);
-    await deleteOrganizationWithContents(trx, organizationId);
+    // Members, invitations and teams go with it: one organization.deleted tells of all of them.
+    await ctx.webhooks.enqueue(trx, "organization.deleted", await deleteOrganizationWithContents(trx, organizationId));
     return org;
   });
   const active =

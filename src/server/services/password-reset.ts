@@ -90,7 +90,7 @@ export async function setPasswordWithMailedProof(
     await deleteUserVerifications(trx, user.id, RESET_PASSWORD_PREFIX);
     // A trusted device must not outlive the password it was trusted under.
     await forgetTrustedDevices(trx, user.id);
-    if (revokeSessions) await revokeAllSessions(trx, user.id);
+    if (revokeSessions) await revokeAllSessions(ctx, trx, user.id);
     await ctx.mail.enqueue(trx, passwordChangedNotice(user.email, "reset"));
     return user;
   });

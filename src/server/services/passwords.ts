@@ -42,7 +42,7 @@ export async function changePassword(
     await forgetTrustedDevices(trx, user.id);
     await ctx.mail.enqueue(trx, passwordChangedNotice(user.email, "changed"));
     if (!input.revokeOtherSessions) return null;
-    await revokeAllSessions(trx, user.id);
+    await revokeAllSessions(ctx, trx, user.id);
     return createSession(ctx, trx, user.id, meta, { rememberMe: options.rememberMe, secondFactor: "rotation" });
   });
   ctx.mail.wake();

@@ -84,7 +84,7 @@ export async function createSession(
     absoluteLifetime,
     options.expiresInSeconds ?? (options.rememberMe ? expiresIn : Math.min(NOT_REMEMBERED_SECONDS, expiresIn)),
   );
-  const row = await insertSession(db, {
+  const session = {
     id: newId(),
     tokenHash: hashSessionToken(token),
     userId,
@@ -95,6 +95,11 @@ export async function createSession(
     activeTeamId: options.activeTeamId,
     impersonatedBy: options.impersonatedBy,
     now,
+  };
+  const row = await ctx.webhooks.atomic(db, "session.created", async (trx) => {
+    const inserted = await insertSession(trx, session);
+    await ctx.webhooks.enqueue(trx, "session.created", inserted);
+    return inserted;
   });
   return mapSession(row, token);
 }
@@ -174,8 +179,12 @@ export function isSessionFresh(ctx: AuthContext, session: Session): boolean {
 }
 
 export async function signOut(ctx: AuthContext, token: string): Promise<void> {
-  const userId = await deleteSessionByTokenHash(ctx.db, hashSessionToken(token));
-  if (userId) await ctx.revocations.revokeUser(userId);
+  const revoked = await ctx.webhooks.atomic(ctx.db, "session.revoked", async (db) => {
+    const row = await deleteSessionByTokenHash(db, hashSessionToken(token));
+    if (row) await ctx.webhooks.enqueue(db, "session.revoked", row);
+    return row;
+  });
+  if (revoked) await ctx.revocations.revokeUser(revoked.userId);
 }
 
 /** The user's live sessions; each carries its revocation handle (the id) instead of the secret token. */
@@ -189,25 +198,36 @@ export async function listSessions(ctx: AuthContext, current: Session): Promise<
 
 /** Revokes one of the caller's sessions, named by its token or its handle. Someone else's is left alone. */
 export async function revokeSession(ctx: AuthContext, userId: string, tokenOrHandle: string): Promise<void> {
-  const deleted = await deleteUserSession(ctx.db, userId, hashSessionToken(tokenOrHandle), tokenOrHandle);
-  if (deleted > 0) await ctx.revocations.revokeUser(userId);
+  const deleted = await ctx.webhooks.atomic(ctx.db, "session.revoked", async (db) => {
+    const rows = await deleteUserSession(db, userId, hashSessionToken(tokenOrHandle), tokenOrHandle);
+    await ctx.webhooks.enqueue(db, "session.revoked", rows);
+    return rows;
+  });
+  if (deleted.length > 0) await ctx.revocations.revokeUser(userId);
 }
 
 /**
- * Ends every session of the user; `db` may be a transaction the caller owns, and the caller then
- * tells ctx.revocations after it commits.
+ * Ends the user's sessions (all, or all but `exceptId`) and queues session.revoked for each; `db` may
+ * be a transaction the caller owns, and the caller then tells ctx.revocations after it commits.
  */
-export async function revokeAllSessions(db: DB, userId: string): Promise<void> {
-  await deleteUserSessions(db, userId);
+export async function revokeAllSessions(
+  ctx: AuthContext,
+  db: DB,
+  userId: string,
+  options: { exceptId?: string } = {},
+): Promise<void> {
+  await ctx.webhooks.atomic(db, "session.revoked", async (trx) => {
+    await ctx.webhooks.enqueue(trx, "session.revoked", await deleteUserSessions(trx, userId, options));
+  });
 }
 
 /** Ends every session of the user (revoke-sessions) and refuses every cached copy of them. */
 export async function signOutEverywhere(ctx: AuthContext, userId: string): Promise<void> {
-  await deleteUserSessions(ctx.db, userId);
+  await revokeAllSessions(ctx, ctx.db, userId);
   await ctx.revocations.revokeUser(userId);
 }
 
 export async function revokeOtherSessions(ctx: AuthContext, current: Session): Promise<void> {
-  await deleteUserSessions(ctx.db, current.userId, { exceptId: current.id });
+  await revokeAllSessions(ctx, ctx.db, current.userId, { exceptId: current.id });
   await ctx.revocations.revokeUser(current.userId);
 }

@@ -88,7 +88,8 @@ export async function enableTwoFactor(
       verified,
       now,
     });
-    if (verified) await setTwoFactorEnabled(trx, current.user.id, true, now);
+    if (verified)
+      await ctx.webhooks.enqueue(trx, "user.updated", await setTwoFactorEnabled(trx, current.user.id, true, now));
   });
   const user = { ...current.user, twoFactorEnabled: verified || current.user.twoFactorEnabled };
   return { totpURI: totpFor(ctx, user, secret.base32, input.issuer).toString(), backupCodes, user };
@@ -117,7 +118,7 @@ export async function disableTwoFactor(ctx: AuthContext, current: SessionWithUse
   await ctx.db.transaction().execute(async (trx) => {
     await deleteTwoFactor(trx, current.user.id);
     await forgetTrustedDevices(trx, current.user.id);
-    await setTwoFactorEnabled(trx, current.user.id, false, ctx.now());
+    await ctx.webhooks.enqueue(trx, "user.updated", await setTwoFactorEnabled(trx, current.user.id, false, ctx.now()));
   });
   return { ...current.user, twoFactorEnabled: false };
 }
@@ -228,7 +229,11 @@ async function complete(
   let data: SessionWithUser;
   if (subject.kind === "signed-in") {
     const { current } = subject;
-    if (!current.user.twoFactorEnabled) await setTwoFactorEnabled(ctx.db, current.user.id, true, now);
+    if (!current.user.twoFactorEnabled) {
+      await ctx.webhooks.atomic(ctx.db, "user.updated", async (db) => {
+        await ctx.webhooks.enqueue(db, "user.updated", await setTwoFactorEnabled(db, current.user.id, true, now));
+      });
+    }
     data = { session: current.session, user: { ...current.user, twoFactorEnabled: true } };
   } else {
     const { challenge, user } = subject;

@@ -17,7 +17,11 @@ export async function updateUser(ctx: AuthContext, userId: string, body: UpdateU
   if (body.name !== undefined) patch.name = body.name.trim();
   if (body.image !== undefined) patch.image = body.image;
   if (Object.keys(patch).length === 0) throw new AuthError("NO_FIELDS_TO_UPDATE");
-  const user = await updateUserProfile(ctx.db, userId, patch, ctx.now());
+  const user = await ctx.webhooks.atomic(ctx.db, "user.updated", async (db) => {
+    const updated = await updateUserProfile(db, userId, patch, ctx.now());
+    await ctx.webhooks.enqueue(db, "user.updated", updated);
+    return updated;
+  });
   if (!user) throw new AuthError("USER_NOT_FOUND");
   return user;
 }

@@ -1,4 +1,6 @@
+import type { Member } from "../../contract/models.js";
 import type { DB } from "./database.js";
+import { mapMember } from "./members.js";
 
 /** The organizations a user belongs to, with their member row and role. */
 export function listUserMemberRows(db: DB, userId: string) {
@@ -6,8 +8,14 @@ export function listUserMemberRows(db: DB, userId: string) {
 }
 
 /** Hands a member row to another user (who is not yet a member of that organization). */
-export async function reassignMemberRow(db: DB, memberId: string, userId: string): Promise<void> {
-  await db.updateTable("member").set({ userId }).where("id", "=", memberId).execute();
+export async function reassignMemberRow(db: DB, memberId: string, userId: string): Promise<Member | null> {
+  const row = await db
+    .updateTable("member")
+    .set({ userId })
+    .where("id", "=", memberId)
+    .returningAll()
+    .executeTakeFirst();
+  return row ? mapMember(row) : null;
 }
 
 /**

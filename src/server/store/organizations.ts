@@ -67,8 +67,11 @@ export async function updateOrganizationRow(
   return row ? mapOrganization(row) : null;
 }
 
-/** The organization with its teams (and their members), invitations and memberships; `db` is the caller's transaction. */
-export async function deleteOrganizationWithContents(db: DB, id: string): Promise<void> {
+/**
+ * The organization with its teams (and their members), invitations and memberships; `db` is the
+ * caller's transaction. Answers the organization as it was (for organization.deleted), or null.
+ */
+export async function deleteOrganizationWithContents(db: DB, id: string): Promise<Organization | null> {
   await db
     .deleteFrom("teamMember")
     .where("teamId", "in", (eb) => eb.selectFrom("team").select("team.id").where("team.organizationId", "=", id))
@@ -76,7 +79,8 @@ export async function deleteOrganizationWithContents(db: DB, id: string): Promis
   await db.deleteFrom("team").where("organizationId", "=", id).execute();
   await db.deleteFrom("invitation").where("organizationId", "=", id).execute();
   await db.deleteFrom("member").where("organizationId", "=", id).execute();
-  await db.deleteFrom("organization").where("id", "=", id).execute();
+  const row = await db.deleteFrom("organization").where("id", "=", id).returningAll().executeTakeFirst();
+  return row ? mapOrganization(row) : null;
 }
 
 /**

@@ -120,26 +120,44 @@ export async function deleteSessionById(db: DB, id: string): Promise<void> {
   await db.deleteFrom("session").where("id", "=", id).execute();
 }
 
-/** Deletes the session with this token digest; answers whose it was (null when there was none). */
-export async function deleteSessionByTokenHash(db: DB, tokenHash: string): Promise<string | null> {
-  const row = await db.deleteFrom("session").where("tokenHash", "=", tokenHash).returning("userId").executeTakeFirst();
-  return row?.userId ?? null;
+/** What a deletion hands back: enough for a session.revoked event, no token digest. */
+const REVOKED_COLUMNS = ["id", "userId", "ipAddress", "userAgent", "expiresAt"] as const;
+export type RevokedSessionRow = Pick<SessionRow, (typeof REVOKED_COLUMNS)[number]>;
+
+/** Deletes the session with this token digest; answers it (null when there was none). */
+export async function deleteSessionByTokenHash(db: DB, tokenHash: string): Promise<RevokedSessionRow | null> {
+  const row = await db
+    .deleteFrom("session")
+    .where("tokenHash", "=", tokenHash)
+    .returning(REVOKED_COLUMNS)
+    .executeTakeFirst();
+  return row ?? null;
 }
 
 /** Deletes one of the user's sessions named by its token digest or its revocation handle (the id). */
-export async function deleteUserSession(db: DB, userId: string, tokenHash: string, handle: string): Promise<number> {
-  const result = await db
+export async function deleteUserSession(
+  db: DB,
+  userId: string,
+  tokenHash: string,
+  handle: string,
+): Promise<RevokedSessionRow[]> {
+  return db
     .deleteFrom("session")
     .where("userId", "=", userId)
     .where((eb) => eb.or([eb("tokenHash", "=", tokenHash), eb("id", "=", handle)]))
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+    .returning(REVOKED_COLUMNS)
+    .execute();
 }
 
-export async function deleteUserSessions(db: DB, userId: string, options: { exceptId?: string } = {}): Promise<void> {
+/** Deletes the user's sessions (but `exceptId`); answers those that went, for session.revoked. */
+export async function deleteUserSessions(
+  db: DB,
+  userId: string,
+  options: { exceptId?: string } = {},
+): Promise<RevokedSessionRow[]> {
   let query = db.deleteFrom("session").where("userId", "=", userId);
   if (options.exceptId) query = query.where("id", "!=", options.exceptId);
-  await query.execute();
+  return query.returning(REVOKED_COLUMNS).execute();
 }
 
 export async function listActiveUserSessions(db: DB, userId: string, now: Date): Promise<SessionRow[]> {

@@ -1,4 +1,6 @@
+import type { User } from "../../contract/models.js";
 import type { DB } from "./database.js";
+import { mapUser } from "./users.js";
 import { toBool, toDate, toDateOrNull } from "./values.js";
 
 export interface TwoFactorRecord {
@@ -95,8 +97,15 @@ export async function deleteTwoFactor(db: DB, userId: string): Promise<void> {
   await db.deleteFrom("twoFactor").where("userId", "=", userId).execute();
 }
 
-export async function setTwoFactorEnabled(db: DB, userId: string, enabled: boolean, now: Date): Promise<void> {
-  await db.updateTable("user").set({ twoFactorEnabled: enabled, updatedAt: now }).where("id", "=", userId).execute();
+/** Answers the user as they now are (for user.updated), or null when there was none. */
+export async function setTwoFactorEnabled(db: DB, userId: string, enabled: boolean, now: Date): Promise<User | null> {
+  const row = await db
+    .updateTable("user")
+    .set({ twoFactorEnabled: enabled, updatedAt: now })
+    .where("id", "=", userId)
+    .returningAll()
+    .executeTakeFirst();
+  return row ? mapUser(row) : null;
 }
 
 export async function insertChallenge(

@@ -102,15 +102,16 @@ export class WebhookOutbox {
 
   /**
    * Queues the event (one delivery per subscribed endpoint, per item) in the caller's transaction.
-   * Nothing is written when no endpoint subscribes; the request's end wakes the worker.
+   * Nothing is written when no endpoint subscribes or `data` is null (nothing changed); the
+   * request's end wakes the worker.
    */
   async enqueue<E extends WebhookEvent>(
     db: DB,
     event: E,
-    data: WebhookEventData[E] | readonly WebhookEventData[E][],
+    data: WebhookEventData[E] | readonly WebhookEventData[E][] | null,
   ): Promise<void> {
     const endpoints = this.#byEvent.get(event);
-    if (!endpoints) return;
+    if (!endpoints || data === null) return;
     const items: readonly WebhookEventData[E][] = Array.isArray(data) ? data : [data as WebhookEventData[E]];
     if (items.length === 0) return;
     const now = this.#options.now();

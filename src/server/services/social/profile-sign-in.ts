@@ -133,6 +133,7 @@ export async function signInWithProfile(
         role: ctx.options.admin.defaultRole,
         now,
       });
+      await ctx.webhooks.enqueue(trx, "user.created", created);
       await insertSocialAccount(trx, {
         id: newId(),
         userId: created.id,
