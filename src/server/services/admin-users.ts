@@ -14,12 +14,7 @@ import {
 } from "../store/accounts.js";
 import { searchUsers } from "../store/admin-users.js";
 import { isUniqueViolation } from "../store/database.js";
-import {
-  deleteUserSession,
-  findSessionOwner,
-  listActiveUserSessions,
-  mapSession,
-} from "../store/sessions.js";
+import { deleteUserSession, findSessionOwner, listActiveUserSessions, mapSession } from "../store/sessions.js";
 import { findUserById, insertUser, updateUserProfile } from "../store/users.js";
 import { parseInput } from "../validation.js";
 import { type AdminActor, isAdminUser, isKnownAdminRole, requireAdminPermission } from "./admin-access.js";
