@@ -114,7 +114,9 @@ async function assertNotBanned(
   if (!state?.banned) return state;
   const now = ctx.now();
   if (state.banExpires && state.banExpires.getTime() <= now.getTime()) {
-    await liftBan(db, userId, now);
+    await ctx.webhooks.atomic(db, "user.updated", async (trx) => {
+      await ctx.webhooks.enqueue(trx, "user.updated", await liftBan(trx, userId, now));
+    });
     return state;
   }
   throw bannedError(state.banReason, state.banExpires);

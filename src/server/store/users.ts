@@ -131,12 +131,15 @@ export async function findBanState(
   };
 }
 
-export async function liftBan(db: DB, userId: string, now: Date): Promise<void> {
-  await db
+/** Ends a ban that has run out; answers the user as they now are (for user.updated). */
+export async function liftBan(db: DB, userId: string, now: Date): Promise<User | null> {
+  const row = await db
     .updateTable("user")
     .set({ banned: false, banReason: null, banExpires: null, updatedAt: now })
     .where("id", "=", userId)
-    .execute();
+    .returningAll()
+    .executeTakeFirst();
+  return row ? mapUser(row) : null;
 }
 
 /**

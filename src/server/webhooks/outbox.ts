@@ -44,7 +44,7 @@ export interface WebhookDeliveryEntry {
   createdAt: Date;
 }
 
-/** Defaults: 5 s doubling to at most an hour, 20 attempts (about 12 hours), 10 s per attempt. */
+/** Defaults: 5 s doubling to at most an hour, 20 attempts (the last about 10.4 hours after the first), 10 s each. */
 export const WEBHOOK_RETRY_BASE_MS = 5000;
 export const WEBHOOK_MAX_RETRY_DELAY_MS = 3600_000;
 export const WEBHOOK_MAX_ATTEMPTS = 20;
