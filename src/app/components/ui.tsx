@@ -208,8 +208,9 @@ export function FormError({ error, testId = "form-error" }: { error: HasCode | s
 }
 
 /**
- * A status message. With `takeFocus`, it takes the focus when nothing else has it (the button that
- * led here went away with what it removed), so keyboard users carry on from it.
+ * A status message. With `takeFocus` it takes the focus when it appears: for the result of removing
+ * something, whose button went away with it, so keyboard users carry on from here and not from the
+ * top of the page.
  */
 export function Notice({
   children,
@@ -222,7 +223,7 @@ export function Notice({
 }) {
   const ref = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
-    if (takeFocus && (!document.activeElement || document.activeElement === document.body)) ref.current?.focus();
+    if (takeFocus) ref.current?.focus();
   }, [takeFocus]);
   return (
     <p ref={ref} role="status" className="notice" data-testid={testId} tabIndex={takeFocus ? -1 : undefined}>

@@ -152,7 +152,8 @@ export function MembersPage() {
   const removeMember = useSubmit(authClient.organization.removeMember);
   const leave = useSubmit(authClient.organization.leave);
   const { confirm, dialog } = useConfirm();
-  const [notice, setNotice] = useState<string | null>(null);
+  // A removal's notice takes the focus (its button is gone); a role change's leaves it on the picker.
+  const [notice, setNotice] = useState<{ text: string; takeFocus: boolean } | null>(null);
   const org = active.data;
   if (!org || !session.data) return <Loading />;
   const nameOf = (m: Member) => m.user?.name || m.user?.email || m.userId;
@@ -164,7 +165,7 @@ export function MembersPage() {
       confirmLabel: "Change role",
     });
     if (yes && (await updateRole.run({ memberId: m.id, role, organizationId: org.id })))
-      setNotice(`${nameOf(m)} is now ${roleLabel(role)}.`);
+      setNotice({ text: `${nameOf(m)} is now ${roleLabel(role)}.`, takeFocus: false });
   };
   const remove = async (m: Member) => {
     setNotice(null);
@@ -174,15 +175,15 @@ export function MembersPage() {
       confirmLabel: "Remove member",
     });
     if (yes && (await removeMember.run({ memberIdOrEmail: m.id, organizationId: org.id })))
-      setNotice(`${nameOf(m)} was removed from ${org.name}.`);
+      setNotice({ text: `${nameOf(m)} was removed from ${org.name}.`, takeFocus: true });
   };
   return (
     <>
       {dialog}
       <Card title="Members" testId="members-card">
         {notice && (
-          <Notice key={notice} testId="members-notice" takeFocus>
-            {notice}
+          <Notice key={notice.text} testId="members-notice" takeFocus={notice.takeFocus}>
+            {notice.text}
           </Notice>
         )}
         <MembersTable
