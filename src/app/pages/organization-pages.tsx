@@ -60,7 +60,10 @@ export function OrganizationLayout() {
                 <Button
                   type="button"
                   variant="secondary"
-                  onClick={() => void authClient.organization.setActive({ organizationId: org.id })}
+                  onClick={async () => {
+                    await authClient.organization.setActive({ organizationId: org.id });
+                    await authClient.$store.activeOrganization.refetch();
+                  }}
                 >
                   Open
                 </Button>
