@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshot, signInInBrowser, signUpInBrowser } from "./helpers/browser.js";
+import { launchBrowser, screenshot, signInInBrowser, signOutInBrowser, signUpInBrowser } from "./helpers/browser.js";
 import { type Service, startService } from "./helpers/service.js";
 
 let service: Service;
@@ -39,7 +39,7 @@ describe("signing up, out and in", () => {
     expect(await page.getByTestId("home-title").textContent()).toBe("Welcome, Ann");
     await screenshot(page, "home");
 
-    await page.getByTestId("sign-out").click();
+    await signOutInBrowser(page);
     await page.waitForURL(`${service.origin}/sign-in`);
 
     await signInInBrowser(page, service.origin, { email: user.email, password: "wrong password!" });
@@ -57,7 +57,7 @@ describe("signing up, out and in", () => {
     const page = await context.newPage();
     await signUpInBrowser(page, service.origin, user);
     await page.getByTestId("home-title").waitFor();
-    await page.getByTestId("sign-out").click();
+    await signOutInBrowser(page);
     await page.waitForURL(/\/sign-in/);
 
     await page.goto(`${service.origin}/account/sessions`);
@@ -118,6 +118,7 @@ describe("session revocation", () => {
     expect(await laptopPage.getByTestId("sessions-list").textContent()).toContain("Chrome on Android");
     await screenshot(laptopPage, "account-sessions");
     await laptopPage.getByTestId("sessions-revoke-others").click();
+    await laptopPage.getByTestId("confirm-accept").click();
     await expect.poll(() => laptopPage.getByTestId("session-row").count()).toBe(1);
 
     // The phone comes back to the tab: the focus refetch finds the session gone.

@@ -49,9 +49,7 @@ describe("organization journey", () => {
     await owner.getByText("This slug is free.").waitFor();
     await owner.getByTestId("org-create-submit").click();
     await owner.getByTestId("org-settings-card").waitFor();
-    await expect
-      .poll(() => owner.getByTestId("org-switcher").locator("option:checked").textContent())
-      .toBe("Acme Corp");
+    await expect.poll(() => owner.getByTestId("org-switcher-active").textContent()).toBe("Acme Corp");
     expect(await seriousA11yViolations(owner)).toEqual([]);
     await screenshot(owner, "organization-settings");
 
@@ -103,6 +101,7 @@ describe("organization journey", () => {
 
     // The member leaves; the owner sees one member again.
     await invitee.getByTestId("org-leave").click();
+    await invitee.getByTestId("confirm-accept").click();
     await invitee.getByTestId("home-title").waitFor();
     await owner.goto(`${service.origin}/organization/members`);
     await expect.poll(() => owner.getByTestId("member-row").count()).toBe(1);

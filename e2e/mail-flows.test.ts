@@ -1,6 +1,12 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, seriousA11yViolations, signInInBrowser, signUpInBrowser } from "./helpers/browser.js";
+import {
+  launchBrowser,
+  seriousA11yViolations,
+  signInInBrowser,
+  signOutInBrowser,
+  signUpInBrowser,
+} from "./helpers/browser.js";
 import { type Service, startService, verifyByMailAndSignIn } from "./helpers/service.js";
 
 /**
@@ -65,7 +71,7 @@ describe("password reset", () => {
     const page = await (await browser.newContext()).newPage();
     const email = `reset-${Date.now()}@example.com`;
     await signUpAndVerify(page, "Rita Reset", email);
-    await page.getByTestId("sign-out").click();
+    await signOutInBrowser(page);
     await page.waitForURL(/\/sign-in/);
 
     await page.getByTestId("forgot-password-link").click();

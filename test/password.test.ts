@@ -218,6 +218,13 @@ describe("POST /change-password", () => {
     });
     expect(wrong.status).toBe(400);
     expect(wrong.body).toEqual({ code: "INVALID_PASSWORD", message: "Invalid password" });
+    const same = await browser.post("/change-password", { currentPassword: password, newPassword: password });
+    expect(same.status).toBe(400);
+    expect(same.body).toEqual({
+      code: "NEW_PASSWORD_SAME_AS_CURRENT",
+      message: "The new password must differ from the current one",
+    });
+    expect((await browser.get("/get-session")).body).not.toBeNull();
     const short = await browser.post("/change-password", { currentPassword: password, newPassword: "short" });
     expect(short.body.code).toBe("PASSWORD_TOO_SHORT");
     const anonymous = await server

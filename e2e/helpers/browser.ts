@@ -84,3 +84,9 @@ export async function signInInBrowser(
   await page.getByTestId("sign-in-password").fill(user.password);
   await page.getByTestId("sign-in-submit").click();
 }
+
+/** Signs out through the user menu in the header. */
+export async function signOutInBrowser(page: Page) {
+  await page.getByTestId("user-button").click();
+  await page.getByTestId("sign-out").click();
+}

@@ -28,6 +28,7 @@ import {
 } from "./pages/organization-pages.js";
 import { TeamsPage } from "./pages/teams-page.js";
 import { TwoFactorPage } from "./pages/two-factor-page.js";
+import "../react/components.css";
 import "./styles.css";
 
 const router = createBrowserRouter([

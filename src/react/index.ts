@@ -1,4 +1,6 @@
 export { sameOriginPath } from "../client/safe-redirect.js";
+// Components: see components.ts.
+export * from "./components.js";
 export { GoogleOneTap, type GoogleOneTapProps } from "./one-tap.js";
 export {
   AuthProvider,

@@ -2,12 +2,14 @@ import { type FormEvent, useState } from "react";
 import type { User } from "../../contract/models.js";
 import type { HasCode } from "../lib/messages.js";
 import { changeEmailForm, changePasswordForm, type FieldErrors, profileForm, validate } from "../lib/schemas.js";
-import { Button, Checkbox, Field, FormError } from "./ui.js";
+import { Button, Checkbox, Field, Form, FormError, PasswordField } from "./ui.js";
 
 interface FormProps<T> {
   onSubmit: (values: T) => unknown;
   pending?: boolean;
   error?: HasCode | null;
+  /** Any field changed (a page clears its "saved" notice). */
+  onEdit?: () => void;
 }
 
 export function ProfileForm({
@@ -26,7 +28,7 @@ export function ProfileForm({
     if (result.ok) void onSubmit({ name: name.trim(), image: image.trim() || null });
   };
   return (
-    <form onSubmit={submit} noValidate aria-label="Profile">
+    <Form onSubmit={submit} error={error} aria-label="Profile">
       <Field
         label="Name"
         testId="profile-name"
@@ -47,7 +49,7 @@ export function ProfileForm({
       <Button pending={pending} data-testid="profile-submit">
         Save profile
       </Button>
-    </form>
+    </Form>
   );
 }
 
@@ -56,6 +58,7 @@ export function ChangeEmailForm({
   onSubmit,
   pending,
   error,
+  onEdit,
 }: FormProps<{ newEmail: string }> & { current: string }) {
   const [newEmail, setNewEmail] = useState("");
   const [fieldError, setFieldError] = useState<string>();
@@ -67,7 +70,7 @@ export function ChangeEmailForm({
     if (result.ok && !sameEmail) void onSubmit({ newEmail: newEmail.trim() });
   };
   return (
-    <form onSubmit={submit} noValidate aria-label="Change email">
+    <Form onSubmit={submit} error={error} onChange={onEdit} aria-label="Change email">
       <p>
         Current email: <strong>{current}</strong>
       </p>
@@ -84,7 +87,7 @@ export function ChangeEmailForm({
       <Button pending={pending} data-testid="change-email-submit">
         Change email
       </Button>
-    </form>
+    </Form>
   );
 }
 
@@ -95,6 +98,7 @@ export function ChangePasswordForm({
   onSubmit,
   pending,
   error,
+  onEdit,
 }: FormProps<PasswordChange> & { limits: { minPasswordLength: number; maxPasswordLength: number } }) {
   const [values, setValues] = useState<PasswordChange>({
     currentPassword: "",
@@ -109,20 +113,19 @@ export function ChangePasswordForm({
     if (result.ok) void onSubmit(values);
   };
   return (
-    <form onSubmit={submit} noValidate aria-label="Change password">
-      <Field
+    <Form onSubmit={submit} error={error} onChange={onEdit} aria-label="Change password">
+      <PasswordField
         label="Current password"
         testId="change-password-current"
-        type="password"
         autoComplete="current-password"
         value={values.currentPassword}
         onChange={(e) => setValues({ ...values, currentPassword: e.target.value })}
         error={errors.currentPassword}
       />
-      <Field
+      <PasswordField
         label="New password"
         testId="change-password-new"
-        type="password"
+        meter={{ minLength: limits.minPasswordLength }}
         autoComplete="new-password"
         value={values.newPassword}
         onChange={(e) => setValues({ ...values, newPassword: e.target.value })}
@@ -138,7 +141,7 @@ export function ChangePasswordForm({
       <Button pending={pending} data-testid="change-password-submit">
         Change password
       </Button>
-    </form>
+    </Form>
   );
 }
 
@@ -158,13 +161,12 @@ export function DeleteAccountForm({
     void onSubmit(hasPassword && !byMail ? { password } : {});
   };
   return (
-    <form onSubmit={submit} noValidate aria-label="Delete account">
+    <Form onSubmit={submit} error={error} aria-label="Delete account">
       <p>This removes your account, your sessions and your linked accounts. It cannot be undone.</p>
       {hasPassword && !byMail && (
-        <Field
+        <PasswordField
           label="Password"
           testId="delete-account-password"
-          type="password"
           autoComplete="current-password"
           value={password}
           onChange={(e) => setPassword(e.target.value)}
@@ -181,6 +183,6 @@ export function DeleteAccountForm({
       <Button variant="danger" pending={pending} disabled={!confirmed} data-testid="delete-account-submit">
         {byMail ? "Send confirmation link" : "Delete my account"}
       </Button>
-    </form>
+    </Form>
   );
 }

@@ -8,7 +8,7 @@ import {
   userSearchForm,
   validate,
 } from "../lib/schemas.js";
-import { Button, Checkbox, Field, FormError, Select } from "./ui.js";
+import { Button, Checkbox, Field, Form, FormError, PasswordField, Select } from "./ui.js";
 
 /* Props-only forms of the admin area; pages pass the calls in. */
 
@@ -38,7 +38,7 @@ export function UserSearchForm({ initial, onSubmit }: { initial: UserSearch; onS
     if (result.ok) onSubmit({ ...values, searchValue: values.searchValue.trim() });
   };
   return (
-    <form onSubmit={submit} noValidate aria-label="Search users" className="inline-form">
+    <Form onSubmit={submit} aria-label="Search users" className="inline-form">
       <Field
         label="Search"
         testId="admin-search"
@@ -80,7 +80,7 @@ export function UserSearchForm({ initial, onSubmit }: { initial: UserSearch; onS
         <option value="email:asc">Email A–Z</option>
       </Select>
       <Button data-testid="admin-search-submit">Search</Button>
-    </form>
+    </Form>
   );
 }
 
@@ -89,7 +89,8 @@ export function RoleForm({ current, onSubmit, pending, error }: FormProps<{ role
   const [role, setRole] = useState(current);
   const choices = Array.from(new Set(["user", "admin", current]));
   return (
-    <form
+    <Form
+      error={error}
       className="inline-form"
       aria-label="Role"
       onSubmit={(event) => {
@@ -108,7 +109,7 @@ export function RoleForm({ current, onSubmit, pending, error }: FormProps<{ role
         Change role
       </Button>
       <FormError error={error ?? null} />
-    </form>
+    </Form>
   );
 }
 
@@ -127,7 +128,7 @@ export function BanUserForm({ onSubmit, pending, error }: FormProps<{ banReason?
     });
   };
   return (
-    <form onSubmit={submit} noValidate aria-label="Ban user">
+    <Form onSubmit={submit} error={error} aria-label="Ban user">
       <p>Banning signs the user out everywhere and refuses every sign-in until the ban ends.</p>
       <Field
         label="Reason (shown to the user)"
@@ -152,7 +153,7 @@ export function BanUserForm({ onSubmit, pending, error }: FormProps<{ banReason?
       <Button variant="danger" pending={pending} data-testid="admin-ban-submit">
         Ban user
       </Button>
-    </form>
+    </Form>
   );
 }
 
@@ -171,11 +172,10 @@ export function SetUserPasswordForm({
     if (result.ok && (await onSubmit({ newPassword }))) setNewPassword("");
   };
   return (
-    <form onSubmit={submit} noValidate aria-label="Set password">
-      <Field
+    <Form onSubmit={submit} error={error} aria-label="Set password">
+      <PasswordField
         label="New password"
         testId="admin-password"
-        type="password"
         autoComplete="new-password"
         value={newPassword}
         onChange={(e) => setNewPassword(e.target.value)}
@@ -185,7 +185,7 @@ export function SetUserPasswordForm({
       <Button variant="secondary" pending={pending} data-testid="admin-password-submit">
         Set password
       </Button>
-    </form>
+    </Form>
   );
 }
 
@@ -193,7 +193,8 @@ export function SetUserPasswordForm({
 export function DeleteUserForm({ name, onSubmit, pending, error }: FormProps<undefined> & { name: string }) {
   const [confirmed, setConfirmed] = useState(false);
   return (
-    <form
+    <Form
+      error={error}
       aria-label="Delete user"
       onSubmit={(event) => {
         event.preventDefault();
@@ -211,6 +212,6 @@ export function DeleteUserForm({ name, onSubmit, pending, error }: FormProps<und
       <Button variant="danger" pending={pending} disabled={!confirmed} data-testid="admin-delete-submit">
         Delete user
       </Button>
-    </form>
+    </Form>
   );
 }

@@ -2,7 +2,7 @@ import { type FormEvent, useState } from "react";
 import type { User } from "../../contract/models.js";
 import { ADMIN_ROLES, adminProfileForm, createUserForm, type FieldErrors, validate } from "../lib/schemas.js";
 import type { FormProps, PasswordLimits } from "./admin-forms.js";
-import { Button, Checkbox, Field, FormError, Select } from "./ui.js";
+import { Button, Checkbox, Field, Form, FormError, PasswordField, Select } from "./ui.js";
 
 /* Props-only forms that make and edit a user's account in the admin area. */
 
@@ -26,7 +26,7 @@ export function CreateUserForm({ limits, onSubmit, pending, error }: FormProps<N
     void onSubmit({ email, name, role, ...(password ? { password } : {}) });
   };
   return (
-    <form onSubmit={submit} noValidate aria-label="Create user">
+    <Form onSubmit={submit} error={error} aria-label="Create user">
       <Field
         label="Email"
         testId="admin-create-email"
@@ -44,10 +44,9 @@ export function CreateUserForm({ limits, onSubmit, pending, error }: FormProps<N
         onChange={(e) => setValues({ ...values, name: e.target.value })}
         error={errors.name}
       />
-      <Field
+      <PasswordField
         label="Password (optional)"
         testId="admin-create-password"
-        type="password"
         autoComplete="new-password"
         hint="Leave empty to let the user set one with a password reset."
         value={values.password}
@@ -70,7 +69,7 @@ export function CreateUserForm({ limits, onSubmit, pending, error }: FormProps<N
       <Button pending={pending} data-testid="admin-create-submit">
         Create user
       </Button>
-    </form>
+    </Form>
   );
 }
 
@@ -104,7 +103,7 @@ export function AdminProfileForm({ user, onSubmit, pending, error }: FormProps<A
     });
   };
   return (
-    <form onSubmit={submit} noValidate aria-label="Edit profile">
+    <Form onSubmit={submit} error={error} aria-label="Edit profile">
       <Field
         label="Name"
         testId="admin-edit-name"
@@ -140,6 +139,6 @@ export function AdminProfileForm({ user, onSubmit, pending, error }: FormProps<A
       <Button pending={pending} data-testid="admin-edit-submit">
         Save profile
       </Button>
-    </form>
+    </Form>
   );
 }

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from "react";
 import type { HasCode } from "../lib/messages.js";
 import { emailForm, type FieldErrors, resetPasswordForm, signInForm, signUpForm, validate } from "../lib/schemas.js";
-import { Button, Checkbox, Field, FormError } from "./ui.js";
+import { Button, Checkbox, Field, Form, FormError, PasswordField } from "./ui.js";
 
 /** Forms take data and callbacks only: the page decides what a submit does. */
 interface FormProps<T> {
@@ -29,7 +29,7 @@ export function SignUpForm({
   const set = (key: keyof typeof values) => (e: { target: { value: string } }) =>
     setValues({ ...values, [key]: e.target.value });
   return (
-    <form onSubmit={submit} noValidate aria-label="Sign up">
+    <Form onSubmit={submit} error={error} aria-label="Sign up">
       <Field
         label="Name"
         testId="sign-up-name"
@@ -47,10 +47,10 @@ export function SignUpForm({
         onChange={set("email")}
         error={errors.email}
       />
-      <Field
+      <PasswordField
         label="Password"
         testId="sign-up-password"
-        type="password"
+        meter={{ minLength: limits.minPasswordLength }}
         autoComplete="new-password"
         value={values.password}
         onChange={set("password")}
@@ -61,7 +61,7 @@ export function SignUpForm({
       <Button pending={pending} data-testid="sign-up-submit">
         Create account
       </Button>
-    </form>
+    </Form>
   );
 }
 
@@ -80,7 +80,7 @@ export function SignInForm({
     if (result.ok) void onSubmit(values);
   };
   return (
-    <form onSubmit={submit} noValidate aria-label="Sign in with email">
+    <Form onSubmit={submit} error={error} aria-label="Sign in with email">
       <Field
         label="Email"
         testId="sign-in-email"
@@ -91,10 +91,9 @@ export function SignInForm({
         onChange={(e) => setValues({ ...values, email: e.target.value })}
         error={errors.email}
       />
-      <Field
+      <PasswordField
         label="Password"
         testId="sign-in-password"
-        type="password"
         autoComplete="current-password"
         value={values.password}
         onChange={(e) => setValues({ ...values, password: e.target.value })}
@@ -110,7 +109,7 @@ export function SignInForm({
       <Button pending={pending} data-testid="sign-in-submit">
         Sign in
       </Button>
-    </form>
+    </Form>
   );
 }
 
@@ -130,7 +129,7 @@ export function EmailOnlyForm({
     if (result.ok) void onSubmit({ email });
   };
   return (
-    <form onSubmit={submit} noValidate aria-label={submitLabel}>
+    <Form onSubmit={submit} error={error} aria-label={submitLabel}>
       <Field
         label="Email"
         testId={`${testId}-email`}
@@ -144,7 +143,7 @@ export function EmailOnlyForm({
       <Button pending={pending} data-testid={`${testId}-submit`}>
         {submitLabel}
       </Button>
-    </form>
+    </Form>
   );
 }
 
@@ -163,11 +162,11 @@ export function NewPasswordForm({
     if (result.ok) void onSubmit({ newPassword });
   };
   return (
-    <form onSubmit={submit} noValidate aria-label="Choose a new password">
-      <Field
+    <Form onSubmit={submit} error={error} aria-label="Choose a new password">
+      <PasswordField
         label="New password"
         testId="reset-password-new"
-        type="password"
+        meter={{ minLength: limits.minPasswordLength }}
         autoComplete="new-password"
         value={newPassword}
         onChange={(e) => setNewPassword(e.target.value)}
@@ -177,6 +176,6 @@ export function NewPasswordForm({
       <Button pending={pending} data-testid="reset-password-submit">
         Save password
       </Button>
-    </form>
+    </Form>
   );
 }

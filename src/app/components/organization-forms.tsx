@@ -10,7 +10,7 @@ import {
   teamForm,
   validate,
 } from "../lib/schemas.js";
-import { Button, Field, FormError, Select } from "./ui.js";
+import { Button, Field, Form, FormError, Select } from "./ui.js";
 
 interface FormProps<T> {
   onSubmit: (values: T) => unknown;
@@ -47,7 +47,7 @@ export function CreateOrganizationForm({
           ? undefined
           : "Used in links; lowercase letters, digits and dashes.";
   return (
-    <form onSubmit={submit} noValidate aria-label="Create organization">
+    <Form onSubmit={submit} error={error} aria-label="Create organization">
       <Field
         label="Name"
         testId="org-create-name"
@@ -75,7 +75,7 @@ export function CreateOrganizationForm({
       <Button pending={pending} data-testid="org-create-submit">
         Create organization
       </Button>
-    </form>
+    </Form>
   );
 }
 
@@ -115,7 +115,7 @@ export function OrganizationSettingsForm({
   const set = (key: keyof SettingsValues) => (e: { target: { value: string } }) =>
     setValues({ ...values, [key]: e.target.value });
   return (
-    <form onSubmit={submit} noValidate aria-label="Organization settings">
+    <Form onSubmit={submit} error={error} aria-label="Organization settings">
       <fieldset disabled={readOnly}>
         <Field label="Name" testId="org-settings-name" value={values.name} onChange={set("name")} error={errors.name} />
         <Field label="Slug" testId="org-settings-slug" value={values.slug} onChange={set("slug")} error={errors.slug} />
@@ -141,7 +141,7 @@ export function OrganizationSettingsForm({
           Save settings
         </Button>
       )}
-    </form>
+    </Form>
   );
 }
 
@@ -167,7 +167,7 @@ export function InviteMemberForm({
     }
   };
   return (
-    <form onSubmit={submit} noValidate aria-label="Invite a member" className="inline-form">
+    <Form onSubmit={submit} error={error} aria-label="Invite a member" className="inline-form">
       <Field
         label="Email"
         testId="invite-email"
@@ -205,7 +205,7 @@ export function InviteMemberForm({
       <Button pending={pending} data-testid="invite-submit">
         Send invitation
       </Button>
-    </form>
+    </Form>
   );
 }
 
@@ -229,7 +229,7 @@ export function TeamNameForm({
     }
   };
   return (
-    <form onSubmit={submit} noValidate aria-label={submitLabel} className="inline-form">
+    <Form onSubmit={submit} error={error} aria-label={submitLabel} className="inline-form">
       <Field
         label="Team name"
         testId={`${testId}-name`}
@@ -241,6 +241,6 @@ export function TeamNameForm({
       <Button pending={pending} data-testid={`${testId}-submit`}>
         {submitLabel}
       </Button>
-    </form>
+    </Form>
   );
 }

@@ -1,20 +1,18 @@
 import type { Invitation, MemberWithUser as Member } from "../../contract/api-models.js";
-import { roleLabel } from "../lib/permissions.js";
+import { memberControls, roleLabel } from "../lib/permissions.js";
 import { Button, formatDate, Select } from "./ui.js";
 
-/** Props-only: the members, with role pickers and remove buttons only where the caller's role allows. */
+/** Props-only: the members, with role pickers and remove buttons only where the viewer's role allows. */
 export function MembersTable({
   members,
   currentUserId,
-  canUpdate,
-  canRemove,
+  viewerRole,
   onRoleChange,
   onRemove,
 }: {
   members: Member[];
   currentUserId: string;
-  canUpdate: boolean;
-  canRemove: boolean;
+  viewerRole: string | null | undefined;
   onRoleChange: (member: Member, role: string) => void;
   onRemove: (member: Member) => void;
 }) {
@@ -23,20 +21,21 @@ export function MembersTable({
       {members.map((member) => {
         const who = member.user?.name ?? member.userId;
         const self = member.userId === currentUserId;
+        const controls = memberControls(viewerRole, member, self);
         return (
           <li key={member.id} className="row" data-testid="member-row">
             <div>
               <strong>{who}</strong> {self && <span className="badge">You</span>}
               <p className="hint">{member.user?.email}</p>
             </div>
-            {canUpdate && !self ? (
+            {controls.changeRole ? (
               <Select
                 label={`Role of ${who}`}
                 testId="member-role"
                 value={member.role}
                 onChange={(e) => onRoleChange(member, e.target.value)}
               >
-                {["member", "admin", "owner"].map((role) => (
+                {controls.roles.map((role) => (
                   <option key={role} value={role}>
                     {roleLabel(role)}
                   </option>
@@ -47,7 +46,7 @@ export function MembersTable({
                 {roleLabel(member.role)}
               </span>
             )}
-            {canRemove && !self && (
+            {controls.remove && (
               <Button
                 type="button"
                 variant="secondary"

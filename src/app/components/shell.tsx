@@ -1,48 +1,11 @@
 import { useQueryClient } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from "react-router";
-import type { Organization } from "../../contract/api-models.js";
-import { useActiveOrganization, useListOrganizations, useSession } from "../../react/index.js";
+import { OrganizationSwitcher, UserButton, useIsAdmin, useSession } from "../../react/index.js";
 import { authClient } from "../lib/client.js";
 import { useAppConfig } from "../lib/config.js";
-import { hasAdminRole } from "../lib/permissions.js";
 import { useSubmit } from "../lib/use-submit.js";
 import { Button, FormError, Loading } from "./ui.js";
-
-/** Props-only: the organization picker in the header. */
-export function OrganizationSwitcher({
-  organizations,
-  activeId,
-  onChange,
-}: {
-  organizations: Organization[];
-  activeId: string | null;
-  onChange: (organizationId: string) => void;
-}) {
-  return (
-    <div className="switcher">
-      <label htmlFor="org-switcher" className="visually-hidden">
-        Active organization
-      </label>
-      <select
-        id="org-switcher"
-        data-testid="org-switcher"
-        value={activeId ?? ""}
-        onChange={(e) => (e.target.value === "__new" ? onChange("__new") : onChange(e.target.value))}
-      >
-        <option value="" disabled>
-          {organizations.length ? "Choose an organization" : "No organization"}
-        </option>
-        {organizations.map((org) => (
-          <option key={org.id} value={org.id}>
-            {org.name}
-          </option>
-        ))}
-        <option value="__new">+ Create organization</option>
-      </select>
-    </div>
-  );
-}
 
 /** Pages behind it need a session; without one the visitor goes to sign-in and comes back after. */
 export function RequireSession({ children }: { children: ReactNode }) {
@@ -95,8 +58,7 @@ export function ImpersonationBanner({
 
 export function AppShell() {
   const session = useSession();
-  const organizations = useListOrganizations();
-  const active = useActiveOrganization();
+  const isAdmin = useIsAdmin();
   const config = useAppConfig();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -105,7 +67,7 @@ export function AppShell() {
     { to: "/", label: "Home", end: true },
     { to: "/account", label: "Account" },
     { to: "/organization", label: "Organization" },
-    ...(hasAdminRole(session.data?.user.role) ? [{ to: "/admin", label: "Admin" }] : []),
+    ...(isAdmin ? [{ to: "/admin", label: "Admin" }] : []),
     ...(config.devOutbox ? [{ to: "/dev/outbox", label: "Mail outbox" }] : []),
   ];
   const stopImpersonating = async () => {
@@ -116,16 +78,6 @@ export function AppShell() {
     authClient.$store.session.setData(restored);
     navigate(impersonatedId ? `/admin/users/${impersonatedId}` : "/admin");
     await queryClient.resetQueries();
-  };
-  const switchTo = async (organizationId: string) => {
-    if (organizationId === "__new") return navigate("/organizations/new");
-    await authClient.organization.setActive({ organizationId });
-    await authClient.$store.activeOrganization.refetch();
-    navigate("/organization");
-  };
-  const signOut = async () => {
-    await authClient.signOut();
-    navigate("/sign-in");
   };
   return (
     <RequireSession>
@@ -144,19 +96,9 @@ export function AppShell() {
         <NavLink to="/" className="brand">
           Gatehouse
         </NavLink>
-        <OrganizationSwitcher
-          organizations={organizations.data ?? []}
-          activeId={active.data?.id ?? null}
-          onChange={(id) => void switchTo(id)}
-        />
+        <OrganizationSwitcher navigate={navigate} afterSelect={() => navigate("/organization")} />
         <div className="user-menu">
-          <span data-testid="shell-user" className="user-name">
-            {session.data?.user.name}
-            {session.data?.user.isAnonymous ? " (guest)" : ""}
-          </span>
-          <button type="button" className="button secondary" data-testid="sign-out" onClick={() => void signOut()}>
-            Sign out
-          </button>
+          <UserButton navigate={navigate} />
         </div>
       </header>
       <nav className="shell-nav" aria-label="Main">

@@ -1,6 +1,7 @@
-import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from "react";
-import { useId } from "react";
+import type { FormEvent, FormHTMLAttributes, InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { type HasCode, messageFor } from "../lib/messages.js";
+import { judgePassword, loadCommonPasswords } from "../lib/password-strength.js";
 
 interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
@@ -9,23 +10,49 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   testId: string;
 }
 
-/** A labelled input; its error is announced and tied to it with aria-describedby. */
-export function Field({ label, error, hint, testId, ...input }: FieldProps) {
+/**
+ * A labelled input; its error is announced and tied to it with aria-describedby. While there is an
+ * error the hint steps aside, so the field never says the same thing twice. `after` sits beside the
+ * input (the show-password toggle), `below` under the messages (the strength meter).
+ */
+export function Field({
+  label,
+  error,
+  hint,
+  testId,
+  after,
+  below,
+  describedBy: extraDescribedBy,
+  ...input
+}: FieldProps & { after?: ReactNode; below?: ReactNode; describedBy?: string }) {
   const id = useId();
-  const describedBy = [error ? `${id}-error` : "", hint ? `${id}-hint` : ""].filter(Boolean).join(" ") || undefined;
+  const shownHint = error ? undefined : hint;
+  const describedBy =
+    [error ? `${id}-error` : "", shownHint ? `${id}-hint` : "", extraDescribedBy ?? ""].filter(Boolean).join(" ") ||
+    undefined;
+  const control = (
+    <input
+      id={id}
+      data-testid={testId}
+      aria-invalid={error ? true : undefined}
+      aria-describedby={describedBy}
+      {...input}
+    />
+  );
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        data-testid={testId}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        {...input}
-      />
-      {hint && (
+      {after ? (
+        <div className="input-with-action">
+          {control}
+          {after}
+        </div>
+      ) : (
+        control
+      )}
+      {shownHint && (
         <p id={`${id}-hint`} className="hint">
-          {hint}
+          {shownHint}
         </p>
       )}
       {error && (
@@ -33,7 +60,103 @@ export function Field({ label, error, hint, testId, ...input }: FieldProps) {
           {error}
         </p>
       )}
+      {below}
     </div>
+  );
+}
+
+export const passwordFieldLabels = { show: "Show password" };
+
+/**
+ * A password input with a show/hide toggle (a button whose pressed state says whether the password is
+ * visible; the value stays as typed) and, with `meter`, the strength of what is typed.
+ */
+export function PasswordField({ meter, ...props }: Omit<FieldProps, "type"> & { meter?: { minLength: number } }) {
+  const [shown, setShown] = useState(false);
+  const meterId = useId();
+  const value = typeof props.value === "string" ? props.value : "";
+  // One message at a time: the hint until something is typed, then the meter, and an error over both.
+  const showMeter = Boolean(meter && value && !props.error);
+  return (
+    <Field
+      {...props}
+      hint={meter && value ? undefined : props.hint}
+      type={shown ? "text" : "password"}
+      // Browsers must not store or correct a password shown as text.
+      spellCheck={false}
+      autoCapitalize="off"
+      describedBy={showMeter ? meterId : undefined}
+      after={
+        <button
+          type="button"
+          className="button secondary toggle"
+          aria-pressed={shown}
+          aria-label={passwordFieldLabels.show}
+          data-testid={`${props.testId}-toggle`}
+          onClick={() => setShown(!shown)}
+        >
+          Show
+        </button>
+      }
+      below={showMeter && meter ? <StrengthMeter id={meterId} password={value} minLength={meter.minLength} /> : null}
+    />
+  );
+}
+
+function StrengthMeter({ id, password, minLength }: { id: string; password: string; minLength: number }) {
+  const [common, setCommon] = useState<Set<string> | null>(null);
+  useEffect(() => {
+    let current = true;
+    void loadCommonPasswords().then((list) => current && setCommon(list));
+    return () => {
+      current = false;
+    };
+  }, []);
+  const strength = judgePassword(password, minLength, common);
+  return (
+    <div className="strength" data-score={strength.score} data-testid="password-strength">
+      <span className="strength-bar" aria-hidden="true">
+        {[1, 2, 3, 4].map((step) => (
+          <span key={step} className={step <= strength.score ? "on" : ""} />
+        ))}
+      </span>
+      <span id={id} className="strength-label" data-testid="password-strength-label">
+        Strength: {strength.label}
+      </span>
+    </div>
+  );
+}
+
+/**
+ * A form that moves focus where the problem is: after a submit, to the first invalid field; when the
+ * server answers with an error, to that error (so focus never falls back to the page).
+ */
+export function Form({
+  error,
+  onSubmit,
+  children,
+  ...form
+}: FormHTMLAttributes<HTMLFormElement> & { error?: HasCode | string | null; onSubmit: (event: FormEvent) => void }) {
+  const ref = useRef<HTMLFormElement>(null);
+  const [attempts, setAttempts] = useState(0);
+  useEffect(() => {
+    if (attempts) ref.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [attempts]);
+  useEffect(() => {
+    if (error) ref.current?.querySelector<HTMLElement>(".form-error")?.focus();
+  }, [error]);
+  return (
+    <form
+      ref={ref}
+      noValidate
+      {...form}
+      onSubmit={(event) => {
+        onSubmit(event);
+        setAttempts((n) => n + 1);
+      }}
+    >
+      {children}
+    </form>
   );
 }
 
@@ -78,15 +201,32 @@ export function Checkbox({
 export function FormError({ error, testId = "form-error" }: { error: HasCode | string | null; testId?: string }) {
   if (!error) return null;
   return (
-    <p role="alert" className="form-error" data-testid={testId}>
+    <p role="alert" className="form-error" data-testid={testId} tabIndex={-1}>
       {messageFor(error)}
     </p>
   );
 }
 
-export function Notice({ children, testId = "notice" }: { children: ReactNode; testId?: string }) {
+/**
+ * A status message. With `takeFocus` it takes the focus when it appears: for the result of removing
+ * something, whose button went away with it, so keyboard users carry on from here and not from the
+ * top of the page.
+ */
+export function Notice({
+  children,
+  testId = "notice",
+  takeFocus = false,
+}: {
+  children: ReactNode;
+  testId?: string;
+  takeFocus?: boolean;
+}) {
+  const ref = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (takeFocus) ref.current?.focus();
+  }, [takeFocus]);
   return (
-    <p role="status" className="notice" data-testid={testId}>
+    <p ref={ref} role="status" className="notice" data-testid={testId} tabIndex={takeFocus ? -1 : undefined}>
       {children}
     </p>
   );

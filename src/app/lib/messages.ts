@@ -12,6 +12,7 @@ const overrides: Record<string, string> = {
   PASSWORD_TOO_COMMON: "That password is too common and easy to guess. Choose another.",
   PASSWORD_TOO_LONG: "The password is too long.",
   INVALID_PASSWORD: "The current password is not right.",
+  NEW_PASSWORD_SAME_AS_CURRENT: "Choose a new password that differs from the current one.",
   SESSION_EXPIRED: "For your safety, sign in again before doing this.",
   SESSION_NOT_FRESH: "For your safety, sign in again to see this.",
   INVALID_TOKEN: "This link is invalid or has already been used.",

@@ -19,6 +19,17 @@ export const roleLabel = (role: string) =>
     .map((r) => r.trim().charAt(0).toUpperCase() + r.trim().slice(1))
     .join(", ");
 
-/** Whether the user holds the `admin` administration role (shows the admin nav; the server decides access). */
-export const hasAdminRole = (role: string | null | undefined) =>
-  (role ?? "").split(",").some((r) => r.trim() === "admin");
+const isOwner = (role: string | null | undefined) => (role ?? "").split(",").some((r) => r.trim() === "owner");
+
+/**
+ * Which of a member's controls the viewer gets (the server's rules, services/members.ts): only an
+ * owner may touch an owner or hand out the owner role; nobody changes or removes themselves here.
+ */
+export function memberControls(viewerRole: string | null | undefined, target: { role: string }, self: boolean) {
+  const reachable = !self && (isOwner(viewerRole) || !isOwner(target.role));
+  return {
+    changeRole: reachable && can(viewerRole, "member", "update"),
+    remove: reachable && can(viewerRole, "member", "delete"),
+    roles: isOwner(viewerRole) ? ["member", "admin", "owner"] : ["member", "admin"],
+  };
+}

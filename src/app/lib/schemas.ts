@@ -29,11 +29,15 @@ export const profileForm = updateUserBody.extend({
 });
 export const emailForm = requestPasswordResetBody.pick({ email: true }).extend({ email });
 export const changeEmailForm = changeEmailBody.pick({ newEmail: true }).extend({ newEmail: email });
+export const SAME_PASSWORD_MESSAGE = "Choose a new password that differs from the current one.";
 export const changePasswordForm = (min: number, max: number) =>
-  changePasswordBody.extend({
-    currentPassword: z.string().min(1, "Enter your current password."),
-    newPassword: passwordRule(min, max),
-  });
+  changePasswordBody
+    .extend({
+      currentPassword: z.string().min(1, "Enter your current password."),
+      newPassword: passwordRule(min, max),
+    })
+    // The server refuses it too (NEW_PASSWORD_SAME_AS_CURRENT); saying so here saves the round trip.
+    .refine((v) => v.newPassword !== v.currentPassword, { message: SAME_PASSWORD_MESSAGE, path: ["newPassword"] });
 export const resetPasswordForm = (min: number, max: number) =>
   resetPasswordBody.pick({ newPassword: true }).extend({ newPassword: passwordRule(min, max) });
 export const slugRule = z

@@ -3,7 +3,8 @@ import { useState } from "react";
 import { useNavigate } from "react-router";
 import { useSession } from "../../react/index.js";
 import { ChangeEmailForm, ChangePasswordForm, DeleteAccountForm, ProfileForm } from "../components/account-forms.js";
-import { LinkedAccountsList, SessionsList } from "../components/account-lists.js";
+import { describeDevice, LinkedAccountsList, SessionsList } from "../components/account-lists.js";
+import { useConfirm } from "../components/confirm-dialog.js";
 import { PasskeysCard } from "../components/passkeys-card.js";
 import { SaveGuestAccountCard } from "../components/save-guest-card.js";
 import { TwoFactorCard } from "../components/two-factor-card.js";
@@ -83,7 +84,9 @@ export function SecurityPage() {
   const changeEmail = useSubmit(authClient.changeEmail);
   const changePassword = useSubmit(authClient.changePassword);
   const setPassword = useSubmit(authClient.requestPasswordReset);
-  const [notice, setNotice] = useState<string | null>(null);
+  // Each card keeps its own notice, and a successful change starts its form afresh (fields cleared).
+  const [notices, setNotices] = useState<{ email?: string; password?: string; setPassword?: string }>({});
+  const [done, setDone] = useState({ email: 0, password: 0 });
   const user = session.data?.user;
   if (!user || accounts.isPending) return <Loading />;
   // Without the list (older server) assume a password exists: the server answers either way.
@@ -91,33 +94,42 @@ export function SecurityPage() {
   if (user.isAnonymous) return <SaveGuestAccountCard />;
   return (
     <>
-      {notice && <Notice testId="security-notice">{notice}</Notice>}
       {config.changeEmail && (
         <Card title="Email address" testId="change-email-card">
+          {notices.email && <Notice testId="security-notice">{notices.email}</Notice>}
           <ChangeEmailForm
+            key={done.email}
             current={user.email}
             pending={changeEmail.pending}
             error={changeEmail.error}
+            onEdit={() => notices.email && setNotices({ ...notices, email: undefined })}
             onSubmit={async (values) => {
-              if (await changeEmail.run({ ...values, callbackURL: "/verified" }))
-                setNotice("Check your inbox: we have sent a link to confirm the change.");
+              if (!(await changeEmail.run({ ...values, callbackURL: "/verified" }))) return;
+              setNotices({ ...notices, email: "Check your inbox: we have sent a link to confirm the change." });
+              setDone({ ...done, email: done.email + 1 });
             }}
           />
         </Card>
       )}
       {hasPassword ? (
         <Card title="Password" testId="change-password-card">
+          {notices.password && <Notice testId="security-notice">{notices.password}</Notice>}
           <ChangePasswordForm
+            key={done.password}
             limits={config.emailAndPassword}
             pending={changePassword.pending}
             error={changePassword.error}
+            onEdit={() => notices.password && setNotices({ ...notices, password: undefined })}
             onSubmit={async (values) => {
-              if (await changePassword.run(values)) setNotice("Password changed.");
+              if (!(await changePassword.run(values))) return;
+              setNotices({ ...notices, password: "Password changed." });
+              setDone({ ...done, password: done.password + 1 });
             }}
           />
         </Card>
       ) : (
         <Card title="Set a password" testId="set-password-card">
+          {notices.setPassword && <Notice testId="security-notice">{notices.setPassword}</Notice>}
           <p>
             You sign in with a linked account. To also sign in with your email, set a password through a link we mail
             you.
@@ -129,7 +141,7 @@ export function SecurityPage() {
             data-testid="set-password-submit"
             onClick={async () => {
               if (await setPassword.run({ email: user.email, redirectTo: "/reset-password" }))
-                setNotice("Check your inbox for the link to set your password.");
+                setNotices({ ...notices, setPassword: "Check your inbox for the link to set your password." });
             }}
           >
             Email me a link
@@ -147,9 +159,17 @@ export function SessionsPage() {
   const sessions = useQuery({ queryKey: ["sessions"], queryFn: () => unwrap(authClient.listSessions()) });
   const revoke = useSubmit(authClient.revokeSession);
   const revokeOthers = useSubmit(authClient.revokeOtherSessions);
+  const { confirm, dialog } = useConfirm();
+  const [notice, setNotice] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["sessions"] });
   return (
     <Card title="Active sessions" testId="sessions-card">
+      {dialog}
+      {notice && (
+        <Notice key={notice} testId="sessions-notice" takeFocus>
+          {notice}
+        </Notice>
+      )}
       {sessions.isPending ? (
         <Loading />
       ) : sessions.error ? (
@@ -159,11 +179,27 @@ export function SessionsPage() {
           sessions={sessions.data}
           pending={revoke.pending || revokeOthers.pending}
           onRevoke={async (s) => {
-            await revoke.run({ token: s.token });
+            setNotice(null);
+            const device = `${describeDevice(s.userAgent)} (IP ${s.ipAddress || "unknown"})`;
+            const yes = await confirm({
+              title: `Sign out ${device}?`,
+              body: `The session on ${device} ends at once; signing in there again needs the password or another sign-in method.`,
+              confirmLabel: "Sign out session",
+            });
+            if (!yes) return;
+            if (await revoke.run({ token: s.token })) setNotice(`${device} is signed out.`);
             await refresh();
           }}
           onRevokeOthers={async () => {
-            await revokeOthers.run();
+            setNotice(null);
+            const others = sessions.data.filter((s) => !s.current).length;
+            const yes = await confirm({
+              title: "Sign out all other sessions?",
+              body: `${others} other session(s) end at once; this device stays signed in.`,
+              confirmLabel: "Sign out others",
+            });
+            if (!yes) return;
+            if (await revokeOthers.run()) setNotice("Every other session is signed out.");
             await refresh();
           }}
         />

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
-import { Link, useNavigate, useParams } from "react-router";
-import { useActiveOrganization, useSession } from "../../react/index.js";
+import { Link, useLocation, useNavigate, useParams } from "react-router";
+import { refreshUserInvitations, useActiveOrganization, useSession, useUserInvitations } from "../../react/index.js";
 import { AuthLayout } from "../components/shell.js";
 import { Button, Card, FormError, formatDate, Loading, Notice } from "../components/ui.js";
 import { authClient, unwrap } from "../lib/client.js";
@@ -10,16 +10,19 @@ import { useSubmit } from "../lib/use-submit.js";
 export function HomePage() {
   const session = useSession();
   const active = useActiveOrganization();
-  const invitations = useQuery({
-    queryKey: ["my-invitations"],
-    queryFn: () => unwrap(authClient.organization.listUserInvitations()),
-    enabled: Boolean(session.data?.user.emailVerified),
-  });
+  const invitations = useUserInvitations();
+  // What a page did before it sent the user here ("You left Acme.").
+  const notice = (useLocation().state as { notice?: string } | null)?.notice;
   const user = session.data?.user;
   if (!user) return <Loading />;
   return (
     <>
       <h1 data-testid="home-title">Welcome, {user.name}</h1>
+      {notice && (
+        <Notice testId="home-notice" takeFocus>
+          {notice}
+        </Notice>
+      )}
       {user.isAnonymous && (
         <Notice>
           You are browsing as a guest. <Link to="/sign-up">Create an account</Link> to keep your work.
@@ -36,15 +39,22 @@ export function HomePage() {
           </p>
         )}
       </Card>
-      {invitations.data && invitations.data.length > 0 && (
+      {invitations.length > 0 && (
         <Card title="Invitations for you" testId="home-invitations">
           <ul className="rows">
-            {invitations.data.map((inv) => (
-              <li key={inv.id} className="row">
+            {invitations.map((inv) => (
+              <li key={inv.id} className="row" data-testid="home-invitation">
                 <span>
-                  {inv.organizationName} · {roleLabel(inv.role ?? "member")}
+                  <strong>{inv.organizationName}</strong> · {roleLabel(inv.role ?? "member")} · expires{" "}
+                  {formatDate(inv.expiresAt)}
                 </span>
-                <Link to={`/accept-invitation/${inv.id}`}>Open</Link>
+                <Link
+                  to={`/accept-invitation/${inv.id}`}
+                  className="button secondary"
+                  aria-label={`Answer the invitation to ${inv.organizationName}`}
+                >
+                  Answer
+                </Link>
               </li>
             ))}
           </ul>
@@ -101,6 +111,7 @@ export function AcceptInvitationPage() {
               data-testid="invitation-accept"
               onClick={async () => {
                 if (!(await accept.run({ invitationId: id }))) return;
+                refreshUserInvitations();
                 await authClient.$store.activeOrganization.refetch();
                 navigate("/organization");
               }}
@@ -113,7 +124,11 @@ export function AcceptInvitationPage() {
               pending={reject.pending}
               data-testid="invitation-reject"
               onClick={async () => {
-                if (await reject.run({ invitationId: id })) navigate("/");
+                if (!(await reject.run({ invitationId: id }))) return;
+                refreshUserInvitations();
+                navigate("/", {
+                  state: { notice: `You declined the invitation to ${invitation.data.organizationName}.` },
+                });
               }}
             >
               Decline

@@ -1,6 +1,8 @@
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
+import type { MemberWithUser as Member } from "../../contract/api-models.js";
 import { useActiveMember, useActiveOrganization, useListOrganizations, useSession } from "../../react/index.js";
+import { useConfirm } from "../components/confirm-dialog.js";
 import {
   CreateOrganizationForm,
   InviteMemberForm,
@@ -12,7 +14,7 @@ import { SettingsLayout } from "../components/shell.js";
 import { Button, Card, FormError, Loading, Notice } from "../components/ui.js";
 import { authClient } from "../lib/client.js";
 import { useAppConfig } from "../lib/config.js";
-import { can } from "../lib/permissions.js";
+import { can, roleLabel } from "../lib/permissions.js";
 import { useSubmit } from "../lib/use-submit.js";
 
 export function CreateOrganizationPage() {
@@ -58,7 +60,10 @@ export function OrganizationLayout() {
                 <Button
                   type="button"
                   variant="secondary"
-                  onClick={() => void authClient.organization.setActive({ organizationId: org.id })}
+                  onClick={async () => {
+                    await authClient.organization.setActive({ organizationId: org.id });
+                    await authClient.$store.activeOrganization.refetch();
+                  }}
                 >
                   Open
                 </Button>
@@ -89,18 +94,26 @@ export function OrganizationSettingsPage() {
   const navigate = useNavigate();
   const update = useSubmit(authClient.organization.update);
   const remove = useSubmit(authClient.organization.delete);
+  const { confirm, dialog } = useConfirm();
   const [saved, setSaved] = useState(false);
   const org = active.data;
-  if (!org) return <Loading />;
+  if (!org || member.isPending) return <Loading />;
   const role = member.data?.role;
+  const readOnly = !can(role, "organization", "update");
   return (
     <>
+      {dialog}
       <Card title="Settings" testId="org-settings-card">
         {saved && <Notice testId="org-settings-saved">Settings saved.</Notice>}
+        {readOnly && (
+          <p className="hint" data-testid="org-settings-read-only">
+            Only owners and admins change these settings.
+          </p>
+        )}
         <OrganizationSettingsForm
           key={org.id}
           organization={org}
-          readOnly={!can(role, "organization", "update")}
+          readOnly={readOnly}
           pending={update.pending}
           error={update.error}
           onSubmit={async (data) => setSaved(Boolean(await update.run({ data, organizationId: org.id })))}
@@ -116,8 +129,13 @@ export function OrganizationSettingsPage() {
             pending={remove.pending}
             data-testid="org-delete"
             onClick={async () => {
-              if (window.confirm(`Delete ${org.name}?`) && (await remove.run({ organizationId: org.id })))
-                navigate("/");
+              const yes = await confirm({
+                title: `Delete ${org.name}?`,
+                body: `${org.name}, its ${org.members.length} membership(s), invitations and teams are deleted. This cannot be undone.`,
+                confirmLabel: "Delete organization",
+              });
+              if (yes && (await remove.run({ organizationId: org.id })))
+                navigate("/", { state: { notice: `${org.name} was deleted.` } });
             }}
           >
             Delete {org.name}
@@ -136,19 +154,47 @@ export function MembersPage() {
   const updateRole = useSubmit(authClient.organization.updateMemberRole);
   const removeMember = useSubmit(authClient.organization.removeMember);
   const leave = useSubmit(authClient.organization.leave);
+  const { confirm, dialog } = useConfirm();
+  // A removal's notice takes the focus (its button is gone); a role change's leaves it on the picker.
+  const [notice, setNotice] = useState<{ text: string; takeFocus: boolean } | null>(null);
   const org = active.data;
   if (!org || !session.data) return <Loading />;
-  const role = member.data?.role;
+  const nameOf = (m: Member) => m.user?.name || m.user?.email || m.userId;
+  const changeRole = async (m: Member, role: string) => {
+    setNotice(null);
+    const yes = await confirm({
+      title: `Make ${nameOf(m)} ${roleLabel(role)}?`,
+      body: `${nameOf(m)} changes from ${roleLabel(m.role)} to ${roleLabel(role)} in ${org.name}, with what that role may do.`,
+      confirmLabel: "Change role",
+    });
+    if (yes && (await updateRole.run({ memberId: m.id, role, organizationId: org.id })))
+      setNotice({ text: `${nameOf(m)} is now ${roleLabel(role)}.`, takeFocus: false });
+  };
+  const remove = async (m: Member) => {
+    setNotice(null);
+    const yes = await confirm({
+      title: `Remove ${nameOf(m)} from ${org.name}?`,
+      body: `${nameOf(m)} (${m.user?.email ?? m.userId}) loses access to ${org.name} and its teams at once. They can only come back with a new invitation.`,
+      confirmLabel: "Remove member",
+    });
+    if (yes && (await removeMember.run({ memberIdOrEmail: m.id, organizationId: org.id })))
+      setNotice({ text: `${nameOf(m)} was removed from ${org.name}.`, takeFocus: true });
+  };
   return (
     <>
+      {dialog}
       <Card title="Members" testId="members-card">
+        {notice && (
+          <Notice key={notice.text} testId="members-notice" takeFocus={notice.takeFocus}>
+            {notice.text}
+          </Notice>
+        )}
         <MembersTable
           members={org.members}
           currentUserId={session.data.user.id}
-          canUpdate={can(role, "member", "update")}
-          canRemove={can(role, "member", "delete")}
-          onRoleChange={(m, newRole) => void updateRole.run({ memberId: m.id, role: newRole, organizationId: org.id })}
-          onRemove={(m) => void removeMember.run({ memberIdOrEmail: m.id, organizationId: org.id })}
+          viewerRole={member.data?.role}
+          onRoleChange={(m, role) => void changeRole(m, role)}
+          onRemove={(m) => void remove(m)}
         />
         <FormError error={updateRole.error ?? removeMember.error} />
       </Card>
@@ -160,7 +206,13 @@ export function MembersPage() {
           pending={leave.pending}
           data-testid="org-leave"
           onClick={async () => {
-            if (await leave.run({ organizationId: org.id })) navigate("/");
+            const yes = await confirm({
+              title: `Leave ${org.name}?`,
+              body: `You lose access to ${org.name}, its members and its teams. Only a new invitation lets you back in.`,
+              confirmLabel: "Leave organization",
+            });
+            if (yes && (await leave.run({ organizationId: org.id })))
+              navigate("/", { state: { notice: `You left ${org.name}.` } });
           }}
         >
           Leave {org.name}
@@ -176,12 +228,15 @@ export function InvitationsPage() {
   const invite = useSubmit(authClient.organization.inviteMember);
   const cancel = useSubmit(authClient.organization.cancelInvitation);
   const [sent, setSent] = useState<string | null>(null);
+  const [cancelled, setCancelled] = useState<string | null>(null);
+  const { confirm, dialog } = useConfirm();
   const org = active.data;
   if (!org) return <Loading />;
   const role = member.data?.role;
   const mayInvite = can(role, "invitation", "create");
   return (
     <>
+      {dialog}
       {mayInvite && (
         <Card title="Invite a member" testId="invite-card">
           {sent && <Notice testId="invite-sent">{sent}</Notice>}
@@ -198,11 +253,24 @@ export function InvitationsPage() {
         </Card>
       )}
       <Card title="Invitations" testId="invitations-card">
+        {cancelled && (
+          <Notice key={cancelled} testId="invitation-cancelled" takeFocus>
+            {cancelled}
+          </Notice>
+        )}
         {mayInvite ? (
           <InvitationsTable
             invitations={org.invitations ?? []}
             canCancel={can(role, "invitation", "cancel")}
-            onCancel={(inv) => void cancel.run({ invitationId: inv.id })}
+            onCancel={async (inv) => {
+              const yes = await confirm({
+                title: `Cancel the invitation to ${inv.email}?`,
+                body: `The link mailed to ${inv.email} stops working.`,
+                confirmLabel: "Cancel invitation",
+              });
+              if (yes && (await cancel.run({ invitationId: inv.id })))
+                setCancelled(`The invitation to ${inv.email} is cancelled.`);
+            }}
             onResend={(inv) =>
               void invite
                 .run({ email: inv.email, role: inv.role ?? "member", resend: true, organizationId: org.id })

@@ -2,8 +2,9 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { Team } from "../../contract/api-models.js";
 import { useActiveMember, useActiveOrganization } from "../../react/index.js";
+import { useConfirm } from "../components/confirm-dialog.js";
 import { TeamNameForm } from "../components/organization-forms.js";
-import { Button, Card, FormError, Loading, Select } from "../components/ui.js";
+import { Button, Card, FormError, Loading, Notice, Select } from "../components/ui.js";
 import { authClient, unwrap } from "../lib/client.js";
 import { can } from "../lib/permissions.js";
 import { useSubmit } from "../lib/use-submit.js";
@@ -20,12 +21,14 @@ function TeamMembers({ team, canManage }: { team: Team; canManage: boolean }) {
   const add = useSubmit(authClient.organization.addTeamMember);
   const remove = useSubmit(authClient.organization.removeTeamMember);
   const [userId, setUserId] = useState("");
+  const { confirm, dialog } = useConfirm();
   const orgMembers = active.data?.members ?? [];
   const nameOf = (id: string) => orgMembers.find((m) => m.userId === id)?.user?.name ?? id;
   const inTeam = new Set(members.data?.map((m) => m.userId));
   const refresh = () => queryClient.invalidateQueries({ queryKey: key });
   return (
     <div className="team-members">
+      {dialog}
       {members.isPending ? (
         <Loading label="Loading team members" />
       ) : members.error ? (
@@ -41,6 +44,12 @@ function TeamMembers({ team, canManage }: { team: Team; canManage: boolean }) {
                   className="link"
                   aria-label={`Remove ${nameOf(m.userId)} from ${team.name}`}
                   onClick={async () => {
+                    const yes = await confirm({
+                      title: `Remove ${nameOf(m.userId)} from ${team.name}?`,
+                      body: `${nameOf(m.userId)} stays in the organization but leaves the team ${team.name}.`,
+                      confirmLabel: "Remove from team",
+                    });
+                    if (!yes) return;
                     await remove.run({ teamId: team.id, userId: m.userId });
                     await refresh();
                   }}
@@ -93,11 +102,24 @@ export function TeamsPage() {
   const create = useSubmit(authClient.organization.createTeam);
   const rename = useSubmit(authClient.organization.updateTeam);
   const remove = useSubmit(authClient.organization.removeTeam);
+  const { confirm, dialog } = useConfirm();
+  const [notice, setNotice] = useState<string | null>(null);
   const org = active.data;
   if (!org) return <Loading />;
   const role = member.data?.role;
+  const removeTeam = async (team: Team) => {
+    setNotice(null);
+    const yes = await confirm({
+      title: `Remove the team ${team.name}?`,
+      body: `The team ${team.name} and its member list go; its members stay in ${org.name}.`,
+      confirmLabel: "Remove team",
+    });
+    if (yes && (await remove.run({ teamId: team.id, organizationId: org.id })))
+      setNotice(`The team ${team.name} was removed.`);
+  };
   return (
     <>
+      {dialog}
       {can(role, "team", "create") && (
         <Card title="New team" testId="team-create-card">
           <TeamNameForm
@@ -110,6 +132,11 @@ export function TeamsPage() {
         </Card>
       )}
       <Card title="Teams" testId="teams-card">
+        {notice && (
+          <Notice key={notice} testId="teams-notice" takeFocus>
+            {notice}
+          </Notice>
+        )}
         <ul className="rows" data-testid="teams-list">
           {(org.teams ?? []).map((team) => (
             <li key={team.id} className="row column" data-testid="team-row">
@@ -129,7 +156,7 @@ export function TeamsPage() {
                   variant="secondary"
                   data-testid="team-remove"
                   aria-label={`Remove team ${team.name}`}
-                  onClick={() => void remove.run({ teamId: team.id, organizationId: org.id })}
+                  onClick={() => void removeTeam(team)}
                 >
                   Remove team
                 </Button>

@@ -120,7 +120,7 @@ export const accountEndpoints = {
     summary: "Change the caller's password",
     body: flows.changePasswordBody,
     reply: tokenAndUserReply,
-    errors: ["INVALID_PASSWORD", ...PASSWORD_ERRORS, "CREDENTIAL_ACCOUNT_NOT_FOUND"],
+    errors: ["INVALID_PASSWORD", ...PASSWORD_ERRORS, "NEW_PASSWORD_SAME_AS_CURRENT", "CREDENTIAL_ACCOUNT_NOT_FOUND"],
     policy: { session: "required", rateLimit: "credential", refreshes: ["session"] },
   }),
   verifyPassword: endpoint({

@@ -42,6 +42,8 @@ export const coreErrors = defineErrors({
     status: 400,
   },
   PASSWORD_TOO_LONG: { message: "Password too long", status: 400 },
+  // Gatehouse's own: change-password refuses the current password as the new one.
+  NEW_PASSWORD_SAME_AS_CURRENT: { message: "The new password must differ from the current one", status: 400 },
   USER_ALREADY_EXISTS: { message: "User already exists.", status: 422 },
   USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: { message: "User already exists. Use another email.", status: 422 },
   EMAIL_PASSWORD_DISABLED: { message: "Email and password is not enabled", status: 400 },

@@ -33,6 +33,8 @@ export async function changePassword(
   const stored = await findCredentialPassword(ctx.db, user.id);
   if (!stored) throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
   if (!(await ctx.hasher.verify(stored, input.currentPassword))) throw new AuthError("INVALID_PASSWORD");
+  // Checked once the current password is proven, so a wrong one is always INVALID_PASSWORD.
+  if (input.newPassword === input.currentPassword) throw new AuthError("NEW_PASSWORD_SAME_AS_CURRENT");
   const passwordHash = await ctx.hasher.hash(input.newPassword);
   const now = ctx.now();
   const session = await ctx.db.transaction().execute(async (trx) => {

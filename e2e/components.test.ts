@@ -1,0 +1,398 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { insertCredentialAccount } from "../src/server/store/accounts.js";
+import { insertUser } from "../src/server/store/users.js";
+import { testHasher } from "../test/helpers/server.js";
+import { launchBrowser, seriousA11yViolations, signInInBrowser } from "./helpers/browser.js";
+import { type Service, startService } from "./helpers/service.js";
+
+/**
+ * The header's components and the organization screens, driven by keyboard where a keyboard user
+ * would: the OrganizationSwitcher and UserButton menus, confirmation dialogs before destructive
+ * actions, controls hidden from roles the server would refuse, and pending invitations.
+ */
+let service: Service;
+let browser: Browser;
+const PASSWORD = "correct horse battery";
+// An admin by `admin.adminUserIds` only: their role stays "user".
+const CONFIGURED_ADMIN_ID = "configured-admin-0001";
+const person = (name: string) => ({
+  name,
+  email: `${name.split(" ")[0]!.toLowerCase()}@example.com`,
+  password: PASSWORD,
+});
+const owner = person("Olga Owner");
+const admin = person("Adam Admin");
+const member = person("Mia Member");
+const invitee = person("Ivy Invitee");
+const roleAdmin = person("Rita Roleadmin");
+const configuredAdmin = person("Carl Configured");
+let acmeId: string;
+const ids: Record<string, string> = {};
+const contexts: BrowserContext[] = [];
+
+async function signUpByApi(user: { name: string; email: string; password: string }): Promise<string> {
+  const res = await fetch(`${service.origin}/api/auth/sign-up/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: service.origin },
+    body: JSON.stringify(user),
+  });
+  expect(res.status).toBe(200);
+  const id = ((await res.json()) as { user: { id: string } }).user.id;
+  // Invitations are listed only to verified addresses.
+  await service.auth.database.db.updateTable("user").set({ emailVerified: true }).where("id", "=", id).execute();
+  return id;
+}
+
+/** A signed-in page in its own browser context. */
+async function pageFor(user: { email: string; password: string }): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  await signInInBrowser(page, service.origin, user);
+  await page.getByTestId("home-title").waitFor();
+  return page;
+}
+
+async function api(page: Page, path: string, data: unknown) {
+  const res = await page.request.post(`${service.origin}/api/auth${path}`, {
+    data,
+    headers: { origin: service.origin },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return res.json();
+}
+
+/** A signed-in page with Acme as the active organization (members added server-side have none yet). */
+async function pageInAcme(user: { email: string; password: string }): Promise<Page> {
+  const page = await pageFor(user);
+  await api(page, "/organization/set-active", { organizationId: acmeId });
+  return page;
+}
+
+const focused = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute("data-testid") ?? null);
+const focusedText = (page: Page) => page.evaluate(() => document.activeElement?.textContent ?? null);
+
+beforeAll(async () => {
+  [service, browser] = await Promise.all([
+    startService({ options: { admin: { adminUserIds: [CONFIGURED_ADMIN_ID] } } }),
+    launchBrowser(),
+  ]);
+  for (const [key, user] of Object.entries({ owner, admin, member, invitee, roleAdmin })) {
+    ids[key] = await signUpByApi(user);
+  }
+  await service.auth.database.db.updateTable("user").set({ role: "admin" }).where("id", "=", ids.roleAdmin!).execute();
+  const now = new Date();
+  await insertUser(service.auth.database.db, {
+    id: CONFIGURED_ADMIN_ID,
+    ...configuredAdmin,
+    emailVerified: true,
+    image: null,
+    role: "user",
+    now,
+  });
+  await insertCredentialAccount(service.auth.database.db, {
+    id: "configured-admin-account",
+    userId: CONFIGURED_ADMIN_ID,
+    passwordHash: await testHasher.hash(PASSWORD),
+    now,
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await service?.close();
+});
+afterEach(() => expect(service.loggedErrors).toEqual([]));
+
+describe("OrganizationSwitcher and pending invitations", () => {
+  it("is a menu button: arrows move without acting, Escape returns focus, Enter switches", async () => {
+    const page = await pageFor(owner);
+    acmeId = (await api(page, "/organization/create", { name: "Acme", slug: "acme" })).id;
+    await api(page, "/organization/create", { name: "Beta", slug: "beta" });
+    for (const [key, role] of [
+      ["admin", "admin"],
+      ["member", "member"],
+    ] as const) {
+      await service.auth.api.addMember({ userId: ids[key]!, organizationId: acmeId, role });
+    }
+    await api(page, "/organization/set-active", { organizationId: acmeId });
+    await page.reload();
+    const button = page.getByTestId("org-switcher");
+    await expect.poll(() => page.getByTestId("org-switcher-active").textContent()).toBe("Acme");
+    expect(await button.getAttribute("aria-haspopup")).toBe("menu");
+    expect(await button.getAttribute("aria-expanded")).toBe("false");
+
+    // ArrowDown opens on the first item; more arrows only move focus (wrapping), nothing is chosen.
+    await button.focus();
+    await page.keyboard.press("ArrowDown");
+    await expect.poll(() => button.getAttribute("aria-expanded")).toBe("true");
+    expect(await focusedText(page)).toContain("Acme");
+    expect(await page.getByRole("menuitemradio", { name: "Acme" }).getAttribute("aria-checked")).toBe("true");
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.keyboard.press("ArrowDown");
+    expect(await focusedText(page)).toContain("Beta");
+    await page.keyboard.press("ArrowDown");
+    expect(await focused(page)).toBe("org-switcher-create");
+    await page.keyboard.press("ArrowDown");
+    expect(await focusedText(page)).toContain("Acme");
+    await page.keyboard.press("ArrowUp");
+    expect(await focused(page)).toBe("org-switcher-create");
+    expect(new URL(page.url()).pathname).toBe("/");
+
+    // Escape closes and gives focus back to the button; the active organization has not changed.
+    await page.keyboard.press("Escape");
+    await expect.poll(() => page.getByRole("menu").count()).toBe(0);
+    expect(await focused(page)).toBe("org-switcher");
+    expect(await page.getByTestId("org-switcher-active").textContent()).toBe("Acme");
+
+    // Enter opens; ArrowDown, Enter chooses Beta: it becomes active and its page opens.
+    await page.keyboard.press("Enter");
+    await page.getByRole("menu").waitFor();
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Enter");
+    await page.waitForURL(`${service.origin}/organization`);
+    await expect.poll(() => page.getByTestId("org-switcher-active").textContent()).toBe("Beta");
+    expect(await focused(page)).toBe("org-switcher");
+    await api(page, "/organization/set-active", { organizationId: acmeId });
+    await page.close();
+  });
+
+  it("shows an invitee a badge and the invitation in the menu and on the home page", async () => {
+    const ownerPage = await pageFor(owner);
+    const invitation = await api(ownerPage, "/organization/invite-member", {
+      email: invitee.email,
+      role: "member",
+      organizationId: acmeId,
+    });
+    const page = await pageFor(invitee);
+    await expect.poll(() => page.getByTestId("org-switcher-badge").textContent()).toBe("1 pending invitation");
+    expect(await page.getByTestId("org-switcher").textContent()).toContain("Choose an organization");
+    const row = page.getByTestId("home-invitation");
+    await expect.poll(() => row.count()).toBe(1);
+    expect(await row.textContent()).toContain("Acme");
+
+    await page.getByTestId("org-switcher").click();
+    const item = page.getByTestId("org-switcher-invitation");
+    expect(await item.textContent()).toBe("Join Acme (invitation)");
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await item.click();
+    await page.waitForURL(`${service.origin}/accept-invitation/${invitation.id}`);
+    await page.getByTestId("invitation-accept").click();
+    await page.getByTestId("org-settings-card").waitFor();
+    await expect.poll(() => page.getByTestId("org-switcher-badge").count()).toBe(0);
+    expect(await page.getByTestId("org-switcher-active").textContent()).toBe("Acme");
+    await ownerPage.close();
+    await page.close();
+  });
+});
+
+describe("what each role sees", () => {
+  it("an admin gets no Remove or role picker on the owner, and cannot hand out the owner role", async () => {
+    const page = await pageInAcme(admin);
+    await page.goto(`${service.origin}/organization/members`);
+    const rowOf = (name: string) => page.getByTestId("member-row").filter({ hasText: name });
+    await rowOf(owner.name).waitFor();
+    expect(await rowOf(owner.name).getByTestId("member-remove").count()).toBe(0);
+    expect(await rowOf(owner.name).getByTestId("member-role").count()).toBe(0);
+    expect(await rowOf(owner.name).getByTestId("member-role-label").textContent()).toBe("Owner");
+    expect(await rowOf(member.name).getByTestId("member-remove").count()).toBe(1);
+    const options = await rowOf(member.name).getByTestId("member-role").locator("option").allTextContents();
+    expect(options).toEqual(["Member", "Admin"]);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.close();
+  });
+
+  it("a member sees the settings read-only and no member controls", async () => {
+    const page = await pageInAcme(member);
+    await page.goto(`${service.origin}/organization`);
+    await page.getByTestId("org-settings-read-only").waitFor();
+    expect(await page.getByTestId("org-settings-name").isDisabled()).toBe(true);
+    expect(await page.getByTestId("org-settings-name").inputValue()).toBe("Acme");
+    expect(await page.getByTestId("org-settings-submit").count()).toBe(0);
+    expect(await page.getByTestId("org-delete").count()).toBe(0);
+    await page.goto(`${service.origin}/organization/members`);
+    await expect.poll(() => page.getByTestId("member-row").count()).toBe(4);
+    expect(await page.getByTestId("member-remove").count()).toBe(0);
+    expect(await page.getByTestId("member-role").count()).toBe(0);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.close();
+  });
+});
+
+describe("confirmation before destructive actions", () => {
+  it("removes a member only after a confirmed dialog, by keyboard; Escape cancels and returns focus", async () => {
+    const page = await pageInAcme(owner);
+    await page.goto(`${service.origin}/organization/members`);
+    const row = page.getByTestId("member-row").filter({ hasText: invitee.name });
+    const remove = row.getByTestId("member-remove");
+    await remove.focus();
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog");
+    await dialog.waitFor();
+    // Modal, named after what goes, focus on Cancel.
+    expect(await dialog.evaluate((d) => (d as HTMLDialogElement).open && d.matches(":modal"))).toBe(true);
+    expect(await dialog.getByRole("heading").textContent()).toBe(`Remove ${invitee.name} from Acme?`);
+    expect(await dialog.textContent()).toContain(invitee.email);
+    expect(await focused(page)).toBe("confirm-cancel");
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.keyboard.press("Escape");
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(await focused(page)).toBe("member-remove");
+    expect(await page.getByTestId("member-row").count()).toBe(4);
+
+    await page.keyboard.press("Enter");
+    await dialog.waitFor();
+    await page.keyboard.press("Tab");
+    expect(await focused(page)).toBe("confirm-accept");
+    await page.keyboard.press("Enter");
+    await expect
+      .poll(() => page.getByTestId("members-notice").textContent())
+      .toBe(`${invitee.name} was removed from Acme.`);
+    await expect.poll(() => page.getByTestId("member-row").count()).toBe(3);
+    // The button went with the row: focus is on the notice, not lost to the page.
+    expect(await focused(page)).toBe("members-notice");
+    await page.close();
+  });
+
+  it("changes a role only when confirmed; a cancelled change leaves the picker as it was", async () => {
+    const page = await pageInAcme(owner);
+    await page.goto(`${service.origin}/organization/members`);
+    const select = page.getByTestId("member-row").filter({ hasText: member.name }).getByTestId("member-role");
+    // On a closed select an arrow key changes the value at once: that change only opens the dialog.
+    await select.focus();
+    await page.keyboard.press("ArrowDown");
+    await page.getByRole("dialog").waitFor();
+    expect(await page.getByRole("dialog").getByRole("heading").textContent()).toBe(`Make ${member.name} Admin?`);
+    await page.keyboard.press("Escape");
+    await expect.poll(() => select.inputValue()).toBe("member");
+    expect(await focused(page)).toBe("member-role");
+    expect(
+      await service.auth.database.db
+        .selectFrom("member")
+        .select("role")
+        .where("userId", "=", ids.member!)
+        .executeTakeFirst(),
+    ).toEqual({ role: "member" });
+
+    await select.selectOption("admin");
+    await page.getByTestId("confirm-accept").click();
+    await expect.poll(() => page.getByTestId("members-notice").textContent()).toBe(`${member.name} is now Admin.`);
+    await expect.poll(() => select.inputValue()).toBe("admin");
+    await page.close();
+  });
+
+  it("asks before leaving an organization and before signing out another session", async () => {
+    const page = await pageInAcme(admin);
+    const other = await pageFor(admin);
+    await page.goto(`${service.origin}/account/sessions`);
+    await expect.poll(() => page.getByTestId("session-row").count()).toBeGreaterThanOrEqual(2);
+    const before = await page.getByTestId("session-row").count();
+    await page.getByTestId("session-revoke").first().click();
+    await page.getByTestId("confirm-cancel").click();
+    expect(await page.getByTestId("session-row").count()).toBe(before);
+    await page.getByTestId("session-revoke").first().click();
+    expect(await page.getByRole("dialog").getByRole("heading").textContent()).toMatch(/^Sign out Chrome on Linux/);
+    await page.getByTestId("confirm-accept").click();
+    await expect.poll(() => page.getByTestId("sessions-notice").textContent()).toMatch(/is signed out\.$/);
+    await expect.poll(() => page.getByTestId("session-row").count()).toBe(before - 1);
+
+    await page.goto(`${service.origin}/organization/members`);
+    await page.getByTestId("org-leave").click();
+    expect(await page.getByRole("dialog").getByRole("heading").textContent()).toBe("Leave Acme?");
+    await page.keyboard.press("Escape");
+    expect(await focused(page)).toBe("org-leave");
+    await page.getByTestId("org-leave").click();
+    await page.getByTestId("confirm-accept").click();
+    await expect.poll(() => page.getByTestId("home-notice").textContent()).toBe("You left Acme.");
+    await other.close();
+    await page.close();
+  });
+
+  it("asks before removing a team", async () => {
+    const page = await pageInAcme(owner);
+    await api(page, "/organization/create-team", { name: "Design", organizationId: acmeId });
+    await page.goto(`${service.origin}/organization/teams`);
+    const row = page.getByTestId("team-row").filter({ has: page.getByRole("heading", { name: "Design" }) });
+    await row.getByTestId("team-remove").click();
+    expect(await page.getByRole("dialog").getByRole("heading").textContent()).toBe("Remove the team Design?");
+    await page.getByTestId("confirm-cancel").click();
+    expect(await row.count()).toBe(1);
+    await row.getByTestId("team-remove").click();
+    await page.getByTestId("confirm-accept").click();
+    await expect.poll(() => page.getByTestId("teams-notice").textContent()).toBe("The team Design was removed.");
+    await expect.poll(() => row.count()).toBe(0);
+    await page.close();
+  });
+});
+
+describe("UserButton", () => {
+  const menuEntries = async (page: Page) => {
+    const button = page.getByTestId("user-button");
+    await button.focus();
+    await page.keyboard.press("Enter");
+    await page.getByRole("menu").waitFor();
+    const entries = await page.getByRole("menuitem").allTextContents();
+    await page.keyboard.press("Escape");
+    return entries;
+  };
+
+  it("shows initials and Account and Sign out; Admin only for admins by role or by adminUserIds", async () => {
+    const plain = await pageFor(member);
+    expect(await plain.getByTestId("gh-avatar").first().textContent()).toBe("MM");
+    // Wait for the server's answer on admin access before reading the menu.
+    await plain.waitForLoadState("networkidle");
+    expect(await menuEntries(plain)).toEqual(["Account", "Sign out"]);
+    expect(await plain.getByRole("link", { name: "Admin", exact: true }).count()).toBe(0);
+    expect(await focused(plain)).toBe("user-button");
+
+    for (const user of [roleAdmin, configuredAdmin]) {
+      const page = await pageFor(user);
+      await expect.poll(() => menuEntries(page)).toEqual(["Account", "Admin", "Sign out"]);
+      const button = page.getByTestId("user-button");
+      await button.focus();
+      await page.keyboard.press("ArrowUp");
+      expect(await focused(page)).toBe("sign-out");
+      await page.keyboard.press("ArrowUp");
+      expect(await focused(page)).toBe("user-menu-admin");
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await page.keyboard.press("Enter");
+      await page.waitForURL(`${service.origin}/admin`);
+      await page
+        .getByTestId("admin-refused")
+        .or(page.getByRole("heading", { name: "Administration" }))
+        .waitFor();
+      expect(await page.getByTestId("admin-refused").count()).toBe(0);
+      await page.close();
+    }
+
+    // Sign out from the menu by keyboard.
+    await plain.getByTestId("user-button").focus();
+    await plain.keyboard.press("ArrowUp");
+    await plain.keyboard.press("Enter");
+    await plain.waitForURL(`${service.origin}/sign-in`);
+    await plain.close();
+  });
+
+  it("shows the user's picture when there is one, and the initials when it fails to load", async () => {
+    const page = await pageFor(invitee);
+    const png = Buffer.from(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
+      "base64",
+    );
+    await page.route("https://images.example/ivy.png", (route) =>
+      route.fulfill({ contentType: "image/png", body: png }),
+    );
+    await page.route("https://images.example/broken.png", (route) => route.abort());
+    const avatar = page.getByTestId("user-button").getByTestId("gh-avatar");
+    await api(page, "/update-user", { image: "https://images.example/ivy.png" });
+    await page.reload();
+    await expect.poll(() => avatar.locator("img").getAttribute("src")).toBe("https://images.example/ivy.png");
+    await expect.poll(() => avatar.locator("img").evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(1);
+    await api(page, "/update-user", { image: "https://images.example/broken.png" });
+    await page.reload();
+    await expect.poll(() => avatar.textContent()).toBe("II");
+    expect(await avatar.locator("img").count()).toBe(0);
+    await page.close();
+  });
+});
