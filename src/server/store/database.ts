@@ -9,7 +9,7 @@ import type { DialectName } from "./dialect.js";
 import { migrations } from "./migrations/index.js";
 import { postgresRevocationFeed, type RevocationFeed } from "./revocation-feeds.js";
 import type { Database } from "./schema.js";
-import { SqliteValuesPlugin } from "./sqlite-values-plugin.js";
+import { SqliteValuesPlugin, toSqliteValue } from "./sqlite-values-plugin.js";
 
 export type DB = Kysely<Database>;
 
@@ -65,6 +65,10 @@ export function openDatabase(url: string): OpenedDatabase {
         console.warn(JSON.stringify({ level: "warn", message: "idle database connection lost", error: error.message }));
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
+    directReaders.set(
+      db,
+      postgresReader(pool, () => (queries += 1)),
+    );
     const notify = async (channel: string, payload: string) => {
       await sql`select pg_notify(${channel}, ${payload})`.execute(db);
     };
@@ -98,29 +102,55 @@ export function openDatabase(url: string): OpenedDatabase {
     // Kysely's connection lock instead.
     if (sqlite.inTransaction) return undefined;
     queries += 1;
-    return { row: cached.prepare(sqlText).get(...parameters) };
+    return cached.prepare(sqlText).all(...parameters.map(toSqliteValue));
   });
   return { db, dialect, queryCount: () => queries, close: () => db.destroy() };
 }
 
-type DirectReader = (sqlText: string, parameters: readonly unknown[]) => { row: unknown } | undefined;
+/** Rows now (SQLite), rows later (PostgreSQL), or undefined: run it through Kysely instead. */
+type DirectReader = (sqlText: string, parameters: readonly unknown[]) => unknown[] | Promise<unknown[]> | undefined;
 
-/** One synchronous reader per SQLite database (see readOneRowDirect). */
+/** One reader per database opened here (see readRowsDirect); transaction handles have none. */
 const directReaders = new WeakMap<DB, DirectReader>();
 
 /**
- * For the hottest single-row read (get-session's lookup): on SQLite, run the already-compiled
- * statement straight on the connection, skipping Kysely's async connection hand-off, which cost more
- * than the lookup itself. Answers undefined when that is not possible (PostgreSQL, a transaction
- * handle, or a transaction open on the connection), and the caller runs the query through Kysely.
- * Counted like any other round trip.
+ * PostgreSQL: each read is a named prepared statement, so every pooled connection parses and plans
+ * it once instead of on every request (node-postgres sends Parse only the first time a connection
+ * sees the name). The name is derived from the SQL text, which is what makes reuse safe.
  */
-export function readOneRowDirect(
+function postgresReader(pool: pgType.Pool, count: () => void): DirectReader {
+  const names = new Map<string, string>();
+  return async (sqlText, parameters) => {
+    let name = names.get(sqlText);
+    if (name === undefined) {
+      name = `gh_${names.size}`;
+      names.set(sqlText, name);
+    }
+    count();
+    const result = await pool.query({ name, text: sqlText, values: parameters as unknown[] });
+    return result.rows;
+  };
+}
+
+/**
+ * For hot reads whose SQL is compiled once (store/precompiled.ts, get-session's lookup): on SQLite,
+ * run the statement straight on the connection, skipping Kysely's async connection hand-off, which
+ * cost more than the lookups themselves; on PostgreSQL, as a named prepared statement. Values are
+ * bound as Kysely would bind them (dates as ISO text and booleans as 1/0 on SQLite). Answers
+ * undefined when that is not possible (a transaction handle, or a transaction open on the SQLite
+ * connection), and the caller runs the query through Kysely. Counted like any other round trip.
+ */
+export function readRowsDirect(
   db: DB,
   sqlText: string,
   parameters: readonly unknown[],
-): { row: unknown } | undefined {
+): unknown[] | Promise<unknown[]> | undefined {
   return directReaders.get(db)?.(sqlText, parameters);
+}
+
+/** Whether `db` is a database opened here (not a transaction handle), so readRowsDirect may answer. */
+export function hasDirectReader(db: DB): boolean {
+  return directReaders.has(db);
 }
 
 /** Prepared statements kept per SQL text; bounded so queries with varying IN-lists cannot grow it forever. */

@@ -2,6 +2,7 @@ import { type Expression, type Selectable, type SqlBool, sql } from "kysely";
 import type { Member, MemberWithUser } from "../../contract/models.js";
 import type { DB } from "./database.js";
 import { countAll, roleColumnHas } from "./organizations.js";
+import { readOnePrecompiled, readPrecompiled } from "./precompiled.js";
 import type { MemberTable } from "./schema.js";
 import { toDate } from "./values.js";
 
@@ -116,16 +117,23 @@ export async function findMemberWithUser(
   organizationId: string,
   by: { memberId?: string; userId?: string; email?: string },
 ): Promise<MemberWithUser | null> {
-  let query = db
-    .selectFrom("member")
-    .innerJoin("user", "user.id", "member.userId")
-    .select(memberWithUserColumns)
-    .where("member.organizationId", "=", organizationId);
-  if (by.memberId !== undefined) query = query.where("member.id", "=", by.memberId);
-  else if (by.userId !== undefined) query = query.where("member.userId", "=", by.userId);
-  else if (by.email !== undefined) query = query.where("user.email", "=", by.email.toLowerCase());
-  else return null;
-  const row = await query.executeTakeFirst();
+  const [key, column, value] =
+    by.memberId !== undefined
+      ? (["memberWithUser.id", "member.id", by.memberId] as const)
+      : by.userId !== undefined
+        ? (["memberWithUser.userId", "member.userId", by.userId] as const)
+        : by.email !== undefined
+          ? (["memberWithUser.email", "user.email", by.email.toLowerCase()] as const)
+          : [];
+  if (key === undefined) return null;
+  const row = await readOnePrecompiled(db, key, [organizationId, value], ([organization, needle]) =>
+    db
+      .selectFrom("member")
+      .innerJoin("user", "user.id", "member.userId")
+      .select(memberWithUserColumns)
+      .where("member.organizationId", "=", organization as string)
+      .where(column, "=", needle as string),
+  );
   return row ? mapMemberWithUser(row) : null;
 }
 
@@ -331,7 +339,22 @@ export function membersPageQuery(db: DB, q: MemberPageQuery) {
 }
 
 export async function listMembersPage(db: DB, q: MemberPageQuery): Promise<MemberPage> {
-  const rows = await membersPageQuery(db, q).execute();
+  const rows = q.filter
+    ? await membersPageQuery(db, q).execute()
+    : // Without a filter the SQL depends only on how the organization is named and the order.
+      await readPrecompiled(
+        db,
+        `membersPage.${"id" in q.organization ? "id" : "slug"}.${q.sortBy}.${q.sortDirection}`,
+        ["id" in q.organization ? q.organization.id : q.organization.slug, q.callerUserId, q.limit, q.offset],
+        ([organization, callerUserId, limit, offset]) =>
+          membersPageQuery(db, {
+            ...q,
+            organization: "id" in q.organization ? { id: organization as string } : { slug: organization as string },
+            callerUserId: callerUserId as string,
+            limit: limit as number,
+            offset: offset as number,
+          }),
+      );
 
   const first = rows[0];
   if (!first) return { caller: null, members: [], total: 0 };
