@@ -40,6 +40,9 @@ const databases = (process.env.BENCH_DATABASES ?? "sqlite").split(",").map((s) =
 for (const d of databases)
   if (d !== "sqlite" && d !== "postgres") throw new Error(`unknown database "${d}" in BENCH_DATABASES`);
 
+/** services/revocations.ts: DEFAULT_FEED_CLOCK_SKEW_MS. */
+const REVOCATION_SKEW_MS = 1000;
+
 /** The options every scenario starts from: production defaults with rate limiting off. */
 const BASE_OPTIONS = { rateLimit: { enabled: false } };
 
@@ -83,6 +86,10 @@ async function prepare(scenario: Scenario, kind: DatabaseKind, workDir: string):
   try {
     const server = await startService(workDir, label, database.url, merge(BASE_OPTIONS, scenario.options));
     servers.push(server);
+    // With PostgreSQL the service hears revocations over LISTEN and trusts no cookie cache read within
+    // a second (the clock-skew allowance) of its starting to listen. Seeded now, the cached scenario's
+    // cookies would all be refused, and autocannon never takes the fresh ones the answers set.
+    if (kind === "postgres") await new Promise((resolve) => setTimeout(resolve, REVOCATION_SKEW_MS + 200));
     const requests = await scenario.setup({
       origin: server.origin,
       basePath: BASE_PATH,
@@ -159,11 +166,18 @@ async function main(): Promise<void> {
     for (let round = 1; round <= settings.rounds; round += 1) {
       const line: string[] = [];
       for (const l of loaded) {
-        // The pool may have opened connections since the last round: pin their server processes too.
-        if (l.database.kind === "postgres") postgresPinned = Math.max(postgresPinned, await l.database.pin());
+        // The pool opens and closes connections as the load comes and goes: pin their server processes
+        // before and all through the round.
+        const pin =
+          l.database.kind === "postgres"
+            ? async () => {
+                postgresPinned = Math.max(postgresPinned, await l.database.pin());
+              }
+            : undefined;
         const figures = await runLoad(l.server.origin, l.server.pid, l.requests, {
           connections: settings.connections,
           seconds: roundSeconds,
+          meanwhile: pin,
         });
         l.rounds.push(figures);
         line.push(`${l.label} ${fmt(figures.requestsPerSecond)}`);

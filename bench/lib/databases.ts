@@ -34,20 +34,31 @@ export async function createDatabase(kind: DatabaseKind, workDir: string, name: 
   await admin(`CREATE DATABASE ${database}`);
   const url = new URL(POSTGRES_ADMIN_URL);
   url.pathname = `/${database}`;
+  // One connection for the pinning, which runs every 250 ms under load.
+  let watcher: pg.Client | null = null;
   return {
     kind,
     url: url.toString(),
     sqlitePath: null,
-    pin: () => pinBackends(database),
-    drop: () => admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).then(() => {}),
+    async pin() {
+      if (!watcher) {
+        watcher = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+        await watcher.connect();
+      }
+      return pinBackends(watcher, database);
+    },
+    async drop() {
+      await watcher?.end();
+      await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    },
   };
 }
 
-async function admin(statement: string, parameters: unknown[] = []): Promise<pg.QueryResult> {
+async function admin(statement: string): Promise<pg.QueryResult> {
   const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   await client.connect();
   try {
-    return await client.query(statement, parameters);
+    return await client.query(statement);
   } finally {
     await client.end();
   }
@@ -60,9 +71,9 @@ async function admin(statement: string, parameters: unknown[] = []): Promise<pg.
  * serve every other database on the machine too. Called after warm-up and before every round, since
  * the pool may open new connections in between.
  */
-async function pinBackends(database: string): Promise<number> {
+async function pinBackends(client: pg.Client, database: string): Promise<number> {
   if (!hasTaskset()) return 0;
-  const { rows } = await admin("SELECT pid FROM pg_stat_activity WHERE datname = $1", [database]);
+  const { rows } = await client.query("SELECT pid FROM pg_stat_activity WHERE datname = $1", [database]);
   let pinned = 0;
   for (const { pid } of rows as { pid: number }[]) {
     const result = spawnSync("taskset", ["-p", "-c", SERVER_CORE, String(pid)], { stdio: "ignore" });
