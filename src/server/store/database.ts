@@ -116,19 +116,31 @@ const directReaders = new WeakMap<DB, DirectReader>();
 /**
  * PostgreSQL: each read is a named prepared statement, so every pooled connection parses and plans
  * it once instead of on every request (node-postgres sends Parse only the first time a connection
- * sees the name). The name is derived from the SQL text, which is what makes reuse safe.
+ * sees the name). One name per SQL text; the texts are the compiled shapes, a bounded set.
  */
 function postgresReader(pool: pgType.Pool, count: () => void): DirectReader {
   const names = new Map<string, string>();
-  return async (sqlText, parameters) => {
+  let issued = 0;
+  const nameFor = (sqlText: string, fresh = false) => {
     let name = names.get(sqlText);
-    if (name === undefined) {
-      name = `gh_${names.size}`;
+    if (name === undefined || fresh) {
+      name = `gh_${issued++}`;
       names.set(sqlText, name);
     }
+    return name;
+  };
+  return async (sqlText, parameters) => {
     count();
-    const result = await pool.query({ name, text: sqlText, values: parameters as unknown[] });
-    return result.rows;
+    const values = parameters as unknown[];
+    try {
+      return (await pool.query({ name: nameFor(sqlText), text: sqlText, values })).rows;
+    } catch (error) {
+      // A migration by another instance changed a table under a prepared `select *` ("cached plan
+      // must not change result type"): prepare it again under a new name, once.
+      if ((error as { code?: string }).code !== "0A000") throw error;
+      count();
+      return (await pool.query({ name: nameFor(sqlText, true), text: sqlText, values })).rows;
+    }
   };
 }
 
