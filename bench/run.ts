@@ -193,7 +193,9 @@ async function main(): Promise<void> {
     console.log(
       postgresPinned > 0
         ? `PostgreSQL: up to ${postgresPinned} server processes per database pinned to core ${SERVER_CORE}.`
-        : "PostgreSQL: its server processes could not be pinned (taskset -p needs root or CAP_SYS_NICE).",
+        : process.env.BENCH_PIN_POSTGRES === "0"
+          ? "PostgreSQL: server processes left unpinned (BENCH_PIN_POSTGRES=0)."
+          : "PostgreSQL: its server processes could not be pinned (taskset -p needs root or CAP_SYS_NICE).",
     );
   }
 

@@ -69,10 +69,11 @@ async function admin(statement: string): Promise<pg.QueryResult> {
  * are moved to the service's core with `taskset -p`, which needs the right to change another user's
  * processes (root, or CAP_SYS_NICE). The postmaster and its background writers are left alone: they
  * serve every other database on the machine too. Called after warm-up and before every round, since
- * the pool may open new connections in between.
+ * the pool may open new connections in between. BENCH_PIN_POSTGRES=0 leaves them unpinned: on a busy
+ * machine every query is a hand-off between processes waiting their turn on the one core.
  */
 async function pinBackends(client: pg.Client, database: string): Promise<number> {
-  if (!hasTaskset()) return 0;
+  if (!hasTaskset() || process.env.BENCH_PIN_POSTGRES === "0") return 0;
   const { rows } = await client.query("SELECT pid FROM pg_stat_activity WHERE datname = $1", [database]);
   let pinned = 0;
   for (const { pid } of rows as { pid: number }[]) {
