@@ -1,31 +1,47 @@
 /**
  * `npm run bench`: each scenario on its own fresh service (NODE_ENV=production, rate limits off) and
- * fresh SQLite database, server pinned to core 0 and autocannon to core 1. The measured runs are
- * interleaved in rounds (every scenario once per round) and each scenario keeps its best round, so
- * a burst of other work on the machine does not decide a ratio. Then the floor ratios, database round
- * trips per get-session, a table, and bench/results/<timestamp>.json.
+ * fresh database, server pinned to core 0 and autocannon to core 1. Read routes also run against the
+ * floor (bench/floor-server.ts) on the same SQLite database. The measured runs are interleaved in
+ * rounds (every server once per round) and each keeps its best round, so a burst of other work on the
+ * machine does not decide a ratio. Then the ratios, database round trips per get-session, a table, and
+ * bench/results/<timestamp>.json.
  *
- * BENCH_SECONDS (10 per scenario, split over the rounds), BENCH_ROUNDS (3), BENCH_CONNECTIONS (10),
- * BENCH_USERS (50), BENCH_ONLY=name,name (a subset), BENCH_NODE_ARGS (extra node flags for servers).
+ * BENCH_SECONDS (10 per scenario, split over the rounds), BENCH_ROUNDS (3), BENCH_CONNECTIONS (20),
+ * BENCH_USERS (100), BENCH_ONLY=name,name (a subset; opt-in scenarios only this way),
+ * BENCH_DATABASES=sqlite,postgres (sqlite), BENCH_NODE_ARGS (extra node flags for servers).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import type { AutocannonRequest } from "autocannon";
 import { hasTaskset, LOAD_CORE, pinSelf, SERVER_CORE } from "./lib/cpu.js";
+import { type BenchDatabase, createDatabase, type DatabaseKind } from "./lib/databases.js";
 import { type LoadFigures, runLoad, warmUp } from "./lib/load.js";
 import { BASE_PATH, createWorkDir, REPO_ROOT, type RunningServer, startFloor, startService } from "./lib/servers.js";
 import { queriesPerGetSession } from "./query-count.js";
-import { RSS_TARGET_MB, ratioTargets, scenarios } from "./scenarios/index.js";
+import {
+  CACHED_TARGET,
+  FLOOR_TARGET,
+  POSTGRES_TARGET,
+  RSS_TARGET_MB,
+  SCALE_P99_TARGET,
+  scenarios,
+} from "./scenarios/index.js";
 import type { Scenario } from "./scenarios/types.js";
 
 const settings = {
   seconds: positiveInt("BENCH_SECONDS", 10),
   rounds: positiveInt("BENCH_ROUNDS", 3),
-  connections: positiveInt("BENCH_CONNECTIONS", 10),
-  users: positiveInt("BENCH_USERS", 50),
+  connections: positiveInt("BENCH_CONNECTIONS", 20),
+  users: positiveInt("BENCH_USERS", 100),
 };
 const only = process.env.BENCH_ONLY?.split(",").map((s) => s.trim());
+const databases = (process.env.BENCH_DATABASES ?? "sqlite").split(",").map((s) => s.trim()) as DatabaseKind[];
+for (const d of databases)
+  if (d !== "sqlite" && d !== "postgres") throw new Error(`unknown database "${d}" in BENCH_DATABASES`);
+
+/** services/revocations.ts: DEFAULT_FEED_CLOCK_SKEW_MS. */
+const REVOCATION_SKEW_MS = 1000;
 
 /** The options every scenario starts from: production defaults with rate limiting off. */
 const BASE_OPTIONS = { rateLimit: { enabled: false } };
@@ -49,27 +65,56 @@ function merge(base: Record<string, any>, extra: Record<string, any> = {}): Reco
   return out;
 }
 
-interface Prepared {
-  scenario: Scenario;
+/** A scenario's name on a database: `list-sessions` on SQLite, `list-sessions@pg` on PostgreSQL. */
+const labelFor = (name: string, database: DatabaseKind) => (database === "sqlite" ? name : `${name}@pg`);
+
+/** One server under load: a scenario's service, or the floor on that scenario's database. */
+interface Loaded {
+  label: string;
+  description: string;
   server: RunningServer;
+  database: BenchDatabase;
   requests: AutocannonRequest[];
   rounds: LoadFigures[];
 }
 
-/** Starts the scenario's server, seeds it and warms it up; the server stays up for the rounds. */
-async function prepare(scenario: Scenario, workDir: string): Promise<Prepared> {
-  const databasePath = join(workDir, `${scenario.name}.sqlite`);
-  let server = await startService(workDir, scenario.name, databasePath, merge(BASE_OPTIONS, scenario.options));
+/** Starts the scenario's server (and its floor), seeds it and warms it up; they stay up for the rounds. */
+async function prepare(scenario: Scenario, kind: DatabaseKind, workDir: string): Promise<Loaded[]> {
+  const label = labelFor(scenario.name, kind);
+  const database = await createDatabase(kind, workDir, scenario.name);
+  const servers: RunningServer[] = [];
   try {
-    const requests = await scenario.setup({ origin: server.origin, basePath: BASE_PATH, users: settings.users });
-    if (scenario.server === "floor") {
-      await server.stop();
-      server = await startFloor(workDir, databasePath);
+    const server = await startService(workDir, label, database.url, merge(BASE_OPTIONS, scenario.options));
+    servers.push(server);
+    // With PostgreSQL the service hears revocations over LISTEN and trusts no cookie cache read within
+    // a second (the clock-skew allowance) of its starting to listen. Seeded now, the cached scenario's
+    // cookies would all be refused, and autocannon never takes the fresh ones the answers set.
+    if (kind === "postgres") await new Promise((resolve) => setTimeout(resolve, REVOCATION_SKEW_MS + 200));
+    const requests = await scenario.setup({
+      origin: server.origin,
+      basePath: BASE_PATH,
+      users: settings.users,
+      databaseUrl: database.url,
+      database: kind,
+    });
+    const loaded: Loaded[] = [{ label, description: scenario.description, server, database, requests, rounds: [] }];
+    if (scenario.floor && database.sqlitePath) {
+      const floor = await startFloor(workDir, database.sqlitePath);
+      servers.push(floor);
+      loaded.push({
+        label: `floor:${scenario.name}`,
+        description: `floor reference for ${scenario.name}: node:http + one prepared better-sqlite3 statement`,
+        server: floor,
+        database,
+        requests,
+        rounds: [],
+      });
     }
-    await warmUp(server.origin, requests, settings.connections);
-    return { scenario, server, requests, rounds: [] };
+    for (const l of loaded) await warmUp(l.server.origin, l.requests, settings.connections);
+    return loaded;
   } catch (error) {
-    await server.stop();
+    for (const s of servers) await s.stop();
+    await database.drop();
     throw error;
   }
 }
@@ -102,38 +147,60 @@ async function main(): Promise<void> {
   const roundSeconds = Math.max(1, Math.round(settings.seconds / settings.rounds));
   console.log(
     `${settings.connections} connections, ${settings.rounds} rounds of ${roundSeconds} s per scenario, ` +
-      `${settings.users} users; ${cpus().length} cores (${cpus()[0]?.model ?? "unknown"}), Node ${process.version}.\n`,
+      `${settings.users} users, databases ${databases.join(", ")}; ${cpus().length} cores ` +
+      `(${cpus()[0]?.model ?? "unknown"}), Node ${process.version}.\n`,
   );
 
   const workDir = createWorkDir();
-  const prepared: Prepared[] = [];
+  const loaded: Loaded[] = [];
+  let postgresPinned = 0;
   try {
-    for (const scenario of scenarios) {
-      if (only && !only.includes(scenario.name)) continue;
-      process.stdout.write(`setting up ${scenario.name} ... `);
-      prepared.push(await prepare(scenario, workDir.path));
-      console.log("ready");
+    for (const database of databases) {
+      for (const scenario of scenarios) {
+        if (only ? !only.includes(scenario.name) : scenario.optIn) continue;
+        process.stdout.write(`setting up ${labelFor(scenario.name, database)} ... `);
+        loaded.push(...(await prepare(scenario, database, workDir.path)));
+        console.log("ready");
+      }
     }
     for (let round = 1; round <= settings.rounds; round += 1) {
       const line: string[] = [];
-      for (const p of prepared) {
-        const figures = await runLoad(p.server.origin, p.server.pid, p.requests, {
+      for (const l of loaded) {
+        // The pool opens and closes connections as the load comes and goes: pin their server processes
+        // before and all through the round.
+        const pin =
+          l.database.kind === "postgres"
+            ? async () => {
+                postgresPinned = Math.max(postgresPinned, await l.database.pin());
+              }
+            : undefined;
+        const figures = await runLoad(l.server.origin, l.server.pid, l.requests, {
           connections: settings.connections,
           seconds: roundSeconds,
+          meanwhile: pin,
         });
-        p.rounds.push(figures);
-        line.push(`${p.scenario.name} ${fmt(figures.requestsPerSecond)}`);
+        l.rounds.push(figures);
+        line.push(`${l.label} ${fmt(figures.requestsPerSecond)}`);
       }
       console.log(`round ${round}: ${line.join(", ")} req/s`);
     }
   } finally {
-    for (const p of prepared) await p.server.stop();
+    for (const l of loaded) await l.server.stop();
+    for (const d of new Set(loaded.map((l) => l.database))) await d.drop();
     workDir.remove();
+  }
+  if (databases.includes("postgres")) {
+    console.log(
+      postgresPinned > 0
+        ? `PostgreSQL: up to ${postgresPinned} server processes per database pinned to core ${SERVER_CORE}.`
+        : process.env.BENCH_PIN_POSTGRES === "0"
+          ? "PostgreSQL: server processes left unpinned (BENCH_PIN_POSTGRES=0)."
+          : "PostgreSQL: its server processes could not be pinned (taskset -p needs root or CAP_SYS_NICE).",
+    );
   }
 
   const results: Record<string, LoadFigures & { description: string; rounds: LoadFigures[] }> = {};
-  for (const p of prepared)
-    results[p.scenario.name] = { description: p.scenario.description, ...best(p.rounds), rounds: p.rounds };
+  for (const l of loaded) results[l.label] = { description: l.description, ...best(l.rounds), rounds: l.rounds };
 
   const queries = {
     getSessionWithoutCache: await queriesPerGetSession(false),
@@ -153,6 +220,13 @@ async function main(): Promise<void> {
     })),
   );
 
+  const ratioTargets = [
+    ...scenarios
+      .filter((s) => s.floor)
+      .map((s) => ({ scenario: s.name, reference: `floor:${s.name}`, target: FLOOR_TARGET })),
+    CACHED_TARGET,
+    ...scenarios.map((s) => ({ scenario: labelFor(s.name, "postgres"), reference: s.name, target: POSTGRES_TARGET })),
+  ];
   const ratios = ratioTargets.flatMap(({ scenario, reference, target }) => {
     const a = results[scenario];
     const b = results[reference];
@@ -166,6 +240,27 @@ async function main(): Promise<void> {
     console.log(
       `${r.scenario} / ${r.reference}: ${r.ratio.toFixed(2)}x requests/s (target >= ${r.target}x) ` +
         `${r.met ? "ok" : "BELOW TARGET"}; ${fmt(r.cpuRatio, 2)}x by server CPU per request`,
+    );
+  }
+  const scale = databases.flatMap((d) => {
+    const big = results[labelFor("get-session-scale", d)];
+    const small = results[labelFor("get-session", d)];
+    if (!big || !small) return [];
+    const p99Ratio = big.latencyP99Ms / Math.max(small.latencyP99Ms, 1);
+    return [
+      {
+        database: d,
+        p99Ms: big.latencyP99Ms,
+        smallP99Ms: small.latencyP99Ms,
+        p99Ratio,
+        met: p99Ratio <= SCALE_P99_TARGET,
+      },
+    ];
+  });
+  for (const s of scale) {
+    console.log(
+      `get-session p99 on the large ${s.database} database: ${s.p99Ms} ms against ${s.smallP99Ms} ms ` +
+        `(${s.p99Ratio.toFixed(2)}x, target <= ${SCALE_P99_TARGET}x) ${s.met ? "ok" : "ABOVE TARGET"}`,
     );
   }
   const rssChecks = Object.entries(results).map(([scenario, r]) => ({
@@ -192,9 +287,10 @@ async function main(): Promise<void> {
   const report = {
     date: new Date().toISOString(),
     machine: { cores: cpus().length, cpu: cpus()[0]?.model ?? null, node: process.version, pinned: pinnedOk },
-    settings: { ...settings, roundSeconds },
+    settings: { ...settings, roundSeconds, databases },
     scenarios: results,
     ratios,
+    scale,
     rssTargetMb: RSS_TARGET_MB,
     rss: rssChecks,
     queriesPerGetSession: queries,

@@ -18,6 +18,8 @@ export interface LoadFigures {
 export interface LoadSettings {
   connections: number;
   seconds: number;
+  /** Run now and every 250 ms during the load (PostgreSQL mode pins new server processes with it). */
+  meanwhile?: () => Promise<unknown>;
 }
 
 /** Drives `requests` at `origin` with autocannon while sampling the server's RSS. */
@@ -27,6 +29,8 @@ export async function runLoad(
   requests: AutocannonRequest[],
   settings: LoadSettings,
 ): Promise<LoadFigures> {
+  await settings.meanwhile?.();
+  const timer = settings.meanwhile ? setInterval(() => void settings.meanwhile?.().catch(() => {}), 250) : null;
   const rss = sampleRss(serverPid);
   const cpuBefore = readCpuMs(serverPid);
   const result = await autocannon({
@@ -35,6 +39,7 @@ export async function runLoad(
     duration: settings.seconds,
     requests,
   });
+  if (timer) clearInterval(timer);
   const maxRssMb = rss.stop();
   const cpuAfter = readCpuMs(serverPid);
   const answered = result.requests.total;

@@ -13,8 +13,6 @@ export const BASE_PATH = "/api/auth";
 export interface RunningServer {
   origin: string;
   pid: number;
-  /** The SQLite file it serves. */
-  databasePath: string;
   stop(): Promise<void>;
 }
 
@@ -37,31 +35,31 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * The real service (src/main.ts) in production mode on `databasePath`, pinned to the server core.
- * `options` is written to an AUTH_CONFIG file.
+ * The real service (src/main.ts) in production mode on `databaseUrl` (DATABASE_URL), pinned to the
+ * server core. `options` is written to an AUTH_CONFIG file.
  */
-export async function startService(workDir: string, name: string, databasePath: string, options: unknown) {
+export async function startService(workDir: string, name: string, databaseUrl: string, options: unknown) {
   const port = await freePort();
   const configPath = join(workDir, `${name}.options.json`);
   writeFileSync(configPath, JSON.stringify(options, null, 2));
   const origin = `http://127.0.0.1:${port}`;
   const argv = process.env.BENCH_TSX === "1" ? node("src/main.ts") : ["node", ...nodeFlags(), serviceBundle()];
-  return launch(workDir, name, argv, databasePath, origin, {
+  return launch(workDir, name, argv, origin, {
     NODE_ENV: "production",
     AUTH_SECRET: BENCH_SECRET,
     AUTH_CONFIG: configPath,
-    DATABASE_URL: `sqlite:${databasePath}`,
+    DATABASE_URL: databaseUrl,
     PORT: String(port),
     HOST: "127.0.0.1",
     BASE_URL: origin,
   });
 }
 
-/** The floor reference (bench/floor-server.ts) on a database the service seeded. */
+/** The floor reference (bench/floor-server.ts) on a SQLite file the service seeded. */
 export async function startFloor(workDir: string, databasePath: string) {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  return launch(workDir, "floor", node("bench/floor-server.ts"), databasePath, origin, {
+  return launch(workDir, "floor", node("bench/floor-server.ts"), origin, {
     NODE_ENV: "production",
     FLOOR_SECRET: BENCH_SECRET,
     FLOOR_DATABASE: databasePath,
@@ -103,7 +101,6 @@ async function launch(
   workDir: string,
   name: string,
   argv: string[],
-  databasePath: string,
   origin: string,
   env: Record<string, string>,
 ): Promise<RunningServer> {
@@ -149,7 +146,6 @@ async function launch(
   return {
     origin,
     pid: child.pid!,
-    databasePath,
     async stop() {
       if (!exited) {
         child.kill("SIGTERM");

@@ -2,20 +2,26 @@ import type { AutocannonRequest } from "autocannon";
 import { seedUsers } from "../lib/seed.js";
 import type { Scenario, SetupTarget } from "./types.js";
 
-/** One GET /get-session per seeded user, each with that user's cookies; connections cycle through them. */
+/** One GET per seeded user, each with that user's cookies; connections cycle through them. */
+export function getRequests(target: SetupTarget, path: string, cookies: string[]): AutocannonRequest[] {
+  return cookies.map((cookie) => ({ method: "GET", path: `${target.basePath}${path}`, headers: { cookie } }));
+}
+
+/** One GET /get-session per seeded user. */
 export async function getSessionRequests(target: SetupTarget, prefix: string): Promise<AutocannonRequest[]> {
   const users = await seedUsers(target.origin, target.users, prefix);
-  return users.map((user) => ({
-    method: "GET",
-    path: `${target.basePath}/get-session`,
-    headers: { cookie: user.cookie },
-  }));
+  return getRequests(
+    target,
+    "/get-session",
+    users.map((u) => u.cookie),
+  );
 }
 
 export const getSession: Scenario = {
   name: "get-session",
   description: "GET /get-session, cookie cache off: verify cookie, one session+user join",
   options: { session: { cookieCache: { enabled: false } } },
+  floor: true,
   setup: (target) => getSessionRequests(target, "get-session"),
 };
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { safeEqual, sha256Base64Url } from "./digest.js";
-import { argon2idHasher } from "./password.js";
+import { argon2idHasher, limiter } from "./password.js";
 import { LOWER_ALPHANUMERIC, newId, randomString } from "./random.js";
 import { signValue, unsignValue } from "./signed-value.js";
 
@@ -74,5 +74,35 @@ describe("argon2idHasher", () => {
 
   it("defaults to OWASP's argon2id minimum", async () => {
     expect(await argon2idHasher().hash("pw")).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+  });
+});
+
+describe("limiter (argon2 runs at most one per usable core)", () => {
+  it("runs at most `size` tasks at once, the rest in order as slots free, and frees a slot on failure", async () => {
+    const slot = limiter(2);
+    let running = 0;
+    let most = 0;
+    const order: number[] = [];
+    const releases: (() => void)[] = [];
+    const tasks = [0, 1, 2, 3, 4].map((i) =>
+      slot(async () => {
+        running += 1;
+        most = Math.max(most, running);
+        order.push(i);
+        await new Promise<void>((resolve) => releases.push(resolve));
+        running -= 1;
+        if (i === 1) throw new Error("task 1 fails");
+        return i;
+      }),
+    );
+    const settled = Promise.allSettled(tasks);
+    for (let released = 0; released < 5; released += 1) {
+      await new Promise((resolve) => setImmediate(resolve));
+      releases.shift()?.();
+    }
+    const results = await settled;
+    expect(most).toBe(2);
+    expect(order).toEqual([0, 1, 2, 3, 4]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled", "fulfilled", "fulfilled"]);
   });
 });

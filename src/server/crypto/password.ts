@@ -1,4 +1,5 @@
 import { scrypt as scryptCallback, timingSafeEqual } from "node:crypto";
+import { availableParallelism } from "node:os";
 import { promisify } from "node:util";
 import { hash as argon2Hash, verify as argon2Verify } from "@node-rs/argon2";
 
@@ -35,13 +36,14 @@ export const OWASP_ARGON2ID: Argon2Params = { memoryCost: 19456, timeCost: 2, pa
  */
 export function argon2idHasher(params: Argon2Params = OWASP_ARGON2ID): PasswordHasher {
   const prefix = `$argon2id$v=19$m=${params.memoryCost},t=${params.timeCost},p=${params.parallelism}$`;
+  const slot = limiter(availableParallelism());
   return {
-    hash: (password) => argon2Hash(password.normalize("NFKC"), { algorithm: ARGON2ID, ...params }),
+    hash: (password) => slot(() => argon2Hash(password.normalize("NFKC"), { algorithm: ARGON2ID, ...params })),
     async verify(stored, password) {
       const normalized = password.normalize("NFKC");
       if (stored.startsWith("$argon2")) {
         try {
-          return await argon2Verify(stored, normalized);
+          return await slot(() => argon2Verify(stored, normalized));
         } catch {
           return false;
         }
@@ -49,6 +51,27 @@ export function argon2idHasher(params: Argon2Params = OWASP_ARGON2ID): PasswordH
       return verifyBetterAuthScrypt(stored, normalized);
     },
     needsRehash: (stored) => !stored.startsWith(prefix),
+  };
+}
+
+/**
+ * At most `size` argon2 computations at once: each holds its memory cost (19 MiB) for its whole run,
+ * and on N usable cores more than N at once finish no sooner, they only hold more memory (libuv's pool
+ * would run 4). The others wait their turn in order.
+ */
+export function limiter(size: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    if (running >= size) await new Promise<void>((resolve) => waiting.push(resolve));
+    else running += 1;
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else running -= 1;
+    }
   };
 }
 

@@ -9,7 +9,7 @@ import type { DialectName } from "./dialect.js";
 import { migrations } from "./migrations/index.js";
 import { postgresRevocationFeed, type RevocationFeed } from "./revocation-feeds.js";
 import type { Database } from "./schema.js";
-import { SqliteValuesPlugin } from "./sqlite-values-plugin.js";
+import { SqliteValuesPlugin, toSqliteValue } from "./sqlite-values-plugin.js";
 
 export type DB = Kysely<Database>;
 
@@ -75,6 +75,10 @@ export function openDatabase(url: string): OpenedDatabase {
         console.warn(JSON.stringify({ level: "warn", message: "idle database connection lost", error: error.message }));
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
+    directReaders.set(
+      db,
+      postgresReader(pool, () => (queries += 1)),
+    );
     const notify = async (channel: string, payload: string) => {
       await sql`select pg_notify(${channel}, ${payload})`.execute(db);
     };
@@ -108,29 +112,67 @@ export function openDatabase(url: string): OpenedDatabase {
     // Kysely's connection lock instead.
     if (sqlite.inTransaction) return undefined;
     queries += 1;
-    return { row: cached.prepare(sqlText).get(...parameters) };
+    return cached.prepare(sqlText).all(...parameters.map(toSqliteValue));
   });
   return { db, dialect, queryCount: () => queries, close: () => db.destroy() };
 }
 
-type DirectReader = (sqlText: string, parameters: readonly unknown[]) => { row: unknown } | undefined;
+/** Rows now (SQLite), rows later (PostgreSQL), or undefined: run it through Kysely instead. */
+type DirectReader = (sqlText: string, parameters: readonly unknown[]) => unknown[] | Promise<unknown[]> | undefined;
 
-/** One synchronous reader per SQLite database (see readOneRowDirect). */
+/** One reader per database opened here (see readRowsDirect); transaction handles have none. */
 const directReaders = new WeakMap<DB, DirectReader>();
 
 /**
- * For the hottest single-row read (get-session's lookup): on SQLite, run the already-compiled
- * statement straight on the connection, skipping Kysely's async connection hand-off, which cost more
- * than the lookup itself. Answers undefined when that is not possible (PostgreSQL, a transaction
- * handle, or a transaction open on the connection), and the caller runs the query through Kysely.
- * Counted like any other round trip.
+ * PostgreSQL: each read is a named prepared statement, so every pooled connection parses and plans
+ * it once instead of on every request (node-postgres sends Parse only the first time a connection
+ * sees the name). One name per SQL text; the texts are the compiled shapes, a bounded set.
  */
-export function readOneRowDirect(
+function postgresReader(pool: pgType.Pool, count: () => void): DirectReader {
+  const names = new Map<string, string>();
+  let issued = 0;
+  const nameFor = (sqlText: string, fresh = false) => {
+    let name = names.get(sqlText);
+    if (name === undefined || fresh) {
+      name = `gh_${issued++}`;
+      names.set(sqlText, name);
+    }
+    return name;
+  };
+  return async (sqlText, parameters) => {
+    count();
+    const values = parameters as unknown[];
+    try {
+      return (await pool.query({ name: nameFor(sqlText), text: sqlText, values })).rows;
+    } catch (error) {
+      // A migration by another instance changed a table under a prepared `select *` ("cached plan
+      // must not change result type"): prepare it again under a new name, once.
+      if ((error as { code?: string }).code !== "0A000") throw error;
+      count();
+      return (await pool.query({ name: nameFor(sqlText, true), text: sqlText, values })).rows;
+    }
+  };
+}
+
+/**
+ * For hot reads whose SQL is compiled once (store/precompiled.ts, get-session's lookup): on SQLite,
+ * run the statement straight on the connection, skipping Kysely's async connection hand-off, which
+ * cost more than the lookups themselves; on PostgreSQL, as a named prepared statement. Values are
+ * bound as Kysely would bind them (dates as ISO text and booleans as 1/0 on SQLite). Answers
+ * undefined when that is not possible (a transaction handle, or a transaction open on the SQLite
+ * connection), and the caller runs the query through Kysely. Counted like any other round trip.
+ */
+export function readRowsDirect(
   db: DB,
   sqlText: string,
   parameters: readonly unknown[],
-): { row: unknown } | undefined {
+): unknown[] | Promise<unknown[]> | undefined {
   return directReaders.get(db)?.(sqlText, parameters);
+}
+
+/** Whether `db` is a database opened here (not a transaction handle), so readRowsDirect may answer. */
+export function hasDirectReader(db: DB): boolean {
+  return directReaders.has(db);
 }
 
 /** Prepared statements kept per SQL text; bounded so queries with varying IN-lists cannot grow it forever. */

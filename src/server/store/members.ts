@@ -1,7 +1,8 @@
-import { type Expression, type Selectable, type SqlBool, sql } from "kysely";
+import { type Expression, type InferResult, type Selectable, type SqlBool, sql } from "kysely";
 import type { Member, MemberWithUser } from "../../contract/models.js";
 import type { DB } from "./database.js";
 import { countAll, roleColumnHas } from "./organizations.js";
+import { readOnePrecompiled, readPrecompiled } from "./precompiled.js";
 import type { MemberTable } from "./schema.js";
 import { toDate } from "./values.js";
 
@@ -116,16 +117,23 @@ export async function findMemberWithUser(
   organizationId: string,
   by: { memberId?: string; userId?: string; email?: string },
 ): Promise<MemberWithUser | null> {
-  let query = db
-    .selectFrom("member")
-    .innerJoin("user", "user.id", "member.userId")
-    .select(memberWithUserColumns)
-    .where("member.organizationId", "=", organizationId);
-  if (by.memberId !== undefined) query = query.where("member.id", "=", by.memberId);
-  else if (by.userId !== undefined) query = query.where("member.userId", "=", by.userId);
-  else if (by.email !== undefined) query = query.where("user.email", "=", by.email.toLowerCase());
-  else return null;
-  const row = await query.executeTakeFirst();
+  const [key, column, value] =
+    by.memberId !== undefined
+      ? (["memberWithUser.id", "member.id", by.memberId] as const)
+      : by.userId !== undefined
+        ? (["memberWithUser.userId", "member.userId", by.userId] as const)
+        : by.email !== undefined
+          ? (["memberWithUser.email", "user.email", by.email.toLowerCase()] as const)
+          : [];
+  if (key === undefined) return null;
+  const row = await readOnePrecompiled(db, key, [organizationId, value], ([organization, needle]) =>
+    db
+      .selectFrom("member")
+      .innerJoin("user", "user.id", "member.userId")
+      .select(memberWithUserColumns)
+      .where("member.organizationId", "=", organization as string)
+      .where(column, "=", needle as string),
+  );
   return row ? mapMemberWithUser(row) : null;
 }
 
@@ -330,9 +338,75 @@ export function membersPageQuery(db: DB, q: MemberPageQuery) {
   );
 }
 
-export async function listMembersPage(db: DB, q: MemberPageQuery): Promise<MemberPage> {
-  const rows = await membersPageQuery(db, q).execute();
+/**
+ * The unfiltered page, cheaper to run: the caller's membership row joined straight to the members,
+ * in index order, with no materialised page to sort again. The caller is one of the members, so an
+ * empty answer means "not a member" unless the page starts past the end (listMembersPage then asks
+ * membersPageQuery). Its SQL depends only on how the organization is named and on the order.
+ */
+function unfilteredPageQuery(db: DB, q: MemberPageQuery) {
+  const direction = q.sortDirection;
+  return db
+    .selectFrom("member as caller")
+    .innerJoin("member", "member.organizationId", "caller.organizationId")
+    .innerJoin("user", "user.id", "member.userId")
+    .select([
+      "caller.organizationId as callerOrganizationId",
+      "caller.role as callerRole",
+      "member.id as m_id",
+      "member.organizationId as m_organizationId",
+      "member.userId as m_userId",
+      "member.role as m_role",
+      "member.createdAt as m_createdAt",
+      "user.name as u_name",
+      "user.email as u_email",
+      "user.image as u_image",
+    ])
+    .select((eb) =>
+      eb
+        .selectFrom("member as counted")
+        .select(countAll.as("n"))
+        .where(inOrganization("counted.organizationId", q.organization))
+        .as("total"),
+    )
+    .where(inOrganization("caller.organizationId", q.organization))
+    .where("caller.userId", "=", q.callerUserId)
+    .orderBy(sql.ref(columnOf[q.sortBy]), direction)
+    .orderBy("member.id", direction)
+    .limit(q.limit)
+    .offset(q.offset);
+}
 
+/** A row of either page query (the unfiltered one has no sort key column, which nothing reads). */
+type PageRow = Omit<InferResult<ReturnType<typeof membersPageQuery>>[number], "sortKey">;
+
+async function readUnfilteredPage(db: DB, q: MemberPageQuery): Promise<PageRow[]> {
+  const byId = "id" in q.organization;
+  const rows = await readPrecompiled(
+    db,
+    `membersPage.${byId ? "id" : "slug"}.${q.sortBy}.${q.sortDirection}`,
+    [
+      byId ? (q.organization as { id: string }).id : (q.organization as { slug: string }).slug,
+      q.callerUserId,
+      q.limit,
+      q.offset,
+    ],
+    ([organization, callerUserId, limit, offset]) =>
+      unfilteredPageQuery(db, {
+        ...q,
+        organization: byId ? { id: organization as string } : { slug: organization as string },
+        callerUserId: callerUserId as string,
+        limit: limit as number,
+        offset: offset as number,
+      }),
+  );
+  if (rows.length > 0 || (q.offset === 0 && q.limit > 0)) return rows;
+  // Past the end of the list: whether the caller is a member takes the page query's left join.
+  return membersPageQuery(db, q).execute();
+}
+
+export async function listMembersPage(db: DB, q: MemberPageQuery): Promise<MemberPage> {
+  const rows = q.filter ? await membersPageQuery(db, q).execute() : await readUnfilteredPage(db, q);
   const first = rows[0];
   if (!first) return { caller: null, members: [], total: 0 };
   const members: MemberWithUser[] = [];

@@ -2,6 +2,7 @@ import { type ExpressionBuilder, type Selectable, sql } from "kysely";
 import type { Organization } from "../../contract/models.js";
 import type { DB } from "./database.js";
 import type { DialectName } from "./dialect.js";
+import { readPrecompiled } from "./precompiled.js";
 import type { Database, OrganizationTable } from "./schema.js";
 import { toDate } from "./values.js";
 
@@ -97,13 +98,14 @@ export async function lockOrganization(trx: DB, dialect: DialectName, id: string
 
 /** Organizations the user is a member of, oldest membership first. */
 export async function listUserOrganizations(db: DB, userId: string): Promise<Organization[]> {
-  const rows = await db
-    .selectFrom("organization")
-    .innerJoin("member", "member.organizationId", "organization.id")
-    .selectAll("organization")
-    .where("member.userId", "=", userId)
-    .orderBy("member.createdAt", "asc")
-    .execute();
+  const rows = await readPrecompiled(db, "userOrganizations", [userId], ([user]) =>
+    db
+      .selectFrom("organization")
+      .innerJoin("member", "member.organizationId", "organization.id")
+      .selectAll("organization")
+      .where("member.userId", "=", user as string)
+      .orderBy("member.createdAt", "asc"),
+  );
   return rows.map(mapOrganization);
 }
 

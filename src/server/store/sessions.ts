@@ -1,6 +1,7 @@
-import { CompiledQuery, type InferResult, type Selectable } from "kysely";
+import type { Selectable } from "kysely";
 import type { Session, SessionWithUser } from "../../contract/models.js";
-import { type DB, readOneRowDirect } from "./database.js";
+import type { DB } from "./database.js";
+import { readOnePrecompiled, readPrecompiled } from "./precompiled.js";
 import type { SessionTable } from "./schema.js";
 import { mapUser } from "./users.js";
 import { toDate } from "./values.js";
@@ -78,23 +79,11 @@ function sessionWithUserQuery(db: DB, tokenHash: string) {
     .where("session.tokenHash", "=", tokenHash);
 }
 
-type SessionWithUserRow = InferResult<ReturnType<typeof sessionWithUserQuery>>[number];
-
-/** The lookup's SQL, compiled once per database: building and compiling it cost more than running it. */
-const sessionWithUserSql = new WeakMap<DB, string>();
-
 /** The session and its user in one indexed join: get-session's single round trip. */
 export async function findSessionWithUser(db: DB, tokenHash: string, token: string): Promise<SessionWithUser | null> {
-  let sqlText = sessionWithUserSql.get(db);
-  if (sqlText === undefined) {
-    sqlText = sessionWithUserQuery(db, "").compile().sql;
-    sessionWithUserSql.set(db, sqlText);
-  }
-  // The only parameter is the token digest, a string both dialects bind as is.
-  const direct = readOneRowDirect(db, sqlText, [tokenHash]);
-  const row = direct
-    ? (direct.row as SessionWithUserRow | undefined)
-    : (await db.executeQuery<SessionWithUserRow>(CompiledQuery.raw(sqlText, [tokenHash]))).rows[0];
+  const row = await readOnePrecompiled(db, "sessionWithUser", [tokenHash], ([hash]) =>
+    sessionWithUserQuery(db, hash as string),
+  );
   if (!row) return null;
   const session: SessionRow = {
     id: row.s_id,
@@ -161,13 +150,14 @@ export async function deleteUserSessions(
 }
 
 export async function listActiveUserSessions(db: DB, userId: string, now: Date): Promise<SessionRow[]> {
-  return db
-    .selectFrom("session")
-    .selectAll()
-    .where("userId", "=", userId)
-    .where("expiresAt", ">", now)
-    .orderBy("createdAt", "desc")
-    .execute();
+  return readPrecompiled(db, "activeUserSessions", [userId, now], ([user, at]) =>
+    db
+      .selectFrom("session")
+      .selectAll()
+      .where("userId", "=", user as string)
+      .where("expiresAt", ">", at as Date)
+      .orderBy("createdAt", "desc"),
+  );
 }
 
 /** Which user a session (named by token digest or handle) belongs to. */

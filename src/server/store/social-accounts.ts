@@ -1,6 +1,7 @@
 import type { Selectable } from "kysely";
 import type { User } from "../../contract/models.js";
 import type { DB } from "./database.js";
+import { readPrecompiled } from "./precompiled.js";
 import type { AccountTable } from "./schema.js";
 import { mapUser } from "./users.js";
 import { toDate, toDateOrNull } from "./values.js";
@@ -108,12 +109,13 @@ export async function updateAccountTokens(db: DB, id: string, tokens: StoredToke
 }
 
 export async function listUserAccounts(db: DB, userId: string): Promise<AccountRecord[]> {
-  const rows = await db
-    .selectFrom("account")
-    .select(ACCOUNT_COLUMNS)
-    .where("userId", "=", userId)
-    .orderBy("createdAt", "asc")
-    .execute();
+  const rows = await readPrecompiled(db, "userAccounts", [userId], ([user]) =>
+    db
+      .selectFrom("account")
+      .select(ACCOUNT_COLUMNS)
+      .where("userId", "=", user as string)
+      .orderBy("createdAt", "asc"),
+  );
   return rows.map(mapAccount);
 }
 

@@ -14,7 +14,7 @@ import {
  * better-sqlite3 binds neither Date nor boolean. Dates become ISO-8601 text (which sorts and
  * compares in time order) and booleans 1/0, so store code can pass the same values to both dialects.
  */
-function toSqliteValue(value: unknown): unknown {
+export function toSqliteValue(value: unknown): unknown {
   if (value instanceof Date) return value.toISOString();
   if (typeof value === "boolean") return value ? 1 : 0;
   return value;
