@@ -1,8 +1,10 @@
 import type { Context } from "hono";
 import type { SessionWithUser } from "../../contract/models.js";
+import type { AuthContext } from "../context.js";
 import { AuthError } from "../errors.js";
 import { isSessionFresh, lookupSession, type RequestMeta, type SessionLookup } from "../services/sessions.js";
-import { readSignedCookie } from "./cookies.js";
+import { proxiedClientIp } from "./client-ip.js";
+import { readSignedCookie, readSignedCookieFromHeader } from "./cookies.js";
 import type { AuthEnv } from "./env.js";
 
 /**
@@ -58,5 +60,31 @@ export function requestMeta(c: Context<AuthEnv>): RequestMeta {
     ipAddress,
     userAgent: c.req.header("user-agent") ?? null,
     trustedDeviceToken: ctx.options.twoFactor.enabled ? readSignedCookie(c, "trust_device") : null,
+  };
+}
+
+// ---- the same, from a request's headers (auth.api calls made by the embedding server) ------------
+
+/**
+ * The session a request's headers carry (the signed session cookie), read from the database like
+ * getRequestSession: no cookie cache, no refresh, null for a missing, expired, revoked or forged one.
+ * Shared by the auth.api calls that act for a caller (hasPermission, getSession's database path, ...).
+ */
+export async function sessionFromHeaders(ctx: AuthContext, headers: Headers): Promise<SessionWithUser | null> {
+  const token = readSignedCookieFromHeader(ctx, headers.get("cookie"), "session_token");
+  if (!token) return null;
+  const lookup = await lookupSession(ctx, token, { refresh: false });
+  return lookup.status === "active" ? lookup.data : null;
+}
+
+/** requestMeta for headers: the IP only from the configured proxy headers (there is no socket). */
+export function requestMetaFromHeaders(ctx: AuthContext, headers: Headers): RequestMeta {
+  const { ipAddressHeaders, disableIpTracking } = ctx.options.advanced.ipAddress;
+  return {
+    ipAddress: disableIpTracking ? null : proxiedClientIp((name) => headers.get(name), ipAddressHeaders),
+    userAgent: headers.get("user-agent"),
+    trustedDeviceToken: ctx.options.twoFactor.enabled
+      ? readSignedCookieFromHeader(ctx, headers.get("cookie"), "trust_device")
+      : null,
   };
 }
