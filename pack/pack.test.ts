@@ -113,7 +113,7 @@ describe("the npm package", () => {
       expect(files).toContain(`dist/lib/${entry}.js`);
       expect(files).toContain(`dist/lib/${entry}.d.ts`);
     }
-    expect(files.filter((path) => !/^(dist\/lib\/|docs\/[^/]+\.md$|README\.md$|package\.json$)/.test(path))).toEqual(
+    expect(files.filter((path) => !/^(dist\/lib\/|dist\/cli\/main\.js$|docs\/[^/]+\.md$|README\.md$|package\.json$)/.test(path))).toEqual(
       [],
     );
     expect(files.filter((path) => /\.test\.|\/app\//.test(path))).toEqual([]);
@@ -144,7 +144,7 @@ describe("the npm package", () => {
 
     const { stdout } = await npm(["ls", "--all", "--parseable"], consumer);
     const installed = new Set(stdout.split("\n").map((path) => path.split("node_modules/").pop()));
-    for (const appOnly of ["vite", "react-router", "@tanstack/react-query", "tsx", "@hono/node-server", "pg", "ioredis"]) {
+    for (const appOnly of ["vite", "react-router", "@tanstack/react-query", "tsx", "pg", "ioredis"]) {
       expect(installed.has(appOnly), appOnly).toBe(false);
     }
   }, 180_000);
@@ -180,4 +180,15 @@ describe("the npm package", () => {
       html: expect.stringMatching(/<p>(pending|ready)<\/p>/),
     });
   }, 120_000);
+
+  it("runs the gatehouse command from the package", async () => {
+    const gatehouse = join(consumer, "node_modules/.bin/gatehouse");
+    const secret = (await run(gatehouse, ["generate-secret"], { cwd: consumer })).stdout.trim();
+    expect(secret.length).toBeGreaterThanOrEqual(32);
+    const env = { ...process.env, DATABASE_URL: "sqlite:./cli.sqlite", AUTH_SECRET: secret };
+    const migrated = await run(gatehouse, ["migrate"], { cwd: consumer, env });
+    expect(migrated.stdout).toMatch(/applied \d+ migration/);
+    const again = await run(gatehouse, ["migrate"], { cwd: consumer, env });
+    expect(again.stdout).toMatch(/already up to date/);
+  }, 60_000);
 });

@@ -33,12 +33,7 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): ServiceEn
   } catch {
     throw new ConfigError(`BASE_URL must be an http(s) URL (got "${baseURL}")`);
   }
-  const databaseUrl = env.DATABASE_URL || DEFAULT_DATABASE_URL;
-  try {
-    parseDatabaseUrl(databaseUrl);
-  } catch (error) {
-    throw new ConfigError((error as Error).message);
-  }
+  const databaseUrl = readDatabaseUrl(env);
   const smtpUrl = env.SMTP_URL || null;
   if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) {
     throw new ConfigError("SMTP_URL must look like smtp://[user:pass@]host:port");
@@ -57,6 +52,17 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): ServiceEn
     production,
     options: authConfigPath ? readOptionsFile(authConfigPath) : null,
   };
+}
+
+/** DATABASE_URL (or the default SQLite file), checked: all that `gatehouse migrate` needs. */
+export function readDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string {
+  const databaseUrl = env.DATABASE_URL || DEFAULT_DATABASE_URL;
+  try {
+    parseDatabaseUrl(databaseUrl);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  return databaseUrl;
 }
 
 function parsePort(value: string | undefined): number {
@@ -85,7 +91,8 @@ function readSecret(value: string | undefined, production: boolean): string {
   return secret;
 }
 
-function readOptionsFile(path: string): unknown {
+/** The AUTH_CONFIG file, parsed as JSON; ConfigError naming the file when it cannot be read or parsed. */
+export function readOptionsFile(path: string): unknown {
   let text: string;
   try {
     text = readFileSync(path, "utf8");

@@ -8,8 +8,16 @@ import type { AuthEnv } from "./env.js";
  * not name, so a client cannot choose its own rate-limit bucket.
  */
 export function resolveClientIp(c: Context<AuthEnv>, headerNames: readonly string[]): string | null {
+  return proxiedClientIp((name) => c.req.header(name), headerNames) ?? socketAddress(c);
+}
+
+/** The client IP from the configured proxy headers only (auth.api calls have no socket), or null. */
+export function proxiedClientIp(
+  readHeader: (name: string) => string | null | undefined,
+  headerNames: readonly string[],
+): string | null {
   for (const name of headerNames) {
-    const value = c.req.header(name);
+    const value = readHeader(name);
     if (!value) continue;
     const candidates = value.split(",").map((part) => part.trim());
     for (let i = candidates.length - 1; i >= 0; i -= 1) {
@@ -17,7 +25,7 @@ export function resolveClientIp(c: Context<AuthEnv>, headerNames: readonly strin
       if (isIP(candidate)) return candidate;
     }
   }
-  return socketAddress(c);
+  return null;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { CookieOptions } from "hono/utils/cookie";
+import { parse as parseCookieHeader } from "hono/utils/cookie";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { hmacSha256, safeEqual } from "../crypto/digest.js";
@@ -45,6 +46,18 @@ function attributes(ctx: AuthContext, maxAge?: number): CookieOptions {
 export function readSignedCookie(c: Context<AuthEnv>, name: CookieName): string | null {
   const ctx = c.get("auth");
   const raw = getCookie(c, cookieName(ctx, name));
+  return raw ? unsignValue(raw, ctx.secret) : null;
+}
+
+/** The same, from a raw Cookie header: for auth.api calls, which get a request's headers, not a request. */
+export function readSignedCookieFromHeader(
+  ctx: AuthContext,
+  cookieHeader: string | null,
+  name: CookieName,
+): string | null {
+  if (!cookieHeader) return null;
+  const fullName = cookieName(ctx, name);
+  const raw = parseCookieHeader(cookieHeader, fullName)[fullName];
   return raw ? unsignValue(raw, ctx.secret) : null;
 }
 

@@ -1,8 +1,10 @@
 import type { Context } from "hono";
 import type { SessionWithUser } from "../../contract/models.js";
+import type { AuthContext } from "../context.js";
 import { AuthError } from "../errors.js";
 import { isSessionFresh, lookupSession, type RequestMeta, type SessionLookup } from "../services/sessions.js";
-import { readSignedCookie } from "./cookies.js";
+import { proxiedClientIp } from "./client-ip.js";
+import { readSignedCookie, readSignedCookieFromHeader } from "./cookies.js";
 import type { AuthEnv } from "./env.js";
 
 /**
@@ -58,5 +60,19 @@ export function requestMeta(c: Context<AuthEnv>): RequestMeta {
     ipAddress,
     userAgent: c.req.header("user-agent") ?? null,
     trustedDeviceToken: ctx.options.twoFactor.enabled ? readSignedCookie(c, "trust_device") : null,
+  };
+}
+
+// The same from a request's headers, for auth.api calls (their session: header-session.ts).
+
+/** requestMeta for headers: the IP only from the configured proxy headers (there is no socket). */
+export function requestMetaFromHeaders(ctx: AuthContext, headers: Headers): RequestMeta {
+  const { ipAddressHeaders, disableIpTracking } = ctx.options.advanced.ipAddress;
+  return {
+    ipAddress: disableIpTracking ? null : proxiedClientIp((name) => headers.get(name), ipAddressHeaders),
+    userAgent: headers.get("user-agent"),
+    trustedDeviceToken: ctx.options.twoFactor.enabled
+      ? readSignedCookieFromHeader(ctx, headers.get("cookie"), "trust_device")
+      : null,
   };
 }

@@ -207,8 +207,8 @@ function withStatementCache(sqlite: SqliteDatabaseType.Database): {
 }
 
 /** Runs every pending migration; throws with the failing migration's name. */
-export async function migrateToLatest(db: DB, dialect: DialectName): Promise<void> {
-  const migrator = new Migrator({
+function migrator(db: DB, dialect: DialectName): Migrator {
+  return new Migrator({
     db,
     provider: { getMigrations: async () => migrations(dialect) },
     migrationTableName: "gatehouse_migration",
@@ -216,7 +216,16 @@ export async function migrateToLatest(db: DB, dialect: DialectName): Promise<voi
     // Areas number their migrations independently; a later-numbered one may have landed first.
     allowUnorderedMigrations: true,
   });
-  const { error, results } = await migrator.migrateToLatest();
+}
+
+/** The names of the migrations this build has that the database has not run (`gatehouse doctor`). */
+export async function pendingMigrations(db: DB, dialect: DialectName): Promise<string[]> {
+  const all = await migrator(db, dialect).getMigrations();
+  return all.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+export async function migrateToLatest(db: DB, dialect: DialectName): Promise<void> {
+  const { error, results } = await migrator(db, dialect).migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
   if (error) {
     const name = failed ? ` (${failed.migrationName})` : "";

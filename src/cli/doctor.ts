@@ -1,0 +1,251 @@
+import { existsSync } from "node:fs";
+import { dirname } from "node:path";
+import { parseArgs } from "node:util";
+import { MIN_SECRET_LENGTH } from "../server/auth.js";
+import { readDatabaseUrl, readOptionsFile } from "../server/environment.js";
+import { ConfigError, resolveOptions } from "../server/options.js";
+import { withoutPassword } from "../server/startup-summary.js";
+import { databaseAnswers, openDatabase, parseDatabaseUrl, pendingMigrations } from "../server/store/database.js";
+
+/** One finding: `problem` makes the exit code non-zero, `warn` is worth reading, `ok` is fine. */
+interface Finding {
+  level: "ok" | "warn" | "problem";
+  topic: string;
+  text: string;
+}
+
+const TIMEOUT_MS = 5000;
+
+/**
+ * `gatehouse doctor`: checks the configuration the service would start with, without changing
+ * anything (no migration, no generated secret, no file created), and says what is wrong in words.
+ * Exit code 1 when there is a problem.
+ */
+export async function doctor(args: string[]): Promise<number> {
+  parseArgs({ args, options: {}, strict: true });
+  const env = process.env;
+  const production = env.NODE_ENV === "production";
+  const findings: Finding[] = [
+    checkSecret(env.AUTH_SECRET, production),
+    ...checkBaseUrlAndCookies(env, production),
+    await checkDatabase(env),
+    await checkRedis(env.REDIS_URL),
+    await checkSmtp(env.SMTP_URL, production),
+  ];
+  const label = { ok: "ok     ", warn: "warning", problem: "PROBLEM" };
+  for (const { level, topic, text } of findings) console.log(`${label[level]}  ${topic}: ${text}`);
+  const problems = findings.filter((f) => f.level === "problem").length;
+  console.log(problems === 0 ? "\nno problems found" : `\n${problems} problem(s) found`);
+  return problems === 0 ? 0 : 1;
+}
+
+function checkSecret(secret: string | undefined, production: boolean): Finding {
+  const topic = "AUTH_SECRET";
+  if (!secret) {
+    return production
+      ? {
+          level: "problem",
+          topic,
+          text: "not set; NODE_ENV=production requires it (gatehouse generate-secret makes one)",
+        }
+      : { level: "warn", topic, text: "not set; in development one is generated once into ./data/auth-secret" };
+  }
+  if (secret.length < MIN_SECRET_LENGTH) {
+    return {
+      level: "problem",
+      topic,
+      text: `only ${secret.length} characters; it must be at least ${MIN_SECRET_LENGTH} (gatehouse generate-secret makes one)`,
+    };
+  }
+  const distinct = new Set(secret).size;
+  const bits = Math.floor(secret.length * Math.log2(Math.max(distinct, 1)));
+  if (isRepetition(secret) || bits < 120) {
+    return {
+      level: "problem",
+      topic,
+      text: `looks guessable (${distinct} different characters${isRepetition(secret) ? ", a repeated pattern" : ""}); use a random one (gatehouse generate-secret)`,
+    };
+  }
+  return { level: "ok", topic, text: `${secret.length} characters, ${distinct} different` };
+}
+
+/** Whether the string is a shorter string written out several times ("abcabcabc..."). */
+function isRepetition(value: string): boolean {
+  return `${value}${value}`.indexOf(value, 1) < value.length;
+}
+
+function checkBaseUrlAndCookies(env: NodeJS.ProcessEnv, production: boolean): Finding[] {
+  const topic = "BASE_URL";
+  const baseURL = (env.BASE_URL ?? `http://localhost:${env.PORT || 3000}`).replace(/\/+$/, "");
+  let url: URL;
+  try {
+    url = new URL(baseURL);
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error();
+  } catch {
+    return [{ level: "problem", topic, text: `"${baseURL}" is not an http(s) URL` }];
+  }
+  let options: ReturnType<typeof resolveOptions>;
+  try {
+    const file = env.AUTH_CONFIG ? readOptionsFile(env.AUTH_CONFIG) : {};
+    options = resolveOptions(file, { baseURL: url.origin, source: env.AUTH_CONFIG });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return [{ level: "problem", topic: "AUTH_CONFIG", text: error.message.replaceAll("\n", "; ") }];
+  }
+  const findings: Finding[] = [
+    env.AUTH_CONFIG
+      ? { level: "ok", topic: "AUTH_CONFIG", text: `${env.AUTH_CONFIG} is valid (merged over the documented defaults)` }
+      : { level: "ok", topic: "AUTH_CONFIG", text: "not set: the demo defaults apply (every feature the app shows)" },
+  ];
+  const secure = options.advanced.useSecureCookies;
+  const local = url.hostname === "localhost" || url.hostname === "127.0.0.1" || url.hostname === "[::1]";
+  if (url.protocol === "http:" && production) {
+    findings.push({
+      level: "problem",
+      topic,
+      text: `${baseURL} is http:// with NODE_ENV=production: session cookies travel unencrypted and are not Secure; serve it over https`,
+    });
+  } else if (url.protocol === "https:" && !secure) {
+    findings.push({
+      level: production ? "problem" : "warn",
+      topic: "cookies",
+      text: "advanced.useSecureCookies is false on an https BASE_URL: cookies would also be sent over plain http",
+    });
+  } else if (url.protocol === "http:" && secure && !local) {
+    findings.push({
+      level: "problem",
+      topic: "cookies",
+      text: `advanced.useSecureCookies is true but ${baseURL} is http://: browsers drop Secure cookies there, nobody can sign in`,
+    });
+  } else {
+    findings.push({
+      level: "ok",
+      topic,
+      text: `${baseURL}, ${secure ? "Secure (__Host-) cookies" : "cookies not Secure (http)"}`,
+    });
+  }
+  if (production && local) {
+    findings.push({
+      level: "warn",
+      topic,
+      text: `${baseURL} is a local address; links in mail will not work elsewhere`,
+    });
+  }
+  return findings;
+}
+
+async function checkDatabase(env: NodeJS.ProcessEnv): Promise<Finding> {
+  const topic = "database";
+  let url: string;
+  try {
+    url = readDatabaseUrl(env);
+  } catch (error) {
+    return { level: "problem", topic, text: (error as Error).message };
+  }
+  const shown = withoutPassword(url);
+  const { dialect, location } = parseDatabaseUrl(url);
+  if (dialect === "sqlite" && location !== ":memory:" && !existsSync(location)) {
+    const folder = existsSync(dirname(location)) ? "" : ` and its folder ${dirname(location)} does not exist either`;
+    return {
+      level: "problem",
+      topic,
+      text: `${shown}: the file does not exist yet${folder} (gatehouse migrate creates it)`,
+    };
+  }
+  const database = openDatabase(url);
+  try {
+    const answers = await withTimeout(databaseAnswers(database.db), false);
+    if (!answers)
+      return { level: "problem", topic, text: `${shown} does not answer (is the server up and reachable?)` };
+    const pending = await withTimeout(pendingMigrations(database.db, database.dialect), null);
+    if (pending === null) return { level: "problem", topic, text: `${shown}: could not read the migration state` };
+    if (pending.length > 0) {
+      return {
+        level: "problem",
+        topic,
+        text: `${shown}: ${pending.length} migration(s) not applied (run gatehouse migrate): ${pending.join(", ")}`,
+      };
+    }
+    return { level: "ok", topic, text: `${shown} answers; migrations up to date` };
+  } finally {
+    await database.close().catch(() => {});
+  }
+}
+
+async function checkRedis(redisUrl: string | undefined): Promise<Finding> {
+  const topic = "REDIS_URL";
+  if (!redisUrl)
+    return { level: "ok", topic, text: "not set: rate limits and revocations stay in one instance (or the database)" };
+  let shown: string;
+  try {
+    // The host only: a Redis user name is part of its credentials.
+    shown = new URL(redisUrl).host;
+  } catch {
+    return { level: "problem", topic, text: "is not a URL (redis://host:port)" };
+  }
+  const { Redis } = await import("ioredis");
+  const redis = new Redis(redisUrl, {
+    lazyConnect: true,
+    connectTimeout: TIMEOUT_MS,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
+  // The socket's own error ("connect ECONNREFUSED ...") says more than the rejected connect().
+  let socketError: string | null = null;
+  redis.on("error", (error: Error) => {
+    socketError ??= error.message;
+  });
+  try {
+    await redis.connect();
+    const pong = await redis.ping();
+    return { level: "ok", topic, text: `${shown} answers (${pong})` };
+  } catch (error) {
+    return { level: "problem", topic, text: `${shown} does not answer: ${socketError ?? (error as Error).message}` };
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function checkSmtp(smtpUrl: string | undefined, production: boolean): Promise<Finding> {
+  const topic = "SMTP_URL";
+  if (!smtpUrl) {
+    return {
+      level: "warn",
+      topic,
+      text: production
+        ? "not set: mail stays in the outbox table and nobody receives it (verification, reset, invitations)"
+        : "not set: mail goes to the development outbox (/dev/outbox)",
+    };
+  }
+  let host: string;
+  try {
+    host = new URL(smtpUrl).host;
+  } catch {
+    return { level: "problem", topic, text: "is not a URL (smtp://[user:pass@]host:port)" };
+  }
+  const nodemailer = (await import("nodemailer")).default;
+  const transporter = nodemailer.createTransport({
+    url: smtpUrl,
+    connectionTimeout: TIMEOUT_MS,
+    greetingTimeout: TIMEOUT_MS,
+    socketTimeout: TIMEOUT_MS,
+  });
+  try {
+    await transporter.verify();
+    return { level: "ok", topic, text: `${host} accepts a connection` };
+  } catch (error) {
+    // The host only: the URL's user and password stay out of the output.
+    return { level: "problem", topic, text: `${host} cannot be reached or refused us: ${(error as Error).message}` };
+  } finally {
+    transporter.close();
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(fallback), TIMEOUT_MS);
+  });
+  return Promise.race([promise.catch(() => fallback), timeout]).finally(() => clearTimeout(timer));
+}

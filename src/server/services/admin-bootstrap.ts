@@ -1,0 +1,96 @@
+import type { User } from "../../contract/models.js";
+import type { AuthContext } from "../context.js";
+import { newId } from "../crypto/random.js";
+import { AuthError } from "../errors.js";
+import { insertCredentialAccount } from "../store/accounts.js";
+import { isUniqueViolation } from "../store/database.js";
+import { findUserByEmail, insertUser, updateUserProfile } from "../store/users.js";
+import { isAdminUser } from "./admin-access.js";
+import { recordAudit } from "./audit.js";
+import { assertNewPasswordAcceptable, normalizeEmail } from "./credentials.js";
+import { parseRoles } from "./permissions.js";
+
+export interface AdminBootstrapInput {
+  email: string;
+  /** Needed to create the user; an existing user keeps their password. */
+  password?: string;
+  name?: string;
+}
+
+export interface AdminBootstrapResult {
+  /** created: a new user; promoted: an existing user got the admin role; unchanged: already an admin. */
+  outcome: "created" | "promoted" | "unchanged";
+  user: User;
+}
+
+/** Recorded on the audit log for changes made from the command line (there is no request). */
+const OPERATOR_META = { ipAddress: null, userAgent: "gatehouse create-admin" };
+
+/**
+ * `gatehouse create-admin`: the operator makes an admin without an admin session (the first one).
+ * Creates the user with the first of admin.adminRoles (email verified: the operator vouches for the
+ * address), or adds that role to an existing user's roles. Running it again changes nothing. The
+ * audit log names the user as their own actor, with the tool as the user agent.
+ */
+export async function ensureAdminUser(ctx: AuthContext, input: AdminBootstrapInput): Promise<AdminBootstrapResult> {
+  const adminRole = ctx.options.admin.adminRoles[0];
+  if (!adminRole) throw new Error('admin.adminRoles is empty: there is no role to give (set e.g. ["admin"])');
+  const email = normalizeEmail(input.email);
+  const existing = await findUserByEmail(ctx.db, email);
+  if (existing) return promote(ctx, existing, adminRole);
+  if (input.password === undefined) {
+    throw new AuthError("VALIDATION_ERROR", {
+      message: `no user has the email ${email}: give --password to create one`,
+    });
+  }
+  assertNewPasswordAcceptable(ctx, input.password);
+  const passwordHash = await ctx.hasher.hash(input.password);
+  const now = ctx.now();
+  try {
+    const user = await ctx.db.transaction().execute(async (trx) => {
+      const user = await insertUser(trx, {
+        id: newId(),
+        name: (input.name ?? email.split("@")[0] ?? email).trim(),
+        email,
+        emailVerified: true,
+        image: null,
+        role: adminRole,
+        now,
+      });
+      await insertCredentialAccount(trx, { id: newId(), userId: user.id, passwordHash, now });
+      await recordAudit(ctx, trx, {
+        actorUserId: user.id,
+        action: "user.create",
+        targetUserId: user.id,
+        meta: OPERATOR_META,
+        details: { role: adminRole },
+      });
+      return user;
+    });
+    return { outcome: "created", user };
+  } catch (error) {
+    // Someone signed up with this address meanwhile: promote them instead.
+    if (!isUniqueViolation(error)) throw error;
+    const raced = await findUserByEmail(ctx.db, email);
+    if (!raced) throw error;
+    return promote(ctx, raced, adminRole);
+  }
+}
+
+async function promote(ctx: AuthContext, user: User, adminRole: string): Promise<AdminBootstrapResult> {
+  if (isAdminUser(ctx, user)) return { outcome: "unchanged", user };
+  const role = [...parseRoles(user.role), adminRole].join(",");
+  const promoted = await ctx.db.transaction().execute(async (trx) => {
+    const updated = await updateUserProfile(trx, user.id, { role }, ctx.now());
+    if (!updated) throw new AuthError("USER_NOT_FOUND", { status: 404 });
+    await recordAudit(ctx, trx, {
+      actorUserId: user.id,
+      action: "user.set-role",
+      targetUserId: user.id,
+      meta: OPERATOR_META,
+      details: { role },
+    });
+    return updated;
+  });
+  return { outcome: "promoted", user: promoted };
+}

@@ -1,0 +1,309 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { signValue } from "../src/server/crypto/signed-value.js";
+import type { AuthError } from "../src/server/errors.js";
+import { signUp, startTestServer, TEST_SECRET, type TestServer } from "./helpers/server.js";
+
+/**
+ * auth.api: in-process calls with the routes' rules. Each refusal is compared with what the route
+ * answers for the same input, so the two cannot drift apart.
+ */
+
+let server: TestServer;
+let counter = 0;
+const uniqueEmail = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${counter++}@example.com`;
+const PASSWORD = "correct horse battery";
+
+/** The AuthError a call throws (fails the test when it resolves). */
+async function refusal(call: Promise<unknown>): Promise<AuthError> {
+  try {
+    await call;
+  } catch (error) {
+    return error as AuthError;
+  }
+  throw new Error("the call was expected to throw");
+}
+
+async function makeAdmin() {
+  const account = await signUp(server, { email: uniqueEmail("admin") });
+  await server.auth.database.db.updateTable("user").set({ role: "admin" }).where("id", "=", account.user.id).execute();
+  return { ...account, headers: new Headers({ cookie: account.browser.cookieHeader() }) };
+}
+
+const headersOf = (account: { browser: { cookieHeader(): string } }) => ({ cookie: account.browser.cookieHeader() });
+
+beforeAll(async () => {
+  server = await startTestServer({
+    options: {
+      organization: { teams: { enabled: true } },
+      twoFactor: { enabled: true, skipVerificationOnEnable: true },
+    },
+  });
+});
+afterAll(() => server.close());
+afterEach(() => expect(server.loggedErrors).toEqual([]));
+
+describe("signUpEmail and signInEmail", () => {
+  it("sign-up answers the session token and the user; the token is a working session", async () => {
+    const email = uniqueEmail("up");
+    const result = await server.auth.api.signUpEmail({ name: "Ada", email, password: PASSWORD });
+    expect(result.user).toMatchObject({ email, name: "Ada", emailVerified: false });
+    expect(result.token).toEqual(expect.any(String));
+    expect(result.session?.userId).toBe(result.user.id);
+    // The embedding server sets its own cookie: the signed token is the route's session cookie.
+    const browser = server.browser();
+    browser.setCookie("gatehouse.session_token", signedToken(result.token ?? ""));
+    expect((await browser.get("/get-session")).body.user.id).toBe(result.user.id);
+  });
+
+  it("sign-up refuses what the route refuses, with the same code and status", async () => {
+    const taken = await signUp(server, { email: uniqueEmail("taken") });
+    const cases: Record<string, unknown>[] = [
+      { name: "X", email: "not-an-email", password: PASSWORD },
+      { name: "X", email: uniqueEmail("short"), password: "short" },
+      { name: "X", email: taken.email, password: PASSWORD },
+      { email: uniqueEmail("noname"), password: PASSWORD },
+      { name: "X", email: uniqueEmail("bad-image"), password: PASSWORD, image: 42 },
+    ];
+    for (const body of cases) {
+      const viaRoute = await server.browser().post("/sign-up/email", body);
+      const viaApi = await refusal(server.auth.api.signUpEmail(body as never));
+      expect(viaRoute.status).toBeGreaterThanOrEqual(400);
+      expect(viaRoute.status).toBeLessThan(500);
+      expect([viaApi.status, viaApi.code]).toEqual([viaRoute.status, viaRoute.body.code]);
+    }
+  });
+
+  it("sign-in answers the token and user; wrong password and unknown email are one refusal", async () => {
+    const account = await signUp(server, { email: uniqueEmail("in") });
+    const result = await server.auth.api.signInEmail({
+      email: account.email,
+      password: PASSWORD,
+      headers: { "user-agent": "server-test/1.0" },
+    });
+    if ("twoFactorRedirect" in result) throw new Error("no second factor expected");
+    expect(result.user.id).toBe(account.user.id);
+    expect(result.redirect).toBe(false);
+    expect(result.session).toMatchObject({ userId: account.user.id, userAgent: "server-test/1.0" });
+
+    const wrong = await refusal(server.auth.api.signInEmail({ email: account.email, password: "wrong password" }));
+    const unknown = await refusal(server.auth.api.signInEmail({ email: uniqueEmail("nobody"), password: PASSWORD }));
+    expect([wrong.status, wrong.code]).toEqual([401, "INVALID_EMAIL_OR_PASSWORD"]);
+    expect([unknown.status, unknown.code]).toEqual([401, "INVALID_EMAIL_OR_PASSWORD"]);
+    const route = await server.browser().post("/sign-in/email", { email: account.email, password: "wrong password" });
+    expect([route.status, route.body.code]).toEqual([401, "INVALID_EMAIL_OR_PASSWORD"]);
+
+    const invalid = await refusal(server.auth.api.signInEmail({ email: account.email } as never));
+    expect([invalid.status, invalid.code]).toEqual([400, "VALIDATION_ERROR"]);
+  });
+
+  it("a banned user gets BANNED_USER, not a session", async () => {
+    const admin = await makeAdmin();
+    const account = await signUp(server, { email: uniqueEmail("banned") });
+    expect((await admin.browser.post("/admin/ban-user", { userId: account.user.id, banReason: "spam" })).status).toBe(
+      200,
+    );
+    const error = await refusal(server.auth.api.signInEmail({ email: account.email, password: PASSWORD }));
+    expect([error.status, error.code]).toEqual([403, "BANNED_USER"]);
+    const route = await server.browser().post("/sign-in/email", { email: account.email, password: PASSWORD });
+    expect([route.status, route.body.code]).toEqual([403, "BANNED_USER"]);
+  });
+
+  it("a user with two-factor on gets the second-factor answer and no session is created", async () => {
+    const account = await signUp(server, { email: uniqueEmail("tf") });
+    expect((await account.browser.post("/two-factor/enable", { password: PASSWORD })).status).toBe(200);
+    const before = await countSessions(account.user.id);
+    const result = await server.auth.api.signInEmail({ email: account.email, password: PASSWORD });
+    expect(result).toEqual({ twoFactorRedirect: true, twoFactorMethods: ["totp", "otp"] });
+    expect(await countSessions(account.user.id)).toBe(before);
+  });
+
+  it("a switched-off route is NOT_FOUND through the API as over HTTP", async () => {
+    const off = await startTestServer({
+      options: { emailAndPassword: { disableSignUp: true }, admin: { enabled: false } },
+    });
+    try {
+      const error = await refusal(
+        off.auth.api.signUpEmail({ name: "X", email: uniqueEmail("off"), password: PASSWORD }),
+      );
+      expect(error.code).toBe("EMAIL_PASSWORD_SIGN_UP_DISABLED");
+      const admin = await refusal(off.auth.api.listUserSessions({ userId: "x", headers: {} }));
+      expect([admin.status, admin.code]).toEqual([404, "NOT_FOUND"]);
+      expect((await off.browser().post("/admin/list-user-sessions", { userId: "x" })).status).toBe(404);
+    } finally {
+      await off.close();
+    }
+  });
+});
+
+describe("admin calls act as the admin whose session the headers carry", () => {
+  it("createUser, listUserSessions and revokeUserSessions", async () => {
+    const admin = await makeAdmin();
+    const email = uniqueEmail("made");
+    const { user } = await server.auth.api.createUser({
+      headers: admin.headers,
+      email,
+      name: "Made",
+      password: PASSWORD,
+      role: "user",
+    });
+    expect(user).toMatchObject({ email, name: "Made", role: "user" });
+
+    const signedIn = await server.browser().post("/sign-in/email", { email, password: PASSWORD });
+    expect(signedIn.status).toBe(200);
+    const listed = await server.auth.api.listUserSessions({ headers: admin.headers, userId: user.id });
+    expect(listed.sessions).toHaveLength(1);
+    expect(listed.sessions[0]).toMatchObject({ userId: user.id });
+
+    expect(await server.auth.api.revokeUserSessions({ headers: admin.headers, userId: user.id })).toEqual({
+      success: true,
+    });
+    expect((await server.auth.api.listUserSessions({ headers: admin.headers, userId: user.id })).sessions).toEqual([]);
+
+    const audit = await admin.browser.get(`/admin/list-audit-log?targetUserId=${user.id}`);
+    expect(audit.body.entries.map((e: { action: string }) => e.action).sort()).toEqual([
+      "session.revoke-all",
+      "user.create",
+    ]);
+  });
+
+  it("refuses a plain user (403, the route's code), no session (401) and bad input (400)", async () => {
+    const plain = await signUp(server, { email: uniqueEmail("plain") });
+    const target = await signUp(server, { email: uniqueEmail("target") });
+    const calls = {
+      create: (headers: HeadersInit) =>
+        server.auth.api.createUser({ headers, email: uniqueEmail("x"), name: "X", password: PASSWORD }),
+      list: (headers: HeadersInit) => server.auth.api.listUserSessions({ headers, userId: target.user.id }),
+      revoke: (headers: HeadersInit) => server.auth.api.revokeUserSessions({ headers, userId: target.user.id }),
+    };
+    const codes = {
+      create: "YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS",
+      list: "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS",
+      revoke: "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS",
+    };
+    for (const [name, call] of Object.entries(calls) as [keyof typeof calls, (h: HeadersInit) => Promise<unknown>][]) {
+      const forbidden = await refusal(call(headersOf(plain)));
+      expect([forbidden.status, forbidden.code]).toEqual([403, codes[name]]);
+      const anonymous = await refusal(call({}));
+      expect([anonymous.status, anonymous.code]).toEqual([401, "UNAUTHORIZED"]);
+      const forged = await refusal(call({ cookie: "gatehouse.session_token=forged.value" }));
+      expect(forged.code).toBe("UNAUTHORIZED");
+    }
+    const route = await plain.browser.post("/admin/revoke-user-sessions", { userId: target.user.id });
+    expect([route.status, route.body.code]).toEqual([403, codes.revoke]);
+    // The target still has their session: nothing changed.
+    expect((await target.browser.get("/get-session")).body?.user.id).toBe(target.user.id);
+
+    const admin = await makeAdmin();
+    const bad = await refusal(server.auth.api.createUser({ headers: admin.headers, email: "nope", name: "X" }));
+    expect([bad.status, bad.code]).toEqual([400, "INVALID_EMAIL"]);
+    const missing = await refusal(server.auth.api.listUserSessions({ headers: admin.headers } as never));
+    expect([missing.status, missing.code]).toEqual([400, "VALIDATION_ERROR"]);
+  });
+});
+
+describe("organizations", () => {
+  it("createOrganization for the caller's session (and it becomes active) or, without headers, for userId", async () => {
+    const owner = await signUp(server, { email: uniqueEmail("owner") });
+    const slug = `api-${counter++}-${Date.now().toString(36)}`;
+    const org = await server.auth.api.createOrganization({ headers: headersOf(owner), name: "Acme", slug });
+    expect(org).toMatchObject({ name: "Acme", slug });
+    expect(org.members).toEqual([expect.objectContaining({ userId: owner.user.id, role: "owner" })]);
+    const session = await owner.browser.get("/get-session?disableCookieCache=true");
+    expect(session.body.session.activeOrganizationId).toBe(org.id);
+
+    const other = await signUp(server, { email: uniqueEmail("other") });
+    const forUser = await server.auth.api.createOrganization({
+      name: "Beta",
+      slug: `${slug}-b`,
+      userId: other.user.id,
+    });
+    expect(forUser.members[0]).toMatchObject({ userId: other.user.id, role: "owner" });
+
+    const taken = await refusal(server.auth.api.createOrganization({ headers: headersOf(owner), name: "Again", slug }));
+    const route = await owner.browser.post("/organization/create", { name: "Again", slug });
+    expect([taken.status, taken.code]).toEqual([route.status, route.body.code]);
+    expect(taken.code).toBe("ORGANIZATION_ALREADY_EXISTS");
+
+    const nobody = await refusal(server.auth.api.createOrganization({ name: "N", slug: `${slug}-n` }));
+    expect([nobody.status, nobody.code]).toEqual([401, "UNAUTHORIZED"]);
+    const deadHeaders = await refusal(
+      server.auth.api.createOrganization({ headers: {}, name: "N", slug: `${slug}-d`, userId: other.user.id }),
+    );
+    expect(deadHeaders.code).toBe("UNAUTHORIZED");
+    const forAnother = await refusal(
+      server.auth.api.createOrganization({
+        headers: headersOf(owner),
+        name: "N",
+        slug: `${slug}-o`,
+        userId: other.user.id,
+      }),
+    );
+    expect([forAnother.status, forAnother.code]).toEqual([403, "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION"]);
+    const invalid = await refusal(
+      server.auth.api.createOrganization({ headers: headersOf(owner), name: "", slug: "x" }),
+    );
+    expect([invalid.status, invalid.code]).toEqual([400, "VALIDATION_ERROR"]);
+  });
+
+  it("hasPermission answers for the caller's role, refuses a non-member and a signed-out caller", async () => {
+    const owner = await signUp(server, { email: uniqueEmail("perm-owner") });
+    const member = await signUp(server, { email: uniqueEmail("perm-member") });
+    const stranger = await signUp(server, { email: uniqueEmail("perm-stranger") });
+    const org = await server.auth.api.createOrganization({
+      headers: headersOf(owner),
+      name: "Perm",
+      slug: `perm-${counter++}-${Date.now().toString(36)}`,
+    });
+    await server.auth.api.addMember({ userId: member.user.id, role: "member", organizationId: org.id });
+
+    const ask = (account: typeof owner, permissions: Record<string, string[]>) =>
+      server.auth.api.hasPermission({ headers: headersOf(account), organizationId: org.id, permissions });
+    expect(await ask(owner, { organization: ["delete"] })).toEqual({ error: null, success: true });
+    expect(await ask(member, { organization: ["delete"] })).toEqual({ error: null, success: false });
+    expect(await ask(member, { member: ["create"] })).toEqual({ error: null, success: false });
+    const viaRoute = await member.browser.post("/organization/has-permission", {
+      organizationId: org.id,
+      permissions: { organization: ["delete"] },
+    });
+    expect(viaRoute.body).toEqual({ error: null, success: false });
+
+    const notMember = await refusal(ask(stranger, { organization: ["update"] }));
+    const route = await stranger.browser.post("/organization/has-permission", {
+      organizationId: org.id,
+      permissions: { organization: ["update"] },
+    });
+    expect([notMember.status, notMember.code]).toEqual([route.status, route.body.code]);
+    expect(notMember.code).toBe("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
+
+    const signedOut = await refusal(
+      server.auth.api.hasPermission({ headers: {}, organizationId: org.id, permissions: { organization: ["update"] } }),
+    );
+    expect([signedOut.status, signedOut.code]).toEqual([401, "UNAUTHORIZED"]);
+    const bad = await refusal(
+      server.auth.api.hasPermission({ headers: headersOf(owner), organizationId: org.id, permissions: "all" as never }),
+    );
+    expect([bad.status, bad.code]).toEqual([400, "VALIDATION_ERROR"]);
+
+    // A revoked session no longer counts: the database is read, not a cached copy.
+    const ownerHeaders = headersOf(owner);
+    expect((await owner.browser.post("/revoke-sessions", {})).status).toBe(200);
+    const revoked = await refusal(
+      server.auth.api.hasPermission({
+        headers: ownerHeaders,
+        organizationId: org.id,
+        permissions: { organization: ["delete"] },
+      }),
+    );
+    expect(revoked.code).toBe("UNAUTHORIZED");
+  });
+});
+
+async function countSessions(userId: string): Promise<number> {
+  const rows = await server.auth.database.db.selectFrom("session").select("id").where("userId", "=", userId).execute();
+  return rows.length;
+}
+
+/** The session cookie value for a token, signed the way the routes sign it. */
+function signedToken(token: string): string {
+  return encodeURIComponent(signValue(token, TEST_SECRET));
+}
