@@ -1,5 +1,6 @@
 import { newId } from "../crypto/random.js";
 import type { Logger } from "../logger.js";
+import { OUTBOX_BATCH, OutboxWorker } from "../outbox-worker.js";
 import type { DB } from "../store/database.js";
 import { toDate, toDateOrNull } from "../store/values.js";
 import type { MailMessage } from "./message.js";
@@ -49,7 +50,6 @@ const cappedKinds: ReadonlySet<string> = new Set(RECIPIENT_CAPPED_KINDS);
 
 /** How long one delivery attempt holds a row, so two instances never send the same mail at once. */
 const LEASE_MS = 60_000;
-const BATCH = 20;
 
 /**
  * Mail goes through a table: a service writes the message in the same transaction as the change that
@@ -60,10 +60,7 @@ const BATCH = 20;
 export class MailOutbox {
   readonly #db: DB;
   readonly #options: Required<MailOutboxOptions>;
-  #timer: NodeJS.Timeout | null = null;
-  #running: Promise<void> | null = null;
-  #again = false;
-  #stopped = false;
+  readonly #worker: OutboxWorker;
 
   constructor(db: DB, options: MailOutboxOptions) {
     this.#db = db;
@@ -73,6 +70,12 @@ export class MailOutbox {
       maxRetryDelayMs: options.maxRetryDelayMs ?? 5 * 60_000,
       pollIntervalMs: options.pollIntervalMs ?? 5000,
     };
+    this.#worker = new OutboxWorker({
+      name: "mail",
+      logger: options.logger,
+      pollIntervalMs: this.#options.pollIntervalMs,
+      deliverBatch: () => this.#deliverBatch(),
+    });
   }
 
   get transportName(): MailTransport["name"] {
@@ -106,35 +109,21 @@ export class MailOutbox {
 
   /** Starts the retry poll. */
   start(): void {
-    if (this.#timer || this.#stopped) return;
-    this.#timer = setInterval(() => this.wake(), this.#options.pollIntervalMs);
-    this.#timer.unref();
-    this.wake();
+    this.#worker.start();
   }
 
-  /** Delivers whatever is due now; runs coalesce, so many wakes cost one pass. */
+  /** Delivers whatever is due now; wakes coalesce, so many commits cost one pass. */
   wake(): void {
-    if (this.#stopped) return;
-    if (this.#running) {
-      this.#again = true;
-      return;
-    }
-    this.#running = this.#deliverLoop().finally(() => {
-      this.#running = null;
-    });
+    this.#worker.wake();
   }
 
   /** Resolves once every due message has had an attempt (for tests and shutdown). */
-  async flush(): Promise<void> {
-    this.wake();
-    while (this.#running) await this.#running;
+  flush(): Promise<void> {
+    return this.#worker.flush();
   }
 
   async stop(): Promise<void> {
-    this.#stopped = true;
-    if (this.#timer) clearInterval(this.#timer);
-    this.#timer = null;
-    if (this.#running) await this.#running;
+    await this.#worker.stop();
     this.#options.transport.close();
   }
 
@@ -149,17 +138,6 @@ export class MailOutbox {
     }));
   }
 
-  async #deliverLoop(): Promise<void> {
-    do {
-      this.#again = false;
-      try {
-        while ((await this.#deliverBatch()) === BATCH && !this.#stopped) {}
-      } catch (error) {
-        this.#options.logger.error("mail outbox pass failed", { error: String(error) });
-      }
-    } while (this.#again && !this.#stopped);
-  }
-
   /** Attempts one batch of due messages; returns how many were due. */
   async #deliverBatch(): Promise<number> {
     const now = this.#options.now();
@@ -169,10 +147,10 @@ export class MailOutbox {
       .where("sentAt", "is", null)
       .where("nextAttemptAt", "<=", now)
       .orderBy("createdAt")
-      .limit(BATCH)
+      .limit(OUTBOX_BATCH)
       .execute();
     for (const row of due) {
-      if (this.#stopped) break;
+      if (this.#worker.stopped) break;
       const leaseUntil = new Date(now.getTime() + LEASE_MS);
       const claimed = await this.#db
         .updateTable("outbox")

@@ -1,5 +1,6 @@
 import { newId } from "../crypto/random.js";
 import type { Logger } from "../logger.js";
+import { OUTBOX_BATCH, OutboxWorker } from "../outbox-worker.js";
 import type { DB } from "../store/database.js";
 import { toDate, toDateOrNull } from "../store/values.js";
 import { type WebhookEvent, type WebhookEventData, wireData } from "./events.js";
@@ -52,7 +53,6 @@ export const WEBHOOK_TIMEOUT_MS = 10_000;
 
 /** How long one attempt holds a row, so two instances never send the same delivery at once. */
 const LEASE_MS = 60_000;
-const BATCH = 20;
 
 /**
  * Webhook deliveries go through a table, like mail: a service writes the event in the same
@@ -69,11 +69,8 @@ export class WebhookOutbox {
   readonly #options: Required<WebhookOutboxOptions>;
   readonly #byEvent = new Map<WebhookEvent, WebhookEndpoint[]>();
   readonly #byUrl = new Map<string, WebhookEndpoint>();
-  #timer: NodeJS.Timeout | null = null;
-  #running: Promise<void> | null = null;
-  #again = false;
+  readonly #worker: OutboxWorker;
   #queued = false;
-  #stopped = false;
 
   constructor(db: DB, options: WebhookOutboxOptions) {
     this.#db = db;
@@ -85,6 +82,12 @@ export class WebhookOutbox {
       timeoutMs: options.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
       pollIntervalMs: options.pollIntervalMs ?? 2000,
     };
+    this.#worker = new OutboxWorker({
+      name: "webhook",
+      logger: options.logger,
+      pollIntervalMs: this.#options.pollIntervalMs,
+      deliverBatch: () => this.#deliverBatch(),
+    });
     for (const endpoint of options.endpoints) {
       this.#byUrl.set(endpoint.url, endpoint);
       for (const event of new Set(endpoint.events)) {
@@ -144,10 +147,7 @@ export class WebhookOutbox {
 
   /** Starts the retry poll (only when some webhook is configured). */
   start(): void {
-    if (this.#timer || this.#stopped || this.#byUrl.size === 0) return;
-    this.#timer = setInterval(() => this.wake(), this.#options.pollIntervalMs);
-    this.#timer.unref();
-    this.wake();
+    if (this.#byUrl.size > 0) this.#worker.start();
   }
 
   /** Called when a request ends: its transaction has committed, so what it queued can go now. */
@@ -157,30 +157,19 @@ export class WebhookOutbox {
     this.wake();
   }
 
-  /** Delivers whatever is due now; runs coalesce, so many wakes cost one pass. */
+  /** Delivers whatever is due now; wakes coalesce, so many commits cost one pass. */
   wake(): void {
-    if (this.#stopped || this.#byUrl.size === 0) return;
-    if (this.#running) {
-      this.#again = true;
-      return;
-    }
-    this.#running = this.#deliverLoop().finally(() => {
-      this.#running = null;
-    });
+    if (this.#byUrl.size > 0) this.#worker.wake();
   }
 
   /** Resolves once every due delivery has had an attempt (for tests and shutdown). */
   async flush(): Promise<void> {
-    this.wake();
-    while (this.#running) await this.#running;
+    if (this.#byUrl.size > 0) await this.#worker.flush();
   }
 
   /** Stops the poll and waits for the attempts in flight; undelivered rows wait for the next start. */
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    if (this.#timer) clearInterval(this.#timer);
-    this.#timer = null;
-    if (this.#running) await this.#running;
+  stop(): Promise<void> {
+    return this.#worker.stop();
   }
 
   async list(limit = 100): Promise<WebhookDeliveryEntry[]> {
@@ -201,17 +190,6 @@ export class WebhookOutbox {
     }));
   }
 
-  async #deliverLoop(): Promise<void> {
-    do {
-      this.#again = false;
-      try {
-        while ((await this.#deliverBatch()) === BATCH && !this.#stopped) {}
-      } catch (error) {
-        this.#options.logger.error("webhook outbox pass failed", { error: String(error) });
-      }
-    } while (this.#again && !this.#stopped);
-  }
-
   /** Attempts one batch of due deliveries side by side; returns how many were due. */
   async #deliverBatch(): Promise<number> {
     const now = this.#options.now();
@@ -222,14 +200,14 @@ export class WebhookOutbox {
       .where("failedAt", "is", null)
       .where("nextAttemptAt", "<=", now)
       .orderBy("createdAt")
-      .limit(BATCH)
+      .limit(OUTBOX_BATCH)
       .execute();
     await Promise.all(due.map((row) => this.#attempt(row, now)));
     return due.length;
   }
 
   async #attempt(row: { id: string; url: string; payload: string; attempts: number }, now: Date): Promise<void> {
-    if (this.#stopped) return;
+    if (this.#worker.stopped) return;
     const claimed = await this.#db
       .updateTable("webhookDelivery")
       .set({ nextAttemptAt: new Date(now.getTime() + LEASE_MS) })
