@@ -5,6 +5,7 @@ import { createBrowserRouter, RouterProvider } from "react-router";
 import { AuthProvider } from "../react/index.js";
 import { AppShell, SettingsLayout } from "./components/shell.js";
 import { authClient, queryClient } from "./lib/client.js";
+import { I18nProvider } from "./lib/i18n.js";
 import {
   accountNav,
   DeleteAccountPage,
@@ -86,9 +87,11 @@ const router = createBrowserRouter([
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <AuthProvider client={authClient}>
-        <RouterProvider router={router} />
-      </AuthProvider>
+      <I18nProvider>
+        <AuthProvider client={authClient}>
+          <RouterProvider router={router} />
+        </AuthProvider>
+      </I18nProvider>
     </QueryClientProvider>
   </StrictMode>,
 );

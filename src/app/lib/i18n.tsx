@@ -1,0 +1,60 @@
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
+import {
+  isLocale,
+  type Locale,
+  type MessageKey,
+  negotiateLocale,
+  type Translate,
+  translator,
+} from "../../i18n/index.js";
+
+const storageKey = "gatehouse.locale";
+
+/** The visitor's own choice if they made one, else the browser's languages. */
+function initialLocale(): Locale {
+  const chosen = globalThis.localStorage?.getItem(storageKey);
+  if (isLocale(chosen)) return chosen;
+  return negotiateLocale(globalThis.navigator?.languages ?? []);
+}
+
+interface I18n {
+  locale: Locale;
+  t: Translate;
+  setLocale(locale: Locale): void;
+}
+
+const I18nContext = createContext<I18n | null>(null);
+
+export function I18nProvider({ children }: { children: ReactNode }) {
+  const [locale, setLocaleState] = useState(initialLocale);
+  useEffect(() => {
+    document.documentElement.lang = locale;
+  }, [locale]);
+  const setLocale = useCallback((next: Locale) => {
+    globalThis.localStorage?.setItem(storageKey, next);
+    setLocaleState(next);
+  }, []);
+  const value = useMemo(() => ({ locale, t: translator(locale), setLocale }), [locale, setLocale]);
+  return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
+}
+
+export function useI18n(): I18n {
+  const i18n = useContext(I18nContext);
+  if (!i18n) throw new Error("useI18n needs an I18nProvider above it");
+  return i18n;
+}
+
+/** The translate function of the current locale. */
+export function useT(): Translate {
+  return useI18n().t;
+}
+
+/** Sets the document title for the screen: "<screen> · Gatehouse". */
+export function usePageTitle(key: MessageKey): void {
+  const t = useT();
+  const title = t(key);
+  const appName = t("app.name");
+  useEffect(() => {
+    document.title = title === appName ? appName : `${title} · ${appName}`;
+  }, [title, appName]);
+}
