@@ -36,6 +36,8 @@ import { type Auth, AuthError, createAuth, type SessionWithUser, toNextJsHandler
 import { createAuthClient } from "gatehouse/client";
 import { AuthProvider, useSession } from "gatehouse/react";
 import { fromNodeHeaders, toNodeHandler } from "gatehouse/node";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 
 let ready: (auth: Auth) => void = () => {};
 const authPromise = new Promise<Auth>((resolve) => { ready = resolve; });
@@ -95,6 +97,7 @@ console.log(JSON.stringify({
   api: viaApi?.user.email,
   apiDate: viaApi?.session.expiresAt instanceof Date,
   next: ok.status,
+  css: /--gh-/.test(readFileSync(fileURLToPath(import.meta.resolve("gatehouse/react/components.css")), "utf8")),
   html,
 }));
 server.close();
@@ -113,6 +116,7 @@ describe("the npm package", () => {
       expect(files).toContain(`dist/lib/${entry}.js`);
       expect(files).toContain(`dist/lib/${entry}.d.ts`);
     }
+    expect(files).toContain("dist/lib/react/components.css");
     expect(files.filter((path) => !/^(dist\/lib\/|dist\/cli\/main\.js$|docs\/[^/]+\.md$|README\.md$|package\.json$)/.test(path))).toEqual(
       [],
     );
@@ -160,7 +164,8 @@ describe("the npm package", () => {
           moduleResolution: "NodeNext",
           lib: ["ES2023", "DOM", "DOM.Iterable"],
           strict: true,
-          skipLibCheck: true,
+          // Our declarations are checked too: they must not name an optional peer (pg, ioredis).
+          skipLibCheck: false,
           types: ["node"],
           outDir: "build",
         },
@@ -177,6 +182,7 @@ describe("the npm package", () => {
       api: "consumer@example.com",
       apiDate: true,
       next: 200,
+      css: true,
       html: expect.stringMatching(/<p>(pending|ready)<\/p>/),
     });
   }, 120_000);

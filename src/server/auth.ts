@@ -11,10 +11,10 @@ import { consoleLogger, type Logger } from "./logger.js";
 import { type AuthOptions, ConfigError, resolveOptions } from "./options.js";
 import { createProviderRegistry } from "./providers/registry.js";
 import { startHousekeeping } from "./services/housekeeping.js";
+import type { RevocationFeed } from "./services/revocations.js";
 import { RevocationList } from "./services/revocations.js";
 import { migrateToLatest, type OpenedDatabase, openDatabase } from "./store/database.js";
 import { MemoryRateLimitStore, type RateLimitStore } from "./store/rate-limit-store.js";
-import type { RevocationFeed } from "./store/revocation-feeds.js";
 import { createOriginPredicate, normalizeOrigin } from "./trusted-origins.js";
 import { WebhookOutbox, type WebhookOutboxOptions } from "./webhooks/outbox.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RevocationFeed } from "../store/revocation-feeds.js";
+import type { RevocationFeed } from "./revocations.js";
 import { RevocationList } from "./revocations.js";
 
 const quiet = { info() {}, warn() {}, error() {} };

@@ -1,5 +1,5 @@
-import type { Redis } from "ioredis";
 import type { RateLimitDecision, RateLimitStore } from "./rate-limit-store.js";
+import type { RedisClient } from "./redis-client.js";
 
 /** One atomic step per hit: count, start the window on the first hit, report the time left. */
 const HIT_SCRIPT = `
@@ -15,10 +15,10 @@ return {count, ttl}
  * clock (key expiry), so instances need not agree on time.
  */
 export class RedisRateLimitStore implements RateLimitStore {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #prefix: string;
 
-  constructor(redis: Redis, options: { keyPrefix?: string } = {}) {
+  constructor(redis: RedisClient, options: { keyPrefix?: string } = {}) {
     this.#redis = redis;
     this.#prefix = options.keyPrefix ?? "gatehouse:rate:";
   }
