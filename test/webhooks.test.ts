@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ConfigError } from "../src/server/options.js";
 import { sweepExpired } from "../src/server/services/housekeeping.js";
 import { WEBHOOK_EVENTS } from "../src/server/webhooks/events.js";
@@ -100,6 +100,19 @@ describe("users and sessions", () => {
     await settle();
     const revoked = receiver.delivered("session.revoked").filter((e) => e.data.userId === account.user.id);
     expect(revoked.map((e) => e.data.id)).toEqual([handle]);
+  });
+
+  it("a change made through auth.api is delivered at once, not at the next poll", async () => {
+    const quiet = await webhookServer(receiver, ["user.created"], { pollIntervalMs: 3_600_000 });
+    try {
+      const email = `api-${crypto.randomUUID()}@example.com`;
+      const { user } = await quiet.auth.api.signUpEmail({ email, password: "a long enough password", name: "Via API" });
+      await vi.waitFor(() => expect(receiver.delivered("user.created").map((e) => e.data.id)).toContain(user.id), {
+        timeout: 10_000,
+      });
+    } finally {
+      await quiet.close();
+    }
   });
 
   it("account deletion sends user.deleted with the user as they were", async () => {

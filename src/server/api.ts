@@ -119,7 +119,7 @@ export function createServerApi(ctx: AuthContext): ServerApi {
     meta: requestMetaFromHeaders(ctx, headersOf(input)),
   });
 
-  return {
+  return wakeWebhooksAfterEachCall(ctx, {
     async signUpEmail(input) {
       const fields = body(accountEndpoints.signUpEmail, input);
       const rememberMe = fields.rememberMe ?? true;
@@ -196,5 +196,23 @@ export function createServerApi(ctx: AuthContext): ServerApi {
     getSession({ headers, query }) {
       return sessionFromHeaders(ctx, headers, query);
     },
-  };
+  });
+}
+
+/**
+ * What the HTTP app does at each request's end: once a call's transactions have committed, the
+ * webhooks it queued are delivered at once instead of at the outbox's next poll.
+ */
+function wakeWebhooksAfterEachCall(ctx: AuthContext, api: ServerApi): ServerApi {
+  const calls = api as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  for (const [name, call] of Object.entries(calls)) {
+    calls[name] = async (...args) => {
+      try {
+        return await call(...args);
+      } finally {
+        ctx.webhooks.wakeIfQueued();
+      }
+    };
+  }
+  return api;
 }
