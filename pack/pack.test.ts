@@ -85,6 +85,8 @@ export function typeChecks() {
   void auth.api.getSession({});
   // @ts-expect-error the user has no such field
   void viaApi?.user.nope;
+  // @ts-expect-error options are typed: rateLimit.enabled is a boolean
+  void createAuth({ baseURL, secret: "s", database: "sqlite::memory:", options: { rateLimit: { enabled: "yes" } } });
   // @ts-expect-error sign-up needs a password
   void client.signUp.email({ name: "x", email: "x@example.com" });
   const error: AuthError = new AuthError("UNAUTHORIZED");

@@ -8,7 +8,7 @@ import { MailOutbox } from "./email/outbox.js";
 import { developmentTransport, type MailTransport, smtpTransport } from "./email/transport.js";
 import type { AuthEnv } from "./http/env.js";
 import { consoleLogger, type Logger } from "./logger.js";
-import { type AuthOptions, ConfigError, resolveOptions } from "./options.js";
+import { type AuthOptions, type AuthOptionsInput, ConfigError, resolveOptions } from "./options.js";
 import { createProviderRegistry } from "./providers/registry.js";
 import { startHousekeeping } from "./services/housekeeping.js";
 import type { RevocationFeed } from "./services/revocations.js";
@@ -25,8 +25,11 @@ export interface CreateAuthInput {
   secret: string;
   /** A DATABASE_URL (`sqlite:<path>`, `sqlite::memory:`, `postgres://...`) or an opened database. */
   database: string | OpenedDatabase;
-  /** The JSON options (CONFIG.md); every key optional. */
-  options?: unknown;
+  /**
+   * The JSON options (CONFIG.md); every key optional. Typed for editors; still validated at run
+   * time, because they often come from a file (AUTH_CONFIG): a wrong value is a ConfigError.
+   */
+  options?: AuthOptionsInput;
   basePath?: string;
   /** Run pending migrations before answering (default true). */
   migrate?: boolean;

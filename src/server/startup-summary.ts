@@ -1,6 +1,6 @@
 import { demoOptions } from "./demo-options.js";
 import type { ServiceEnvironment } from "./environment.js";
-import type { AuthOptions } from "./options.js";
+import type { AuthOptions, AuthOptionsInput } from "./options.js";
 
 /**
  * Where the service's options come from: the AUTH_CONFIG file, merged over the documented defaults
@@ -8,11 +8,12 @@ import type { AuthOptions } from "./options.js";
  * (the documented defaults with every feature the application shows turned on).
  */
 export function serviceOptions(env: Pick<ServiceEnvironment, "options" | "authConfigPath">): {
-  options: unknown;
+  options: AuthOptionsInput;
   source: string;
 } {
+  // The file's JSON is unchecked here: createAuth validates it and names what is wrong (ConfigError).
   if (env.authConfigPath)
-    return { options: env.options, source: `${env.authConfigPath} (over the documented defaults)` };
+    return { options: env.options as AuthOptionsInput, source: `${env.authConfigPath} (over the documented defaults)` };
   return { options: demoOptions, source: "demo defaults (no AUTH_CONFIG)" };
 }
 
