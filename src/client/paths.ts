@@ -1,4 +1,5 @@
-import { allEndpoints, type Refresh } from "../contract/endpoints/index.js";
+import type { Refresh } from "../contract/endpoints/define.js";
+import { ROUTES } from "./route-table.js";
 import { hasUnsafeUrlCharacters } from "./safe-redirect.js";
 /**
  * How a call name becomes a request (WIRE 10): each camelCase segment of the property chain turns
@@ -18,26 +19,12 @@ export function pathFor(segments: readonly string[]): string {
 
 export type HttpMethod = "GET" | "POST";
 
-interface KnownPath {
-  methods: HttpMethod[];
-  refreshes: Set<Refresh>;
-}
-
-/** What the endpoint table says about each path: its methods and the client state a success makes stale. */
-const KNOWN_PATHS = new Map<string, KnownPath>();
-for (const endpoint of allEndpoints) {
-  const known = KNOWN_PATHS.get(endpoint.path) ?? { methods: [], refreshes: new Set<Refresh>() };
-  known.methods.push(endpoint.method);
-  for (const refresh of endpoint.policy.refreshes ?? []) known.refreshes.add(refresh);
-  KNOWN_PATHS.set(endpoint.path, known);
-}
-
 /**
  * A path the table routes by one method is called by that method (`signOut()` POSTs without a body,
  * `getFullOrganization({query})` GETs); otherwise an explicit method, else a body with keys POSTs.
  */
 export function methodFor(path: string, body: Record<string, unknown>, explicit?: string): HttpMethod {
-  const methods = KNOWN_PATHS.get(path)?.methods;
+  const methods = ROUTES[path]?.methods;
   if (methods?.length === 1) return methods[0] as HttpMethod;
   if (explicit === "GET" || explicit === "POST") return explicit;
   return Object.keys(body).length > 0 ? "POST" : "GET";
@@ -45,10 +32,10 @@ export function methodFor(path: string, body: Record<string, unknown>, explicit?
 
 /** Whether a successful call to `path` makes `state` stale; a new session makes everything stale. */
 export function makesStale(path: string, state: Refresh): boolean {
-  const refreshes = KNOWN_PATHS.get(path)?.refreshes;
+  const refreshes = ROUTES[path]?.refreshes;
   if (!refreshes) return false;
-  if (refreshes.has(state)) return true;
-  return refreshes.has("session") && (state === "activeOrganization" || state === "activeMember");
+  if (refreshes.includes(state)) return true;
+  return refreshes.includes("session") && (state === "activeOrganization" || state === "activeMember");
 }
 
 /**

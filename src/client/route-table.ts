@@ -1,0 +1,466 @@
+// Written by src/client/route-table.test.ts from the endpoint table (src/contract/endpoints); do not edit.
+import type { Refresh } from "../contract/endpoints/define.js";
+
+export interface Route {
+  readonly methods: readonly ("GET" | "POST")[];
+  readonly refreshes: readonly Refresh[];
+}
+
+export const ROUTES: Readonly<Record<string, Route>> = {
+  "/account-info": {
+    methods: ["GET", "POST"],
+    refreshes: [],
+  },
+  "/admin/ban-user": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/admin/create-user": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/admin/get-user": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/admin/has-permission": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/admin/impersonate-user": {
+    methods: ["POST"],
+    refreshes: ["organizations", "session"],
+  },
+  "/admin/list-audit-log": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/admin/list-user-accounts": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/admin/list-user-memberships": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/admin/list-user-sessions": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/admin/list-users": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/admin/remove-user": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/admin/revoke-user-session": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/admin/revoke-user-sessions": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/admin/set-role": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/admin/set-user-password": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/admin/stop-impersonating": {
+    methods: ["POST"],
+    refreshes: ["organizations", "session"],
+  },
+  "/admin/unban-user": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/admin/update-user": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/app-config": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/callback/:id": {
+    methods: ["GET", "POST"],
+    refreshes: [],
+  },
+  "/change-email": {
+    methods: ["POST"],
+    refreshes: ["session"],
+  },
+  "/change-password": {
+    methods: ["POST"],
+    refreshes: ["session"],
+  },
+  "/delete-anonymous-user": {
+    methods: ["POST"],
+    refreshes: ["session"],
+  },
+  "/delete-user": {
+    methods: ["POST"],
+    refreshes: ["session"],
+  },
+  "/delete-user/callback": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/dev/outbox": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/email-otp/check-verification-otp": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/email-otp/reset-password": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/email-otp/send-verification-otp": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/email-otp/verify-email": {
+    methods: ["POST"],
+    refreshes: ["session"],
+  },
+  "/error": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/forget-password": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/forget-password/email-otp": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/get-access-token": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/get-session": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/jwks": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/link-social": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/list-accounts": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/list-sessions": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/magic-link/verify": {
+    methods: ["GET"],
+    refreshes: ["organizations", "session"],
+  },
+  "/ok": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/one-tap/callback": {
+    methods: ["POST"],
+    refreshes: ["session"],
+  },
+  "/openapi.json": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/organization/accept-invitation": {
+    methods: ["POST"],
+    refreshes: ["activeOrganization", "organizations", "session"],
+  },
+  "/organization/add-team-member": {
+    methods: ["POST"],
+    refreshes: ["activeOrganization"],
+  },
+  "/organization/cancel-invitation": {
+    methods: ["POST"],
+    refreshes: ["activeOrganization"],
+  },
+  "/organization/check-slug": {
+    methods: ["POST"],
+    refreshes: ["activeOrganization"],
+  },
+  "/organization/create": {
+    methods: ["POST"],
+    refreshes: ["activeOrganization", "organizations", "session"],
+  },
+  "/organization/create-team": {
+    methods: ["POST"],
+    refreshes: ["activeOrganization"],
+  },
+  "/organization/delete": {
+    methods: ["POST"],
+    refreshes: ["activeOrganization", "organizations", "session"],
+  },
+  "/organization/get-active-member": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/organization/get-active-member-role": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/organization/get-full-organization": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/organization/get-invitation": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/organization/get-organization": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/organization/has-permission": {
+    methods: ["POST"],
+    refreshes: ["activeOrganization"],
+  },
+  "/organization/invite-member": {
+    methods: ["POST"],
+    refreshes: ["activeOrganization"],
+  },
+  "/organization/leave": {
+    methods: ["POST"],
+    refreshes: ["activeOrganization", "organizations", "session"],
+  },
+  "/organization/list": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/organization/list-invitations": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/organization/list-members": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/organization/list-team-members": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/organization/list-teams": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/organization/list-user-invitations": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/organization/list-user-teams": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/organization/reject-invitation": {
+    methods: ["POST"],
+    refreshes: ["activeOrganization"],
+  },
+  "/organization/remove-member": {
+    methods: ["POST"],
+    refreshes: ["activeMember", "activeOrganization", "session"],
+  },
+  "/organization/remove-team": {
+    methods: ["POST"],
+    refreshes: ["activeOrganization"],
+  },
+  "/organization/remove-team-member": {
+    methods: ["POST"],
+    refreshes: ["activeOrganization"],
+  },
+  "/organization/set-active": {
+    methods: ["POST"],
+    refreshes: ["activeOrganization", "session"],
+  },
+  "/organization/set-active-team": {
+    methods: ["POST"],
+    refreshes: ["activeOrganization", "session"],
+  },
+  "/organization/update": {
+    methods: ["POST"],
+    refreshes: ["activeOrganization", "organizations"],
+  },
+  "/organization/update-member-role": {
+    methods: ["POST"],
+    refreshes: ["activeMember", "activeOrganization"],
+  },
+  "/organization/update-team": {
+    methods: ["POST"],
+    refreshes: ["activeOrganization"],
+  },
+  "/passkey/delete-passkey": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/passkey/generate-authenticate-options": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/passkey/generate-register-options": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/passkey/list-user-passkeys": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/passkey/update-passkey": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/passkey/verify-authentication": {
+    methods: ["POST"],
+    refreshes: ["organizations", "session"],
+  },
+  "/passkey/verify-registration": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/ready": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/reference": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/reference/:asset": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/refresh-token": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/request-password-reset": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/reset-password": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/reset-password/:token": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/revoke-other-sessions": {
+    methods: ["POST"],
+    refreshes: ["session"],
+  },
+  "/revoke-session": {
+    methods: ["POST"],
+    refreshes: ["session"],
+  },
+  "/revoke-sessions": {
+    methods: ["POST"],
+    refreshes: ["session"],
+  },
+  "/send-verification-email": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/sign-in/anonymous": {
+    methods: ["POST"],
+    refreshes: ["organizations", "session"],
+  },
+  "/sign-in/email": {
+    methods: ["POST"],
+    refreshes: ["organizations", "session"],
+  },
+  "/sign-in/email-otp": {
+    methods: ["POST"],
+    refreshes: ["organizations", "session"],
+  },
+  "/sign-in/magic-link": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/sign-in/social": {
+    methods: ["POST"],
+    refreshes: ["organizations"],
+  },
+  "/sign-out": {
+    methods: ["POST"],
+    refreshes: ["organizations", "session"],
+  },
+  "/sign-up/email": {
+    methods: ["POST"],
+    refreshes: ["organizations", "session"],
+  },
+  "/token": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/two-factor/disable": {
+    methods: ["POST"],
+    refreshes: ["session"],
+  },
+  "/two-factor/enable": {
+    methods: ["POST"],
+    refreshes: ["session"],
+  },
+  "/two-factor/generate-backup-codes": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/two-factor/get-totp-uri": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/two-factor/send-otp": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/two-factor/verify-backup-code": {
+    methods: ["POST"],
+    refreshes: ["organizations", "session"],
+  },
+  "/two-factor/verify-otp": {
+    methods: ["POST"],
+    refreshes: ["organizations", "session"],
+  },
+  "/two-factor/verify-totp": {
+    methods: ["POST"],
+    refreshes: ["organizations", "session"],
+  },
+  "/unlink-account": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/update-session": {
+    methods: ["POST"],
+    refreshes: ["session"],
+  },
+  "/update-user": {
+    methods: ["POST"],
+    refreshes: ["session"],
+  },
+  "/verify-email": {
+    methods: ["GET"],
+    refreshes: ["session"],
+  },
+  "/verify-password": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+};
