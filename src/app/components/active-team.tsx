@@ -29,6 +29,7 @@ export function ActiveTeamPicker({ organizationId, teamsVersion }: { organizatio
   const selected = choice ?? current;
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (pending) return;
     setNotice(null);
     setError(null);
     setPending(true);
@@ -61,12 +62,8 @@ export function ActiveTeamPicker({ organizationId, teamsVersion }: { organizatio
           </option>
         ))}
       </Select>
-      <Button
-        variant="secondary"
-        pending={pending}
-        disabled={pending || selected === current}
-        data-testid="active-team-submit"
-      >
+      {/* Never disabled: the focus stays on it after switching, for the next switch. */}
+      <Button variant="secondary" aria-busy={pending || undefined} data-testid="active-team-submit">
         {t("details.team.switch")}
       </Button>
       {notice && <Notice testId="active-team-notice">{notice}</Notice>}
