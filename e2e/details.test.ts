@@ -287,7 +287,8 @@ describe("who invited a member", () => {
 
     await owner.goto(`${service.origin}/organization/members`);
     await owner.getByTestId("members-list").waitFor();
-    const rowOf = (name: string) => owner.getByTestId("member-row").filter({ hasText: name });
+    const rowOf = (name: string) =>
+      owner.getByTestId("member-row").filter({ has: owner.getByText(name, { exact: true }) });
     await expect
       .poll(() => rowOf("Ivy Invitee").getByTestId("member-invited-by").textContent())
       .toBe("Invited by Adam Admin");
