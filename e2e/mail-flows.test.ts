@@ -109,7 +109,7 @@ describe("email change", () => {
     // A verified address approves the change first; then the new address is verified.
     const approval = await mailTo(oldEmail, /change/i);
     await page.goto(approval.links.find((l) => l.includes("/verify-email"))!);
-    await page.getByTestId("verify-success").waitFor();
+    await page.getByTestId("verify-change-approved").waitFor();
     const verification = await mailTo(newEmail, /verify/i);
     await page.goto(verification.links.find((l) => l.includes("/verify-email"))!);
     await page.getByTestId("verify-success").waitFor();

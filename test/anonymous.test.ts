@@ -105,6 +105,20 @@ describe("an anonymous browser becoming a real user", () => {
     const team = await browser.post("/organization/create-team", { name: "Planning", organizationId });
     expect(team.status).toBe(200);
     await browser.post("/organization/add-team-member", { teamId: team.body.id, userId: anonymous.id, organizationId });
+    // Someone who joined by the guest's invitation (guests cannot invite over HTTP; the server API can).
+    const friend = await signUp(server);
+    await db()
+      .insertInto("member")
+      .values({
+        id: `friend-${Date.now()}`,
+        organizationId,
+        userId: friend.user.id,
+        role: "member",
+        teamId: null,
+        createdAt: new Date(),
+        invitedBy: anonymous.id,
+      })
+      .execute();
 
     const email = `kept-${Date.now()}@example.com`;
     const res = await browser.post("/sign-up/email", { name: "Kept", email, password: "sturdy-pass-123" });
@@ -112,8 +126,17 @@ describe("an anonymous browser becoming a real user", () => {
     const newUserId = res.body.user.id as string;
     expect(await userExists(anonymous.id)).toBe(false);
 
-    const members = await db().selectFrom("member").selectAll().where("organizationId", "=", organizationId).execute();
-    expect(members.map((m) => [m.userId, m.role])).toEqual([[newUserId, "owner"]]);
+    const members = await db()
+      .selectFrom("member")
+      .selectAll()
+      .where("organizationId", "=", organizationId)
+      .orderBy("role", "desc")
+      .execute();
+    // The friend was invited by the guest, who is now the new user.
+    expect(members.map((m) => [m.userId, m.role, m.invitedBy])).toEqual([
+      [newUserId, "owner", null],
+      [friend.user.id, "member", newUserId],
+    ]);
     const teamMembers = await db()
       .selectFrom("teamMember")
       .select("userId")

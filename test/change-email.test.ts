@@ -61,7 +61,7 @@ describe("POST /change-email", () => {
     expect(link.endsWith("&callbackURL=%2Fsettings")).toBe(true);
     const followed = await browser.get(link);
     expect(followed.status).toBe(302);
-    expect(followed.headers.get("location")).toBe(`${server.origin}/settings`);
+    expect(followed.headers.get("location")).toBe(`${server.origin}/settings?emailChange=changed`);
     expect(await storedUser(server, user.id)).toEqual({ email: newEmail, emailVerified: true });
     expect((await browser.get("/get-session")).body.user.email).toBe(newEmail);
 
@@ -88,7 +88,7 @@ describe("POST /change-email", () => {
 
     const approved = await server.browser().get(linkIn(approve, "/verify-email"));
     expect(approved.status).toBe(302);
-    expect(approved.headers.get("location")).toBe(`${server.origin}/`);
+    expect(approved.headers.get("location")).toBe(`${server.origin}/?emailChange=approved`);
     expect(await storedUser(server, user.id)).toEqual({ email, emailVerified: true });
 
     const verify = await nthMail(capture, newEmail, VERIFY_NEW);

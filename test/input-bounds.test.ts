@@ -139,6 +139,23 @@ const cases: Case[] = [
         image: "data:text/html,x",
       }),
   ],
+  ["an image vbscript: URL", (b) => b.owner.post("/update-user", { image: "vbscript:msgbox(1)" })],
+  ["an image data:text/html URL", (b) => b.owner.post("/update-user", { image: "data:text/html,<script>x</script>" })],
+  ["an image that is no URL", (b) => b.owner.post("/update-user", { image: "me.png" })],
+  [
+    "an image javascript: URL at sign-up",
+    (b) =>
+      b.anyone.post("/sign-up/email", {
+        name: "n",
+        email: email(),
+        password: "sturdy-pass-123",
+        image: "javascript:alert(1)",
+      }),
+  ],
+  [
+    "a data:image URL of 2,049 characters",
+    (b) => b.owner.post("/update-user", { image: `data:image/png;base64,${"A".repeat(2049 - 22)}` }),
+  ],
   [
     "an image URL of 2,049 characters",
     (b) => b.owner.post("/update-user", { image: `https://img.example/${"a".repeat(2049 - 20)}` }),
@@ -173,5 +190,30 @@ describe("bad input is a 400 with {code, message} and changes nothing", () => {
       await admin.browser.post("/admin/unban-user", { userId: owner.user.id }),
     ];
     expect(ok.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+  });
+
+  it("keeps the stored picture when a bad one is refused, and takes data:image URLs", async () => {
+    const painter = await signUp(server);
+    const storedImage = async () =>
+      (
+        await server.auth.database.db
+          .selectFrom("user")
+          .select("image")
+          .where("id", "=", painter.user.id)
+          .executeTakeFirstOrThrow()
+      ).image;
+    const inline = "data:image/svg+xml;base64,PHN2Zy8+";
+    expect((await painter.browser.post("/update-user", { image: inline })).status).toBe(200);
+    expect(await storedImage()).toBe(inline);
+    const refused = await painter.browser.post("/update-user", { name: "Renamed", image: "javascript:alert(1)" });
+    expect([refused.status, refused.body.code]).toEqual([400, "VALIDATION_ERROR"]);
+    expect(await storedImage()).toBe(inline);
+    const inlineSignUp = await server.browser().post("/sign-up/email", {
+      name: "Inline",
+      email: email(),
+      password: "sturdy-pass-123",
+      image: "data:image/png;base64,iVBORw0KGgo=",
+    });
+    expect([inlineSignUp.status, inlineSignUp.body.user?.image]).toEqual([200, "data:image/png;base64,iVBORw0KGgo="]);
   });
 });

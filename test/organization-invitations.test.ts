@@ -403,3 +403,31 @@ describe("listing invitations", () => {
     expect((await owner.browser.get(`/organization/get-invitation?id=${inv.id}`)).status).toBe(200);
   });
 });
+
+describe("who invited a member", () => {
+  it("accept-invitation records the inviter; list-members and get-full-organization return their id", async () => {
+    const { owner, organizationId } = await createOrganization(server);
+    const inviter = await joinAs(server, organizationId, "admin", "Ines Inviter");
+    const email = freshEmail();
+    const inv = (await inviter.browser.post("/organization/invite-member", { email, role: "member" })).body;
+    const invitee = await signUp(server, { email, name: "Ivo Invitee" });
+    expect((await invitee.browser.post("/organization/accept-invitation", { invitationId: inv.id })).status).toBe(200);
+
+    const expected = { [owner.user.id]: null, [inviter.user.id]: null, [invitee.user.id]: inviter.user.id };
+    const invitedBy = (members: any[]) => Object.fromEntries(members.map((m) => [m.userId, m.invitedBy]));
+    const page = await owner.browser.get(`/organization/list-members?organizationId=${organizationId}`);
+    expect(invitedBy(page.body.members)).toEqual(expected);
+    // The filtered page is another statement: it carries the column too.
+    const filtered = await owner.browser.get(
+      `/organization/list-members?organizationId=${organizationId}&filterField=role&filterOperator=eq&filterValue=member`,
+    );
+    expect(invitedBy(filtered.body.members)).toEqual({ [invitee.user.id]: inviter.user.id });
+    const full = await owner.browser.get(`/organization/get-full-organization?organizationId=${organizationId}`);
+    expect(invitedBy(full.body.members)).toEqual(expected);
+
+    // The inviter's account goes: the member stays, invited by nobody we can name.
+    await server.auth.database.db.deleteFrom("user").where("id", "=", inviter.user.id).execute();
+    const after = await owner.browser.get(`/organization/list-members?organizationId=${organizationId}`);
+    expect(invitedBy(after.body.members)).toEqual({ [owner.user.id]: null, [invitee.user.id]: null });
+  });
+});

@@ -1,83 +1,109 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { StrictMode } from "react";
+import { type ComponentType, lazy, StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
 import { createBrowserRouter, RouterProvider } from "react-router";
 import { AuthProvider } from "../react/index.js";
 import { AppShell, SettingsLayout } from "./components/shell.js";
+import { Loading } from "./components/ui.js";
 import { authClient, queryClient } from "./lib/client.js";
-import { I18nProvider } from "./lib/i18n.js";
-import {
-  accountNav,
-  DeleteAccountPage,
-  LinkedAccountsPage,
-  ProfilePage,
-  SecurityPage,
-  SessionsPage,
-} from "./pages/account-pages.js";
-import { AdminLayout, AuditLogPage, UsersPage } from "./pages/admin-pages.js";
-import { AdminUserPage } from "./pages/admin-user-page.js";
-import { ForgotPasswordPage, ResetPasswordPage, SignInPage, SignUpPage, VerifiedPage } from "./pages/auth-pages.js";
-import { EmailCodePage } from "./pages/email-code-page.js";
-import { MagicLinkPage, MagicLinkRequestPage } from "./pages/magic-link-page.js";
-import { AcceptInvitationPage, HomePage, OutboxPage } from "./pages/misc-pages.js";
-import {
-  CreateOrganizationPage,
-  InvitationsPage,
-  MembersPage,
-  OrganizationLayout,
-  OrganizationSettingsPage,
-} from "./pages/organization-pages.js";
-import { TeamsPage } from "./pages/teams-page.js";
-import { TwoFactorPage } from "./pages/two-factor-page.js";
+import { I18nProvider, useT } from "./lib/i18n.js";
 import "../react/components.css";
 import "./styles.css";
 
+function PageLoading() {
+  return <Loading label={useT()("details.loading.page")} />;
+}
+
+/**
+ * A page whose module loads on first visit (each area is its own chunk, so the first screen does not
+ * wait for the admin or organization code), with an announced loading state meanwhile.
+ */
+function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
+  const Page = lazy(() => load().then((module) => ({ default: pick(module) })));
+  return (
+    <Suspense fallback={<PageLoading />}>
+      <Page />
+    </Suspense>
+  );
+}
+
+const authPages = () => import("./pages/auth-pages.js");
+const accountPages = () => import("./pages/account-pages.js");
+const organizationPages = () => import("./pages/organization-pages.js");
+const adminPages = () => import("./pages/admin-pages.js");
+const miscPages = () => import("./pages/misc-pages.js");
+const magicLinkPages = () => import("./pages/magic-link-page.js");
+
 const router = createBrowserRouter([
-  { path: "/sign-in", element: <SignInPage /> },
-  { path: "/sign-up", element: <SignUpPage /> },
-  { path: "/two-factor", element: <TwoFactorPage /> },
-  { path: "/magic-link", element: <MagicLinkPage /> },
-  { path: "/sign-in/link", element: <MagicLinkRequestPage /> },
-  { path: "/sign-in/code", element: <EmailCodePage /> },
-  { path: "/forgot-password", element: <ForgotPasswordPage /> },
-  { path: "/reset-password", element: <ResetPasswordPage /> },
-  { path: "/verified", element: <VerifiedPage /> },
-  { path: "/accept-invitation/:id", element: <AcceptInvitationPage /> },
+  { path: "/sign-in", element: page(authPages, (m) => m.SignInPage) },
+  { path: "/sign-up", element: page(authPages, (m) => m.SignUpPage) },
+  {
+    path: "/two-factor",
+    element: page(
+      () => import("./pages/two-factor-page.js"),
+      (m) => m.TwoFactorPage,
+    ),
+  },
+  { path: "/magic-link", element: page(magicLinkPages, (m) => m.MagicLinkPage) },
+  { path: "/sign-in/link", element: page(magicLinkPages, (m) => m.MagicLinkRequestPage) },
+  {
+    path: "/sign-in/code",
+    element: page(
+      () => import("./pages/email-code-page.js"),
+      (m) => m.EmailCodePage,
+    ),
+  },
+  { path: "/forgot-password", element: page(authPages, (m) => m.ForgotPasswordPage) },
+  { path: "/reset-password", element: page(authPages, (m) => m.ResetPasswordPage) },
+  { path: "/verified", element: page(authPages, (m) => m.VerifiedPage) },
+  { path: "/accept-invitation/:id", element: page(miscPages, (m) => m.AcceptInvitationPage) },
   // Signed out too: whoever forgot their password must be able to read the reset mail (development only).
-  { path: "/dev/outbox", element: <OutboxPage /> },
+  { path: "/dev/outbox", element: page(miscPages, (m) => m.OutboxPage) },
   {
     element: <AppShell />,
     children: [
-      { index: true, element: <HomePage /> },
+      { index: true, element: page(miscPages, (m) => m.HomePage) },
       {
         path: "account",
-        element: <SettingsLayout title="Account" items={accountNav} />,
+        element: page(accountPages, (m) => () => <SettingsLayout title="Account" items={m.accountNav} />),
         children: [
-          { index: true, element: <ProfilePage /> },
-          { path: "security", element: <SecurityPage /> },
-          { path: "sessions", element: <SessionsPage /> },
-          { path: "linked", element: <LinkedAccountsPage /> },
-          { path: "delete", element: <DeleteAccountPage /> },
+          { index: true, element: page(accountPages, (m) => m.ProfilePage) },
+          { path: "security", element: page(accountPages, (m) => m.SecurityPage) },
+          { path: "sessions", element: page(accountPages, (m) => m.SessionsPage) },
+          { path: "linked", element: page(accountPages, (m) => m.LinkedAccountsPage) },
+          { path: "delete", element: page(accountPages, (m) => m.DeleteAccountPage) },
         ],
       },
-      { path: "organizations/new", element: <CreateOrganizationPage /> },
+      { path: "organizations/new", element: page(organizationPages, (m) => m.CreateOrganizationPage) },
       {
         path: "organization",
-        element: <OrganizationLayout />,
+        element: page(organizationPages, (m) => m.OrganizationLayout),
         children: [
-          { index: true, element: <OrganizationSettingsPage /> },
-          { path: "members", element: <MembersPage /> },
-          { path: "invitations", element: <InvitationsPage /> },
-          { path: "teams", element: <TeamsPage /> },
+          { index: true, element: page(organizationPages, (m) => m.OrganizationSettingsPage) },
+          { path: "members", element: page(organizationPages, (m) => m.MembersPage) },
+          { path: "invitations", element: page(organizationPages, (m) => m.InvitationsPage) },
+          {
+            path: "teams",
+            element: page(
+              () => import("./pages/teams-page.js"),
+              (m) => m.TeamsPage,
+            ),
+          },
         ],
       },
       {
         path: "admin",
-        element: <AdminLayout />,
+        element: page(adminPages, (m) => m.AdminLayout),
         children: [
-          { index: true, element: <UsersPage /> },
-          { path: "users/:id", element: <AdminUserPage /> },
-          { path: "audit", element: <AuditLogPage /> },
+          { index: true, element: page(adminPages, (m) => m.UsersPage) },
+          {
+            path: "users/:id",
+            element: page(
+              () => import("./pages/admin-user-page.js"),
+              (m) => m.AdminUserPage,
+            ),
+          },
+          { path: "audit", element: page(adminPages, (m) => m.AuditLogPage) },
         ],
       },
     ],

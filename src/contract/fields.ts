@@ -8,23 +8,26 @@ export const MAX_IMAGE_URL_LENGTH = 2048;
 /** A user's display name: any text up to MAX_NAME_LENGTH characters. */
 export const userName = z.string().max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`);
 
-function isHttpUrl(value: string): boolean {
+/** http(s) anywhere, or an inline picture: better-auth apps store `data:image/...` avatars. */
+function isImageUrl(value: string): boolean {
   try {
     const { protocol } = new URL(value);
-    return protocol === "http:" || protocol === "https:";
+    if (protocol === "http:" || protocol === "https:") return true;
+    return protocol === "data:" && /^data:image\//i.test(value);
   } catch {
     return false;
   }
 }
 
 /**
- * An avatar or logo: an absolute http(s) URL of at most MAX_IMAGE_URL_LENGTH characters. Apps put
- * it in `<img src>` and links; `javascript:` or `data:` must never get that far.
+ * An avatar or logo: an absolute http(s) URL or a `data:image/` URL, at most MAX_IMAGE_URL_LENGTH
+ * characters (the user, image included, travels in the session cookie cache). Apps put it in
+ * `<img src>` and links; `javascript:`, `data:text/html` and the like must never get that far.
  */
 export const imageUrl = z
   .string()
   .max(MAX_IMAGE_URL_LENGTH, `must be at most ${MAX_IMAGE_URL_LENGTH} characters`)
-  .refine(isHttpUrl, "must be an http(s) URL");
+  .refine(isImageUrl, "must be an http(s) or data:image/ URL");
 
 /** Offsets and limits: whole numbers PostgreSQL's integer and JavaScript both hold exactly. */
 export const MAX_QUERY_INT = 2_147_483_647;

@@ -79,7 +79,11 @@ export type Member = z.output<typeof memberModel>;
 export const memberUserModel = z.object({ id: z.string(), name: z.string(), email: z.string(), image: nullableText });
 export type MemberUser = z.output<typeof memberUserModel>;
 
-export const memberWithUserModel = memberModel.extend({ user: memberUserModel });
+export const memberWithUserModel = memberModel.extend({
+  user: memberUserModel,
+  /** Ours (WIRE has no such field): the id of the user whose invitation they accepted, else null. */
+  invitedBy: z.string().nullable(),
+});
 export type MemberWithUser = z.output<typeof memberWithUserModel>;
 
 export const invitationStatus = z.enum(["pending", "accepted", "rejected", "canceled"]);

@@ -14,7 +14,15 @@ export function initials(name: string): string {
 }
 
 /** A picture, or the initials when there is none or it fails to load. Decorative: the owner names it. */
-export function Avatar({ name, image, size = "md" }: { name: string; image?: string | null; size?: "sm" | "md" }) {
+export function Avatar({
+  name,
+  image,
+  size = "md",
+}: {
+  name: string;
+  image?: string | null;
+  size?: "sm" | "md" | "lg";
+}) {
   const [broken, setBroken] = useState<string | null>(null);
   const showImage = Boolean(image) && broken !== image;
   return (

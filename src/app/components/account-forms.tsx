@@ -1,6 +1,8 @@
 import { type FormEvent, useState } from "react";
 import type { User } from "../../contract/models.js";
+import { useT } from "../lib/i18n.js";
 import type { HasCode } from "../lib/messages.js";
+import { isPictureUrl } from "../lib/picture-url.js";
 import { changeEmailForm, changePasswordForm, type FieldErrors, profileForm, validate } from "../lib/schemas.js";
 import { Button, Checkbox, Field, Form, FormError, PasswordField } from "./ui.js";
 
@@ -21,11 +23,17 @@ export function ProfileForm({
   const [name, setName] = useState(user.name);
   const [image, setImage] = useState(user.image ?? "");
   const [errors, setErrors] = useState<FieldErrors>({});
+  const t = useT();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const result = validate(profileForm, { name, image });
-    setErrors(result.ok ? {} : result.errors);
-    if (result.ok) void onSubmit({ name: name.trim(), image: image.trim() || null });
+    const errors = result.ok ? {} : { ...result.errors };
+    // A picture set elsewhere (an app's data: URL) may stay; a new one must be https.
+    const picture = image.trim();
+    const pictureOk = picture === "" || picture === (user.image ?? "") || isPictureUrl(picture);
+    if (!pictureOk) errors.image = t("details.profile.imageInvalid");
+    setErrors(errors);
+    if (result.ok && pictureOk) void onSubmit({ name: name.trim(), image: picture || null });
   };
   return (
     <Form onSubmit={submit} error={error} aria-label="Profile">
@@ -43,6 +51,7 @@ export function ProfileForm({
         type="url"
         value={image}
         onChange={(e) => setImage(e.target.value)}
+        hint={t("details.profile.imageHint")}
         error={errors.image}
       />
       <FormError error={error ?? null} />

@@ -1,5 +1,6 @@
 import type { LinkedAccount } from "../../contract/api-models.js";
 import type { ListedSession } from "../../contract/models.js";
+import { RelativeTime } from "./relative-time.js";
 import { Button, formatDate } from "./ui.js";
 
 /* Props-only lists of the account's sessions and linked sign-in methods. */
@@ -43,17 +44,23 @@ export function SessionsList({
   onRevokeOthers: () => void;
   pending?: boolean;
 }) {
+  // This device first, then the most recently active.
+  const ordered = [...sessions].sort(
+    (a, b) =>
+      Number(b.current) - Number(a.current) || new Date(b.updatedAt).getTime() - new Date(a.updatedAt).getTime(),
+  );
   return (
     <>
       <ul className="rows" data-testid="sessions-list">
-        {sessions.map((session) => (
+        {ordered.map((session) => (
           <li key={session.id} className="row" data-testid="session-row" data-current={session.current}>
             <div>
               <strong>{describeDevice(session.userAgent)}</strong>
               {session.current && <span className="badge">This device</span>}
               <p className="hint">
-                IP {session.ipAddress || "unknown"} · last active {formatDate(session.updatedAt)} · signed in{" "}
-                {formatDate(session.createdAt)}
+                IP {session.ipAddress || "unknown"} · last active{" "}
+                <RelativeTime date={session.updatedAt} testId="session-last-active" /> · signed in{" "}
+                <RelativeTime date={session.createdAt} />
               </p>
             </div>
             {!session.current && (

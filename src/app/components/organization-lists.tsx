@@ -1,4 +1,6 @@
 import type { Invitation, MemberWithUser as Member } from "../../contract/api-models.js";
+import { Avatar } from "../../react/index.js";
+import { useT } from "../lib/i18n.js";
 import { memberControls, roleLabel } from "../lib/permissions.js";
 import { Button, formatDate, Select } from "./ui.js";
 
@@ -16,17 +18,28 @@ export function MembersTable({
   onRoleChange: (member: Member, role: string) => void;
   onRemove: (member: Member) => void;
 }) {
+  const t = useT();
+  const names = new Map(members.map((m) => [m.userId, m.user?.name || m.user?.email || m.userId]));
   return (
     <ul className="rows" data-testid="members-list">
       {members.map((member) => {
         const who = member.user?.name ?? member.userId;
         const self = member.userId === currentUserId;
         const controls = memberControls(viewerRole, member, self);
+        const inviter = member.invitedBy ? names.get(member.invitedBy) : undefined;
         return (
           <li key={member.id} className="row" data-testid="member-row">
-            <div>
-              <strong>{who}</strong> {self && <span className="badge">You</span>}
-              <p className="hint">{member.user?.email}</p>
+            <div className="member-who">
+              <Avatar name={member.user?.name || member.user?.email || "?"} image={member.user?.image} />
+              <div>
+                <strong>{who}</strong> {self && <span className="badge">You</span>}
+                <p className="hint">{member.user?.email}</p>
+                {member.invitedBy && (
+                  <p className="hint" data-testid="member-invited-by">
+                    {inviter ? t("details.members.invitedBy", { name: inviter }) : t("details.members.invitedByFormer")}
+                  </p>
+                )}
+              </div>
             </div>
             {controls.changeRole ? (
               <Select
@@ -69,12 +82,18 @@ export function InvitationsTable({
   canCancel,
   onCancel,
   onResend,
+  inviterName,
 }: {
   invitations: Invitation[];
   canCancel: boolean;
   onCancel: (invitation: Invitation) => void;
   onResend: (invitation: Invitation) => void;
+  /** The inviter's name, if they are still a member. */
+  inviterName?: (userId: string) => string | undefined;
 }) {
+  const t = useT();
+  const invitedBy = (name: string | undefined) =>
+    name ? t("details.members.invitedBy", { name }) : t("details.members.invitedByFormer");
   if (invitations.length === 0) return <p className="hint">No invitations yet.</p>;
   return (
     <ul className="rows" data-testid="invitations-list">
@@ -85,6 +104,11 @@ export function InvitationsTable({
             <p className="hint">
               {invitation.status} · expires {formatDate(invitation.expiresAt)}
             </p>
+            {inviterName && (
+              <p className="hint" data-testid="invitation-inviter">
+                {invitedBy(inviterName(invitation.inviterId))}
+              </p>
+            )}
           </div>
           {canCancel && invitation.status === "pending" && (
             <span className="row-actions">

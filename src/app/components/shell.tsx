@@ -119,11 +119,20 @@ export function AppShell() {
   );
 }
 
-/** A settings area: a heading, its own nav array, and the page beside it. */
-export function SettingsLayout({ title, items }: { title: string; items: { to: string; label: string }[] }) {
+/** A settings area: a heading, its own nav array, and the page beside it; `aside` sits under the heading. */
+export function SettingsLayout({
+  title,
+  items,
+  aside,
+}: {
+  title: string;
+  items: { to: string; label: string }[];
+  aside?: ReactNode;
+}) {
   return (
     <div className="settings">
       <h1>{title}</h1>
+      {aside}
       <div className="settings-body">
         <nav aria-label={title} className="settings-nav">
           <ul>

@@ -6,6 +6,7 @@ import { ChangeEmailForm, ChangePasswordForm, DeleteAccountForm, ProfileForm } f
 import { describeDevice, LinkedAccountsList, SessionsList } from "../components/account-lists.js";
 import { useConfirm } from "../components/confirm-dialog.js";
 import { PasskeysCard } from "../components/passkeys-card.js";
+import { ProfilePictureCard } from "../components/profile-picture.js";
 import { SaveGuestAccountCard } from "../components/save-guest-card.js";
 import { TwoFactorCard } from "../components/two-factor-card.js";
 import { Button, Card, FormError, Loading, Notice } from "../components/ui.js";
@@ -35,6 +36,7 @@ export function ProfilePage() {
   if (!user) return <Loading />;
   return (
     <>
+      <ProfilePictureCard user={user} />
       <Card title="Profile" testId="profile-card">
         {saved && <Notice testId="profile-saved">Profile saved.</Notice>}
         <ProfileForm

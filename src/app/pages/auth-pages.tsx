@@ -8,6 +8,7 @@ import { AuthLayout } from "../components/shell.js";
 import { Button, FormError, Notice } from "../components/ui.js";
 import { authClient } from "../lib/client.js";
 import { useAppConfig } from "../lib/config.js";
+import { useT } from "../lib/i18n.js";
 import type { HasCode } from "../lib/messages.js";
 import { safeNextPath, useSubmit } from "../lib/use-submit.js";
 
@@ -260,10 +261,30 @@ export function VerifiedPage() {
   // Verification may have signed the visitor in: read the session again on arrival.
   const [arrived] = useState(() => refetch);
   useEffect(() => void arrived(), [arrived]);
+  const t = useT();
+  // verify-email says which email-change step the link was: approved by the old address, or done.
+  const step = params.get("emailChange");
+  const email = session.data?.user.email;
+  const title = error
+    ? "This link did not work"
+    : step === "approved"
+      ? t("details.verified.approvedTitle")
+      : step === "changed"
+        ? t("details.verified.changedTitle")
+        : "Email verified";
   return (
-    <AuthLayout title={error ? "This link did not work" : "Email verified"}>
+    <AuthLayout title={title}>
       {error ? (
-        <FormError error={error} testId="verify-error" />
+        <FormError
+          error={error === "could_not_update_email" ? { message: t("details.verified.emailTaken") } : error}
+          testId="verify-error"
+        />
+      ) : step === "approved" ? (
+        <Notice testId="verify-change-approved">{t("details.verified.approved")}</Notice>
+      ) : step === "changed" ? (
+        <Notice testId="verify-success">
+          {email ? t("details.verified.changedTo", { email }) : t("details.verified.changed")}
+        </Notice>
       ) : (
         <Notice testId="verify-success">Your email address is verified.</Notice>
       )}

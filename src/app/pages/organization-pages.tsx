@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import type { MemberWithUser as Member } from "../../contract/api-models.js";
 import { useActiveMember, useActiveOrganization, useListOrganizations, useSession } from "../../react/index.js";
+import { ActiveTeamPicker } from "../components/active-team.js";
 import { useConfirm } from "../components/confirm-dialog.js";
 import {
   CreateOrganizationForm,
@@ -85,7 +86,14 @@ export function OrganizationLayout() {
     { to: "/organization/invitations", label: "Invitations" },
     ...(config.organization.teams ? [{ to: "/organization/teams", label: "Teams" }] : []),
   ];
-  return <SettingsLayout title={active.data.name} items={items} />;
+  const teamPicker = config.organization.teams ? (
+    <ActiveTeamPicker
+      key={active.data.id}
+      organizationId={active.data.id}
+      teamsVersion={(active.data.teams ?? []).map((team) => `${team.id}:${team.name}`).join(",")}
+    />
+  ) : null;
+  return <SettingsLayout title={active.data.name} items={items} aside={teamPicker} />;
 }
 
 export function OrganizationSettingsPage() {
@@ -262,6 +270,10 @@ export function InvitationsPage() {
           <InvitationsTable
             invitations={org.invitations ?? []}
             canCancel={can(role, "invitation", "cancel")}
+            inviterName={(userId) => {
+              const inviter = org.members.find((m) => m.userId === userId)?.user;
+              return inviter ? inviter.name || inviter.email : undefined;
+            }}
             onCancel={async (inv) => {
               const yes = await confirm({
                 title: `Cancel the invitation to ${inv.email}?`,

@@ -25,7 +25,9 @@ function TeamMembers({ team, canManage }: { team: Team; canManage: boolean }) {
   const orgMembers = active.data?.members ?? [];
   const nameOf = (id: string) => orgMembers.find((m) => m.userId === id)?.user?.name ?? id;
   const inTeam = new Set(members.data?.map((m) => m.userId));
-  const refresh = () => queryClient.invalidateQueries({ queryKey: key });
+  // The active-team picker lists the viewer's own teams: ask it again too.
+  const refresh = () =>
+    Promise.all([key, ["user-teams"]].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
   return (
     <div className="team-members">
       {dialog}

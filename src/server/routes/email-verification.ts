@@ -17,6 +17,12 @@ const CALLBACK_ERRORS: Partial<Record<ErrorCode, string>> = {
   COULD_NOT_UPDATE_EMAIL: "could_not_update_email",
 };
 
+/** The `emailChange` parameter the callback gets (ours): approved by the old address, or changed. */
+const EMAIL_CHANGE_STEPS: Partial<Record<string, string>> = {
+  "change-confirmed": "approved",
+  "email-changed": "changed",
+};
+
 export function emailVerificationRoutes(route: Route): void {
   route(accountFlowEndpoints.sendVerificationEmail, async (c, { body }) => {
     const current = await getRequestSession(c);
@@ -44,7 +50,11 @@ export function emailVerificationRoutes(route: Route): void {
       // The caller's own session: re-sign it so the cookie cache shows the new email or flag.
       writeSessionCookies(c, { session: current.session, user: outcome.user }, { rememberMe: !isDontRemember(c) });
     }
-    if (query.callbackURL) return c.redirect(redirectTarget(ctx, query.callbackURL), 302);
+    if (query.callbackURL) {
+      // Both email-change steps land on the same callback: say which one this was.
+      const step = EMAIL_CHANGE_STEPS[outcome.kind];
+      return c.redirect(redirectTarget(ctx, query.callbackURL, step ? { emailChange: step } : {}), 302);
+    }
     if (outcome.kind === "change-confirmed") return { status: true };
     if (outcome.kind === "email-changed") return { status: true, user: outcome.user };
     return { status: true, user: outcome.session ? outcome.user : null };

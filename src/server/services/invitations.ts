@@ -213,6 +213,7 @@ export async function acceptInvitation(
       userId: user.id,
       role: invitation.role ?? "member",
       teamIds,
+      invitedBy: invitation.inviterId,
     });
     const active: ActiveChange = {
       activeOrganizationId: invitation.organizationId,

@@ -36,7 +36,7 @@ import { callerMembership } from "./organizations.js";
 export async function insertMemberUnderLimit(
   ctx: AuthContext,
   trx: DB,
-  input: { organizationId: string; userId: string; role: string; teamIds: string[] },
+  input: { organizationId: string; userId: string; role: string; teamIds: string[]; invitedBy?: string },
 ): Promise<Member> {
   if (await findMember(trx, input.organizationId, input.userId)) {
     throw new AuthError("USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION");

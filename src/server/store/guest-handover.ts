@@ -34,4 +34,6 @@ export async function reassignTeamMemberships(db: DB, fromUserId: string, toUser
 /** Invitations a user sent now name another user as their inviter. */
 export async function reassignSentInvitations(db: DB, fromUserId: string, toUserId: string): Promise<void> {
   await db.updateTable("invitation").set({ inviterId: toUserId }).where("inviterId", "=", fromUserId).execute();
+  // Those who accepted them were invited by the same person, now under the new account.
+  await db.updateTable("member").set({ invitedBy: toUserId }).where("invitedBy", "=", fromUserId).execute();
 }

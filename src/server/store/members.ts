@@ -27,6 +27,7 @@ const memberWithUserColumns = [
   "user.name as userName",
   "user.email as userEmail",
   "user.image as userImage",
+  "member.invitedBy",
 ] as const;
 
 interface MemberUserRow {
@@ -38,18 +39,20 @@ interface MemberUserRow {
   userName: string;
   userEmail: string;
   userImage: string | null;
+  invitedBy: string | null;
 }
 
 function mapMemberWithUser(row: MemberUserRow): MemberWithUser {
   return {
     ...mapMember(row),
     user: { id: row.userId, name: row.userName, email: row.userEmail, image: row.userImage },
+    invitedBy: row.invitedBy,
   };
 }
 
 export async function insertMember(
   db: DB,
-  member: { id: string; organizationId: string; userId: string; role: string; now: Date },
+  member: { id: string; organizationId: string; userId: string; role: string; now: Date; invitedBy?: string | null },
 ): Promise<Member> {
   const row = await db
     .insertInto("member")
@@ -60,6 +63,7 @@ export async function insertMember(
       role: member.role,
       teamId: null,
       createdAt: member.now,
+      invitedBy: member.invitedBy ?? null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -297,6 +301,7 @@ export function membersPageQuery(db: DB, q: MemberPageQuery) {
             "user.name as u_name",
             "user.email as u_email",
             "user.image as u_image",
+            "member.invitedBy as m_invitedBy",
             sql<string>`${sql.ref(columnOf[q.sortBy])}`.as("sortKey"),
           ])
           .where(inOrganization("member.organizationId", q.organization))
@@ -361,6 +366,7 @@ function unfilteredPageQuery(db: DB, q: MemberPageQuery) {
       "user.name as u_name",
       "user.email as u_email",
       "user.image as u_image",
+      "member.invitedBy as m_invitedBy",
     ])
     .select((eb) =>
       eb
@@ -422,6 +428,7 @@ export async function listMembersPage(db: DB, q: MemberPageQuery): Promise<Membe
         userName: row.u_name!,
         userEmail: row.u_email!,
         userImage: row.u_image ?? null,
+        invitedBy: row.m_invitedBy ?? null,
       }),
     );
   }

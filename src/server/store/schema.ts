@@ -127,6 +127,8 @@ export interface MemberTable {
   role: string;
   teamId: string | null;
   createdAt: Timestamp;
+  /** The user whose invitation this member accepted (migration 0013); null otherwise. */
+  invitedBy: string | null;
 }
 
 export interface InvitationTable {

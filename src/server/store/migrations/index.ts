@@ -10,6 +10,7 @@ import { outboxRecipientIndexMigration } from "./0009_outbox_recipient_index.js"
 import { twoFactorMigration } from "./0010_two_factor.js";
 import { passkeysMigration } from "./0011_passkeys.js";
 import { webhooksMigration } from "./0012_webhooks.js";
+import { memberInvitedByMigration } from "./0013_member_invited_by.js";
 
 /** All migrations in order. Names sort by their numeric prefix; never rename or edit a landed one. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -24,5 +25,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     "0010_two_factor": twoFactorMigration(dialect),
     "0011_passkeys": passkeysMigration(dialect),
     "0012_webhooks": webhooksMigration(dialect),
+    "0013_member_invited_by": memberInvitedByMigration(),
   };
 }

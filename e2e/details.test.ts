@@ -1,0 +1,369 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, seriousA11yViolations, signInInBrowser } from "./helpers/browser.js";
+import { type Service, startService } from "./helpers/service.js";
+
+/**
+ * Issue 16 item 10, in Chromium: pictures (header, profile, members; initials when none or broken),
+ * the sessions list's order and relative times in both languages, what the email-change landing page
+ * says at each step, who invited a member, the active team switched by keyboard, and pages loaded
+ * on first visit.
+ */
+let service: Service;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+const PASSWORD = "correct horse battery";
+let n = 0;
+const person = (name: string) => ({
+  name,
+  email: `${name.split(" ")[0]!.toLowerCase()}-${Date.now().toString(36)}-${n++}@example.com`,
+  password: PASSWORD,
+});
+type Person = ReturnType<typeof person>;
+
+// A 1x1 PNG the browser is handed for https://img.example/ok.png (no network involved).
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
+const GOOD_PICTURE = "https://img.example/ok.png";
+const BROKEN_PICTURE = "https://img.example/missing.png";
+
+beforeAll(async () => {
+  [service, browser] = await Promise.all([startService(), launchBrowser()]);
+});
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await browser?.close();
+  await service?.close();
+});
+afterEach(() => expect(service.loggedErrors).toEqual([]));
+
+const db = () => service.auth.database.db;
+
+/** Signs up through the API with a verified address; returns the user's id. */
+async function signUpByApi(user: Person, extra: Record<string, unknown> = {}): Promise<string> {
+  const res = await fetch(`${service.origin}/api/auth/sign-up/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: service.origin },
+    body: JSON.stringify({ ...user, ...extra }),
+  });
+  expect(res.status).toBe(200);
+  const id = ((await res.json()) as { user: { id: string } }).user.id;
+  await db().updateTable("user").set({ emailVerified: true }).where("id", "=", id).execute();
+  return id;
+}
+
+/** A signed-in page in its own context; pictures under https://img.example/ answer from here. */
+async function pageFor(user: Person, options: { locale?: string } = {}): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 800 }, ...options });
+  contexts.push(context);
+  await context.route("https://img.example/**", (route) =>
+    route.request().url() === GOOD_PICTURE
+      ? route.fulfill({ status: 200, contentType: "image/png", body: PNG })
+      : route.fulfill({ status: 404, body: "" }),
+  );
+  const page = await context.newPage();
+  await signInInBrowser(page, service.origin, user);
+  await page.getByTestId("home-title").waitFor();
+  return page;
+}
+
+async function api(page: Page, path: string, data?: unknown) {
+  const headers = { origin: service.origin };
+  const res = data
+    ? await page.request.post(`${service.origin}/api/auth${path}`, { data, headers })
+    : await page.request.get(`${service.origin}/api/auth${path}`, { headers });
+  expect(res.status(), await res.text()).toBe(200);
+  return res.json();
+}
+
+/** The <img> inside an avatar, if one is shown, and whether it loaded. */
+const avatarImage = (page: Page, within: string) =>
+  page.evaluate((selector) => {
+    const img = document.querySelector<HTMLImageElement>(`${selector} [data-testid="gh-avatar"] img`);
+    return img ? { src: img.getAttribute("src"), loaded: img.complete && img.naturalWidth > 0 } : null;
+  }, within);
+const avatarText = (page: Page, within: string) =>
+  page.locator(`${within} [data-testid="gh-avatar"]`).first().textContent();
+
+describe("profile pictures", () => {
+  it("sets a picture on the profile page; header, profile and member list show it; initials otherwise", async () => {
+    const pia = person("Pia Picture");
+    const nils = person("Nils Nopicture");
+    const piaId = await signUpByApi(pia);
+    const nilsId = await signUpByApi(nils);
+    const page = await pageFor(pia);
+    const organization = await api(page, "/organization/create", { name: "Pictures", slug: `pictures-${n++}` });
+    await service.auth.api.addMember({ userId: nilsId, role: "member", organizationId: organization.id });
+
+    await page.goto(`${service.origin}/account`);
+    await page.getByTestId("profile-picture-card").waitFor();
+    expect(await avatarText(page, '[data-testid="profile-picture-card"]')).toBe("PP");
+    expect(await avatarText(page, '[data-testid="user-button"]')).toBe("PP");
+
+    // Plain http to another host is refused in words, with the focus on the field; nothing is stored.
+    await page.getByTestId("profile-image").fill("http://img.example/ok.png");
+    await page.getByTestId("profile-submit").click();
+    expect(await page.getByTestId("profile-image-error").textContent()).toBe(
+      "Enter an address that starts with https:// (http:// only on this computer).",
+    );
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("profile-image");
+    const stored = () => db().selectFrom("user").select("image").where("id", "=", piaId).executeTakeFirstOrThrow();
+    expect((await stored()).image).toBeNull();
+
+    await page.getByTestId("profile-image").fill(GOOD_PICTURE);
+    await page.getByTestId("profile-submit").click();
+    await page.getByTestId("profile-saved").waitFor();
+    expect((await stored()).image).toBe(GOOD_PICTURE);
+    for (const where of ['[data-testid="profile-picture-card"]', '[data-testid="user-button"]']) {
+      await expect.poll(() => avatarImage(page, where)).toEqual({ src: GOOD_PICTURE, loaded: true });
+    }
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.goto(`${service.origin}/organization/members`);
+    await page.getByTestId("members-list").waitFor();
+    const rows = page.getByTestId("member-row");
+    await expect
+      .poll(() => avatarImage(page, '[data-testid="member-row"]:nth-child(1)'))
+      .toEqual({
+        src: GOOD_PICTURE,
+        loaded: true,
+      });
+    expect(await rows.nth(1).getByTestId("gh-avatar").textContent()).toBe("NN");
+
+    // A picture that does not load falls back to the initials.
+    await api(page, "/update-user", { image: BROKEN_PICTURE });
+    await page.goto(`${service.origin}/account`);
+    await page.getByTestId("profile-picture-card").waitFor();
+    for (const where of ['[data-testid="profile-picture-card"]', '[data-testid="user-button"]']) {
+      await expect.poll(() => avatarImage(page, where)).toBeNull();
+      expect(await avatarText(page, where)).toBe("PP");
+    }
+
+    // Emptying the field clears it.
+    await page.getByTestId("profile-image").fill("");
+    await page.getByTestId("profile-submit").click();
+    await page.getByTestId("profile-saved").waitFor();
+    expect((await stored()).image).toBeNull();
+  });
+});
+
+describe("sessions list", () => {
+  it("puts this device first, then the most recently active, with relative times in English and German", async () => {
+    const sam = person("Sam Sessions");
+    const samId = await signUpByApi(sam);
+    // Only the sessions this test opens: sign-up's own goes.
+    await db().deleteFrom("session").where("userId", "=", samId).execute();
+    // Two more devices sign in after the browser, then are made older by hand.
+    const page = await pageFor(sam);
+    const devices = {
+      phone: "Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36",
+      laptop: "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:132.0) Gecko/20100101 Firefox/132.0",
+    };
+    for (const userAgent of Object.values(devices)) {
+      const res = await fetch(`${service.origin}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: service.origin, "user-agent": userAgent },
+        body: JSON.stringify({ email: sam.email, password: PASSWORD }),
+      });
+      expect(res.status).toBe(200);
+    }
+    const now = Date.now();
+    const setActive = (userAgent: string, msAgo: number) =>
+      db()
+        .updateTable("session")
+        .set({ updatedAt: new Date(now - msAgo) })
+        .where("userId", "=", samId)
+        .where("userAgent", "=", userAgent)
+        .execute();
+    await setActive(devices.laptop, 2 * 3600_000 + 60_000);
+    await setActive(devices.phone, 5 * 60_000 + 10_000);
+
+    await page.goto(`${service.origin}/account/sessions`);
+    await page.getByTestId("sessions-list").waitFor();
+    const rows = page.getByTestId("session-row");
+    await expect.poll(() => rows.count()).toBe(3);
+    expect(await rows.nth(0).getAttribute("data-current")).toBe("true");
+    expect(await rows.nth(1).locator("strong").textContent()).toBe("Chrome on Android");
+    expect(await rows.nth(2).locator("strong").textContent()).toBe("Firefox on Windows");
+    const lastActive = (i: number) => rows.nth(i).getByTestId("session-last-active");
+    expect(await lastActive(1).textContent()).toBe("5 minutes ago");
+    expect(await lastActive(2).textContent()).toBe("2 hours ago");
+    // The exact moment is there for machines and in the tooltip.
+    const dateTime = await lastActive(2).getAttribute("datetime");
+    expect(Math.abs(new Date(dateTime!).getTime() - (now - 2 * 3600_000 - 60_000))).toBeLessThan(1000);
+    expect(await lastActive(2).getAttribute("title")).toMatch(/\d/);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    const german = await pageFor(sam, { locale: "de-DE" });
+    await german.goto(`${service.origin}/account/sessions`);
+    await german.getByTestId("sessions-list").waitFor();
+    const germanRows = german.getByTestId("session-row");
+    await expect.poll(() => germanRows.count()).toBe(4);
+    expect(await germanRows.nth(0).getAttribute("data-current")).toBe("true");
+    expect(await germanRows.nth(3).getByTestId("session-last-active").textContent()).toBe("vor 2 Stunden");
+  });
+});
+
+describe("email change landing page", () => {
+  const mailTo = (email: string, subject: RegExp) =>
+    service.mail!.waitFor((m) => m.to === email && subject.test(m.subject), 15_000);
+  const link = (mail: { links: string[] }) => mail.links.find((l) => l.includes("/verify-email"))!;
+
+  async function requestChange(page: Page, newEmail: string) {
+    await page.goto(`${service.origin}/account/security`);
+    await page.getByTestId("change-email-new").fill(newEmail);
+    await page.getByTestId("change-email-submit").click();
+    await page.getByTestId("security-notice").waitFor();
+  }
+
+  it("after approval says a link went to the new address; after that link, the change is done", async () => {
+    const eli = person("Eli Email");
+    await signUpByApi(eli);
+    const newEmail = `eli-new-${n++}@example.com`;
+    const page = await pageFor(eli);
+    await requestChange(page, newEmail);
+
+    const approval = await mailTo(eli.email, /change/i);
+    await page.goto(link(approval));
+    const approved = page.getByTestId("verify-change-approved");
+    await approved.waitFor();
+    expect(await approved.textContent()).toBe(
+      "We have sent a link to your new email address. The change finishes when you open that link; until then you keep signing in with your current address.",
+    );
+    expect(await page.locator("h1").textContent()).toBe("Change approved");
+    expect(await page.getByTestId("verify-success").count()).toBe(0);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.goto(link(await mailTo(newEmail, /verify/i)));
+    await expect
+      .poll(() => page.getByTestId("verify-success").textContent())
+      .toBe(`Your email address is now ${newEmail}. Use it to sign in from now on.`);
+    expect(await page.locator("h1").textContent()).toBe("Email address changed");
+
+    // The approval link again: the old address has no account any more.
+    await page.goto(link(approval));
+    await page.getByTestId("verify-error").waitFor();
+    expect(await page.getByTestId("verify-change-approved").count()).toBe(0);
+  });
+
+  it("says so when another account took the new address before the link was opened", async () => {
+    const tia = person("Tia Taken");
+    await signUpByApi(tia);
+    const wanted = person("Wanda Wanted");
+    const page = await pageFor(tia);
+    await requestChange(page, wanted.email);
+    await page.goto(link(await mailTo(tia.email, /change/i)));
+    await page.getByTestId("verify-change-approved").waitFor();
+    const verify = await mailTo(wanted.email, /verify/i);
+    await signUpByApi(wanted);
+    await page.goto(link(verify));
+    await expect
+      .poll(() => page.getByTestId("verify-error").textContent())
+      .toBe("Another account took the new address in the meantime, so your email address was not changed.");
+  });
+});
+
+describe("who invited a member", () => {
+  it("shows 'Invited by <name>' on members and invitations, and a former member when the inviter left", async () => {
+    const olga = person("Olga Owner");
+    const adam = person("Adam Admin");
+    const ivy = person("Ivy Invitee");
+    const pat = person("Pat Pending");
+    await signUpByApi(olga);
+    const adamId = await signUpByApi(adam);
+    await signUpByApi(ivy);
+    const owner = await pageFor(olga);
+    const org = await api(owner, "/organization/create", { name: "Inviters", slug: `inviters-${n++}` });
+    await service.auth.api.addMember({ userId: adamId, role: "admin", organizationId: org.id });
+
+    const adamPage = await pageFor(adam);
+    await api(adamPage, "/organization/set-active", { organizationId: org.id });
+    const invitation = await api(adamPage, "/organization/invite-member", { email: ivy.email, role: "member" });
+    await api(owner, "/organization/invite-member", { email: pat.email, role: "member" });
+    const ivyPage = await pageFor(ivy);
+    await api(ivyPage, "/organization/accept-invitation", { invitationId: invitation.id });
+
+    await owner.goto(`${service.origin}/organization/members`);
+    await owner.getByTestId("members-list").waitFor();
+    const rowOf = (name: string) =>
+      owner.getByTestId("member-row").filter({ has: owner.getByText(name, { exact: true }) });
+    await expect
+      .poll(() => rowOf("Ivy Invitee").getByTestId("member-invited-by").textContent())
+      .toBe("Invited by Adam Admin");
+    // Founders and members added directly were invited by nobody.
+    expect(await rowOf("Olga Owner").getByTestId("member-invited-by").count()).toBe(0);
+    expect(await seriousA11yViolations(owner)).toEqual([]);
+
+    await owner.goto(`${service.origin}/organization/invitations`);
+    const pending = owner.getByTestId("invitation-row").filter({ hasText: pat.email });
+    await expect.poll(() => pending.getByTestId("invitation-inviter").textContent()).toBe("Invited by Olga Owner");
+
+    await api(adamPage, "/organization/leave", { organizationId: org.id });
+    await owner.goto(`${service.origin}/organization/members`);
+    await owner.getByTestId("members-list").waitFor();
+    await expect
+      .poll(() => rowOf("Ivy Invitee").getByTestId("member-invited-by").textContent())
+      .toBe("Invited by a former member");
+  });
+});
+
+describe("active team", () => {
+  it("shows the session's team and switches it, or clears it, by keyboard", async () => {
+    const tom = person("Tom Teams");
+    const tomId = await signUpByApi(tom);
+    const page = await pageFor(tom);
+    const org = await api(page, "/organization/create", { name: "Teamwork", slug: `teamwork-${n++}` });
+    const blue = await api(page, "/organization/create-team", { name: "Blue", organizationId: org.id });
+    await api(page, "/organization/add-team-member", { teamId: blue.id, userId: tomId, organizationId: org.id });
+    // A team Tom is not in is not offered.
+    await api(page, "/organization/create-team", { name: "Green", organizationId: org.id });
+    const activeTeamId = async () => (await api(page, "/get-session")).session.activeTeamId;
+    const defaultTeamId = await activeTeamId();
+    expect(defaultTeamId).toBeTruthy();
+
+    await page.goto(`${service.origin}/organization`);
+    const select = page.getByLabel("Active team");
+    await select.waitFor();
+    await expect.poll(() => select.inputValue()).toBe(defaultTeamId);
+    const options = await select.locator("option").allTextContents();
+    expect(options).toEqual(["No team", "Teamwork", "Blue"]);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await select.focus();
+    await select.selectOption({ label: "Blue" });
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("active-team-submit");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.getByTestId("active-team-notice").textContent()).toBe("Blue is now your active team.");
+    expect(await activeTeamId()).toBe(blue.id);
+
+    await select.selectOption({ label: "No team" });
+    await page.getByTestId("active-team-submit").press("Enter");
+    await expect.poll(() => page.getByTestId("active-team-notice").textContent()).toBe("No team is active now.");
+    expect(await activeTeamId()).toBeNull();
+    expect(await select.inputValue()).toBe("");
+  });
+});
+
+describe("route splitting", () => {
+  it("loads an area's code on its first visit, not with the sign-in page", async () => {
+    const context = await browser.newContext();
+    contexts.push(context);
+    const page = await context.newPage();
+    const scripts: string[] = [];
+    page.on("request", (request) => {
+      if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+    });
+    await page.goto(`${service.origin}/sign-in`);
+    await page.getByTestId("sign-in-email").waitFor();
+    const loaded = (area: string) => scripts.some((path) => path.includes(area));
+    expect(loaded("auth-pages")).toBe(true);
+    expect([loaded("admin-pages"), loaded("organization-pages"), loaded("account-pages")]).toEqual([
+      false,
+      false,
+      false,
+    ]);
+  });
+});
