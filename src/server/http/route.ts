@@ -3,13 +3,14 @@ import type { Parsed, ReplyOf } from "../../contract/endpoints/define.js";
 import type { Endpoint, Feature } from "../../contract/endpoints/index.js";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
+import type { CallerSessionRead } from "../store/caller-session.js";
 import { parseBody } from "./body.js";
 import type { AuthEnv, RequestStep } from "./env.js";
 import { readBody, readQuery } from "./input.js";
 import { checkInputBounds } from "./input-bounds.js";
 import { originCheck } from "./origin-check.js";
 import { createRateLimit } from "./rate-limit.js";
-import { requireSession } from "./session.js";
+import { requireSession, requireSessionWith } from "./session.js";
 
 /** What a handler receives: the parsed body and query, and the session when the policy requires one. */
 export interface Input<E extends Endpoint> {
@@ -25,10 +26,24 @@ export type Handler<E extends Endpoint> = (
 ) => ReplyOf<E> | Response | Promise<ReplyOf<E> | Response>;
 
 /**
- * Registers one endpoint of the table with its handler; the table decides method, path and prelude.
- * `page` wraps a handler that serves HTML (its security headers).
+ * A signed-in read answered in one round trip: `read` names the route's rows for this input, read in
+ * the session lookup's own statement (null: this input takes the handler, session first), and
+ * `answer` makes the reply from them, as the handler would from its own read.
  */
-export type Route = <E extends Endpoint>(endpoint: E, handler: Handler<E>, page?: MiddlewareHandler) => void;
+export interface JoinedRead<E extends Endpoint, Row> {
+  read: (ctx: AuthContext, query: Parsed<E["query"]>) => CallerSessionRead<Row> | null;
+  answer: (c: Context<AuthEnv>, input: Input<E>, rows: Row[]) => ReplyOf<E> | Promise<ReplyOf<E>>;
+}
+
+/** What a route may add to its handler: `page` wraps one that serves HTML (its security headers). */
+export interface RouteExtras<E extends Endpoint> {
+  page?: MiddlewareHandler;
+  /** Each route's rows are its own type; its read and answer agree on it. */
+  joined?: JoinedRead<E, any>;
+}
+
+/** Registers one endpoint of the table with its handler; the table decides method, path and prelude. */
+export type Route = <E extends Endpoint>(endpoint: E, handler: Handler<E>, extras?: RouteExtras<E>) => void;
 
 /** Whether each feature's endpoints are routed: options are fixed at start-up, so an off switch is a 404. */
 function featureSwitches(ctx: AuthContext): Record<Feature, boolean> {
@@ -85,19 +100,24 @@ function assertReplyMatches(endpoint: Endpoint, reply: unknown): void {
 
 export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
   const switches = featureSwitches(ctx);
-  return (endpoint, handler, page) => {
+  return (endpoint, handler, { page, joined } = {}) => {
     if (endpoint.policy.feature !== undefined && !switches[endpoint.policy.feature]) return;
     const prelude = preludeFor(endpoint, ctx);
     const sessionRule = endpoint.policy.session;
+    const fresh = sessionRule === "fresh";
     const serve = async (c: Context<AuthEnv>) => {
       if (endpoint.method !== "POST") c.set("body", NO_BODY);
       for (const step of prelude) await step(c);
+      const body = endpoint.body ? readBody(c, endpoint.body) : undefined;
+      const query = endpoint.query ? readQuery(c, endpoint.query) : undefined;
+      const read = sessionRule && joined ? joined.read(ctx, query as never) : null;
+      const withRows = read ? await requireSessionWith(c, read, { fresh }) : null;
       const input = {
-        body: endpoint.body ? readBody(c, endpoint.body) : undefined,
-        query: endpoint.query ? readQuery(c, endpoint.query) : undefined,
-        session: sessionRule ? await requireSession(c, { fresh: sessionRule === "fresh" }) : undefined,
+        body,
+        query,
+        session: withRows ? withRows.data : sessionRule ? await requireSession(c, { fresh }) : undefined,
       } as Input<typeof endpoint>;
-      const reply = await handler(c, input);
+      const reply = withRows && joined ? await joined.answer(c, input, withRows.rows) : await handler(c, input);
       if (reply instanceof Response) return reply;
       if (CHECK_REPLIES) assertReplyMatches(endpoint, reply);
       return c.json(reply as object);

@@ -7,8 +7,10 @@ import type { Route } from "../http/route.js";
 import { getRequestSession } from "../http/session.js";
 import {
   accountInfo,
+  accountList,
   getAccessToken,
   listAccounts,
+  readAccountsWithCaller,
   refreshToken,
   unlinkAccount,
 } from "../services/social/account-tokens.js";
@@ -25,7 +27,9 @@ async function callerId(c: Context<AuthEnv>, selector: AccountSelector): Promise
 }
 
 export function accountRoutes(route: Route): void {
-  route(socialEndpoints.listAccounts, (c, { session: { user } }) => listAccounts(c.get("auth"), user.id));
+  route(socialEndpoints.listAccounts, (c, { session: { user } }) => listAccounts(c.get("auth"), user.id), {
+    joined: { read: readAccountsWithCaller, answer: (_c, _input, rows) => accountList(rows) },
+  });
 
   route(socialEndpoints.unlinkAccount, async (c, { body, session: { user } }) => {
     await unlinkAccount(c.get("auth"), user.id, body);

@@ -73,6 +73,6 @@ export function coreRoutes(route: Route, ctx: AuthContext): void {
       }
       return c.html(errorPage(code, description, `${ctx.baseURL}/`));
     },
-    staticPageHeaders(ctx, ERROR_PAGE_CSS),
+    { page: staticPageHeaders(ctx, ERROR_PAGE_CSS) },
   );
 }

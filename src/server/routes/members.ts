@@ -2,11 +2,15 @@ import { organizationEndpoints } from "../../contract/endpoints/index.js";
 import { applyActiveChange } from "../http/active-organization.js";
 import type { Route } from "../http/route.js";
 import {
+  activeMemberFrom,
   getActiveMember,
   getActiveMemberRole,
   hasPermission,
   leaveOrganization,
   listMembers,
+  membersFrom,
+  readActiveMemberWithCaller,
+  readMembersWithCaller,
   removeMember,
   updateMemberRole,
 } from "../services/members.js";
@@ -23,17 +27,32 @@ export function memberRoutes(route: Route): void {
     return updateMemberRole(c.get("auth"), session, body);
   });
 
-  route(organizationEndpoints.getActiveMember, async (c, { query: { organizationId }, session: { session } }) => {
-    return getActiveMember(c.get("auth"), session, organizationId);
-  });
+  route(
+    organizationEndpoints.getActiveMember,
+    async (c, { query: { organizationId }, session: { session } }) =>
+      getActiveMember(c.get("auth"), session, organizationId),
+    {
+      joined: {
+        read: readActiveMemberWithCaller,
+        answer: (_c, { query, session: { session } }, rows) => activeMemberFrom(session, query.organizationId, rows),
+      },
+    },
+  );
 
   route(organizationEndpoints.getActiveMemberRole, async (c, { query, session: { session } }) => {
     return getActiveMemberRole(c.get("auth"), session, query);
   });
 
-  route(organizationEndpoints.listMembers, async (c, { query, session: { session } }) => {
-    return listMembers(c.get("auth"), session, query);
-  });
+  route(
+    organizationEndpoints.listMembers,
+    async (c, { query, session: { session } }) => listMembers(c.get("auth"), session, query),
+    {
+      joined: {
+        read: readMembersWithCaller,
+        answer: (_c, { query, session: { session } }, rows) => membersFrom(session, query, rows),
+      },
+    },
+  );
 
   route(organizationEndpoints.leaveOrganization, async (c, { body: { organizationId }, session: data }) => {
     const result = await leaveOrganization(c.get("auth"), data.session, organizationId);

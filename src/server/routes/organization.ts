@@ -8,6 +8,7 @@ import {
   getFullOrganization,
   getOrganization,
   listOrganizations,
+  readOrganizationsWithCaller,
   setActiveOrganization,
   updateOrganization,
 } from "../services/organizations.js";
@@ -35,9 +36,11 @@ export function organizationRoutes(route: Route): void {
     return result.organization;
   });
 
-  route(organizationEndpoints.listOrganizations, async (c, { session: { session } }) => {
-    return listOrganizations(c.get("auth"), session);
-  });
+  route(
+    organizationEndpoints.listOrganizations,
+    async (c, { session: { session } }) => listOrganizations(c.get("auth"), session),
+    { joined: { read: readOrganizationsWithCaller, answer: (_c, _input, rows) => rows } },
+  );
 
   route(organizationEndpoints.setActiveOrganization, async (c, { body, session: data }) => {
     const result = await setActiveOrganization(c.get("auth"), data.session, body);

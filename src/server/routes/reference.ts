@@ -92,7 +92,7 @@ export function referenceRoutes(route: Route, ctx: AuthContext): void {
     return c.body(document(), 200, { "Content-Type": "application/json" });
   });
 
-  route(serviceEndpoints.reference, (c) => c.html(REFERENCE_PAGE), referencePageHeaders(ctx));
+  route(serviceEndpoints.reference, (c) => c.html(REFERENCE_PAGE), { page: referencePageHeaders(ctx) });
 
   route(serviceEndpoints.referenceAsset, (c) => {
     const name = c.req.param("asset") ?? "";

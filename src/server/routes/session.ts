@@ -14,7 +14,15 @@ import type { Route } from "../http/route.js";
 import { readSessionFromDatabase } from "../http/session.js";
 import { issueSessionToken } from "../services/jwt.js";
 import { refuseSessionUpdate } from "../services/session-fields.js";
-import { listSessions, revokeOtherSessions, revokeSession, signOut, signOutEverywhere } from "../services/sessions.js";
+import {
+  listedSessions,
+  listSessions,
+  readSessionsWithCaller,
+  revokeOtherSessions,
+  revokeSession,
+  signOut,
+  signOutEverywhere,
+} from "../services/sessions.js";
 import { updateUser } from "../services/users.js";
 
 /** With jwt.setAuthJwtHeader, get-session also hands out a fresh JWT in `set-auth-jwt`. */
@@ -64,7 +72,12 @@ export function sessionRoutes(route: Route): void {
 
   route(accountEndpoints.updateSession, (_c, { body }) => refuseSessionUpdate(body));
 
-  route(accountEndpoints.listSessions, (c, { session: { session } }) => listSessions(c.get("auth"), session));
+  route(accountEndpoints.listSessions, (c, { session: { session } }) => listSessions(c.get("auth"), session), {
+    joined: {
+      read: readSessionsWithCaller,
+      answer: (_c, { session: { session } }, rows) => listedSessions(rows, session),
+    },
+  });
 
   route(accountEndpoints.revokeSession, async (c, { body: { token }, session: { session } }) => {
     await revokeSession(c.get("auth"), session.userId, token);

@@ -3,6 +3,7 @@ import type { ListMembersQuery } from "../../contract/organization.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
+import type { CallerSessionRead } from "../store/caller-session.js";
 import type { DB } from "../store/database.js";
 import {
   countMembers,
@@ -13,6 +14,11 @@ import {
   insertMember,
   listMembersPage,
   type MemberFilter,
+  type MemberPage,
+  type PageRow,
+  pageFromRows,
+  readCallerActiveMember,
+  readCallerMembersPage,
   updateMemberRoleRow,
 } from "../store/members.js";
 import { clearUserActiveOrganization, lockOrganization } from "../store/organizations.js";
@@ -186,7 +192,24 @@ export async function getActiveMember(
   organizationId: string | undefined,
 ): Promise<MemberWithUser> {
   const id = resolveOrganizationId(session, organizationId, "NO_ACTIVE_ORGANIZATION");
-  const member = await findMemberWithUser(ctx.db, id, { userId: session.userId });
+  return foundActiveMember(await findMemberWithUser(ctx.db, id, { userId: session.userId }));
+}
+
+/** get-active-member's member row read with the caller's session, in the lookup's statement. */
+export function readActiveMemberWithCaller(
+  _ctx: AuthContext,
+  query: { organizationId?: string },
+): CallerSessionRead<MemberWithUser> {
+  return readCallerActiveMember(query.organizationId ?? null);
+}
+
+/** get-active-member's answer from that read: the same errors as getActiveMember. */
+export function activeMemberFrom(session: Session, organizationId: string | undefined, rows: MemberWithUser[]) {
+  resolveOrganizationId(session, organizationId, "NO_ACTIVE_ORGANIZATION");
+  return foundActiveMember(rows[0] ?? null);
+}
+
+function foundActiveMember(member: MemberWithUser | null): MemberWithUser {
   if (!member) throw new AuthError("MEMBER_NOT_FOUND");
   return member;
 }
@@ -238,19 +261,52 @@ export async function listMembers(
 ): Promise<{ members: MemberWithUser[]; total: number }> {
   const organization = organizationRef(session, query);
   if (!organization) throw new AuthError("NO_ACTIVE_ORGANIZATION");
-  const cap = ctx.options.organization.membershipLimit;
   const filter = memberFilter(query);
   const page = await listMembersPage(ctx.db, {
     organization,
     callerUserId: session.userId,
-    limit: Math.min(query.limit ?? cap, cap),
+    limit: pageLimit(ctx, query),
     offset: query.offset ?? 0,
     sortBy: query.sortBy ?? "createdAt",
     sortDirection: query.sortDirection ?? "asc",
     filter,
   });
+  return membersAnswer(page);
+}
+
+/** Page size defaults to, and is capped by, membershipLimit. */
+const pageLimit = (ctx: AuthContext, query: ListMembersQuery) =>
+  Math.min(query.limit ?? ctx.options.organization.membershipLimit, ctx.options.organization.membershipLimit);
+
+function membersAnswer(page: MemberPage): { members: MemberWithUser[]; total: number } {
   if (!page.caller) throw new AuthError("YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
   return { members: page.members, total: page.total };
+}
+
+/**
+ * An unfiltered first page read with the caller's session, in the lookup's statement; null for
+ * the other pages and for filters (listMembers reads those after the session).
+ */
+export function readMembersWithCaller(ctx: AuthContext, query: ListMembersQuery): CallerSessionRead<PageRow> | null {
+  const limit = pageLimit(ctx, query);
+  const filtered = query.filterField && query.filterValue !== undefined;
+  if (filtered || (query.offset ?? 0) !== 0 || limit <= 0) return null;
+  return readCallerMembersPage({
+    // organizationRef's order: the id named, else the slug named, else the session's active one.
+    organization:
+      !query.organizationId && query.organizationSlug
+        ? { slug: query.organizationSlug }
+        : { id: query.organizationId || null },
+    limit,
+    sortBy: query.sortBy ?? "createdAt",
+    sortDirection: query.sortDirection ?? "asc",
+  });
+}
+
+/** list-members' answer from that read: the same errors as listMembers. */
+export function membersFrom(session: Session, query: ListMembersQuery, rows: PageRow[]) {
+  if (!organizationRef(session, query)) throw new AuthError("NO_ACTIVE_ORGANIZATION");
+  return membersAnswer(pageFromRows(rows));
 }
 
 export async function hasPermission(

@@ -2,6 +2,7 @@ import type { Invitation, Member, MemberWithUser, Organization, Session, Team } 
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
+import type { CallerSessionRead } from "../store/caller-session.js";
 import { isUniqueViolation } from "../store/database.js";
 import { listOrganizationInvitations } from "../store/invitations.js";
 import {
@@ -20,6 +21,7 @@ import {
   listUserOrganizations,
   lockOrganization,
   metadataText,
+  readCallerOrganizations,
   setSessionActive,
   slugExists,
   updateOrganizationRow,
@@ -181,6 +183,11 @@ export async function deleteOrganization(
 
 export function listOrganizations(ctx: AuthContext, session: Session): Promise<Organization[]> {
   return listUserOrganizations(ctx.db, session.userId);
+}
+
+/** The same organizations read with the caller's session, in the lookup's statement. */
+export function readOrganizationsWithCaller(): CallerSessionRead<Organization> {
+  return readCallerOrganizations;
 }
 
 /**

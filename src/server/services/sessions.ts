@@ -3,6 +3,7 @@ import type { AuthContext } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
 import { newId, randomString } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
+import { type CallerSessionRead, readCallerSession, readCallerSessionList } from "../store/caller-session.js";
 import type { DB } from "../store/database.js";
 import {
   deleteSessionById,
@@ -10,10 +11,10 @@ import {
   deleteUserSession,
   deleteUserSessions,
   extendSession,
-  findSessionWithUser,
   insertSession,
   listActiveUserSessions,
   mapSession,
+  type SessionRow,
 } from "../store/sessions.js";
 import { findBanState, liftBan } from "../store/users.js";
 import { isTrustedDevice } from "./trusted-devices.js";
@@ -146,7 +147,30 @@ export async function lookupSession(
   token: string,
   options: { refresh: boolean },
 ): Promise<SessionLookup> {
-  const data = await findSessionWithUser(ctx.db, hashSessionToken(token), token);
+  return (await lookupSessionWith(ctx, token, readCallerSession, options)).lookup;
+}
+
+/**
+ * lookupSession, with a route's own rows read in the same statement (store/caller-session.ts). The
+ * rows count only when the lookup is active: those of a dead session are dropped.
+ */
+export async function lookupSessionWith<Row>(
+  ctx: AuthContext,
+  token: string,
+  read: CallerSessionRead<Row>,
+  options: { refresh: boolean },
+): Promise<{ lookup: SessionLookup; rows: Row[] }> {
+  const { found, rows } = await read(ctx.db, hashSessionToken(token), token);
+  const lookup = await settleSession(ctx, found, options);
+  return { lookup, rows: lookup.status === "active" ? rows : [] };
+}
+
+/** Every rule a found session passes before it counts: expiry, ban, then the sliding refresh. */
+async function settleSession(
+  ctx: AuthContext,
+  data: SessionWithUser | null,
+  options: { refresh: boolean },
+): Promise<SessionLookup> {
   if (!data) return { status: "missing" };
   const now = ctx.now();
   const { banned, banExpires } = data.user;
@@ -191,7 +215,16 @@ export async function signOut(ctx: AuthContext, token: string): Promise<void> {
 
 /** The user's live sessions; each carries its revocation handle (the id) instead of the secret token. */
 export async function listSessions(ctx: AuthContext, current: Session): Promise<ListedSession[]> {
-  const rows = await listActiveUserSessions(ctx.db, current.userId, ctx.now());
+  return listedSessions(await listActiveUserSessions(ctx.db, current.userId, ctx.now()), current);
+}
+
+/** The same rows read with the caller's session, in the lookup's statement. */
+export function readSessionsWithCaller(ctx: AuthContext): CallerSessionRead<SessionRow> {
+  return readCallerSessionList(ctx.now());
+}
+
+/** list-sessions' answer from the user's live session rows. */
+export function listedSessions(rows: SessionRow[], current: Session): ListedSession[] {
   // An admin's impersonation session is theirs to end (stop-impersonating), not the user's to see.
   return rows
     .filter((row) => !row.impersonatedBy || row.id === current.id)

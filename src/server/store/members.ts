@@ -1,5 +1,6 @@
 import { type Expression, type InferResult, type Selectable, type SqlBool, sql } from "kysely";
 import type { Member, MemberWithUser } from "../../contract/models.js";
+import { type CallerSessionRead, readWithCallerSession } from "./caller-session.js";
 import type { DB } from "./database.js";
 import { countAll, roleColumnHas } from "./organizations.js";
 import { readOnePrecompiled, readPrecompiled } from "./precompiled.js";
@@ -139,6 +140,32 @@ export async function findMemberWithUser(
       .where(column, "=", needle as string),
   );
   return row ? mapMemberWithUser(row) : null;
+}
+
+/**
+ * With the caller's session, their member row (and user) in the organization named, else in the
+ * session's active one: findMemberWithUser by user id, in the lookup's statement.
+ */
+export function readCallerActiveMember(organizationId: string | null): CallerSessionRead<MemberWithUser> {
+  return readWithCallerSession(
+    "activeMember",
+    [organizationId],
+    (base, [named]) =>
+      base
+        .leftJoin("member", (join) =>
+          join
+            .onRef("member.userId", "=", "callerSession.userId")
+            .on("member.organizationId", "=", namedOrActive(named as string | null)),
+        )
+        .leftJoin("user", "user.id", "member.userId")
+        .select(memberWithUserColumns),
+    (row) => (row.id === null ? null : mapMemberWithUser(row as MemberUserRow)),
+  );
+}
+
+/** The organization id given, else the caller's session's active one (in a statement on callerSession). */
+function namedOrActive(named: string | null) {
+  return sql<string>`coalesce(${named}, ${sql.ref("callerSession.activeOrganizationId")})`;
 }
 
 export async function countMembers(db: DB, organizationId: string): Promise<number> {
@@ -343,6 +370,20 @@ export function membersPageQuery(db: DB, q: MemberPageQuery) {
   );
 }
 
+const unfilteredPageColumns = [
+  "caller.organizationId as callerOrganizationId",
+  "caller.role as callerRole",
+  "member.id as m_id",
+  "member.organizationId as m_organizationId",
+  "member.userId as m_userId",
+  "member.role as m_role",
+  "member.createdAt as m_createdAt",
+  "user.name as u_name",
+  "user.email as u_email",
+  "user.image as u_image",
+  "member.invitedBy as m_invitedBy",
+] as const;
+
 /**
  * The unfiltered page, cheaper to run: the caller's membership row joined straight to the members,
  * in index order, with no materialised page to sort again. The caller is one of the members, so an
@@ -355,19 +396,7 @@ function unfilteredPageQuery(db: DB, q: MemberPageQuery) {
     .selectFrom("member as caller")
     .innerJoin("member", "member.organizationId", "caller.organizationId")
     .innerJoin("user", "user.id", "member.userId")
-    .select([
-      "caller.organizationId as callerOrganizationId",
-      "caller.role as callerRole",
-      "member.id as m_id",
-      "member.organizationId as m_organizationId",
-      "member.userId as m_userId",
-      "member.role as m_role",
-      "member.createdAt as m_createdAt",
-      "user.name as u_name",
-      "user.email as u_email",
-      "user.image as u_image",
-      "member.invitedBy as m_invitedBy",
-    ])
+    .select(unfilteredPageColumns)
     .select((eb) =>
       eb
         .selectFrom("member as counted")
@@ -384,7 +413,7 @@ function unfilteredPageQuery(db: DB, q: MemberPageQuery) {
 }
 
 /** A row of either page query (the unfiltered one has no sort key column, which nothing reads). */
-type PageRow = Omit<InferResult<ReturnType<typeof membersPageQuery>>[number], "sortKey">;
+export type PageRow = Omit<InferResult<ReturnType<typeof membersPageQuery>>[number], "sortKey">;
 
 async function readUnfilteredPage(db: DB, q: MemberPageQuery): Promise<PageRow[]> {
   const byId = "id" in q.organization;
@@ -411,10 +440,64 @@ async function readUnfilteredPage(db: DB, q: MemberPageQuery): Promise<PageRow[]
   return membersPageQuery(db, q).execute();
 }
 
+/** A first page (offset 0) of unfilteredPageQuery, asked of the caller's own session. */
+export interface CallerPageQuery {
+  /** By slug, or by id where null means the session's active organization. */
+  organization: { id: string | null } | { slug: string };
+  limit: number;
+  sortBy: MemberField;
+  sortDirection: "asc" | "desc";
+}
+
+/**
+ * With the caller's session, the first page of unfilteredPageQuery: the caller's membership
+ * (null: not a member) LEFT JOINed, so the session comes back even then. Past the first page an
+ * empty answer would not tell the session's own state, so those stay with listMembersPage.
+ */
+export function readCallerMembersPage(q: CallerPageQuery): CallerSessionRead<PageRow> {
+  const byId = "id" in q.organization;
+  const named = byId ? (q.organization as { id: string | null }).id : (q.organization as { slug: string }).slug;
+  return readWithCallerSession(
+    `membersPage.${byId ? "id" : "slug"}.${q.sortBy}.${q.sortDirection}`,
+    [named, q.limit],
+    (base, [organization, limit]) =>
+      base
+        .leftJoin("member as caller", (join) =>
+          join
+            .onRef("caller.userId", "=", "callerSession.userId")
+            .on(
+              "caller.organizationId",
+              "=",
+              byId
+                ? namedOrActive(organization as string | null)
+                : sql<string>`(select ${sql.ref("organization.id")} from ${sql.table("organization")} where ${sql.ref("organization.slug")} = ${organization})`,
+            ),
+        )
+        .leftJoin("member", "member.organizationId", "caller.organizationId")
+        .leftJoin("user", "user.id", "member.userId")
+        .select(unfilteredPageColumns)
+        .select((eb) =>
+          eb
+            .selectFrom("member as counted")
+            .select(countAll.as("n"))
+            .whereRef("counted.organizationId", "=", "caller.organizationId")
+            .as("total"),
+        )
+        .orderBy(sql.ref(columnOf[q.sortBy]), q.sortDirection)
+        .orderBy("member.id", q.sortDirection)
+        .limit(limit as number),
+    (row) => row as PageRow,
+  );
+}
+
 export async function listMembersPage(db: DB, q: MemberPageQuery): Promise<MemberPage> {
-  const rows = q.filter ? await membersPageQuery(db, q).execute() : await readUnfilteredPage(db, q);
+  return pageFromRows(q.filter ? await membersPageQuery(db, q).execute() : await readUnfilteredPage(db, q));
+}
+
+/** The page from the page queries' rows (none, or a null caller: not a member). */
+export function pageFromRows(rows: PageRow[]): MemberPage {
   const first = rows[0];
-  if (!first) return { caller: null, members: [], total: 0 };
+  if (!first || first.callerOrganizationId === null) return { caller: null, members: [], total: 0 };
   const members: MemberWithUser[] = [];
   for (const row of rows) {
     if (row.m_id === null || row.m_userId === null) continue;

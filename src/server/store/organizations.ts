@@ -1,5 +1,6 @@
 import { type ExpressionBuilder, type Selectable, sql } from "kysely";
 import type { Organization } from "../../contract/models.js";
+import { type CallerSessionRead, readWithCallerSession } from "./caller-session.js";
 import type { DB } from "./database.js";
 import type { DialectName } from "./dialect.js";
 import { readPrecompiled } from "./precompiled.js";
@@ -108,6 +109,19 @@ export async function listUserOrganizations(db: DB, userId: string): Promise<Org
   );
   return rows.map(mapOrganization);
 }
+
+/** The same organizations read with the caller's session, in the lookup's statement (store/caller-session.ts). */
+export const readCallerOrganizations: CallerSessionRead<Organization> = readWithCallerSession(
+  "organizations",
+  [],
+  (base) =>
+    base
+      .leftJoin("member", "member.userId", "callerSession.userId")
+      .leftJoin("organization", "organization.id", "member.organizationId")
+      .selectAll("organization")
+      .orderBy("member.createdAt", "asc"),
+  (row) => (row.id === null ? null : mapOrganization(row as OrganizationRow)),
+);
 
 /** SQL predicate: the comma-separated role column holds `role`. */
 export function roleColumnHas(eb: ExpressionBuilder<Database, "member">, role: string) {

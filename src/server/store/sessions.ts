@@ -1,9 +1,8 @@
 import type { Selectable } from "kysely";
-import type { Session, SessionWithUser } from "../../contract/models.js";
+import type { Session } from "../../contract/models.js";
 import type { DB } from "./database.js";
-import { readOnePrecompiled, readPrecompiled } from "./precompiled.js";
+import { readPrecompiled } from "./precompiled.js";
 import type { SessionTable } from "./schema.js";
-import { mapUser } from "./users.js";
 import { toDate } from "./values.js";
 
 export type SessionRow = Selectable<SessionTable>;
@@ -56,49 +55,6 @@ export async function insertSession(db: DB, session: NewSession): Promise<Sessio
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-}
-
-function sessionWithUserQuery(db: DB, tokenHash: string) {
-  return db
-    .selectFrom("session")
-    .innerJoin("user", "user.id", "session.userId")
-    .select([
-      "session.id as s_id",
-      "session.tokenHash as s_tokenHash",
-      "session.userId as s_userId",
-      "session.expiresAt as s_expiresAt",
-      "session.ipAddress as s_ipAddress",
-      "session.userAgent as s_userAgent",
-      "session.activeOrganizationId as s_activeOrganizationId",
-      "session.activeTeamId as s_activeTeamId",
-      "session.impersonatedBy as s_impersonatedBy",
-      "session.createdAt as s_createdAt",
-      "session.updatedAt as s_updatedAt",
-    ])
-    .selectAll("user")
-    .where("session.tokenHash", "=", tokenHash);
-}
-
-/** The session and its user in one indexed join: get-session's single round trip. */
-export async function findSessionWithUser(db: DB, tokenHash: string, token: string): Promise<SessionWithUser | null> {
-  const row = await readOnePrecompiled(db, "sessionWithUser", [tokenHash], ([hash]) =>
-    sessionWithUserQuery(db, hash as string),
-  );
-  if (!row) return null;
-  const session: SessionRow = {
-    id: row.s_id,
-    tokenHash: row.s_tokenHash,
-    userId: row.s_userId,
-    expiresAt: row.s_expiresAt,
-    ipAddress: row.s_ipAddress,
-    userAgent: row.s_userAgent,
-    activeOrganizationId: row.s_activeOrganizationId,
-    activeTeamId: row.s_activeTeamId,
-    impersonatedBy: row.s_impersonatedBy,
-    createdAt: row.s_createdAt,
-    updatedAt: row.s_updatedAt,
-  };
-  return { session: mapSession(session, token), user: mapUser(row) };
 }
 
 export async function extendSession(db: DB, id: string, expiresAt: Date, now: Date): Promise<void> {

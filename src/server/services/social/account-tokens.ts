@@ -3,6 +3,7 @@ import type { AuthContext } from "../../context.js";
 import { AuthError } from "../../errors.js";
 import type { SocialProvider } from "../../providers/social-provider.js";
 import type { ProviderTokens } from "../../providers/types.js";
+import type { CallerSessionRead } from "../../store/caller-session.js";
 import {
   type AccountRecord,
   countUserAccounts,
@@ -10,6 +11,7 @@ import {
   findUserAccount,
   listUserAccounts,
   lockUser,
+  readCallerAccounts,
   updateAccountTokens,
 } from "../../store/social-accounts.js";
 import { invalidInput } from "../../validation.js";
@@ -45,7 +47,16 @@ function providerOf(ctx: AuthContext, account: AccountRecord): SocialProvider {
 }
 
 export async function listAccounts(ctx: AuthContext, userId: string) {
-  const accounts = await listUserAccounts(ctx.db, userId);
+  return accountList(await listUserAccounts(ctx.db, userId));
+}
+
+/** The user's accounts read with the caller's session, in the lookup's statement. */
+export function readAccountsWithCaller(): CallerSessionRead<AccountRecord> {
+  return readCallerAccounts;
+}
+
+/** list-accounts' answer from the user's account rows (no token leaves). */
+export function accountList(accounts: AccountRecord[]) {
   return accounts.map((a) => ({
     id: a.id,
     provider: a.providerId,
