@@ -8,11 +8,13 @@
  *
  * BENCH_SECONDS (10 per scenario, split over the rounds), BENCH_ROUNDS (3), BENCH_CONNECTIONS (20),
  * BENCH_USERS (100), BENCH_ONLY=name,name (a subset; opt-in scenarios only this way),
- * BENCH_DATABASES=sqlite,postgres (sqlite), BENCH_NODE_ARGS (extra node flags for servers).
+ * BENCH_DATABASES=sqlite,postgres (sqlite), BENCH_NODE_ARGS (extra node flags for servers),
+ * BENCH_BASELINE (another checkout's built dist/server/main.js, run as `base:<scenario>` on the same
+ * database in the same rounds: before/after in one run).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { AutocannonRequest } from "autocannon";
 import { hasTaskset, LOAD_CORE, pinSelf, SERVER_CORE } from "./lib/cpu.js";
 import { type BenchDatabase, createDatabase, type DatabaseKind } from "./lib/databases.js";
@@ -36,6 +38,7 @@ const settings = {
   users: positiveInt("BENCH_USERS", 100),
 };
 const only = process.env.BENCH_ONLY?.split(",").map((s) => s.trim());
+const baseline = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : null;
 const databases = (process.env.BENCH_DATABASES ?? "sqlite").split(",").map((s) => s.trim()) as DatabaseKind[];
 for (const d of databases)
   if (d !== "sqlite" && d !== "postgres") throw new Error(`unknown database "${d}" in BENCH_DATABASES`);
@@ -98,6 +101,19 @@ async function prepare(scenario: Scenario, kind: DatabaseKind, workDir: string):
       database: kind,
     });
     const loaded: Loaded[] = [{ label, description: scenario.description, server, database, requests, rounds: [] }];
+    if (baseline) {
+      // The same seeded database (the cookies are signed with the same secret), another build.
+      const base = await startService(
+        workDir,
+        `base:${label}`,
+        database.url,
+        merge(BASE_OPTIONS, scenario.options),
+        baseline,
+      );
+      servers.push(base);
+      const description = `${scenario.name} on the baseline build (BENCH_BASELINE)`;
+      loaded.push({ label: `base:${label}`, description, server: base, database, requests, rounds: [] });
+    }
     if (scenario.floor && database.sqlitePath) {
       const floor = await startFloor(workDir, database.sqlitePath);
       servers.push(floor);
@@ -226,6 +242,9 @@ async function main(): Promise<void> {
       .map((s) => ({ scenario: s.name, reference: `floor:${s.name}`, target: FLOOR_TARGET })),
     CACHED_TARGET,
     ...scenarios.map((s) => ({ scenario: labelFor(s.name, "postgres"), reference: s.name, target: POSTGRES_TARGET })),
+    ...scenarios.flatMap((s) =>
+      databases.map((d) => ({ scenario: labelFor(s.name, d), reference: `base:${labelFor(s.name, d)}`, target: 1 })),
+    ),
   ];
   const ratios = ratioTargets.flatMap(({ scenario, reference, target }) => {
     const a = results[scenario];

@@ -38,12 +38,22 @@ async function freePort(): Promise<number> {
  * The real service (src/main.ts) in production mode on `databaseUrl` (DATABASE_URL), pinned to the
  * server core. `options` is written to an AUTH_CONFIG file.
  */
-export async function startService(workDir: string, name: string, databaseUrl: string, options: unknown) {
+export async function startService(
+  workDir: string,
+  name: string,
+  databaseUrl: string,
+  options: unknown,
+  bundle: string | null = null,
+) {
   const port = await freePort();
-  const configPath = join(workDir, `${name}.options.json`);
+  const configPath = join(workDir, `${name.replace(/:/g, "-")}.options.json`);
   writeFileSync(configPath, JSON.stringify(options, null, 2));
   const origin = `http://127.0.0.1:${port}`;
-  const argv = process.env.BENCH_TSX === "1" ? node("src/main.ts") : ["node", ...nodeFlags(), serviceBundle()];
+  const argv = bundle
+    ? ["node", ...nodeFlags(), bundle]
+    : process.env.BENCH_TSX === "1"
+      ? node("src/main.ts")
+      : ["node", ...nodeFlags(), serviceBundle()];
   return launch(workDir, name, argv, origin, {
     NODE_ENV: "production",
     AUTH_SECRET: BENCH_SECRET,
@@ -104,7 +114,7 @@ async function launch(
   origin: string,
   env: Record<string, string>,
 ): Promise<RunningServer> {
-  const logPath = join(workDir, `${name}.log`);
+  const logPath = join(workDir, `${name.replace(/:/g, "-")}.log`);
   const log = createWriteStream(logPath);
   const [command, ...args] = pinned(SERVER_CORE, argv);
   const child: ChildProcess = spawn(command!, args, {
