@@ -15,8 +15,6 @@ import {
   listMembersPage,
   type MemberFilter,
   type MemberPage,
-  type PageRow,
-  pageFromRows,
   readCallerActiveMember,
   readCallerMembersPage,
   updateMemberRoleRow,
@@ -287,11 +285,11 @@ function membersAnswer(page: MemberPage): { members: MemberWithUser[]; total: nu
  * An unfiltered first page read with the caller's session, in the lookup's statement; null for
  * the other pages and for filters (listMembers reads those after the session).
  */
-export function readMembersWithCaller(ctx: AuthContext, query: ListMembersQuery): CallerSessionRead<PageRow> | null {
+export function readMembersWithCaller(ctx: AuthContext, query: ListMembersQuery): CallerSessionRead<MemberPage> | null {
   const limit = pageLimit(ctx, query);
   const filtered = query.filterField && query.filterValue !== undefined;
   if (filtered || (query.offset ?? 0) !== 0 || limit <= 0) return null;
-  return readCallerMembersPage({
+  return readCallerMembersPage(ctx.dialect, {
     // organizationRef's order: the id named, else the slug named, else the session's active one.
     organization:
       !query.organizationId && query.organizationSlug
@@ -304,9 +302,9 @@ export function readMembersWithCaller(ctx: AuthContext, query: ListMembersQuery)
 }
 
 /** list-members' answer from that read: the same errors as listMembers. */
-export function membersFrom(session: Session, query: ListMembersQuery, rows: PageRow[]) {
+export function membersFrom(session: Session, query: ListMembersQuery, [page]: MemberPage[]) {
   if (!organizationRef(session, query)) throw new AuthError("NO_ACTIVE_ORGANIZATION");
-  return membersAnswer(pageFromRows(rows));
+  return membersAnswer(page ?? { caller: null, members: [], total: 0 });
 }
 
 export async function hasPermission(

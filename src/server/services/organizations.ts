@@ -186,8 +186,8 @@ export function listOrganizations(ctx: AuthContext, session: Session): Promise<O
 }
 
 /** The same organizations read with the caller's session, in the lookup's statement. */
-export function readOrganizationsWithCaller(): CallerSessionRead<Organization> {
-  return readCallerOrganizations;
+export function readOrganizationsWithCaller(ctx: AuthContext): CallerSessionRead<Organization> {
+  return readCallerOrganizations(ctx.dialect);
 }
 
 /**

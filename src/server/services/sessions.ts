@@ -220,7 +220,7 @@ export async function listSessions(ctx: AuthContext, current: Session): Promise<
 
 /** The same rows read with the caller's session, in the lookup's statement. */
 export function readSessionsWithCaller(ctx: AuthContext): CallerSessionRead<SessionRow> {
-  return readCallerSessionList(ctx.now());
+  return readCallerSessionList(ctx.dialect, ctx.now());
 }
 
 /** list-sessions' answer from the user's live session rows. */

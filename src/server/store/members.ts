@@ -1,7 +1,8 @@
 import { type Expression, type InferResult, type Selectable, type SqlBool, sql } from "kysely";
 import type { Member, MemberWithUser } from "../../contract/models.js";
-import { type CallerSessionRead, readWithCallerSession } from "./caller-session.js";
+import { type CallerSessionRead, jsonRows, parseJsonRows, readWithCallerSession } from "./caller-session.js";
 import type { DB } from "./database.js";
+import type { DialectName } from "./dialect.js";
 import { countAll, roleColumnHas } from "./organizations.js";
 import { readOnePrecompiled, readPrecompiled } from "./precompiled.js";
 import type { MemberTable } from "./schema.js";
@@ -159,7 +160,7 @@ export function readCallerActiveMember(organizationId: string | null): CallerSes
         )
         .leftJoin("user", "user.id", "member.userId")
         .select(memberWithUserColumns),
-    (row) => (row.id === null ? null : mapMemberWithUser(row as MemberUserRow)),
+    ([row]) => (row?.id ? [mapMemberWithUser(row as MemberUserRow)] : []),
   );
 }
 
@@ -413,7 +414,7 @@ function unfilteredPageQuery(db: DB, q: MemberPageQuery) {
 }
 
 /** A row of either page query (the unfiltered one has no sort key column, which nothing reads). */
-export type PageRow = Omit<InferResult<ReturnType<typeof membersPageQuery>>[number], "sortKey">;
+type PageRow = Omit<InferResult<ReturnType<typeof membersPageQuery>>[number], "sortKey">;
 
 async function readUnfilteredPage(db: DB, q: MemberPageQuery): Promise<PageRow[]> {
   const byId = "id" in q.organization;
@@ -440,7 +441,7 @@ async function readUnfilteredPage(db: DB, q: MemberPageQuery): Promise<PageRow[]
   return membersPageQuery(db, q).execute();
 }
 
-/** A first page (offset 0) of unfilteredPageQuery, asked of the caller's own session. */
+/** A first page (offset 0) of unfiltered members, asked of the caller's own session. */
 export interface CallerPageQuery {
   /** By slug, or by id where null means the session's active organization. */
   organization: { id: string | null } | { slug: string };
@@ -450,54 +451,64 @@ export interface CallerPageQuery {
 }
 
 /**
- * With the caller's session, the first page of unfilteredPageQuery: the caller's membership
- * (null: not a member) LEFT JOINed, so the session comes back even then. Past the first page an
- * empty answer would not tell the session's own state, so those stay with listMembersPage.
+ * With the caller's session, the page listMembersPage answers for an unfiltered first page: the
+ * caller's membership (none: not a member), the page as JSON rows and the total. Past the first page
+ * an empty page must still tell a member from a stranger, so those stay with listMembersPage.
  */
-export function readCallerMembersPage(q: CallerPageQuery): CallerSessionRead<PageRow> {
+export function readCallerMembersPage(dialect: DialectName, q: CallerPageQuery): CallerSessionRead<MemberPage> {
   const byId = "id" in q.organization;
   const named = byId ? (q.organization as { id: string | null }).id : (q.organization as { slug: string }).slug;
   return readWithCallerSession(
     `membersPage.${byId ? "id" : "slug"}.${q.sortBy}.${q.sortDirection}`,
     [named, q.limit],
     (base, [organization, limit]) =>
-      base
-        .leftJoin("member as caller", (join) =>
-          join
-            .onRef("caller.userId", "=", "callerSession.userId")
-            .on(
-              "caller.organizationId",
-              "=",
-              byId
-                ? namedOrActive(organization as string | null)
-                : sql<string>`(select ${sql.ref("organization.id")} from ${sql.table("organization")} where ${sql.ref("organization.slug")} = ${organization})`,
-            ),
-        )
-        .leftJoin("member", "member.organizationId", "caller.organizationId")
-        .leftJoin("user", "user.id", "member.userId")
-        .select(unfilteredPageColumns)
-        .select((eb) =>
+      base.select((eb) => {
+        const target = byId
+          ? namedOrActive(organization as string | null)
+          : sql<string>`(select ${sql.ref("organization.id")} from ${sql.table("organization")} where ${sql.ref("organization.slug")} = ${organization})`;
+        const membership = () =>
+          eb
+            .selectFrom("member as caller")
+            .whereRef("caller.userId", "=", "callerSession.userId")
+            .where("caller.organizationId", "=", target);
+        return [
+          membership().select("caller.organizationId").as("callerOrganizationId"),
+          membership().select("caller.role").as("callerRole"),
+          jsonRows(
+            dialect,
+            eb
+              .selectFrom("member")
+              .innerJoin("user", "user.id", "member.userId")
+              .select(memberWithUserColumns)
+              .where("member.organizationId", "=", membership().select("caller.organizationId"))
+              .orderBy(sql.ref(columnOf[q.sortBy]), q.sortDirection)
+              .orderBy("member.id", q.sortDirection)
+              .limit(limit as number),
+          ).as("rows"),
           eb
             .selectFrom("member as counted")
             .select(countAll.as("n"))
-            .whereRef("counted.organizationId", "=", "caller.organizationId")
+            .where("counted.organizationId", "=", membership().select("caller.organizationId"))
             .as("total"),
-        )
-        .orderBy(sql.ref(columnOf[q.sortBy]), q.sortDirection)
-        .orderBy("member.id", q.sortDirection)
-        .limit(limit as number),
-    (row) => row as PageRow,
+        ];
+      }),
+    ([row]): MemberPage[] => {
+      if (!row?.callerOrganizationId || !row.callerRole) return [{ caller: null, members: [], total: 0 }];
+      return [
+        {
+          caller: { organizationId: row.callerOrganizationId, role: row.callerRole },
+          members: parseJsonRows<MemberUserRow>(row.rows).map(mapMemberWithUser),
+          total: Number(row.total ?? 0),
+        },
+      ];
+    },
   );
 }
 
 export async function listMembersPage(db: DB, q: MemberPageQuery): Promise<MemberPage> {
-  return pageFromRows(q.filter ? await membersPageQuery(db, q).execute() : await readUnfilteredPage(db, q));
-}
-
-/** The page from the page queries' rows (none, or a null caller: not a member). */
-export function pageFromRows(rows: PageRow[]): MemberPage {
+  const rows = q.filter ? await membersPageQuery(db, q).execute() : await readUnfilteredPage(db, q);
   const first = rows[0];
-  if (!first || first.callerOrganizationId === null) return { caller: null, members: [], total: 0 };
+  if (!first) return { caller: null, members: [], total: 0 };
   const members: MemberWithUser[] = [];
   for (const row of rows) {
     if (row.m_id === null || row.m_userId === null) continue;

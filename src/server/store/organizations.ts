@@ -1,6 +1,6 @@
 import { type ExpressionBuilder, type Selectable, sql } from "kysely";
 import type { Organization } from "../../contract/models.js";
-import { type CallerSessionRead, readWithCallerSession } from "./caller-session.js";
+import { type CallerSessionRead, jsonRows, parseJsonRows, readWithCallerSession } from "./caller-session.js";
 import type { DB } from "./database.js";
 import type { DialectName } from "./dialect.js";
 import { readPrecompiled } from "./precompiled.js";
@@ -111,17 +111,32 @@ export async function listUserOrganizations(db: DB, userId: string): Promise<Org
 }
 
 /** The same organizations read with the caller's session, in the lookup's statement (store/caller-session.ts). */
-export const readCallerOrganizations: CallerSessionRead<Organization> = readWithCallerSession(
-  "organizations",
-  [],
-  (base) =>
-    base
-      .leftJoin("member", "member.userId", "callerSession.userId")
-      .leftJoin("organization", "organization.id", "member.organizationId")
-      .selectAll("organization")
-      .orderBy("member.createdAt", "asc"),
-  (row) => (row.id === null ? null : mapOrganization(row as OrganizationRow)),
-);
+export function readCallerOrganizations(dialect: DialectName): CallerSessionRead<Organization> {
+  return readWithCallerSession(
+    "organizations",
+    [],
+    (base) =>
+      base.select((eb) =>
+        jsonRows(
+          dialect,
+          eb
+            .selectFrom("organization")
+            .innerJoin("member", "member.organizationId", "organization.id")
+            .select([
+              "organization.id",
+              "organization.name",
+              "organization.slug",
+              "organization.logo",
+              "organization.metadata",
+              "organization.createdAt",
+            ])
+            .whereRef("member.userId", "=", "callerSession.userId")
+            .orderBy("member.createdAt", "asc"),
+        ).as("rows"),
+      ),
+    ([row]) => parseJsonRows<OrganizationRow>(row!.rows).map(mapOrganization),
+  );
+}
 
 /** SQL predicate: the comma-separated role column holds `role`. */
 export function roleColumnHas(eb: ExpressionBuilder<Database, "member">, role: string) {

@@ -1,7 +1,8 @@
 import type { Selectable } from "kysely";
 import type { User } from "../../contract/models.js";
-import { type CallerSessionRead, readWithCallerSession } from "./caller-session.js";
+import { type CallerSessionRead, jsonRows, parseJsonRows, readWithCallerSession } from "./caller-session.js";
 import type { DB } from "./database.js";
+import type { DialectName } from "./dialect.js";
 import { readPrecompiled } from "./precompiled.js";
 import type { AccountTable } from "./schema.js";
 import { mapUser } from "./users.js";
@@ -121,29 +122,37 @@ export async function listUserAccounts(db: DB, userId: string): Promise<AccountR
 }
 
 /** The same accounts read with the caller's session, in the lookup's statement (store/caller-session.ts). */
-export const readCallerAccounts: CallerSessionRead<AccountRecord> = readWithCallerSession(
-  "accounts",
-  [],
-  (base) =>
-    base
-      .leftJoin("account", "account.userId", "callerSession.userId")
-      .select([
-        "account.id",
-        "account.userId",
-        "account.providerId",
-        "account.accountId",
-        "account.accessToken",
-        "account.refreshToken",
-        "account.idToken",
-        "account.accessTokenExpiresAt",
-        "account.refreshTokenExpiresAt",
-        "account.scope",
-        "account.createdAt",
-        "account.updatedAt",
-      ])
-      .orderBy("account.createdAt", "asc"),
-  (row) => (row.id === null ? null : mapAccount(row as AccountColumns)),
-);
+export function readCallerAccounts(dialect: DialectName): CallerSessionRead<AccountRecord> {
+  return readWithCallerSession(
+    "accounts",
+    [],
+    (base) =>
+      base.select((eb) =>
+        jsonRows(
+          dialect,
+          eb
+            .selectFrom("account")
+            .select([
+              "account.id",
+              "account.userId",
+              "account.providerId",
+              "account.accountId",
+              "account.accessToken",
+              "account.refreshToken",
+              "account.idToken",
+              "account.accessTokenExpiresAt",
+              "account.refreshTokenExpiresAt",
+              "account.scope",
+              "account.createdAt",
+              "account.updatedAt",
+            ])
+            .whereRef("account.userId", "=", "callerSession.userId")
+            .orderBy("account.createdAt", "asc"),
+        ).as("rows"),
+      ),
+    ([row]) => parseJsonRows<AccountColumns>(row!.rows).map(mapAccount),
+  );
+}
 
 /**
  * One of the user's accounts, named by its row id (WIRE) or by the provider's account id (SPEC),

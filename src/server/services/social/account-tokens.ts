@@ -51,8 +51,8 @@ export async function listAccounts(ctx: AuthContext, userId: string) {
 }
 
 /** The user's accounts read with the caller's session, in the lookup's statement. */
-export function readAccountsWithCaller(): CallerSessionRead<AccountRecord> {
-  return readCallerAccounts;
+export function readAccountsWithCaller(ctx: AuthContext): CallerSessionRead<AccountRecord> {
+  return readCallerAccounts(ctx.dialect);
 }
 
 /** list-accounts' answer from the user's account rows (no token leaves). */
