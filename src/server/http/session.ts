@@ -9,7 +9,7 @@ import {
   type RequestMeta,
   type SessionLookup,
 } from "../services/sessions.js";
-import type { CallerSessionRead } from "../store/caller-session.js";
+import { type CallerSessionRead, readCallerSession } from "../store/caller-session.js";
 import { proxiedClientIp } from "./client-ip.js";
 import { readSignedCookie, readSignedCookieFromHeader } from "./cookies.js";
 import type { AuthEnv } from "./env.js";
@@ -27,15 +27,24 @@ import type { AuthEnv } from "./env.js";
 export async function getRequestSession(c: Context<AuthEnv>): Promise<SessionWithUser | null> {
   const known = c.get("session");
   if (known !== undefined) return known;
+  return (await readRequestSession(c, readCallerSession)).data;
+}
+
+/** getRequestSession's read, with `read`'s rows: the session (or null) is remembered for the request. */
+async function readRequestSession<Row>(
+  c: Context<AuthEnv>,
+  read: CallerSessionRead<Row>,
+): Promise<{ data: SessionWithUser | null; rows: Row[] }> {
   const token = readSignedCookie(c, "session_token");
-  if (!token) {
-    c.set("session", null);
-    return null;
+  let found: { data: SessionWithUser | null; rows: Row[] } = { data: null, rows: [] };
+  if (token) {
+    const ctx = c.get("auth");
+    c.set("sessionReadAt", ctx.now().getTime());
+    const { lookup, rows } = await lookupSessionWith(ctx, token, read, { refresh: false });
+    found = { data: lookup.status === "active" ? lookup.data : null, rows };
   }
-  const lookup = await readSessionFromDatabase(c, token, { refresh: false });
-  const data = lookup.status === "active" ? lookup.data : null;
-  c.set("session", data);
-  return data;
+  c.set("session", found.data);
+  return found;
 }
 
 /**
@@ -74,15 +83,7 @@ export async function requireSessionWith<Row>(
   options: { fresh?: boolean } = {},
 ): Promise<{ data: SessionWithUser; rows: Row[] } | null> {
   if (c.get("session") !== undefined) return null;
-  const token = readSignedCookie(c, "session_token");
-  let found: { data: SessionWithUser | null; rows: Row[] } = { data: null, rows: [] };
-  if (token) {
-    const ctx = c.get("auth");
-    c.set("sessionReadAt", ctx.now().getTime());
-    const { lookup, rows } = await lookupSessionWith(ctx, token, read, { refresh: false });
-    found = { data: lookup.status === "active" ? lookup.data : null, rows };
-  }
-  c.set("session", found.data);
+  const found = await readRequestSession(c, read);
   return { data: checkRequired(c, found.data, options), rows: found.rows };
 }
 
