@@ -272,7 +272,10 @@ describe("mail during an SMTP outage", () => {
     const probe = await startMailCapture();
     const port = probe.port;
     await probe.close(); // nothing listens on this port for now
-    const down = await startTestServer({ extra: { mail: { smtpUrl: `smtp://127.0.0.1:${port}`, retryBaseMs: 20 } } });
+    // The retry is found by the outbox poll, as it would be in production.
+    const down = await startTestServer({
+      extra: { mail: { smtpUrl: `smtp://127.0.0.1:${port}`, retryBaseMs: 20, pollIntervalMs: 50 } },
+    });
     try {
       const { email } = await signUp(down, { email: uniqueEmail("outage") });
       expect((await down.browser().post("/request-password-reset", { email })).body).toEqual(RESET_ANSWER);

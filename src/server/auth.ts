@@ -34,7 +34,14 @@ export interface CreateAuthInput {
   /** Run pending migrations before answering (default true). */
   migrate?: boolean;
   /** Mail delivery: a transport, or SMTP_URL; neither gives the development outbox. */
-  mail?: { transport?: MailTransport; smtpUrl?: string | null; from?: string; retryBaseMs?: number };
+  mail?: {
+    transport?: MailTransport;
+    smtpUrl?: string | null;
+    from?: string;
+    retryBaseMs?: number;
+    /** How often the outbox looks for due retries and rows another instance left (default 5 s). */
+    pollIntervalMs?: number;
+  };
   /** Webhook delivery timing (tests shorten it); the endpoints come from options.webhooks. */
   webhookDelivery?: Pick<WebhookOutboxOptions, "retryBaseMs" | "maxRetryDelayMs" | "maxAttempts" | "timeoutMs">;
   /** Production refuses plain-http webhook URLs (other than loopback); defaults to NODE_ENV=production. */
@@ -100,6 +107,7 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     logger,
     now,
     retryBaseMs: input.mail?.retryBaseMs,
+    pollIntervalMs: input.mail?.pollIntervalMs,
   });
   const webhooks = new WebhookOutbox(database.db, {
     ...input.webhookDelivery,

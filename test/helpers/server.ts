@@ -82,6 +82,9 @@ export async function startTestServer(input: TestServerInput = {}): Promise<Test
     logger,
     now: clock.now,
     ...input.extra,
+    // No background poll: its query could land inside a test's query count (tests flush the outbox
+    // when they need delivery; a request's own commit still wakes it).
+    mail: { pollIntervalMs: 3_600_000, ...(input.extra?.mail as object | undefined) },
   });
   // With a cookie cache on PostgreSQL, copies are trusted only once the revocation feed listens, and
   // from a clock-skew allowance after that: start tests past it.
