@@ -3,11 +3,12 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { createBrowserRouter, RouterProvider } from "react-router";
 import { AuthProvider } from "../react/index.js";
-import { AppShell, SettingsLayout } from "./components/shell.js";
+import { AppShell } from "./components/shell.js";
 import { authClient, queryClient } from "./lib/client.js";
 import { I18nProvider } from "./lib/i18n.js";
+import { applyStoredTheme } from "./lib/theme.js";
 import {
-  accountNav,
+  AccountLayout,
   DeleteAccountPage,
   LinkedAccountsPage,
   ProfilePage,
@@ -51,7 +52,7 @@ const router = createBrowserRouter([
       { index: true, element: <HomePage /> },
       {
         path: "account",
-        element: <SettingsLayout title="Account" items={accountNav} />,
+        element: <AccountLayout />,
         children: [
           { index: true, element: <ProfilePage /> },
           { path: "security", element: <SecurityPage /> },
@@ -83,6 +84,9 @@ const router = createBrowserRouter([
     ],
   },
 ]);
+
+// public/theme.js applied the theme before the first paint; this covers a page served without it.
+applyStoredTheme();
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>

@@ -1,12 +1,15 @@
 import type { LinkedAccount } from "../../contract/api-models.js";
 import type { ListedSession } from "../../contract/models.js";
-import { Button, formatDate } from "./ui.js";
+import type { Translate } from "../../i18n/index.js";
+import { useFormatDate, useT } from "../lib/i18n.js";
+import { providerLabel } from "./provider-buttons.js";
+import { Button } from "./ui.js";
 
 /* Props-only lists of the account's sessions and linked sign-in methods. */
 
 /** "Chrome on Linux" from a user agent, good enough to recognise one's own devices. */
-export function describeDevice(userAgent: string | null): string {
-  if (!userAgent) return "Unknown device";
+export function describeDevice(userAgent: string | null, t: Translate): string {
+  if (!userAgent) return t("device.unknown");
   const browser = /Edg\//.test(userAgent)
     ? "Edge"
     : /Chrome\//.test(userAgent)
@@ -16,8 +19,8 @@ export function describeDevice(userAgent: string | null): string {
         : /Safari\//.test(userAgent)
           ? "Safari"
           : /node|undici/i.test(userAgent)
-            ? "Script"
-            : "Browser";
+            ? t("device.script")
+            : t("device.browser");
   const os = /Windows/.test(userAgent)
     ? "Windows"
     : /Android/.test(userAgent)
@@ -29,7 +32,7 @@ export function describeDevice(userAgent: string | null): string {
           : /Linux/.test(userAgent)
             ? "Linux"
             : "";
-  return os ? `${browser} on ${os}` : browser;
+  return os ? t("device.on", { browser, os }) : browser;
 }
 
 export function SessionsList({
@@ -43,17 +46,22 @@ export function SessionsList({
   onRevokeOthers: () => void;
   pending?: boolean;
 }) {
+  const t = useT();
+  const formatDate = useFormatDate();
   return (
     <>
       <ul className="rows" data-testid="sessions-list">
         {sessions.map((session) => (
           <li key={session.id} className="row" data-testid="session-row" data-current={session.current}>
             <div>
-              <strong>{describeDevice(session.userAgent)}</strong>
-              {session.current && <span className="badge">This device</span>}
+              <strong>{describeDevice(session.userAgent, t)}</strong>
+              {session.current && <span className="badge">{t("sessions.thisDevice")}</span>}
               <p className="hint">
-                IP {session.ipAddress || "unknown"} · last active {formatDate(session.updatedAt)} · signed in{" "}
-                {formatDate(session.createdAt)}
+                {t("sessions.details", {
+                  ip: session.ipAddress || t("common.unknown"),
+                  active: formatDate(session.updatedAt),
+                  created: formatDate(session.createdAt),
+                })}
               </p>
             </div>
             {!session.current && (
@@ -63,9 +71,12 @@ export function SessionsList({
                 pending={pending}
                 data-testid="session-revoke"
                 onClick={() => onRevoke(session)}
-                aria-label={`Sign out ${describeDevice(session.userAgent)} (${session.ipAddress || "unknown IP"})`}
+                aria-label={t("sessions.revokeLabel", {
+                  device: describeDevice(session.userAgent, t),
+                  ip: session.ipAddress || t("common.unknownIp"),
+                })}
               >
-                Sign out
+                {t("userButton.signOut")}
               </Button>
             )}
           </li>
@@ -79,7 +90,7 @@ export function SessionsList({
           data-testid="sessions-revoke-others"
           onClick={onRevokeOthers}
         >
-          Sign out all other sessions
+          {t("sessions.revokeOthers")}
         </Button>
       )}
     </>
@@ -99,8 +110,10 @@ export function LinkedAccountsList({
   onLink: (provider: string) => void;
   pending?: boolean;
 }) {
+  const t = useT();
+  const formatDate = useFormatDate();
   const linked = new Set(accounts.map((a) => a.providerId));
-  const label = (id: string) => (id === "credential" ? "Email and password" : id.charAt(0).toUpperCase() + id.slice(1));
+  const label = (id: string) => providerLabel(id, t);
   return (
     <>
       <ul className="rows" data-testid="accounts-list">
@@ -108,7 +121,7 @@ export function LinkedAccountsList({
           <li key={account.id} className="row" data-testid="account-row">
             <div>
               <strong>{label(account.providerId)}</strong>
-              <p className="hint">Linked {formatDate(account.createdAt)}</p>
+              <p className="hint">{t("linked.since", { date: formatDate(account.createdAt) })}</p>
             </div>
             <Button
               type="button"
@@ -118,7 +131,7 @@ export function LinkedAccountsList({
               data-testid={`account-unlink-${account.providerId}`}
               onClick={() => onUnlink(account)}
             >
-              Unlink
+              {t("linked.unlink")}
             </Button>
           </li>
         ))}
@@ -134,7 +147,7 @@ export function LinkedAccountsList({
             data-testid={`account-link-${provider}`}
             onClick={() => onLink(provider)}
           >
-            Link {label(provider)}
+            {t("linked.link", { provider: label(provider) })}
           </Button>
         ))}
     </>
