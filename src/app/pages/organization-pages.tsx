@@ -53,36 +53,7 @@ export function OrganizationLayout() {
   const config = useAppConfig();
   const t = useT();
   if (active.isPending) return <Loading />;
-  if (!active.data) {
-    return (
-      <Card title={t("switcher.menu")} testId="org-chooser">
-        {list.data?.length ? (
-          <ul className="rows">
-            {list.data.map((org) => (
-              <li key={org.id} className="row">
-                <strong>{org.name}</strong>
-                <Button
-                  type="button"
-                  variant="secondary"
-                  onClick={async () => {
-                    await authClient.organization.setActive({ organizationId: org.id });
-                    await authClient.$store.activeOrganization.refetch();
-                  }}
-                >
-                  {t("org.chooser.open")}
-                </Button>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p>{t("org.chooser.none")}</p>
-        )}
-        <Link to="/organizations/new" className="button primary" data-testid="org-create-link">
-          {t("org.create.title")}
-        </Link>
-      </Card>
-    );
-  }
+  if (!active.data) return <OrganizationChooser organizations={list.data ?? []} />;
   const items = [
     { to: "/organization", label: t("org.settings.title") },
     { to: "/organization/members", label: t("members.title") },
@@ -90,6 +61,40 @@ export function OrganizationLayout() {
     ...(config.organization.teams ? [{ to: "/organization/teams", label: t("teams.title") }] : []),
   ];
   return <SettingsLayout title={active.data.name} items={items} />;
+}
+
+/** With no active organization: the caller's organizations to open, or a way to create one. */
+function OrganizationChooser({ organizations }: { organizations: { id: string; name: string }[] }) {
+  const t = useT();
+  usePageTitle("switcher.menu");
+  return (
+    <Card title={t("switcher.menu")} testId="org-chooser">
+      {organizations.length ? (
+        <ul className="rows">
+          {organizations.map((org) => (
+            <li key={org.id} className="row">
+              <strong>{org.name}</strong>
+              <Button
+                type="button"
+                variant="secondary"
+                onClick={async () => {
+                  await authClient.organization.setActive({ organizationId: org.id });
+                  await authClient.$store.activeOrganization.refetch();
+                }}
+              >
+                {t("org.chooser.open")}
+              </Button>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p>{t("org.chooser.none")}</p>
+      )}
+      <Link to="/organizations/new" className="button primary" data-testid="org-create-link">
+        {t("org.create.title")}
+      </Link>
+    </Card>
+  );
 }
 
 export function OrganizationSettingsPage() {
