@@ -8,6 +8,7 @@ import {
   type Translate,
   translator,
 } from "../../i18n/index.js";
+import { apiHeaders } from "./client.js";
 
 const storageKey = "gatehouse.locale";
 
@@ -28,6 +29,8 @@ const I18nContext = createContext<I18n | null>(null);
 
 export function I18nProvider({ children }: { children: ReactNode }) {
   const [locale, setLocaleState] = useState(initialLocale);
+  // Set during render, not in an effect: the first requests start before effects run.
+  apiHeaders["accept-language"] = locale;
   useEffect(() => {
     document.documentElement.lang = locale;
   }, [locale]);
