@@ -52,6 +52,18 @@ describe("mail language", () => {
     }
   });
 
+  it("takes the language from the headers an app passes to auth.api.signUpEmail", async () => {
+    const email = uniqueEmail("api-locale");
+    await server.auth.api.signUpEmail({
+      name: "Lena",
+      email,
+      password: "correct horse battery",
+      headers: { "accept-language": "de" },
+    });
+    const mail = await nthMail(capture, email, "Bestätigen Sie Ihre E-Mail-Adresse");
+    expect(mail.html).toContain('<html lang="de">');
+  });
+
   it("sends the password reset link in the language of the reset request", async () => {
     const { email } = await signUp(server, { email: uniqueEmail("reset-locale") });
     const german = await server

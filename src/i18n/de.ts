@@ -485,7 +485,7 @@ export const de: Catalogue = {
   "error.email_does_not_match": "Die E-Mail-Adresse des Anbieters stimmt nicht mit der Ihres Kontos überein.",
   "error.ADMIN_USER_NOT_FOUND": "Diesen Benutzer gibt es nicht (mehr).",
   "error.ADMIN_EMAIL_TAKEN": "Ein anderes Konto verwendet diese E-Mail-Adresse bereits.",
-  "error.YOU_CANNOT_IMPERSONATE_ADMINS": "Als Administrator kann man nicht handeln.",
+  "error.YOU_CANNOT_IMPERSONATE_ADMINS": "Die Identität von Administratoren lässt sich nicht übernehmen.",
   "error.YOU_CANNOT_MANAGE_ADMINS": "Das Konto eines anderen Administrators lässt sich hier nicht ändern.",
   "error.YOU_CANNOT_BAN_YOURSELF": "Sie können sich nicht selbst sperren.",
   "error.YOU_CANNOT_REMOVE_YOURSELF": "Ihr eigenes Konto können Sie hier nicht löschen.",
