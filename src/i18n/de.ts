@@ -316,6 +316,7 @@ export const de: Catalogue = {
   "invitations.resendLabel": "Einladung an {email} erneut senden",
   "invitations.resend": "Erneut senden",
   "invitations.cancelLabel": "Einladung an {email} zurückziehen",
+  "invitations.cancel": "Zurückziehen",
   "invitations.title": "Einladungen",
   "invitations.cancel.confirm.title": "Einladung an {email} zurückziehen?",
   "invitations.cancel.confirm.body": "Der an {email} gesendete Link funktioniert dann nicht mehr.",

@@ -312,6 +312,7 @@ export const en = {
   "invitations.resendLabel": "Resend the invitation to {email}",
   "invitations.resend": "Resend",
   "invitations.cancelLabel": "Cancel the invitation to {email}",
+  "invitations.cancel": "Cancel",
   "invitations.title": "Invitations",
   "invitations.cancel.confirm.title": "Cancel the invitation to {email}?",
   "invitations.cancel.confirm.body": "The link mailed to {email} stops working.",

@@ -140,7 +140,7 @@ export function InvitationsTable({
                 aria-label={t("invitations.cancelLabel", { email: invitation.email })}
                 onClick={() => onCancel(invitation)}
               >
-                {t("common.cancel")}
+                {t("invitations.cancel")}
               </Button>
             </span>
           )}
