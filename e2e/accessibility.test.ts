@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, screenshot, seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
+import { signedInScreens, signedOutScreens } from "./helpers/screens.js";
 import { type Service, startService } from "./helpers/service.js";
 
 /**
@@ -41,37 +42,10 @@ async function open(context: BrowserContext, path: string, ready: string): Promi
   return page;
 }
 
-const signedOutScreens: [string, string, string][] = [
-  ["/sign-in", "sign-in-submit", "sign-in"],
-  ["/sign-up", "sign-up-submit", "sign-up"],
-  ["/forgot-password", "forgot-password-submit", "forgot-password"],
-  ["/reset-password?token=abc", "reset-password-submit", "reset-password"],
-  ["/reset-password?error=INVALID_TOKEN", "reset-link-error", ""],
-  ["/verified", "verify-success", ""],
-  ["/verified?error=TOKEN_EXPIRED", "verify-error", ""],
-  ["/accept-invitation/some-id", "invitation-sign-in", ""],
-  ["/two-factor", "two-factor-submit", "two-factor"],
-  ["/sign-in/link", "magic-link-submit", ""],
-  ["/sign-in/code", "email-code-submit", ""],
-  ["/magic-link?token=abc", "magic-link-continue", ""],
-];
-
 /** The sign-in screens a phone user meets first. */
 const phoneSignedOut = signedOutScreens.filter(([path]) =>
   ["/sign-in", "/sign-up", "/two-factor", "/sign-in/link", "/sign-in/code"].includes(path),
 );
-
-const signedInScreens: [string, string, string][] = [
-  ["/", "home-title", ""],
-  ["/account", "profile-submit", ""],
-  ["/account/security", "change-password-submit", "account-security"],
-  ["/account/sessions", "sessions-list", ""],
-  ["/account/linked", "linked-card", ""],
-  ["/account/delete", "delete-account-submit", ""],
-  ["/organizations/new", "org-create-submit", "organization-create"],
-  ["/organization", "org-chooser", ""],
-  ["/dev/outbox", "outbox-card", "mail-outbox"],
-];
 
 describe("accessibility and phone width", () => {
   it.each(signedOutScreens)("%s (signed out)", async (path, ready, shot) => {

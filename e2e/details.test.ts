@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { translate } from "../src/i18n/index.js";
 import { launchBrowser, seriousA11yViolations, signInInBrowser } from "./helpers/browser.js";
 import { type Service, startService } from "./helpers/service.js";
 
@@ -55,7 +56,7 @@ async function signUpByApi(user: Person, extra: Record<string, unknown> = {}): P
 }
 
 /** A signed-in page in its own context; pictures under https://img.example/ answer from here. */
-async function pageFor(user: Person, options: { locale?: string } = {}): Promise<Page> {
+async function pageFor(user: Person, options: { locale?: string; colorScheme?: "light" | "dark" } = {}): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1100, height: 800 }, ...options });
   contexts.push(context);
   await context.route("https://img.example/**", (route) =>
@@ -344,6 +345,45 @@ describe("active team", () => {
     await expect.poll(() => page.getByTestId("active-team-notice").textContent()).toBe("No team is active now.");
     expect(await activeTeamId()).toBeNull();
     expect(await select.inputValue()).toBe("");
+  });
+});
+
+describe("in German and dark", () => {
+  it("the screens this item changed speak German and pass axe (contrast included) in the dark theme", async () => {
+    const greta = person("Greta Grün");
+    const hugo = person("Hugo Hell");
+    const gretaId = await signUpByApi(greta, { image: GOOD_PICTURE });
+    await signUpByApi(hugo);
+    const page = await pageFor(greta, { locale: "de-DE", colorScheme: "dark" });
+    const org = await api(page, "/organization/create", { name: "Dunkel", slug: `dunkel-${n++}` });
+    const team = await api(page, "/organization/create-team", { name: "Nacht", organizationId: org.id });
+    await api(page, "/organization/add-team-member", { teamId: team.id, userId: gretaId, organizationId: org.id });
+    const invitation = await api(page, "/organization/invite-member", { email: hugo.email, role: "member" });
+    await api(page, "/organization/invite-member", { email: `offen-${n++}@example.com`, role: "member" });
+    await api(await pageFor(hugo), "/organization/accept-invitation", { invitationId: invitation.id });
+
+    const invitedByGreta = translate("de", "details.members.invitedBy", { name: greta.name });
+    const screens: [path: string, testId: string, text: string | RegExp][] = [
+      ["/account", "profile-picture-card", translate("de", "details.profile.picture")],
+      ["/account/sessions", "session-last-active", /^(jetzt|vor )/],
+      ["/organization", "active-team-submit", translate("de", "details.team.switch")],
+      ["/organization/members", "member-invited-by", invitedByGreta],
+      ["/organization/invitations", "invitation-inviter", invitedByGreta],
+      ["/verified?emailChange=approved", "verify-change-approved", translate("de", "details.verified.approved")],
+    ];
+    for (const [path, testId, text] of screens) {
+      await page.goto(`${service.origin}${path}`);
+      const element = page.getByTestId(testId).first();
+      await element.waitFor();
+      expect(await element.textContent()).toMatch(text);
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe("de");
+      // The theme's dark background (styles.css --bg): axe checks contrast against it.
+      expect(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)).toBe(
+        "rgb(15, 18, 23)",
+      );
+      expect(await seriousA11yViolations(page), path).toEqual([]);
+    }
+    expect(await page.title()).toBe(`${translate("de", "details.verified.approvedTitle")} · Gatehouse`);
   });
 });
 

@@ -22,6 +22,7 @@ describe("mail outbox", () => {
     renderActionMail({
       to,
       kind: "test",
+      locale: "en",
       subject: "Hello",
       intro: ["Hi"],
       action: { label: "Open", url: "http://x.test/a?b=1" },

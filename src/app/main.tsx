@@ -3,10 +3,11 @@ import { type ComponentType, lazy, StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
 import { createBrowserRouter, RouterProvider } from "react-router";
 import { AuthProvider } from "../react/index.js";
-import { AppShell, SettingsLayout } from "./components/shell.js";
+import { AppShell } from "./components/shell.js";
 import { Loading } from "./components/ui.js";
 import { authClient, queryClient } from "./lib/client.js";
 import { I18nProvider, useT } from "./lib/i18n.js";
+import { applyStoredTheme } from "./lib/theme.js";
 import "../react/components.css";
 import "./styles.css";
 
@@ -65,7 +66,7 @@ const router = createBrowserRouter([
       { index: true, element: page(miscPages, (m) => m.HomePage) },
       {
         path: "account",
-        element: page(accountPages, (m) => () => <SettingsLayout title="Account" items={m.accountNav} />),
+        element: page(accountPages, (m) => m.AccountLayout),
         children: [
           { index: true, element: page(accountPages, (m) => m.ProfilePage) },
           { path: "security", element: page(accountPages, (m) => m.SecurityPage) },
@@ -109,6 +110,9 @@ const router = createBrowserRouter([
     ],
   },
 ]);
+
+// public/theme.js applied the theme before the first paint; this covers a page served without it.
+applyStoredTheme();
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>

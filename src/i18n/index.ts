@@ -14,6 +14,33 @@ export function isLocale(value: unknown): value is Locale {
   return typeof value === "string" && (locales as readonly string[]).includes(value);
 }
 
+/** Each language's name in itself, for the language switch. */
+export const localeNames: Readonly<Record<Locale, string>> = { en: "English", de: "Deutsch" };
+
+/** Whether a string built at run time (`error.${code}`) is a key of the catalogue. */
+export function isMessageKey(key: string): key is MessageKey {
+  return Object.hasOwn(en, key) || Object.hasOwn(en, `${key}#other`);
+}
+
+const dateFormats = new Map<Locale, Intl.DateTimeFormat>();
+/**
+ * A date and time the way the locale writes them ("Nov 25, 2026, 2:05 PM" / "25.11.2026, 14:05"),
+ * in the reader's time zone, or in timeZone (mails, written on the server, say UTC).
+ */
+export function formatDateTime(locale: Locale, date: Date | string | number, timeZone?: string): string {
+  if (timeZone) {
+    return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone }).format(
+      new Date(date),
+    );
+  }
+  let format = dateFormats.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" });
+    dateFormats.set(locale, format);
+  }
+  return format.format(new Date(date));
+}
+
 const pluralRules = new Map<Locale, Intl.PluralRules>();
 function pluralCategory(locale: Locale, count: number): string {
   let rules = pluralRules.get(locale);

@@ -3,7 +3,14 @@ import type { User } from "../../contract/models.js";
 import { useT } from "../lib/i18n.js";
 import type { HasCode } from "../lib/messages.js";
 import { isPictureUrl } from "../lib/picture-url.js";
-import { changeEmailForm, changePasswordForm, type FieldErrors, profileForm, validate } from "../lib/schemas.js";
+import {
+  changeEmailForm,
+  changePasswordForm,
+  type FieldErrors,
+  type FieldMessage,
+  profileForm,
+  validate,
+} from "../lib/schemas.js";
 import { Button, Checkbox, Field, Form, FormError, PasswordField } from "./ui.js";
 
 interface FormProps<T> {
@@ -20,25 +27,25 @@ export function ProfileForm({
   pending,
   error,
 }: FormProps<{ name: string; image: string | null }> & { user: User }) {
+  const t = useT();
   const [name, setName] = useState(user.name);
   const [image, setImage] = useState(user.image ?? "");
   const [errors, setErrors] = useState<FieldErrors>({});
-  const t = useT();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const result = validate(profileForm, { name, image });
-    const errors = result.ok ? {} : { ...result.errors };
+    const errors: FieldErrors = result.ok ? {} : { ...result.errors };
     // A picture set elsewhere (an app's data: URL) may stay; a new one must be https.
     const picture = image.trim();
     const pictureOk = picture === "" || picture === (user.image ?? "") || isPictureUrl(picture);
-    if (!pictureOk) errors.image = t("details.profile.imageInvalid");
+    if (!pictureOk) errors.image = { key: "details.profile.imageInvalid" };
     setErrors(errors);
     if (result.ok && pictureOk) void onSubmit({ name: name.trim(), image: picture || null });
   };
   return (
-    <Form onSubmit={submit} error={error} aria-label="Profile">
+    <Form onSubmit={submit} error={error} aria-label={t("profile.title")}>
       <Field
-        label="Name"
+        label={t("field.name")}
         testId="profile-name"
         autoComplete="name"
         value={name}
@@ -46,7 +53,7 @@ export function ProfileForm({
         error={errors.name}
       />
       <Field
-        label="Picture URL"
+        label={t("field.pictureUrl")}
         testId="profile-image"
         type="url"
         value={image}
@@ -56,7 +63,7 @@ export function ProfileForm({
       />
       <FormError error={error ?? null} />
       <Button pending={pending} data-testid="profile-submit">
-        Save profile
+        {t("profile.submit")}
       </Button>
     </Form>
   );
@@ -69,22 +76,23 @@ export function ChangeEmailForm({
   error,
   onEdit,
 }: FormProps<{ newEmail: string }> & { current: string }) {
+  const t = useT();
   const [newEmail, setNewEmail] = useState("");
-  const [fieldError, setFieldError] = useState<string>();
+  const [fieldError, setFieldError] = useState<FieldMessage>();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const result = validate(changeEmailForm, { newEmail });
     const sameEmail = result.ok && newEmail.trim().toLowerCase() === current.toLowerCase();
-    setFieldError(result.ok ? (sameEmail ? "This is already your email." : undefined) : result.errors.newEmail);
+    setFieldError(result.ok ? (sameEmail ? { key: "validation.sameEmail" } : undefined) : result.errors.newEmail);
     if (result.ok && !sameEmail) void onSubmit({ newEmail: newEmail.trim() });
   };
   return (
-    <Form onSubmit={submit} error={error} onChange={onEdit} aria-label="Change email">
+    <Form onSubmit={submit} error={error} onChange={onEdit} aria-label={t("changeEmail.form")}>
       <p>
-        Current email: <strong>{current}</strong>
+        {t("changeEmail.current")} <strong>{current}</strong>
       </p>
       <Field
-        label="New email"
+        label={t("changeEmail.new")}
         testId="change-email-new"
         type="email"
         autoComplete="email"
@@ -94,7 +102,7 @@ export function ChangeEmailForm({
       />
       <FormError error={error ?? null} />
       <Button pending={pending} data-testid="change-email-submit">
-        Change email
+        {t("changeEmail.form")}
       </Button>
     </Form>
   );
@@ -109,6 +117,7 @@ export function ChangePasswordForm({
   error,
   onEdit,
 }: FormProps<PasswordChange> & { limits: { minPasswordLength: number; maxPasswordLength: number } }) {
+  const t = useT();
   const [values, setValues] = useState<PasswordChange>({
     currentPassword: "",
     newPassword: "",
@@ -122,9 +131,9 @@ export function ChangePasswordForm({
     if (result.ok) void onSubmit(values);
   };
   return (
-    <Form onSubmit={submit} error={error} onChange={onEdit} aria-label="Change password">
+    <Form onSubmit={submit} error={error} onChange={onEdit} aria-label={t("changePassword.form")}>
       <PasswordField
-        label="Current password"
+        label={t("field.currentPassword")}
         testId="change-password-current"
         autoComplete="current-password"
         value={values.currentPassword}
@@ -132,7 +141,7 @@ export function ChangePasswordForm({
         error={errors.currentPassword}
       />
       <PasswordField
-        label="New password"
+        label={t("field.newPassword")}
         testId="change-password-new"
         meter={{ minLength: limits.minPasswordLength }}
         autoComplete="new-password"
@@ -141,14 +150,14 @@ export function ChangePasswordForm({
         error={errors.newPassword}
       />
       <Checkbox
-        label="Sign out my other sessions"
+        label={t("changePassword.revokeOthers")}
         testId="change-password-revoke"
         checked={values.revokeOtherSessions}
         onChange={(revokeOtherSessions) => setValues({ ...values, revokeOtherSessions })}
       />
       <FormError error={error ?? null} />
       <Button pending={pending} data-testid="change-password-submit">
-        Change password
+        {t("changePassword.form")}
       </Button>
     </Form>
   );
@@ -162,6 +171,7 @@ export function DeleteAccountForm({
   pending,
   error,
 }: FormProps<{ password?: string }> & { hasPassword: boolean; byMail: boolean }) {
+  const t = useT();
   const [password, setPassword] = useState("");
   const [confirmed, setConfirmed] = useState(false);
   const submit = (event: FormEvent) => {
@@ -170,27 +180,27 @@ export function DeleteAccountForm({
     void onSubmit(hasPassword && !byMail ? { password } : {});
   };
   return (
-    <Form onSubmit={submit} error={error} aria-label="Delete account">
-      <p>This removes your account, your sessions and your linked accounts. It cannot be undone.</p>
+    <Form onSubmit={submit} error={error} aria-label={t("deleteAccount.title")}>
+      <p>{t("deleteAccount.intro")}</p>
       {hasPassword && !byMail && (
         <PasswordField
-          label="Password"
+          label={t("field.password")}
           testId="delete-account-password"
           autoComplete="current-password"
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />
       )}
-      {byMail && <p className="hint">We will send a confirmation link to your email.</p>}
+      {byMail && <p className="hint">{t("deleteAccount.byMail")}</p>}
       <Checkbox
-        label="I understand this cannot be undone"
+        label={t("deleteAccount.confirm")}
         testId="delete-account-confirm"
         checked={confirmed}
         onChange={setConfirmed}
       />
       <FormError error={error ?? null} />
       <Button variant="danger" pending={pending} disabled={!confirmed} data-testid="delete-account-submit">
-        {byMail ? "Send confirmation link" : "Delete my account"}
+        {byMail ? t("deleteAccount.sendLink") : t("deleteAccount.submit")}
       </Button>
     </Form>
   );

@@ -1,13 +1,16 @@
 import type { LinkedAccount } from "../../contract/api-models.js";
 import type { ListedSession } from "../../contract/models.js";
+import type { Translate } from "../../i18n/index.js";
+import { useFormatDate, useT, withElements } from "../lib/i18n.js";
+import { providerLabel } from "./provider-buttons.js";
 import { RelativeTime } from "./relative-time.js";
-import { Button, formatDate } from "./ui.js";
+import { Button } from "./ui.js";
 
 /* Props-only lists of the account's sessions and linked sign-in methods. */
 
 /** "Chrome on Linux" from a user agent, good enough to recognise one's own devices. */
-export function describeDevice(userAgent: string | null): string {
-  if (!userAgent) return "Unknown device";
+export function describeDevice(userAgent: string | null, t: Translate): string {
+  if (!userAgent) return t("device.unknown");
   const browser = /Edg\//.test(userAgent)
     ? "Edge"
     : /Chrome\//.test(userAgent)
@@ -17,8 +20,8 @@ export function describeDevice(userAgent: string | null): string {
         : /Safari\//.test(userAgent)
           ? "Safari"
           : /node|undici/i.test(userAgent)
-            ? "Script"
-            : "Browser";
+            ? t("device.script")
+            : t("device.browser");
   const os = /Windows/.test(userAgent)
     ? "Windows"
     : /Android/.test(userAgent)
@@ -30,7 +33,7 @@ export function describeDevice(userAgent: string | null): string {
           : /Linux/.test(userAgent)
             ? "Linux"
             : "";
-  return os ? `${browser} on ${os}` : browser;
+  return os ? t("device.on", { browser, os }) : browser;
 }
 
 export function SessionsList({
@@ -44,6 +47,7 @@ export function SessionsList({
   onRevokeOthers: () => void;
   pending?: boolean;
 }) {
+  const t = useT();
   // This device first, then the most recently active.
   const ordered = [...sessions].sort(
     (a, b) =>
@@ -55,12 +59,13 @@ export function SessionsList({
         {ordered.map((session) => (
           <li key={session.id} className="row" data-testid="session-row" data-current={session.current}>
             <div>
-              <strong>{describeDevice(session.userAgent)}</strong>
-              {session.current && <span className="badge">This device</span>}
+              <strong>{describeDevice(session.userAgent, t)}</strong>
+              {session.current && <span className="badge">{t("sessions.thisDevice")}</span>}
               <p className="hint">
-                IP {session.ipAddress || "unknown"} · last active{" "}
-                <RelativeTime date={session.updatedAt} testId="session-last-active" /> · signed in{" "}
-                <RelativeTime date={session.createdAt} />
+                {withElements(t("sessions.details", { ip: session.ipAddress || t("common.unknown") }), {
+                  active: <RelativeTime date={session.updatedAt} testId="session-last-active" />,
+                  created: <RelativeTime date={session.createdAt} />,
+                })}
               </p>
             </div>
             {!session.current && (
@@ -70,9 +75,12 @@ export function SessionsList({
                 pending={pending}
                 data-testid="session-revoke"
                 onClick={() => onRevoke(session)}
-                aria-label={`Sign out ${describeDevice(session.userAgent)} (${session.ipAddress || "unknown IP"})`}
+                aria-label={t("sessions.revokeLabel", {
+                  device: describeDevice(session.userAgent, t),
+                  ip: session.ipAddress || t("common.unknownIp"),
+                })}
               >
-                Sign out
+                {t("userButton.signOut")}
               </Button>
             )}
           </li>
@@ -86,7 +94,7 @@ export function SessionsList({
           data-testid="sessions-revoke-others"
           onClick={onRevokeOthers}
         >
-          Sign out all other sessions
+          {t("sessions.revokeOthers")}
         </Button>
       )}
     </>
@@ -106,8 +114,10 @@ export function LinkedAccountsList({
   onLink: (provider: string) => void;
   pending?: boolean;
 }) {
+  const t = useT();
+  const formatDate = useFormatDate();
   const linked = new Set(accounts.map((a) => a.providerId));
-  const label = (id: string) => (id === "credential" ? "Email and password" : id.charAt(0).toUpperCase() + id.slice(1));
+  const label = (id: string) => providerLabel(id, t);
   return (
     <>
       <ul className="rows" data-testid="accounts-list">
@@ -115,7 +125,7 @@ export function LinkedAccountsList({
           <li key={account.id} className="row" data-testid="account-row">
             <div>
               <strong>{label(account.providerId)}</strong>
-              <p className="hint">Linked {formatDate(account.createdAt)}</p>
+              <p className="hint">{t("linked.since", { date: formatDate(account.createdAt) })}</p>
             </div>
             <Button
               type="button"
@@ -125,7 +135,7 @@ export function LinkedAccountsList({
               data-testid={`account-unlink-${account.providerId}`}
               onClick={() => onUnlink(account)}
             >
-              Unlink
+              {t("linked.unlink")}
             </Button>
           </li>
         ))}
@@ -141,7 +151,7 @@ export function LinkedAccountsList({
             data-testid={`account-link-${provider}`}
             onClick={() => onLink(provider)}
           >
-            Link {label(provider)}
+            {t("linked.link", { provider: label(provider) })}
           </Button>
         ))}
     </>

@@ -1,9 +1,11 @@
 import { type FormEvent, useState } from "react";
+import { useT } from "../lib/i18n.js";
 import type { HasCode } from "../lib/messages.js";
 import {
   BAN_DURATIONS,
   banForm,
   type FieldErrors,
+  type FieldMessage,
   setUserPasswordForm,
   userSearchForm,
   validate,
@@ -29,6 +31,7 @@ export interface UserSearch {
 
 /** Search by email or name, one filter (role or ban state) and the order; paging is the page's. */
 export function UserSearchForm({ initial, onSubmit }: { initial: UserSearch; onSubmit: (values: UserSearch) => void }) {
+  const t = useT();
   const [values, setValues] = useState(initial);
   const [errors, setErrors] = useState<FieldErrors>({});
   const submit = (event: FormEvent) => {
@@ -38,9 +41,9 @@ export function UserSearchForm({ initial, onSubmit }: { initial: UserSearch; onS
     if (result.ok) onSubmit({ ...values, searchValue: values.searchValue.trim() });
   };
   return (
-    <Form onSubmit={submit} aria-label="Search users" className="inline-form">
+    <Form onSubmit={submit} aria-label={t("admin.search.form")} className="inline-form">
       <Field
-        label="Search"
+        label={t("admin.search.label")}
         testId="admin-search"
         type="search"
         value={values.searchValue}
@@ -48,65 +51,66 @@ export function UserSearchForm({ initial, onSubmit }: { initial: UserSearch; onS
         error={errors.searchValue}
       />
       <Select
-        label="In"
+        label={t("admin.search.in")}
         testId="admin-search-field"
         value={values.searchField}
         onChange={(e) => setValues({ ...values, searchField: e.target.value as UserSearch["searchField"] })}
       >
-        <option value="email">Email</option>
-        <option value="name">Name</option>
+        <option value="email">{t("field.email")}</option>
+        <option value="name">{t("field.name")}</option>
       </Select>
       <Select
-        label="Show"
+        label={t("admin.search.show")}
         testId="admin-filter"
         value={values.filter}
         onChange={(e) => setValues({ ...values, filter: e.target.value as UserFilter })}
       >
-        <option value="">All users</option>
-        <option value="admins">Admins</option>
-        <option value="users">Plain users</option>
-        <option value="banned">Banned</option>
-        <option value="active">Not banned</option>
+        <option value="">{t("admin.filter.all")}</option>
+        <option value="admins">{t("admin.filter.admins")}</option>
+        <option value="users">{t("admin.filter.users")}</option>
+        <option value="banned">{t("admin.filter.banned")}</option>
+        <option value="active">{t("admin.filter.active")}</option>
       </Select>
       <Select
-        label="Order"
+        label={t("admin.search.order")}
         testId="admin-sort"
         value={values.sort}
         onChange={(e) => setValues({ ...values, sort: e.target.value as UserSort })}
       >
-        <option value="createdAt:desc">Newest first</option>
-        <option value="createdAt:asc">Oldest first</option>
-        <option value="name:asc">Name A–Z</option>
-        <option value="email:asc">Email A–Z</option>
+        <option value="createdAt:desc">{t("admin.sort.newest")}</option>
+        <option value="createdAt:asc">{t("admin.sort.oldest")}</option>
+        <option value="name:asc">{t("admin.sort.name")}</option>
+        <option value="email:asc">{t("admin.sort.email")}</option>
       </Select>
-      <Button data-testid="admin-search-submit">Search</Button>
+      <Button data-testid="admin-search-submit">{t("admin.search.label")}</Button>
     </Form>
   );
 }
 
 export type PasswordLimits = { minPasswordLength: number; maxPasswordLength: number };
 export function RoleForm({ current, onSubmit, pending, error }: FormProps<{ role: string }> & { current: string }) {
+  const t = useT();
   const [role, setRole] = useState(current);
   const choices = Array.from(new Set(["user", "admin", current]));
   return (
     <Form
       error={error}
       className="inline-form"
-      aria-label="Role"
+      aria-label={t("field.role")}
       onSubmit={(event) => {
         event.preventDefault();
         if (role !== current) void onSubmit({ role });
       }}
     >
-      <Select label="Role" testId="admin-role" value={role} onChange={(e) => setRole(e.target.value)}>
+      <Select label={t("field.role")} testId="admin-role" value={role} onChange={(e) => setRole(e.target.value)}>
         {choices.map((choice) => (
           <option key={choice} value={choice}>
-            {choice}
+            {choice === "user" || choice === "admin" ? t(`admin.role.${choice}`) : choice}
           </option>
         ))}
       </Select>
       <Button variant="secondary" pending={pending} disabled={role === current} data-testid="admin-role-submit">
-        Change role
+        {t("admin.role.submit")}
       </Button>
       <FormError error={error ?? null} />
     </Form>
@@ -114,6 +118,7 @@ export function RoleForm({ current, onSubmit, pending, error }: FormProps<{ role
 }
 
 export function BanUserForm({ onSubmit, pending, error }: FormProps<{ banReason?: string; banExpiresIn?: number }>) {
+  const t = useT();
   const [banReason, setBanReason] = useState("");
   const [banExpiresIn, setBanExpiresIn] = useState("");
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -128,30 +133,30 @@ export function BanUserForm({ onSubmit, pending, error }: FormProps<{ banReason?
     });
   };
   return (
-    <Form onSubmit={submit} error={error} aria-label="Ban user">
-      <p>Banning signs the user out everywhere and refuses every sign-in until the ban ends.</p>
+    <Form onSubmit={submit} error={error} aria-label={t("admin.ban.submit")}>
+      <p>{t("admin.ban.intro")}</p>
       <Field
-        label="Reason (shown to the user)"
+        label={t("admin.ban.reason")}
         testId="admin-ban-reason"
         value={banReason}
         onChange={(e) => setBanReason(e.target.value)}
         error={errors.banReason}
       />
       <Select
-        label="Duration"
+        label={t("admin.ban.duration")}
         testId="admin-ban-duration"
         value={banExpiresIn}
         onChange={(e) => setBanExpiresIn(e.target.value)}
       >
         {BAN_DURATIONS.map((d) => (
           <option key={d.value} value={d.value}>
-            {d.label}
+            {t(d.label)}
           </option>
         ))}
       </Select>
       <FormError error={error ?? null} />
       <Button variant="danger" pending={pending} data-testid="admin-ban-submit">
-        Ban user
+        {t("admin.ban.submit")}
       </Button>
     </Form>
   );
@@ -163,8 +168,9 @@ export function SetUserPasswordForm({
   pending,
   error,
 }: FormProps<{ newPassword: string }> & { limits: PasswordLimits }) {
+  const t = useT();
   const [newPassword, setNewPassword] = useState("");
-  const [fieldError, setFieldError] = useState<string>();
+  const [fieldError, setFieldError] = useState<FieldMessage>();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const result = validate(setUserPasswordForm(limits.minPasswordLength, limits.maxPasswordLength), { newPassword });
@@ -172,9 +178,9 @@ export function SetUserPasswordForm({
     if (result.ok && (await onSubmit({ newPassword }))) setNewPassword("");
   };
   return (
-    <Form onSubmit={submit} error={error} aria-label="Set password">
+    <Form onSubmit={submit} error={error} aria-label={t("admin.password.submit")}>
       <PasswordField
-        label="New password"
+        label={t("field.newPassword")}
         testId="admin-password"
         autoComplete="new-password"
         value={newPassword}
@@ -183,7 +189,7 @@ export function SetUserPasswordForm({
       />
       <FormError error={error ?? null} />
       <Button variant="secondary" pending={pending} data-testid="admin-password-submit">
-        Set password
+        {t("admin.password.submit")}
       </Button>
     </Form>
   );
@@ -191,26 +197,27 @@ export function SetUserPasswordForm({
 
 /** Deleting asks for a clear yes first. */
 export function DeleteUserForm({ name, onSubmit, pending, error }: FormProps<undefined> & { name: string }) {
+  const t = useT();
   const [confirmed, setConfirmed] = useState(false);
   return (
     <Form
       error={error}
-      aria-label="Delete user"
+      aria-label={t("admin.delete.submit")}
       onSubmit={(event) => {
         event.preventDefault();
         if (confirmed) void onSubmit(undefined);
       }}
     >
-      <p>This removes {name}'s account, sessions, linked accounts and memberships. It cannot be undone.</p>
+      <p>{t("admin.delete.intro", { name })}</p>
       <Checkbox
-        label={`Yes, delete ${name}`}
+        label={t("admin.delete.confirm", { name })}
         testId="admin-delete-confirm"
         checked={confirmed}
         onChange={setConfirmed}
       />
       <FormError error={error ?? null} />
       <Button variant="danger" pending={pending} disabled={!confirmed} data-testid="admin-delete-submit">
-        Delete user
+        {t("admin.delete.submit")}
       </Button>
     </Form>
   );

@@ -1,31 +1,38 @@
 import { Link } from "react-router";
 import type { AuditEntry, AuditPerson, UserAccountSummary, UserMembership } from "../../contract/admin-models.js";
 import type { ListedSession, User } from "../../contract/models.js";
+import { useFormatDate, useT } from "../lib/i18n.js";
 import { roleLabel } from "../lib/permissions.js";
 import { describeDevice } from "./account-lists.js";
 import { providerLabel } from "./provider-buttons.js";
-import { Button, formatDate } from "./ui.js";
+import { Button } from "./ui.js";
 
 /* Props-only lists of the admin area. */
 
 export function UserStatus({ user }: { user: Pick<User, "role" | "banned" | "banExpires" | "emailVerified"> }) {
+  const t = useT();
+  const formatDate = useFormatDate();
   return (
     <>
       <span className="badge" data-testid="admin-user-role">
-        {roleLabel(user.role)}
+        {roleLabel(user.role, t)}
       </span>
       {user.banned && (
         <span className="badge danger" data-testid="admin-user-banned">
-          Banned{user.banExpires ? ` until ${formatDate(user.banExpires)}` : ""}
+          {user.banExpires
+            ? t("admin.status.bannedUntil", { date: formatDate(user.banExpires) })
+            : t("admin.status.banned")}
         </span>
       )}
-      {!user.emailVerified && <span className="badge">Unverified</span>}
+      {!user.emailVerified && <span className="badge">{t("admin.status.unverified")}</span>}
     </>
   );
 }
 
 export function UsersList({ users }: { users: User[] }) {
-  if (users.length === 0) return <p className="hint">No user matches.</p>;
+  const t = useT();
+  const formatDate = useFormatDate();
+  if (users.length === 0) return <p className="hint">{t("admin.users.none")}</p>;
   return (
     <ul className="rows" data-testid="admin-users-list">
       {users.map((user) => (
@@ -35,9 +42,7 @@ export function UsersList({ users }: { users: User[] }) {
               <strong>{user.name || user.email}</strong>
             </Link>
             <UserStatus user={user} />
-            <p className="hint">
-              {user.email} · joined {formatDate(user.createdAt)}
-            </p>
+            <p className="hint">{t("admin.users.details", { email: user.email, date: formatDate(user.createdAt) })}</p>
           </div>
         </li>
       ))}
@@ -59,12 +64,13 @@ export function Pager({
   onChange: (offset: number) => void;
   label: string;
 }) {
+  const t = useT();
   const first = total === 0 ? 0 : offset + 1;
   const last = Math.min(offset + limit, total);
   return (
     <nav className="pager" aria-label={label}>
       <span data-testid="pager-status" aria-live="polite">
-        {first}–{last} of {total}
+        {t("pager.status", { first, last, total })}
       </span>
       <span className="row-actions">
         <Button
@@ -74,7 +80,7 @@ export function Pager({
           data-testid="pager-previous"
           onClick={() => onChange(Math.max(0, offset - limit))}
         >
-          Previous
+          {t("pager.previous")}
         </Button>
         <Button
           type="button"
@@ -83,7 +89,7 @@ export function Pager({
           data-testid="pager-next"
           onClick={() => onChange(offset + limit)}
         >
-          Next
+          {t("pager.next")}
         </Button>
       </span>
     </nav>
@@ -101,18 +107,23 @@ export function UserSessionsList({
   onRevokeAll: () => void;
   pending?: boolean;
 }) {
-  if (sessions.length === 0) return <p className="hint">No active session.</p>;
+  const t = useT();
+  const formatDate = useFormatDate();
+  if (sessions.length === 0) return <p className="hint">{t("admin.sessions.none")}</p>;
   return (
     <>
       <ul className="rows" data-testid="admin-sessions-list">
         {sessions.map((session) => (
           <li key={session.id} className="row" data-testid="admin-session-row">
             <div>
-              <strong>{describeDevice(session.userAgent)}</strong>
-              {session.impersonatedBy && <span className="badge">Impersonation</span>}
+              <strong>{describeDevice(session.userAgent, t)}</strong>
+              {session.impersonatedBy && <span className="badge">{t("impersonation.label")}</span>}
               <p className="hint">
-                IP {session.ipAddress || "unknown"} · signed in {formatDate(session.createdAt)} · expires{" "}
-                {formatDate(session.expiresAt)}
+                {t("admin.sessions.details", {
+                  ip: session.ipAddress || t("common.unknown"),
+                  created: formatDate(session.createdAt),
+                  expires: formatDate(session.expiresAt),
+                })}
               </p>
             </div>
             <Button
@@ -120,10 +131,13 @@ export function UserSessionsList({
               variant="secondary"
               pending={pending}
               data-testid="admin-session-revoke"
-              aria-label={`Revoke ${describeDevice(session.userAgent)} (${session.ipAddress || "unknown IP"})`}
+              aria-label={t("admin.sessions.revokeLabel", {
+                device: describeDevice(session.userAgent, t),
+                ip: session.ipAddress || t("common.unknownIp"),
+              })}
               onClick={() => onRevoke(session)}
             >
-              Revoke
+              {t("admin.sessions.revoke")}
             </Button>
           </li>
         ))}
@@ -135,21 +149,23 @@ export function UserSessionsList({
         data-testid="admin-sessions-revoke-all"
         onClick={onRevokeAll}
       >
-        Revoke all sessions
+        {t("admin.sessions.revokeAll")}
       </Button>
     </>
   );
 }
 
 export function UserAccountsList({ accounts }: { accounts: UserAccountSummary[] }) {
-  if (accounts.length === 0) return <p className="hint">No sign-in method linked.</p>;
+  const t = useT();
+  const formatDate = useFormatDate();
+  if (accounts.length === 0) return <p className="hint">{t("admin.accounts.none")}</p>;
   return (
     <ul className="rows" data-testid="admin-accounts-list">
       {accounts.map((account) => (
         <li key={account.id} className="row" data-testid="admin-account-row">
           <div>
-            <strong>{providerLabel(account.providerId)}</strong>
-            <p className="hint">Linked {formatDate(account.createdAt)}</p>
+            <strong>{providerLabel(account.providerId, t)}</strong>
+            <p className="hint">{t("linked.since", { date: formatDate(account.createdAt) })}</p>
           </div>
         </li>
       ))}
@@ -158,15 +174,17 @@ export function UserAccountsList({ accounts }: { accounts: UserAccountSummary[] 
 }
 
 export function MembershipsList({ memberships }: { memberships: UserMembership[] }) {
-  if (memberships.length === 0) return <p className="hint">Not a member of any organization.</p>;
+  const t = useT();
+  const formatDate = useFormatDate();
+  if (memberships.length === 0) return <p className="hint">{t("admin.memberships.none")}</p>;
   return (
     <ul className="rows" data-testid="admin-memberships-list">
       {memberships.map((m) => (
         <li key={m.organizationId} className="row" data-testid="admin-membership-row">
           <div>
-            <strong>{m.organizationName}</strong> <span className="badge">{roleLabel(m.role)}</span>
+            <strong>{m.organizationName}</strong> <span className="badge">{roleLabel(m.role, t)}</span>
             <p className="hint">
-              {m.organizationSlug} · since {formatDate(m.createdAt)}
+              {t("admin.memberships.details", { slug: m.organizationSlug, date: formatDate(m.createdAt) })}
             </p>
           </div>
         </li>
@@ -177,7 +195,8 @@ export function MembershipsList({ memberships }: { memberships: UserMembership[]
 
 /** "name <email>" linking to the user's admin page; a removed user shows their old id. */
 function AuditPersonLabel({ person, id, testId }: { person: AuditPerson | null; id: string; testId: string }) {
-  if (!person) return <span data-testid={testId}>a removed user ({id})</span>;
+  const t = useT();
+  if (!person) return <span data-testid={testId}>{t("admin.audit.removedUser", { id })}</span>;
   return (
     <Link to={`/admin/users/${person.id}`} data-testid={testId}>
       {person.name ? `${person.name} <${person.email}>` : person.email}
@@ -187,7 +206,9 @@ function AuditPersonLabel({ person, id, testId }: { person: AuditPerson | null; 
 
 /** Newest first; actor and target by name, linked while they still exist. */
 export function AuditList({ entries }: { entries: AuditEntry[] }) {
-  if (entries.length === 0) return <p className="hint">Nothing recorded yet.</p>;
+  const t = useT();
+  const formatDate = useFormatDate();
+  if (entries.length === 0) return <p className="hint">{t("admin.audit.none")}</p>;
   return (
     <ul className="rows" data-testid="admin-audit-list">
       {entries.map((entry) => (
@@ -197,13 +218,14 @@ export function AuditList({ entries }: { entries: AuditEntry[] }) {
             {entry.targetUserId && (
               <>
                 {" "}
-                on <AuditPersonLabel person={entry.target} id={entry.targetUserId} testId="admin-audit-target" />
+                {t("admin.audit.on")}{" "}
+                <AuditPersonLabel person={entry.target} id={entry.targetUserId} testId="admin-audit-target" />
               </>
             )}
             <p className="hint">
-              {formatDate(entry.createdAt)} · by{" "}
-              <AuditPersonLabel person={entry.actor} id={entry.actorUserId} testId="admin-audit-actor" /> · IP{" "}
-              {entry.ipAddress || "unknown"}
+              {formatDate(entry.createdAt)} · {t("admin.audit.by")}{" "}
+              <AuditPersonLabel person={entry.actor} id={entry.actorUserId} testId="admin-audit-actor" /> ·{" "}
+              {t("admin.audit.ip", { ip: entry.ipAddress || t("common.unknown") })}
             </p>
           </div>
         </li>

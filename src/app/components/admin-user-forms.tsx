@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
 import type { User } from "../../contract/models.js";
+import { useT } from "../lib/i18n.js";
 import { ADMIN_ROLES, adminProfileForm, createUserForm, type FieldErrors, validate } from "../lib/schemas.js";
 import type { FormProps, PasswordLimits } from "./admin-forms.js";
 import { Button, Checkbox, Field, Form, FormError, PasswordField, Select } from "./ui.js";
@@ -15,6 +16,7 @@ export interface NewUser {
 
 /** A new account made by an admin; without a password the user sets one through a reset link. */
 export function CreateUserForm({ limits, onSubmit, pending, error }: FormProps<NewUser> & { limits: PasswordLimits }) {
+  const t = useT();
   const [values, setValues] = useState({ email: "", name: "", password: "", role: "user" as NewUser["role"] });
   const [errors, setErrors] = useState<FieldErrors>({});
   const submit = (event: FormEvent) => {
@@ -26,9 +28,9 @@ export function CreateUserForm({ limits, onSubmit, pending, error }: FormProps<N
     void onSubmit({ email, name, role, ...(password ? { password } : {}) });
   };
   return (
-    <Form onSubmit={submit} error={error} aria-label="Create user">
+    <Form onSubmit={submit} error={error} aria-label={t("admin.create.title")}>
       <Field
-        label="Email"
+        label={t("field.email")}
         testId="admin-create-email"
         type="email"
         autoComplete="off"
@@ -37,7 +39,7 @@ export function CreateUserForm({ limits, onSubmit, pending, error }: FormProps<N
         error={errors.email}
       />
       <Field
-        label="Name"
+        label={t("field.name")}
         testId="admin-create-name"
         autoComplete="off"
         value={values.name}
@@ -45,29 +47,29 @@ export function CreateUserForm({ limits, onSubmit, pending, error }: FormProps<N
         error={errors.name}
       />
       <PasswordField
-        label="Password (optional)"
+        label={t("admin.create.password")}
         testId="admin-create-password"
         autoComplete="new-password"
-        hint="Leave empty to let the user set one with a password reset."
+        hint={t("admin.create.passwordHint")}
         value={values.password}
         onChange={(e) => setValues({ ...values, password: e.target.value })}
         error={errors.password}
       />
       <Select
-        label="Role"
+        label={t("field.role")}
         testId="admin-create-role"
         value={values.role}
         onChange={(e) => setValues({ ...values, role: e.target.value as NewUser["role"] })}
       >
         {ADMIN_ROLES.map((role) => (
           <option key={role} value={role}>
-            {role}
+            {t(`admin.role.${role}`)}
           </option>
         ))}
       </Select>
       <FormError error={error ?? null} />
       <Button pending={pending} data-testid="admin-create-submit">
-        Create user
+        {t("admin.create.title")}
       </Button>
     </Form>
   );
@@ -83,6 +85,7 @@ export type AdminProfile = {
 
 /** What update-user changes for an admin; the role and password have their own forms. */
 export function AdminProfileForm({ user, onSubmit, pending, error }: FormProps<AdminProfile> & { user: User }) {
+  const t = useT();
   const [values, setValues] = useState({
     name: user.name,
     image: user.image ?? "",
@@ -103,9 +106,9 @@ export function AdminProfileForm({ user, onSubmit, pending, error }: FormProps<A
     });
   };
   return (
-    <Form onSubmit={submit} error={error} aria-label="Edit profile">
+    <Form onSubmit={submit} error={error} aria-label={t("admin.edit.title")}>
       <Field
-        label="Name"
+        label={t("field.name")}
         testId="admin-edit-name"
         autoComplete="off"
         value={values.name}
@@ -113,7 +116,7 @@ export function AdminProfileForm({ user, onSubmit, pending, error }: FormProps<A
         error={errors.name}
       />
       <Field
-        label="Picture URL"
+        label={t("field.pictureUrl")}
         testId="admin-edit-image"
         type="url"
         value={values.image}
@@ -121,7 +124,7 @@ export function AdminProfileForm({ user, onSubmit, pending, error }: FormProps<A
         error={errors.image}
       />
       <Field
-        label="Email"
+        label={t("field.email")}
         testId="admin-edit-email"
         type="email"
         autoComplete="off"
@@ -130,14 +133,14 @@ export function AdminProfileForm({ user, onSubmit, pending, error }: FormProps<A
         error={errors.email}
       />
       <Checkbox
-        label="Email verified"
+        label={t("admin.edit.emailVerified")}
         testId="admin-edit-email-verified"
         checked={values.emailVerified}
         onChange={(emailVerified) => setValues({ ...values, emailVerified })}
       />
       <FormError error={error ?? null} />
       <Button pending={pending} data-testid="admin-edit-submit">
-        Save profile
+        {t("profile.submit")}
       </Button>
     </Form>
   );

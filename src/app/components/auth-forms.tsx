@@ -1,6 +1,15 @@
 import { type FormEvent, useState } from "react";
+import { useT } from "../lib/i18n.js";
 import type { HasCode } from "../lib/messages.js";
-import { emailForm, type FieldErrors, resetPasswordForm, signInForm, signUpForm, validate } from "../lib/schemas.js";
+import {
+  emailForm,
+  type FieldErrors,
+  type FieldMessage,
+  resetPasswordForm,
+  signInForm,
+  signUpForm,
+  validate,
+} from "../lib/schemas.js";
 import { Button, Checkbox, Field, Form, FormError, PasswordField } from "./ui.js";
 
 /** Forms take data and callbacks only: the page decides what a submit does. */
@@ -18,6 +27,7 @@ export function SignUpForm({
   error,
   limits,
 }: FormProps<{ name: string; email: string; password: string }> & { limits: PasswordLimits }) {
+  const t = useT();
   const [values, setValues] = useState({ name: "", email: "", password: "" });
   const [errors, setErrors] = useState<FieldErrors>({});
   const submit = (event: FormEvent) => {
@@ -29,9 +39,9 @@ export function SignUpForm({
   const set = (key: keyof typeof values) => (e: { target: { value: string } }) =>
     setValues({ ...values, [key]: e.target.value });
   return (
-    <Form onSubmit={submit} error={error} aria-label="Sign up">
+    <Form onSubmit={submit} error={error} aria-label={t("signUp.form")}>
       <Field
-        label="Name"
+        label={t("field.name")}
         testId="sign-up-name"
         autoComplete="name"
         value={values.name}
@@ -39,7 +49,7 @@ export function SignUpForm({
         error={errors.name}
       />
       <Field
-        label="Email"
+        label={t("field.email")}
         testId="sign-up-email"
         type="email"
         autoComplete="email"
@@ -48,18 +58,18 @@ export function SignUpForm({
         error={errors.email}
       />
       <PasswordField
-        label="Password"
+        label={t("field.password")}
         testId="sign-up-password"
         meter={{ minLength: limits.minPasswordLength }}
         autoComplete="new-password"
         value={values.password}
         onChange={set("password")}
         error={errors.password}
-        hint={`At least ${limits.minPasswordLength} characters.`}
+        hint={t("field.password.hint", { min: limits.minPasswordLength })}
       />
       <FormError error={error ?? null} />
       <Button pending={pending} data-testid="sign-up-submit">
-        Create account
+        {t("signUp.submit")}
       </Button>
     </Form>
   );
@@ -71,6 +81,7 @@ export function SignInForm({
   error,
   passkeyAutofill = false,
 }: FormProps<{ email: string; password: string; rememberMe: boolean }> & { passkeyAutofill?: boolean }) {
+  const t = useT();
   const [values, setValues] = useState({ email: "", password: "", rememberMe: true });
   const [errors, setErrors] = useState<FieldErrors>({});
   const submit = (event: FormEvent) => {
@@ -80,9 +91,9 @@ export function SignInForm({
     if (result.ok) void onSubmit(values);
   };
   return (
-    <Form onSubmit={submit} error={error} aria-label="Sign in with email">
+    <Form onSubmit={submit} error={error} aria-label={t("signIn.form")}>
       <Field
-        label="Email"
+        label={t("field.email")}
         testId="sign-in-email"
         type="email"
         // "webauthn" lets the browser offer passkeys in this field's autofill (conditional UI).
@@ -92,7 +103,7 @@ export function SignInForm({
         error={errors.email}
       />
       <PasswordField
-        label="Password"
+        label={t("field.password")}
         testId="sign-in-password"
         autoComplete="current-password"
         value={values.password}
@@ -100,14 +111,14 @@ export function SignInForm({
         error={errors.password}
       />
       <Checkbox
-        label="Remember me"
+        label={t("signIn.rememberMe")}
         testId="sign-in-remember"
         checked={values.rememberMe}
         onChange={(rememberMe) => setValues({ ...values, rememberMe })}
       />
       <FormError error={error ?? null} />
       <Button pending={pending} data-testid="sign-in-submit">
-        Sign in
+        {t("signIn.submit")}
       </Button>
     </Form>
   );
@@ -120,8 +131,9 @@ export function EmailOnlyForm({
   submitLabel,
   testId,
 }: FormProps<{ email: string }> & { submitLabel: string; testId: string }) {
+  const t = useT();
   const [email, setEmail] = useState("");
-  const [fieldError, setFieldError] = useState<string>();
+  const [fieldError, setFieldError] = useState<FieldMessage>();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const result = validate(emailForm, { email });
@@ -131,7 +143,7 @@ export function EmailOnlyForm({
   return (
     <Form onSubmit={submit} error={error} aria-label={submitLabel}>
       <Field
-        label="Email"
+        label={t("field.email")}
         testId={`${testId}-email`}
         type="email"
         autoComplete="email"
@@ -153,8 +165,9 @@ export function NewPasswordForm({
   error,
   limits,
 }: FormProps<{ newPassword: string }> & { limits: PasswordLimits }) {
+  const t = useT();
   const [newPassword, setNewPassword] = useState("");
-  const [fieldError, setFieldError] = useState<string>();
+  const [fieldError, setFieldError] = useState<FieldMessage>();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const result = validate(resetPasswordForm(limits.minPasswordLength, limits.maxPasswordLength), { newPassword });
@@ -162,9 +175,9 @@ export function NewPasswordForm({
     if (result.ok) void onSubmit({ newPassword });
   };
   return (
-    <Form onSubmit={submit} error={error} aria-label="Choose a new password">
+    <Form onSubmit={submit} error={error} aria-label={t("resetPassword.title")}>
       <PasswordField
-        label="New password"
+        label={t("field.newPassword")}
         testId="reset-password-new"
         meter={{ minLength: limits.minPasswordLength }}
         autoComplete="new-password"
@@ -174,7 +187,7 @@ export function NewPasswordForm({
       />
       <FormError error={error ?? null} />
       <Button pending={pending} data-testid="reset-password-submit">
-        Save password
+        {t("resetPassword.submit")}
       </Button>
     </Form>
   );

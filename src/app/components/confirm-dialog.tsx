@@ -1,6 +1,5 @@
 import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from "react";
-
-export const confirmDialogLabels = { cancel: "Cancel" };
+import { useT } from "../lib/i18n.js";
 
 export interface ConfirmRequest {
   /** A question naming what goes: "Remove Ivan from Acme?" */
@@ -36,6 +35,7 @@ export function useConfirm(): { confirm: (request: ConfirmRequest) => Promise<bo
 }
 
 function ConfirmDialog({ title, body, confirmLabel, answer }: ConfirmRequest & { answer: (yes: boolean) => void }) {
+  const t = useT();
   const ref = useRef<HTMLDialogElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
   const titleId = useId();
@@ -73,7 +73,7 @@ function ConfirmDialog({ title, body, confirmLabel, answer }: ConfirmRequest & {
           data-testid="confirm-cancel"
           onClick={() => answer(false)}
         >
-          {confirmDialogLabels.cancel}
+          {t("common.cancel")}
         </button>
         <button type="button" className="button danger" data-testid="confirm-accept" onClick={() => answer(true)}>
           {confirmLabel}

@@ -1,8 +1,10 @@
 import { type FormEvent, useState } from "react";
 import type { Organization, Team } from "../../contract/api-models.js";
+import { useT } from "../lib/i18n.js";
 import type { HasCode } from "../lib/messages.js";
 import {
   type FieldErrors,
+  type FieldMessage,
   inviteForm,
   organizationForm,
   organizationSettingsForm,
@@ -28,6 +30,7 @@ export function CreateOrganizationForm({
   pending,
   error,
 }: FormProps<{ name: string; slug: string }> & { onCheckSlug: (slug: string) => void; slugStatus: SlugStatus }) {
+  const t = useT();
   const [name, setName] = useState("");
   const [slug, setSlug] = useState("");
   const [slugEdited, setSlugEdited] = useState(false);
@@ -40,16 +43,16 @@ export function CreateOrganizationForm({
   };
   const slugHint =
     slugStatus === "checking"
-      ? "Checking…"
+      ? t("org.slug.checking")
       : slugStatus === "free"
-        ? "This slug is free."
+        ? t("org.slug.free")
         : slugStatus === "taken"
           ? undefined
-          : "Used in links; lowercase letters, digits and dashes.";
+          : t("org.slug.hint");
   return (
-    <Form onSubmit={submit} error={error} aria-label="Create organization">
+    <Form onSubmit={submit} error={error} aria-label={t("switcher.create")}>
       <Field
-        label="Name"
+        label={t("field.name")}
         testId="org-create-name"
         value={name}
         onChange={(e) => {
@@ -60,7 +63,7 @@ export function CreateOrganizationForm({
         error={errors.name}
       />
       <Field
-        label="Slug"
+        label={t("org.slug")}
         testId="org-create-slug"
         value={slug}
         onChange={(e) => {
@@ -68,12 +71,12 @@ export function CreateOrganizationForm({
           setSlug(e.target.value);
         }}
         onBlur={() => slug && onCheckSlug(slug)}
-        error={errors.slug ?? (slugStatus === "taken" ? "This slug is taken." : undefined)}
+        error={errors.slug ?? (slugStatus === "taken" ? { key: "error.ORGANIZATION_SLUG_ALREADY_TAKEN" } : undefined)}
         hint={slugHint}
       />
       <FormError error={error ?? null} />
       <Button pending={pending} data-testid="org-create-submit">
-        Create organization
+        {t("switcher.create")}
       </Button>
     </Form>
   );
@@ -91,6 +94,7 @@ export function OrganizationSettingsForm({
   organization: Organization;
   readOnly: boolean;
 }) {
+  const t = useT();
   const metadataText =
     typeof organization.metadata === "string" ? organization.metadata : JSON.stringify(organization.metadata ?? {});
   const [values, setValues] = useState<SettingsValues>({
@@ -115,12 +119,24 @@ export function OrganizationSettingsForm({
   const set = (key: keyof SettingsValues) => (e: { target: { value: string } }) =>
     setValues({ ...values, [key]: e.target.value });
   return (
-    <Form onSubmit={submit} error={error} aria-label="Organization settings">
+    <Form onSubmit={submit} error={error} aria-label={t("org.settings.form")}>
       <fieldset disabled={readOnly}>
-        <Field label="Name" testId="org-settings-name" value={values.name} onChange={set("name")} error={errors.name} />
-        <Field label="Slug" testId="org-settings-slug" value={values.slug} onChange={set("slug")} error={errors.slug} />
         <Field
-          label="Logo URL"
+          label={t("field.name")}
+          testId="org-settings-name"
+          value={values.name}
+          onChange={set("name")}
+          error={errors.name}
+        />
+        <Field
+          label={t("org.slug")}
+          testId="org-settings-slug"
+          value={values.slug}
+          onChange={set("slug")}
+          error={errors.slug}
+        />
+        <Field
+          label={t("org.logoUrl")}
           testId="org-settings-logo"
           type="url"
           value={values.logo}
@@ -128,7 +144,7 @@ export function OrganizationSettingsForm({
           error={errors.logo}
         />
         <Field
-          label="Metadata (JSON object)"
+          label={t("org.metadata")}
           testId="org-settings-metadata"
           value={values.metadata}
           onChange={set("metadata")}
@@ -138,7 +154,7 @@ export function OrganizationSettingsForm({
       <FormError error={error ?? null} />
       {!readOnly && (
         <Button pending={pending} data-testid="org-settings-submit">
-          Save settings
+          {t("org.settings.submit")}
         </Button>
       )}
     </Form>
@@ -155,6 +171,7 @@ export function InviteMemberForm({
   teams: Team[];
   canInviteOwner: boolean;
 }) {
+  const t = useT();
   const [values, setValues] = useState({ email: "", role: "member", teamId: "" });
   const [errors, setErrors] = useState<FieldErrors>({});
   const submit = (event: FormEvent) => {
@@ -167,9 +184,9 @@ export function InviteMemberForm({
     }
   };
   return (
-    <Form onSubmit={submit} error={error} aria-label="Invite a member" className="inline-form">
+    <Form onSubmit={submit} error={error} aria-label={t("invite.title")} className="inline-form">
       <Field
-        label="Email"
+        label={t("field.email")}
         testId="invite-email"
         type="email"
         value={values.email}
@@ -177,23 +194,23 @@ export function InviteMemberForm({
         error={errors.email}
       />
       <Select
-        label="Role"
+        label={t("field.role")}
         testId="invite-role"
         value={values.role}
         onChange={(e) => setValues({ ...values, role: e.target.value })}
       >
-        <option value="member">Member</option>
-        <option value="admin">Admin</option>
-        {canInviteOwner && <option value="owner">Owner</option>}
+        <option value="member">{t("role.member")}</option>
+        <option value="admin">{t("role.admin")}</option>
+        {canInviteOwner && <option value="owner">{t("role.owner")}</option>}
       </Select>
       {teams.length > 0 && (
         <Select
-          label="Team"
+          label={t("invite.team")}
           testId="invite-team"
           value={values.teamId}
           onChange={(e) => setValues({ ...values, teamId: e.target.value })}
         >
-          <option value="">No team</option>
+          <option value="">{t("invite.noTeam")}</option>
           {teams.map((team) => (
             <option key={team.id} value={team.id}>
               {team.name}
@@ -203,7 +220,7 @@ export function InviteMemberForm({
       )}
       <FormError error={error ?? null} />
       <Button pending={pending} data-testid="invite-submit">
-        Send invitation
+        {t("invite.submit")}
       </Button>
     </Form>
   );
@@ -217,8 +234,9 @@ export function TeamNameForm({
   pending,
   error,
 }: FormProps<{ name: string }> & { initial?: string; submitLabel: string; testId: string }) {
+  const t = useT();
   const [name, setName] = useState(initial);
-  const [fieldError, setFieldError] = useState<string>();
+  const [fieldError, setFieldError] = useState<FieldMessage>();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const result = validate(teamForm, { name });
@@ -231,7 +249,7 @@ export function TeamNameForm({
   return (
     <Form onSubmit={submit} error={error} aria-label={submitLabel} className="inline-form">
       <Field
-        label="Team name"
+        label={t("teams.name")}
         testId={`${testId}-name`}
         value={name}
         onChange={(e) => setName(e.target.value)}

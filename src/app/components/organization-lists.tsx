@@ -1,8 +1,8 @@
 import type { Invitation, MemberWithUser as Member } from "../../contract/api-models.js";
 import { Avatar } from "../../react/index.js";
-import { useT } from "../lib/i18n.js";
+import { useFormatDate, useT } from "../lib/i18n.js";
 import { memberControls, roleLabel } from "../lib/permissions.js";
-import { Button, formatDate, Select } from "./ui.js";
+import { Button, Select } from "./ui.js";
 
 /** Props-only: the members, with role pickers and remove buttons only where the viewer's role allows. */
 export function MembersTable({
@@ -32,7 +32,7 @@ export function MembersTable({
             <div className="member-who">
               <Avatar name={member.user?.name || member.user?.email || "?"} image={member.user?.image} />
               <div>
-                <strong>{who}</strong> {self && <span className="badge">You</span>}
+                <strong>{who}</strong> {self && <span className="badge">{t("members.you")}</span>}
                 <p className="hint">{member.user?.email}</p>
                 {member.invitedBy && (
                   <p className="hint" data-testid="member-invited-by">
@@ -43,20 +43,20 @@ export function MembersTable({
             </div>
             {controls.changeRole ? (
               <Select
-                label={`Role of ${who}`}
+                label={t("members.roleOf", { name: who })}
                 testId="member-role"
                 value={member.role}
                 onChange={(e) => onRoleChange(member, e.target.value)}
               >
                 {controls.roles.map((role) => (
                   <option key={role} value={role}>
-                    {roleLabel(role)}
+                    {roleLabel(role, t)}
                   </option>
                 ))}
               </Select>
             ) : (
               <span className="badge" data-testid="member-role-label">
-                {roleLabel(member.role)}
+                {roleLabel(member.role, t)}
               </span>
             )}
             {controls.remove && (
@@ -64,10 +64,10 @@ export function MembersTable({
                 type="button"
                 variant="secondary"
                 data-testid="member-remove"
-                aria-label={`Remove ${who}`}
+                aria-label={t("members.removeLabel", { name: who })}
                 onClick={() => onRemove(member)}
               >
-                Remove
+                {t("common.remove")}
               </Button>
             )}
           </li>
@@ -76,6 +76,13 @@ export function MembersTable({
     </ul>
   );
 }
+
+const invitationStatusKeys = {
+  pending: "invitations.status.pending",
+  accepted: "invitations.status.accepted",
+  rejected: "invitations.status.rejected",
+  canceled: "invitations.status.canceled",
+} as const satisfies Record<Invitation["status"], string>;
 
 export function InvitationsTable({
   invitations,
@@ -92,17 +99,22 @@ export function InvitationsTable({
   inviterName?: (userId: string) => string | undefined;
 }) {
   const t = useT();
+  const formatDate = useFormatDate();
   const invitedBy = (name: string | undefined) =>
     name ? t("details.members.invitedBy", { name }) : t("details.members.invitedByFormer");
-  if (invitations.length === 0) return <p className="hint">No invitations yet.</p>;
+  if (invitations.length === 0) return <p className="hint">{t("invitations.none")}</p>;
   return (
     <ul className="rows" data-testid="invitations-list">
       {invitations.map((invitation) => (
         <li key={invitation.id} className="row" data-testid="invitation-row" data-status={invitation.status}>
           <div>
-            <strong>{invitation.email}</strong> <span className="badge">{roleLabel(invitation.role ?? "member")}</span>
+            <strong>{invitation.email}</strong>{" "}
+            <span className="badge">{roleLabel(invitation.role ?? "member", t)}</span>
             <p className="hint">
-              {invitation.status} · expires {formatDate(invitation.expiresAt)}
+              {t("invitations.details", {
+                status: t(invitationStatusKeys[invitation.status]),
+                date: formatDate(invitation.expiresAt),
+              })}
             </p>
             {inviterName && (
               <p className="hint" data-testid="invitation-inviter">
@@ -116,19 +128,19 @@ export function InvitationsTable({
                 type="button"
                 variant="secondary"
                 data-testid="invitation-resend"
-                aria-label={`Resend the invitation to ${invitation.email}`}
+                aria-label={t("invitations.resendLabel", { email: invitation.email })}
                 onClick={() => onResend(invitation)}
               >
-                Resend
+                {t("invitations.resend")}
               </Button>
               <Button
                 type="button"
                 variant="secondary"
                 data-testid="invitation-cancel"
-                aria-label={`Cancel the invitation to ${invitation.email}`}
+                aria-label={t("invitations.cancelLabel", { email: invitation.email })}
                 onClick={() => onCancel(invitation)}
               >
-                Cancel
+                {t("invitations.cancel")}
               </Button>
             </span>
           )}

@@ -2,15 +2,16 @@ import { startRegistration } from "@simplewebauthn/browser";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { authClient, unwrap } from "../lib/client.js";
+import { useFormatDate, useT } from "../lib/i18n.js";
 import type { HasCode } from "../lib/messages.js";
 import { useSubmit } from "../lib/use-submit.js";
 import { Button, Card, Field, FormError, Notice } from "./ui.js";
 
 /** A browser's refusal (the person cancelled, or no authenticator) in the app's error shape. */
-const cancelled = (error: unknown): HasCode => ({
-  code: "REGISTRATION_CANCELLED",
-  message: error instanceof Error && error.name === "NotAllowedError" ? "The passkey was not created." : String(error),
-});
+const cancelled = (error: unknown): HasCode =>
+  error instanceof Error && error.name === "NotAllowedError"
+    ? { code: "REGISTRATION_CANCELLED" }
+    : { code: "REGISTRATION_FAILED", message: String(error) };
 
 function PasskeyRow({
   passkey,
@@ -19,11 +20,13 @@ function PasskeyRow({
   passkey: { id: string; name: string | null; createdAt: Date };
   onChanged: () => void;
 }) {
+  const t = useT();
+  const formatDate = useFormatDate();
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(passkey.name ?? "");
   const rename = useSubmit(authClient.passkey.updatePasskey);
   const remove = useSubmit(authClient.passkey.deletePasskey);
-  const label = passkey.name || "Passkey";
+  const label = passkey.name || t("passkeys.default");
   const save = async (event: FormEvent) => {
     event.preventDefault();
     if (await rename.run({ id: passkey.id, name })) {
@@ -34,30 +37,35 @@ function PasskeyRow({
   return (
     <li data-testid="passkey-row">
       {editing ? (
-        <form onSubmit={save} aria-label={`Rename ${label}`}>
-          <Field label="Name" testId="passkey-name" value={name} onChange={(e) => setName(e.target.value)} />
+        <form onSubmit={save} aria-label={t("passkeys.renameLabel", { name: label })}>
+          <Field label={t("field.name")} testId="passkey-name" value={name} onChange={(e) => setName(e.target.value)} />
           <Button pending={rename.pending} data-testid="passkey-rename-save">
-            Save
+            {t("common.save")}
           </Button>
         </form>
       ) : (
         <>
           <strong data-testid="passkey-label">{label}</strong>{" "}
-          <span className="hint">added {passkey.createdAt.toLocaleDateString()}</span>{" "}
-          <Button type="button" variant="secondary" onClick={() => setEditing(true)} aria-label={`Rename ${label}`}>
-            Rename
+          <span className="hint">{t("passkeys.added", { date: formatDate(passkey.createdAt) })}</span>{" "}
+          <Button
+            type="button"
+            variant="secondary"
+            onClick={() => setEditing(true)}
+            aria-label={t("passkeys.renameLabel", { name: label })}
+          >
+            {t("passkeys.rename")}
           </Button>{" "}
           <Button
             type="button"
             variant="danger"
             pending={remove.pending}
-            aria-label={`Delete ${label}`}
+            aria-label={t("passkeys.deleteLabel", { name: label })}
             data-testid="passkey-delete"
             onClick={async () => {
               if (await remove.run({ id: passkey.id })) onChanged();
             }}
           >
-            Delete
+            {t("common.delete")}
           </Button>
         </>
       )}
@@ -68,6 +76,7 @@ function PasskeyRow({
 
 /** Account security: the caller's passkeys, and "Add passkey" (the WebAuthn ceremony runs here, in the browser). */
 export function PasskeysCard() {
+  const t = useT();
   const queryClient = useQueryClient();
   const passkeys = useQuery({ queryKey: ["passkeys"], queryFn: () => unwrap(authClient.passkey.listUserPasskeys()) });
   const [pending, setPending] = useState(false);
@@ -90,7 +99,7 @@ export function PasskeysCard() {
       }
       const saved = await authClient.passkey.verifyRegistration({ response: response as { id: string; type: string } });
       if (saved.error) return setError(saved.error);
-      setNotice("Passkey added. You can sign in with it now.");
+      setNotice(t("passkeys.added.notice"));
       refresh();
     } finally {
       setPending(false);
@@ -98,9 +107,9 @@ export function PasskeysCard() {
   };
 
   return (
-    <Card title="Passkeys" testId="passkeys-card">
+    <Card title={t("passkeys.title")} testId="passkeys-card">
       {notice && <Notice testId="passkey-notice">{notice}</Notice>}
-      <p>Sign in with your fingerprint, face or device PIN instead of a password.</p>
+      <p>{t("passkeys.intro")}</p>
       {passkeys.data && passkeys.data.length > 0 && (
         <ul className="passkeys">
           {passkeys.data.map((passkey) => (
@@ -110,7 +119,7 @@ export function PasskeysCard() {
       )}
       <FormError error={error} />
       <Button type="button" pending={pending} onClick={() => void add()} data-testid="passkey-add">
-        Add passkey
+        {t("passkeys.add")}
       </Button>
     </Card>
   );

@@ -1,8 +1,10 @@
+import type { Translate } from "../../i18n/index.js";
+import { useT } from "../lib/i18n.js";
 import { Button } from "./ui.js";
 
 /** A sign-in method's name for people: "Email and password", or the provider id capitalised. */
-export const providerLabel = (id: string) =>
-  id === "credential" ? "Email and password" : id.charAt(0).toUpperCase() + id.slice(1);
+export const providerLabel = (id: string, t: Translate) =>
+  id === "credential" ? t("provider.credential") : id.charAt(0).toUpperCase() + id.slice(1);
 
 /** One "Continue with …" button per configured provider. */
 export function ProviderButtons({
@@ -16,6 +18,7 @@ export function ProviderButtons({
   testIdPrefix: string;
   onChoose: (provider: string) => void;
 }) {
+  const t = useT();
   return (
     <>
       {providers.map((provider) => (
@@ -27,7 +30,7 @@ export function ProviderButtons({
           data-testid={`${testIdPrefix}-${provider}`}
           onClick={() => onChoose(provider)}
         >
-          Continue with {providerLabel(provider)}
+          {t("provider.continueWith", { provider: providerLabel(provider, t) })}
         </Button>
       ))}
     </>

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { authClient } from "../lib/client.js";
 import { useAppConfig } from "../lib/config.js";
+import { useT } from "../lib/i18n.js";
 import { useSubmit } from "../lib/use-submit.js";
 import { ProviderButtons } from "./provider-buttons.js";
 import { Card, FormError } from "./ui.js";
@@ -13,16 +14,14 @@ import { Card, FormError } from "./ui.js";
 export function SaveGuestAccountCard() {
   const config = useAppConfig();
   const social = useSubmit(authClient.signIn.social);
+  const t = useT();
   return (
-    <Card title="Save your account" testId="save-guest-card">
-      <p>
-        You are using a guest account. Save it to keep your work: your organizations and teams move to the account you
-        create or sign in to.
-      </p>
+    <Card title={t("guest.save.title")} testId="save-guest-card">
+      <p>{t("guest.save.intro")}</p>
       <div className="actions">
         {config.emailAndPassword.enabled && !config.emailAndPassword.disableSignUp && (
           <Link className="button primary" to="/sign-up?redirectTo=%2Faccount" data-testid="save-guest-sign-up">
-            Create an account with email
+            {t("guest.save.signUp")}
           </Link>
         )}
         <ProviderButtons
@@ -32,7 +31,7 @@ export function SaveGuestAccountCard() {
           onChoose={(provider) => void social.run({ provider, callbackURL: "/account", errorCallbackURL: "/account" })}
         />
         <Link className="button secondary" to="/sign-in?redirectTo=%2Faccount" data-testid="save-guest-sign-in">
-          I already have an account
+          {t("guest.save.signIn")}
         </Link>
       </div>
       <FormError error={social.error} />

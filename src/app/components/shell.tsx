@@ -1,10 +1,13 @@
 import { useQueryClient } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from "react-router";
+import type { MessageKey } from "../../i18n/index.js";
 import { OrganizationSwitcher, UserButton, useIsAdmin, useSession } from "../../react/index.js";
 import { authClient } from "../lib/client.js";
 import { useAppConfig } from "../lib/config.js";
+import { usePageTitle, useT } from "../lib/i18n.js";
 import { useSubmit } from "../lib/use-submit.js";
+import { PreferencesFooter } from "./preferences.js";
 import { Button, FormError, Loading } from "./ui.js";
 
 /** Pages behind it need a session; without one the visitor goes to sign-in and comes back after. */
@@ -43,13 +46,14 @@ export function ImpersonationBanner({
   pending?: boolean;
   error?: { code?: string } | null;
 }) {
+  const t = useT();
   return (
-    <section className="impersonation-banner" aria-label="Impersonation" data-testid="impersonation-banner">
+    <section className="impersonation-banner" aria-label={t("impersonation.label")} data-testid="impersonation-banner">
       <p>
-        You are acting as <strong>{name}</strong>
+        {t("impersonation.actingAs")} <strong>{name}</strong>
       </p>
       <Button type="button" variant="secondary" pending={pending} data-testid="stop-impersonating" onClick={onStop}>
-        Stop impersonating
+        {t("impersonation.stop")}
       </Button>
       <FormError error={error ?? null} testId="stop-impersonating-error" />
     </section>
@@ -63,13 +67,30 @@ export function AppShell() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const stop = useSubmit(authClient.admin.stopImpersonating);
+  const t = useT();
   const nav = [
-    { to: "/", label: "Home", end: true },
-    { to: "/account", label: "Account" },
-    { to: "/organization", label: "Organization" },
-    ...(isAdmin ? [{ to: "/admin", label: "Admin" }] : []),
-    ...(config.devOutbox ? [{ to: "/dev/outbox", label: "Mail outbox" }] : []),
+    { to: "/", label: t("nav.home"), end: true },
+    { to: "/account", label: t("nav.account") },
+    { to: "/organization", label: t("nav.organization") },
+    ...(isAdmin ? [{ to: "/admin", label: t("nav.admin") }] : []),
+    ...(config.devOutbox ? [{ to: "/dev/outbox", label: t("nav.outbox") }] : []),
   ];
+  // The exported components know no catalogue: the application hands them its words.
+  const userButtonLabels = {
+    menu: t("userButton.menu"),
+    guest: t("userButton.guest"),
+    account: t("nav.account"),
+    admin: t("nav.admin"),
+    signOut: t("userButton.signOut"),
+  };
+  const switcherLabels = {
+    menu: t("switcher.menu"),
+    prefix: t("switcher.prefix"),
+    none: t("switcher.none"),
+    create: t("switcher.create"),
+    invitation: (organization: string) => t("switcher.invitation", { organization }),
+    pendingInvitations: (count: number) => t("switcher.pendingInvitations", { count }),
+  };
   const stopImpersonating = async () => {
     const impersonatedId = session.data?.user.id;
     const restored = await stop.run();
@@ -82,7 +103,7 @@ export function AppShell() {
   return (
     <RequireSession>
       <a href="#main" className="skip-link">
-        Skip to content
+        {t("shell.skipLink")}
       </a>
       {session.data?.session.impersonatedBy && (
         <ImpersonationBanner
@@ -94,14 +115,18 @@ export function AppShell() {
       )}
       <header className="shell-header">
         <NavLink to="/" className="brand">
-          Gatehouse
+          {t("app.name")}
         </NavLink>
-        <OrganizationSwitcher navigate={navigate} afterSelect={() => navigate("/organization")} />
+        <OrganizationSwitcher
+          navigate={navigate}
+          afterSelect={() => navigate("/organization")}
+          labels={switcherLabels}
+        />
         <div className="user-menu">
-          <UserButton navigate={navigate} />
+          <UserButton navigate={navigate} labels={userButtonLabels} />
         </div>
       </header>
-      <nav className="shell-nav" aria-label="Main">
+      <nav className="shell-nav" aria-label={t("nav.main")}>
         <ul>
           {nav.map((item) => (
             <li key={item.to}>
@@ -115,6 +140,7 @@ export function AppShell() {
       <main id="main" className="shell-main">
         <Outlet />
       </main>
+      <PreferencesFooter />
     </RequireSession>
   );
 }
@@ -153,14 +179,20 @@ export function SettingsLayout({
   );
 }
 
-export function AuthLayout({ title, children }: { title: string; children: ReactNode }) {
+/** A signed-out screen: its title is the heading and the document title. */
+export function AuthLayout({ titleKey, children }: { titleKey: MessageKey; children: ReactNode }) {
+  const t = useT();
+  usePageTitle(titleKey);
   return (
-    <main id="main" className="auth-layout">
-      <div className="auth-card">
-        <p className="brand">Gatehouse</p>
-        <h1>{title}</h1>
-        {children}
-      </div>
-    </main>
+    <>
+      <main id="main" className="auth-layout">
+        <div className="auth-card">
+          <p className="brand">{t("app.name")}</p>
+          <h1>{t(titleKey)}</h1>
+          {children}
+        </div>
+      </main>
+      <PreferencesFooter />
+    </>
   );
 }

@@ -1,22 +1,23 @@
 import { type FormEvent, useState } from "react";
 import { renderSVG } from "uqr";
 import { authClient } from "../lib/client.js";
+import { useT } from "../lib/i18n.js";
 import { useSubmit } from "../lib/use-submit.js";
 import { Button, Card, Field, FormError, Notice } from "./ui.js";
 
 /** The QR code is drawn here, in the browser: the secret never goes to another service. */
 function QrCode({ uri }: { uri: string }) {
+  const t = useT();
   const src = `data:image/svg+xml;utf8,${encodeURIComponent(renderSVG(uri, { border: 2 }))}`;
-  return (
-    <img className="qr-code" src={src} width={192} height={192} alt="QR code to scan with your authenticator app" />
-  );
+  return <img className="qr-code" src={src} width={192} height={192} alt={t("twoFactor.qrAlt")} />;
 }
 
 function BackupCodes({ codes }: { codes: string[] }) {
+  const t = useT();
   const file = `data:text/plain;charset=utf-8,${encodeURIComponent(`${codes.join("\n")}\n`)}`;
   return (
     <div data-testid="backup-codes">
-      <p>Save these backup codes somewhere safe. Each works once if you lose your phone; they are not shown again.</p>
+      <p>{t("twoFactor.backupCodes.intro")}</p>
       <ul className="backup-codes">
         {codes.map((code) => (
           <li key={code}>
@@ -25,7 +26,7 @@ function BackupCodes({ codes }: { codes: string[] }) {
         ))}
       </ul>
       <a href={file} download="backup-codes.txt" data-testid="backup-codes-download">
-        Download the codes
+        {t("twoFactor.backupCodes.download")}
       </a>
     </div>
   );
@@ -33,6 +34,7 @@ function BackupCodes({ codes }: { codes: string[] }) {
 
 /** Account security: turn TOTP two-factor on (scan, confirm with a code, keep the backup codes), off, or renew the codes. */
 export function TwoFactorCard({ enabled, hasPassword }: { enabled: boolean; hasPassword: boolean }) {
+  const t = useT();
   const [password, setPassword] = useState("");
   const [setup, setSetup] = useState<{ totpURI: string; backupCodes: string[] } | null>(null);
   const [code, setCode] = useState("");
@@ -60,26 +62,26 @@ export function TwoFactorCard({ enabled, hasPassword }: { enabled: boolean; hasP
     setCodes(setup?.backupCodes ?? null);
     setSetup(null);
     setCode("");
-    setNotice("Two-factor authentication is on.");
+    setNotice(t("twoFactor.on"));
   };
   const turnOff = async () => {
     if (!(await disable.run(credentials))) return;
     await authClient.$store.session.refetch();
     setPassword("");
     setCodes(null);
-    setNotice("Two-factor authentication is off.");
+    setNotice(t("twoFactor.off"));
   };
   const newCodes = async () => {
     const renewed = await renew.run(credentials);
     if (renewed) {
       setCodes(renewed.backupCodes);
       setPassword("");
-      setNotice("New backup codes: the old ones no longer work.");
+      setNotice(t("twoFactor.newCodes.notice"));
     }
   };
   const passwordField = hasPassword && (
     <Field
-      label="Password"
+      label={t("field.password")}
       type="password"
       autoComplete="current-password"
       testId="two-factor-password"
@@ -89,19 +91,19 @@ export function TwoFactorCard({ enabled, hasPassword }: { enabled: boolean; hasP
   );
 
   return (
-    <Card title="Two-factor authentication" testId="two-factor-card">
+    <Card title={t("twoFactor.title")} testId="two-factor-card">
       {notice && <Notice testId="two-factor-notice">{notice}</Notice>}
       {codes && <BackupCodes codes={codes} />}
       {setup ? (
-        <form onSubmit={finish} noValidate aria-label="Confirm two-factor authentication">
-          <p>Scan this code with an authenticator app, then enter the 6 digits it shows.</p>
+        <form onSubmit={finish} noValidate aria-label={t("twoFactor.confirmForm")}>
+          <p>{t("twoFactor.scan")}</p>
           <QrCode uri={setup.totpURI} />
           <p>
-            Or enter this key by hand:{" "}
+            {t("twoFactor.manualKey")}{" "}
             <code data-testid="two-factor-secret">{new URL(setup.totpURI).searchParams.get("secret")}</code>
           </p>
           <Field
-            label="Code from the app"
+            label={t("twoFactor.setupCode")}
             testId="two-factor-setup-code"
             autoComplete="one-time-code"
             inputMode="numeric"
@@ -110,12 +112,12 @@ export function TwoFactorCard({ enabled, hasPassword }: { enabled: boolean; hasP
           />
           <FormError error={confirm.error} />
           <Button pending={confirm.pending} data-testid="two-factor-confirm">
-            Turn on
+            {t("twoFactor.turnOn")}
           </Button>
         </form>
       ) : enabled ? (
         <div>
-          <p data-testid="two-factor-status">Two-factor authentication is on.</p>
+          <p data-testid="two-factor-status">{t("twoFactor.on")}</p>
           {passwordField}
           <FormError error={disable.error ?? renew.error} />
           <Button
@@ -125,7 +127,7 @@ export function TwoFactorCard({ enabled, hasPassword }: { enabled: boolean; hasP
             onClick={() => void newCodes()}
             data-testid="two-factor-new-codes"
           >
-            New backup codes
+            {t("twoFactor.newCodes")}
           </Button>
           <Button
             type="button"
@@ -134,18 +136,16 @@ export function TwoFactorCard({ enabled, hasPassword }: { enabled: boolean; hasP
             onClick={() => void turnOff()}
             data-testid="two-factor-disable"
           >
-            Turn off
+            {t("twoFactor.turnOff")}
           </Button>
         </div>
       ) : (
-        <form onSubmit={start} noValidate aria-label="Set up two-factor authentication">
-          <p data-testid="two-factor-status">
-            Two-factor authentication is off. With it on, signing in also asks for a code from an app on your phone.
-          </p>
+        <form onSubmit={start} noValidate aria-label={t("twoFactor.setupForm")}>
+          <p data-testid="two-factor-status">{t("twoFactor.offIntro")}</p>
           {passwordField}
           <FormError error={enable.error} />
           <Button pending={enable.pending} data-testid="two-factor-enable">
-            Set up
+            {t("twoFactor.setUp")}
           </Button>
         </form>
       )}

@@ -1,11 +1,14 @@
 import type { FormEvent, FormHTMLAttributes, InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from "react";
 import { useEffect, useId, useRef, useState } from "react";
+import { useT } from "../lib/i18n.js";
 import { type HasCode, messageFor } from "../lib/messages.js";
 import { judgePassword, loadCommonPasswords } from "../lib/password-strength.js";
+import type { FieldMessage } from "../lib/schemas.js";
 
 interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
-  error?: string;
+  /** A catalogue key (from validate() or the form), translated here, at display time. */
+  error?: FieldMessage;
   hint?: string;
   testId: string;
 }
@@ -26,6 +29,8 @@ export function Field({
   ...input
 }: FieldProps & { after?: ReactNode; below?: ReactNode; describedBy?: string }) {
   const id = useId();
+  const t = useT();
+  const errorText = error && t(error.key, error.vars);
   const shownHint = error ? undefined : hint;
   const describedBy =
     [error ? `${id}-error` : "", shownHint ? `${id}-hint` : "", extraDescribedBy ?? ""].filter(Boolean).join(" ") ||
@@ -57,15 +62,13 @@ export function Field({
       )}
       {error && (
         <p id={`${id}-error`} className="field-error" data-testid={`${testId}-error`}>
-          {error}
+          {errorText}
         </p>
       )}
       {below}
     </div>
   );
 }
-
-export const passwordFieldLabels = { show: "Show password" };
 
 /**
  * A password input with a show/hide toggle (a button whose pressed state says whether the password is
@@ -74,6 +77,7 @@ export const passwordFieldLabels = { show: "Show password" };
 export function PasswordField({ meter, ...props }: Omit<FieldProps, "type"> & { meter?: { minLength: number } }) {
   const [shown, setShown] = useState(false);
   const meterId = useId();
+  const t = useT();
   const value = typeof props.value === "string" ? props.value : "";
   // One message at a time: the hint until something is typed, then the meter, and an error over both.
   const showMeter = Boolean(meter && value && !props.error);
@@ -91,11 +95,11 @@ export function PasswordField({ meter, ...props }: Omit<FieldProps, "type"> & { 
           type="button"
           className="button secondary toggle"
           aria-pressed={shown}
-          aria-label={passwordFieldLabels.show}
+          aria-label={t("password.showLabel")}
           data-testid={`${props.testId}-toggle`}
           onClick={() => setShown(!shown)}
         >
-          Show
+          {t("password.show")}
         </button>
       }
       below={showMeter && meter ? <StrengthMeter id={meterId} password={value} minLength={meter.minLength} /> : null}
@@ -104,6 +108,7 @@ export function PasswordField({ meter, ...props }: Omit<FieldProps, "type"> & { 
 }
 
 function StrengthMeter({ id, password, minLength }: { id: string; password: string; minLength: number }) {
+  const t = useT();
   const [common, setCommon] = useState<Set<string> | null>(null);
   useEffect(() => {
     let current = true;
@@ -121,7 +126,7 @@ function StrengthMeter({ id, password, minLength }: { id: string; password: stri
         ))}
       </span>
       <span id={id} className="strength-label" data-testid="password-strength-label">
-        Strength: {strength.label}
+        {t("password.strength", { label: t(strength.label, { min: minLength }) })}
       </span>
     </div>
   );
@@ -199,10 +204,11 @@ export function Checkbox({
 
 /** The server's answer to a form, in words (role=alert so screen readers hear it). */
 export function FormError({ error, testId = "form-error" }: { error: HasCode | string | null; testId?: string }) {
+  const t = useT();
   if (!error) return null;
   return (
     <p role="alert" className="form-error" data-testid={testId} tabIndex={-1}>
-      {messageFor(error)}
+      {messageFor(error, t)}
     </p>
   );
 }
@@ -264,13 +270,11 @@ export function Card({ title, children, testId }: { title: string; children: Rea
   );
 }
 
-export function Loading({ label = "Loading" }: { label?: string }) {
+export function Loading({ label }: { label?: string }) {
+  const t = useT();
   return (
     <p className="loading" role="status" aria-live="polite">
-      {label}…
+      {label ?? t("common.loading")}
     </p>
   );
 }
-
-export const formatDate = (date: Date | string | null | undefined) =>
-  date ? new Date(date).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "—";

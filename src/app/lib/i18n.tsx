@@ -1,5 +1,6 @@
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
+import { createContext, Fragment, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
 import {
+  formatDateTime,
   isLocale,
   type Locale,
   type MessageKey,
@@ -7,6 +8,7 @@ import {
   type Translate,
   translator,
 } from "../../i18n/index.js";
+import { apiHeaders } from "./client.js";
 
 const storageKey = "gatehouse.locale";
 
@@ -27,6 +29,8 @@ const I18nContext = createContext<I18n | null>(null);
 
 export function I18nProvider({ children }: { children: ReactNode }) {
   const [locale, setLocaleState] = useState(initialLocale);
+  // Set during render, not in an effect: the first requests start before effects run.
+  apiHeaders["accept-language"] = locale;
   useEffect(() => {
     document.documentElement.lang = locale;
   }, [locale]);
@@ -47,6 +51,24 @@ export function useI18n(): I18n {
 /** The translate function of the current locale. */
 export function useT(): Translate {
   return useI18n().t;
+}
+
+/**
+ * A translated sentence with elements in it (links, bold names): t() leaves `{link}` for this to fill,
+ * so each language orders the sentence its own way.
+ */
+export function withElements(text: string, elements: Readonly<Record<string, ReactNode>>): ReactNode {
+  return text.split(/(\{\w+\})/).map((part, index) => {
+    const name = /^\{(\w+)\}$/.exec(part)?.[1];
+    // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one sentence never move.
+    return name && name in elements ? <Fragment key={index}>{elements[name]}</Fragment> : part;
+  });
+}
+
+/** Formats a date for the screen in the current locale; "—" when there is none. */
+export function useFormatDate(): (date: Date | string | null | undefined) => string {
+  const { locale } = useI18n();
+  return useCallback((date) => (date ? formatDateTime(locale, date) : "—"), [locale]);
 }
 
 /** Sets the document title for the screen: "<screen> · Gatehouse". */

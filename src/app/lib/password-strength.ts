@@ -1,3 +1,5 @@
+import type { MessageKey } from "../../i18n/index.js";
+
 /**
  * The password meter's judgement. Refusals match the server's (services/credentials.ts): shorter than
  * the minimum, or on the common-password list it uses (@zxcvbn-ts/language-common, compared in
@@ -8,19 +10,20 @@ export type StrengthScore = 0 | 1 | 2 | 3 | 4;
 
 export interface Strength {
   score: StrengthScore;
-  label: string;
+  /** The catalogue key of the judgement (`{min}` fills the too-short one). */
+  label: (typeof strengthLabels)[keyof typeof strengthLabels];
   /** True when the server would refuse this password. */
   refused: boolean;
 }
 
-export const strengthLabels = {
-  tooShort: (min: number) => `Too short: use at least ${min} characters.`,
-  tooCommon: "Too common: this password is on lists attackers try first.",
-  weak: "Weak",
-  fair: "Fair",
-  good: "Good",
-  strong: "Strong",
-};
+const strengthLabels = {
+  tooShort: "password.strength.tooShort",
+  tooCommon: "password.strength.tooCommon",
+  weak: "password.strength.weak",
+  fair: "password.strength.fair",
+  good: "password.strength.good",
+  strong: "password.strength.strong",
+} as const satisfies Record<string, MessageKey>;
 
 let common: Promise<Set<string>> | null = null;
 
@@ -43,7 +46,7 @@ function searchSpaceBits(password: string): number {
 }
 
 export function judgePassword(password: string, min: number, commonPasswords: Set<string> | null): Strength {
-  if (password.length < min) return { score: 0, label: strengthLabels.tooShort(min), refused: true };
+  if (password.length < min) return { score: 0, label: strengthLabels.tooShort, refused: true };
   if (commonPasswords?.has(password.toLowerCase())) return { score: 0, label: strengthLabels.tooCommon, refused: true };
   const bits = searchSpaceBits(password);
   if (bits < 40) return { score: 1, label: strengthLabels.weak, refused: false };

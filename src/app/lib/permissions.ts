@@ -1,4 +1,5 @@
 import { BUILT_IN_ROLES } from "../../contract/organization-roles.js";
+import { isMessageKey, type Translate } from "../../i18n/index.js";
 
 /**
  * Whether a role may do something, by the server's own table of built-in roles (SPEC section 6).
@@ -13,10 +14,15 @@ export function can(role: string | null | undefined, resource: string, action: s
   });
 }
 
-export const roleLabel = (role: string) =>
+/** "owner,admin" -> "Owner, Admin": built-in roles from the catalogue, custom ones capitalised. */
+export const roleLabel = (role: string, t: Translate) =>
   role
     .split(",")
-    .map((r) => r.trim().charAt(0).toUpperCase() + r.trim().slice(1))
+    .map((r) => {
+      const name = r.trim();
+      const key = `role.${name}`;
+      return isMessageKey(key) ? t(key) : name.charAt(0).toUpperCase() + name.slice(1);
+    })
     .join(", ");
 
 const isOwner = (role: string | null | undefined) => (role ?? "").split(",").some((r) => r.trim() === "owner");

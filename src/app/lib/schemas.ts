@@ -7,47 +7,51 @@ import {
   resetPasswordBody,
 } from "../../contract/account-flows.js";
 import { banUserBody, createUserBody, listUsersQuery, setUserPasswordBody } from "../../contract/admin.js";
+import { isMessageKey, type MessageKey, type MessageVars } from "../../i18n/index.js";
 
 /**
  * Form validation with the server's own request schemas (src/contract), tightened where the
- * server checks in its service (email format, password length from the configuration).
+ * server checks in its service (email format, password length from the configuration). Messages are
+ * catalogue keys (src/i18n); the field translates them when it shows them.
  */
-const email = z.email("Enter a valid email address.");
+const email = z.email("validation.email");
 export const passwordRule = (min: number, max: number) =>
-  z.string().min(min, `Use at least ${min} characters.`).max(max, `Use at most ${max} characters.`);
+  z.string().min(min, "validation.minLength").max(max, "validation.maxLength");
 
 export const signUpForm = (min: number, max: number) =>
   signUpEmailBody.extend({
-    name: z.string().trim().min(1, "Enter your name."),
+    name: z.string().trim().min(1, "validation.name"),
     email,
     password: passwordRule(min, max),
   });
-export const signInForm = signInEmailBody.extend({ email, password: z.string().min(1, "Enter your password.") });
+export const signInForm = signInEmailBody.extend({ email, password: z.string().min(1, "validation.password") });
 export const profileForm = updateUserBody.extend({
-  name: z.string().trim().min(1, "Enter your name."),
-  image: z.union([z.url("Enter an image URL (https://...)."), z.literal("")]).optional(),
+  name: z.string().trim().min(1, "validation.name"),
+  image: z.union([z.url("validation.imageUrl"), z.literal("")]).optional(),
 });
 export const emailForm = requestPasswordResetBody.pick({ email: true }).extend({ email });
 export const changeEmailForm = changeEmailBody.pick({ newEmail: true }).extend({ newEmail: email });
-export const SAME_PASSWORD_MESSAGE = "Choose a new password that differs from the current one.";
 export const changePasswordForm = (min: number, max: number) =>
   changePasswordBody
     .extend({
-      currentPassword: z.string().min(1, "Enter your current password."),
+      currentPassword: z.string().min(1, "validation.currentPassword"),
       newPassword: passwordRule(min, max),
     })
     // The server refuses it too (NEW_PASSWORD_SAME_AS_CURRENT); saying so here saves the round trip.
-    .refine((v) => v.newPassword !== v.currentPassword, { message: SAME_PASSWORD_MESSAGE, path: ["newPassword"] });
+    .refine((v) => v.newPassword !== v.currentPassword, {
+      message: "error.NEW_PASSWORD_SAME_AS_CURRENT",
+      path: ["newPassword"],
+    });
 export const resetPasswordForm = (min: number, max: number) =>
   resetPasswordBody.pick({ newPassword: true }).extend({ newPassword: passwordRule(min, max) });
 export const slugRule = z
   .string()
-  .min(1, "Enter a slug.")
-  .max(48, "Use at most 48 characters.")
-  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "Use lowercase letters, digits and single dashes.");
-export const organizationForm = z.object({ name: z.string().trim().min(1, "Enter a name."), slug: slugRule });
+  .min(1, "validation.slug.required")
+  .max(48, "validation.maxLength")
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "validation.slug.format");
+export const organizationForm = z.object({ name: z.string().trim().min(1, "validation.nameRequired"), slug: slugRule });
 export const organizationSettingsForm = organizationForm.extend({
-  logo: z.union([z.url("Enter an image URL (https://...)."), z.literal("")]).optional(),
+  logo: z.union([z.url("validation.imageUrl"), z.literal("")]).optional(),
   metadata: z.string().refine((text) => {
     if (text.trim() === "") return true;
     try {
@@ -56,25 +60,25 @@ export const organizationSettingsForm = organizationForm.extend({
     } catch {
       return false;
     }
-  }, 'Enter a JSON object, e.g. {"plan": "pro"}.'),
+  }, "validation.metadata"),
 });
 export const inviteForm = z.object({
   email,
   role: z.enum(["member", "admin", "owner"]),
   teamId: z.string().optional(),
 });
-export const teamForm = z.object({ name: z.string().trim().min(1, "Enter a team name.") });
+export const teamForm = z.object({ name: z.string().trim().min(1, "validation.teamName") });
 
 /** Ban lengths an admin picks from, in seconds ("" = until unbanned). */
 export const BAN_DURATIONS = [
-  { value: "", label: "Until unbanned" },
-  { value: "3600", label: "1 hour" },
-  { value: "86400", label: "1 day" },
-  { value: "604800", label: "7 days" },
-  { value: "2592000", label: "30 days" },
-] as const;
+  { value: "", label: "admin.ban.duration.untilUnbanned" },
+  { value: "3600", label: "admin.ban.duration.hour" },
+  { value: "86400", label: "admin.ban.duration.day" },
+  { value: "604800", label: "admin.ban.duration.week" },
+  { value: "2592000", label: "admin.ban.duration.month" },
+] as const satisfies readonly { value: string; label: MessageKey }[];
 export const banForm = banUserBody.pick({ banReason: true }).extend({
-  banReason: z.string().trim().max(500, "Use at most 500 characters."),
+  banReason: z.string().trim().max(500, "validation.maxLength"),
   banExpiresIn: z.enum(BAN_DURATIONS.map((d) => d.value)),
 });
 export const setUserPasswordForm = (min: number, max: number) =>
@@ -85,7 +89,7 @@ export const ADMIN_ROLES = ["user", "admin"] as const;
 export const createUserForm = (min: number, max: number) =>
   createUserBody.pick({ email: true, name: true }).extend({
     email,
-    name: z.string().trim().min(1, "Enter a name."),
+    name: z.string().trim().min(1, "validation.nameRequired"),
     password: z.union([passwordRule(min, max), z.literal("")]),
     role: z.enum(ADMIN_ROLES),
   });
@@ -95,10 +99,23 @@ export const adminProfileForm = profileForm.pick({ name: true, image: true }).ex
   emailVerified: z.boolean(),
 });
 export const userSearchForm = listUsersQuery.pick({ searchValue: true, searchField: true }).extend({
-  searchValue: z.string().trim().max(200, "Use at most 200 characters."),
+  searchValue: z.string().trim().max(200, "validation.maxLength"),
 });
 
-export type FieldErrors = Partial<Record<string, string>>;
+/** A field's message: a catalogue key, with the values it names (`{min}`, `{max}`). */
+export interface FieldMessage {
+  key: MessageKey;
+  vars?: MessageVars;
+}
+export type FieldErrors = Partial<Record<string, FieldMessage>>;
+
+/** A zod issue as a catalogue message; messages that are not keys (the contract's own) say "not valid". */
+function fieldMessage(issue: z.core.$ZodIssue): FieldMessage {
+  const key = isMessageKey(issue.message) ? issue.message : "validation.invalid";
+  const vars: MessageVars =
+    "minimum" in issue ? { min: Number(issue.minimum) } : "maximum" in issue ? { max: Number(issue.maximum) } : {};
+  return { key, vars };
+}
 
 /** Parses form values; on failure gives the first message per field. */
 export function validate<T>(
@@ -110,7 +127,7 @@ export function validate<T>(
   const errors: FieldErrors = {};
   for (const issue of result.error.issues) {
     const key = String(issue.path[0] ?? "form");
-    errors[key] ??= issue.message;
+    errors[key] ??= fieldMessage(issue);
   }
   return { ok: false, errors };
 }

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useNavigate } from "react-router";
+import type { Translate } from "../../i18n/index.js";
 import { useSession } from "../../react/index.js";
 import { ChangeEmailForm, ChangePasswordForm, DeleteAccountForm, ProfileForm } from "../components/account-forms.js";
 import { describeDevice, LinkedAccountsList, SessionsList } from "../components/account-lists.js";
@@ -8,19 +9,26 @@ import { useConfirm } from "../components/confirm-dialog.js";
 import { PasskeysCard } from "../components/passkeys-card.js";
 import { ProfilePictureCard } from "../components/profile-picture.js";
 import { SaveGuestAccountCard } from "../components/save-guest-card.js";
+import { SettingsLayout } from "../components/shell.js";
 import { TwoFactorCard } from "../components/two-factor-card.js";
 import { Button, Card, FormError, Loading, Notice } from "../components/ui.js";
 import { authClient, unwrap } from "../lib/client.js";
 import { useAppConfig } from "../lib/config.js";
+import { usePageTitle, useT } from "../lib/i18n.js";
 import { useSubmit } from "../lib/use-submit.js";
 
-export const accountNav = [
-  { to: "/account", label: "Profile" },
-  { to: "/account/security", label: "Email and password" },
-  { to: "/account/sessions", label: "Sessions" },
-  { to: "/account/linked", label: "Linked accounts" },
-  { to: "/account/delete", label: "Delete account" },
+export const accountNav = (t: Translate) => [
+  { to: "/account", label: t("profile.title") },
+  { to: "/account/security", label: t("security.title") },
+  { to: "/account/sessions", label: t("sessions.nav") },
+  { to: "/account/linked", label: t("linked.title") },
+  { to: "/account/delete", label: t("deleteAccount.title") },
 ];
+
+export function AccountLayout() {
+  const t = useT();
+  return <SettingsLayout title={t("nav.account")} items={accountNav(t)} />;
+}
 
 function useAccounts() {
   return useQuery({ queryKey: ["accounts"], queryFn: () => unwrap(authClient.listAccounts()) });
@@ -32,13 +40,15 @@ export function ProfilePage() {
   const resend = useSubmit(authClient.sendVerificationEmail);
   const [saved, setSaved] = useState(false);
   const [resent, setResent] = useState(false);
+  const t = useT();
+  usePageTitle("profile.title");
   const user = session.data?.user;
   if (!user) return <Loading />;
   return (
     <>
       <ProfilePictureCard user={user} />
-      <Card title="Profile" testId="profile-card">
-        {saved && <Notice testId="profile-saved">Profile saved.</Notice>}
+      <Card title={t("profile.title")} testId="profile-card">
+        {saved && <Notice testId="profile-saved">{t("profile.saved")}</Notice>}
         <ProfileForm
           user={user}
           pending={update.pending}
@@ -49,14 +59,14 @@ export function ProfilePage() {
       {user.isAnonymous ? (
         <SaveGuestAccountCard />
       ) : (
-        <Card title="Email verification">
+        <Card title={t("verification.title")}>
           {user.emailVerified ? (
-            <p data-testid="email-verified">{user.email} is verified.</p>
+            <p data-testid="email-verified">{t("verification.verified", { email: user.email })}</p>
           ) : (
             <>
-              <p data-testid="email-unverified">{user.email} is not verified yet.</p>
+              <p data-testid="email-unverified">{t("verification.unverified", { email: user.email })}</p>
               {resent ? (
-                <Notice>Verification link sent.</Notice>
+                <Notice>{t("verification.sent")}</Notice>
               ) : (
                 <Button
                   type="button"
@@ -67,7 +77,7 @@ export function ProfilePage() {
                     setResent(Boolean(await resend.run({ email: user.email, callbackURL: "/verified" })))
                   }
                 >
-                  Send verification link
+                  {t("verification.send")}
                 </Button>
               )}
               <FormError error={resend.error} />
@@ -89,6 +99,8 @@ export function SecurityPage() {
   // Each card keeps its own notice, and a successful change starts its form afresh (fields cleared).
   const [notices, setNotices] = useState<{ email?: string; password?: string; setPassword?: string }>({});
   const [done, setDone] = useState({ email: 0, password: 0 });
+  const t = useT();
+  usePageTitle("security.title");
   const user = session.data?.user;
   if (!user || accounts.isPending) return <Loading />;
   // Without the list (older server) assume a password exists: the server answers either way.
@@ -97,7 +109,7 @@ export function SecurityPage() {
   return (
     <>
       {config.changeEmail && (
-        <Card title="Email address" testId="change-email-card">
+        <Card title={t("security.email")} testId="change-email-card">
           {notices.email && <Notice testId="security-notice">{notices.email}</Notice>}
           <ChangeEmailForm
             key={done.email}
@@ -107,14 +119,14 @@ export function SecurityPage() {
             onEdit={() => notices.email && setNotices({ ...notices, email: undefined })}
             onSubmit={async (values) => {
               if (!(await changeEmail.run({ ...values, callbackURL: "/verified" }))) return;
-              setNotices({ ...notices, email: "Check your inbox: we have sent a link to confirm the change." });
+              setNotices({ ...notices, email: t("security.email.sent") });
               setDone({ ...done, email: done.email + 1 });
             }}
           />
         </Card>
       )}
       {hasPassword ? (
-        <Card title="Password" testId="change-password-card">
+        <Card title={t("field.password")} testId="change-password-card">
           {notices.password && <Notice testId="security-notice">{notices.password}</Notice>}
           <ChangePasswordForm
             key={done.password}
@@ -124,18 +136,15 @@ export function SecurityPage() {
             onEdit={() => notices.password && setNotices({ ...notices, password: undefined })}
             onSubmit={async (values) => {
               if (!(await changePassword.run(values))) return;
-              setNotices({ ...notices, password: "Password changed." });
+              setNotices({ ...notices, password: t("security.password.changed") });
               setDone({ ...done, password: done.password + 1 });
             }}
           />
         </Card>
       ) : (
-        <Card title="Set a password" testId="set-password-card">
+        <Card title={t("security.setPassword.title")} testId="set-password-card">
           {notices.setPassword && <Notice testId="security-notice">{notices.setPassword}</Notice>}
-          <p>
-            You sign in with a linked account. To also sign in with your email, set a password through a link we mail
-            you.
-          </p>
+          <p>{t("security.setPassword.intro")}</p>
           <FormError error={setPassword.error} />
           <Button
             type="button"
@@ -143,10 +152,10 @@ export function SecurityPage() {
             data-testid="set-password-submit"
             onClick={async () => {
               if (await setPassword.run({ email: user.email, redirectTo: "/reset-password" }))
-                setNotices({ ...notices, setPassword: "Check your inbox for the link to set your password." });
+                setNotices({ ...notices, setPassword: t("security.setPassword.sent") });
             }}
           >
-            Email me a link
+            {t("security.setPassword.submit")}
           </Button>
         </Card>
       )}
@@ -163,9 +172,11 @@ export function SessionsPage() {
   const revokeOthers = useSubmit(authClient.revokeOtherSessions);
   const { confirm, dialog } = useConfirm();
   const [notice, setNotice] = useState<string | null>(null);
+  const t = useT();
+  usePageTitle("sessions.nav");
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["sessions"] });
   return (
-    <Card title="Active sessions" testId="sessions-card">
+    <Card title={t("sessions.title")} testId="sessions-card">
       {dialog}
       {notice && (
         <Notice key={notice} testId="sessions-notice" takeFocus>
@@ -182,26 +193,29 @@ export function SessionsPage() {
           pending={revoke.pending || revokeOthers.pending}
           onRevoke={async (s) => {
             setNotice(null);
-            const device = `${describeDevice(s.userAgent)} (IP ${s.ipAddress || "unknown"})`;
+            const device = t("sessions.device", {
+              device: describeDevice(s.userAgent, t),
+              ip: s.ipAddress || t("common.unknown"),
+            });
             const yes = await confirm({
-              title: `Sign out ${device}?`,
-              body: `The session on ${device} ends at once; signing in there again needs the password or another sign-in method.`,
-              confirmLabel: "Sign out session",
+              title: t("sessions.confirm.title", { device }),
+              body: t("sessions.confirm.body", { device }),
+              confirmLabel: t("sessions.confirm.accept"),
             });
             if (!yes) return;
-            if (await revoke.run({ token: s.token })) setNotice(`${device} is signed out.`);
+            if (await revoke.run({ token: s.token })) setNotice(t("sessions.revoked", { device }));
             await refresh();
           }}
           onRevokeOthers={async () => {
             setNotice(null);
             const others = sessions.data.filter((s) => !s.current).length;
             const yes = await confirm({
-              title: "Sign out all other sessions?",
-              body: `${others} other session(s) end at once; this device stays signed in.`,
-              confirmLabel: "Sign out others",
+              title: t("sessions.others.title"),
+              body: t("sessions.others.body", { count: others }),
+              confirmLabel: t("sessions.others.accept"),
             });
             if (!yes) return;
-            if (await revokeOthers.run()) setNotice("Every other session is signed out.");
+            if (await revokeOthers.run()) setNotice(t("sessions.others.done"));
             await refresh();
           }}
         />
@@ -217,8 +231,10 @@ export function LinkedAccountsPage() {
   const accounts = useAccounts();
   const unlink = useSubmit(authClient.unlinkAccount);
   const link = useSubmit(authClient.linkSocial);
+  const t = useT();
+  usePageTitle("linked.title");
   return (
-    <Card title="Linked accounts" testId="linked-card">
+    <Card title={t("linked.title")} testId="linked-card">
       {accounts.isPending ? (
         <Loading />
       ) : accounts.error ? (
@@ -248,14 +264,16 @@ export function DeleteAccountPage() {
   const navigate = useNavigate();
   const remove = useSubmit(authClient.deleteUser);
   const [mailed, setMailed] = useState(false);
-  if (!config.deleteUser.enabled) return <Notice>Deleting accounts is switched off on this server.</Notice>;
+  const t = useT();
+  usePageTitle("deleteAccount.title");
+  if (!config.deleteUser.enabled) return <Notice>{t("deleteAccount.disabled")}</Notice>;
   if (accounts.isPending) return <Loading />;
   const hasPassword = accounts.data ? accounts.data.some((a) => a.providerId === "credential") : true;
   const byMail = config.deleteUser.sendDeleteAccountVerification;
   return (
-    <Card title="Delete account" testId="delete-account-card">
+    <Card title={t("deleteAccount.title")} testId="delete-account-card">
       {mailed ? (
-        <Notice testId="delete-account-mailed">Check your inbox: the link in it deletes your account.</Notice>
+        <Notice testId="delete-account-mailed">{t("deleteAccount.mailed")}</Notice>
       ) : (
         <DeleteAccountForm
           hasPassword={hasPassword}

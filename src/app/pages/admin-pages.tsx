@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import type { ListUsersQuery } from "../../contract/admin.js";
+import type { Translate } from "../../i18n/index.js";
 import { useSession } from "../../react/index.js";
 import { type UserFilter, type UserSearch, UserSearchForm, type UserSort } from "../components/admin-forms.js";
 import { AuditList, Pager, UsersList } from "../components/admin-lists.js";
@@ -9,12 +10,13 @@ import { SettingsLayout } from "../components/shell.js";
 import { Card, FormError, Loading } from "../components/ui.js";
 import { authClient, unwrap } from "../lib/client.js";
 import { useAppConfig } from "../lib/config.js";
+import { usePageTitle, useT } from "../lib/i18n.js";
 import { adminError, type HasCode, messageFor } from "../lib/messages.js";
 import { useSubmit } from "../lib/use-submit.js";
 
-export const adminNav = [
-  { to: "/admin", label: "Users" },
-  { to: "/admin/audit", label: "Audit log" },
+export const adminNav = (t: Translate) => [
+  { to: "/admin", label: t("admin.users.title") },
+  { to: "/admin/audit", label: t("admin.audit.title") },
 ];
 
 const USERS_PAGE = 20;
@@ -26,6 +28,7 @@ const AUDIT_PAGE = 25;
  */
 export function AdminLayout() {
   const session = useSession();
+  const t = useT();
   const userId = session.data?.user.id;
   const access = useQuery({
     queryKey: ["admin", "access", userId],
@@ -37,13 +40,13 @@ export function AdminLayout() {
     const error = access.error as HasCode | null;
     const reason = error?.code === "NOT_FOUND" ? error : "ADMIN_ACCESS_REFUSED";
     return (
-      <Card title="Administration" testId="admin-refused">
-        <p role="alert">{messageFor(reason)}</p>
-        <Link to="/">Back to the start page</Link>
+      <Card title={t("admin.title")} testId="admin-refused">
+        <p role="alert">{messageFor(reason, t)}</p>
+        <Link to="/">{t("admin.backHome")}</Link>
       </Card>
     );
   }
-  return <SettingsLayout title="Administration" items={adminNav} />;
+  return <SettingsLayout title={t("admin.title")} items={adminNav(t)} />;
 }
 
 const FILTERS: Record<
@@ -82,6 +85,7 @@ function toQuery(search: UserSearch, offset: number): ListUsersQuery {
 }
 
 export function UsersPage() {
+  usePageTitle("admin.users.title");
   return (
     <>
       <UsersCard />
@@ -96,8 +100,9 @@ function CreateUserCard() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const create = useSubmit(authClient.admin.createUser);
+  const t = useT();
   return (
-    <Card title="Create user" testId="admin-create-card">
+    <Card title={t("admin.create.title")} testId="admin-create-card">
       <CreateUserForm
         limits={config.emailAndPassword}
         pending={create.pending}
@@ -116,6 +121,7 @@ function CreateUserCard() {
 /** The search lives in the URL, so the back button from a user's page returns to the same list. */
 function UsersCard() {
   const [params, setParams] = useSearchParams();
+  const t = useT();
   const search = readSearch(params);
   const offset = Math.max(0, Number(params.get("offset")) || 0);
   const query = toQuery(search, offset);
@@ -134,7 +140,7 @@ function UsersCard() {
     setParams(entries);
   };
   return (
-    <Card title="Users" testId="admin-users-card">
+    <Card title={t("admin.users.title")} testId="admin-users-card">
       <UserSearchForm key={params.toString()} initial={search} onSubmit={(next) => go(next, 0)} />
       {users.isPending ? (
         <Loading />
@@ -144,7 +150,7 @@ function UsersCard() {
         <>
           <UsersList users={users.data.users} />
           <Pager
-            label="User pages"
+            label={t("admin.users.pages")}
             total={users.data.total}
             offset={offset}
             limit={USERS_PAGE}
@@ -158,6 +164,8 @@ function UsersCard() {
 
 export function AuditLogPage() {
   const [params, setParams] = useSearchParams();
+  const t = useT();
+  usePageTitle("admin.audit.title");
   const offset = Math.max(0, Number(params.get("offset")) || 0);
   const log = useQuery({
     queryKey: ["admin", "audit", offset],
@@ -165,7 +173,7 @@ export function AuditLogPage() {
     placeholderData: keepPreviousData,
   });
   return (
-    <Card title="Audit log" testId="admin-audit-card">
+    <Card title={t("admin.audit.title")} testId="admin-audit-card">
       {log.isPending ? (
         <Loading />
       ) : log.error ? (
@@ -174,7 +182,7 @@ export function AuditLogPage() {
         <>
           <AuditList entries={log.data.entries} />
           <Pager
-            label="Audit log pages"
+            label={t("admin.audit.pages")}
             total={log.data.total}
             offset={offset}
             limit={AUDIT_PAGE}

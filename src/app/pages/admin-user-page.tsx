@@ -5,9 +5,10 @@ import { useSession } from "../../react/index.js";
 import { BanUserForm, DeleteUserForm, RoleForm, SetUserPasswordForm } from "../components/admin-forms.js";
 import { MembershipsList, UserAccountsList, UserSessionsList, UserStatus } from "../components/admin-lists.js";
 import { AdminProfileForm } from "../components/admin-user-forms.js";
-import { Button, Card, FormError, formatDate, Loading, Notice } from "../components/ui.js";
+import { Button, Card, FormError, Loading, Notice } from "../components/ui.js";
 import { authClient, unwrap } from "../lib/client.js";
 import { useAppConfig } from "../lib/config.js";
+import { useFormatDate, usePageTitle, useT } from "../lib/i18n.js";
 import { adminError, type HasCode } from "../lib/messages.js";
 import { useSubmit } from "../lib/use-submit.js";
 
@@ -44,6 +45,9 @@ export function AdminUserPage() {
   const impersonate = useSubmit(authClient.admin.impersonateUser);
   const remove = useSubmit(authClient.admin.removeUser);
   const [notice, setNotice] = useState<string | null>(null);
+  const t = useT();
+  const formatDate = useFormatDate();
+  usePageTitle("admin.user.title");
 
   /** Runs an action; on success says so and reads the admin screens again. */
   const act = async (done: unknown, message: string) => {
@@ -56,9 +60,9 @@ export function AdminUserPage() {
   if (user.isPending) return <Loading />;
   if (user.error) {
     return (
-      <Card title="User" testId="admin-user-missing">
+      <Card title={t("admin.user.title")} testId="admin-user-missing">
         <FormError error={(user.error as HasCode).code === "USER_NOT_FOUND" ? "ADMIN_USER_NOT_FOUND" : user.error} />
-        <Link to="/admin">Back to the users</Link>
+        <Link to="/admin">{t("admin.user.back")}</Link>
       </Card>
     );
   }
@@ -67,23 +71,23 @@ export function AdminUserPage() {
   return (
     <>
       <p>
-        <Link to="/admin">← All users</Link>
+        <Link to="/admin">{t("admin.user.all")}</Link>
       </p>
       {notice && <Notice testId="admin-notice">{notice}</Notice>}
       <Card title={target.name || target.email} testId="admin-user-profile">
         <UserStatus user={target} />
         <dl className="details">
-          <dt>Email</dt>
+          <dt>{t("field.email")}</dt>
           <dd data-testid="admin-user-email">
-            {target.email} {target.emailVerified ? "(verified)" : "(not verified)"}
+            {target.email} {target.emailVerified ? t("admin.user.verified") : t("admin.user.notVerified")}
           </dd>
-          <dt>Joined</dt>
+          <dt>{t("admin.user.joined")}</dt>
           <dd>{formatDate(target.createdAt)}</dd>
-          <dt>User id</dt>
+          <dt>{t("admin.user.id")}</dt>
           <dd>{target.id}</dd>
           {target.banned && (
             <>
-              <dt>Ban reason</dt>
+              <dt>{t("admin.user.banReason")}</dt>
               <dd data-testid="admin-user-ban-reason">{target.banReason ?? "—"}</dd>
             </>
           )}
@@ -93,20 +97,22 @@ export function AdminUserPage() {
           current={target.role}
           pending={setRole.pending}
           error={setRole.error}
-          onSubmit={async ({ role }) => act(await setRole.run({ userId: target.id, role }), `Role set to ${role}.`)}
+          onSubmit={async ({ role }) =>
+            act(await setRole.run({ userId: target.id, role }), t("admin.user.roleSet", { role }))
+          }
         />
       </Card>
-      <Card title="Edit profile" testId="admin-user-edit">
+      <Card title={t("admin.edit.title")} testId="admin-user-edit">
         <AdminProfileForm
           key={`${target.name}|${target.email}|${target.image}|${target.emailVerified}`}
           user={target}
           pending={update.pending}
           error={adminError(update.error)}
-          onSubmit={async (data) => act(await update.run({ userId: target.id, data }), "Profile saved.")}
+          onSubmit={async (data) => act(await update.run({ userId: target.id, data }), t("profile.saved"))}
         />
       </Card>
       {!self && (
-        <Card title="Access" testId="admin-user-access">
+        <Card title={t("admin.user.access")} testId="admin-user-access">
           {target.banned ? (
             <>
               <FormError error={unban.error} />
@@ -114,20 +120,20 @@ export function AdminUserPage() {
                 type="button"
                 pending={unban.pending}
                 data-testid="admin-unban"
-                onClick={async () => act(await unban.run({ userId: target.id }), "Ban lifted.")}
+                onClick={async () => act(await unban.run({ userId: target.id }), t("admin.user.unbanned"))}
               >
-                Lift the ban
+                {t("admin.user.unban")}
               </Button>
             </>
           ) : (
             <BanUserForm
               pending={ban.pending}
               error={ban.error}
-              onSubmit={async (values) => act(await ban.run({ userId: target.id, ...values }), "User banned.")}
+              onSubmit={async (values) => act(await ban.run({ userId: target.id, ...values }), t("admin.user.banned"))}
             />
           )}
-          <h3>Impersonate</h3>
-          <p className="hint">Act as this user for up to an hour; everything you do is recorded.</p>
+          <h3>{t("admin.user.impersonate.title")}</h3>
+          <p className="hint">{t("admin.user.impersonate.intro")}</p>
           <FormError error={impersonate.error} />
           <Button
             type="button"
@@ -143,19 +149,21 @@ export function AdminUserPage() {
               await queryClient.resetQueries();
             }}
           >
-            Impersonate {target.name || target.email}
+            {t("admin.user.impersonate.submit", { name: target.name || target.email })}
           </Button>
         </Card>
       )}
-      <Card title="Password" testId="admin-user-password">
+      <Card title={t("field.password")} testId="admin-user-password">
         <SetUserPasswordForm
           limits={config.emailAndPassword}
           pending={setPassword.pending}
           error={setPassword.error}
-          onSubmit={async (values) => act(await setPassword.run({ userId: target.id, ...values }), "Password set.")}
+          onSubmit={async (values) =>
+            act(await setPassword.run({ userId: target.id, ...values }), t("admin.user.passwordSet"))
+          }
         />
       </Card>
-      <Card title="Sessions" testId="admin-user-sessions">
+      <Card title={t("sessions.nav")} testId="admin-user-sessions">
         {sessions.isPending ? (
           <Loading />
         ) : sessions.error ? (
@@ -164,16 +172,16 @@ export function AdminUserPage() {
           <UserSessionsList
             sessions={sessions.data}
             pending={revoke.pending || revokeAll.pending}
-            onRevoke={async (s) => act(await revoke.run({ sessionToken: s.token }), "Session revoked.")}
-            onRevokeAll={async () => act(await revokeAll.run({ userId: target.id }), "All sessions revoked.")}
+            onRevoke={async (s) => act(await revoke.run({ sessionToken: s.token }), t("admin.user.sessionRevoked"))}
+            onRevokeAll={async () => act(await revokeAll.run({ userId: target.id }), t("admin.user.sessionsRevoked"))}
           />
         )}
         <FormError error={revoke.error ?? revokeAll.error} />
       </Card>
-      <Card title="Linked accounts" testId="admin-user-accounts">
+      <Card title={t("linked.title")} testId="admin-user-accounts">
         {accounts.error ? <FormError error={accounts.error} /> : <UserAccountsList accounts={accounts.data ?? []} />}
       </Card>
-      <Card title="Organizations" testId="admin-user-memberships">
+      <Card title={t("switcher.menu")} testId="admin-user-memberships">
         {memberships.error ? (
           <FormError error={memberships.error} />
         ) : (
@@ -181,7 +189,7 @@ export function AdminUserPage() {
         )}
       </Card>
       {!self && (
-        <Card title="Delete user" testId="admin-user-delete">
+        <Card title={t("admin.delete.submit")} testId="admin-user-delete">
           <DeleteUserForm
             name={target.name || target.email}
             pending={remove.pending}

@@ -23,6 +23,7 @@ export function SignUpPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const next = safeNextPath(params.get("redirectTo"));
+  const t = useT();
   const [checkMail, setCheckMail] = useState(false);
   const submit = useSubmit(authClient.signUp.email);
   const onSubmit = async (values: { name: string; email: string; password: string }) => {
@@ -32,11 +33,9 @@ export function SignUpPage() {
     else setCheckMail(true);
   };
   return (
-    <AuthLayout title="Create your account">
+    <AuthLayout titleKey="signUp.title">
       {checkMail ? (
-        <Notice testId="sign-up-check-mail">
-          We have sent you a link. Open it to verify your email, then sign in.
-        </Notice>
+        <Notice testId="sign-up-check-mail">{t("signUp.checkMail")}</Notice>
       ) : (
         <SignUpForm
           onSubmit={onSubmit}
@@ -46,7 +45,7 @@ export function SignUpPage() {
         />
       )}
       <p className="switch">
-        Already have an account? <Link to={`/sign-in${params.size ? `?${params}` : ""}`}>Sign in</Link>
+        {t("signUp.haveAccount")} <Link to={`/sign-in${params.size ? `?${params}` : ""}`}>{t("signIn.submit")}</Link>
       </p>
     </AuthLayout>
   );
@@ -63,6 +62,7 @@ export function SignInPage() {
   const social = useSubmit(authClient.signIn.social);
   const redirectError = params.get("error");
   const [passkeyError, setPasskeyError] = useState<HasCode | null>(null);
+  const t = useT();
 
   const onEmail = async (values: { email: string; password: string; rememberMe: boolean }) => {
     const signedIn = await emailSignIn.run(values);
@@ -104,7 +104,7 @@ export function SignInPage() {
     try {
       response = await startAuthentication({ optionsJSON: options.data as never });
     } catch {
-      return setPasskeyError({ code: "AUTH_CANCELLED", message: "Signing in with a passkey was cancelled." });
+      return setPasskeyError({ code: "AUTH_CANCELLED" });
     }
     const verified = await authClient.passkey.verifyAuthentication({
       response: response as { id: string; type: string },
@@ -117,11 +117,11 @@ export function SignInPage() {
     void social.run({ provider, callbackURL: next, errorCallbackURL: "/sign-in" });
 
   return (
-    <AuthLayout title="Sign in">
+    <AuthLayout titleKey="signIn.title">
       {redirectError && <FormError error={redirectError} testId="redirect-error" />}
       {session.data && !session.data.user.isAnonymous && (
         <Notice>
-          You are signed in as {session.data.user.email}. <Link to={next}>Continue</Link>
+          {t("signIn.signedInAs", { email: session.data.user.email })} <Link to={next}>{t("common.continue")}</Link>
         </Notice>
       )}
       {config.emailAndPassword.enabled && (
@@ -134,13 +134,13 @@ export function SignInPage() {
       )}
       <p>
         <Link to="/forgot-password" data-testid="forgot-password-link">
-          Forgot your password?
+          {t("signIn.forgotPassword")}
         </Link>
       </p>
       {config.passkey && (
         <div className="passkey-sign-in">
           <Button type="button" variant="secondary" onClick={() => void onPasskey()} data-testid="sign-in-passkey">
-            Sign in with a passkey
+            {t("signIn.passkey")}
           </Button>
           <FormError error={passkeyError} testId="passkey-error" />
         </div>
@@ -148,20 +148,20 @@ export function SignInPage() {
       {config.magicLink && (
         <p>
           <Link to={`/sign-in/link${params.size ? `?${params}` : ""}`} data-testid="magic-link-link">
-            Email me a sign-in link
+            {t("signIn.magicLink")}
           </Link>
         </p>
       )}
       {config.emailOTP && (
         <p>
           <Link to={`/sign-in/code${params.size ? `?${params}` : ""}`} data-testid="email-code-link">
-            Email me a code
+            {t("signIn.emailCode")}
           </Link>
         </p>
       )}
       {(config.socialProviders.length > 0 || config.anonymous) && (
         <fieldset className="alternatives">
-          <legend className="visually-hidden">Other ways to sign in</legend>
+          <legend className="visually-hidden">{t("signIn.alternatives")}</legend>
           <ProviderButtons
             providers={config.socialProviders}
             pending={social.pending}
@@ -176,7 +176,7 @@ export function SignInPage() {
               data-testid="sign-in-guest"
               onClick={() => void onGuest()}
             >
-              Continue as guest
+              {t("signIn.guest")}
             </Button>
           )}
           <FormError error={social.error ?? guest.error} testId="alternative-error" />
@@ -185,7 +185,8 @@ export function SignInPage() {
       {config.oneTapClientId && <GoogleOneTap clientId={config.oneTapClientId} callbackURL={next} />}
       {!config.emailAndPassword.disableSignUp && (
         <p className="switch">
-          New here? <Link to={`/sign-up${params.size ? `?${params}` : ""}`}>Create an account</Link>
+          {t("signIn.newHere")}{" "}
+          <Link to={`/sign-up${params.size ? `?${params}` : ""}`}>{t("signIn.createAccount")}</Link>
         </p>
       )}
     </AuthLayout>
@@ -195,28 +196,29 @@ export function SignInPage() {
 export function ForgotPasswordPage() {
   const submit = useSubmit(authClient.requestPasswordReset);
   const [sent, setSent] = useState<string | null>(null);
+  const t = useT();
   return (
-    <AuthLayout title="Reset your password">
+    <AuthLayout titleKey="forgotPassword.title">
       {sent ? (
         <Notice testId="forgot-password-sent">{sent}</Notice>
       ) : (
         <>
-          <p>Enter your email and we will send you a link to choose a new password.</p>
+          <p>{t("forgotPassword.intro")}</p>
           <EmailOnlyForm
             testId="forgot-password"
-            submitLabel="Send reset link"
+            submitLabel={t("forgotPassword.submit")}
             pending={submit.pending}
             error={submit.error}
             onSubmit={async ({ email }) => {
               const data = await submit.run({ email, redirectTo: "/reset-password" });
-              if (data)
-                setSent(data.message ?? "If this email exists in our system, check your email for the reset link.");
+              // The server's answer is the same whether or not the address has an account: say it in our words.
+              if (data) setSent(t("forgotPassword.sent"));
             }}
           />
         </>
       )}
       <p className="switch">
-        <Link to="/sign-in">Back to sign in</Link>
+        <Link to="/sign-in">{t("common.backToSignIn")}</Link>
       </p>
     </AuthLayout>
   );
@@ -229,16 +231,17 @@ export function ResetPasswordPage() {
   const linkError = params.get("error");
   const submit = useSubmit(authClient.resetPassword);
   const [done, setDone] = useState(false);
+  const t = useT();
   return (
-    <AuthLayout title="Choose a new password">
+    <AuthLayout titleKey="resetPassword.title">
       {linkError || !token ? (
         <>
           <FormError error={linkError ?? "INVALID_TOKEN"} testId="reset-link-error" />
-          <Link to="/forgot-password">Ask for a new link</Link>
+          <Link to="/forgot-password">{t("resetPassword.newLink")}</Link>
         </>
       ) : done ? (
         <Notice testId="reset-password-done">
-          Your password is changed. <Link to="/sign-in">Sign in</Link>
+          {t("resetPassword.done")} <Link to="/sign-in">{t("signIn.submit")}</Link>
         </Notice>
       ) : (
         <NewPasswordForm
@@ -258,22 +261,22 @@ export function VerifiedPage() {
   const error = params.get("error");
   const session = useSession();
   const { refetch } = session;
+  const t = useT();
   // Verification may have signed the visitor in: read the session again on arrival.
   const [arrived] = useState(() => refetch);
   useEffect(() => void arrived(), [arrived]);
-  const t = useT();
   // verify-email says which email-change step the link was: approved by the old address, or done.
   const step = params.get("emailChange");
   const email = session.data?.user.email;
-  const title = error
-    ? "This link did not work"
+  const titleKey = error
+    ? "verified.failedTitle"
     : step === "approved"
-      ? t("details.verified.approvedTitle")
+      ? "details.verified.approvedTitle"
       : step === "changed"
-        ? t("details.verified.changedTitle")
-        : "Email verified";
+        ? "details.verified.changedTitle"
+        : "verified.title";
   return (
-    <AuthLayout title={title}>
+    <AuthLayout titleKey={titleKey}>
       {error ? (
         <FormError
           error={error === "could_not_update_email" ? { message: t("details.verified.emailTaken") } : error}
@@ -286,16 +289,16 @@ export function VerifiedPage() {
           {email ? t("details.verified.changedTo", { email }) : t("details.verified.changed")}
         </Notice>
       ) : (
-        <Notice testId="verify-success">Your email address is verified.</Notice>
+        <Notice testId="verify-success">{t("verified.notice")}</Notice>
       )}
       <p>
         {session.data ? (
           <Link to="/" data-testid="verified-continue">
-            Continue to the application
+            {t("verified.continue")}
           </Link>
         ) : (
           <Link to="/sign-in" data-testid="verified-continue">
-            Sign in
+            {t("signIn.submit")}
           </Link>
         )}
       </p>

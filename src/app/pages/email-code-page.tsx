@@ -4,6 +4,7 @@ import { EmailOnlyForm } from "../components/auth-forms.js";
 import { AuthLayout } from "../components/shell.js";
 import { Button, Field, FormError, Notice } from "../components/ui.js";
 import { authClient } from "../lib/client.js";
+import { useT } from "../lib/i18n.js";
 import { safeNextPath, useSubmit } from "../lib/use-submit.js";
 
 /** "Email me a code": the address first, then the 6 digits from the mail. */
@@ -15,6 +16,7 @@ export function EmailCodePage() {
   const signIn = useSubmit(authClient.signIn.emailOtp);
   const [email, setEmail] = useState<string | null>(null);
   const [otp, setOtp] = useState("");
+  const t = useT();
 
   const submitCode = async (event: FormEvent) => {
     event.preventDefault();
@@ -30,13 +32,13 @@ export function EmailCodePage() {
   };
 
   return (
-    <AuthLayout title="Sign in with a code">
+    <AuthLayout titleKey="emailCode.title">
       {email === null ? (
         <>
-          <p>Enter your email and we will send you a code that signs you in, no password needed.</p>
+          <p>{t("emailCode.intro")}</p>
           <EmailOnlyForm
             testId="email-code"
-            submitLabel="Email me a code"
+            submitLabel={t("signIn.emailCode")}
             pending={send.pending}
             error={send.error}
             onSubmit={async ({ email }) => {
@@ -45,10 +47,10 @@ export function EmailCodePage() {
           />
         </>
       ) : (
-        <form onSubmit={submitCode} noValidate aria-label="Code from the email">
-          <Notice testId="email-code-sent">If the address can sign in, a code is on its way to {email}.</Notice>
+        <form onSubmit={submitCode} noValidate aria-label={t("emailCode.field")}>
+          <Notice testId="email-code-sent">{t("emailCode.sent", { email })}</Notice>
           <Field
-            label="Code from the email"
+            label={t("emailCode.field")}
             testId="email-code-otp"
             autoComplete="one-time-code"
             inputMode="numeric"
@@ -57,12 +59,12 @@ export function EmailCodePage() {
           />
           <FormError error={signIn.error} />
           <Button pending={signIn.pending} data-testid="email-code-submit">
-            Sign in
+            {t("signIn.submit")}
           </Button>
         </form>
       )}
       <p className="switch">
-        <Link to="/sign-in">Back to sign in</Link>
+        <Link to="/sign-in">{t("common.backToSignIn")}</Link>
       </p>
     </AuthLayout>
   );

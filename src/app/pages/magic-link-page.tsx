@@ -4,6 +4,7 @@ import { EmailOnlyForm } from "../components/auth-forms.js";
 import { AuthLayout } from "../components/shell.js";
 import { Button, FormError, Notice } from "../components/ui.js";
 import { authClient } from "../lib/client.js";
+import { useT } from "../lib/i18n.js";
 import { safeNextPath, useSubmit } from "../lib/use-submit.js";
 
 /**
@@ -13,6 +14,7 @@ import { safeNextPath, useSubmit } from "../lib/use-submit.js";
 export function MagicLinkPage() {
   const [params] = useSearchParams();
   const token = params.get("token");
+  const t = useT();
   const verify = () => {
     const query = new URLSearchParams({ token: token ?? "" });
     for (const key of ["callbackURL", "newUserCallbackURL", "errorCallbackURL"]) {
@@ -24,12 +26,12 @@ export function MagicLinkPage() {
     window.location.assign(`${authClient.apiURL}/magic-link/verify?${query}`);
   };
   return (
-    <AuthLayout title="Sign in by email link">
+    <AuthLayout titleKey="magicLink.landingTitle">
       {token ? (
         <>
-          <p>You asked for a link to sign in. It works once.</p>
+          <p>{t("magicLink.landingIntro")}</p>
           <Button type="button" onClick={verify} data-testid="magic-link-continue">
-            Sign in
+            {t("signIn.submit")}
           </Button>
         </>
       ) : (
@@ -45,16 +47,17 @@ export function MagicLinkRequestPage() {
   const next = safeNextPath(params.get("redirectTo"));
   const submit = useSubmit(authClient.signIn.magicLink);
   const [sent, setSent] = useState(false);
+  const t = useT();
   return (
-    <AuthLayout title="Sign in with a link">
+    <AuthLayout titleKey="magicLink.title">
       {sent ? (
-        <Notice testId="magic-link-sent">Check your inbox: if the address can sign in, a link is on its way.</Notice>
+        <Notice testId="magic-link-sent">{t("magicLink.sent")}</Notice>
       ) : (
         <>
-          <p>Enter your email and we will send you a link that signs you in, no password needed.</p>
+          <p>{t("magicLink.intro")}</p>
           <EmailOnlyForm
             testId="magic-link"
-            submitLabel="Email me a link"
+            submitLabel={t("magicLink.submit")}
             pending={submit.pending}
             error={submit.error}
             onSubmit={async ({ email }) => {
@@ -64,7 +67,7 @@ export function MagicLinkRequestPage() {
         </>
       )}
       <p className="switch">
-        <Link to="/sign-in">Back to sign in</Link>
+        <Link to="/sign-in">{t("common.backToSignIn")}</Link>
       </p>
     </AuthLayout>
   );

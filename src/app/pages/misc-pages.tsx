@@ -1,9 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useLocation, useNavigate, useParams } from "react-router";
 import { refreshUserInvitations, useActiveOrganization, useSession, useUserInvitations } from "../../react/index.js";
+import { PreferencesFooter } from "../components/preferences.js";
 import { AuthLayout } from "../components/shell.js";
-import { Button, Card, FormError, formatDate, Loading, Notice } from "../components/ui.js";
+import { Button, Card, FormError, Loading, Notice } from "../components/ui.js";
 import { authClient, unwrap } from "../lib/client.js";
+import { useFormatDate, usePageTitle, useT, withElements } from "../lib/i18n.js";
 import { roleLabel } from "../lib/permissions.js";
 import { useSubmit } from "../lib/use-submit.js";
 
@@ -11,13 +13,16 @@ export function HomePage() {
   const session = useSession();
   const active = useActiveOrganization();
   const invitations = useUserInvitations();
+  const t = useT();
+  const formatDate = useFormatDate();
+  usePageTitle("nav.home");
   // What a page did before it sent the user here ("You left Acme.").
   const notice = (useLocation().state as { notice?: string } | null)?.notice;
   const user = session.data?.user;
   if (!user) return <Loading />;
   return (
     <>
-      <h1 data-testid="home-title">Welcome, {user.name}</h1>
+      <h1 data-testid="home-title">{t("home.welcome", { name: user.name })}</h1>
       {notice && (
         <Notice testId="home-notice" takeFocus>
           {notice}
@@ -25,35 +30,37 @@ export function HomePage() {
       )}
       {user.isAnonymous && (
         <Notice>
-          You are browsing as a guest. <Link to="/sign-up">Create an account</Link> to keep your work.
+          {withElements(t("home.guest"), { link: <Link to="/sign-up">{t("signIn.createAccount")}</Link> })}
         </Notice>
       )}
-      <Card title="Organization">
+      <Card title={t("nav.organization")}>
         {active.data ? (
           <p data-testid="home-active-org">
-            Working in <Link to="/organization">{active.data.name}</Link> with {active.data.members.length} member(s).
+            {withElements(t("home.org.active", { count: active.data.members.length }), {
+              organization: <Link to="/organization">{active.data.name}</Link>,
+            })}
           </p>
         ) : (
           <p>
-            No active organization. <Link to="/organizations/new">Create one</Link> or pick one above.
+            {withElements(t("home.org.none"), { link: <Link to="/organizations/new">{t("home.org.create")}</Link> })}
           </p>
         )}
       </Card>
       {invitations.length > 0 && (
-        <Card title="Invitations for you" testId="home-invitations">
+        <Card title={t("home.invitations")} testId="home-invitations">
           <ul className="rows">
             {invitations.map((inv) => (
               <li key={inv.id} className="row" data-testid="home-invitation">
                 <span>
-                  <strong>{inv.organizationName}</strong> · {roleLabel(inv.role ?? "member")} · expires{" "}
-                  {formatDate(inv.expiresAt)}
+                  <strong>{inv.organizationName}</strong> · {roleLabel(inv.role ?? "member", t)} ·{" "}
+                  {t("home.invitation.expires", { date: formatDate(inv.expiresAt) })}
                 </span>
                 <Link
                   to={`/accept-invitation/${inv.id}`}
                   className="button secondary"
-                  aria-label={`Answer the invitation to ${inv.organizationName}`}
+                  aria-label={t("home.invitation.answerLabel", { organization: inv.organizationName })}
                 >
-                  Answer
+                  {t("home.invitation.answer")}
                 </Link>
               </li>
             ))}
@@ -77,18 +84,20 @@ export function AcceptInvitationPage() {
   const accept = useSubmit(authClient.organization.acceptInvitation);
   const reject = useSubmit(authClient.organization.rejectInvitation);
   const here = encodeURIComponent(`/accept-invitation/${id}`);
+  const t = useT();
+  const formatDate = useFormatDate();
   if (session.isPending) return <Loading />;
   return (
-    <AuthLayout title="Invitation">
+    <AuthLayout titleKey="invitation.title">
       {!session.data ? (
         <>
-          <p>Sign in or create an account with the invited email address to answer this invitation.</p>
+          <p>{t("invitation.signInFirst")}</p>
           <p className="actions">
             <Link className="button primary" to={`/sign-in?redirectTo=${here}`} data-testid="invitation-sign-in">
-              Sign in
+              {t("signIn.submit")}
             </Link>
             <Link className="button secondary" to={`/sign-up?redirectTo=${here}`} data-testid="invitation-sign-up">
-              Create an account
+              {t("signIn.createAccount")}
             </Link>
           </p>
         </>
@@ -99,10 +108,12 @@ export function AcceptInvitationPage() {
       ) : (
         <>
           <p data-testid="invitation-summary">
-            <strong>{invitation.data.inviterEmail}</strong> invites you to join{" "}
-            <strong>{invitation.data.organizationName}</strong> as {roleLabel(invitation.data.role ?? "member")}.
+            {withElements(t("invitation.summary", { role: roleLabel(invitation.data.role ?? "member", t) }), {
+              inviter: <strong>{invitation.data.inviterEmail}</strong>,
+              organization: <strong>{invitation.data.organizationName}</strong>,
+            })}
           </p>
-          <p className="hint">Expires {formatDate(invitation.data.expiresAt)}.</p>
+          <p className="hint">{t("invitation.expires", { date: formatDate(invitation.data.expiresAt) })}</p>
           <FormError error={accept.error ?? reject.error} />
           <p className="actions">
             <Button
@@ -116,7 +127,7 @@ export function AcceptInvitationPage() {
                 navigate("/organization");
               }}
             >
-              Accept
+              {t("invitation.accept")}
             </Button>
             <Button
               type="button"
@@ -127,11 +138,11 @@ export function AcceptInvitationPage() {
                 if (!(await reject.run({ invitationId: id }))) return;
                 refreshUserInvitations();
                 navigate("/", {
-                  state: { notice: `You declined the invitation to ${invitation.data.organizationName}.` },
+                  state: { notice: t("invitation.declined", { organization: invitation.data.organizationName }) },
                 });
               }}
             >
-              Decline
+              {t("invitation.decline")}
             </Button>
           </p>
         </>
@@ -156,41 +167,47 @@ export function OutboxPage() {
     queryFn: () => unwrap(authClient.$fetch<OutboxMail[]>("/dev/outbox", {}, { method: "GET" })),
     refetchInterval: 3000,
   });
+  const t = useT();
+  const formatDate = useFormatDate();
+  usePageTitle("outbox.title");
   return (
-    <main id="main" className="outbox-layout">
-      <h1>Mail outbox (development)</h1>
-      <Card title="Messages" testId="outbox-card">
-        <p className="hint">
-          SMTP is not configured, so mail stays here instead of being sent. <a href="/">Back to the application</a>
-        </p>
-        {mail.isPending ? (
-          <Loading />
-        ) : mail.error ? (
-          <FormError error={mail.error} />
-        ) : mail.data.length === 0 ? (
-          <p>No mail yet.</p>
-        ) : (
-          <ul className="rows" data-testid="outbox-list">
-            {mail.data.map((m) => (
-              <li key={m.id} className="row column" data-testid="outbox-mail">
-                <strong>{m.subject}</strong>
-                <p className="hint">
-                  To {m.to} · {formatDate(m.createdAt)} · {m.kind}
-                </p>
-                <ul>
-                  {[...new Set(m.text.match(/https?:\/\/[^\s<>"]+/g))].map((link) => (
-                    <li key={link}>
-                      <a href={link} className="outbox-link" data-testid="outbox-link">
-                        {link}
-                      </a>
-                    </li>
-                  ))}
-                </ul>
-              </li>
-            ))}
-          </ul>
-        )}
-      </Card>
-    </main>
+    <>
+      <main id="main" className="outbox-layout">
+        <h1>{t("outbox.title")}</h1>
+        <Card title={t("outbox.messages")} testId="outbox-card">
+          <p className="hint">
+            {t("outbox.intro")} <a href="/">{t("outbox.back")}</a>
+          </p>
+          {mail.isPending ? (
+            <Loading />
+          ) : mail.error ? (
+            <FormError error={mail.error} />
+          ) : mail.data.length === 0 ? (
+            <p>{t("outbox.none")}</p>
+          ) : (
+            <ul className="rows" data-testid="outbox-list">
+              {mail.data.map((m) => (
+                <li key={m.id} className="row column" data-testid="outbox-mail">
+                  <strong>{m.subject}</strong>
+                  <p className="hint">
+                    {t("outbox.details", { to: m.to, date: formatDate(m.createdAt), kind: m.kind })}
+                  </p>
+                  <ul>
+                    {[...new Set(m.text.match(/https?:\/\/[^\s<>"]+/g))].map((link) => (
+                      <li key={link}>
+                        <a href={link} className="outbox-link" data-testid="outbox-link">
+                          {link}
+                        </a>
+                      </li>
+                    ))}
+                  </ul>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+      </main>
+      <PreferencesFooter />
+    </>
   );
 }

@@ -15,6 +15,7 @@ import { SettingsLayout } from "../components/shell.js";
 import { Button, Card, FormError, Loading, Notice } from "../components/ui.js";
 import { authClient } from "../lib/client.js";
 import { useAppConfig } from "../lib/config.js";
+import { usePageTitle, useT } from "../lib/i18n.js";
 import { can, roleLabel } from "../lib/permissions.js";
 import { useSubmit } from "../lib/use-submit.js";
 
@@ -22,13 +23,15 @@ export function CreateOrganizationPage() {
   const navigate = useNavigate();
   const create = useSubmit(authClient.organization.create);
   const [slugStatus, setSlugStatus] = useState<SlugStatus>("unknown");
+  const t = useT();
+  usePageTitle("org.create.title");
   const checkSlug = async (slug: string) => {
     setSlugStatus("checking");
     const { data, error } = await authClient.organization.checkSlug({ slug });
     setSlugStatus(data?.status ? "free" : error?.code === "ORGANIZATION_SLUG_ALREADY_TAKEN" ? "taken" : "unknown");
   };
   return (
-    <Card title="Create an organization" testId="org-create-card">
+    <Card title={t("org.create.title")} testId="org-create-card">
       <CreateOrganizationForm
         slugStatus={slugStatus}
         onCheckSlug={(slug) => void checkSlug(slug)}
@@ -49,42 +52,14 @@ export function OrganizationLayout() {
   const active = useActiveOrganization();
   const list = useListOrganizations();
   const config = useAppConfig();
+  const t = useT();
   if (active.isPending) return <Loading />;
-  if (!active.data) {
-    return (
-      <Card title="Organizations" testId="org-chooser">
-        {list.data?.length ? (
-          <ul className="rows">
-            {list.data.map((org) => (
-              <li key={org.id} className="row">
-                <strong>{org.name}</strong>
-                <Button
-                  type="button"
-                  variant="secondary"
-                  onClick={async () => {
-                    await authClient.organization.setActive({ organizationId: org.id });
-                    await authClient.$store.activeOrganization.refetch();
-                  }}
-                >
-                  Open
-                </Button>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p>You are not in an organization yet.</p>
-        )}
-        <Link to="/organizations/new" className="button primary" data-testid="org-create-link">
-          Create an organization
-        </Link>
-      </Card>
-    );
-  }
+  if (!active.data) return <OrganizationChooser organizations={list.data ?? []} />;
   const items = [
-    { to: "/organization", label: "Settings" },
-    { to: "/organization/members", label: "Members" },
-    { to: "/organization/invitations", label: "Invitations" },
-    ...(config.organization.teams ? [{ to: "/organization/teams", label: "Teams" }] : []),
+    { to: "/organization", label: t("org.settings.title") },
+    { to: "/organization/members", label: t("members.title") },
+    { to: "/organization/invitations", label: t("invitations.title") },
+    ...(config.organization.teams ? [{ to: "/organization/teams", label: t("teams.title") }] : []),
   ];
   const teamPicker = config.organization.teams ? (
     <ActiveTeamPicker
@@ -96,6 +71,40 @@ export function OrganizationLayout() {
   return <SettingsLayout title={active.data.name} items={items} aside={teamPicker} />;
 }
 
+/** With no active organization: the caller's organizations to open, or a way to create one. */
+function OrganizationChooser({ organizations }: { organizations: { id: string; name: string }[] }) {
+  const t = useT();
+  usePageTitle("switcher.menu");
+  return (
+    <Card title={t("switcher.menu")} testId="org-chooser">
+      {organizations.length ? (
+        <ul className="rows">
+          {organizations.map((org) => (
+            <li key={org.id} className="row">
+              <strong>{org.name}</strong>
+              <Button
+                type="button"
+                variant="secondary"
+                onClick={async () => {
+                  await authClient.organization.setActive({ organizationId: org.id });
+                  await authClient.$store.activeOrganization.refetch();
+                }}
+              >
+                {t("org.chooser.open")}
+              </Button>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p>{t("org.chooser.none")}</p>
+      )}
+      <Link to="/organizations/new" className="button primary" data-testid="org-create-link">
+        {t("org.create.title")}
+      </Link>
+    </Card>
+  );
+}
+
 export function OrganizationSettingsPage() {
   const active = useActiveOrganization();
   const member = useActiveMember();
@@ -104,6 +113,8 @@ export function OrganizationSettingsPage() {
   const remove = useSubmit(authClient.organization.delete);
   const { confirm, dialog } = useConfirm();
   const [saved, setSaved] = useState(false);
+  const t = useT();
+  usePageTitle("org.settings.title");
   const org = active.data;
   if (!org || member.isPending) return <Loading />;
   const role = member.data?.role;
@@ -111,11 +122,11 @@ export function OrganizationSettingsPage() {
   return (
     <>
       {dialog}
-      <Card title="Settings" testId="org-settings-card">
-        {saved && <Notice testId="org-settings-saved">Settings saved.</Notice>}
+      <Card title={t("org.settings.title")} testId="org-settings-card">
+        {saved && <Notice testId="org-settings-saved">{t("org.settings.saved")}</Notice>}
         {readOnly && (
           <p className="hint" data-testid="org-settings-read-only">
-            Only owners and admins change these settings.
+            {t("org.settings.readOnly")}
           </p>
         )}
         <OrganizationSettingsForm
@@ -128,8 +139,8 @@ export function OrganizationSettingsPage() {
         />
       </Card>
       {can(role, "organization", "delete") && (
-        <Card title="Delete organization">
-          <p>Members, invitations and teams go with it.</p>
+        <Card title={t("org.delete.title")}>
+          <p>{t("org.delete.intro")}</p>
           <FormError error={remove.error} />
           <Button
             type="button"
@@ -138,15 +149,15 @@ export function OrganizationSettingsPage() {
             data-testid="org-delete"
             onClick={async () => {
               const yes = await confirm({
-                title: `Delete ${org.name}?`,
-                body: `${org.name}, its ${org.members.length} membership(s), invitations and teams are deleted. This cannot be undone.`,
-                confirmLabel: "Delete organization",
+                title: t("org.delete.confirm.title", { name: org.name }),
+                body: t("org.delete.confirm.body", { name: org.name, count: org.members.length }),
+                confirmLabel: t("org.delete.title"),
               });
               if (yes && (await remove.run({ organizationId: org.id })))
-                navigate("/", { state: { notice: `${org.name} was deleted.` } });
+                navigate("/", { state: { notice: t("org.delete.done", { name: org.name }) } });
             }}
           >
-            Delete {org.name}
+            {t("org.delete.submit", { name: org.name })}
           </Button>
         </Card>
       )}
@@ -165,33 +176,44 @@ export function MembersPage() {
   const { confirm, dialog } = useConfirm();
   // A removal's notice takes the focus (its button is gone); a role change's leaves it on the picker.
   const [notice, setNotice] = useState<{ text: string; takeFocus: boolean } | null>(null);
+  const t = useT();
+  usePageTitle("members.title");
   const org = active.data;
   if (!org || !session.data) return <Loading />;
   const nameOf = (m: Member) => m.user?.name || m.user?.email || m.userId;
   const changeRole = async (m: Member, role: string) => {
     setNotice(null);
     const yes = await confirm({
-      title: `Make ${nameOf(m)} ${roleLabel(role)}?`,
-      body: `${nameOf(m)} changes from ${roleLabel(m.role)} to ${roleLabel(role)} in ${org.name}, with what that role may do.`,
-      confirmLabel: "Change role",
+      title: t("members.role.confirm.title", { name: nameOf(m), role: roleLabel(role, t) }),
+      body: t("members.role.confirm.body", {
+        name: nameOf(m),
+        from: roleLabel(m.role, t),
+        role: roleLabel(role, t),
+        organization: org.name,
+      }),
+      confirmLabel: t("admin.role.submit"),
     });
     if (yes && (await updateRole.run({ memberId: m.id, role, organizationId: org.id })))
-      setNotice({ text: `${nameOf(m)} is now ${roleLabel(role)}.`, takeFocus: false });
+      setNotice({ text: t("members.role.done", { name: nameOf(m), role: roleLabel(role, t) }), takeFocus: false });
   };
   const remove = async (m: Member) => {
     setNotice(null);
     const yes = await confirm({
-      title: `Remove ${nameOf(m)} from ${org.name}?`,
-      body: `${nameOf(m)} (${m.user?.email ?? m.userId}) loses access to ${org.name} and its teams at once. They can only come back with a new invitation.`,
-      confirmLabel: "Remove member",
+      title: t("members.remove.confirm.title", { name: nameOf(m), organization: org.name }),
+      body: t("members.remove.confirm.body", {
+        name: nameOf(m),
+        email: m.user?.email ?? m.userId,
+        organization: org.name,
+      }),
+      confirmLabel: t("members.remove.confirm.accept"),
     });
     if (yes && (await removeMember.run({ memberIdOrEmail: m.id, organizationId: org.id })))
-      setNotice({ text: `${nameOf(m)} was removed from ${org.name}.`, takeFocus: true });
+      setNotice({ text: t("members.remove.done", { name: nameOf(m), organization: org.name }), takeFocus: true });
   };
   return (
     <>
       {dialog}
-      <Card title="Members" testId="members-card">
+      <Card title={t("members.title")} testId="members-card">
         {notice && (
           <Notice key={notice.text} testId="members-notice" takeFocus={notice.takeFocus}>
             {notice.text}
@@ -206,7 +228,7 @@ export function MembersPage() {
         />
         <FormError error={updateRole.error ?? removeMember.error} />
       </Card>
-      <Card title="Leave organization">
+      <Card title={t("members.leave.title")}>
         <FormError error={leave.error} />
         <Button
           type="button"
@@ -215,15 +237,15 @@ export function MembersPage() {
           data-testid="org-leave"
           onClick={async () => {
             const yes = await confirm({
-              title: `Leave ${org.name}?`,
-              body: `You lose access to ${org.name}, its members and its teams. Only a new invitation lets you back in.`,
-              confirmLabel: "Leave organization",
+              title: t("members.leave.confirm.title", { organization: org.name }),
+              body: t("members.leave.confirm.body", { organization: org.name }),
+              confirmLabel: t("members.leave.title"),
             });
             if (yes && (await leave.run({ organizationId: org.id })))
-              navigate("/", { state: { notice: `You left ${org.name}.` } });
+              navigate("/", { state: { notice: t("members.leave.done", { organization: org.name }) } });
           }}
         >
-          Leave {org.name}
+          {t("members.leave.submit", { organization: org.name })}
         </Button>
       </Card>
     </>
@@ -238,6 +260,8 @@ export function InvitationsPage() {
   const [sent, setSent] = useState<string | null>(null);
   const [cancelled, setCancelled] = useState<string | null>(null);
   const { confirm, dialog } = useConfirm();
+  const t = useT();
+  usePageTitle("invitations.title");
   const org = active.data;
   if (!org) return <Loading />;
   const role = member.data?.role;
@@ -246,7 +270,7 @@ export function InvitationsPage() {
     <>
       {dialog}
       {mayInvite && (
-        <Card title="Invite a member" testId="invite-card">
+        <Card title={t("invite.title")} testId="invite-card">
           {sent && <Notice testId="invite-sent">{sent}</Notice>}
           <InviteMemberForm
             teams={org.teams ?? []}
@@ -255,12 +279,12 @@ export function InvitationsPage() {
             error={invite.error}
             onSubmit={async (values) => {
               const data = await invite.run({ ...values, organizationId: org.id });
-              if (data) setSent(`Invitation sent to ${data.email}.`);
+              if (data) setSent(t("invite.sent", { email: data.email }));
             }}
           />
         </Card>
       )}
-      <Card title="Invitations" testId="invitations-card">
+      <Card title={t("invitations.title")} testId="invitations-card">
         {cancelled && (
           <Notice key={cancelled} testId="invitation-cancelled" takeFocus>
             {cancelled}
@@ -276,21 +300,21 @@ export function InvitationsPage() {
             }}
             onCancel={async (inv) => {
               const yes = await confirm({
-                title: `Cancel the invitation to ${inv.email}?`,
-                body: `The link mailed to ${inv.email} stops working.`,
-                confirmLabel: "Cancel invitation",
+                title: t("invitations.cancel.confirm.title", { email: inv.email }),
+                body: t("invitations.cancel.confirm.body", { email: inv.email }),
+                confirmLabel: t("invitations.cancel.confirm.accept"),
               });
               if (yes && (await cancel.run({ invitationId: inv.id })))
-                setCancelled(`The invitation to ${inv.email} is cancelled.`);
+                setCancelled(t("invitations.cancel.done", { email: inv.email }));
             }}
             onResend={(inv) =>
               void invite
                 .run({ email: inv.email, role: inv.role ?? "member", resend: true, organizationId: org.id })
-                .then((data) => data && setSent(`Invitation sent again to ${data.email}.`))
+                .then((data) => data && setSent(t("invite.resent", { email: data.email })))
             }
           />
         ) : (
-          <p>Only owners and admins see the invitations.</p>
+          <p>{t("invitations.restricted")}</p>
         )}
         <FormError error={cancel.error} />
       </Card>

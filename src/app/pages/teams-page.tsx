@@ -6,6 +6,7 @@ import { useConfirm } from "../components/confirm-dialog.js";
 import { TeamNameForm } from "../components/organization-forms.js";
 import { Button, Card, FormError, Loading, Notice, Select } from "../components/ui.js";
 import { authClient, unwrap } from "../lib/client.js";
+import { usePageTitle, useT } from "../lib/i18n.js";
 import { can } from "../lib/permissions.js";
 import { useSubmit } from "../lib/use-submit.js";
 
@@ -22,6 +23,7 @@ function TeamMembers({ team, canManage }: { team: Team; canManage: boolean }) {
   const remove = useSubmit(authClient.organization.removeTeamMember);
   const [userId, setUserId] = useState("");
   const { confirm, dialog } = useConfirm();
+  const t = useT();
   const orgMembers = active.data?.members ?? [];
   const nameOf = (id: string) => orgMembers.find((m) => m.userId === id)?.user?.name ?? id;
   const inTeam = new Set(members.data?.map((m) => m.userId));
@@ -32,7 +34,7 @@ function TeamMembers({ team, canManage }: { team: Team; canManage: boolean }) {
     <div className="team-members">
       {dialog}
       {members.isPending ? (
-        <Loading label="Loading team members" />
+        <Loading label={t("teams.members.loading")} />
       ) : members.error ? (
         <FormError error={members.error} />
       ) : (
@@ -44,19 +46,19 @@ function TeamMembers({ team, canManage }: { team: Team; canManage: boolean }) {
                 <button
                   type="button"
                   className="link"
-                  aria-label={`Remove ${nameOf(m.userId)} from ${team.name}`}
+                  aria-label={t("teams.members.removeLabel", { name: nameOf(m.userId), team: team.name })}
                   onClick={async () => {
                     const yes = await confirm({
-                      title: `Remove ${nameOf(m.userId)} from ${team.name}?`,
-                      body: `${nameOf(m.userId)} stays in the organization but leaves the team ${team.name}.`,
-                      confirmLabel: "Remove from team",
+                      title: t("teams.members.remove.title", { name: nameOf(m.userId), team: team.name }),
+                      body: t("teams.members.remove.body", { name: nameOf(m.userId), team: team.name }),
+                      confirmLabel: t("teams.members.remove.accept"),
                     });
                     if (!yes) return;
                     await remove.run({ teamId: team.id, userId: m.userId });
                     await refresh();
                   }}
                 >
-                  Remove
+                  {t("common.remove")}
                 </button>
               )}
             </li>
@@ -66,19 +68,19 @@ function TeamMembers({ team, canManage }: { team: Team; canManage: boolean }) {
       {canManage && (
         <form
           className="inline-form"
-          aria-label={`Add a member to ${team.name}`}
+          aria-label={t("teams.members.addForm", { team: team.name })}
           onSubmit={async (e) => {
             e.preventDefault();
             if (userId && (await add.run({ teamId: team.id, userId }))) await refresh();
           }}
         >
           <Select
-            label={`Add to ${team.name}`}
+            label={t("teams.members.addTo", { team: team.name })}
             testId="team-add-member"
             value={userId}
             onChange={(e) => setUserId(e.target.value)}
           >
-            <option value="">Choose a member</option>
+            <option value="">{t("teams.members.choose")}</option>
             {orgMembers
               .filter((m) => !inTeam.has(m.userId))
               .map((m) => (
@@ -88,7 +90,7 @@ function TeamMembers({ team, canManage }: { team: Team; canManage: boolean }) {
               ))}
           </Select>
           <Button variant="secondary" data-testid="team-add-member-submit">
-            Add
+            {t("teams.members.add")}
           </Button>
         </form>
       )}
@@ -106,34 +108,36 @@ export function TeamsPage() {
   const remove = useSubmit(authClient.organization.removeTeam);
   const { confirm, dialog } = useConfirm();
   const [notice, setNotice] = useState<string | null>(null);
+  const t = useT();
+  usePageTitle("teams.title");
   const org = active.data;
   if (!org) return <Loading />;
   const role = member.data?.role;
   const removeTeam = async (team: Team) => {
     setNotice(null);
     const yes = await confirm({
-      title: `Remove the team ${team.name}?`,
-      body: `The team ${team.name} and its member list go; its members stay in ${org.name}.`,
-      confirmLabel: "Remove team",
+      title: t("teams.remove.confirm.title", { team: team.name }),
+      body: t("teams.remove.confirm.body", { team: team.name, organization: org.name }),
+      confirmLabel: t("teams.remove.submit"),
     });
     if (yes && (await remove.run({ teamId: team.id, organizationId: org.id })))
-      setNotice(`The team ${team.name} was removed.`);
+      setNotice(t("teams.remove.done", { team: team.name }));
   };
   return (
     <>
       {dialog}
       {can(role, "team", "create") && (
-        <Card title="New team" testId="team-create-card">
+        <Card title={t("teams.new")} testId="team-create-card">
           <TeamNameForm
             testId="team-create"
-            submitLabel="Create team"
+            submitLabel={t("teams.create")}
             pending={create.pending}
             error={create.error}
             onSubmit={(values) => create.run({ ...values, organizationId: org.id })}
           />
         </Card>
       )}
-      <Card title="Teams" testId="teams-card">
+      <Card title={t("teams.title")} testId="teams-card">
         {notice && (
           <Notice key={notice} testId="teams-notice" takeFocus>
             {notice}
@@ -147,7 +151,7 @@ export function TeamsPage() {
                 <TeamNameForm
                   testId="team-rename"
                   initial={team.name}
-                  submitLabel={`Rename ${team.name}`}
+                  submitLabel={t("teams.rename", { team: team.name })}
                   onSubmit={(values) => rename.run({ teamId: team.id, data: { ...values, organizationId: org.id } })}
                 />
               )}
@@ -157,10 +161,10 @@ export function TeamsPage() {
                   type="button"
                   variant="secondary"
                   data-testid="team-remove"
-                  aria-label={`Remove team ${team.name}`}
+                  aria-label={t("teams.remove.label", { team: team.name })}
                   onClick={() => void removeTeam(team)}
                 >
-                  Remove team
+                  {t("teams.remove.submit")}
                 </Button>
               )}
             </li>

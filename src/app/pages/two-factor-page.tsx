@@ -1,18 +1,20 @@
 import { type FormEvent, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
+import type { MessageKey } from "../../i18n/index.js";
 import { AuthLayout } from "../components/shell.js";
 import { Button, Checkbox, Field, FormError, Notice } from "../components/ui.js";
 import { authClient } from "../lib/client.js";
 import { useAppConfig } from "../lib/config.js";
+import { useT } from "../lib/i18n.js";
 import { safeNextPath, useSubmit } from "../lib/use-submit.js";
 
 type Method = "totp" | "backup" | "otp";
 
-const LABELS: Record<Method, { field: string; hint: string; switchTo: string }> = {
-  totp: { field: "Code from your authenticator app", hint: "6 digits.", switchTo: "Use the app" },
-  backup: { field: "Backup code", hint: "One of the codes you saved. Each works once.", switchTo: "Use a backup code" },
-  otp: { field: "Code from the email", hint: "We sent 6 digits to your address.", switchTo: "Email me a code" },
-};
+const LABELS = {
+  totp: { field: "twoFactor.totp.field", hint: "twoFactor.totp.hint", switchTo: "twoFactor.totp.switch" },
+  backup: { field: "twoFactor.backup.field", hint: "twoFactor.backup.hint", switchTo: "twoFactor.backup.switch" },
+  otp: { field: "emailCode.field", hint: "twoFactor.otp.hint", switchTo: "signIn.emailCode" },
+} as const satisfies Record<Method, Record<"field" | "hint" | "switchTo", MessageKey>>;
 
 /** The sign-in step after the password (or provider) when the account has two-factor on. */
 export function TwoFactorPage() {
@@ -20,6 +22,7 @@ export function TwoFactorPage() {
   const [params] = useSearchParams();
   const next = safeNextPath(params.get("redirectTo"));
   const config = useAppConfig();
+  const t = useT();
   const [method, setMethod] = useState<Method>("totp");
   const [code, setCode] = useState("");
   const [trustDevice, setTrustDevice] = useState(false);
@@ -49,12 +52,12 @@ export function TwoFactorPage() {
   );
 
   return (
-    <AuthLayout title="Two-factor authentication">
-      {method === "otp" && sent && <Notice testId="two-factor-otp-sent">We have emailed you a code.</Notice>}
-      <form onSubmit={submit} noValidate aria-label="Second factor">
+    <AuthLayout titleKey="twoFactor.title">
+      {method === "otp" && sent && <Notice testId="two-factor-otp-sent">{t("twoFactor.otp.sent")}</Notice>}
+      <form onSubmit={submit} noValidate aria-label={t("twoFactor.secondFactor")}>
         <Field
-          label={LABELS[method].field}
-          hint={LABELS[method].hint}
+          label={t(LABELS[method].field)}
+          hint={t(LABELS[method].hint)}
           testId="two-factor-code"
           autoComplete="one-time-code"
           inputMode={method === "backup" ? "text" : "numeric"}
@@ -62,18 +65,18 @@ export function TwoFactorPage() {
           onChange={(e) => setCode(e.target.value)}
         />
         <Checkbox
-          label="Trust this device for 30 days"
+          label={t("twoFactor.trust")}
           testId="two-factor-trust"
           checked={trustDevice}
           onChange={setTrustDevice}
         />
         <FormError error={error} />
         <Button pending={verify.pending} data-testid="two-factor-submit">
-          Verify
+          {t("twoFactor.verify")}
         </Button>
       </form>
       <fieldset className="alternatives">
-        <legend className="visually-hidden">Other ways to verify</legend>
+        <legend className="visually-hidden">{t("twoFactor.alternatives")}</legend>
         {others.map((other) => (
           <Button
             key={other}
@@ -83,7 +86,7 @@ export function TwoFactorPage() {
             onClick={() => void choose(other)}
             data-testid={`two-factor-use-${other}`}
           >
-            {LABELS[other].switchTo}
+            {t(LABELS[other].switchTo)}
           </Button>
         ))}
       </fieldset>

@@ -1,3 +1,4 @@
+import { type Locale, translate } from "../../i18n/index.js";
 import type { MailMessage } from "./message.js";
 
 const escapeHtml = (value: string) =>
@@ -9,6 +10,8 @@ const escapeHtml = (value: string) =>
 export interface ActionMail {
   to: string;
   kind: string;
+  /** The language of the words below; the layout's own words follow it. */
+  locale: Locale;
   subject: string;
   /** Paragraphs before the button. */
   intro: string[];
@@ -29,9 +32,9 @@ export function renderActionMail(mail: ActionMail): MailMessage {
   const paragraphs = (lines: string[]) => lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("\n");
   const button = mail.action
     ? `<p><a href="${escapeHtml(mail.action.url)}" style="display:inline-block;padding:10px 18px;background:#0b5fff;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(mail.action.label)}</a></p>
-<p style="font-size:12px;color:#555">Or open this link: <a href="${escapeHtml(mail.action.url)}">${escapeHtml(mail.action.url)}</a></p>`
+<p style="font-size:12px;color:#555">${escapeHtml(translate(mail.locale, "mail.openLink"))} <a href="${escapeHtml(mail.action.url)}">${escapeHtml(mail.action.url)}</a></p>`
     : "";
-  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1b1f24;max-width:560px">
+  const html = `<!doctype html><html lang="${mail.locale}"><body style="font-family:system-ui,sans-serif;color:#1b1f24;max-width:560px">
 ${paragraphs(mail.intro)}
 ${button}
 ${paragraphs(outro)}

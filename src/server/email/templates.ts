@@ -1,145 +1,197 @@
+import { formatDateTime, type Locale, translator } from "../../i18n/index.js";
 import { renderActionMail } from "./layout.js";
 import type { MailMessage } from "./message.js";
 
-/** The words of every account mail, in one place. Links arrive absolute (BASE_URL). */
+/**
+ * The words of every account mail, from the catalogue (src/i18n, `mail.*`) in the locale of the request
+ * that caused it (email/locale.ts). Links arrive absolute (BASE_URL).
+ */
 
-export function verifyEmailMail(to: string, url: string, expiresInSeconds: number): MailMessage {
+export function verifyEmailMail(locale: Locale, to: string, url: string, expiresInSeconds: number): MailMessage {
+  const t = translator(locale);
   return renderActionMail({
     to,
+    locale,
     kind: "verify-email",
-    subject: "Verify your email address",
-    intro: ["Please confirm that this is your email address."],
-    action: { label: "Verify email", url },
-    outro: [`The link works for ${describeDuration(expiresInSeconds)}. If you did not sign up, ignore this message.`],
+    subject: t("mail.verifyEmail.subject"),
+    intro: [t("mail.verifyEmail.intro")],
+    action: { label: t("mail.verifyEmail.action"), url },
+    outro: [t("mail.verifyEmail.outro", { duration: describeDuration(locale, expiresInSeconds) })],
   });
 }
 
-export function confirmEmailChangeMail(to: string, newEmail: string, url: string, expiresInSeconds: number) {
-  return renderActionMail({
-    to,
-    kind: "change-email-confirmation",
-    subject: "Approve the change of your email address",
-    intro: [`Someone asked to change the email address of your account to ${newEmail}.`],
-    action: { label: "Approve the change", url },
-    outro: [
-      `The link works for ${describeDuration(expiresInSeconds)}. After you approve, we send a link to ${newEmail}.`,
-      "If this was not you, do not open the link and change your password.",
-    ],
-  });
-}
-
-export function verifyNewEmailMail(to: string, url: string, expiresInSeconds: number): MailMessage {
-  return renderActionMail({
-    to,
-    kind: "change-email-verification",
-    subject: "Verify your new email address",
-    intro: ["Please confirm that this is the new email address of your account."],
-    action: { label: "Verify new email", url },
-    outro: [`The link works for ${describeDuration(expiresInSeconds)}.`],
-  });
-}
-
-export function emailChangedNotice(to: string, newEmail: string): MailMessage {
-  return renderActionMail({
-    to,
-    kind: "email-changed",
-    subject: "Your email address was changed",
-    intro: [`The email address of your account was changed to ${newEmail}.`],
-    outro: ["If this was not you, contact support at once."],
-  });
-}
-
-export function resetPasswordMail(to: string, url: string, expiresInSeconds: number): MailMessage {
-  return renderActionMail({
-    to,
-    kind: "reset-password",
-    subject: "Reset your password",
-    intro: ["Someone asked to reset the password of your account."],
-    action: { label: "Choose a new password", url },
-    outro: [
-      `The link works once, for ${describeDuration(expiresInSeconds)}. If this was not you, ignore this message.`,
-    ],
-  });
-}
-
-export function passwordChangedNotice(to: string, how: "changed" | "reset"): MailMessage {
-  return renderActionMail({
-    to,
-    kind: "password-changed",
-    subject: "Your password was changed",
-    intro: [
-      how === "reset"
-        ? "The password of your account was reset with a link sent to this address."
-        : "The password of your account was changed.",
-    ],
-    outro: ["If this was not you, reset your password at once and contact support."],
-  });
-}
-
-export function deleteAccountMail(to: string, url: string, expiresInSeconds: number): MailMessage {
-  return renderActionMail({
-    to,
-    kind: "delete-account",
-    subject: "Confirm the deletion of your account",
-    intro: ["Someone asked to delete your account. This cannot be undone."],
-    action: { label: "Delete my account", url },
-    outro: [
-      `Open the link in the browser where you are signed in. It works once, for ${describeDuration(expiresInSeconds)}.`,
-      "If this was not you, ignore this message and change your password.",
-    ],
-  });
-}
-
-export function magicLinkMail(to: string, url: string, expiresInSeconds: number): MailMessage {
-  return renderActionMail({
-    to,
-    kind: "magic-link",
-    subject: "Your sign-in link",
-    intro: ["Someone asked to sign in to your account with this address."],
-    action: { label: "Sign in", url },
-    outro: [
-      `The link works once, for ${describeDuration(expiresInSeconds)}. If this was not you, ignore this message.`,
-    ],
-  });
-}
-
-export function emailCodeMail(
+export function confirmEmailChangeMail(
+  locale: Locale,
   to: string,
-  code: string,
-  purpose: "sign-in" | "email-verification" | "forget-password",
+  newEmail: string,
+  url: string,
   expiresInSeconds: number,
 ): MailMessage {
-  const what = {
-    "sign-in": { subject: "Your sign-in code", use: "sign in" },
-    "email-verification": { subject: "Your verification code", use: "verify your email address" },
-    "forget-password": { subject: "Your password reset code", use: "reset your password" },
-  }[purpose];
+  const t = translator(locale);
   return renderActionMail({
     to,
-    kind: "email-otp",
-    subject: what.subject,
-    intro: [`Your code to ${what.use} is ${code}.`],
-    outro: [`It works once, for ${describeDuration(expiresInSeconds)}. If this was not you, ignore this message.`],
-  });
-}
-
-export function twoFactorCodeMail(to: string, code: string, expiresInSeconds: number): MailMessage {
-  return renderActionMail({
-    to,
-    kind: "two-factor-otp",
-    subject: "Your sign-in code",
-    intro: [`Your sign-in code is ${code}.`],
+    locale,
+    kind: "change-email-confirmation",
+    subject: t("mail.confirmEmailChange.subject"),
+    intro: [t("mail.confirmEmailChange.intro", { newEmail })],
+    action: { label: t("mail.confirmEmailChange.action"), url },
     outro: [
-      `It works once, for ${describeDuration(expiresInSeconds)}. If you did not just sign in, change your password: someone knows it.`,
+      t("mail.confirmEmailChange.outro", { duration: describeDuration(locale, expiresInSeconds), newEmail }),
+      t("mail.notYou.changePassword"),
     ],
   });
 }
 
-function describeDuration(seconds: number): string {
-  if (seconds % 86400 === 0) return plural(seconds / 86400, "day");
-  if (seconds % 3600 === 0) return plural(seconds / 3600, "hour");
-  if (seconds % 60 === 0) return plural(seconds / 60, "minute");
-  return plural(seconds, "second");
+export function verifyNewEmailMail(locale: Locale, to: string, url: string, expiresInSeconds: number): MailMessage {
+  const t = translator(locale);
+  return renderActionMail({
+    to,
+    locale,
+    kind: "change-email-verification",
+    subject: t("mail.verifyNewEmail.subject"),
+    intro: [t("mail.verifyNewEmail.intro")],
+    action: { label: t("mail.verifyNewEmail.action"), url },
+    outro: [t("mail.linkWorksFor", { duration: describeDuration(locale, expiresInSeconds) })],
+  });
 }
 
-const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"}`;
+export function emailChangedNotice(locale: Locale, to: string, newEmail: string): MailMessage {
+  const t = translator(locale);
+  return renderActionMail({
+    to,
+    locale,
+    kind: "email-changed",
+    subject: t("mail.emailChanged.subject"),
+    intro: [t("mail.emailChanged.intro", { newEmail })],
+    outro: [t("mail.emailChanged.outro")],
+  });
+}
+
+export function resetPasswordMail(locale: Locale, to: string, url: string, expiresInSeconds: number): MailMessage {
+  const t = translator(locale);
+  return renderActionMail({
+    to,
+    locale,
+    kind: "reset-password",
+    subject: t("mail.resetPassword.subject"),
+    intro: [t("mail.resetPassword.intro")],
+    action: { label: t("mail.resetPassword.action"), url },
+    outro: [t("mail.linkWorksOnce", { duration: describeDuration(locale, expiresInSeconds) })],
+  });
+}
+
+export function passwordChangedNotice(locale: Locale, to: string, how: "changed" | "reset"): MailMessage {
+  const t = translator(locale);
+  return renderActionMail({
+    to,
+    locale,
+    kind: "password-changed",
+    subject: t("mail.passwordChanged.subject"),
+    intro: [how === "reset" ? t("mail.passwordChanged.reset") : t("mail.passwordChanged.changed")],
+    outro: [t("mail.passwordChanged.outro")],
+  });
+}
+
+export function deleteAccountMail(locale: Locale, to: string, url: string, expiresInSeconds: number): MailMessage {
+  const t = translator(locale);
+  return renderActionMail({
+    to,
+    locale,
+    kind: "delete-account",
+    subject: t("mail.deleteAccount.subject"),
+    intro: [t("mail.deleteAccount.intro")],
+    action: { label: t("mail.deleteAccount.action"), url },
+    outro: [
+      t("mail.deleteAccount.outro", { duration: describeDuration(locale, expiresInSeconds) }),
+      t("mail.deleteAccount.notYou"),
+    ],
+  });
+}
+
+export function magicLinkMail(locale: Locale, to: string, url: string, expiresInSeconds: number): MailMessage {
+  const t = translator(locale);
+  return renderActionMail({
+    to,
+    locale,
+    kind: "magic-link",
+    subject: t("mail.magicLink.subject"),
+    intro: [t("mail.magicLink.intro")],
+    action: { label: t("mail.magicLink.action"), url },
+    outro: [t("mail.linkWorksOnce", { duration: describeDuration(locale, expiresInSeconds) })],
+  });
+}
+
+const codePurposes = {
+  "sign-in": { subject: "mail.code.signIn.subject", intro: "mail.code.signIn.intro" },
+  "email-verification": { subject: "mail.code.verification.subject", intro: "mail.code.verification.intro" },
+  "forget-password": { subject: "mail.code.reset.subject", intro: "mail.code.reset.intro" },
+} as const;
+
+export function emailCodeMail(
+  locale: Locale,
+  to: string,
+  code: string,
+  purpose: keyof typeof codePurposes,
+  expiresInSeconds: number,
+): MailMessage {
+  const t = translator(locale);
+  const what = codePurposes[purpose];
+  return renderActionMail({
+    to,
+    locale,
+    kind: "email-otp",
+    subject: t(what.subject),
+    intro: [t(what.intro, { code })],
+    outro: [t("mail.codeWorksOnce", { duration: describeDuration(locale, expiresInSeconds) })],
+  });
+}
+
+export function twoFactorCodeMail(locale: Locale, to: string, code: string, expiresInSeconds: number): MailMessage {
+  const t = translator(locale);
+  return renderActionMail({
+    to,
+    locale,
+    kind: "two-factor-otp",
+    subject: t("mail.code.signIn.subject"),
+    intro: [t("mail.twoFactor.intro", { code })],
+    outro: [t("mail.twoFactor.outro", { duration: describeDuration(locale, expiresInSeconds) })],
+  });
+}
+
+export function invitationMail(
+  locale: Locale,
+  to: string,
+  invitation: { inviterName: string; inviterEmail: string; organizationName: string; role: string; expiresAt: Date },
+  url: string,
+): MailMessage {
+  const t = translator(locale);
+  return renderActionMail({
+    to,
+    locale,
+    kind: "organization-invitation",
+    // Nothing a user typed goes into the subject: it is what a phishing mail would forge first.
+    subject: t("mail.invitation.subject"),
+    intro: [
+      t("mail.invitation.intro", {
+        inviter: invitation.inviterName,
+        email: invitation.inviterEmail,
+        organization: invitation.organizationName,
+        role: invitation.role,
+      }),
+    ],
+    action: { label: t("mail.invitation.action"), url },
+    outro: [
+      t("mail.invitation.expires", { date: formatDateTime(locale, invitation.expiresAt, "UTC") }),
+      t("mail.invitation.ignore"),
+    ],
+  });
+}
+
+/** "2 hours" / "2 Stunden": the longest whole unit, with the locale's plural. */
+function describeDuration(locale: Locale, seconds: number): string {
+  const t = translator(locale);
+  if (seconds % 86400 === 0) return t("mail.duration.days", { count: seconds / 86400 });
+  if (seconds % 3600 === 0) return t("mail.duration.hours", { count: seconds / 3600 });
+  if (seconds % 60 === 0) return t("mail.duration.minutes", { count: seconds / 60 });
+  return t("mail.duration.seconds", { count: seconds });
+}

@@ -3,6 +3,7 @@ import type { AuthContext } from "../context.js";
 import { apiURL } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
 import { LOWER_ALPHANUMERIC, randomString } from "../crypto/random.js";
+import { mailLocale } from "../email/locale.js";
 import { deleteAccountMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import { deleteUserAndOwnedRows } from "../store/account-deletion.js";
@@ -47,7 +48,7 @@ export async function deleteUser(
       identifier: deleteIdentifier(token),
       value: user.id,
       expiresInSeconds: deleteTokenExpiresIn,
-      mail: deleteAccountMail(user.email, url, deleteTokenExpiresIn),
+      mail: deleteAccountMail(mailLocale(), user.email, url, deleteTokenExpiresIn),
     });
     return "verification-sent";
   }

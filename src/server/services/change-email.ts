@@ -1,5 +1,6 @@
 import type { User } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
+import { mailLocale } from "../email/locale.js";
 import { confirmEmailChangeMail, emailChangedNotice, verifyNewEmailMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import { isUniqueViolation } from "../store/database.js";
@@ -33,7 +34,7 @@ export async function requestEmailChange(
     };
     const url = await verifyEmailLink(ctx, claims, input.callbackURL);
     const expiresIn = ctx.options.emailVerification.expiresIn;
-    await ctx.mail.enqueue(ctx.db, confirmEmailChangeMail(user.email, newEmail, url, expiresIn));
+    await ctx.mail.enqueue(ctx.db, confirmEmailChangeMail(mailLocale(), user.email, newEmail, url, expiresIn));
     ctx.mail.wake();
     return;
   }
@@ -55,7 +56,10 @@ export async function sendNewAddressLink(
     requestType: "change-email-verification" as const,
   };
   const url = await verifyEmailLink(ctx, claims, callbackURL);
-  await ctx.mail.enqueue(ctx.db, verifyNewEmailMail(newEmail, url, ctx.options.emailVerification.expiresIn));
+  await ctx.mail.enqueue(
+    ctx.db,
+    verifyNewEmailMail(mailLocale(), newEmail, url, ctx.options.emailVerification.expiresIn),
+  );
   ctx.mail.wake();
 }
 
@@ -74,7 +78,7 @@ export async function applyEmailChange(ctx: AuthContext, user: User, newEmail: s
       );
       if (!moved) throw new AuthError("INVALID_TOKEN", { status: 401 });
       await ctx.webhooks.enqueue(trx, "user.updated", moved);
-      await ctx.mail.enqueue(trx, emailChangedNotice(user.email, newEmail));
+      await ctx.mail.enqueue(trx, emailChangedNotice(mailLocale(), user.email, newEmail));
       return moved;
     });
     ctx.mail.wake();

@@ -3,6 +3,7 @@ import type { OtpType } from "../../contract/passwordless.js";
 import type { AuthContext } from "../context.js";
 import { safeEqual, sha256Base64Url } from "../crypto/digest.js";
 import { DIGITS, newId, randomString } from "../crypto/random.js";
+import { mailLocale } from "../email/locale.js";
 import { emailCodeMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import type { DB } from "../store/database.js";
@@ -58,7 +59,7 @@ export async function enqueueEmailOtp(ctx: AuthContext, db: DB, email: string, t
     expiresAt: new Date(now.getTime() + expiresIn * 1000),
     now,
   });
-  await ctx.mail.enqueue(db, emailCodeMail(email, code, type, expiresIn));
+  await ctx.mail.enqueue(db, emailCodeMail(mailLocale(), email, code, type, expiresIn));
 }
 
 /**

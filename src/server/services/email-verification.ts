@@ -1,6 +1,7 @@
 import type { Session, SessionWithUser, User } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { checkEmailToken, type EmailTokenClaims } from "../crypto/email-token.js";
+import { mailLocale } from "../email/locale.js";
 import { verifyEmailMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import type { DB } from "../store/database.js";
@@ -33,7 +34,7 @@ export async function enqueueVerificationMail(
     return;
   }
   const url = await verifyEmailLink(ctx, { email: user.email, userId: user.id }, callbackURL);
-  await ctx.mail.enqueue(db, verifyEmailMail(user.email, url, ctx.options.emailVerification.expiresIn));
+  await ctx.mail.enqueue(db, verifyEmailMail(mailLocale(), user.email, url, ctx.options.emailVerification.expiresIn));
 }
 
 export function sendsVerificationOnSignUp(ctx: AuthContext): boolean {

@@ -1,7 +1,8 @@
 import type { Invitation, Member, Session, User } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
-import { renderActionMail } from "../email/layout.js";
+import { mailLocale } from "../email/locale.js";
+import { invitationMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import { type DB, isUniqueViolation } from "../store/database.js";
 import {
@@ -63,18 +64,18 @@ async function enqueueInvitationMail(
   const url = `${ctx.baseURL}/accept-invitation/${encodeURIComponent(invitation.id)}`;
   await ctx.mail.enqueue(
     trx,
-    renderActionMail({
-      to: invitation.email,
-      kind: "organization-invitation",
-      // Nothing a user typed goes into the subject: it is what a phishing mail would forge first.
-      subject: "You have been invited to join an organization",
-      intro: [`${inviter.name} (${inviter.email}) invited you to join ${organizationName} as ${invitation.role}.`],
-      action: { label: "Accept the invitation", url },
-      outro: [
-        `The invitation expires on ${invitation.expiresAt.toUTCString()}.`,
-        "If you did not expect it, you can ignore this message.",
-      ],
-    }),
+    invitationMail(
+      mailLocale(),
+      invitation.email,
+      {
+        inviterName: inviter.name,
+        inviterEmail: inviter.email,
+        organizationName,
+        role: invitation.role ?? "member",
+        expiresAt: invitation.expiresAt,
+      },
+      url,
+    ),
   );
   return true;
 }

@@ -3,6 +3,7 @@ import type { SessionWithUser } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
 import { randomString } from "../crypto/random.js";
+import { mailLocale } from "../email/locale.js";
 import { magicLinkMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import { findUserByEmail } from "../store/users.js";
@@ -40,7 +41,7 @@ export async function sendMagicLink(
       identifier: magicLinkIdentifier(token),
       value: JSON.stringify({ email, name: input.name }),
       expiresInSeconds: expiresIn,
-      mail: magicLinkMail(email, page.toString(), expiresIn),
+      mail: magicLinkMail(mailLocale(), email, page.toString(), expiresIn),
     });
   });
 }

@@ -3,6 +3,7 @@ import type { AuthContext } from "../context.js";
 import { apiURL } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
 import { randomString } from "../crypto/random.js";
+import { mailLocale } from "../email/locale.js";
 import { passwordChangedNotice, resetPasswordMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import { setCredentialPassword } from "../store/accounts.js";
@@ -42,7 +43,7 @@ export async function requestPasswordReset(ctx: AuthContext, input: { email: str
       identifier: resetIdentifier(token),
       value: user.id,
       expiresInSeconds: resetPasswordTokenExpiresIn,
-      mail: resetPasswordMail(user.email, url, resetPasswordTokenExpiresIn),
+      mail: resetPasswordMail(mailLocale(), user.email, url, resetPasswordTokenExpiresIn),
     });
   });
 }
@@ -91,7 +92,7 @@ export async function setPasswordWithMailedProof(
     // A trusted device must not outlive the password it was trusted under.
     await forgetTrustedDevices(trx, user.id);
     if (revokeSessions) await revokeAllSessions(ctx, trx, user.id);
-    await ctx.mail.enqueue(trx, passwordChangedNotice(user.email, "reset"));
+    await ctx.mail.enqueue(trx, passwordChangedNotice(mailLocale(), user.email, "reset"));
     return user;
   });
   ctx.mail.wake();

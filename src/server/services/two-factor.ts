@@ -4,6 +4,7 @@ import type { TwoFactorRedirectReply } from "../../contract/two-factor.js";
 import type { AuthContext } from "../context.js";
 import { safeEqual, sha256Base64Url } from "../crypto/digest.js";
 import { DIGITS, randomString } from "../crypto/random.js";
+import { mailLocale } from "../email/locale.js";
 import { twoFactorCodeMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import { findCredentialPassword } from "../store/accounts.js";
@@ -309,7 +310,7 @@ export async function sendTwoFactorOtp(ctx: AuthContext, subject: TwoFactorSubje
   const expiresAt = new Date(ctx.now().getTime() + period * 1000);
   await ctx.db.transaction().execute(async (trx) => {
     await setChallengeOtp(trx, challenge.tokenHash, sha256Base64Url(code), expiresAt);
-    await ctx.mail.enqueue(trx, twoFactorCodeMail(user.email, code, period));
+    await ctx.mail.enqueue(trx, twoFactorCodeMail(mailLocale(), user.email, code, period));
   });
   ctx.mail.wake();
 }

@@ -1,0 +1,179 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type Locale, translate } from "../src/i18n/index.js";
+import { launchBrowser, seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
+import { type Screen, signedInScreens, signedOutScreens } from "./helpers/screens.js";
+import { type Service, startService } from "./helpers/service.js";
+
+/**
+ * The application in English and German, light and dark: every screen of the accessibility list in
+ * the four combinations (axe, <html lang>, the page title), the language the browser asks for, the
+ * language switch, the theme switch and prefers-color-scheme. One browser; one signed-in user whose
+ * cookies each combination reuses.
+ */
+let service: Service;
+let browser: Browser;
+let signedInState: Awaited<ReturnType<BrowserContext["storageState"]>>;
+
+beforeAll(async () => {
+  [service, browser] = await Promise.all([startService({ developmentOutbox: true }), launchBrowser()]);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signUpInBrowser(page, service.origin, {
+    name: "Grace Hopper",
+    email: "grace@example.com",
+    password: "correct horse battery",
+  });
+  await page.getByTestId("home-title").waitFor();
+  signedInState = await context.storageState();
+  await context.close();
+});
+afterAll(async () => {
+  await browser?.close();
+  await service?.close();
+});
+afterEach(() => expect(service.loggedErrors).toEqual([]));
+
+/** The page's background, which the theme decides (styles.css: --bg). */
+const LIGHT_BG = "rgb(245, 246, 248)";
+const DARK_BG = "rgb(15, 18, 23)";
+const background = (page: Page) => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+
+const browserLocales: Record<Locale, string> = { en: "en-US", de: "de-DE" };
+
+async function checkScreen(context: BrowserContext, [path, ready, , title]: Screen, locale: Locale) {
+  const page = await context.newPage();
+  await page.goto(`${service.origin}${path}`);
+  await page.getByTestId(ready).first().waitFor();
+  await expect.poll(() => page.title()).toBe(`${translate(locale, title)} · Gatehouse`);
+  expect(await page.evaluate(() => document.documentElement.lang)).toBe(locale);
+  expect(await seriousA11yViolations(page)).toEqual([]);
+  await page.close();
+}
+
+const combinations = [
+  ["en", "light"],
+  ["en", "dark"],
+  ["de", "light"],
+  ["de", "dark"],
+] as const;
+
+describe.each(combinations)("every screen in %s, %s", (locale, scheme) => {
+  let signedOut: BrowserContext;
+  let signedIn: BrowserContext;
+  beforeAll(async () => {
+    const options = { locale: browserLocales[locale], colorScheme: scheme };
+    signedOut = await browser.newContext(options);
+    signedIn = await browser.newContext({ ...options, storageState: signedInState });
+  });
+  afterAll(async () => {
+    await Promise.all([signedOut?.close(), signedIn?.close()]);
+  });
+
+  it("takes the theme's colours", async () => {
+    const page = await signedOut.newPage();
+    await page.goto(`${service.origin}/sign-in`);
+    await page.getByTestId("sign-in-submit").waitFor();
+    expect(await background(page)).toBe(scheme === "dark" ? DARK_BG : LIGHT_BG);
+    await page.close();
+  });
+
+  it.each(signedOutScreens)("%s (signed out): axe, lang and title", async (...screen) => {
+    await checkScreen(signedOut, screen, locale);
+  });
+
+  it.each(signedInScreens)("%s (signed in): axe, lang and title", async (...screen) => {
+    await checkScreen(signedIn, screen, locale);
+  });
+});
+
+describe("choosing the language", () => {
+  it("speaks German to a browser that asks for it", async () => {
+    const context = await browser.newContext({ locale: "de-DE" });
+    const page = await context.newPage();
+    await page.goto(`${service.origin}/sign-in`);
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Anmelden");
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("de");
+    await page.getByTestId("sign-in-submit").click();
+    const email = page.getByLabel("E-Mail-Adresse", { exact: true });
+    await expect.poll(() => email.getAttribute("aria-invalid")).toBe("true");
+    expect(await page.getByTestId("sign-in-email-error").textContent()).toBe(
+      "Geben Sie eine gültige E-Mail-Adresse ein.",
+    );
+    await context.close();
+  });
+
+  it("keeps the language chosen in the footer across a reload, over the browser's own", async () => {
+    const context = await browser.newContext({ locale: "en-US", storageState: signedInState });
+    const page = await context.newPage();
+    await page.goto(`${service.origin}/account`);
+    await page.getByTestId("profile-submit").waitFor();
+    expect(await page.title()).toBe("Profile · Gatehouse");
+    await page.getByLabel("Language").selectOption({ label: "Deutsch" });
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe("de");
+    expect(await page.getByTestId("profile-submit").textContent()).toBe("Profil speichern");
+    expect(await page.title()).toBe("Profil · Gatehouse");
+    await page.reload();
+    await page.getByTestId("profile-submit").waitFor();
+    expect(await page.getByTestId("profile-submit").textContent()).toBe("Profil speichern");
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("de");
+    // Requests carry the language on screen, so the mail they cause is German too.
+    await page.getByTestId("resend-verification").click();
+    await expect
+      .poll(async () => {
+        const mails: { to: string; subject: string }[] = await (
+          await context.request.get(`${service.origin}/api/auth/dev/outbox`)
+        ).json();
+        return mails.filter((m) => m.to === "grace@example.com").map((m) => m.subject);
+      })
+      .toContain("Bestätigen Sie Ihre E-Mail-Adresse");
+    // The shell's components take the app's words too.
+    await page.getByTestId("user-button").click();
+    expect(await page.getByTestId("sign-out").textContent()).toBe("Abmelden");
+    await page.keyboard.press("Escape");
+    await page.getByLabel("Sprache").selectOption({ label: "English" });
+    await expect.poll(() => page.getByTestId("profile-submit").textContent()).toBe("Save profile");
+    await context.close();
+  });
+});
+
+describe("choosing the theme", () => {
+  it("follows prefers-color-scheme until a theme is chosen, and keeps the choice across a reload", async () => {
+    const context = await browser.newContext({ colorScheme: "dark" });
+    const page = await context.newPage();
+    await page.goto(`${service.origin}/sign-in`);
+    await page.getByTestId("sign-in-submit").waitFor();
+    expect(await background(page)).toBe(DARK_BG);
+    expect(await page.evaluate(() => document.documentElement.dataset.theme ?? null)).toBeNull();
+    // Form controls follow the scheme as well (color-scheme).
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).colorScheme)).toBe("light dark");
+
+    await page.getByLabel("Theme").selectOption("light");
+    await expect.poll(() => background(page)).toBe(LIGHT_BG);
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("light");
+    await page.reload();
+    await page.getByTestId("sign-in-submit").waitFor();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("light");
+    expect(await background(page)).toBe(LIGHT_BG);
+    expect(await page.getByLabel("Theme").inputValue()).toBe("light");
+
+    await page.getByLabel("Theme").selectOption("system");
+    await expect.poll(() => background(page)).toBe(DARK_BG);
+    await page.reload();
+    await page.getByTestId("sign-in-submit").waitFor();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme ?? null)).toBeNull();
+    await context.close();
+  });
+
+  it("applies a chosen dark theme before the application renders (no light flash)", async () => {
+    const context = await browser.newContext({ colorScheme: "light" });
+    await context.addInitScript(() => localStorage.setItem("gatehouse.theme", "dark"));
+    const page = await context.newPage();
+    // Stop the application's script: only public/theme.js, in <head>, can set the theme now.
+    await page.route("**/assets/*.js", (route) => route.abort());
+    await page.goto(`${service.origin}/sign-in`);
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
+    expect(await background(page)).toBe(DARK_BG);
+    await context.close();
+  });
+});

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type MailCapture, startMailCapture } from "./helpers/mail.js";
+import { nthMail, uniqueEmail } from "./helpers/mail-flows.js";
+import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
+
+/** Mail speaks the language of the request that caused it: Accept-Language, English without one. */
+let capture: MailCapture;
+let server: TestServer;
+
+beforeAll(async () => {
+  capture = await startMailCapture();
+  server = await startTestServer({
+    options: { emailAndPassword: { requireEmailVerification: true } },
+    extra: { mail: { smtpUrl: capture.url } },
+  });
+});
+afterAll(async () => {
+  await server.close();
+  await capture.close();
+});
+
+const GERMAN = { "accept-language": "fr-CH, de-DE;q=0.9, en;q=0.8" };
+
+async function signUpWith(headers: Record<string, string>) {
+  const email = uniqueEmail("locale");
+  const res = await server.browser().request("/sign-up/email", {
+    method: "POST",
+    body: { name: "Lena", email, password: "correct horse battery" },
+    headers,
+  });
+  expect(res.status).toBe(200);
+  return email;
+}
+
+describe("mail language", () => {
+  it("verifies a sign-up in German when the browser asks for German", async () => {
+    const email = await signUpWith(GERMAN);
+    const mail = await nthMail(capture, email, "Bestätigen Sie Ihre E-Mail-Adresse");
+    expect(mail.text).toContain("Bitte bestätigen Sie, dass dies Ihre E-Mail-Adresse ist.");
+    expect(mail.text).toMatch(/Der Link funktioniert \d+ (Stunden?|Tage?|Minuten?) lang\./);
+    expect(mail.html).toContain('<html lang="de">');
+    expect(mail.html).toContain("Oder öffnen Sie diesen Link:");
+  });
+
+  it("writes English without an Accept-Language, or with one we do not speak", async () => {
+    const cases: Record<string, string>[] = [{}, { "accept-language": "fr-FR, ja;q=0.5" }];
+    for (const headers of cases) {
+      const email = await signUpWith(headers);
+      const mail = await nthMail(capture, email, "Verify your email address");
+      expect(mail.text).toContain("Please confirm that this is your email address.");
+      expect(mail.html).toContain('<html lang="en">');
+    }
+  });
+
+  it("takes the language from the headers an app passes to auth.api.signUpEmail", async () => {
+    const email = uniqueEmail("api-locale");
+    await server.auth.api.signUpEmail({
+      name: "Lena",
+      email,
+      password: "correct horse battery",
+      headers: { "accept-language": "de" },
+    });
+    const mail = await nthMail(capture, email, "Bestätigen Sie Ihre E-Mail-Adresse");
+    expect(mail.html).toContain('<html lang="de">');
+  });
+
+  it("sends the password reset link in the language of the reset request", async () => {
+    const { email } = await signUp(server, { email: uniqueEmail("reset-locale") });
+    const german = await server
+      .browser()
+      .request("/request-password-reset", { method: "POST", body: { email }, headers: GERMAN });
+    expect(german.status).toBe(200);
+    const mail = await nthMail(capture, email, "Setzen Sie Ihr Passwort zurück");
+    expect(mail.text).toContain("Jemand möchte das Passwort Ihres Kontos zurücksetzen.");
+    expect(mail.text).toMatch(/Neues Passwort wählen: http/);
+
+    const english = await server.browser().post("/request-password-reset", { email });
+    expect(english.status).toBe(200);
+    const second = await nthMail(capture, email, "Reset your password");
+    expect(second.text).toContain("Someone asked to reset the password of your account.");
+  });
+});
