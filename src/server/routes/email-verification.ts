@@ -4,7 +4,7 @@ import { isAuthError } from "../errors.js";
 import { isDontRemember, writeSessionCookies } from "../http/cookies.js";
 import { redirectTarget } from "../http/redirect.js";
 import type { Route } from "../http/route.js";
-import { getRequestSession, requestMeta } from "../http/session.js";
+import { getRequestSession, requestLocale, requestMeta } from "../http/session.js";
 import { requestEmailChange } from "../services/change-email.js";
 import { sendVerificationEmail, verifyEmail } from "../services/email-verification.js";
 
@@ -20,7 +20,7 @@ const CALLBACK_ERRORS: Partial<Record<ErrorCode, string>> = {
 export function emailVerificationRoutes(route: Route): void {
   route(accountFlowEndpoints.sendVerificationEmail, async (c, { body }) => {
     const current = await getRequestSession(c);
-    await sendVerificationEmail(c.get("auth"), body, current);
+    await sendVerificationEmail(c.get("auth"), body, current, requestLocale(c));
     return { status: true };
   });
 
@@ -51,7 +51,7 @@ export function emailVerificationRoutes(route: Route): void {
   });
 
   route(accountFlowEndpoints.changeEmail, async (c, { body, session: { user } }) => {
-    await requestEmailChange(c.get("auth"), user, body);
+    await requestEmailChange(c.get("auth"), user, body, requestLocale(c));
     return { status: true };
   });
 }
