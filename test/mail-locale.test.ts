@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MailCapture, startMailCapture } from "./helpers/mail.js";
 import { nthMail, uniqueEmail } from "./helpers/mail-flows.js";
-import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
+import { EVERY_FEATURE_ON, signUp, startTestServer, type TestServer } from "./helpers/server.js";
 
 /** Mail speaks the language of the request that caused it: Accept-Language, English without one. */
 let capture: MailCapture;
@@ -78,5 +78,45 @@ describe("mail language", () => {
     expect(english.status).toBe(200);
     const second = await nthMail(capture, email, "Reset your password");
     expect(second.text).toContain("Someone asked to reset the password of your account.");
+  });
+});
+
+describe("routes pass the request's language down to the mail", () => {
+  let open: TestServer;
+  beforeAll(async () => {
+    open = await startTestServer({ options: EVERY_FEATURE_ON, extra: { mail: { smtpUrl: capture.url } } });
+  });
+  afterAll(() => open.close());
+
+  it("a password change notice, an invitation and a magic link, each in the language asked for", async () => {
+    const owner = await signUp(open, { email: uniqueEmail("owner-locale") });
+    const changed = await owner.browser.request("/change-password", {
+      method: "POST",
+      body: { currentPassword: owner.password, newPassword: "another long password" },
+      headers: GERMAN,
+    });
+    expect(changed.status).toBe(200);
+    await nthMail(capture, owner.email, "Ihr Passwort wurde geändert");
+
+    const created = await owner.browser.post("/organization/create", {
+      name: "Locale",
+      slug: uniqueEmail("org").split("@")[0],
+    });
+    expect(created.status).toBe(200);
+    const invitee = uniqueEmail("invitee-locale");
+    const invited = await owner.browser.request("/organization/invite-member", {
+      method: "POST",
+      body: { email: invitee, role: "member", organizationId: created.body.id },
+      headers: GERMAN,
+    });
+    expect(invited.status).toBe(200);
+    const invitation = await nthMail(capture, invitee, "Sie wurden eingeladen, einer Organisation beizutreten");
+    expect(invitation.html).toContain('<html lang="de">');
+
+    const linked = uniqueEmail("link-locale");
+    const sent = await open.browser().post("/sign-in/magic-link", { email: linked });
+    expect(sent.status).toBe(200);
+    const english = await nthMail(capture, linked, "Your sign-in link");
+    expect(english.html).toContain('<html lang="en">');
   });
 });

@@ -98,3 +98,8 @@ export function acceptedLanguages(header: string | null | undefined): string[] {
     .sort((a, b) => b.weight - a.weight || a.index - b.index)
     .map((entry) => entry.tag);
 }
+
+/** The language for what a request causes (its mails): the best of its Accept-Language we speak. */
+export function localeFromAcceptLanguage(header: string | null | undefined): Locale {
+  return negotiateLocale(acceptedLanguages(header));
+}

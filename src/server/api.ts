@@ -7,7 +7,6 @@ import type { ListedSession, Member, Organization, Session, SessionWithUser, Use
 import { type AddMemberInput, addMemberInput } from "../contract/organization.js";
 import type { TwoFactorRedirectReply } from "../contract/two-factor.js";
 import type { AuthContext } from "./context.js";
-import { withRequestLocale } from "./email/locale.js";
 import { AuthError } from "./errors.js";
 import { type HeaderSessionOptions, type RequestHeaders, sessionFromHeaders } from "./http/header-session.js";
 import { isRouted } from "./http/route.js";
@@ -126,10 +125,8 @@ export function createServerApi(ctx: AuthContext): ServerApi {
       const rememberMe = fields.rememberMe ?? true;
       const guest = await callerOf(input);
       const meta = requestMetaFromHeaders(ctx, headersOf(input));
-      // A verification mail speaks the caller's language, as it does through the route.
-      const result = await withRequestLocale(headersOf(input).get("accept-language"), () =>
-        signUpEmail(ctx, { ...fields, rememberMe, guest }, meta),
-      );
+      // meta carries the caller's language (accept-language): a verification mail speaks it.
+      const result = await signUpEmail(ctx, { ...fields, rememberMe, guest }, meta);
       return { token: result.session?.token ?? null, user: result.user, session: result.session };
     },
 
@@ -140,9 +137,7 @@ export function createServerApi(ctx: AuthContext): ServerApi {
       const meta = requestMetaFromHeaders(ctx, headersOf(input));
       let result: Awaited<ReturnType<typeof signInEmail>>;
       try {
-        result = await withRequestLocale(headersOf(input).get("accept-language"), () =>
-          signInEmail(ctx, { ...fields, rememberMe, guest }, meta),
-        );
+        result = await signInEmail(ctx, { ...fields, rememberMe, guest }, meta);
       } catch (error) {
         // No browser to hold a challenge cookie here: the answer only says a second factor is owed.
         if (error instanceof TwoFactorRequired) return twoFactorMethods(ctx, error.userId);

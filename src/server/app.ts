@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import type { AuthContext } from "./context.js";
-import { withRequestLocale } from "./email/locale.js";
 import { resolveClientIp } from "./http/client-ip.js";
 import type { AuthEnv } from "./http/env.js";
 import { createRateLimit } from "./http/rate-limit.js";
@@ -34,8 +33,7 @@ export function createHttpApp(ctx: AuthContext): Hono<AuthEnv> {
     c.set("clientIp", resolveClientIp(c, ctx.options.advanced.ipAddress.ipAddressHeaders));
     // JSON is never to be sniffed as anything else; HTML routes add their own page policy.
     c.header("X-Content-Type-Options", "nosniff");
-    // Mail this request causes speaks the caller's language (Accept-Language), English by default.
-    await withRequestLocale(c.req.header("accept-language"), next);
+    await next();
     // The handler's transactions have committed: webhooks it queued can go now.
     ctx.webhooks.wakeIfQueued();
   });

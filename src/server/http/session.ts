@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { SessionWithUser } from "../../contract/models.js";
+import { type Locale, localeFromAcceptLanguage } from "../../i18n/index.js";
 import type { AuthContext } from "../context.js";
 import { AuthError } from "../errors.js";
 import {
@@ -94,7 +95,13 @@ export function requestMeta(c: Context<AuthEnv>): RequestMeta {
     ipAddress,
     userAgent: c.req.header("user-agent") ?? null,
     trustedDeviceToken: ctx.options.twoFactor.enabled ? readSignedCookie(c, "trust_device") : null,
+    locale: requestLocale(c),
   };
+}
+
+/** The language the request asked for (Accept-Language), for the mail it causes; English by default. */
+export function requestLocale(c: Context<AuthEnv>): Locale {
+  return localeFromAcceptLanguage(c.req.header("accept-language"));
 }
 
 // The same from a request's headers, for auth.api calls (their session: header-session.ts).
@@ -108,5 +115,6 @@ export function requestMetaFromHeaders(ctx: AuthContext, headers: Headers): Requ
     trustedDeviceToken: ctx.options.twoFactor.enabled
       ? readSignedCookieFromHeader(ctx, headers.get("cookie"), "trust_device")
       : null,
+    locale: localeFromAcceptLanguage(headers.get("accept-language")),
   };
 }

@@ -3,13 +3,13 @@ import { AuthError } from "../errors.js";
 import { clearSessionCookies } from "../http/cookies.js";
 import { redirectTarget } from "../http/redirect.js";
 import type { Route } from "../http/route.js";
-import { getRequestSession } from "../http/session.js";
+import { getRequestSession, requestLocale } from "../http/session.js";
 import { deleteUser, deleteUserWithToken } from "../services/account-deletion.js";
 
 /** Routed only while user.deleteUser is on (the endpoints' feature switch). */
 export function accountDeletionRoutes(route: Route): void {
   route(accountFlowEndpoints.deleteUser, async (c, { body, session: current }) => {
-    const outcome = await deleteUser(c.get("auth"), current, body);
+    const outcome = await deleteUser(c.get("auth"), current, body, requestLocale(c));
     if (outcome === "verification-sent") return { success: true, message: "Verification email sent" };
     clearSessionCookies(c);
     return { success: true, message: "User deleted" };

@@ -1,7 +1,7 @@
 import { passwordlessEndpoints } from "../../contract/endpoints/index.js";
 import { writeSessionCookies } from "../http/cookies.js";
 import type { Route } from "../http/route.js";
-import { getRequestSession, requestMeta } from "../http/session.js";
+import { getRequestSession, requestLocale, requestMeta } from "../http/session.js";
 import { isTwoFactorRedirect, signInOrChallenge } from "../http/two-factor-gate.js";
 import {
   checkEmailOtp,
@@ -14,12 +14,12 @@ import {
 /** Routed only while emailOTP is on (the endpoints' feature switch). */
 export function emailOtpRoutes(route: Route): void {
   route(passwordlessEndpoints.sendVerificationOtp, async (c, { body }) => {
-    await sendEmailOtp(c.get("auth"), body);
+    await sendEmailOtp(c.get("auth"), body, requestLocale(c));
     return { success: true };
   });
 
   route(passwordlessEndpoints.forgetPasswordEmailOtp, async (c, { body }) => {
-    await sendEmailOtp(c.get("auth"), { email: body.email, type: "forget-password" });
+    await sendEmailOtp(c.get("auth"), { email: body.email, type: "forget-password" }, requestLocale(c));
     return { success: true };
   });
 
@@ -46,7 +46,7 @@ export function emailOtpRoutes(route: Route): void {
   });
 
   route(passwordlessEndpoints.resetPasswordEmailOtp, async (c, { body }) => {
-    await resetPasswordWithEmailOtp(c.get("auth"), body);
+    await resetPasswordWithEmailOtp(c.get("auth"), body, requestLocale(c));
     return { success: true };
   });
 }

@@ -4,7 +4,7 @@ import { isAuthError } from "../errors.js";
 import { isDontRemember, writeSessionCookies } from "../http/cookies.js";
 import { redirectTarget } from "../http/redirect.js";
 import type { Route } from "../http/route.js";
-import { getRequestSession, requestMeta } from "../http/session.js";
+import { getRequestSession, requestLocale, requestMeta } from "../http/session.js";
 import { requestEmailChange } from "../services/change-email.js";
 import { sendVerificationEmail, verifyEmail } from "../services/email-verification.js";
 
@@ -26,7 +26,7 @@ const EMAIL_CHANGE_STEPS: Partial<Record<string, string>> = {
 export function emailVerificationRoutes(route: Route): void {
   route(accountFlowEndpoints.sendVerificationEmail, async (c, { body }) => {
     const current = await getRequestSession(c);
-    await sendVerificationEmail(c.get("auth"), body, current);
+    await sendVerificationEmail(c.get("auth"), body, current, requestLocale(c));
     return { status: true };
   });
 
@@ -61,7 +61,7 @@ export function emailVerificationRoutes(route: Route): void {
   });
 
   route(accountFlowEndpoints.changeEmail, async (c, { body, session: { user } }) => {
-    await requestEmailChange(c.get("auth"), user, body);
+    await requestEmailChange(c.get("auth"), user, body, requestLocale(c));
     return { status: true };
   });
 }

@@ -2,7 +2,7 @@ import { organizationEndpoints } from "../../contract/endpoints/index.js";
 import { AuthError } from "../errors.js";
 import { applyActiveChange } from "../http/active-organization.js";
 import type { Route } from "../http/route.js";
-import { getRequestSession, requireSession } from "../http/session.js";
+import { getRequestSession, requestLocale, requireSession } from "../http/session.js";
 import {
   acceptInvitation,
   cancelInvitation,
@@ -17,7 +17,7 @@ import { invalidInput } from "../validation.js";
 /** Invitations: invite, the recipient's accept/reject/get, and the organization's cancel/list. */
 export function invitationRoutes(route: Route): void {
   route(organizationEndpoints.inviteMember, async (c, { body, session: { session, user } }) => {
-    return inviteMember(c.get("auth"), session, user, body);
+    return inviteMember(c.get("auth"), session, user, body, requestLocale(c));
   });
 
   route(organizationEndpoints.acceptInvitation, async (c, { body: { invitationId }, session: data }) => {

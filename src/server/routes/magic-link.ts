@@ -4,14 +4,14 @@ import { isAuthError } from "../errors.js";
 import { writeSessionCookies } from "../http/cookies.js";
 import { redirectTarget } from "../http/redirect.js";
 import type { Route } from "../http/route.js";
-import { getRequestSession, requestMeta } from "../http/session.js";
+import { getRequestSession, requestLocale, requestMeta } from "../http/session.js";
 import { isTwoFactorRedirect, signInOrChallenge } from "../http/two-factor-gate.js";
 import { type MagicLinkSignIn, sendMagicLink, signInWithMagicLink } from "../services/magic-link.js";
 
 /** Routed only while magicLink is on (the endpoints' feature switch). */
 export function magicLinkRoutes(route: Route): void {
   route(passwordlessEndpoints.signInMagicLink, async (c, { body }) => {
-    await sendMagicLink(c.get("auth"), body);
+    await sendMagicLink(c.get("auth"), body, requestLocale(c));
     return { status: true };
   });
 

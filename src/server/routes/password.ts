@@ -3,7 +3,7 @@ import { accountEndpoints, accountFlowEndpoints } from "../../contract/endpoints
 import { isDontRemember, writeSessionCookies } from "../http/cookies.js";
 import { redirectTarget } from "../http/redirect.js";
 import type { Route } from "../http/route.js";
-import { requestMeta } from "../http/session.js";
+import { requestLocale, requestMeta } from "../http/session.js";
 import { isResetTokenLive, requestPasswordReset, resetPassword } from "../services/password-reset.js";
 import { changePassword, verifyPassword } from "../services/passwords.js";
 
@@ -11,7 +11,7 @@ export function passwordRoutes(route: Route): void {
   // SPEC lists /forget-password too (the reference 1.7 dropped it): the same handler.
   for (const endpoint of [accountFlowEndpoints.requestPasswordReset, accountFlowEndpoints.forgetPassword]) {
     route(endpoint, async (c, { body }) => {
-      await requestPasswordReset(c.get("auth"), body);
+      await requestPasswordReset(c.get("auth"), body, requestLocale(c));
       return { status: true, message: PASSWORD_RESET_REQUESTED_MESSAGE };
     });
   }
@@ -24,7 +24,11 @@ export function passwordRoutes(route: Route): void {
   });
 
   route(accountFlowEndpoints.resetPassword, async (c, { body }) => {
-    await resetPassword(c.get("auth"), { newPassword: body.newPassword, token: body.token ?? c.req.query("token") });
+    await resetPassword(
+      c.get("auth"),
+      { newPassword: body.newPassword, token: body.token ?? c.req.query("token") },
+      requestLocale(c),
+    );
     return { status: true };
   });
 

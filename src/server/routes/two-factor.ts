@@ -9,7 +9,7 @@ import {
 } from "../http/cookies.js";
 import type { AuthEnv } from "../http/env.js";
 import type { Route } from "../http/route.js";
-import { getRequestSession, requestMeta } from "../http/session.js";
+import { getRequestSession, requestLocale, requestMeta } from "../http/session.js";
 import {
   disableTwoFactor,
   enableTwoFactor,
@@ -73,7 +73,7 @@ export function twoFactorRoutes(route: Route): void {
   );
 
   route(twoFactorEndpoints.sendTwoFactorOtp, async (c) => {
-    await sendTwoFactorOtp(c.get("auth"), await subjectOf(c));
+    await sendTwoFactorOtp(c.get("auth"), await subjectOf(c), requestLocale(c));
     return { status: true };
   });
 

@@ -1,9 +1,9 @@
 import type { SessionWithUser } from "../../contract/models.js";
+import type { Locale } from "../../i18n/index.js";
 import type { AuthContext } from "../context.js";
 import { apiURL } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
 import { LOWER_ALPHANUMERIC, randomString } from "../crypto/random.js";
-import { mailLocale } from "../email/locale.js";
 import { deleteAccountMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import { deleteUserAndOwnedRows } from "../store/account-deletion.js";
@@ -26,6 +26,7 @@ export async function deleteUser(
   ctx: AuthContext,
   current: SessionWithUser,
   input: { password?: string; token?: string; callbackURL?: string },
+  locale: Locale,
 ): Promise<DeleteUserOutcome> {
   const { sendDeleteAccountVerification, deleteTokenExpiresIn } = ctx.options.user.deleteUser;
   const { user, session } = current;
@@ -48,7 +49,7 @@ export async function deleteUser(
       identifier: deleteIdentifier(token),
       value: user.id,
       expiresInSeconds: deleteTokenExpiresIn,
-      mail: deleteAccountMail(mailLocale(), user.email, url, deleteTokenExpiresIn),
+      mail: deleteAccountMail(locale, user.email, url, deleteTokenExpiresIn),
     });
     return "verification-sent";
   }

@@ -24,7 +24,7 @@ export interface AdminBootstrapResult {
 }
 
 /** Recorded on the audit log for changes made from the command line (there is no request). */
-const OPERATOR_META = { ipAddress: null, userAgent: "gatehouse create-admin" };
+const OPERATOR_META = { ipAddress: null, userAgent: "gatehouse create-admin", locale: "en" } as const;
 
 /**
  * `gatehouse create-admin`: the operator makes an admin without an admin session (the first one).

@@ -1,6 +1,6 @@
 import type { User } from "../../contract/models.js";
+import type { Locale } from "../../i18n/index.js";
 import type { AuthContext } from "../context.js";
-import { mailLocale } from "../email/locale.js";
 import { confirmEmailChangeMail, emailChangedNotice, verifyNewEmailMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import { isUniqueViolation } from "../store/database.js";
@@ -17,6 +17,7 @@ export async function requestEmailChange(
   ctx: AuthContext,
   user: User,
   input: { newEmail: string; callbackURL?: string },
+  locale: Locale,
 ): Promise<void> {
   const { enabled, sendChangeEmailConfirmation } = ctx.options.user.changeEmail;
   if (!enabled) throw new AuthError("CHANGE_EMAIL_DISABLED");
@@ -34,11 +35,11 @@ export async function requestEmailChange(
     };
     const url = await verifyEmailLink(ctx, claims, input.callbackURL);
     const expiresIn = ctx.options.emailVerification.expiresIn;
-    await ctx.mail.enqueue(ctx.db, confirmEmailChangeMail(mailLocale(), user.email, newEmail, url, expiresIn));
+    await ctx.mail.enqueue(ctx.db, confirmEmailChangeMail(locale, user.email, newEmail, url, expiresIn));
     ctx.mail.wake();
     return;
   }
-  await sendNewAddressLink(ctx, user, newEmail, input.callbackURL);
+  await sendNewAddressLink(ctx, user, newEmail, locale, input.callbackURL);
 }
 
 /** Mails the new address the link that applies the change (step two for verified users). */
@@ -46,6 +47,7 @@ export async function sendNewAddressLink(
   ctx: AuthContext,
   user: User,
   newEmail: string,
+  locale: Locale,
   callbackURL?: string,
 ): Promise<void> {
   if (await findUserByEmail(ctx.db, newEmail)) throw new AuthError("COULD_NOT_UPDATE_EMAIL");
@@ -56,10 +58,7 @@ export async function sendNewAddressLink(
     requestType: "change-email-verification" as const,
   };
   const url = await verifyEmailLink(ctx, claims, callbackURL);
-  await ctx.mail.enqueue(
-    ctx.db,
-    verifyNewEmailMail(mailLocale(), newEmail, url, ctx.options.emailVerification.expiresIn),
-  );
+  await ctx.mail.enqueue(ctx.db, verifyNewEmailMail(locale, newEmail, url, ctx.options.emailVerification.expiresIn));
   ctx.mail.wake();
 }
 
@@ -67,7 +66,7 @@ export async function sendNewAddressLink(
  * Moves the email; following the link proves the new mailbox, so the address ends verified. The old
  * address is told (ASVS 2.2.3). Whoever took the address meanwhile wins: the unique index decides.
  */
-export async function applyEmailChange(ctx: AuthContext, user: User, newEmail: string): Promise<User> {
+export async function applyEmailChange(ctx: AuthContext, user: User, newEmail: string, locale: Locale): Promise<User> {
   try {
     const updated = await ctx.db.transaction().execute(async (trx) => {
       const moved = await moveUserEmail(
@@ -78,7 +77,7 @@ export async function applyEmailChange(ctx: AuthContext, user: User, newEmail: s
       );
       if (!moved) throw new AuthError("INVALID_TOKEN", { status: 401 });
       await ctx.webhooks.enqueue(trx, "user.updated", moved);
-      await ctx.mail.enqueue(trx, emailChangedNotice(mailLocale(), user.email, newEmail));
+      await ctx.mail.enqueue(trx, emailChangedNotice(locale, user.email, newEmail));
       return moved;
     });
     ctx.mail.wake();

@@ -1,9 +1,9 @@
 import type { SessionWithUser, User } from "../../contract/models.js";
 import type { OtpType } from "../../contract/passwordless.js";
+import type { Locale } from "../../i18n/index.js";
 import type { AuthContext } from "../context.js";
 import { safeEqual, sha256Base64Url } from "../crypto/digest.js";
 import { DIGITS, newId, randomString } from "../crypto/random.js";
-import { mailLocale } from "../email/locale.js";
 import { emailCodeMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import type { DB } from "../store/database.js";
@@ -35,20 +35,30 @@ const splitStored = (value: string) => {
  * POST /email-otp/send-verification-otp (and /forget-password/email-otp). The same answer in the
  * same time whether or not a code went out: none goes to an unknown address unless it may sign up.
  */
-export async function sendEmailOtp(ctx: AuthContext, input: { email: string; type: OtpType }): Promise<void> {
+export async function sendEmailOtp(
+  ctx: AuthContext,
+  input: { email: string; type: OtpType },
+  locale: Locale,
+): Promise<void> {
   const email = normalizeEmail(input.email);
   const { disableSignUp } = ctx.options.emailOTP;
   await atLeast(ENUMERATION_SAFE_ANSWER_MS, async () => {
     const user = await findUserByEmail(ctx.db, email);
     if (!user && (input.type !== "sign-in" || disableSignUp)) return;
     if (user && input.type === "email-verification" && user.emailVerified) return;
-    await ctx.db.transaction().execute((trx) => enqueueEmailOtp(ctx, trx, email, input.type));
+    await ctx.db.transaction().execute((trx) => enqueueEmailOtp(ctx, trx, email, input.type, locale));
     ctx.mail.wake();
   });
 }
 
 /** A fresh code for an address and purpose, and its mail, on `db` (the caller's transaction). */
-export async function enqueueEmailOtp(ctx: AuthContext, db: DB, email: string, type: OtpType): Promise<void> {
+export async function enqueueEmailOtp(
+  ctx: AuthContext,
+  db: DB,
+  email: string,
+  type: OtpType,
+  locale: Locale,
+): Promise<void> {
   const { otpLength, expiresIn } = ctx.options.emailOTP;
   const code = randomString(otpLength, DIGITS);
   const now = ctx.now();
@@ -59,7 +69,7 @@ export async function enqueueEmailOtp(ctx: AuthContext, db: DB, email: string, t
     expiresAt: new Date(now.getTime() + expiresIn * 1000),
     now,
   });
-  await ctx.mail.enqueue(db, emailCodeMail(mailLocale(), email, code, type, expiresIn));
+  await ctx.mail.enqueue(db, emailCodeMail(locale, email, code, type, expiresIn));
 }
 
 /**
@@ -143,11 +153,12 @@ export async function verifyEmailWithOtp(
 export async function resetPasswordWithEmailOtp(
   ctx: AuthContext,
   input: { email: string; otp: string; password: string },
+  locale: Locale,
 ): Promise<void> {
   const email = normalizeEmail(input.email);
   // Checked first on its own, so a wrong guess is counted (the transaction below would roll it back).
   await checkOtp(ctx, ctx.db, { email, type: "forget-password", otp: input.otp }, false);
-  await setPasswordWithMailedProof(ctx, input.password, async (trx, now) => {
+  await setPasswordWithMailedProof(ctx, input.password, locale, async (trx, now) => {
     await checkOtp(ctx, trx, { email, type: "forget-password", otp: input.otp }, true);
     const user = await findUserByEmail(trx, email);
     if (!user) throw new AuthError("INVALID_OTP");

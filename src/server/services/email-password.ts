@@ -64,7 +64,7 @@ export async function signUpEmail(ctx: AuthContext, input: SignUpInput, meta: Re
       await ctx.webhooks.enqueue(trx, "user.created", user);
       await insertCredentialAccount(trx, { id: newId(), userId: user.id, passwordHash, now });
       if (sendsVerificationOnSignUp(ctx)) {
-        await enqueueVerificationMail(ctx, trx, user, input.callbackURL, { signUp: true });
+        await enqueueVerificationMail(ctx, trx, user, meta.locale, input.callbackURL, { signUp: true });
       }
       const session = signInNow
         ? await createSession(ctx, trx, user.id, meta, { rememberMe: input.rememberMe, knownUser: user })
@@ -126,7 +126,7 @@ export async function signInEmail(ctx: AuthContext, input: SignInInput, meta: Re
   await finishAttempt(Boolean(found && valid));
   if (!found || !valid) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
   if (requireEmailVerification && !found.user.emailVerified) {
-    await resendVerificationOnSignIn(ctx, found.user, input.callbackURL);
+    await resendVerificationOnSignIn(ctx, found.user, meta.locale, input.callbackURL);
     return { status: "email-not-verified", user: found.user };
   }
 

@@ -1,7 +1,7 @@
 import type { Session, SessionWithUser, User } from "../../contract/models.js";
+import type { Locale } from "../../i18n/index.js";
 import type { AuthContext } from "../context.js";
 import { checkEmailToken, type EmailTokenClaims } from "../crypto/email-token.js";
-import { mailLocale } from "../email/locale.js";
 import { verifyEmailMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import type { DB } from "../store/database.js";
@@ -25,16 +25,17 @@ export async function enqueueVerificationMail(
   ctx: AuthContext,
   db: DB,
   user: Pick<User, "id" | "email">,
+  locale: Locale,
   callbackURL?: string,
   options: { signUp?: boolean } = {},
 ): Promise<void> {
   const otp = ctx.options.emailOTP;
   if (otp.enabled && (otp.overrideDefaultEmailVerification || (options.signUp && otp.sendVerificationOnSignUp))) {
-    await enqueueEmailOtp(ctx, db, user.email, "email-verification");
+    await enqueueEmailOtp(ctx, db, user.email, "email-verification", locale);
     return;
   }
   const url = await verifyEmailLink(ctx, { email: user.email, userId: user.id }, callbackURL);
-  await ctx.mail.enqueue(db, verifyEmailMail(mailLocale(), user.email, url, ctx.options.emailVerification.expiresIn));
+  await ctx.mail.enqueue(db, verifyEmailMail(locale, user.email, url, ctx.options.emailVerification.expiresIn));
 }
 
 export function sendsVerificationOnSignUp(ctx: AuthContext): boolean {
@@ -47,13 +48,18 @@ export function sendsVerificationOnSignUp(ctx: AuthContext): boolean {
  * With sendOnSignIn, a sign-in refused for an unverified email mails the link again, at most once a
  * minute per user so repeated sign-in attempts cannot flood the mailbox.
  */
-export async function resendVerificationOnSignIn(ctx: AuthContext, user: User, callbackURL?: string): Promise<void> {
+export async function resendVerificationOnSignIn(
+  ctx: AuthContext,
+  user: User,
+  locale: Locale,
+  callbackURL?: string,
+): Promise<void> {
   const { sendVerificationEmail, sendOnSignIn } = ctx.options.emailVerification;
   if (!sendVerificationEmail || !sendOnSignIn) return;
   const key = `verification-mail-on-sign-in:${user.id}`;
   const decision = await ctx.rateLimitStore.hit(key, SIGN_IN_RESEND_WINDOW_SECONDS, 1, ctx.now().getTime());
   if (!decision.allowed) return;
-  await enqueueVerificationMail(ctx, ctx.db, user, callbackURL);
+  await enqueueVerificationMail(ctx, ctx.db, user, locale, callbackURL);
   ctx.mail.wake();
 }
 
@@ -65,20 +71,21 @@ export async function sendVerificationEmail(
   ctx: AuthContext,
   input: { email: string; callbackURL?: string },
   current: SessionWithUser | null,
+  locale: Locale,
 ): Promise<void> {
   if (!ctx.options.emailVerification.sendVerificationEmail) throw new AuthError("VERIFICATION_EMAIL_NOT_ENABLED");
   const email = normalizeEmail(input.email);
   if (current) {
     if (current.user.email !== email) throw new AuthError("EMAIL_MISMATCH");
     if (current.user.emailVerified) throw new AuthError("EMAIL_ALREADY_VERIFIED");
-    await enqueueVerificationMail(ctx, ctx.db, current.user, input.callbackURL);
+    await enqueueVerificationMail(ctx, ctx.db, current.user, locale, input.callbackURL);
     ctx.mail.wake();
     return;
   }
   await atLeast(ENUMERATION_SAFE_ANSWER_MS, async () => {
     const user = await findUserByEmail(ctx.db, email);
     if (!user || user.emailVerified) return;
-    await enqueueVerificationMail(ctx, ctx.db, user, input.callbackURL);
+    await enqueueVerificationMail(ctx, ctx.db, user, locale, input.callbackURL);
     ctx.mail.wake();
   });
 }
@@ -114,11 +121,11 @@ export async function verifyEmail(
   if (current && current.user.id !== user.id) throw refuse("UNAUTHORIZED");
 
   if (claims.requestType === "change-email-confirmation") {
-    await sendNewAddressLink(ctx, user, requireNewEmail(claims), input.callbackURL);
+    await sendNewAddressLink(ctx, user, requireNewEmail(claims), meta.locale, input.callbackURL);
     return { kind: "change-confirmed" };
   }
   if (claims.requestType === "change-email-verification") {
-    return { kind: "email-changed", user: await applyEmailChange(ctx, user, requireNewEmail(claims)) };
+    return { kind: "email-changed", user: await applyEmailChange(ctx, user, requireNewEmail(claims), meta.locale) };
   }
   return markVerified(ctx, user, { signIn: current === null }, meta);
 }

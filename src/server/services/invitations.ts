@@ -1,7 +1,7 @@
 import type { Invitation, Member, Session, User } from "../../contract/models.js";
+import type { Locale } from "../../i18n/index.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
-import { mailLocale } from "../email/locale.js";
 import { invitationMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import { type DB, isUniqueViolation } from "../store/database.js";
@@ -59,13 +59,14 @@ async function enqueueInvitationMail(
   invitation: Invitation,
   inviter: User,
   organizationName: string,
+  locale: Locale,
 ): Promise<boolean> {
   if (!ctx.options.organization.sendInvitationEmail) return false;
   const url = `${ctx.baseURL}/accept-invitation/${encodeURIComponent(invitation.id)}`;
   await ctx.mail.enqueue(
     trx,
     invitationMail(
-      mailLocale(),
+      locale,
       invitation.email,
       {
         inviterName: inviter.name,
@@ -90,6 +91,7 @@ export async function inviteMember(
   session: Session,
   user: User,
   input: InviteInput,
+  locale: Locale,
 ): Promise<Invitation> {
   const options = ctx.options.organization;
   // A guest can be made by anyone in one request: they may not make our mail server send anything.
@@ -130,7 +132,7 @@ export async function inviteMember(
         // Whoever resends becomes the inviter (the first one may have left).
         const renewed = await extendInvitation(trx, pending.id, { expiresAt, role, teamId, inviterId: session.userId });
         if (!renewed) throw new AuthError("INVITATION_NOT_FOUND");
-        sent = await enqueueInvitationMail(ctx, trx, renewed, user, organization.name);
+        sent = await enqueueInvitationMail(ctx, trx, renewed, user, organization.name, locale);
         return renewed;
       }
       // An expired pending invitation is superseded, so the address can be invited again.
@@ -161,7 +163,7 @@ export async function inviteMember(
         now,
       });
       await ctx.webhooks.enqueue(trx, "invitation.created", created);
-      sent = await enqueueInvitationMail(ctx, trx, created, user, organization.name);
+      sent = await enqueueInvitationMail(ctx, trx, created, user, organization.name, locale);
       return created;
     });
     if (sent) ctx.mail.wake();

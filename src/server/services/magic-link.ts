@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { SessionWithUser } from "../../contract/models.js";
+import type { Locale } from "../../i18n/index.js";
 import type { AuthContext } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
 import { randomString } from "../crypto/random.js";
-import { mailLocale } from "../email/locale.js";
 import { magicLinkMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import { findUserByEmail } from "../store/users.js";
@@ -26,6 +26,7 @@ const linkRecord = z.object({ email: z.string(), name: z.string().optional() });
 export async function sendMagicLink(
   ctx: AuthContext,
   input: { email: string; name?: string; callbackURL?: string; newUserCallbackURL?: string; errorCallbackURL?: string },
+  locale: Locale,
 ): Promise<void> {
   const email = normalizeEmail(input.email);
   const { expiresIn, disableSignUp } = ctx.options.magicLink;
@@ -41,7 +42,7 @@ export async function sendMagicLink(
       identifier: magicLinkIdentifier(token),
       value: JSON.stringify({ email, name: input.name }),
       expiresInSeconds: expiresIn,
-      mail: magicLinkMail(mailLocale(), email, page.toString(), expiresIn),
+      mail: magicLinkMail(locale, email, page.toString(), expiresIn),
     });
   });
 }

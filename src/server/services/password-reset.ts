@@ -1,9 +1,9 @@
 import type { User } from "../../contract/models.js";
+import type { Locale } from "../../i18n/index.js";
 import type { AuthContext } from "../context.js";
 import { apiURL } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
 import { randomString } from "../crypto/random.js";
-import { mailLocale } from "../email/locale.js";
 import { passwordChangedNotice, resetPasswordMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import { setCredentialPassword } from "../store/accounts.js";
@@ -29,7 +29,11 @@ const resetIdentifier = (token: string) => `${RESET_PASSWORD_PREFIX}${sha256Base
  * POST /request-password-reset (and /forget-password). Same answer, in the same time, for known and
  * unknown emails; a known user gets a single-use link valid for resetPasswordTokenExpiresIn.
  */
-export async function requestPasswordReset(ctx: AuthContext, input: { email: string; redirectTo?: string }) {
+export async function requestPasswordReset(
+  ctx: AuthContext,
+  input: { email: string; redirectTo?: string },
+  locale: Locale,
+) {
   const { sendResetPassword, resetPasswordTokenExpiresIn } = ctx.options.emailAndPassword;
   if (!sendResetPassword) throw new AuthError("RESET_PASSWORD_DISABLED");
   const email = normalizeEmail(input.email);
@@ -43,7 +47,7 @@ export async function requestPasswordReset(ctx: AuthContext, input: { email: str
       identifier: resetIdentifier(token),
       value: user.id,
       expiresInSeconds: resetPasswordTokenExpiresIn,
-      mail: resetPasswordMail(mailLocale(), user.email, url, resetPasswordTokenExpiresIn),
+      mail: resetPasswordMail(locale, user.email, url, resetPasswordTokenExpiresIn),
     });
   });
 }
@@ -59,10 +63,14 @@ export async function isResetTokenLive(ctx: AuthContext, token: string): Promise
  * password, drop the user's other reset links, end their sessions (revokeSessionsOnPasswordReset),
  * and tell the address that the password changed.
  */
-export async function resetPassword(ctx: AuthContext, input: { newPassword: string; token?: string }): Promise<void> {
+export async function resetPassword(
+  ctx: AuthContext,
+  input: { newPassword: string; token?: string },
+  locale: Locale,
+): Promise<void> {
   const { token } = input;
   if (!token) throw new AuthError("INVALID_TOKEN");
-  await setPasswordWithMailedProof(ctx, input.newPassword, async (trx, now) => {
+  await setPasswordWithMailedProof(ctx, input.newPassword, locale, async (trx, now) => {
     const found = await consumeVerification(trx, resetIdentifier(token));
     if (!found || found.expiresAt.getTime() <= now.getTime()) throw new AuthError("INVALID_TOKEN");
     const user = await findUserById(trx, found.value);
@@ -79,6 +87,7 @@ export async function resetPassword(ctx: AuthContext, input: { newPassword: stri
 export async function setPasswordWithMailedProof(
   ctx: AuthContext,
   newPassword: string,
+  locale: Locale,
   takeProof: (trx: DB, now: Date) => Promise<User>,
 ): Promise<void> {
   assertNewPasswordAcceptable(ctx, newPassword);
@@ -92,7 +101,7 @@ export async function setPasswordWithMailedProof(
     // A trusted device must not outlive the password it was trusted under.
     await forgetTrustedDevices(trx, user.id);
     if (revokeSessions) await revokeAllSessions(ctx, trx, user.id);
-    await ctx.mail.enqueue(trx, passwordChangedNotice(mailLocale(), user.email, "reset"));
+    await ctx.mail.enqueue(trx, passwordChangedNotice(locale, user.email, "reset"));
     return user;
   });
   ctx.mail.wake();

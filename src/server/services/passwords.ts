@@ -1,6 +1,5 @@
 import type { Session, SessionWithUser, User } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
-import { mailLocale } from "../email/locale.js";
 import { passwordChangedNotice } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import { findCredentialPassword, setCredentialPassword } from "../store/accounts.js";
@@ -43,7 +42,7 @@ export async function changePassword(
     await deleteUserVerifications(trx, user.id, RESET_PASSWORD_PREFIX);
     // A trusted device must not outlive the password it was trusted under.
     await forgetTrustedDevices(trx, user.id);
-    await ctx.mail.enqueue(trx, passwordChangedNotice(mailLocale(), user.email, "changed"));
+    await ctx.mail.enqueue(trx, passwordChangedNotice(meta.locale, user.email, "changed"));
     if (!input.revokeOtherSessions) return null;
     await revokeAllSessions(ctx, trx, user.id);
     return createSession(ctx, trx, user.id, meta, { rememberMe: options.rememberMe, secondFactor: "rotation" });

@@ -1,4 +1,5 @@
 import type { ListedSession, Session, SessionWithUser, User } from "../../contract/models.js";
+import type { Locale } from "../../i18n/index.js";
 import type { AuthContext } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
 import { newId, randomString } from "../crypto/random.js";
@@ -25,6 +26,8 @@ export interface RequestMeta {
   userAgent: string | null;
   /** The browser's "trust this device" token (from its signed cookie), if it holds one. */
   trustedDeviceToken?: string | null;
+  /** The language the request asked for (Accept-Language): mail it causes is written in it. */
+  locale: Locale;
 }
 
 /** A session that is not remembered lasts a day at most (the browser drops its cookie sooner). */

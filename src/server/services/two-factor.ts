@@ -1,10 +1,10 @@
 import { Secret, TOTP } from "otpauth";
 import type { SessionWithUser, User } from "../../contract/models.js";
 import type { TwoFactorRedirectReply } from "../../contract/two-factor.js";
+import type { Locale } from "../../i18n/index.js";
 import type { AuthContext } from "../context.js";
 import { safeEqual, sha256Base64Url } from "../crypto/digest.js";
 import { DIGITS, randomString } from "../crypto/random.js";
-import { mailLocale } from "../email/locale.js";
 import { twoFactorCodeMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import { findCredentialPassword } from "../store/accounts.js";
@@ -303,14 +303,14 @@ function otpSignIn(ctx: AuthContext, subject: TwoFactorSubject) {
 }
 
 /** POST /two-factor/send-otp: a code by mail for a pending sign-in. */
-export async function sendTwoFactorOtp(ctx: AuthContext, subject: TwoFactorSubject): Promise<void> {
+export async function sendTwoFactorOtp(ctx: AuthContext, subject: TwoFactorSubject, locale: Locale): Promise<void> {
   const { challenge, user } = otpSignIn(ctx, subject);
   const code = randomString(OTP_DIGITS, DIGITS);
   const { period } = ctx.options.twoFactor.otp;
   const expiresAt = new Date(ctx.now().getTime() + period * 1000);
   await ctx.db.transaction().execute(async (trx) => {
     await setChallengeOtp(trx, challenge.tokenHash, sha256Base64Url(code), expiresAt);
-    await ctx.mail.enqueue(trx, twoFactorCodeMail(mailLocale(), user.email, code, period));
+    await ctx.mail.enqueue(trx, twoFactorCodeMail(locale, user.email, code, period));
   });
   ctx.mail.wake();
 }
