@@ -567,8 +567,6 @@ export const de: Catalogue = {
     "Die https://-Adresse eines Bildes. Lassen Sie das Feld leer, um Ihre Initialen zu zeigen.",
   "details.profile.imageInvalid":
     "Geben Sie eine Adresse ein, die mit https:// beginnt (http:// nur auf diesem Computer).",
-  "details.profile.removePicture": "Bild entfernen",
-  "details.profile.pictureRemoved": "Bild entfernt.",
   "details.verified.approvedTitle": "Änderung bestätigt",
   "details.verified.approved":
     "Wir haben einen Link an Ihre neue E-Mail-Adresse gesendet. Die Änderung ist abgeschlossen, sobald Sie diesen Link öffnen; bis dahin melden Sie sich weiter mit Ihrer bisherigen Adresse an.",

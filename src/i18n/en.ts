@@ -546,8 +546,6 @@ export const en = {
   "details.profile.pictureNone": "No picture yet: your initials are shown instead.",
   "details.profile.imageHint": "The https:// address of an image. Leave it empty to show your initials.",
   "details.profile.imageInvalid": "Enter an address that starts with https:// (http:// only on this computer).",
-  "details.profile.removePicture": "Remove picture",
-  "details.profile.pictureRemoved": "Picture removed.",
   "details.verified.approvedTitle": "Change approved",
   "details.verified.approved":
     "We have sent a link to your new email address. The change finishes when you open that link; until then you keep signing in with your current address.",
