@@ -1,12 +1,13 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type MessageKey, translate } from "../src/i18n/index.js";
 import { launchBrowser, screenshot, seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
 import { signedInScreens, signedOutScreens } from "./helpers/screens.js";
 import { type Service, startService } from "./helpers/service.js";
 
 /**
- * Every screen passes an axe-core scan with no serious or critical violation, and fits a phone's
- * width without sideways scrolling. With SCREENSHOTS=1 the main screens are saved for the README.
+ * Every screen passes an axe-core scan with no serious or critical violation, has its page title
+ * and `<html lang>`, and fits a phone's width without sideways scrolling. With SCREENSHOTS=1 the main screens are saved for the README.
  */
 let service: Service;
 let browser: Browser;
@@ -42,23 +43,31 @@ async function open(context: BrowserContext, path: string, ready: string): Promi
   return page;
 }
 
+/** English light is checked here; languages-and-themes.test.ts checks the other three combinations. */
+async function expectEnglishTitle(page: Page, title: MessageKey) {
+  await expect.poll(() => page.title()).toBe(`${translate("en", title)} · Gatehouse`);
+  expect(await page.evaluate(() => document.documentElement.lang)).toBe("en");
+}
+
 /** The sign-in screens a phone user meets first. */
 const phoneSignedOut = signedOutScreens.filter(([path]) =>
   ["/sign-in", "/sign-up", "/two-factor", "/sign-in/link", "/sign-in/code"].includes(path),
 );
 
 describe("accessibility and phone width", () => {
-  it.each(signedOutScreens)("%s (signed out)", async (path, ready, shot) => {
+  it.each(signedOutScreens)("%s (signed out)", async (path, ready, shot, title) => {
     const context = await browser.newContext();
     const page = await open(context, path, ready);
     expect(await seriousA11yViolations(page)).toEqual([]);
+    await expectEnglishTitle(page, title);
     if (shot) await screenshot(page, shot);
     await context.close();
   });
 
-  it.each(signedInScreens)("%s (signed in)", async (path, ready, shot) => {
+  it.each(signedInScreens)("%s (signed in)", async (path, ready, shot, title) => {
     const page = await open(signedIn, path, ready);
     expect(await seriousA11yViolations(page)).toEqual([]);
+    await expectEnglishTitle(page, title);
     if (shot) await screenshot(page, shot);
     await page.close();
   });

@@ -69,6 +69,8 @@ describe("password fields", () => {
     const label = page.getByTestId("password-strength-label");
     const messages = () =>
       page.locator(".field", { has: input }).locator(".hint, .field-error, .strength-label").allTextContents();
+    // The page's code loads on first visit: wait for the form before reading it.
+    await input.waitFor();
     expect(await messages()).toEqual(["At least 8 characters."]);
 
     await input.fill("abc");

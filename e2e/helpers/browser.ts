@@ -48,9 +48,12 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
   return (violations as AxeViolation[]).filter((v) => v.impact === "serious" || v.impact === "critical");
 }
 
-/** With SCREENSHOTS=1, saves the page under docs/screenshots/ (the README shows them). */
+/** With SCREENSHOTS=1, saves the page, 375 px wide, under docs/screenshots/ (the README shows them). */
 export async function screenshot(page: Page, name: string): Promise<void> {
   if (process.env.SCREENSHOTS !== "1") return;
+  // A phone's width (the README shows the screens as a phone user meets them).
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   mkdirSync("docs/screenshots", { recursive: true });
   await page.screenshot({ path: `docs/screenshots/${name}.png`, fullPage: true });
 }
