@@ -1,10 +1,11 @@
-import type { Compilable, SelectQueryBuilder } from "kysely";
+import type { Compilable, ExpressionBuilder, SelectQueryBuilder } from "kysely";
 import { jsonArrayFrom as postgresJsonArray } from "kysely/helpers/postgres";
 import { jsonArrayFrom as sqliteJsonArray } from "kysely/helpers/sqlite";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { DB } from "./database.js";
 import type { DialectName } from "./dialect.js";
 import { readPrecompiled } from "./precompiled.js";
+import type { Database } from "./schema.js";
 import { mapSession, type SessionRow } from "./sessions.js";
 import { mapUser } from "./users.js";
 
@@ -130,6 +131,31 @@ export function parseJsonRows<Row>(value: unknown): Row[] {
   return typeof value === "string" ? (JSON.parse(value) as Row[]) : ((value ?? []) as Row[]);
 }
 
+/** What a list's subquery can name: every table, and the caller's session and user by their aliases. */
+type CallerExpressions = ExpressionBuilder<
+  Database & { callerSession: Database["session"]; callerUser: Database["user"] },
+  "callerSession" | "callerUser"
+>;
+
+/**
+ * readWithCallerSession for a list: the subquery's rows (correlated to `callerSession`) come back as
+ * one JSON column, each turned into a `Row` by `map`.
+ */
+export function readCallerList<Column, Row>(
+  dialect: DialectName,
+  shape: string,
+  args: readonly unknown[],
+  rows: (eb: CallerExpressions, args: readonly unknown[]) => SelectQueryBuilder<any, any, Column>,
+  map: (column: Column) => Row,
+): CallerSessionRead<Row> {
+  return readWithCallerSession(
+    shape,
+    args,
+    (base, rest) => base.select((eb) => jsonRows(dialect, rows(eb as CallerExpressions, rest)).as("rows")),
+    ([row]) => parseJsonRows<Column>(row!.rows).map(map),
+  );
+}
+
 /** The session and user alone: get-session's single round trip. */
 export const readCallerSession: CallerSessionRead<never> = readWithCallerSession<CallerSessionRow, never>(
   "only",
@@ -140,32 +166,29 @@ export const readCallerSession: CallerSessionRead<never> = readWithCallerSession
 
 /** With the caller's session, the user's live sessions, newest first (see listActiveUserSessions). */
 export function readCallerSessionList(dialect: DialectName, now: Date): CallerSessionRead<SessionRow> {
-  return readWithCallerSession(
+  return readCallerList(
+    dialect,
     "sessions",
     [now],
-    (base, [at]) =>
-      base.select((eb) =>
-        jsonRows(
-          dialect,
-          eb
-            .selectFrom("session")
-            .select([
-              "session.id",
-              "session.userId",
-              "session.expiresAt",
-              "session.ipAddress",
-              "session.userAgent",
-              "session.activeOrganizationId",
-              "session.activeTeamId",
-              "session.impersonatedBy",
-              "session.createdAt",
-              "session.updatedAt",
-            ])
-            .whereRef("session.userId", "=", "callerSession.userId")
-            .where("session.expiresAt", ">", at as Date)
-            .orderBy("session.createdAt", "desc"),
-        ).as("rows"),
-      ),
-    ([row]) => parseJsonRows<SessionRow>(row!.rows),
+    (eb, [at]) =>
+      eb
+        .selectFrom("session")
+        .select([
+          "session.id",
+          "session.userId",
+          "session.expiresAt",
+          "session.ipAddress",
+          "session.userAgent",
+          "session.activeOrganizationId",
+          "session.activeTeamId",
+          "session.impersonatedBy",
+          "session.createdAt",
+          "session.updatedAt",
+        ])
+        .whereRef("session.userId", "=", "callerSession.userId")
+        .where("session.expiresAt", ">", at as Date)
+        .orderBy("session.createdAt", "desc"),
+    // The list never reads tokenHash (only the caller's own session needs it): the rows lack it.
+    (row) => row as SessionRow,
   );
 }

@@ -312,6 +312,19 @@ function inOrganization(column: string, org: MemberPageQuery["organization"]) {
  * One query: the caller's membership row LEFT JOINed to the requested page of members with their
  * users, plus the filtered total. Not a member -> no row at all.
  */
+/** A page row's member and user, prefixed (`m_`, `u_`) apart from the caller's columns. */
+const pageMemberColumns = [
+  "member.id as m_id",
+  "member.organizationId as m_organizationId",
+  "member.userId as m_userId",
+  "member.role as m_role",
+  "member.createdAt as m_createdAt",
+  "user.name as u_name",
+  "user.email as u_email",
+  "user.image as u_image",
+  "member.invitedBy as m_invitedBy",
+] as const;
+
 export function membersPageQuery(db: DB, q: MemberPageQuery) {
   const direction = q.sortDirection;
   return (
@@ -320,18 +333,7 @@ export function membersPageQuery(db: DB, q: MemberPageQuery) {
         qb
           .selectFrom("member")
           .innerJoin("user", "user.id", "member.userId")
-          .select([
-            "member.id as m_id",
-            "member.organizationId as m_organizationId",
-            "member.userId as m_userId",
-            "member.role as m_role",
-            "member.createdAt as m_createdAt",
-            "user.name as u_name",
-            "user.email as u_email",
-            "user.image as u_image",
-            "member.invitedBy as m_invitedBy",
-            sql<string>`${sql.ref(columnOf[q.sortBy])}`.as("sortKey"),
-          ])
+          .select([...pageMemberColumns, sql<string>`${sql.ref(columnOf[q.sortBy])}`.as("sortKey")])
           .where(inOrganization("member.organizationId", q.organization))
           .$if(q.filter !== undefined, (qb2) => qb2.where(filterExpression(q.filter!)))
           .orderBy(sql.ref(columnOf[q.sortBy]), direction)
@@ -374,15 +376,7 @@ export function membersPageQuery(db: DB, q: MemberPageQuery) {
 const unfilteredPageColumns = [
   "caller.organizationId as callerOrganizationId",
   "caller.role as callerRole",
-  "member.id as m_id",
-  "member.organizationId as m_organizationId",
-  "member.userId as m_userId",
-  "member.role as m_role",
-  "member.createdAt as m_createdAt",
-  "user.name as u_name",
-  "user.email as u_email",
-  "user.image as u_image",
-  "member.invitedBy as m_invitedBy",
+  ...pageMemberColumns,
 ] as const;
 
 /**

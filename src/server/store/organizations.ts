@@ -1,6 +1,6 @@
 import { type ExpressionBuilder, type Selectable, sql } from "kysely";
 import type { Organization } from "../../contract/models.js";
-import { type CallerSessionRead, jsonRows, parseJsonRows, readWithCallerSession } from "./caller-session.js";
+import { type CallerSessionRead, readCallerList } from "./caller-session.js";
 import type { DB } from "./database.js";
 import type { DialectName } from "./dialect.js";
 import { readPrecompiled } from "./precompiled.js";
@@ -112,29 +112,25 @@ export async function listUserOrganizations(db: DB, userId: string): Promise<Org
 
 /** The same organizations read with the caller's session, in the lookup's statement (store/caller-session.ts). */
 export function readCallerOrganizations(dialect: DialectName): CallerSessionRead<Organization> {
-  return readWithCallerSession(
+  return readCallerList(
+    dialect,
     "organizations",
     [],
-    (base) =>
-      base.select((eb) =>
-        jsonRows(
-          dialect,
-          eb
-            .selectFrom("organization")
-            .innerJoin("member", "member.organizationId", "organization.id")
-            .select([
-              "organization.id",
-              "organization.name",
-              "organization.slug",
-              "organization.logo",
-              "organization.metadata",
-              "organization.createdAt",
-            ])
-            .whereRef("member.userId", "=", "callerSession.userId")
-            .orderBy("member.createdAt", "asc"),
-        ).as("rows"),
-      ),
-    ([row]) => parseJsonRows<OrganizationRow>(row!.rows).map(mapOrganization),
+    (eb) =>
+      eb
+        .selectFrom("organization")
+        .innerJoin("member", "member.organizationId", "organization.id")
+        .select([
+          "organization.id",
+          "organization.name",
+          "organization.slug",
+          "organization.logo",
+          "organization.metadata",
+          "organization.createdAt",
+        ])
+        .whereRef("member.userId", "=", "callerSession.userId")
+        .orderBy("member.createdAt", "asc"),
+    (row: OrganizationRow) => mapOrganization(row),
   );
 }
 

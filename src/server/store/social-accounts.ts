@@ -1,6 +1,6 @@
 import type { Selectable } from "kysely";
 import type { User } from "../../contract/models.js";
-import { type CallerSessionRead, jsonRows, parseJsonRows, readWithCallerSession } from "./caller-session.js";
+import { type CallerSessionRead, readCallerList } from "./caller-session.js";
 import type { DB } from "./database.js";
 import type { DialectName } from "./dialect.js";
 import { readPrecompiled } from "./precompiled.js";
@@ -123,34 +123,30 @@ export async function listUserAccounts(db: DB, userId: string): Promise<AccountR
 
 /** The same accounts read with the caller's session, in the lookup's statement (store/caller-session.ts). */
 export function readCallerAccounts(dialect: DialectName): CallerSessionRead<AccountRecord> {
-  return readWithCallerSession(
+  return readCallerList(
+    dialect,
     "accounts",
     [],
-    (base) =>
-      base.select((eb) =>
-        jsonRows(
-          dialect,
-          eb
-            .selectFrom("account")
-            .select([
-              "account.id",
-              "account.userId",
-              "account.providerId",
-              "account.accountId",
-              "account.accessToken",
-              "account.refreshToken",
-              "account.idToken",
-              "account.accessTokenExpiresAt",
-              "account.refreshTokenExpiresAt",
-              "account.scope",
-              "account.createdAt",
-              "account.updatedAt",
-            ])
-            .whereRef("account.userId", "=", "callerSession.userId")
-            .orderBy("account.createdAt", "asc"),
-        ).as("rows"),
-      ),
-    ([row]) => parseJsonRows<AccountColumns>(row!.rows).map(mapAccount),
+    (eb) =>
+      eb
+        .selectFrom("account")
+        .select([
+          "account.id",
+          "account.userId",
+          "account.providerId",
+          "account.accountId",
+          "account.accessToken",
+          "account.refreshToken",
+          "account.idToken",
+          "account.accessTokenExpiresAt",
+          "account.refreshTokenExpiresAt",
+          "account.scope",
+          "account.createdAt",
+          "account.updatedAt",
+        ])
+        .whereRef("account.userId", "=", "callerSession.userId")
+        .orderBy("account.createdAt", "asc"),
+    (row: AccountColumns) => mapAccount(row),
   );
 }
 
