@@ -18,8 +18,3 @@ export function relativeTime(date: Date, now: Date, locale: string): string {
   }
   return format.format(0, "second");
 }
-
-/** The exact moment, for a tooltip beside a relative time. */
-export function exactTime(date: Date, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(date);
-}
