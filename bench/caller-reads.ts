@@ -119,7 +119,7 @@ async function time(name: string, run: () => Promise<unknown>): Promise<number> 
 }
 
 const lookup = () => readCallerSession(db, tokenHash, token);
-const page = { sortBy: "createdAt" as const, sortDirection: "asc" as const, limit: 100 };
+const page = { sortBy: "createdAt" as const, sortDirection: "asc" as const, limit: 100, pageSize: 100 };
 const pairs: [string, () => Promise<unknown>, () => Promise<unknown>][] = [
   [
     "list-sessions",

@@ -296,6 +296,7 @@ export function readMembersWithCaller(ctx: AuthContext, query: ListMembersQuery)
         ? { slug: query.organizationSlug }
         : { id: query.organizationId || null },
     limit,
+    pageSize: ctx.options.organization.membershipLimit,
     sortBy: query.sortBy ?? "createdAt",
     sortDirection: query.sortDirection ?? "asc",
   });

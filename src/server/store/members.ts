@@ -308,10 +308,6 @@ function inOrganization(column: string, org: MemberPageQuery["organization"]) {
   return sql<SqlBool>`${sql.ref(column)} = ${target}`;
 }
 
-/**
- * One query: the caller's membership row LEFT JOINed to the requested page of members with their
- * users, plus the filtered total. Not a member -> no row at all.
- */
 /** A page row's member and user, prefixed (`m_`, `u_`) apart from the caller's columns. */
 const pageMemberColumns = [
   "member.id as m_id",
@@ -325,6 +321,10 @@ const pageMemberColumns = [
   "member.invitedBy as m_invitedBy",
 ] as const;
 
+/**
+ * One query: the caller's membership row LEFT JOINed to the requested page of members with their
+ * users, plus the filtered total. Not a member -> no row at all.
+ */
 export function membersPageQuery(db: DB, q: MemberPageQuery) {
   const direction = q.sortDirection;
   return (
@@ -440,6 +440,8 @@ export interface CallerPageQuery {
   /** By slug, or by id where null means the session's active organization. */
   organization: { id: string | null } | { slug: string };
   limit: number;
+  /** The configured page size (membershipLimit): a limit of this size is written into the SQL. */
+  pageSize: number;
   sortBy: MemberField;
   sortDirection: "asc" | "desc";
 }
@@ -452,40 +454,47 @@ export interface CallerPageQuery {
 export function readCallerMembersPage(dialect: DialectName, q: CallerPageQuery): CallerSessionRead<MemberPage> {
   const byId = "id" in q.organization;
   const named = byId ? (q.organization as { id: string | null }).id : (q.organization as { slug: string }).slug;
+  // SQLite runs the page's subquery twice as slowly with its LIMIT bound as a parameter as with the
+  // number written in (90 against 43 µs for 50 members): the usual page, of the configured size,
+  // is a statement of its own with the number written in; other sizes stay bound.
+  const literalLimit = q.limit === q.pageSize;
   return readWithCallerSession(
-    `membersPage.${byId ? "id" : "slug"}.${q.sortBy}.${q.sortDirection}`,
-    [named, q.limit],
+    `membersPage.${byId ? "id" : "slug"}.${q.sortBy}.${q.sortDirection}.${literalLimit ? q.limit : "bound"}`,
+    literalLimit ? [named] : [named, q.limit],
     (base, [organization, limit]) =>
-      base.select((eb) => {
-        const target = byId
-          ? namedOrActive(organization as string | null)
-          : sql<string>`(select ${sql.ref("organization.id")} from ${sql.table("organization")} where ${sql.ref("organization.slug")} = ${organization})`;
-        const membership = () =>
-          eb
-            .selectFrom("member as caller")
-            .whereRef("caller.userId", "=", "callerSession.userId")
-            .where("caller.organizationId", "=", target);
-        return [
-          membership().select("caller.organizationId").as("callerOrganizationId"),
-          membership().select("caller.role").as("callerRole"),
+      // The caller's membership is joined once; the subqueries read its `caller.organizationId`.
+      base
+        .leftJoin("member as caller", (join) =>
+          join
+            .onRef("caller.userId", "=", "callerSession.userId")
+            .on(
+              "caller.organizationId",
+              "=",
+              byId
+                ? namedOrActive(organization as string | null)
+                : sql<string>`(select ${sql.ref("organization.id")} from ${sql.table("organization")} where ${sql.ref("organization.slug")} = ${organization})`,
+            ),
+        )
+        .select((eb) => [
+          "caller.organizationId as callerOrganizationId",
+          "caller.role as callerRole",
           jsonRows(
             dialect,
             eb
               .selectFrom("member")
               .innerJoin("user", "user.id", "member.userId")
               .select(memberWithUserColumns)
-              .where("member.organizationId", "=", membership().select("caller.organizationId"))
+              .whereRef("member.organizationId", "=", "caller.organizationId")
               .orderBy(sql.ref(columnOf[q.sortBy]), q.sortDirection)
               .orderBy("member.id", q.sortDirection)
-              .limit(limit as number),
+              .limit(literalLimit ? sql.lit(q.limit) : (limit as number)),
           ).as("rows"),
           eb
             .selectFrom("member as counted")
             .select(countAll.as("n"))
-            .where("counted.organizationId", "=", membership().select("caller.organizationId"))
+            .whereRef("counted.organizationId", "=", "caller.organizationId")
             .as("total"),
-        ];
-      }),
+        ]),
     ([row]): MemberPage[] => {
       if (!row?.callerOrganizationId || !row.callerRole) return [{ caller: null, members: [], total: 0 }];
       return [
