@@ -1,44 +1,37 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type MessageKey, translate } from "../src/i18n/index.js";
-import { launchBrowser, screenshot, seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
+import { screenshot, seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
 import { signedInScreens, signedOutScreens } from "./helpers/screens.js";
-import { type Service, startService } from "./helpers/service.js";
+import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
 /**
  * Every screen passes an axe-core scan with no serious or critical violation, has its page title
  * and `<html lang>`, and fits a phone's width without sideways scrolling. With SCREENSHOTS=1 the main screens are saved for the README.
  */
-let service: Service;
-let browser: Browser;
+// Development outbox: the outbox screen is part of the product when SMTP is not configured.
+const e2e = setUpServiceAndBrowser({ developmentOutbox: true });
 let signedIn: BrowserContext;
 let phone: BrowserContext;
 beforeAll(async () => {
-  // Development outbox: the outbox screen is part of the product when SMTP is not configured.
-  [service, browser] = await Promise.all([startService({ developmentOutbox: true }), launchBrowser()]);
-  signedIn = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+  signedIn = await e2e.browser.newContext({ viewport: { width: 1100, height: 800 } });
   const page = await signedIn.newPage();
-  await signUpInBrowser(page, service.origin, {
+  await signUpInBrowser(page, e2e.service.origin, {
     name: "Ada Lovelace",
     email: "ada@example.com",
     password: "correct horse battery",
   });
   await page.getByTestId("home-title").waitFor();
   await page.close();
-  phone = await browser.newContext({
+  phone = await e2e.browser.newContext({
     viewport: { width: 360, height: 740 },
     storageState: await signedIn.storageState(),
   });
 });
-afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-});
-afterEach(() => expect(service.loggedErrors).toEqual([]));
 
 async function open(context: BrowserContext, path: string, ready: string): Promise<Page> {
   const page = await context.newPage();
-  await page.goto(`${service.origin}${path}`);
+  await page.goto(`${e2e.service.origin}${path}`);
   await page.getByTestId(ready).first().waitFor();
   return page;
 }
@@ -56,7 +49,7 @@ const phoneSignedOut = signedOutScreens.filter(([path]) =>
 
 describe("accessibility and phone width", () => {
   it.each(signedOutScreens)("%s (signed out)", async (path, ready, shot, title) => {
-    const context = await browser.newContext();
+    const context = await e2e.browser.newContext();
     const page = await open(context, path, ready);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await expectEnglishTitle(page, title);
@@ -80,7 +73,7 @@ describe("accessibility and phone width", () => {
   });
 
   it("shows a form's error with role=alert and ties field errors to their inputs", async () => {
-    const context = await browser.newContext();
+    const context = await e2e.browser.newContext();
     const page = await open(context, "/sign-in", "sign-in-submit");
     await page.getByTestId("sign-in-email").fill("nobody@example.com");
     await page.getByTestId("sign-in-password").fill("wrong password");

@@ -1,18 +1,8 @@
-import type { Browser } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshot, signInInBrowser, signOutInBrowser, signUpInBrowser } from "./helpers/browser.js";
-import { type Service, startService } from "./helpers/service.js";
+import { describe, expect, it } from "vitest";
+import { screenshot, signInInBrowser, signOutInBrowser, signUpInBrowser } from "./helpers/browser.js";
+import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
-let service: Service;
-let browser: Browser;
-beforeAll(async () => {
-  [service, browser] = await Promise.all([startService(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-});
-afterEach(() => expect(service.loggedErrors).toEqual([]));
+const e2e = setUpServiceAndBrowser();
 
 const newUser = (name: string) => ({
   name,
@@ -22,27 +12,27 @@ const newUser = (name: string) => ({
 
 describe("signing up, out and in", () => {
   it("validates in the browser with the server's rules before sending anything", async () => {
-    const page = await browser.newPage();
-    await signUpInBrowser(page, service.origin, { name: "", email: "not-an-email", password: "short" });
+    const page = await e2e.browser.newPage();
+    await signUpInBrowser(page, e2e.service.origin, { name: "", email: "not-an-email", password: "short" });
     await expect.poll(() => page.getByTestId("sign-up-email-error").textContent()).toBe("Enter a valid email address.");
     expect(await page.getByTestId("sign-up-password-error").textContent()).toBe("Use at least 8 characters.");
     expect(await page.getByTestId("sign-up-name-error").textContent()).toBe("Enter your name.");
-    expect(await service.auth.database.db.selectFrom("user").select("id").execute()).toEqual([]);
+    expect(await e2e.service.auth.database.db.selectFrom("user").select("id").execute()).toEqual([]);
     await page.close();
   });
 
   it("signs up into the shell, signs out, and signs back in; a wrong password shows the mapped message", async () => {
     const user = newUser("Ann");
-    const page = await browser.newPage();
-    await signUpInBrowser(page, service.origin, user);
+    const page = await e2e.browser.newPage();
+    await signUpInBrowser(page, e2e.service.origin, user);
     await page.getByTestId("home-title").waitFor();
     expect(await page.getByTestId("home-title").textContent()).toBe("Welcome, Ann");
     await screenshot(page, "home");
 
     await signOutInBrowser(page);
-    await page.waitForURL(`${service.origin}/sign-in`);
+    await page.waitForURL(`${e2e.service.origin}/sign-in`);
 
-    await signInInBrowser(page, service.origin, { email: user.email, password: "wrong password!" });
+    await signInInBrowser(page, e2e.service.origin, { email: user.email, password: "wrong password!" });
     await expect.poll(() => page.getByTestId("form-error").textContent()).toBe("The email or password is not right.");
 
     await page.getByTestId("sign-in-password").fill(user.password);
@@ -53,28 +43,28 @@ describe("signing up, out and in", () => {
 
   it("sends a signed-out visitor to sign-in and back to the page they asked for", async () => {
     const user = newUser("Bea");
-    const context = await browser.newContext();
+    const context = await e2e.browser.newContext();
     const page = await context.newPage();
-    await signUpInBrowser(page, service.origin, user);
+    await signUpInBrowser(page, e2e.service.origin, user);
     await page.getByTestId("home-title").waitFor();
     await signOutInBrowser(page);
     await page.waitForURL(/\/sign-in/);
 
-    await page.goto(`${service.origin}/account/sessions`);
+    await page.goto(`${e2e.service.origin}/account/sessions`);
     await page.waitForURL(/\/sign-in\?redirectTo=%2Faccount%2Fsessions/);
     await page.getByTestId("sign-in-email").fill(user.email);
     await page.getByTestId("sign-in-password").fill(user.password);
     await page.getByTestId("sign-in-submit").click();
-    await page.waitForURL(`${service.origin}/account/sessions`);
+    await page.waitForURL(`${e2e.service.origin}/account/sessions`);
     await page.getByTestId("sessions-list").waitFor();
     await context.close();
   });
 
   it("updates the profile and shows the new name in the shell", async () => {
-    const page = await browser.newPage();
-    await signUpInBrowser(page, service.origin, newUser("Cid"));
+    const page = await e2e.browser.newPage();
+    await signUpInBrowser(page, e2e.service.origin, newUser("Cid"));
     await page.getByTestId("home-title").waitFor();
-    await page.goto(`${service.origin}/account`);
+    await page.goto(`${e2e.service.origin}/account`);
     await page.getByTestId("profile-name").fill("Cid Campeador");
     await page.getByTestId("profile-submit").click();
     await page.getByTestId("profile-saved").waitFor();
@@ -86,8 +76,8 @@ describe("signing up, out and in", () => {
 
 describe("errors handed to the application", () => {
   it("shows `/?error=CODE` (a failed sign-in redirect) on the sign-in page in words", async () => {
-    const page = await browser.newPage();
-    await page.goto(`${service.origin}/?error=account_not_linked`);
+    const page = await e2e.browser.newPage();
+    await page.goto(`${e2e.service.origin}/?error=account_not_linked`);
     await page.waitForURL(/\/sign-in\?/);
     expect(await page.getByTestId("redirect-error").textContent()).toBe(
       "This account is not linked to yours yet. Sign in with your password, then link it.",
@@ -99,21 +89,21 @@ describe("errors handed to the application", () => {
 describe("session revocation", () => {
   it("signs out the other device; that device sees it when it comes back to the tab", async () => {
     const user = newUser("Dee");
-    const laptop = await browser.newContext({
+    const laptop = await e2e.browser.newContext({
       userAgent: "Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36",
     });
-    const phone = await browser.newContext({
+    const phone = await e2e.browser.newContext({
       userAgent: "Mozilla/5.0 (Linux; Android 14) Chrome/156.0 Mobile Safari/537.36",
       viewport: { width: 390, height: 844 },
     });
     const laptopPage = await laptop.newPage();
-    await signUpInBrowser(laptopPage, service.origin, user);
+    await signUpInBrowser(laptopPage, e2e.service.origin, user);
     await laptopPage.getByTestId("home-title").waitFor();
     const phonePage = await phone.newPage();
-    await signInInBrowser(phonePage, service.origin, user);
+    await signInInBrowser(phonePage, e2e.service.origin, user);
     await phonePage.getByTestId("home-title").waitFor();
 
-    await laptopPage.goto(`${service.origin}/account/sessions`);
+    await laptopPage.goto(`${e2e.service.origin}/account/sessions`);
     await expect.poll(() => laptopPage.getByTestId("session-row").count()).toBe(2);
     expect(await laptopPage.getByTestId("sessions-list").textContent()).toContain("Chrome on Android");
     await screenshot(laptopPage, "account-sessions");
@@ -142,8 +132,8 @@ describe("session revocation", () => {
 
 describe("loading", () => {
   it("asks for the session and the organization state at once, not one after another", async () => {
-    const page = await browser.newPage();
-    await signUpInBrowser(page, service.origin, newUser("Eve"));
+    const page = await e2e.browser.newPage();
+    await signUpInBrowser(page, e2e.service.origin, newUser("Eve"));
     await page.getByTestId("home-title").waitFor();
     // With an active organization there is something to ask about on every page.
     await page.evaluate(async () => {

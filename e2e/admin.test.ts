@@ -1,14 +1,13 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshot, seriousA11yViolations, signInInBrowser } from "./helpers/browser.js";
-import { type Service, startService } from "./helpers/service.js";
+import type { BrowserContext, Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { screenshot, seriousA11yViolations, signInInBrowser } from "./helpers/browser.js";
+import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
 /**
  * The admin area in the browser: an admin finds, bans, unbans, impersonates and deletes users;
  * a plain user never sees it and is refused at its URL.
  */
-let service: Service;
-let browser: Browser;
+const e2e = setUpServiceAndBrowser();
 let adminContext: BrowserContext;
 let bobContext: BrowserContext;
 let adminPage: Page;
@@ -21,9 +20,9 @@ const FILLERS = 22;
 
 /** Sign-up through the API, as a script would (the browser tests sign up through the form elsewhere). */
 async function signUpByApi(user: { name: string; email: string; password: string }): Promise<string> {
-  const res = await fetch(`${service.origin}/api/auth/sign-up/email`, {
+  const res = await fetch(`${e2e.service.origin}/api/auth/sign-up/email`, {
     method: "POST",
-    headers: { "content-type": "application/json", origin: service.origin },
+    headers: { "content-type": "application/json", origin: e2e.service.origin },
     body: JSON.stringify(user),
   });
   expect(res.status).toBe(200);
@@ -31,9 +30,8 @@ async function signUpByApi(user: { name: string; email: string; password: string
 }
 
 beforeAll(async () => {
-  [service, browser] = await Promise.all([startService(), launchBrowser()]);
   const adminId = await signUpByApi(admin);
-  await service.auth.database.db.updateTable("user").set({ role: "admin" }).where("id", "=", adminId).execute();
+  await e2e.service.auth.database.db.updateTable("user").set({ role: "admin" }).where("id", "=", adminId).execute();
   bobId = await signUpByApi(bob);
   for (let i = 1; i <= FILLERS; i++) {
     await signUpByApi({
@@ -42,25 +40,20 @@ beforeAll(async () => {
       password: PASSWORD,
     });
   }
-  adminContext = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+  adminContext = await e2e.browser.newContext({ viewport: { width: 1100, height: 800 } });
   adminPage = await adminContext.newPage();
-  await signInInBrowser(adminPage, service.origin, admin);
+  await signInInBrowser(adminPage, e2e.service.origin, admin);
   await adminPage.getByTestId("home-title").waitFor();
-  bobContext = await browser.newContext();
+  bobContext = await e2e.browser.newContext();
   bobPage = await bobContext.newPage();
-  await signInInBrowser(bobPage, service.origin, bob);
+  await signInInBrowser(bobPage, e2e.service.origin, bob);
   await bobPage.getByTestId("home-title").waitFor();
 });
-afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-});
-afterEach(() => expect(service.loggedErrors).toEqual([]));
 
 const userCount = async () =>
   Number(
     (
-      await service.auth.database.db
+      await e2e.service.auth.database.db
         .selectFrom("user")
         .select((eb) => eb.fn.countAll().as("n"))
         .executeTakeFirst()
@@ -68,7 +61,7 @@ const userCount = async () =>
   );
 
 async function openUser(page: Page, search: string) {
-  await page.goto(`${service.origin}/admin`);
+  await page.goto(`${e2e.service.origin}/admin`);
   await page.getByTestId("admin-search").fill(search);
   await page.getByTestId("admin-search-field").selectOption("name");
   await page.getByTestId("admin-search-submit").click();
@@ -79,7 +72,7 @@ async function openUser(page: Page, search: string) {
 
 describe("the admin area", () => {
   it("lists users with the total, pages through them, filters and searches by name", async () => {
-    await adminPage.goto(`${service.origin}/`);
+    await adminPage.goto(`${e2e.service.origin}/`);
     await adminPage.getByRole("link", { name: "Admin", exact: true }).click();
     await adminPage.getByTestId("admin-users-list").waitFor();
     const total = await userCount();
@@ -95,7 +88,7 @@ describe("the admin area", () => {
     expect(await adminPage.getByTestId("admin-users-list").textContent()).toContain(admin.email);
 
     await openUser(adminPage, "bob");
-    expect(adminPage.url()).toBe(`${service.origin}/admin/users/${bobId}`);
+    expect(adminPage.url()).toBe(`${e2e.service.origin}/admin/users/${bobId}`);
     expect(await adminPage.getByTestId("admin-user-email").textContent()).toContain(bob.email);
     // The API sign-up's session and the browser's.
     await expect.poll(() => adminPage.getByTestId("admin-session-row").count()).toBe(2);
@@ -113,7 +106,7 @@ describe("the admin area", () => {
 
     await bobPage.reload();
     await bobPage.waitForURL(/\/sign-in/);
-    await signInInBrowser(bobPage, service.origin, bob);
+    await signInInBrowser(bobPage, e2e.service.origin, bob);
     await bobPage.getByTestId("form-error").waitFor();
     expect(bobPage.url()).toContain("/sign-in");
 
@@ -121,14 +114,14 @@ describe("the admin area", () => {
     await expect.poll(() => adminPage.getByTestId("admin-notice").textContent()).toBe("Ban lifted.");
     // The notice shows before the user record is read again: wait for the badge the admin sees to go.
     await expect.poll(() => adminPage.getByTestId("admin-user-banned").count()).toBe(0);
-    await signInInBrowser(bobPage, service.origin, bob);
+    await signInInBrowser(bobPage, e2e.service.origin, bob);
     await bobPage.getByTestId("home-title").waitFor();
   });
 
   it("impersonates a user with a banner on every page, acts as them, and stops back on their admin page", async () => {
     await openUser(adminPage, "bob");
     await adminPage.getByTestId("admin-impersonate").click();
-    await adminPage.waitForURL(`${service.origin}/`);
+    await adminPage.waitForURL(`${e2e.service.origin}/`);
     await expect
       .poll(() => adminPage.getByTestId("impersonation-banner").textContent())
       .toContain(`You are acting as ${bob.name}`);
@@ -136,14 +129,14 @@ describe("the admin area", () => {
     expect(await adminPage.getByRole("link", { name: "Admin", exact: true }).count()).toBe(0);
 
     // Acting as Bob: an organization created now is Bob's.
-    await adminPage.goto(`${service.origin}/organizations/new`);
+    await adminPage.goto(`${e2e.service.origin}/organizations/new`);
     await adminPage.getByTestId("impersonation-banner").waitFor();
     await adminPage.getByTestId("org-create-name").fill("Bob Bakery");
     await adminPage.getByTestId("org-create-submit").click();
-    await adminPage.waitForURL(`${service.origin}/organization`);
+    await adminPage.waitForURL(`${e2e.service.origin}/organization`);
 
     await adminPage.getByTestId("stop-impersonating").click();
-    await adminPage.waitForURL(`${service.origin}/admin/users/${bobId}`);
+    await adminPage.waitForURL(`${e2e.service.origin}/admin/users/${bobId}`);
     await expect.poll(() => adminPage.getByTestId("shell-user").textContent()).toBe(admin.name);
     await expect.poll(() => adminPage.getByTestId("impersonation-banner").count()).toBe(0);
     await expect.poll(() => adminPage.getByTestId("admin-memberships-list").textContent()).toContain("Bob Bakery");
@@ -161,8 +154,8 @@ describe("the admin area", () => {
     expect(await submit.isDisabled()).toBe(true);
     await adminPage.getByTestId("admin-delete-confirm").check();
     await submit.click();
-    await adminPage.waitForURL(`${service.origin}/admin`);
-    const left = await service.auth.database.db
+    await adminPage.waitForURL(`${e2e.service.origin}/admin`);
+    const left = await e2e.service.auth.database.db
       .selectFrom("user")
       .select("id")
       .where("email", "=", "filler7@example.com")
@@ -171,7 +164,7 @@ describe("the admin area", () => {
   });
 
   it("creates a user, edits their name, and the audit log names actor and target", async () => {
-    await adminPage.goto(`${service.origin}/admin`);
+    await adminPage.goto(`${e2e.service.origin}/admin`);
     await adminPage.getByTestId("admin-create-card").waitFor();
     // A taken email comes back as the server's code, in the admin's words.
     await adminPage.getByTestId("admin-create-email").fill(bob.email);
@@ -212,17 +205,17 @@ describe("the admin area", () => {
     );
     await screenshot(adminPage, "admin-audit");
     await latest.getByTestId("admin-audit-target").click();
-    await adminPage.waitForURL(`${service.origin}/admin/users/${carolId}`);
+    await adminPage.waitForURL(`${e2e.service.origin}/admin/users/${carolId}`);
   });
 
   it("a plain user sees no admin nav and is refused at the admin URL", async () => {
-    await bobPage.goto(`${service.origin}/`);
+    await bobPage.goto(`${e2e.service.origin}/`);
     await bobPage.getByTestId("home-title").waitFor();
     expect(await bobPage.getByRole("link", { name: "Admin", exact: true }).count()).toBe(0);
-    await bobPage.goto(`${service.origin}/admin`);
+    await bobPage.goto(`${e2e.service.origin}/admin`);
     await bobPage.getByTestId("admin-refused").waitFor();
     expect(await bobPage.getByTestId("admin-users-list").count()).toBe(0);
-    await bobPage.goto(`${service.origin}/admin/users/${bobId}`);
+    await bobPage.goto(`${e2e.service.origin}/admin/users/${bobId}`);
     await bobPage.getByTestId("admin-refused").waitFor();
   });
 });
@@ -237,7 +230,7 @@ describe("admin screens: accessibility and phone width", () => {
   it("have no serious or critical axe violations", async () => {
     for (const [path, ready] of screens()) {
       const page = await adminContext.newPage();
-      await page.goto(`${service.origin}${path}`);
+      await page.goto(`${e2e.service.origin}${path}`);
       await page.getByTestId(ready!).waitFor();
       expect({ path, violations: await seriousA11yViolations(page) }).toEqual({ path, violations: [] });
       await page.close();
@@ -245,13 +238,13 @@ describe("admin screens: accessibility and phone width", () => {
   });
 
   it("fit a 360 px wide phone", async () => {
-    const phone = await browser.newContext({
+    const phone = await e2e.browser.newContext({
       viewport: { width: 360, height: 740 },
       storageState: await adminContext.storageState(),
     });
     for (const [path, ready] of screens()) {
       const page = await phone.newPage();
-      await page.goto(`${service.origin}${path}`);
+      await page.goto(`${e2e.service.origin}${path}`);
       await page.getByTestId(ready!).waitFor();
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, path).toBeLessThanOrEqual(0);

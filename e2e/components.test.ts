@@ -1,21 +1,20 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { insertCredentialAccount } from "../src/server/store/accounts.js";
 import { insertUser } from "../src/server/store/users.js";
 import { testHasher } from "../test/helpers/server.js";
-import { launchBrowser, seriousA11yViolations, signInInBrowser } from "./helpers/browser.js";
-import { type Service, startService } from "./helpers/service.js";
+import { seriousA11yViolations, signInInBrowser } from "./helpers/browser.js";
+import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
 /**
  * The header's components and the organization screens, driven by keyboard where a keyboard user
  * would: the OrganizationSwitcher and UserButton menus, confirmation dialogs before destructive
  * actions, controls hidden from roles the server would refuse, and pending invitations.
  */
-let service: Service;
-let browser: Browser;
 const PASSWORD = "correct horse battery";
 // An admin by `admin.adminUserIds` only: their role stays "user".
 const CONFIGURED_ADMIN_ID = "configured-admin-0001";
+const e2e = setUpServiceAndBrowser({ options: { admin: { adminUserIds: [CONFIGURED_ADMIN_ID] } } });
 const person = (name: string) => ({
   name,
   email: `${name.split(" ")[0]!.toLowerCase()}@example.com`,
@@ -29,35 +28,33 @@ const roleAdmin = person("Rita Roleadmin");
 const configuredAdmin = person("Carl Configured");
 let acmeId: string;
 const ids: Record<string, string> = {};
-const contexts: BrowserContext[] = [];
 
 async function signUpByApi(user: { name: string; email: string; password: string }): Promise<string> {
-  const res = await fetch(`${service.origin}/api/auth/sign-up/email`, {
+  const res = await fetch(`${e2e.service.origin}/api/auth/sign-up/email`, {
     method: "POST",
-    headers: { "content-type": "application/json", origin: service.origin },
+    headers: { "content-type": "application/json", origin: e2e.service.origin },
     body: JSON.stringify(user),
   });
   expect(res.status).toBe(200);
   const id = ((await res.json()) as { user: { id: string } }).user.id;
   // Invitations are listed only to verified addresses.
-  await service.auth.database.db.updateTable("user").set({ emailVerified: true }).where("id", "=", id).execute();
+  await e2e.service.auth.database.db.updateTable("user").set({ emailVerified: true }).where("id", "=", id).execute();
   return id;
 }
 
 /** A signed-in page in its own browser context. */
 async function pageFor(user: { email: string; password: string }): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
-  contexts.push(context);
+  const context = await e2e.newContext({ viewport: { width: 1100, height: 800 } });
   const page = await context.newPage();
-  await signInInBrowser(page, service.origin, user);
+  await signInInBrowser(page, e2e.service.origin, user);
   await page.getByTestId("home-title").waitFor();
   return page;
 }
 
 async function api(page: Page, path: string, data: unknown) {
-  const res = await page.request.post(`${service.origin}/api/auth${path}`, {
+  const res = await page.request.post(`${e2e.service.origin}/api/auth${path}`, {
     data,
-    headers: { origin: service.origin },
+    headers: { origin: e2e.service.origin },
   });
   expect(res.status(), await res.text()).toBe(200);
   return res.json();
@@ -74,16 +71,16 @@ const focused = (page: Page) => page.evaluate(() => document.activeElement?.getA
 const focusedText = (page: Page) => page.evaluate(() => document.activeElement?.textContent ?? null);
 
 beforeAll(async () => {
-  [service, browser] = await Promise.all([
-    startService({ options: { admin: { adminUserIds: [CONFIGURED_ADMIN_ID] } } }),
-    launchBrowser(),
-  ]);
   for (const [key, user] of Object.entries({ owner, admin, member, invitee, roleAdmin })) {
     ids[key] = await signUpByApi(user);
   }
-  await service.auth.database.db.updateTable("user").set({ role: "admin" }).where("id", "=", ids.roleAdmin!).execute();
+  await e2e.service.auth.database.db
+    .updateTable("user")
+    .set({ role: "admin" })
+    .where("id", "=", ids.roleAdmin!)
+    .execute();
   const now = new Date();
-  await insertUser(service.auth.database.db, {
+  await insertUser(e2e.service.auth.database.db, {
     id: CONFIGURED_ADMIN_ID,
     ...configuredAdmin,
     emailVerified: true,
@@ -91,18 +88,13 @@ beforeAll(async () => {
     role: "user",
     now,
   });
-  await insertCredentialAccount(service.auth.database.db, {
+  await insertCredentialAccount(e2e.service.auth.database.db, {
     id: "configured-admin-account",
     userId: CONFIGURED_ADMIN_ID,
     passwordHash: await testHasher.hash(PASSWORD),
     now,
   });
 });
-afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-});
-afterEach(() => expect(service.loggedErrors).toEqual([]));
 
 describe("OrganizationSwitcher and pending invitations", () => {
   it("is a menu button: arrows move without acting, Escape returns focus, Enter switches", async () => {
@@ -113,7 +105,7 @@ describe("OrganizationSwitcher and pending invitations", () => {
       ["admin", "admin"],
       ["member", "member"],
     ] as const) {
-      await service.auth.api.addMember({ userId: ids[key]!, organizationId: acmeId, role });
+      await e2e.service.auth.api.addMember({ userId: ids[key]!, organizationId: acmeId, role });
     }
     await api(page, "/organization/set-active", { organizationId: acmeId });
     await page.reload();
@@ -150,7 +142,7 @@ describe("OrganizationSwitcher and pending invitations", () => {
     await page.getByRole("menu").waitFor();
     await page.keyboard.press("ArrowDown");
     await page.keyboard.press("Enter");
-    await page.waitForURL(`${service.origin}/organization`);
+    await page.waitForURL(`${e2e.service.origin}/organization`);
     await expect.poll(() => page.getByTestId("org-switcher-active").textContent()).toBe("Beta");
     expect(await focused(page)).toBe("org-switcher");
     await api(page, "/organization/set-active", { organizationId: acmeId });
@@ -176,7 +168,7 @@ describe("OrganizationSwitcher and pending invitations", () => {
     expect(await item.textContent()).toBe("Join Acme (invitation)");
     expect(await seriousA11yViolations(page)).toEqual([]);
     await item.click();
-    await page.waitForURL(`${service.origin}/accept-invitation/${invitation.id}`);
+    await page.waitForURL(`${e2e.service.origin}/accept-invitation/${invitation.id}`);
     await page.getByTestId("invitation-accept").click();
     await page.getByTestId("org-settings-card").waitFor();
     await expect.poll(() => page.getByTestId("org-switcher-badge").count()).toBe(0);
@@ -189,7 +181,7 @@ describe("OrganizationSwitcher and pending invitations", () => {
 describe("what each role sees", () => {
   it("an admin gets no Remove or role picker on the owner, and cannot hand out the owner role", async () => {
     const page = await pageInAcme(admin);
-    await page.goto(`${service.origin}/organization/members`);
+    await page.goto(`${e2e.service.origin}/organization/members`);
     // By the name itself: other rows may mention it ("Invited by Olga Owner").
     const rowOf = (name: string) =>
       page.getByTestId("member-row").filter({ has: page.getByText(name, { exact: true }) });
@@ -206,13 +198,13 @@ describe("what each role sees", () => {
 
   it("a member sees the settings read-only and no member controls", async () => {
     const page = await pageInAcme(member);
-    await page.goto(`${service.origin}/organization`);
+    await page.goto(`${e2e.service.origin}/organization`);
     await page.getByTestId("org-settings-read-only").waitFor();
     expect(await page.getByTestId("org-settings-name").isDisabled()).toBe(true);
     expect(await page.getByTestId("org-settings-name").inputValue()).toBe("Acme");
     expect(await page.getByTestId("org-settings-submit").count()).toBe(0);
     expect(await page.getByTestId("org-delete").count()).toBe(0);
-    await page.goto(`${service.origin}/organization/members`);
+    await page.goto(`${e2e.service.origin}/organization/members`);
     await expect.poll(() => page.getByTestId("member-row").count()).toBe(4);
     expect(await page.getByTestId("member-remove").count()).toBe(0);
     expect(await page.getByTestId("member-role").count()).toBe(0);
@@ -224,7 +216,7 @@ describe("what each role sees", () => {
 describe("confirmation before destructive actions", () => {
   it("removes a member only after a confirmed dialog, by keyboard; Escape cancels and returns focus", async () => {
     const page = await pageInAcme(owner);
-    await page.goto(`${service.origin}/organization/members`);
+    await page.goto(`${e2e.service.origin}/organization/members`);
     const row = page.getByTestId("member-row").filter({ hasText: invitee.name });
     const remove = row.getByTestId("member-remove");
     await remove.focus();
@@ -259,7 +251,7 @@ describe("confirmation before destructive actions", () => {
 
   it("changes a role only when confirmed; a cancelled change leaves the picker as it was", async () => {
     const page = await pageInAcme(owner);
-    await page.goto(`${service.origin}/organization/members`);
+    await page.goto(`${e2e.service.origin}/organization/members`);
     const select = page.getByTestId("member-row").filter({ hasText: member.name }).getByTestId("member-role");
     // On a closed select an arrow key changes the value at once: that change only opens the dialog.
     await select.focus();
@@ -270,7 +262,7 @@ describe("confirmation before destructive actions", () => {
     await expect.poll(() => select.inputValue()).toBe("member");
     expect(await focused(page)).toBe("member-role");
     expect(
-      await service.auth.database.db
+      await e2e.service.auth.database.db
         .selectFrom("member")
         .select("role")
         .where("userId", "=", ids.member!)
@@ -287,7 +279,7 @@ describe("confirmation before destructive actions", () => {
   it("asks before leaving an organization and before signing out another session", async () => {
     const page = await pageInAcme(admin);
     const other = await pageFor(admin);
-    await page.goto(`${service.origin}/account/sessions`);
+    await page.goto(`${e2e.service.origin}/account/sessions`);
     await expect.poll(() => page.getByTestId("session-row").count()).toBeGreaterThanOrEqual(2);
     const before = await page.getByTestId("session-row").count();
     await page.getByTestId("session-revoke").first().click();
@@ -299,7 +291,7 @@ describe("confirmation before destructive actions", () => {
     await expect.poll(() => page.getByTestId("sessions-notice").textContent()).toMatch(/is signed out\.$/);
     await expect.poll(() => page.getByTestId("session-row").count()).toBe(before - 1);
 
-    await page.goto(`${service.origin}/organization/members`);
+    await page.goto(`${e2e.service.origin}/organization/members`);
     await page.getByTestId("org-leave").click();
     expect(await page.getByRole("dialog").getByRole("heading").textContent()).toBe("Leave Acme?");
     await page.keyboard.press("Escape");
@@ -314,7 +306,7 @@ describe("confirmation before destructive actions", () => {
   it("asks before removing a team", async () => {
     const page = await pageInAcme(owner);
     await api(page, "/organization/create-team", { name: "Design", organizationId: acmeId });
-    await page.goto(`${service.origin}/organization/teams`);
+    await page.goto(`${e2e.service.origin}/organization/teams`);
     const row = page.getByTestId("team-row").filter({ has: page.getByRole("heading", { name: "Design" }) });
     await row.getByTestId("team-remove").click();
     expect(await page.getByRole("dialog").getByRole("heading").textContent()).toBe("Remove the team Design?");
@@ -359,7 +351,7 @@ describe("UserButton", () => {
       expect(await focused(page)).toBe("user-menu-admin");
       expect(await seriousA11yViolations(page)).toEqual([]);
       await page.keyboard.press("Enter");
-      await page.waitForURL(`${service.origin}/admin`);
+      await page.waitForURL(`${e2e.service.origin}/admin`);
       await page
         .getByTestId("admin-refused")
         .or(page.getByRole("heading", { name: "Administration" }))
@@ -372,7 +364,7 @@ describe("UserButton", () => {
     await plain.getByTestId("user-button").focus();
     await plain.keyboard.press("ArrowUp");
     await plain.keyboard.press("Enter");
-    await plain.waitForURL(`${service.origin}/sign-in`);
+    await plain.waitForURL(`${e2e.service.origin}/sign-in`);
     await plain.close();
   });
 

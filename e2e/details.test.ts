@@ -1,8 +1,8 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { translate } from "../src/i18n/index.js";
-import { launchBrowser, seriousA11yViolations, signInInBrowser } from "./helpers/browser.js";
-import { type Service, startService } from "./helpers/service.js";
+import { seriousA11yViolations, signInInBrowser } from "./helpers/browser.js";
+import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
 /**
  * Issue 16 item 10, in Chromium: pictures (header, profile, members; initials when none or broken),
@@ -10,9 +10,7 @@ import { type Service, startService } from "./helpers/service.js";
  * says at each step, who invited a member, the active team switched by keyboard, and pages loaded
  * on first visit.
  */
-let service: Service;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
+const e2e = setUpServiceAndBrowser();
 const PASSWORD = "correct horse battery";
 let n = 0;
 const person = (name: string) => ({
@@ -30,23 +28,13 @@ const PNG = Buffer.from(
 const GOOD_PICTURE = "https://img.example/ok.png";
 const BROKEN_PICTURE = "https://img.example/missing.png";
 
-beforeAll(async () => {
-  [service, browser] = await Promise.all([startService(), launchBrowser()]);
-});
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await service?.close();
-});
-afterEach(() => expect(service.loggedErrors).toEqual([]));
-
-const db = () => service.auth.database.db;
+const db = () => e2e.service.auth.database.db;
 
 /** Signs up through the API with a verified address; returns the user's id. */
 async function signUpByApi(user: Person, extra: Record<string, unknown> = {}): Promise<string> {
-  const res = await fetch(`${service.origin}/api/auth/sign-up/email`, {
+  const res = await fetch(`${e2e.service.origin}/api/auth/sign-up/email`, {
     method: "POST",
-    headers: { "content-type": "application/json", origin: service.origin },
+    headers: { "content-type": "application/json", origin: e2e.service.origin },
     body: JSON.stringify({ ...user, ...extra }),
   });
   expect(res.status).toBe(200);
@@ -57,24 +45,23 @@ async function signUpByApi(user: Person, extra: Record<string, unknown> = {}): P
 
 /** A signed-in page in its own context; pictures under https://img.example/ answer from here. */
 async function pageFor(user: Person, options: { locale?: string; colorScheme?: "light" | "dark" } = {}): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 800 }, ...options });
-  contexts.push(context);
+  const context = await e2e.newContext({ viewport: { width: 1100, height: 800 }, ...options });
   await context.route("https://img.example/**", (route) =>
     route.request().url() === GOOD_PICTURE
       ? route.fulfill({ status: 200, contentType: "image/png", body: PNG })
       : route.fulfill({ status: 404, body: "" }),
   );
   const page = await context.newPage();
-  await signInInBrowser(page, service.origin, user);
+  await signInInBrowser(page, e2e.service.origin, user);
   await page.getByTestId("home-title").waitFor();
   return page;
 }
 
 async function api(page: Page, path: string, data?: unknown) {
-  const headers = { origin: service.origin };
+  const headers = { origin: e2e.service.origin };
   const res = data
-    ? await page.request.post(`${service.origin}/api/auth${path}`, { data, headers })
-    : await page.request.get(`${service.origin}/api/auth${path}`, { headers });
+    ? await page.request.post(`${e2e.service.origin}/api/auth${path}`, { data, headers })
+    : await page.request.get(`${e2e.service.origin}/api/auth${path}`, { headers });
   expect(res.status(), await res.text()).toBe(200);
   return res.json();
 }
@@ -96,9 +83,9 @@ describe("profile pictures", () => {
     const nilsId = await signUpByApi(nils);
     const page = await pageFor(pia);
     const organization = await api(page, "/organization/create", { name: "Pictures", slug: `pictures-${n++}` });
-    await service.auth.api.addMember({ userId: nilsId, role: "member", organizationId: organization.id });
+    await e2e.service.auth.api.addMember({ userId: nilsId, role: "member", organizationId: organization.id });
 
-    await page.goto(`${service.origin}/account`);
+    await page.goto(`${e2e.service.origin}/account`);
     await page.getByTestId("profile-picture-card").waitFor();
     expect(await avatarText(page, '[data-testid="profile-picture-card"]')).toBe("PP");
     expect(await avatarText(page, '[data-testid="user-button"]')).toBe("PP");
@@ -122,7 +109,7 @@ describe("profile pictures", () => {
     }
     expect(await seriousA11yViolations(page)).toEqual([]);
 
-    await page.goto(`${service.origin}/organization/members`);
+    await page.goto(`${e2e.service.origin}/organization/members`);
     await page.getByTestId("members-list").waitFor();
     const rows = page.getByTestId("member-row");
     await expect
@@ -135,7 +122,7 @@ describe("profile pictures", () => {
 
     // A picture that does not load falls back to the initials.
     await api(page, "/update-user", { image: BROKEN_PICTURE });
-    await page.goto(`${service.origin}/account`);
+    await page.goto(`${e2e.service.origin}/account`);
     await page.getByTestId("profile-picture-card").waitFor();
     for (const where of ['[data-testid="profile-picture-card"]', '[data-testid="user-button"]']) {
       await expect.poll(() => avatarImage(page, where)).toBeNull();
@@ -163,9 +150,9 @@ describe("sessions list", () => {
       laptop: "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:132.0) Gecko/20100101 Firefox/132.0",
     };
     for (const userAgent of Object.values(devices)) {
-      const res = await fetch(`${service.origin}/api/auth/sign-in/email`, {
+      const res = await fetch(`${e2e.service.origin}/api/auth/sign-in/email`, {
         method: "POST",
-        headers: { "content-type": "application/json", origin: service.origin, "user-agent": userAgent },
+        headers: { "content-type": "application/json", origin: e2e.service.origin, "user-agent": userAgent },
         body: JSON.stringify({ email: sam.email, password: PASSWORD }),
       });
       expect(res.status).toBe(200);
@@ -181,7 +168,7 @@ describe("sessions list", () => {
     await setActive(devices.laptop, 2 * 3600_000 + 60_000);
     await setActive(devices.phone, 5 * 60_000 + 10_000);
 
-    await page.goto(`${service.origin}/account/sessions`);
+    await page.goto(`${e2e.service.origin}/account/sessions`);
     await page.getByTestId("sessions-list").waitFor();
     const rows = page.getByTestId("session-row");
     await expect.poll(() => rows.count()).toBe(3);
@@ -198,7 +185,7 @@ describe("sessions list", () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
 
     const german = await pageFor(sam, { locale: "de-DE" });
-    await german.goto(`${service.origin}/account/sessions`);
+    await german.goto(`${e2e.service.origin}/account/sessions`);
     await german.getByTestId("sessions-list").waitFor();
     const germanRows = german.getByTestId("session-row");
     await expect.poll(() => germanRows.count()).toBe(4);
@@ -209,11 +196,11 @@ describe("sessions list", () => {
 
 describe("email change landing page", () => {
   const mailTo = (email: string, subject: RegExp) =>
-    service.mail!.waitFor((m) => m.to === email && subject.test(m.subject), 15_000);
+    e2e.service.mail!.waitFor((m) => m.to === email && subject.test(m.subject), 15_000);
   const link = (mail: { links: string[] }) => mail.links.find((l) => l.includes("/verify-email"))!;
 
   async function requestChange(page: Page, newEmail: string) {
-    await page.goto(`${service.origin}/account/security`);
+    await page.goto(`${e2e.service.origin}/account/security`);
     await page.getByTestId("change-email-new").fill(newEmail);
     await page.getByTestId("change-email-submit").click();
     await page.getByTestId("security-notice").waitFor();
@@ -277,7 +264,7 @@ describe("who invited a member", () => {
     await signUpByApi(ivy);
     const owner = await pageFor(olga);
     const org = await api(owner, "/organization/create", { name: "Inviters", slug: `inviters-${n++}` });
-    await service.auth.api.addMember({ userId: adamId, role: "admin", organizationId: org.id });
+    await e2e.service.auth.api.addMember({ userId: adamId, role: "admin", organizationId: org.id });
 
     const adamPage = await pageFor(adam);
     await api(adamPage, "/organization/set-active", { organizationId: org.id });
@@ -286,7 +273,7 @@ describe("who invited a member", () => {
     const ivyPage = await pageFor(ivy);
     await api(ivyPage, "/organization/accept-invitation", { invitationId: invitation.id });
 
-    await owner.goto(`${service.origin}/organization/members`);
+    await owner.goto(`${e2e.service.origin}/organization/members`);
     await owner.getByTestId("members-list").waitFor();
     const rowOf = (name: string) =>
       owner.getByTestId("member-row").filter({ has: owner.getByText(name, { exact: true }) });
@@ -297,12 +284,12 @@ describe("who invited a member", () => {
     expect(await rowOf("Olga Owner").getByTestId("member-invited-by").count()).toBe(0);
     expect(await seriousA11yViolations(owner)).toEqual([]);
 
-    await owner.goto(`${service.origin}/organization/invitations`);
+    await owner.goto(`${e2e.service.origin}/organization/invitations`);
     const pending = owner.getByTestId("invitation-row").filter({ hasText: pat.email });
     await expect.poll(() => pending.getByTestId("invitation-inviter").textContent()).toBe("Invited by Olga Owner");
 
     await api(adamPage, "/organization/leave", { organizationId: org.id });
-    await owner.goto(`${service.origin}/organization/members`);
+    await owner.goto(`${e2e.service.origin}/organization/members`);
     await owner.getByTestId("members-list").waitFor();
     await expect
       .poll(() => rowOf("Ivy Invitee").getByTestId("member-invited-by").textContent())
@@ -324,7 +311,7 @@ describe("active team", () => {
     const defaultTeamId = await activeTeamId();
     expect(defaultTeamId).toBeTruthy();
 
-    await page.goto(`${service.origin}/organization`);
+    await page.goto(`${e2e.service.origin}/organization`);
     const select = page.getByLabel("Active team");
     await select.waitFor();
     await expect.poll(() => select.inputValue()).toBe(defaultTeamId);
@@ -372,7 +359,7 @@ describe("in German and dark", () => {
       ["/verified?emailChange=approved", "verify-change-approved", translate("de", "details.verified.approved")],
     ];
     for (const [path, testId, text] of screens) {
-      await page.goto(`${service.origin}${path}`);
+      await page.goto(`${e2e.service.origin}${path}`);
       const element = page.getByTestId(testId).first();
       await element.waitFor();
       expect(await element.textContent()).toMatch(text);
@@ -389,14 +376,13 @@ describe("in German and dark", () => {
 
 describe("route splitting", () => {
   it("loads an area's code on its first visit, not with the sign-in page", async () => {
-    const context = await browser.newContext();
-    contexts.push(context);
+    const context = await e2e.newContext();
     const page = await context.newPage();
     const scripts: string[] = [];
     page.on("request", (request) => {
       if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
     });
-    await page.goto(`${service.origin}/sign-in`);
+    await page.goto(`${e2e.service.origin}/sign-in`);
     await page.getByTestId("sign-in-email").waitFor();
     const loaded = (area: string) => scripts.some((path) => path.includes(area));
     expect(loaded("auth-pages")).toBe(true);

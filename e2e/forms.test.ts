@@ -1,37 +1,28 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
-import { type Service, startService } from "./helpers/service.js";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
+import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
 /**
  * Forms: focus goes where the problem is after a failed submit, passwords can be shown, new
  * passwords get a strength meter with the server's own refusals, and a change clears its form and
  * reports in its own card.
  */
-let service: Service;
-let browser: Browser;
-beforeAll(async () => {
-  [service, browser] = await Promise.all([startService(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-});
-afterEach(() => expect(service.loggedErrors).toEqual([]));
+const e2e = setUpServiceAndBrowser();
 
 const PASSWORD = "correct horse battery";
 const focused = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute("data-testid") ?? null);
 
 describe("focus after a failed submit", () => {
   it("moves to the first invalid field, then to the server's error", async () => {
-    const page = await browser.newPage();
-    await page.goto(`${service.origin}/sign-up`);
+    const page = await e2e.browser.newPage();
+    await page.goto(`${e2e.service.origin}/sign-up`);
     await page.getByTestId("sign-up-email").fill("ada@example.com");
     await page.getByTestId("sign-up-submit").click();
     await expect.poll(() => focused(page)).toBe("sign-up-name");
     expect(await page.getByTestId("sign-up-name").getAttribute("aria-invalid")).toBe("true");
 
-    await page.goto(`${service.origin}/sign-in`);
+    await page.goto(`${e2e.service.origin}/sign-in`);
     await page.getByTestId("sign-in-email").fill("nobody@example.com");
     await page.getByTestId("sign-in-password").fill("wrong password");
     await page.keyboard.press("Enter");
@@ -43,8 +34,8 @@ describe("focus after a failed submit", () => {
 
 describe("password fields", () => {
   it("shows and hides the password with a pressed toggle, keeping what was typed", async () => {
-    const page = await browser.newPage();
-    await page.goto(`${service.origin}/sign-in`);
+    const page = await e2e.browser.newPage();
+    await page.goto(`${e2e.service.origin}/sign-in`);
     const input = page.getByTestId("sign-in-password");
     const toggle = page.getByTestId("sign-in-password-toggle");
     await input.fill("s3cret value");
@@ -63,8 +54,8 @@ describe("password fields", () => {
   });
 
   it("rates a new password with the server's refusals and says one thing at a time", async () => {
-    const page = await browser.newPage();
-    await page.goto(`${service.origin}/sign-up`);
+    const page = await e2e.browser.newPage();
+    await page.goto(`${e2e.service.origin}/sign-up`);
     const input = page.getByTestId("sign-up-password");
     const label = page.getByTestId("password-strength-label");
     const messages = () =>
@@ -109,10 +100,14 @@ describe("password fields", () => {
 
 describe("changing the password", () => {
   it("refuses the current password as the new one, then clears the form and reports in its card", async () => {
-    const page = await browser.newPage();
-    await signUpInBrowser(page, service.origin, { name: "Pat Change", email: "pat@example.com", password: PASSWORD });
+    const page = await e2e.browser.newPage();
+    await signUpInBrowser(page, e2e.service.origin, {
+      name: "Pat Change",
+      email: "pat@example.com",
+      password: PASSWORD,
+    });
     await page.getByTestId("home-title").waitFor();
-    await page.goto(`${service.origin}/account/security`);
+    await page.goto(`${e2e.service.origin}/account/security`);
     const current = page.getByTestId("change-password-current");
     const next = page.getByTestId("change-password-new");
     await current.fill(PASSWORD);

@@ -1,9 +1,9 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Locale, translate } from "../src/i18n/index.js";
-import { launchBrowser, seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
+import { seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
 import { type Screen, signedInScreens, signedOutScreens } from "./helpers/screens.js";
-import { type Service, startService } from "./helpers/service.js";
+import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
 /**
  * The application in English and German, light and dark: every screen of the accessibility list in
@@ -11,15 +11,13 @@ import { type Service, startService } from "./helpers/service.js";
  * language switch, the theme switch and prefers-color-scheme. One browser; one signed-in user whose
  * cookies each combination reuses.
  */
-let service: Service;
-let browser: Browser;
+const e2e = setUpServiceAndBrowser({ developmentOutbox: true });
 let signedInState: Awaited<ReturnType<BrowserContext["storageState"]>>;
 
 beforeAll(async () => {
-  [service, browser] = await Promise.all([startService({ developmentOutbox: true }), launchBrowser()]);
-  const context = await browser.newContext();
+  const context = await e2e.browser.newContext();
   const page = await context.newPage();
-  await signUpInBrowser(page, service.origin, {
+  await signUpInBrowser(page, e2e.service.origin, {
     name: "Grace Hopper",
     email: "grace@example.com",
     password: "correct horse battery",
@@ -28,11 +26,6 @@ beforeAll(async () => {
   signedInState = await context.storageState();
   await context.close();
 });
-afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-});
-afterEach(() => expect(service.loggedErrors).toEqual([]));
 
 /** The page's background, which the theme decides (styles.css: --bg). */
 const LIGHT_BG = "rgb(245, 246, 248)";
@@ -43,7 +36,7 @@ const browserLocales: Record<Locale, string> = { en: "en-US", de: "de-DE" };
 
 async function checkScreen(context: BrowserContext, [path, ready, , title]: Screen, locale: Locale) {
   const page = await context.newPage();
-  await page.goto(`${service.origin}${path}`);
+  await page.goto(`${e2e.service.origin}${path}`);
   await page.getByTestId(ready).first().waitFor();
   await expect.poll(() => page.title()).toBe(`${translate(locale, title)} · Gatehouse`);
   expect(await page.evaluate(() => document.documentElement.lang)).toBe(locale);
@@ -63,8 +56,8 @@ describe.each(combinations)("every screen in %s, %s", (locale, scheme) => {
   let signedIn: BrowserContext;
   beforeAll(async () => {
     const options = { locale: browserLocales[locale], colorScheme: scheme };
-    signedOut = await browser.newContext(options);
-    signedIn = await browser.newContext({ ...options, storageState: signedInState });
+    signedOut = await e2e.browser.newContext(options);
+    signedIn = await e2e.browser.newContext({ ...options, storageState: signedInState });
   });
   afterAll(async () => {
     await Promise.all([signedOut?.close(), signedIn?.close()]);
@@ -72,7 +65,7 @@ describe.each(combinations)("every screen in %s, %s", (locale, scheme) => {
 
   it("takes the theme's colours", async () => {
     const page = await signedOut.newPage();
-    await page.goto(`${service.origin}/sign-in`);
+    await page.goto(`${e2e.service.origin}/sign-in`);
     await page.getByTestId("sign-in-submit").waitFor();
     expect(await background(page)).toBe(scheme === "dark" ? DARK_BG : LIGHT_BG);
     await page.close();
@@ -89,9 +82,9 @@ describe.each(combinations)("every screen in %s, %s", (locale, scheme) => {
 
 describe("choosing the language", () => {
   it("speaks German to a browser that asks for it", async () => {
-    const context = await browser.newContext({ locale: "de-DE" });
+    const context = await e2e.browser.newContext({ locale: "de-DE" });
     const page = await context.newPage();
-    await page.goto(`${service.origin}/sign-in`);
+    await page.goto(`${e2e.service.origin}/sign-in`);
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Anmelden");
     expect(await page.evaluate(() => document.documentElement.lang)).toBe("de");
     await page.getByTestId("sign-in-submit").click();
@@ -104,9 +97,9 @@ describe("choosing the language", () => {
   });
 
   it("keeps the language chosen in the footer across a reload, over the browser's own", async () => {
-    const context = await browser.newContext({ locale: "en-US", storageState: signedInState });
+    const context = await e2e.browser.newContext({ locale: "en-US", storageState: signedInState });
     const page = await context.newPage();
-    await page.goto(`${service.origin}/account`);
+    await page.goto(`${e2e.service.origin}/account`);
     await page.getByTestId("profile-submit").waitFor();
     expect(await page.title()).toBe("Profile · Gatehouse");
     await page.getByLabel("Language").selectOption({ label: "Deutsch" });
@@ -122,7 +115,7 @@ describe("choosing the language", () => {
     await expect
       .poll(async () => {
         const mails: { to: string; subject: string }[] = await (
-          await context.request.get(`${service.origin}/api/auth/dev/outbox`)
+          await context.request.get(`${e2e.service.origin}/api/auth/dev/outbox`)
         ).json();
         return mails.filter((m) => m.to === "grace@example.com").map((m) => m.subject);
       })
@@ -139,9 +132,9 @@ describe("choosing the language", () => {
 
 describe("choosing the theme", () => {
   it("follows prefers-color-scheme until a theme is chosen, and keeps the choice across a reload", async () => {
-    const context = await browser.newContext({ colorScheme: "dark" });
+    const context = await e2e.browser.newContext({ colorScheme: "dark" });
     const page = await context.newPage();
-    await page.goto(`${service.origin}/sign-in`);
+    await page.goto(`${e2e.service.origin}/sign-in`);
     await page.getByTestId("sign-in-submit").waitFor();
     expect(await background(page)).toBe(DARK_BG);
     expect(await page.evaluate(() => document.documentElement.dataset.theme ?? null)).toBeNull();
@@ -166,12 +159,12 @@ describe("choosing the theme", () => {
   });
 
   it("applies a chosen dark theme before the application renders (no light flash)", async () => {
-    const context = await browser.newContext({ colorScheme: "light" });
+    const context = await e2e.browser.newContext({ colorScheme: "light" });
     await context.addInitScript(() => localStorage.setItem("gatehouse.theme", "dark"));
     const page = await context.newPage();
     // Stop the application's script: only public/theme.js, in <head>, can set the theme now.
     await page.route("**/assets/*.js", (route) => route.abort());
-    await page.goto(`${service.origin}/sign-in`);
+    await page.goto(`${e2e.service.origin}/sign-in`);
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
     expect(await background(page)).toBe(DARK_BG);
     await context.close();

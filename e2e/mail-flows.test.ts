@@ -1,50 +1,33 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  launchBrowser,
-  seriousA11yViolations,
-  signInInBrowser,
-  signOutInBrowser,
-  signUpInBrowser,
-} from "./helpers/browser.js";
-import { type Service, startService, verifyByMailAndSignIn } from "./helpers/service.js";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { seriousA11yViolations, signInInBrowser, signOutInBrowser, signUpInBrowser } from "./helpers/browser.js";
+import { verifyByMailAndSignIn } from "./helpers/service.js";
+import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
 /**
  * The mail flows in the browser, mail read from a real SMTP capture: sign-up -> verify -> sign-in,
  * password reset, password change that signs out the other device, account deletion.
  */
-let service: Service;
-let browser: Browser;
-beforeAll(async () => {
-  [service, browser] = await Promise.all([
-    startService({ options: { emailAndPassword: { requireEmailVerification: true } } }),
-    launchBrowser(),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-});
-afterEach(() => expect(service.loggedErrors).toEqual([]));
+const e2e = setUpServiceAndBrowser({ options: { emailAndPassword: { requireEmailVerification: true } } });
 
 const PASSWORD = "correct horse battery";
 const mailTo = (email: string, subject: RegExp) =>
-  service.mail!.waitFor((m) => m.to === email && subject.test(m.subject), 15_000);
+  e2e.service.mail!.waitFor((m) => m.to === email && subject.test(m.subject), 15_000);
 
 /** Signs up, follows the verification link from the mail, and signs in. */
 async function signUpAndVerify(page: Page, name: string, email: string) {
-  await signUpInBrowser(page, service.origin, { name, email, password: PASSWORD });
-  await verifyByMailAndSignIn(service, page, { email, password: PASSWORD });
+  await signUpInBrowser(page, e2e.service.origin, { name, email, password: PASSWORD });
+  await verifyByMailAndSignIn(e2e.service, page, { email, password: PASSWORD });
   await page.getByTestId("home-title").waitFor();
 }
 
 describe("email verification", () => {
   it("refuses sign-in before verification, then verifies through the mailed link", async () => {
-    const page = await (await browser.newContext()).newPage();
+    const page = await (await e2e.browser.newContext()).newPage();
     const email = `verify-${Date.now()}@example.com`;
-    await signUpInBrowser(page, service.origin, { name: "Vera", email, password: PASSWORD });
+    await signUpInBrowser(page, e2e.service.origin, { name: "Vera", email, password: PASSWORD });
     await page.getByTestId("sign-up-check-mail").waitFor();
-    await signInInBrowser(page, service.origin, { email, password: PASSWORD });
+    await signInInBrowser(page, e2e.service.origin, { email, password: PASSWORD });
     await expect
       .poll(() => page.getByTestId("form-error").textContent())
       .toBe("Verify your email first: we have sent you a new link.");
@@ -52,15 +35,15 @@ describe("email verification", () => {
     await page.goto(mail.links.find((l) => l.includes("/verify-email"))!);
     await page.getByTestId("verify-success").waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
-    await signInInBrowser(page, service.origin, { email, password: PASSWORD });
+    await signInInBrowser(page, e2e.service.origin, { email, password: PASSWORD });
     await page.getByTestId("home-title").waitFor();
-    await page.goto(`${service.origin}/account`);
+    await page.goto(`${e2e.service.origin}/account`);
     await page.getByTestId("email-verified").waitFor();
   });
 
   it("shows a used or broken link's error in words", async () => {
-    const page = await (await browser.newContext()).newPage();
-    await page.goto(`${service.origin}/api/auth/verify-email?token=not-a-token&callbackURL=/verified`);
+    const page = await (await e2e.browser.newContext()).newPage();
+    await page.goto(`${e2e.service.origin}/api/auth/verify-email?token=not-a-token&callbackURL=/verified`);
     await page.getByTestId("verify-error").waitFor();
     expect(await page.getByTestId("verify-error").textContent()).toBe("This link is invalid or has already been used.");
   });
@@ -68,7 +51,7 @@ describe("email verification", () => {
 
 describe("password reset", () => {
   it("mails a link, sets a new password, and only the new one signs in", async () => {
-    const page = await (await browser.newContext()).newPage();
+    const page = await (await e2e.browser.newContext()).newPage();
     const email = `reset-${Date.now()}@example.com`;
     await signUpAndVerify(page, "Rita Reset", email);
     await signOutInBrowser(page);
@@ -85,9 +68,9 @@ describe("password reset", () => {
     await page.getByTestId("reset-password-submit").click();
     await page.getByTestId("reset-password-done").waitFor();
 
-    await signInInBrowser(page, service.origin, { email, password: PASSWORD });
+    await signInInBrowser(page, e2e.service.origin, { email, password: PASSWORD });
     await page.getByTestId("form-error").waitFor();
-    await signInInBrowser(page, service.origin, { email, password: "a brand new password" });
+    await signInInBrowser(page, e2e.service.origin, { email, password: "a brand new password" });
     await page.getByTestId("home-title").waitFor();
   });
 });
@@ -96,9 +79,9 @@ describe("email change", () => {
   it("approves the change from the old address, verifies the new one, and shows it", async () => {
     const oldEmail = `old-${Date.now()}@example.com`;
     const newEmail = `new-${Date.now()}@example.com`;
-    const page = await (await browser.newContext()).newPage();
+    const page = await (await e2e.browser.newContext()).newPage();
     await signUpAndVerify(page, "Eli Email", oldEmail);
-    await page.goto(`${service.origin}/account/security`);
+    await page.goto(`${e2e.service.origin}/account/security`);
     await page.getByTestId("change-email-new").fill(oldEmail.toUpperCase());
     await page.getByTestId("change-email-submit").click();
     expect(await page.getByTestId("change-email-new-error").textContent()).toBe("This is already your email.");
@@ -113,7 +96,7 @@ describe("email change", () => {
     const verification = await mailTo(newEmail, /verify/i);
     await page.goto(verification.links.find((l) => l.includes("/verify-email"))!);
     await page.getByTestId("verify-success").waitFor();
-    await page.goto(`${service.origin}/account`);
+    await page.goto(`${e2e.service.origin}/account`);
     await expect.poll(() => page.getByTestId("email-verified").textContent()).toBe(`${newEmail} is verified.`);
   });
 });
@@ -121,13 +104,13 @@ describe("email change", () => {
 describe("password change and account deletion", () => {
   it("changes the password and signs out the other device", async () => {
     const email = `change-${Date.now()}@example.com`;
-    const laptop = await (await browser.newContext()).newPage();
+    const laptop = await (await e2e.browser.newContext()).newPage();
     await signUpAndVerify(laptop, "Carl Change", email);
-    const phone = await (await browser.newContext()).newPage();
-    await signInInBrowser(phone, service.origin, { email, password: PASSWORD });
+    const phone = await (await e2e.browser.newContext()).newPage();
+    await signInInBrowser(phone, e2e.service.origin, { email, password: PASSWORD });
     await phone.getByTestId("home-title").waitFor();
 
-    await laptop.goto(`${service.origin}/account/security`);
+    await laptop.goto(`${e2e.service.origin}/account/security`);
     await laptop.getByTestId("change-password-current").fill("not my password");
     await laptop.getByTestId("change-password-new").fill("another good password");
     await laptop.getByTestId("change-password-submit").click();
@@ -146,20 +129,20 @@ describe("password change and account deletion", () => {
         { timeout: 15_000, interval: 1000 },
       )
       .toMatch(/\/sign-in/);
-    await laptop.goto(`${service.origin}/account/sessions`);
+    await laptop.goto(`${e2e.service.origin}/account/sessions`);
     await expect.poll(() => laptop.getByTestId("session-row").count()).toBe(1);
   });
 
   it("deletes the account with its password; the email can sign up again", async () => {
     const email = `delete-${Date.now()}@example.com`;
-    const page = await (await browser.newContext()).newPage();
+    const page = await (await e2e.browser.newContext()).newPage();
     await signUpAndVerify(page, "Dora Delete", email);
-    await page.goto(`${service.origin}/account/delete`);
+    await page.goto(`${e2e.service.origin}/account/delete`);
     await page.getByTestId("delete-account-password").fill(PASSWORD);
     await page.getByTestId("delete-account-confirm").check();
     await page.getByTestId("delete-account-submit").click();
     await page.waitForURL(/\/sign-in/);
-    await signInInBrowser(page, service.origin, { email, password: PASSWORD });
+    await signInInBrowser(page, e2e.service.origin, { email, password: PASSWORD });
     await expect.poll(() => page.getByTestId("form-error").textContent()).toBe("The email or password is not right.");
   });
 });

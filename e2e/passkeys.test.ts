@@ -1,18 +1,9 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
-import { type Service, startService } from "./helpers/service.js";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
+import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
-let service: Service;
-let browser: Browser;
-beforeAll(async () => {
-  [service, browser] = await Promise.all([startService({ host: "localhost" }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-});
-afterEach(() => expect(service.loggedErrors).toEqual([]));
+const e2e = setUpServiceAndBrowser({ host: "localhost" });
 
 /** Chromium's virtual authenticator (CDP WebAuthn domain): a platform passkey that always verifies the user. */
 async function withVirtualAuthenticator(page: Page): Promise<void> {
@@ -33,13 +24,13 @@ async function withVirtualAuthenticator(page: Page): Promise<void> {
 describe("passkeys in Chromium", () => {
   it("adds a passkey on the security page, then signs in with it, no password", async () => {
     const user = { name: "Pia", email: `pia-${Date.now()}@example.com`, password: "correct horse battery" };
-    const context = await browser.newContext();
+    const context = await e2e.browser.newContext();
     const page = await context.newPage();
     await withVirtualAuthenticator(page);
-    await signUpInBrowser(page, service.origin, user);
+    await signUpInBrowser(page, e2e.service.origin, user);
     await page.getByTestId("home-title").waitFor();
 
-    await page.goto(`${service.origin}/account/security`);
+    await page.goto(`${e2e.service.origin}/account/security`);
     await page.getByTestId("passkey-add").click();
     await page.getByTestId("passkey-notice").waitFor();
     await expect.poll(() => page.getByTestId("passkey-row").count()).toBe(1);
@@ -48,7 +39,7 @@ describe("passkeys in Chromium", () => {
     // Signed out, the same browser (and its authenticator) signs in with the passkey alone. The email
     // field offers passkeys in its autofill (conditional UI); the virtual authenticator picks its own.
     await context.clearCookies();
-    await page.goto(`${service.origin}/sign-in`);
+    await page.goto(`${e2e.service.origin}/sign-in`);
     await expect.poll(() => page.getByTestId("sign-in-email").getAttribute("autocomplete")).toBe("username webauthn");
     await page.getByTestId("home-title").waitFor();
 
@@ -57,7 +48,7 @@ describe("passkeys in Chromium", () => {
     await page.addInitScript(() => {
       PublicKeyCredential.isConditionalMediationAvailable = async () => false;
     });
-    await page.goto(`${service.origin}/sign-in`);
+    await page.goto(`${e2e.service.origin}/sign-in`);
     await page.getByTestId("sign-in-passkey").click();
     await page.getByTestId("home-title").waitFor();
     await context.close();

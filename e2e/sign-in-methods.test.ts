@@ -1,19 +1,9 @@
 import { Secret, TOTP } from "otpauth";
-import type { Browser } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, seriousA11yViolations, signInInBrowser, signUpInBrowser } from "./helpers/browser.js";
-import { type Service, startService } from "./helpers/service.js";
+import { describe, expect, it } from "vitest";
+import { seriousA11yViolations, signInInBrowser, signUpInBrowser } from "./helpers/browser.js";
+import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
-let service: Service;
-let browser: Browser;
-beforeAll(async () => {
-  [service, browser] = await Promise.all([startService(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-});
-afterEach(() => expect(service.loggedErrors).toEqual([]));
+const e2e = setUpServiceAndBrowser();
 
 /** What the user's authenticator app shows, `steps` periods from now. */
 function appCode(secret: string, steps = 0): string {
@@ -25,11 +15,11 @@ function appCode(secret: string, steps = 0): string {
 describe("two-factor and sign-in links through the screens", () => {
   it("sets up TOTP on the security page, then signs in with a code from the app", async () => {
     const user = { name: "Careful", email: `careful-${Date.now()}@example.com`, password: "correct horse battery" };
-    const page = await browser.newPage();
-    await signUpInBrowser(page, service.origin, user);
+    const page = await e2e.browser.newPage();
+    await signUpInBrowser(page, e2e.service.origin, user);
     await page.getByTestId("home-title").waitFor();
 
-    await page.goto(`${service.origin}/account/security`);
+    await page.goto(`${e2e.service.origin}/account/security`);
     await page.getByTestId("two-factor-password").fill(user.password);
     await page.getByTestId("two-factor-enable").click();
     const secret = (await page.getByTestId("two-factor-secret").textContent()) ?? "";
@@ -42,7 +32,7 @@ describe("two-factor and sign-in links through the screens", () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
 
     await page.context().clearCookies();
-    await signInInBrowser(page, service.origin, user);
+    await signInInBrowser(page, e2e.service.origin, user);
     await page.waitForURL(/\/two-factor/);
     expect(await seriousA11yViolations(page)).toEqual([]);
     // The code of the next period: the one just used to confirm the set-up is not accepted twice.
@@ -54,18 +44,18 @@ describe("two-factor and sign-in links through the screens", () => {
 
   it("signs in with a mailed link: the link opens a page, and only its button signs in", async () => {
     const user = { name: "Linky", email: `linky-${Date.now()}@example.com`, password: "correct horse battery" };
-    const setup = await browser.newPage();
-    await signUpInBrowser(setup, service.origin, user);
+    const setup = await e2e.browser.newPage();
+    await signUpInBrowser(setup, e2e.service.origin, user);
     await setup.getByTestId("home-title").waitFor();
     await setup.close();
 
-    const page = await (await browser.newContext()).newPage();
-    await page.goto(`${service.origin}/sign-in`);
+    const page = await (await e2e.browser.newContext()).newPage();
+    await page.goto(`${e2e.service.origin}/sign-in`);
     await page.getByTestId("magic-link-link").click();
     await page.getByTestId("magic-link-email").fill(user.email);
     await page.getByTestId("magic-link-submit").click();
     await page.getByTestId("magic-link-sent").waitFor();
-    const mail = await service.mail!.waitFor((m) => m.to === user.email && /sign-in link/.test(m.subject), 15_000);
+    const mail = await e2e.service.mail!.waitFor((m) => m.to === user.email && /sign-in link/.test(m.subject), 15_000);
     const link = /https?:\/\/\S+\/magic-link\?\S+/.exec(mail.text)?.[0] ?? "";
     await page.goto(link);
     expect(await seriousA11yViolations(page)).toEqual([]);
@@ -76,14 +66,14 @@ describe("two-factor and sign-in links through the screens", () => {
 
   it("signs in with a code from the mail", async () => {
     const email = `coded-${Date.now()}@example.com`;
-    const page = await (await browser.newContext()).newPage();
-    await page.goto(`${service.origin}/sign-in`);
+    const page = await (await e2e.browser.newContext()).newPage();
+    await page.goto(`${e2e.service.origin}/sign-in`);
     await page.getByTestId("email-code-link").click();
     await page.getByTestId("email-code-email").fill(email);
     await page.getByTestId("email-code-submit").click();
     await page.getByTestId("email-code-sent").waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
-    const mail = await service.mail!.waitFor((m) => m.to === email && /sign-in code/.test(m.subject), 15_000);
+    const mail = await e2e.service.mail!.waitFor((m) => m.to === email && /sign-in code/.test(m.subject), 15_000);
     await page.getByTestId("email-code-otp").fill(/\b(\d{6})\b/.exec(mail.text)?.[1] ?? "");
     await page.getByTestId("email-code-submit").click();
     await page.getByTestId("home-title").waitFor();

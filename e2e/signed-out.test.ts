@@ -1,18 +1,9 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, signInInBrowser, signUpInBrowser } from "./helpers/browser.js";
-import { type Service, startService } from "./helpers/service.js";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { signInInBrowser, signUpInBrowser } from "./helpers/browser.js";
+import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
-let service: Service;
-let browser: Browser;
-beforeAll(async () => {
-  [service, browser] = await Promise.all([startService({ developmentOutbox: true }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-});
-afterEach(() => expect(service.loggedErrors).toEqual([]));
+const e2e = setUpServiceAndBrowser({ developmentOutbox: true });
 
 /** Every API answer of 400 or more the page received. */
 function failingRequests(page: Page): string[] {
@@ -26,19 +17,19 @@ function failingRequests(page: Page): string[] {
 describe("signed out, and a quiet console", () => {
   it("a visitor who forgot their password reads the reset mail in the development outbox, signed out", async () => {
     const user = { name: "Forgetful", email: `forgetful-${Date.now()}@example.com`, password: "correct horse battery" };
-    const setup = await browser.newPage();
-    await signUpInBrowser(setup, service.origin, user);
+    const setup = await e2e.browser.newPage();
+    await signUpInBrowser(setup, e2e.service.origin, user);
     await setup.getByTestId("home-title").waitFor();
     await setup.close();
 
-    const context = await browser.newContext();
+    const context = await e2e.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${service.origin}/forgot-password`);
+    await page.goto(`${e2e.service.origin}/forgot-password`);
     await page.getByTestId("forgot-password-email").fill(user.email);
     await page.getByTestId("forgot-password-submit").click();
     await page.getByTestId("forgot-password-sent").waitFor();
 
-    await page.goto(`${service.origin}/dev/outbox`);
+    await page.goto(`${e2e.service.origin}/dev/outbox`);
     const link = page.getByTestId("outbox-link").filter({ hasText: "/reset-password/" }).first();
     await link.waitFor();
     // Long links wrap inside the page instead of widening it.
@@ -47,25 +38,25 @@ describe("signed out, and a quiet console", () => {
     await page.getByTestId("reset-password-new").fill("a brand new passphrase");
     await page.getByTestId("reset-password-submit").click();
     await page.getByTestId("reset-password-done").waitFor();
-    await signInInBrowser(page, service.origin, { email: user.email, password: "a brand new passphrase" });
+    await signInInBrowser(page, e2e.service.origin, { email: user.email, password: "a brand new passphrase" });
     await page.getByTestId("home-title").waitFor();
     await context.close();
   });
 
   it("signed-out pages and a home without an organization make no failing requests", async () => {
-    const context = await browser.newContext();
+    const context = await e2e.browser.newContext();
     const page = await context.newPage();
     const failures = failingRequests(page);
     for (const path of ["/sign-in", "/sign-up", "/forgot-password"]) {
-      await page.goto(`${service.origin}${path}`);
+      await page.goto(`${e2e.service.origin}${path}`);
       await page.waitForLoadState("networkidle");
     }
     expect(failures).toEqual([]);
 
     const user = { name: "Quiet", email: `quiet-${Date.now()}@example.com`, password: "correct horse battery" };
-    await signUpInBrowser(page, service.origin, user);
+    await signUpInBrowser(page, e2e.service.origin, user);
     await page.getByTestId("home-title").waitFor();
-    await page.goto(`${service.origin}/account`);
+    await page.goto(`${e2e.service.origin}/account`);
     await page.waitForLoadState("networkidle");
     expect(failures).toEqual([]);
     await context.close();

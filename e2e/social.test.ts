@@ -1,36 +1,28 @@
-import type { Browser } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLIENT_ID, CLIENT_SECRET, startOidcProvider, type TestOidcProvider } from "../test/helpers/oidc.js";
-import { launchBrowser, seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
-import { type Service, startService } from "./helpers/service.js";
+import { seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
+import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
 /** Social sign-in in the browser against a real OpenID provider (oidc-provider on loopback). */
-let service: Service;
-let browser: Browser;
 let oidc: TestOidcProvider;
+// The provider starts first: the service's oidc provider is pointed at its issuer.
 beforeAll(async () => {
   oidc = await startOidcProvider();
-  [service, browser] = await Promise.all([
-    startService({
-      developmentOutbox: true,
-      options: { socialProviders: { oidc: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, issuer: oidc.issuer } } },
-    }),
-    launchBrowser(),
-  ]);
-  await oidc.configure([`${service.origin}/api/auth/callback/oidc`]);
 });
-afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-  await oidc?.close();
+const e2e = setUpServiceAndBrowser(() => ({
+  developmentOutbox: true,
+  options: { socialProviders: { oidc: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, issuer: oidc.issuer } } },
+}));
+beforeAll(async () => {
+  await oidc.configure([`${e2e.service.origin}/api/auth/callback/oidc`]);
 });
-afterEach(() => expect(service.loggedErrors).toEqual([]));
+afterAll(() => oidc?.close());
 
 describe("social sign-in", () => {
   it("signs up through the provider, lands in the shell, and shows the linked account", async () => {
     const user = oidc.addUser({ name: "Sofia Social" });
-    const page = await (await browser.newContext()).newPage();
-    await page.goto(`${service.origin}/sign-in`);
+    const page = await (await e2e.browser.newContext()).newPage();
+    await page.goto(`${e2e.service.origin}/sign-in`);
     await page.getByTestId("sign-in-social-oidc").click();
     // The provider's login form (the test provider asks only for the subject).
     const login = page.locator('input[name="login"]');
@@ -41,11 +33,11 @@ describe("social sign-in", () => {
     await page.getByTestId("home-title").waitFor();
     expect(await page.getByTestId("home-title").textContent()).toBe("Welcome, Sofia Social");
 
-    await page.goto(`${service.origin}/account/linked`);
+    await page.goto(`${e2e.service.origin}/account/linked`);
     await expect.poll(() => page.getByTestId("account-row").count()).toBe(1);
     expect(await page.getByTestId("accounts-list").textContent()).toContain("Oidc");
     // A social-only user is offered a password through a mailed link, not a change form.
-    await page.goto(`${service.origin}/account/security`);
+    await page.goto(`${e2e.service.origin}/account/security`);
     await page.getByTestId("set-password-submit").waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
   });
@@ -53,17 +45,17 @@ describe("social sign-in", () => {
   it("links the provider to a password account, then unlinks it", async () => {
     const email = `linker-${Date.now()}@example.com`;
     const providerUser = oidc.addUser({ email, name: "Lina Linker" });
-    const page = await (await browser.newContext()).newPage();
-    await signUpInBrowser(page, service.origin, { name: "Lina Linker", email, password: "correct horse battery" });
+    const page = await (await e2e.browser.newContext()).newPage();
+    await signUpInBrowser(page, e2e.service.origin, { name: "Lina Linker", email, password: "correct horse battery" });
     await page.getByTestId("home-title").waitFor();
-    await page.goto(`${service.origin}/account/linked`);
+    await page.goto(`${e2e.service.origin}/account/linked`);
     await expect.poll(() => page.getByTestId("account-row").count()).toBe(1);
     await page.getByTestId("account-link-oidc").click();
     const login = page.locator('input[name="login"]');
     await login.waitFor();
     await login.fill(providerUser.sub);
     await login.press("Enter");
-    await page.waitForURL(`${service.origin}/account/linked`);
+    await page.waitForURL(`${e2e.service.origin}/account/linked`);
     await expect.poll(() => page.getByTestId("account-row").count()).toBe(2);
     expect(await page.getByTestId("account-link-oidc").count()).toBe(0);
 
@@ -74,21 +66,21 @@ describe("social sign-in", () => {
   });
 
   it("continues as a guest, then keeps the work by creating an account", async () => {
-    const page = await (await browser.newContext()).newPage();
-    await page.goto(`${service.origin}/sign-in`);
+    const page = await (await e2e.browser.newContext()).newPage();
+    await page.goto(`${e2e.service.origin}/sign-in`);
     await page.getByTestId("sign-in-guest").click();
     await page.getByTestId("home-title").waitFor();
     expect(await page.getByTestId("shell-user").textContent()).toBe("Anonymous (guest)");
     // Work done as a guest: an organization.
     const slug = `guest-work-${Date.now()}`;
-    await page.goto(`${service.origin}/organizations/new`);
+    await page.goto(`${e2e.service.origin}/organizations/new`);
     await page.getByTestId("org-create-name").fill("Guest Work");
     await page.getByTestId("org-create-slug").fill(slug);
     await page.getByTestId("org-create-submit").click();
     await page.waitForURL(/\/organization$/);
 
     // The account pages offer to save the account, not to verify a placeholder address.
-    await page.goto(`${service.origin}/account`);
+    await page.goto(`${e2e.service.origin}/account`);
     await page.getByTestId("save-guest-card").waitFor();
     expect(await page.getByTestId("email-unverified").count()).toBe(0);
     expect(await seriousA11yViolations(page)).toEqual([]);

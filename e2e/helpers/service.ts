@@ -19,13 +19,20 @@ export interface Service {
   close(): Promise<void>;
 }
 
+export interface ServiceInput {
+  /** better-auth options over the demo's (rate limiting stays off). */
+  options?: Record<string, any>;
+  /** Mail kept in the development outbox (/dev/outbox) instead of sent to an SMTP capture. */
+  developmentOutbox?: boolean;
+  /** The origin's host: WebAuthn needs a name, not an IP address. */
+  host?: "localhost";
+}
+
 /**
  * The real service as `npm start` runs it (API + built application on one origin), on SQLite,
  * with mail going to a real SMTP capture unless `developmentOutbox` is asked for.
  */
-export async function startService(
-  input: { options?: Record<string, any>; developmentOutbox?: boolean; host?: "localhost" } = {},
-): Promise<Service> {
+export async function startService(input: ServiceInput = {}): Promise<Service> {
   const loggedErrors: string[] = [];
   const logger: Logger = {
     info: () => {},
