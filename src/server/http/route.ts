@@ -10,6 +10,7 @@ import { readBody, readQuery } from "./input.js";
 import { checkInputBounds } from "./input-bounds.js";
 import { originCheck } from "./origin-check.js";
 import { createRateLimit } from "./rate-limit.js";
+import { startingRequest } from "./request-start.js";
 import { requireSession, requireSessionWith } from "./session.js";
 
 /** What a handler receives: the parsed body and query, and the session when the policy requires one. */
@@ -122,7 +123,9 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
       if (CHECK_REPLIES) assertReplyMatches(endpoint, reply);
       return c.json(reply as object);
     };
-    if (page) app.on(endpoint.method, endpoint.path, page, serve);
-    else app.on(endpoint.method, endpoint.path, serve);
+    // Each API route is one handler, which Hono calls directly (no middleware chain composed per
+    // request); a page's security headers wrap it, started first as before.
+    if (page) app.on(endpoint.method, endpoint.path, startingRequest(ctx, page), serve);
+    else app.on(endpoint.method, endpoint.path, startingRequest(ctx, serve));
   };
 }
