@@ -8,6 +8,7 @@ import { createAuth } from "../src/server/auth.js";
 import type { MemoryRateLimitStore } from "../src/server/store/rate-limit-store.js";
 import { createServiceApp } from "../src/service-app.js";
 import { parseSetCookie } from "./helpers/browser.js";
+import { refuseWrites } from "./helpers/faults.js";
 import { signUp, startTestServer, TEST_SECRET, type TestServer } from "./helpers/server.js";
 
 /** A POST through node:http, which sends headers exactly as given. */
@@ -70,6 +71,26 @@ describe("routing and bodies", () => {
     const res = await server.browser().request(path, { method, body: method === "POST" ? {} : undefined });
     expect(res.status).toBe(404);
     expect(res.body).toBeNull();
+  });
+
+  it("answers an unexpected failure with a 500 naming a request id, logged under the same id", async () => {
+    const email = `refused-${Math.random().toString(36).slice(2)}@example.com`;
+    const undo = await refuseWrites(server, { table: "user", op: "INSERT", column: "email", equals: email });
+    try {
+      const res = await server
+        .browser()
+        .post("/sign-up/email", { name: "Refused", email, password: "sturdy-pass-123" });
+      expect(res.status).toBe(500);
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.body).toEqual({ code: "INTERNAL_SERVER_ERROR", message: expect.any(String) });
+      const id = /^Internal server error \(request ([0-9a-f]{12})\)$/.exec(res.body.message)?.[1];
+      expect(id).toBeDefined();
+      expect(server.loggedErrors).toHaveLength(1);
+      expect(server.loggedErrors[0]).toContain(`"requestId":"${id}"`);
+    } finally {
+      server.loggedErrors.length = 0;
+      await undo();
+    }
   });
 
   it("refuses malformed JSON with 400 BAD_REQUEST", async () => {
@@ -481,6 +502,11 @@ describe("rate limits", () => {
       statuses.push((await browser.get(`/nope-${i}-${Math.random()}`, from("10.0.2.1"))).status);
     expect(store.size).toBe(before);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+    // An unrouted request's 429 is answered like any other route's.
+    const blocked = await browser.get(`/nope-${Math.random()}`, from("10.0.2.1"));
+    expect([blocked.status, blocked.body?.code]).toEqual([429, "TOO_MANY_REQUESTS"]);
+    expect(blocked.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 
   it("groups IPv6 clients by /64", async () => {

@@ -1,11 +1,11 @@
 import type { Context } from "hono";
-import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { deleteCookie, setCookie } from "hono/cookie";
 import type { CookieOptions } from "hono/utils/cookie";
-import { parse as parseCookieHeader } from "hono/utils/cookie";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { hmacSha256, safeEqual } from "../crypto/digest.js";
 import { signValue, unsignValue } from "../crypto/signed-value.js";
+import { readCookie } from "./cookie-header.js";
 import type { AuthEnv } from "./env.js";
 
 /** Browsers refuse cookies over this size (SPEC 9: 4093 characters for name, value and attributes). */
@@ -42,11 +42,16 @@ function attributes(ctx: AuthContext, maxAge?: number): CookieOptions {
   };
 }
 
+/** One cookie of the request, as Hono's getCookie reads it, without parsing every other cookie. */
+function requestCookie(c: Context<AuthEnv>, name: CookieName): string | undefined {
+  const header = c.req.raw.headers.get("cookie");
+  return header ? readCookie(header, cookieName(c.get("auth"), name)) : undefined;
+}
+
 /** Reads a signed cookie's value; a forged or malformed one reads as absent. */
 export function readSignedCookie(c: Context<AuthEnv>, name: CookieName): string | null {
-  const ctx = c.get("auth");
-  const raw = getCookie(c, cookieName(ctx, name));
-  return raw ? unsignValue(raw, ctx.secret) : null;
+  const raw = requestCookie(c, name);
+  return raw ? unsignValue(raw, c.get("auth").secret) : null;
 }
 
 /** The same, from a raw Cookie header: for auth.api calls, which get a request's headers, not a request. */
@@ -56,8 +61,7 @@ export function readSignedCookieFromHeader(
   name: CookieName,
 ): string | null {
   if (!cookieHeader) return null;
-  const fullName = cookieName(ctx, name);
-  const raw = parseCookieHeader(cookieHeader, fullName)[fullName];
+  const raw = readCookie(cookieHeader, cookieName(ctx, name));
   return raw ? unsignValue(raw, ctx.secret) : null;
 }
 
@@ -87,7 +91,7 @@ export function writeSessionCookies(
     : undefined;
   writeSignedCookie(c, "session_token", data.session.token, maxAge);
   if (options.rememberMe) {
-    if (getCookie(c, cookieName(ctx, "dont_remember"))) expireCookie(c, "dont_remember");
+    if (requestCookie(c, "dont_remember")) expireCookie(c, "dont_remember");
   } else {
     writeSignedCookie(c, "dont_remember", "true");
   }
@@ -148,7 +152,7 @@ export function writeCookieCache(c: Context<AuthEnv>, data: SessionWithUser, opt
 export function readCookieCacheJson(c: Context<AuthEnv>, sessionToken: string): string | null {
   const ctx = c.get("auth");
   if (!ctx.options.session.cookieCache.enabled) return null;
-  return verifyCookieCache(ctx, getCookie(c, cookieName(ctx, "session_data")), sessionToken);
+  return verifyCookieCache(ctx, requestCookie(c, "session_data"), sessionToken);
 }
 
 /** readCookieCacheJson on a cookie value already read (the server API reads it from plain headers). */

@@ -2,11 +2,12 @@ import type { Context } from "hono";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 
-/** What the middleware chain hands to every route handler. */
+/** What each request carries from its start (http/request-start.ts) and its steps to the route handler. */
 export interface AuthEnv {
   Variables: {
     auth: AuthContext;
-    requestId: string;
+    /** Drawn when first needed (http/request-start.ts `requestId`): read it through that. */
+    requestId?: string;
     /** The parsed JSON or form body of a POST; `{}` when there is none. */
     body: Record<string, unknown>;
     clientIp: string | null;
@@ -17,5 +18,5 @@ export interface AuthEnv {
   };
 }
 
-/** One step of the request prelude (app.ts): it returns to continue, or throws an AuthError to answer. */
+/** One step of the request prelude (route.ts): it returns to continue, or throws an AuthError to answer. */
 export type RequestStep = (c: Context<AuthEnv>) => void | Promise<void>;

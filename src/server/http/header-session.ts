@@ -1,8 +1,8 @@
-import { parse } from "hono/utils/cookie";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { unsignValue } from "../crypto/signed-value.js";
 import { lookupSession } from "../services/sessions.js";
+import { readCookie } from "./cookie-header.js";
 import { cookieName, parseSessionJson, verifyCookieCache } from "./cookies.js";
 
 /** A request's headers: a `Headers`, anything `new Headers()` takes, or a read-only view (Next.js `headers()`). */
@@ -29,12 +29,11 @@ export async function sessionFromHeaders(
       ? headers.get("cookie")
       : new Headers(headers as HeadersInit).get("cookie");
   if (!cookieHeader) return null;
-  const cookies = parse(cookieHeader);
-  const signedToken = cookies[cookieName(ctx, "session_token")];
+  const signedToken = readCookie(cookieHeader, cookieName(ctx, "session_token"));
   const token = signedToken ? unsignValue(signedToken, ctx.secret) : null;
   if (!token) return null;
   if (!options.disableCookieCache) {
-    const cached = verifyCookieCache(ctx, cookies[cookieName(ctx, "session_data")], token);
+    const cached = verifyCookieCache(ctx, readCookie(cookieHeader, cookieName(ctx, "session_data")), token);
     if (cached !== null) return parseSessionJson(cached);
   }
   const lookup = await lookupSession(ctx, token, { refresh: false });

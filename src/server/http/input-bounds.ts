@@ -45,10 +45,15 @@ export function assertInputBounds(body: unknown): void {
 }
 
 /**
- * The request step: the body (already parsed) and the URL. A NUL in the path or query arrives
+ * The request step for requests without a body: the URL. A NUL in the path or query arrives
  * percent-encoded, so the raw URL is checked for `%00` once instead of each parameter.
  */
-export const checkInputBounds: RequestStep = (c) => {
+export const checkUrlBounds: RequestStep = (c) => {
   if (/%00/i.test(c.req.url)) refuse("url", "must not contain a NUL character");
+};
+
+/** The request step for POSTs: the URL, then the body (already parsed). */
+export const checkInputBounds: RequestStep = (c) => {
+  checkUrlBounds(c);
   assertInputBounds(c.get("body"));
 };

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { AuthError } from "../errors.js";
 import type { AuthEnv } from "./env.js";
+import { requestId as requestIdOf } from "./request-start.js";
 
 /** The single place that turns a thrown error into `{code, message}`; anything unknown is a logged 500. */
 export function respondWithError(error: unknown, c: Context<AuthEnv>): Response {
@@ -13,7 +14,7 @@ export function respondWithError(error: unknown, c: Context<AuthEnv>): Response 
     }
     return c.json({ code: error.code, message: error.message, ...error.details }, error.status as 400);
   }
-  const requestId = c.get("requestId");
+  const requestId = requestIdOf(c);
   c.get("auth")?.logger.error("unhandled error", {
     requestId,
     method: c.req.method,

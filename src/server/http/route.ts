@@ -7,9 +7,10 @@ import type { CallerSessionRead } from "../store/caller-session.js";
 import { parseBody } from "./body.js";
 import type { AuthEnv, RequestStep } from "./env.js";
 import { readBody, readQuery } from "./input.js";
-import { checkInputBounds } from "./input-bounds.js";
+import { checkInputBounds, checkUrlBounds } from "./input-bounds.js";
 import { originCheck } from "./origin-check.js";
 import { createRateLimit } from "./rate-limit.js";
+import { startingRequest } from "./request-start.js";
 import { requireSession, requireSessionWith } from "./session.js";
 
 /** What a handler receives: the parsed body and query, and the session when the policy requires one. */
@@ -77,8 +78,10 @@ export function isRouted(endpoint: Endpoint, ctx: AuthContext): boolean {
 function preludeFor(endpoint: Endpoint, ctx: AuthContext): RequestStep[] {
   const rateLimit = createRateLimit(endpoint, ctx.options.rateLimit);
   const steps: RequestStep[] = rateLimit ? [rateLimit] : [];
-  if (endpoint.method === "POST") steps.push(parseBody(endpoint.policy.form === true));
-  steps.push(checkInputBounds, originCheck(endpoint.policy.origin));
+  // Only a POST has a body to parse and bound; any other method's is the empty NO_BODY.
+  if (endpoint.method === "POST") steps.push(parseBody(endpoint.policy.form === true), checkInputBounds);
+  else steps.push(checkUrlBounds);
+  steps.push(originCheck(endpoint.policy.origin));
   return steps;
 }
 
@@ -107,7 +110,11 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
     const fresh = sessionRule === "fresh";
     const serve = async (c: Context<AuthEnv>) => {
       if (endpoint.method !== "POST") c.set("body", NO_BODY);
-      for (const step of prelude) await step(c);
+      for (const step of prelude) {
+        // Most steps are synchronous (bounds, origin): awaiting only a promise saves a turn each.
+        const pending = step(c);
+        if (pending) await pending;
+      }
       const body = endpoint.body ? readBody(c, endpoint.body) : undefined;
       const query = endpoint.query ? readQuery(c, endpoint.query) : undefined;
       const read = sessionRule && joined ? joined.read(ctx, query as never) : null;
@@ -122,7 +129,9 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
       if (CHECK_REPLIES) assertReplyMatches(endpoint, reply);
       return c.json(reply as object);
     };
-    if (page) app.on(endpoint.method, endpoint.path, page, serve);
-    else app.on(endpoint.method, endpoint.path, serve);
+    // Each API route is one handler, which Hono calls directly (no middleware chain composed per
+    // request); a page's security headers wrap it, started first as before.
+    if (page) app.on(endpoint.method, endpoint.path, startingRequest(ctx, page), serve);
+    else app.on(endpoint.method, endpoint.path, startingRequest(ctx, serve));
   };
 }

@@ -2,6 +2,7 @@ import { socialEndpoints } from "../../contract/endpoints/index.js";
 import { callbackParams } from "../../contract/social.js";
 import { apiURL } from "../context.js";
 import { expireCookie, readSignedCookie, writeSessionCookies, writeSignedCookie } from "../http/cookies.js";
+import { requestId } from "../http/request-start.js";
 import type { Route } from "../http/route.js";
 import { getRequestSession, requestMeta } from "../http/session.js";
 import { challenge, isTwoFactorRedirect, signInOrChallenge } from "../http/two-factor-gate.js";
@@ -63,7 +64,7 @@ export function socialRoutes(route: Route): void {
         : { kind: "redirect", location: withError(defaultErrorURL(ctx), "invalid_callback_request") };
     } catch (error) {
       ctx.logger.error("oauth callback failed", {
-        requestId: c.get("requestId"),
+        requestId: requestId(c),
         error: error instanceof Error ? (error.stack ?? error.message) : String(error),
       });
       outcome = { kind: "redirect", location: withError(defaultErrorURL(ctx), "internal_server_error") };
