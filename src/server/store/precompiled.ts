@@ -32,7 +32,8 @@ function compileTemplate(build: (args: readonly unknown[]) => Compilable<unknown
  * as a value of its own (not inside a pattern or a list), which compiling checks.
  *
  * The statement runs as readRowsDirect runs it (SQLite: on the connection; PostgreSQL: a named
- * prepared statement), or through Kysely inside a transaction. One round trip, counted.
+ * prepared statement), or through Kysely inside a transaction. One round trip, counted. Map the
+ * timestamps with toDate: on PostgreSQL they come as Dates through Kysely but as ISO text directly.
  */
 export async function readPrecompiled<Row>(
   db: DB,
