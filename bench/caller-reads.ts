@@ -118,23 +118,23 @@ async function time(name: string, run: () => Promise<unknown>): Promise<number> 
   return cpuUs;
 }
 
-const lookup = () => readCallerSession(db, tokenHash, token);
+const lookup = () => readCallerSession(db, dialect, tokenHash, token);
 const page = { sortBy: "createdAt" as const, sortDirection: "asc" as const, limit: 100, pageSize: 100 };
 const pairs: [string, () => Promise<unknown>, () => Promise<unknown>][] = [
   [
     "list-sessions",
     async () => listActiveUserSessions(db, (await lookup()).found!.user.id, new Date()),
-    () => readCallerSessionList(dialect, new Date())(db, tokenHash, token),
+    () => readCallerSessionList(dialect, new Date())(db, dialect, tokenHash, token),
   ],
   [
     "list-accounts",
     async () => listUserAccounts(db, (await lookup()).found!.user.id),
-    () => readCallerAccounts(dialect)(db, tokenHash, token),
+    () => readCallerAccounts(dialect)(db, dialect, tokenHash, token),
   ],
   [
     "organization/list",
     async () => listUserOrganizations(db, (await lookup()).found!.user.id),
-    () => readCallerOrganizations(dialect)(db, tokenHash, token),
+    () => readCallerOrganizations(dialect)(db, dialect, tokenHash, token),
   ],
   [
     "get-active-member",
@@ -142,7 +142,7 @@ const pairs: [string, () => Promise<unknown>, () => Promise<unknown>][] = [
       const found = (await lookup()).found!;
       return findMemberWithUser(db, found.session.activeOrganizationId!, { userId: found.user.id });
     },
-    () => readCallerActiveMember(null)(db, tokenHash, token),
+    () => readCallerActiveMember(null)(db, dialect, tokenHash, token),
   ],
   [
     "list-members (50)",
@@ -155,7 +155,7 @@ const pairs: [string, () => Promise<unknown>, () => Promise<unknown>][] = [
         callerUserId: found.user.id,
       });
     },
-    () => readCallerMembersPage(dialect, { ...page, organization: { id: null } })(db, tokenHash, token),
+    () => readCallerMembersPage(dialect, { ...page, organization: { id: null } })(db, dialect, tokenHash, token),
   ],
 ];
 console.log(`${dialect}, ${ITERATIONS} calls each`);

@@ -120,12 +120,14 @@ async function answers(db: DB) {
     sortDirection: "asc",
   });
   return {
-    session: await readCallerSession(db, tokenHash, token),
-    sessions: (await readCallerSessionList(dialect, at(0))(db, tokenHash, token)).rows.map((r) => mapSession(r, r.id)),
-    organizations: await readCallerOrganizations(dialect)(db, tokenHash, token),
-    accounts: await readCallerAccounts(dialect)(db, tokenHash, token),
-    activeMember: await readCallerActiveMember(null)(db, tokenHash, token),
-    members: (await members(db, tokenHash, token)).rows,
+    session: await readCallerSession(db, dialect, tokenHash, token),
+    sessions: (await readCallerSessionList(dialect, at(0))(db, dialect, tokenHash, token)).rows.map((r) =>
+      mapSession(r, r.id),
+    ),
+    organizations: await readCallerOrganizations(dialect)(db, dialect, tokenHash, token),
+    accounts: await readCallerAccounts(dialect)(db, dialect, tokenHash, token),
+    activeMember: await readCallerActiveMember(null)(db, dialect, tokenHash, token),
+    members: (await members(db, dialect, tokenHash, token)).rows,
     userSessions: (await listActiveUserSessions(db, "u1", at(0))).map((r) => mapSession(r, r.id)),
     userOrganizations: await listUserOrganizations(db, "u1"),
     userAccounts: await listUserAccounts(db, "u1"),

@@ -163,7 +163,7 @@ export async function lookupSessionWith<Row>(
   read: CallerSessionRead<Row>,
   options: { refresh: boolean },
 ): Promise<{ lookup: SessionLookup; rows: Row[] }> {
-  const { found, rows } = await read(ctx.db, hashSessionToken(token), token);
+  const { found, rows } = await read(ctx.db, ctx.dialect, hashSessionToken(token), token);
   const lookup = await settleSession(ctx, found, options);
   return { lookup, rows: lookup.status === "active" ? rows : [] };
 }
