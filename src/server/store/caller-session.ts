@@ -87,7 +87,8 @@ function mapCallerSession(row: CallerSessionRow, tokenHash: string, token: strin
     },
     token,
   );
-  // Field by field rather than a spread: copying the parsed object measured 0.9 µs on its own.
+  // Field by field: a spread of the parsed object (`{ ...user, id }`) cost get-session about 11 µs
+  // over HTTP, far more than the copy itself (0.9 µs alone).
   return {
     session,
     user: mapUser({
