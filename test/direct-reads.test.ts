@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashSessionToken } from "../src/server/services/sessions.js";
-import { readCallerSession, readCallerSessionList } from "../src/server/store/caller-session.js";
+import { type CallerRows, readCallerSession, readCallerSessionList } from "../src/server/store/caller-session.js";
 import { type DB, migrateToLatest, type OpenedDatabase, openDatabase } from "../src/server/store/database.js";
 import { findMemberWithUser, readCallerActiveMember, readCallerMembersPage } from "../src/server/store/members.js";
 import { listUserOrganizations, readCallerOrganizations } from "../src/server/store/organizations.js";
@@ -110,6 +110,9 @@ afterAll(async () => {
   await database?.drop();
 });
 
+/** A read's session and rows, without its reply-making function (a new closure on every read). */
+const foundAndRows = <Row>({ found, rows }: CallerRows<Row>) => ({ found, rows });
+
 /** What each hot read answers, mapped as the routes map it. */
 async function answers(db: DB) {
   const members = readCallerMembersPage(dialect, {
@@ -120,13 +123,18 @@ async function answers(db: DB) {
     sortDirection: "asc",
   });
   return {
-    session: await readCallerSession(db, dialect, tokenHash, token),
+    session: await readCallerSession(db, dialect, tokenHash, token).then(({ found, rows, foundAsText }) => ({
+      ...foundAndRows({ found, rows }),
+      // The reply made from the row's text is what JSON makes of the mapped session, Dates included.
+      asText: foundAsText?.(),
+      asJson: JSON.parse(JSON.stringify(found)),
+    })),
     sessions: (await readCallerSessionList(dialect, at(0))(db, dialect, tokenHash, token)).rows.map((r) =>
       mapSession(r, r.id),
     ),
-    organizations: await readCallerOrganizations(dialect)(db, dialect, tokenHash, token),
-    accounts: await readCallerAccounts(dialect)(db, dialect, tokenHash, token),
-    activeMember: await readCallerActiveMember(null)(db, dialect, tokenHash, token),
+    organizations: foundAndRows(await readCallerOrganizations(dialect)(db, dialect, tokenHash, token)),
+    accounts: foundAndRows(await readCallerAccounts(dialect)(db, dialect, tokenHash, token)),
+    activeMember: foundAndRows(await readCallerActiveMember(null)(db, dialect, tokenHash, token)),
     members: (await members(db, dialect, tokenHash, token)).rows,
     userSessions: (await listActiveUserSessions(db, "u1", at(0))).map((r) => mapSession(r, r.id)),
     userOrganizations: await listUserOrganizations(db, "u1"),
@@ -140,6 +148,8 @@ describe("direct reads", () => {
     const direct = await answers(opened.db);
     const throughKysely = await opened.db.transaction().execute((trx) => answers(trx));
     expect(direct).toEqual(throughKysely);
+    expect(direct.session.asText).toEqual(direct.session.asJson);
+    expect(direct.session.asText?.user.banExpires).toBe(at(999).toISOString());
 
     expect(direct.session.found?.user).toMatchObject({ emailVerified: true, banExpires: at(999), createdAt: at(0) });
     expect(direct.session.found?.session).toMatchObject({ ipAddress: "127.0.0.1", createdAt: at(100) });

@@ -54,7 +54,8 @@ export function sessionRoutes(route: Route): void {
     if (lookup.refreshed) writeSessionCookies(c, lookup.data, { rememberMe: true });
     else writeCookieCache(c, lookup.data, { rememberMe: !dontRemember });
     await attachSessionJwt(c, lookup.data);
-    return lookup.data;
+    // The row's own text where nothing changed it: Dates would cost the reply's JSON more than the rest.
+    return lookup.asText ? lookup.asText() : lookup.data;
   });
 
   route(accountEndpoints.signOut, async (c) => {

@@ -4,7 +4,12 @@ import type { AuthContext } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
 import { newId, randomString } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
-import { type CallerSessionRead, readCallerSession, readCallerSessionList } from "../store/caller-session.js";
+import {
+  type CallerSessionRead,
+  readCallerSession,
+  readCallerSessionList,
+  type SessionWithUserText,
+} from "../store/caller-session.js";
 import type { DB } from "../store/database.js";
 import {
   deleteSessionById,
@@ -136,7 +141,13 @@ export function bannedError(banReason: string | null, banExpires: Date | null): 
 }
 
 export type SessionLookup =
-  | { status: "active"; data: SessionWithUser; refreshed: boolean }
+  | {
+      status: "active";
+      data: SessionWithUser;
+      refreshed: boolean;
+      /** `data` with ISO text for its timestamps, made from the row read, for a reply (unrefreshed only). */
+      asText?: () => SessionWithUserText;
+    }
   | { status: "expired" }
   | { status: "missing" };
 
@@ -163,8 +174,10 @@ export async function lookupSessionWith<Row>(
   read: CallerSessionRead<Row>,
   options: { refresh: boolean },
 ): Promise<{ lookup: SessionLookup; rows: Row[] }> {
-  const { found, rows } = await read(ctx.db, ctx.dialect, hashSessionToken(token), token);
+  const { found, rows, foundAsText } = await read(ctx.db, ctx.dialect, hashSessionToken(token), token);
   const lookup = await settleSession(ctx, found, options);
+  // What was read is what is answered, unless the refresh just changed it.
+  if (lookup.status === "active" && !lookup.refreshed) lookup.asText = foundAsText;
   return { lookup, rows: lookup.status === "active" ? rows : [] };
 }
 

@@ -1,13 +1,14 @@
 import type { Compilable, ExpressionBuilder, SelectQueryBuilder } from "kysely";
 import { jsonArrayFrom as postgresJsonArray, jsonObjectFrom as postgresJsonObject } from "kysely/helpers/postgres";
 import { jsonArrayFrom as sqliteJsonArray, jsonObjectFrom as sqliteJsonObject } from "kysely/helpers/sqlite";
-import type { SessionWithUser } from "../../contract/models.js";
+import type { Session, SessionWithUser, User } from "../../contract/models.js";
 import type { DB } from "./database.js";
 import type { DialectName } from "./dialect.js";
 import { readPrecompiled } from "./precompiled.js";
 import type { Database } from "./schema.js";
 import { mapSession, type SessionRow } from "./sessions.js";
 import { mapUser } from "./users.js";
+import { isoTimestamp, type WithTimes } from "./values.js";
 
 /**
  * The caller's session and its user, found by token digest: the one statement get-session runs, and
@@ -67,12 +68,24 @@ export type CallerSessionRow =
 /** The user's columns as the `su` column holds them (JSON: booleans may be 0/1, dates text). */
 type CallerUserColumns = Parameters<typeof mapUser>[0];
 
-function mapCallerSession(row: CallerSessionRow, tokenHash: string, token: string): SessionWithUser | null {
+/** The caller's session and user as a reply: timestamps as ISO 8601 text, no Date made. */
+export type SessionWithUserText = { session: WithTimes<Session, string>; user: WithTimes<User, string> };
+
+/** The session found for a token (null: none), and the rows a route read with it. */
+export interface CallerRows<Row> {
+  found: SessionWithUser | null;
+  rows: Row[];
+  /** `found` as get-session answers it, made from the row's own text when asked (see isoTimestamp). */
+  foundAsText?: () => SessionWithUserText;
+}
+
+/** The session and user rows inside a combined row (null: its user is gone). */
+function callerRows(row: CallerSessionRow, tokenHash: string): { session: SessionRow; user: CallerUserColumns } | null {
   const user = parseJsonObject<Omit<CallerUserColumns, "id">>(row.su);
   // The user row goes with its sessions (ON DELETE CASCADE); none means none.
   if (!user) return null;
-  const session = mapSession(
-    {
+  return {
+    session: {
       id: row.s_id,
       tokenHash,
       userId: row.s_userId,
@@ -85,13 +98,9 @@ function mapCallerSession(row: CallerSessionRow, tokenHash: string, token: strin
       createdAt: row.s_createdAt,
       updatedAt: row.s_updatedAt,
     },
-    token,
-  );
-  // Field by field: a spread of the parsed object (`{ ...user, id }`) cost get-session about 11 µs
-  // over HTTP, far more than the copy itself (0.9 µs alone).
-  return {
-    session,
-    user: mapUser({
+    // Field by field: a spread of the parsed object (`{ ...user, id }`) cost get-session about 11 µs
+    // over HTTP, far more than the copy itself (0.9 µs alone).
+    user: {
       id: row.s_userId,
       name: user.name,
       email: user.email,
@@ -105,14 +114,8 @@ function mapCallerSession(row: CallerSessionRow, tokenHash: string, token: strin
       twoFactorEnabled: user.twoFactorEnabled,
       createdAt: user.createdAt,
       updatedAt: user.updatedAt,
-    }),
+    },
   };
-}
-
-/** The session found for a token (null: none), and the rows a route read with it. */
-export interface CallerRows<Row> {
-  found: SessionWithUser | null;
-  rows: Row[];
 }
 
 /** How a route reads its rows along with the caller's session: one statement for both. */
@@ -139,8 +142,16 @@ export function readWithCallerSession<Joined extends CallerSessionRow, Row>(
       join(callerSessionQuery(db, dialect, hash as string), rest),
     );
     const first = joined[0];
-    const found = first ? mapCallerSession(first, tokenHash, token) : null;
-    return found ? { found, rows: rowsOf(joined) } : { found: null, rows: [] };
+    const caller = first ? callerRows(first, tokenHash) : null;
+    if (!caller) return { found: null, rows: [] };
+    return {
+      found: { session: mapSession(caller.session, token), user: mapUser(caller.user) },
+      rows: rowsOf(joined),
+      foundAsText: () => ({
+        session: mapSession(caller.session, token, isoTimestamp),
+        user: mapUser(caller.user, isoTimestamp),
+      }),
+    };
   };
 }
 

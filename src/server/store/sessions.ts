@@ -3,19 +3,25 @@ import type { Session } from "../../contract/models.js";
 import type { DB } from "./database.js";
 import { readPrecompiled } from "./precompiled.js";
 import type { SessionTable } from "./schema.js";
-import { toDate } from "./values.js";
+import { type TimeOf, toDate, type WithTimes } from "./values.js";
 
 export type SessionRow = Selectable<SessionTable>;
 
 /** The wire Session; `token` is the caller's own token, or a revocation handle in lists. */
-export function mapSession(row: SessionRow, token: string): Session {
+export function mapSession(row: SessionRow, token: string): Session;
+export function mapSession<T>(row: SessionRow, token: string, time: TimeOf<T>): WithTimes<Session, T>;
+export function mapSession(
+  row: SessionRow,
+  token: string,
+  time: TimeOf<unknown> = toDate,
+): WithTimes<Session, unknown> {
   return {
     id: row.id,
     token,
     userId: row.userId,
-    expiresAt: toDate(row.expiresAt),
-    createdAt: toDate(row.createdAt),
-    updatedAt: toDate(row.updatedAt),
+    expiresAt: time(row.expiresAt),
+    createdAt: time(row.createdAt),
+    updatedAt: time(row.updatedAt),
     ipAddress: row.ipAddress,
     userAgent: row.userAgent,
     activeOrganizationId: row.activeOrganizationId,

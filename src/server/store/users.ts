@@ -2,14 +2,16 @@ import type { Selectable } from "kysely";
 import type { User } from "../../contract/models.js";
 import type { DB } from "./database.js";
 import type { UserTable } from "./schema.js";
-import { toBool, toDate, toDateOrNull } from "./values.js";
+import { type TimeOf, toBool, toDate, toDateOrNull, type WithTimes } from "./values.js";
 
 /** Role of a user row written before roles existed, or created without one. */
 export const DEFAULT_USER_ROLE = "user";
 
 export type UserRow = Selectable<UserTable>;
 
-export function mapUser(row: UserRow): User {
+export function mapUser(row: UserRow): User;
+export function mapUser<T>(row: UserRow, time: TimeOf<T>): WithTimes<User, T>;
+export function mapUser(row: UserRow, time: TimeOf<unknown> = toDate): WithTimes<User, unknown> {
   return {
     id: row.id,
     name: row.name,
@@ -20,10 +22,10 @@ export function mapUser(row: UserRow): User {
     role: row.role ?? DEFAULT_USER_ROLE,
     banned: toBool(row.banned),
     banReason: row.banReason,
-    banExpires: toDateOrNull(row.banExpires),
+    banExpires: row.banExpires === null || row.banExpires === undefined ? null : time(row.banExpires),
     twoFactorEnabled: toBool(row.twoFactorEnabled),
-    createdAt: toDate(row.createdAt),
-    updatedAt: toDate(row.updatedAt),
+    createdAt: time(row.createdAt),
+    updatedAt: time(row.updatedAt),
   };
 }
 

@@ -3,6 +3,24 @@ export function toDate(value: Date | string | number): Date {
   return value instanceof Date ? value : new Date(value);
 }
 
+/** How a mapper makes a timestamp: the domain's Date (toDate), or a reply's ISO 8601 text (isoTimestamp). */
+export type TimeOf<T> = (value: Date | string | number) => T;
+
+/** A model with its timestamps as `T`. */
+export type WithTimes<M, T> = { [K in keyof M]: M[K] extends Date ? T : M[K] extends Date | null ? T | null : M[K] };
+
+/**
+ * A row's timestamp as the ISO 8601 text JSON gives a Date (`2026-11-25T16:41:14.281Z`), without a
+ * Date when the row already holds it so (SQLite stores that text): JSON.stringify calls a Date's
+ * toJSON outside its fast path, which cost get-session's reply more than all its other fields.
+ */
+export function isoTimestamp(value: Date | string | number): string {
+  if (typeof value === "string" && value.length === 24 && value.charCodeAt(23) === 90 && value.charCodeAt(10) === 84) {
+    return value;
+  }
+  return toDate(value).toISOString();
+}
+
 export function toDateOrNull(value: Date | string | number | null | undefined): Date | null {
   return value === null || value === undefined ? null : toDate(value);
 }
