@@ -3,13 +3,7 @@ import type { SessionWithUser } from "../../contract/models.js";
 import { type Locale, localeFromAcceptLanguage } from "../../i18n/index.js";
 import type { AuthContext } from "../context.js";
 import { AuthError } from "../errors.js";
-import {
-  isSessionFresh,
-  lookupSession,
-  lookupSessionWith,
-  type RequestMeta,
-  type SessionLookup,
-} from "../services/sessions.js";
+import { isSessionFresh, lookupSessionWith, type RequestMeta, type SessionLookup } from "../services/sessions.js";
 import { type CallerSessionRead, readCallerSession } from "../store/caller-session.js";
 import { proxiedClientIp } from "./client-ip.js";
 import { readSignedCookie, readSignedCookieFromHeader } from "./cookies.js";
@@ -39,9 +33,7 @@ async function readRequestSession<Row>(
   const token = readSignedCookie(c, "session_token");
   let found: { data: SessionWithUser | null; rows: Row[] } = { data: null, rows: [] };
   if (token) {
-    const ctx = c.get("auth");
-    c.set("sessionReadAt", ctx.now().getTime());
-    const { lookup, rows } = await lookupSessionWith(ctx, token, read, { refresh: false });
+    const { lookup, rows } = await lookupNotingReadAt(c, token, read, { refresh: false });
     found = { data: lookup.status === "active" ? lookup.data : null, rows };
   }
   c.set("session", found.data);
@@ -52,14 +44,24 @@ async function readRequestSession<Row>(
  * The session for a token, from the database, noting when it was read: a cookie cache written
  * from it carries that instant, so a revocation that lands meanwhile still refuses the copy.
  */
-export function readSessionFromDatabase(
+export async function readSessionFromDatabase(
   c: Context<AuthEnv>,
   token: string,
   options: { refresh: boolean },
 ): Promise<SessionLookup> {
+  return (await lookupNotingReadAt(c, token, readCallerSession, options)).lookup;
+}
+
+/** lookupSessionWith, noting when the session was read (readSessionFromDatabase says why). */
+function lookupNotingReadAt<Row>(
+  c: Context<AuthEnv>,
+  token: string,
+  read: CallerSessionRead<Row>,
+  options: { refresh: boolean },
+): ReturnType<typeof lookupSessionWith<Row>> {
   const ctx = c.get("auth");
   c.set("sessionReadAt", ctx.now().getTime());
-  return lookupSession(ctx, token, options);
+  return lookupSessionWith(ctx, token, read, options);
 }
 
 /** The caller's session, or 401 UNAUTHORIZED. With `fresh`, also SESSION_NOT_FRESH for an old sign-in. */
