@@ -299,12 +299,14 @@ function filterExpression(filter: MemberFilter): Expression<SqlBool> {
   }
 }
 
+/** The id of the organization with this slug, as a subquery of the statement it is put in. */
+function organizationIdBySlug(slug: unknown) {
+  return sql<string>`(select ${sql.ref("organization.id")} from ${sql.table("organization")} where ${sql.ref("organization.slug")} = ${slug})`;
+}
+
 /** `<column> = <the organization's id>`, the id given or looked up by slug inside the same statement. */
 function inOrganization(column: string, org: MemberPageQuery["organization"]) {
-  const target =
-    "id" in org
-      ? sql`${org.id}`
-      : sql`(select ${sql.ref("organization.id")} from ${sql.table("organization")} where ${sql.ref("organization.slug")} = ${org.slug})`;
+  const target = "id" in org ? sql`${org.id}` : organizationIdBySlug(org.slug);
   return sql<SqlBool>`${sql.ref(column)} = ${target}`;
 }
 
@@ -470,9 +472,7 @@ export function readCallerMembersPage(dialect: DialectName, q: CallerPageQuery):
             .on(
               "caller.organizationId",
               "=",
-              byId
-                ? namedOrActive(organization as string | null)
-                : sql<string>`(select ${sql.ref("organization.id")} from ${sql.table("organization")} where ${sql.ref("organization.slug")} = ${organization})`,
+              byId ? namedOrActive(organization as string | null) : organizationIdBySlug(organization),
             ),
         )
         .select((eb) => [
