@@ -81,7 +81,7 @@ export interface CallerRows<Row> {
 
 /** The session and user rows inside a combined row (null: its user is gone). */
 function callerRows(row: CallerSessionRow, tokenHash: string): { session: SessionRow; user: CallerUserColumns } | null {
-  const user = parseJsonObject<Omit<CallerUserColumns, "id">>(row.su);
+  const user = parseJsonColumn<Omit<CallerUserColumns, "id">>(row.su);
   // The user row goes with its sessions (ON DELETE CASCADE); none means none.
   if (!user) return null;
   return {
@@ -156,7 +156,7 @@ export function readWithCallerSession<Joined extends CallerSessionRow, Row>(
 }
 
 /**
- * A correlated subquery's rows as one JSON array column, in its order. Repeating the session's 22
+ * A correlated subquery's rows as one JSON array column, in its order. Repeating the session's
  * columns on every row of a list cost more than the second statement saved (SQLite builds each row
  * object); one JSON text parsed at once costs less than either.
  */
@@ -169,14 +169,14 @@ function jsonObject<O>(dialect: DialectName, subquery: SelectQueryBuilder<any, a
   return dialect === "postgres" ? postgresJsonObject(subquery) : sqliteJsonObject(subquery);
 }
 
-/** A jsonObject value: JSON text on SQLite, already parsed by node-postgres. */
-function parseJsonObject<O>(value: unknown): O | null {
-  return typeof value === "string" ? (JSON.parse(value) as O) : ((value ?? null) as O | null);
+/** A jsonObject or jsonRows value: JSON text on SQLite, already parsed by node-postgres; null when none. */
+function parseJsonColumn<T>(value: unknown): T | null {
+  return typeof value === "string" ? (JSON.parse(value) as T) : ((value ?? null) as T | null);
 }
 
-/** A jsonRows value: JSON text on SQLite, already parsed by node-postgres. */
+/** A jsonRows value as its rows. */
 export function parseJsonRows<Row>(value: unknown): Row[] {
-  return typeof value === "string" ? (JSON.parse(value) as Row[]) : ((value ?? []) as Row[]);
+  return parseJsonColumn<Row[]>(value) ?? [];
 }
 
 /** What a list's subquery can name: every table, and the caller's session by its alias. */
