@@ -2,8 +2,6 @@ import type { Logger } from "../logger.js";
 import type { RevocationFeed } from "../services/revocations.js";
 import type { RedisClient } from "./redis-client.js";
 
-export type { RevocationFeed };
-
 /** The one channel every instance listens on; messages are user ids. */
 export const REVOCATION_CHANNEL = "gatehouse_session_revocations";
 
