@@ -157,15 +157,36 @@ describe("direct reads", () => {
       ["s1", at(101)],
       ["s0", at(100)],
     ]);
+    // The lists read with the caller's session are as the replies have them: timestamps as the text
+    // JSON makes of the Dates the same rows map to elsewhere.
+    const asJson = <T>(value: T): T => JSON.parse(JSON.stringify(value));
     expect(direct.organizations.rows).toEqual([
-      { id: "o1", name: "Org", slug: "org", logo: null, metadata: { plan: "pro" }, createdAt: at(300) },
+      { id: "o1", name: "Org", slug: "org", logo: null, metadata: { plan: "pro" }, createdAt: at(300).toISOString() },
     ]);
-    expect(direct.accounts.rows).toMatchObject([{ accessTokenExpiresAt: at(500), refreshTokenExpiresAt: null }]);
+    expect(direct.organizations.rows).toEqual(asJson(direct.userOrganizations));
+    expect(direct.accounts.rows).toEqual(
+      asJson(
+        direct.userAccounts.map(({ id, userId, providerId, accountId, scope, createdAt, updatedAt }) => ({
+          id,
+          userId,
+          providerId,
+          accountId,
+          scope,
+          createdAt,
+          updatedAt,
+        })),
+      ),
+    );
+    expect(direct.accounts.rows).toMatchObject([
+      { createdAt: at(600).toISOString(), updatedAt: at(601).toISOString() },
+    ]);
     expect(direct.members[0]).toMatchObject({ total: 2, caller: { role: "owner" } });
     expect(direct.members[0]?.members.map((m) => [m.user.name, m.createdAt])).toEqual([
-      ["Ada", at(400)],
-      ["Bea", at(401)],
+      ["Ada", at(400).toISOString()],
+      ["Bea", at(401).toISOString()],
     ]);
+    expect(direct.members[0]?.members[1]).toEqual(asJson(direct.memberWithUser));
+    expect(direct.activeMember.rows).toMatchObject([{ user: { name: "Ada" }, createdAt: at(400).toISOString() }]);
     expect(direct.memberWithUser).toMatchObject({
       user: { image: "https://x/b.png" },
       createdAt: at(401),

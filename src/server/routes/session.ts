@@ -24,6 +24,7 @@ import {
   signOutEverywhere,
 } from "../services/sessions.js";
 import { updateUser } from "../services/users.js";
+import { isoTimestamp } from "../store/values.js";
 
 /** With jwt.setAuthJwtHeader, get-session also hands out a fresh JWT in `set-auth-jwt`. */
 async function attachSessionJwt(c: Context<AuthEnv>, data: SessionWithUser): Promise<void> {
@@ -76,7 +77,7 @@ export function sessionRoutes(route: Route): void {
   route(accountEndpoints.listSessions, (c, { session: { session } }) => listSessions(c.get("auth"), session), {
     joined: {
       read: readSessionsWithCaller,
-      answer: (_c, { session: { session } }, rows) => listedSessions(rows, session),
+      answer: (_c, { session: { session } }, rows) => listedSessions(rows, session, isoTimestamp),
     },
   });
 

@@ -15,6 +15,7 @@ import {
   listMembersPage,
   type MemberFilter,
   type MemberPage,
+  type MemberWithUserText,
   readCallerActiveMember,
   readCallerMembersPage,
   updateMemberRoleRow,
@@ -197,17 +198,21 @@ export async function getActiveMember(
 export function readActiveMemberWithCaller(
   _ctx: AuthContext,
   query: { organizationId?: string },
-): CallerSessionRead<MemberWithUser> {
+): CallerSessionRead<MemberWithUserText> {
   return readCallerActiveMember(query.organizationId ?? null);
 }
 
 /** get-active-member's answer from that read: the same errors as getActiveMember. */
-export function activeMemberFrom(session: Session, organizationId: string | undefined, rows: MemberWithUser[]) {
+export function activeMemberFrom(
+  session: Session,
+  organizationId: string | undefined,
+  rows: MemberWithUserText[],
+): MemberWithUserText {
   resolveOrganizationId(session, organizationId, "NO_ACTIVE_ORGANIZATION");
   return foundActiveMember(rows[0] ?? null);
 }
 
-function foundActiveMember(member: MemberWithUser | null): MemberWithUser {
+function foundActiveMember<M>(member: M | null): M {
   if (!member) throw new AuthError("MEMBER_NOT_FOUND");
   return member;
 }
@@ -276,7 +281,7 @@ export async function listMembers(
 const pageLimit = (ctx: AuthContext, query: ListMembersQuery) =>
   Math.min(query.limit ?? ctx.options.organization.membershipLimit, ctx.options.organization.membershipLimit);
 
-function membersAnswer(page: MemberPage): { members: MemberWithUser[]; total: number } {
+function membersAnswer<M>(page: MemberPage<M>): { members: M[]; total: number } {
   if (!page.caller) throw new AuthError("YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
   return { members: page.members, total: page.total };
 }
@@ -285,7 +290,10 @@ function membersAnswer(page: MemberPage): { members: MemberWithUser[]; total: nu
  * An unfiltered first page read with the caller's session, in the lookup's statement; null for
  * the other pages and for filters (listMembers reads those after the session).
  */
-export function readMembersWithCaller(ctx: AuthContext, query: ListMembersQuery): CallerSessionRead<MemberPage> | null {
+export function readMembersWithCaller(
+  ctx: AuthContext,
+  query: ListMembersQuery,
+): CallerSessionRead<MemberPage<MemberWithUserText>> | null {
   const limit = pageLimit(ctx, query);
   const filtered = query.filterField && query.filterValue !== undefined;
   if (filtered || (query.offset ?? 0) !== 0 || limit <= 0) return null;
@@ -303,7 +311,7 @@ export function readMembersWithCaller(ctx: AuthContext, query: ListMembersQuery)
 }
 
 /** list-members' answer from that read: the same errors as listMembers. */
-export function membersFrom(session: Session, query: ListMembersQuery, [page]: MemberPage[]) {
+export function membersFrom(session: Session, query: ListMembersQuery, [page]: MemberPage<MemberWithUserText>[]) {
   if (!organizationRef(session, query)) throw new AuthError("NO_ACTIVE_ORGANIZATION");
   return membersAnswer(page ?? { caller: null, members: [], total: 0 });
 }

@@ -27,6 +27,7 @@ import {
   updateOrganizationRow,
 } from "../store/organizations.js";
 import { insertTeam, insertTeamMember, listTeams } from "../store/teams.js";
+import type { WithTimes } from "../store/values.js";
 import { isOwnerRole, roleAllows } from "./access-control.js";
 import {
   type ActiveChange,
@@ -185,8 +186,8 @@ export function listOrganizations(ctx: AuthContext, session: Session): Promise<O
   return listUserOrganizations(ctx.db, session.userId);
 }
 
-/** The same organizations read with the caller's session, in the lookup's statement. */
-export function readOrganizationsWithCaller(ctx: AuthContext): CallerSessionRead<Organization> {
+/** The same organizations read with the caller's session, in the lookup's statement (timestamps as text). */
+export function readOrganizationsWithCaller(ctx: AuthContext): CallerSessionRead<WithTimes<Organization, string>> {
   return readCallerOrganizations(ctx.dialect);
 }
 

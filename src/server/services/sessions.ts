@@ -23,6 +23,7 @@ import {
   type SessionRow,
 } from "../store/sessions.js";
 import { findBanState, liftBan } from "../store/users.js";
+import { type TimeOf, toDate, type WithTimes } from "../store/values.js";
 import { isTrustedDevice } from "./trusted-devices.js";
 
 /** Where a request came from, as recorded on the session. */
@@ -231,7 +232,7 @@ export async function signOut(ctx: AuthContext, token: string): Promise<void> {
 
 /** The user's live sessions; each carries its revocation handle (the id) instead of the secret token. */
 export async function listSessions(ctx: AuthContext, current: Session): Promise<ListedSession[]> {
-  return listedSessions(await listActiveUserSessions(ctx.db, current.userId, ctx.now()), current);
+  return listedSessions(await listActiveUserSessions(ctx.db, current.userId, ctx.now()), current, toDate);
 }
 
 /** The same rows read with the caller's session, in the lookup's statement. */
@@ -239,12 +240,16 @@ export function readSessionsWithCaller(ctx: AuthContext): CallerSessionRead<Sess
   return readCallerSessionList(ctx.dialect, ctx.now());
 }
 
-/** list-sessions' answer from the user's live session rows. */
-export function listedSessions(rows: SessionRow[], current: Session): ListedSession[] {
+/** list-sessions' answer from the user's live session rows, timestamps made by `time` (toDate or isoTimestamp). */
+export function listedSessions<T>(
+  rows: SessionRow[],
+  current: Session,
+  time: TimeOf<T>,
+): (WithTimes<Session, T> & { current: boolean })[] {
   // An admin's impersonation session is theirs to end (stop-impersonating), not the user's to see.
   return rows
     .filter((row) => !row.impersonatedBy || row.id === current.id)
-    .map((row) => ({ ...mapSession(row, row.id), current: row.id === current.id }));
+    .map((row) => ({ ...mapSession(row, row.id, time), current: row.id === current.id }));
 }
 
 /** Revokes one of the caller's sessions, named by its token or its handle. Someone else's is left alone. */

@@ -6,17 +6,21 @@ import type { DialectName } from "./dialect.js";
 import { countAll, roleColumnHas } from "./organizations.js";
 import { readOnePrecompiled, readPrecompiled } from "./precompiled.js";
 import type { MemberTable } from "./schema.js";
-import { toDate } from "./values.js";
+import { isoTimestamp, type TimeOf, toDate, type WithTimes } from "./values.js";
 
 export type MemberRow = Selectable<MemberTable>;
 
-export function mapMember(row: Pick<MemberRow, "id" | "organizationId" | "userId" | "role" | "createdAt">): Member {
+type MemberColumns = Pick<MemberRow, "id" | "organizationId" | "userId" | "role" | "createdAt">;
+
+export function mapMember(row: MemberColumns): Member;
+export function mapMember<T>(row: MemberColumns, time: TimeOf<T>): WithTimes<Member, T>;
+export function mapMember(row: MemberColumns, time: TimeOf<unknown> = toDate): WithTimes<Member, unknown> {
   return {
     id: row.id,
     organizationId: row.organizationId,
     userId: row.userId,
     role: row.role,
-    createdAt: toDate(row.createdAt),
+    createdAt: time(row.createdAt),
   };
 }
 
@@ -44,13 +48,23 @@ interface MemberUserRow {
   invitedBy: string | null;
 }
 
-function mapMemberWithUser(row: MemberUserRow): MemberWithUser {
+function mapMemberWithUser(row: MemberUserRow): MemberWithUser;
+function mapMemberWithUser<T>(row: MemberUserRow, time: TimeOf<T>): WithTimes<MemberWithUser, T>;
+function mapMemberWithUser(row: MemberUserRow, time: TimeOf<unknown> = toDate): WithTimes<MemberWithUser, unknown> {
+  // Field by field (not a spread of mapMember's): on the list routes the row is parsed JSON.
   return {
-    ...mapMember(row),
+    id: row.id,
+    organizationId: row.organizationId,
+    userId: row.userId,
+    role: row.role,
+    createdAt: time(row.createdAt),
     user: { id: row.userId, name: row.userName, email: row.userEmail, image: row.userImage },
     invitedBy: row.invitedBy,
   };
 }
+
+/** A member with their user as list-members and get-active-member reply: timestamps as text. */
+export type MemberWithUserText = WithTimes<MemberWithUser, string>;
 
 export async function insertMember(
   db: DB,
@@ -147,7 +161,7 @@ export async function findMemberWithUser(
  * With the caller's session, their member row (and user) in the organization named, else in the
  * session's active one: findMemberWithUser by user id, in the lookup's statement.
  */
-export function readCallerActiveMember(organizationId: string | null): CallerSessionRead<MemberWithUser> {
+export function readCallerActiveMember(organizationId: string | null): CallerSessionRead<MemberWithUserText> {
   return readWithCallerSession(
     "activeMember",
     [organizationId],
@@ -160,7 +174,7 @@ export function readCallerActiveMember(organizationId: string | null): CallerSes
         )
         .leftJoin("user", "user.id", "member.userId")
         .select(memberWithUserColumns),
-    ([row]) => (row?.id ? [mapMemberWithUser(row as MemberUserRow)] : []),
+    ([row]) => (row?.id ? [mapMemberWithUser(row as MemberUserRow, isoTimestamp)] : []),
   );
 }
 
@@ -225,7 +239,7 @@ export async function listMembersWithUsers(db: DB, organizationId: string, limit
     .orderBy("member.id", "asc")
     .limit(limit)
     .execute();
-  return rows.map(mapMemberWithUser);
+  return rows.map((row) => mapMemberWithUser(row));
 }
 
 // ---- list-members: the caller's membership, one page and the total in one round trip -------------
@@ -246,10 +260,10 @@ export interface MemberPageQuery {
   filter?: MemberFilter;
 }
 
-export interface MemberPage {
+export interface MemberPage<M = MemberWithUser> {
   /** Null when the caller is not a member (or the organization does not exist). */
   caller: { organizationId: string; role: string } | null;
-  members: MemberWithUser[];
+  members: M[];
   /** Members matching the filter (all pages). */
   total: number;
 }
@@ -453,7 +467,10 @@ export interface CallerPageQuery {
  * caller's membership (none: not a member), the page as JSON rows and the total. Past the first page
  * an empty page must still tell a member from a stranger, so those stay with listMembersPage.
  */
-export function readCallerMembersPage(dialect: DialectName, q: CallerPageQuery): CallerSessionRead<MemberPage> {
+export function readCallerMembersPage(
+  dialect: DialectName,
+  q: CallerPageQuery,
+): CallerSessionRead<MemberPage<MemberWithUserText>> {
   const byId = "id" in q.organization;
   const named = byId ? (q.organization as { id: string | null }).id : (q.organization as { slug: string }).slug;
   // SQLite runs the page's subquery twice as slowly with its LIMIT bound as a parameter as with the
@@ -495,12 +512,12 @@ export function readCallerMembersPage(dialect: DialectName, q: CallerPageQuery):
             .whereRef("counted.organizationId", "=", "caller.organizationId")
             .as("total"),
         ]),
-    ([row]): MemberPage[] => {
+    ([row]): MemberPage<MemberWithUserText>[] => {
       if (!row?.callerOrganizationId || !row.callerRole) return [{ caller: null, members: [], total: 0 }];
       return [
         {
           caller: { organizationId: row.callerOrganizationId, role: row.callerRole },
-          members: parseJsonRows<MemberUserRow>(row.rows).map(mapMemberWithUser),
+          members: parseJsonRows<MemberUserRow>(row.rows).map((member) => mapMemberWithUser(member, isoTimestamp)),
           total: Number(row.total ?? 0),
         },
       ];

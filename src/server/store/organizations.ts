@@ -5,7 +5,7 @@ import type { DB } from "./database.js";
 import type { DialectName } from "./dialect.js";
 import { readPrecompiled } from "./precompiled.js";
 import type { Database, OrganizationTable } from "./schema.js";
-import { toDate } from "./values.js";
+import { isoTimestamp, type TimeOf, toDate, type WithTimes } from "./values.js";
 
 export type OrganizationRow = Selectable<OrganizationTable>;
 
@@ -19,14 +19,19 @@ function parseMetadata(text: string | null): Record<string, unknown> | null {
   }
 }
 
-export function mapOrganization(row: OrganizationRow): Organization {
+export function mapOrganization(row: OrganizationRow): Organization;
+export function mapOrganization<T>(row: OrganizationRow, time: TimeOf<T>): WithTimes<Organization, T>;
+export function mapOrganization(
+  row: OrganizationRow,
+  time: TimeOf<unknown> = toDate,
+): WithTimes<Organization, unknown> {
   return {
     id: row.id,
     name: row.name,
     slug: row.slug,
     logo: row.logo,
     metadata: parseMetadata(row.metadata),
-    createdAt: toDate(row.createdAt),
+    createdAt: time(row.createdAt),
   };
 }
 
@@ -107,11 +112,14 @@ export async function listUserOrganizations(db: DB, userId: string): Promise<Org
       .where("member.userId", "=", user as string)
       .orderBy("member.createdAt", "asc"),
   );
-  return rows.map(mapOrganization);
+  return rows.map((row) => mapOrganization(row));
 }
 
-/** The same organizations read with the caller's session, in the lookup's statement (store/caller-session.ts). */
-export function readCallerOrganizations(dialect: DialectName): CallerSessionRead<Organization> {
+/**
+ * The same organizations read with the caller's session, in the lookup's statement
+ * (store/caller-session.ts), as the reply has them: timestamps as text (see isoTimestamp).
+ */
+export function readCallerOrganizations(dialect: DialectName): CallerSessionRead<WithTimes<Organization, string>> {
   return readCallerList(
     dialect,
     "organizations",
@@ -130,7 +138,7 @@ export function readCallerOrganizations(dialect: DialectName): CallerSessionRead
         ])
         .whereRef("member.userId", "=", "callerSession.userId")
         .orderBy("member.createdAt", "asc"),
-    (row: OrganizationRow) => mapOrganization(row),
+    (row: OrganizationRow) => mapOrganization(row, isoTimestamp),
   );
 }
 

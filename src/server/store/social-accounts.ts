@@ -6,7 +6,7 @@ import type { DialectName } from "./dialect.js";
 import { readPrecompiled } from "./precompiled.js";
 import type { AccountTable } from "./schema.js";
 import { mapUser } from "./users.js";
-import { toDate, toDateOrNull } from "./values.js";
+import { isoTimestamp, toDate, toDateOrNull, type WithTimes } from "./values.js";
 
 /** An account row as services see it; the token columns hold ciphertext (crypto/token-cipher.ts). */
 export interface AccountRecord {
@@ -121,8 +121,17 @@ export async function listUserAccounts(db: DB, userId: string): Promise<AccountR
   return rows.map(mapAccount);
 }
 
-/** The same accounts read with the caller's session, in the lookup's statement (store/caller-session.ts). */
-export function readCallerAccounts(dialect: DialectName): CallerSessionRead<AccountRecord> {
+/** What list-accounts shows of an account: no token, nothing encrypted. */
+export type ListedAccount = Pick<
+  AccountRecord,
+  "id" | "userId" | "providerId" | "accountId" | "scope" | "createdAt" | "updatedAt"
+>;
+
+/**
+ * The accounts list-accounts shows, read with the caller's session in the lookup's statement
+ * (store/caller-session.ts), timestamps as the reply has them (see isoTimestamp).
+ */
+export function readCallerAccounts(dialect: DialectName): CallerSessionRead<WithTimes<ListedAccount, string>> {
   return readCallerList(
     dialect,
     "accounts",
@@ -135,18 +144,22 @@ export function readCallerAccounts(dialect: DialectName): CallerSessionRead<Acco
           "account.userId",
           "account.providerId",
           "account.accountId",
-          "account.accessToken",
-          "account.refreshToken",
-          "account.idToken",
-          "account.accessTokenExpiresAt",
-          "account.refreshTokenExpiresAt",
           "account.scope",
           "account.createdAt",
           "account.updatedAt",
         ])
         .whereRef("account.userId", "=", "callerSession.userId")
         .orderBy("account.createdAt", "asc"),
-    (row: AccountColumns) => mapAccount(row),
+    // Field by field: the row is parsed JSON, which a spread copies slowly.
+    (row) => ({
+      id: row.id,
+      userId: row.userId,
+      providerId: row.providerId,
+      accountId: row.accountId,
+      scope: row.scope,
+      createdAt: isoTimestamp(row.createdAt),
+      updatedAt: isoTimestamp(row.updatedAt),
+    }),
   );
 }
 

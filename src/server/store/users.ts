@@ -2,7 +2,7 @@ import type { Selectable } from "kysely";
 import type { User } from "../../contract/models.js";
 import type { DB } from "./database.js";
 import type { UserTable } from "./schema.js";
-import { type TimeOf, toBool, toDate, toDateOrNull, type WithTimes } from "./values.js";
+import { type TimeOf, timeOrNull, toBool, toDate, toDateOrNull, type WithTimes } from "./values.js";
 
 /** Role of a user row written before roles existed, or created without one. */
 export const DEFAULT_USER_ROLE = "user";
@@ -22,7 +22,7 @@ export function mapUser(row: UserRow, time: TimeOf<unknown> = toDate): WithTimes
     role: row.role ?? DEFAULT_USER_ROLE,
     banned: toBool(row.banned),
     banReason: row.banReason,
-    banExpires: row.banExpires === null || row.banExpires === undefined ? null : time(row.banExpires),
+    banExpires: timeOrNull(time, row.banExpires),
     twoFactorEnabled: toBool(row.twoFactorEnabled),
     createdAt: time(row.createdAt),
     updatedAt: time(row.updatedAt),

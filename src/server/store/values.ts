@@ -21,6 +21,11 @@ export function isoTimestamp(value: Date | string | number): string {
   return toDate(value).toISOString();
 }
 
+/** A nullable timestamp made by `time` (toDate or isoTimestamp). */
+export function timeOrNull<T>(time: TimeOf<T>, value: Date | string | number | null | undefined): T | null {
+  return value === null || value === undefined ? null : time(value);
+}
+
 export function toDateOrNull(value: Date | string | number | null | undefined): Date | null {
   return value === null || value === undefined ? null : toDate(value);
 }

@@ -1,3 +1,4 @@
+import type { TimestampsAsText } from "../../../contract/endpoints/define.js";
 import type { AccountSelector } from "../../../contract/social.js";
 import type { AuthContext } from "../../context.js";
 import { AuthError } from "../../errors.js";
@@ -9,11 +10,13 @@ import {
   countUserAccounts,
   deleteUserAccount,
   findUserAccount,
+  type ListedAccount,
   listUserAccounts,
   lockUser,
   readCallerAccounts,
   updateAccountTokens,
 } from "../../store/social-accounts.js";
+import type { WithTimes } from "../../store/values.js";
 import { invalidInput } from "../../validation.js";
 import { openTokens, sealTokens, splitScopes } from "./tokens.js";
 
@@ -51,12 +54,12 @@ export async function listAccounts(ctx: AuthContext, userId: string) {
 }
 
 /** The user's accounts read with the caller's session, in the lookup's statement. */
-export function readAccountsWithCaller(ctx: AuthContext): CallerSessionRead<AccountRecord> {
+export function readAccountsWithCaller(ctx: AuthContext): CallerSessionRead<WithTimes<ListedAccount, string>> {
   return readCallerAccounts(ctx.dialect);
 }
 
 /** list-accounts' answer from the user's account rows (no token leaves). */
-export function accountList(accounts: AccountRecord[]) {
+export function accountList(accounts: TimestampsAsText<ListedAccount>[]) {
   return accounts.map((a) => ({
     id: a.id,
     provider: a.providerId,
