@@ -71,3 +71,16 @@ describe("the source's layers", () => {
     expect(breaches).toEqual([]);
   });
 });
+
+describe("the service's start", () => {
+  // Each costs memory once imported, which an instance that never sends mail over SMTP, checks
+  // passwords against the common list, talks to Redis or sees a passkey does without: they are
+  // loaded on first use (import() or createRequire).
+  const loadedOnFirstUse = ["@simplewebauthn/server", "nodemailer", "@zxcvbn-ts/language-common", "ioredis"];
+
+  it.each(loadedOnFirstUse)("imports %s only when first used", (name) => {
+    const prefix = new RegExp(`^(?:import|export)\\s+(type\\s+)?[^;]*?from\\s+"${name}(?:/[^"]*)?"`, "gm");
+    const static_ = files.filter((file) => [...readFileSync(file, "utf8").matchAll(prefix)].some((match) => !match[1]));
+    expect(static_.map(rel)).toEqual([]);
+  });
+});

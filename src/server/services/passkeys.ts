@@ -1,10 +1,4 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from "@simplewebauthn/server";
-import { isoBase64URL } from "@simplewebauthn/server/helpers";
+import type * as SimpleWebAuthn from "@simplewebauthn/server";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { Passkey } from "../../contract/passkeys.js";
 import type { AuthContext } from "../context.js";
@@ -23,6 +17,16 @@ import { findUserById } from "../store/users.js";
 import { consumeVerification, insertVerification } from "../store/verifications.js";
 import { retireAnonymousUser } from "./anonymous.js";
 import { createSession, type RequestMeta } from "./sessions.js";
+
+/**
+ * @simplewebauthn/server, loaded at the first passkey ceremony: an instance whose users never touch
+ * passkeys does without its ASN.1 and CBOR parsers (1-4 MB of the idle service's resident set).
+ */
+let webauthnModule: Promise<typeof SimpleWebAuthn> | undefined;
+const webauthn = () => {
+  webauthnModule ??= import("@simplewebauthn/server");
+  return webauthnModule;
+};
 
 /** A WebAuthn ceremony must finish within this many seconds of its options. */
 export const CHALLENGE_SECONDS = 300;
@@ -80,7 +84,7 @@ export async function registrationOptions(
 ) {
   const { rpID, rpName } = relyingParty(ctx);
   const existing = await listUserPasskeys(ctx.db, current.user.id);
-  const options = await generateRegistrationOptions({
+  const options = await (await webauthn()).generateRegistrationOptions({
     rpName,
     rpID,
     userName: input.name || current.user.email,
@@ -114,6 +118,7 @@ export async function registerPasskey(
   const ceremony = await takeCeremony(ctx, challengeToken, "registration");
   if (ceremony.userId !== current.user.id) throw new AuthError("CHALLENGE_NOT_FOUND");
   const { rpID, origin } = relyingParty(ctx);
+  const { verifyRegistrationResponse } = await webauthn();
   const verification = await verified(ctx, "FAILED_TO_VERIFY_REGISTRATION", () =>
     verifyRegistrationResponse({
       response: input.response as Parameters<typeof verifyRegistrationResponse>[0]["response"],
@@ -131,7 +136,7 @@ export async function registerPasskey(
     name: input.name || null,
     userId: current.user.id,
     credentialID: credential.id,
-    publicKey: isoBase64URL.fromBuffer(credential.publicKey),
+    publicKey: Buffer.from(credential.publicKey).toString("base64url"),
     counter: credential.counter,
     deviceType: credentialDeviceType,
     backedUp: credentialBackedUp,
@@ -146,7 +151,7 @@ export async function registerPasskey(
 /** GET /passkey/generate-authenticate-options: any passkey of this site (discoverable credentials). */
 export async function authenticationOptions(ctx: AuthContext) {
   const { rpID } = relyingParty(ctx);
-  const options = await generateAuthenticationOptions({ rpID, userVerification: "preferred" });
+  const options = await (await webauthn()).generateAuthenticationOptions({ rpID, userVerification: "preferred" });
   const token = await storeCeremony(ctx, { type: "authentication", challenge: options.challenge, userId: null });
   return { options, token };
 }
@@ -167,6 +172,7 @@ export async function signInWithPasskey(
   const passkey = await findPasskeyByCredential(ctx.db, input.response.id);
   if (!passkey) throw new AuthError("PASSKEY_NOT_FOUND", { status: 401 });
   const { rpID, origin } = relyingParty(ctx);
+  const { verifyAuthenticationResponse } = await webauthn();
   const verification = await verified(ctx, "AUTHENTICATION_FAILED", () =>
     verifyAuthenticationResponse({
       response: input.response as Parameters<typeof verifyAuthenticationResponse>[0]["response"],
@@ -175,7 +181,7 @@ export async function signInWithPasskey(
       expectedRPID: rpID,
       credential: {
         id: passkey.credentialID,
-        publicKey: isoBase64URL.toBuffer(passkey.publicKey),
+        publicKey: Buffer.from(passkey.publicKey, "base64url"),
         counter: passkey.counter,
       },
       requireUserVerification: false,
