@@ -15,6 +15,16 @@ describe("isoTimestamp", () => {
     expect(isoTimestamp("2026-11-25T22:11:14.281+05:30")).toBe("2026-11-25T16:41:14.281Z");
     expect(isoTimestamp("2026-11-25T16:41:14.28+00:00")).toBe("2026-11-25T16:41:14.280Z");
     expect(isoTimestamp("2026-11-25T16:41:14+00:00")).toBe("2026-11-25T16:41:14.000Z");
+    expect(isoTimestamp("2026-11-25T16:41:14.2+00:00")).toBe("2026-11-25T16:41:14.200Z");
+    expect(isoTimestamp("2026-11-25T16:41:14.281999+00:00")).toBe("2026-11-25T16:41:14.281Z");
+    expect(isoTimestamp("2026-11-25T16:41:14.281+01:00")).toBe("2026-11-25T15:41:14.281Z");
+  });
+
+  it("answers what a Date makes of every fraction PostgreSQL writes in UTC", () => {
+    for (const fraction of ["", ".5", ".05", ".005", ".123", ".1234", ".999999"]) {
+      const text = `2026-01-02T03:04:05${fraction}+00:00`;
+      expect(isoTimestamp(text)).toBe(new Date(text).toISOString());
+    }
   });
 
   it("takes a Date or epoch milliseconds as toDate does", () => {
