@@ -10,17 +10,13 @@ import { isoTimestamp, type TimeOf, toDate, type WithTimes } from "./values.js";
 
 export type MemberRow = Selectable<MemberTable>;
 
-type MemberColumns = Pick<MemberRow, "id" | "organizationId" | "userId" | "role" | "createdAt">;
-
-export function mapMember(row: MemberColumns): Member;
-export function mapMember<T>(row: MemberColumns, time: TimeOf<T>): WithTimes<Member, T>;
-export function mapMember(row: MemberColumns, time: TimeOf<unknown> = toDate): WithTimes<Member, unknown> {
+export function mapMember(row: Pick<MemberRow, "id" | "organizationId" | "userId" | "role" | "createdAt">): Member {
   return {
     id: row.id,
     organizationId: row.organizationId,
     userId: row.userId,
     role: row.role,
-    createdAt: time(row.createdAt),
+    createdAt: toDate(row.createdAt),
   };
 }
 
