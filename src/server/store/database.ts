@@ -42,21 +42,42 @@ export interface OpenedDatabase {
 
 export const DEFAULT_DATABASE_URL = "sqlite:./data/gatehouse.sqlite";
 
-/** Which dialect and location a DATABASE_URL names; throws for anything else. */
-export function parseDatabaseUrl(url: string): { dialect: DialectName; location: string } {
+/** Connections each instance's PostgreSQL pool opens at most, unless DATABASE_URL says `connection_limit`. */
+export const DEFAULT_POOL_SIZE = 10;
+
+/**
+ * Which dialect and location a DATABASE_URL names; throws for anything else. A PostgreSQL URL may end
+ * in `?connection_limit=N` (Prisma's name for it): the pool size of each instance, taken out of the
+ * location handed to the driver.
+ */
+export function parseDatabaseUrl(url: string): { dialect: DialectName; location: string; poolSize: number } {
   if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
-    return { dialect: "postgres", location: url };
+    return { dialect: "postgres", ...withoutPoolSize(url) };
   }
   if (url.startsWith("sqlite:")) {
     const location = url.slice("sqlite:".length);
     if (location.length === 0) throw new Error(`DATABASE_URL "${url}" names no SQLite file`);
-    return { dialect: "sqlite", location };
+    return { dialect: "sqlite", location, poolSize: 1 };
   }
   throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got "${url.split(":")[0]}:...")`);
 }
 
+/** A PostgreSQL URL's `connection_limit` (1-1000) as the pool size, and the URL without it. */
+function withoutPoolSize(url: string): { location: string; poolSize: number } {
+  // Only a URL that names it is parsed and written again: any other is handed over exactly as given.
+  if (!/[?&]connection_limit=/.test(url)) return { location: url, poolSize: DEFAULT_POOL_SIZE };
+  const parsed = new URL(url);
+  const given = parsed.searchParams.get("connection_limit") ?? "";
+  const poolSize = /^\d{1,4}$/.test(given) ? Number(given) : Number.NaN;
+  if (!(poolSize >= 1 && poolSize <= 1000)) {
+    throw new Error(`DATABASE_URL's connection_limit must be a whole number from 1 to 1000 (got "${given}")`);
+  }
+  parsed.searchParams.delete("connection_limit");
+  return { location: parsed.toString(), poolSize };
+}
+
 export function openDatabase(url: string): OpenedDatabase {
-  const { dialect, location } = parseDatabaseUrl(url);
+  const { dialect, location, poolSize } = parseDatabaseUrl(url);
   let queries = 0;
   const log = (event: LogEvent) => {
     queries += 1;
@@ -67,7 +88,7 @@ export function openDatabase(url: string): OpenedDatabase {
     // int8 (count(*)) as a JS number: counts here stay far below 2^53.
     const pg = loadDriver("pg", dialect) as typeof pgType;
     pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
-    const pool = new pg.Pool({ connectionString: location, max: 10 });
+    const pool = new pg.Pool({ connectionString: location, max: poolSize });
     let closing = false;
     // An idle connection the server drops (restart, failover, admin kill) must not crash the process:
     // the pool discards it and the next query opens a new one.
