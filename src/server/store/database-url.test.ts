@@ -28,6 +28,12 @@ describe("parseDatabaseUrl", () => {
     );
   });
 
+  it("refuses a URL it cannot read the limit from in words", () => {
+    expect(() => parseDatabaseUrl("postgres://app@db:notaport/auth?connection_limit=2")).toThrow(
+      "DATABASE_URL is not a URL the connection_limit could be read from",
+    );
+  });
+
   it("reads SQLite locations as before", () => {
     expect(parseDatabaseUrl("sqlite:./data/x.sqlite")).toMatchObject({
       dialect: "sqlite",

@@ -57,7 +57,7 @@ export function parseDatabaseUrl(url: string): { dialect: DialectName; location:
   if (url.startsWith("sqlite:")) {
     const location = url.slice("sqlite:".length);
     if (location.length === 0) throw new Error(`DATABASE_URL "${url}" names no SQLite file`);
-    return { dialect: "sqlite", location, poolSize: 1 };
+    return { dialect: "sqlite", location, poolSize: 1 }; // its one connection
   }
   throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got "${url.split(":")[0]}:...")`);
 }
@@ -66,7 +66,12 @@ export function parseDatabaseUrl(url: string): { dialect: DialectName; location:
 function withoutPoolSize(url: string): { location: string; poolSize: number } {
   // Only a URL that names it is parsed and written again: any other is handed over exactly as given.
   if (!/[?&]connection_limit=/.test(url)) return { location: url, poolSize: DEFAULT_POOL_SIZE };
-  const parsed = new URL(url);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error("DATABASE_URL is not a URL the connection_limit could be read from");
+  }
   const given = parsed.searchParams.get("connection_limit") ?? "";
   const poolSize = /^\d{1,4}$/.test(given) ? Number(given) : Number.NaN;
   if (!(poolSize >= 1 && poolSize <= 1000)) {
