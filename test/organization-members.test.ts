@@ -20,6 +20,7 @@ describe("GET /organization/list-members", () => {
     for (const name of ["Bea", "Carl", "Dora", "Eve"])
       people.push(await joinAs(server, organizationId, "member", name));
     await owner.browser.get("/get-session"); // warm nothing: every request reads its session once
+    await server.settled();
 
     const baseline = server.queryCount();
     await owner.browser.get("/get-session");

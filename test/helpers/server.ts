@@ -36,6 +36,11 @@ export interface TestServer {
   browser(): TestBrowser;
   /** Round trips the database has served so far. */
   queryCount(): number;
+  /**
+   * Resolves once the mail and webhook outboxes have delivered what earlier requests queued: their
+   * queries run after the answer, and could otherwise land inside a later request's count.
+   */
+  settled(): Promise<void>;
   /** The DATABASE_URL this server runs on. */
   databaseUrl: string;
   close(): Promise<void>;
@@ -99,6 +104,10 @@ export async function startTestServer(input: TestServerInput = {}): Promise<Test
     loggedErrors,
     browser: () => new TestBrowser(origin),
     queryCount: () => auth.database.queryCount(),
+    async settled() {
+      await auth.context.mail.flush();
+      await auth.context.webhooks.flush();
+    },
     databaseUrl: database.url,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
