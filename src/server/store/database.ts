@@ -8,6 +8,7 @@ import type { Logger } from "../logger.js";
 import type { RevocationFeed } from "../services/revocations.js";
 import type { DialectName } from "./dialect.js";
 import { migrations } from "./migrations/index.js";
+import { postgresReader, type ReadOptions } from "./postgres-reads.js";
 import { postgresRevocationFeed } from "./postgres-revocation-feed.js";
 import type { Database } from "./schema.js";
 import { SqliteValuesPlugin, toSqliteValue } from "./sqlite-values-plugin.js";
@@ -145,48 +146,21 @@ export function openDatabase(url: string): OpenedDatabase {
 }
 
 /** Rows now (SQLite), rows later (PostgreSQL), or undefined: run it through Kysely instead. */
-type DirectReader = (sqlText: string, parameters: readonly unknown[]) => unknown[] | Promise<unknown[]> | undefined;
+type DirectReader = (
+  sqlText: string,
+  parameters: readonly unknown[],
+  options?: ReadOptions,
+) => unknown[] | Promise<unknown[]> | undefined;
 
 /** One reader per database opened here (see readRowsDirect); transaction handles have none. */
 const directReaders = new WeakMap<DB, DirectReader>();
 
 /**
- * PostgreSQL: each read is a named prepared statement, so every pooled connection parses and plans
- * it once instead of on every request (node-postgres sends Parse only the first time a connection
- * sees the name). One name per SQL text; the texts are the compiled shapes, a bounded set.
- *
- * Each row comes back as one json column (`row_to_json`), which node-postgres hands over parsed: an
- * object with the row's column names as keys. Its per-query cost grows with the column count (a
- * parser per field from the RowDescription sent on every execution, then each value parsed,
- * timestamps slowly): the session lookup's 22 columns cost about 37 µs of client CPU a query, the
- * same row as one JSON column about 20. Values arrive as JSON has them: timestamps as ISO text with
- * an offset (the mappers' toDate takes either), int8 as a number, json columns already parsed.
- *
- * The result type is always that one column, so a migration by another instance that changes a
- * table under a prepared `select *` no longer fails it ("cached plan must not change result type"):
- * PostgreSQL plans it again and the rows carry the new columns.
- */
-function postgresReader(pool: pgType.Pool, count: () => void): DirectReader {
-  const statements = new Map<string, { name: string; text: string }>();
-  let issued = 0;
-  return async (sqlText, parameters) => {
-    count();
-    let statement = statements.get(sqlText);
-    if (statement === undefined) {
-      // The inner ORDER BY holds: PostgreSQL scans a subquery that sorts as it is, never flattened.
-      statement = { name: `gh_${issued++}`, text: `select row_to_json(t) as j from (${sqlText}) as t` };
-      statements.set(sqlText, statement);
-    }
-    const { rows } = await pool.query<[unknown]>({ ...statement, values: parameters as unknown[], rowMode: "array" });
-    return rows.map(([row]) => row);
-  };
-}
-
-/**
  * For hot reads whose SQL is compiled once (store/precompiled.ts, get-session's lookup): on SQLite,
  * run the statement straight on the connection, skipping Kysely's async connection hand-off, which
  * cost more than the lookups themselves; on PostgreSQL, as a named prepared statement whose rows
- * come back as JSON (timestamps as text, see postgresReader). Values are bound as Kysely would bind
+ * come back as JSON (timestamps as text), coalesced with the same statement's other reads of this
+ * turn unless `options` says otherwise (see postgresReader). Values are bound as Kysely would bind
  * them (dates as ISO text and booleans as 1/0 on SQLite). Answers
  * undefined when that is not possible (a transaction handle, or a transaction open on the SQLite
  * connection), and the caller runs the query through Kysely. Counted like any other round trip.
@@ -195,8 +169,9 @@ export function readRowsDirect(
   db: DB,
   sqlText: string,
   parameters: readonly unknown[],
+  options?: ReadOptions,
 ): unknown[] | Promise<unknown[]> | undefined {
-  return directReaders.get(db)?.(sqlText, parameters);
+  return directReaders.get(db)?.(sqlText, parameters, options);
 }
 
 /** Whether `db` is a database opened here (not a transaction handle), so readRowsDirect may answer. */

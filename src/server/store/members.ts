@@ -4,6 +4,7 @@ import { type CallerSessionRead, jsonRows, parseJsonRows, readWithCallerSession 
 import type { DB } from "./database.js";
 import type { DialectName } from "./dialect.js";
 import { countAll, roleColumnHas } from "./organizations.js";
+import type { ReadOptions } from "./postgres-reads.js";
 import { readOnePrecompiled, readPrecompiled } from "./precompiled.js";
 import type { MemberTable } from "./schema.js";
 import { isoTimestamp, type TimeOf, toDate, type WithTimes } from "./values.js";
@@ -422,6 +423,9 @@ function unfilteredPageQuery(db: DB, q: MemberPageQuery) {
 /** A row of either page query (the unfiltered one has no sort key column, which nothing reads). */
 type PageRow = Omit<InferResult<ReturnType<typeof membersPageQuery>>[number], "sortKey">;
 
+/** A page of members is a large answer: it is not coalesced with other reads (see ReadOptions). */
+const PAGE_READ: ReadOptions = { coalesce: false };
+
 async function readUnfilteredPage(db: DB, q: MemberPageQuery): Promise<PageRow[]> {
   const byId = "id" in q.organization;
   const rows = await readPrecompiled(
@@ -441,6 +445,7 @@ async function readUnfilteredPage(db: DB, q: MemberPageQuery): Promise<PageRow[]
         limit: limit as number,
         offset: offset as number,
       }),
+    PAGE_READ,
   );
   if (rows.length > 0 || (q.offset === 0 && q.limit > 0)) return rows;
   // Past the end of the list: whether the caller is a member takes the page query's left join.
@@ -518,6 +523,7 @@ export function readCallerMembersPage(
         },
       ];
     },
+    PAGE_READ,
   );
 }
 

@@ -1,5 +1,6 @@
 import type { Compilable } from "kysely";
 import { type DB, hasDirectReader, readRowsDirect } from "./database.js";
+import type { ReadOptions } from "./postgres-reads.js";
 
 /** Stands in for argument i while a query is compiled once; never a real value. */
 const PLACEHOLDER = "\u0000gatehouse-argument-";
@@ -32,7 +33,8 @@ function compileTemplate(build: (args: readonly unknown[]) => Compilable<unknown
  * as a value of its own (not inside a pattern or a list), which compiling checks.
  *
  * The statement runs as readRowsDirect runs it (SQLite: on the connection; PostgreSQL: a named
- * prepared statement), or through Kysely inside a transaction. One round trip, counted. Map the
+ * prepared statement, coalesced with the same shape's other reads of this turn unless `options` says
+ * otherwise), or through Kysely inside a transaction. One round trip at most, counted. Map the
  * timestamps with toDate: on PostgreSQL they come as Dates through Kysely but as ISO text directly.
  */
 export async function readPrecompiled<Row>(
@@ -40,6 +42,7 @@ export async function readPrecompiled<Row>(
   shape: string,
   args: readonly unknown[],
   build: (args: readonly unknown[]) => Compilable<Row>,
+  options?: ReadOptions,
 ): Promise<Row[]> {
   if (!hasDirectReader(db)) return (await db.executeQuery<Row>(build(args).compile())).rows as Row[];
   let byShape = templates.get(db);
@@ -53,7 +56,7 @@ export async function readPrecompiled<Row>(
     byShape.set(shape, template);
   }
   const parameters = template.slots.map((slot) => ("argument" in slot ? args[slot.argument] : slot.constant));
-  const direct = readRowsDirect(db, template.sql, parameters);
+  const direct = readRowsDirect(db, template.sql, parameters, options);
   if (direct) return (await direct) as Row[];
   // Through Kysely, whose plugins bind the values (a transaction is open on the SQLite connection).
   const result = await db.executeQuery<Row>(build(args).compile());
