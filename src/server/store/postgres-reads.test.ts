@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { batchSize, MOST_READS_PER_ROUND_TRIP } from "./postgres-reads.js";
+
+describe("batchSize", () => {
+  it("takes the largest power of two up to the most one statement carries", () => {
+    expect(MOST_READS_PER_ROUND_TRIP).toBe(8);
+    expect([1, 2, 3, 4, 5, 7, 8, 9, 20].map(batchSize)).toEqual([1, 2, 2, 4, 4, 4, 8, 8, 8]);
+  });
+
+  it("splits any number of waiting reads into at most log2(8) + 1 statement sizes, none lost", () => {
+    const sizes = new Set<number>();
+    for (let waiting = 1; waiting <= 100; waiting++) {
+      let left = waiting;
+      while (left > 0) {
+        const size = batchSize(left);
+        expect(size).toBeGreaterThan(0);
+        expect(size).toBeLessThanOrEqual(left);
+        sizes.add(size);
+        left -= size;
+      }
+    }
+    expect([...sizes].sort((a, b) => a - b)).toEqual([1, 2, 4, 8]);
+  });
+});
