@@ -5,6 +5,7 @@
  *
  *   npx tsx bench/caller-reads.ts sqlite::memory:
  *   npx tsx bench/caller-reads.ts postgres://postgres@127.0.0.1:5432/<scratch database>
+ *   TOGETHER=1 npx tsx bench/caller-reads.ts postgres://...   # also reads issued together (coalesced)
  */
 import { performance } from "node:perf_hooks";
 import { newId } from "../src/server/crypto/random.js";
@@ -106,14 +107,15 @@ await db
   )
   .execute();
 
-async function time(name: string, run: () => Promise<unknown>): Promise<number> {
+/** CPU µs per read: `reads` is how many reads one call of `run` makes. */
+async function time(name: string, run: () => Promise<unknown>, reads = 1): Promise<number> {
   for (let i = 0; i < 300; i++) await run();
   const cpu = process.cpuUsage();
   const start = performance.now();
   for (let i = 0; i < ITERATIONS; i++) await run();
   const used = process.cpuUsage(cpu);
-  const cpuUs = (used.user + used.system) / ITERATIONS;
-  const wallUs = ((performance.now() - start) * 1000) / ITERATIONS;
+  const cpuUs = (used.user + used.system) / ITERATIONS / reads;
+  const wallUs = ((performance.now() - start) * 1000) / ITERATIONS / reads;
   console.log(`${name.padEnd(44)} ${cpuUs.toFixed(1).padStart(7)} µs CPU ${wallUs.toFixed(1).padStart(7)} µs wall`);
   return cpuUs;
 }
@@ -171,5 +173,18 @@ for (const [name, two, one] of pairs) {
     b = Math.min(b, await time(`${name}: one statement`, one));
   }
   console.log(`${name}: ${(a / b).toFixed(2)}x (best of ${ROUNDS} each)`);
+}
+// Reads issued together, as concurrent requests issue them: on PostgreSQL one statement carries them
+// (store/postgres-reads.ts). Per read, for 1, 2, 4 and 8 at once.
+if (dialect === "postgres" && process.env.TOGETHER) {
+  for (const [name, , one] of pairs) {
+    if (process.env.ONLY && !name.startsWith(process.env.ONLY)) continue;
+    for (const together of [1, 2, 4, 8])
+      await time(
+        `${name}: ${together} together, a read`,
+        () => Promise.all(Array.from({ length: together }, one)),
+        together,
+      );
+  }
 }
 await close();
