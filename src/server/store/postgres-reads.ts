@@ -1,4 +1,10 @@
-import type pgType from "pg";
+/**
+ * What the reader needs of node-postgres' Pool. Written out rather than imported, because these
+ * declarations ship in the package, and `pg` is an optional peer that a SQLite app does not install.
+ */
+export interface QueryPool {
+  query(config: { name: string; text: string; values: unknown[]; rowMode: "array" }): Promise<{ rows: unknown[][] }>;
+}
 
 /** How a hot read may run. */
 export interface ReadOptions {
@@ -59,7 +65,7 @@ interface Shape {
  * A read waits at most for the rest of the turn it was issued in. If a coalesced statement fails,
  * each of its reads runs again alone, so one read's bad value fails its own request only.
  */
-export function postgresReader(pool: pgType.Pool, countRoundTrip: () => void): PostgresRead {
+export function postgresReader(pool: QueryPool, countRoundTrip: () => void): PostgresRead {
   const shapes = new Map<string, Shape>();
   const due: Shape[] = [];
   let issued = 0;
@@ -79,7 +85,7 @@ export function postgresReader(pool: pgType.Pool, countRoundTrip: () => void): P
     const values = reads.length === 1 ? reads[0]!.parameters : reads.flatMap((read) => read.parameters);
     let rows: unknown[][];
     try {
-      ({ rows } = await pool.query<unknown[]>({ ...statement, values: values as unknown[], rowMode: "array" }));
+      ({ rows } = await pool.query({ ...statement, values: values as unknown[], rowMode: "array" }));
     } catch (error) {
       if (reads.length === 1) reads[0]!.reject(error);
       else for (const read of reads) void run(shape, [read]);
