@@ -125,6 +125,19 @@ describe("hot reads issued together", () => {
     expect(await roundTrips(four)).toBe(coalesces ? 1 : 4);
   });
 
+  it.runIf(coalesces)("fail together, without a retry each, when the server cannot be reached", async () => {
+    const unreachable = openDatabase("postgres://postgres@127.0.0.1:1/none"); // nothing listens on port 1
+    try {
+      const reads = await Promise.allSettled(
+        [1, 2, 3, 4].map((u) => listActiveUserSessions(unreachable.db, `u${u}`, at(0))),
+      );
+      expect(reads.map((read) => read.status)).toEqual(["rejected", "rejected", "rejected", "rejected"]);
+      expect(unreachable.queryCount()).toBe(1); // the one coalesced attempt
+    } finally {
+      await unreachable.close();
+    }
+  });
+
   it("keep a `$` inside a quoted literal as written: such a statement is never coalesced", async () => {
     const sqlText = coalesces
       ? `select '$1 and $2' as quoted, $1::text as bound`

@@ -62,10 +62,11 @@ interface Shape {
  * parameter's type from its use, exactly as for one read) and tagged with its read's position. A
  * round trip costs PostgreSQL and node-postgres far more than a point read's own work: on one core
  * shared with the service, a lone `select 1` takes about 65 µs, a session lookup about 90.
- * A read waits at most for the rest of the turn it was issued in. If a coalesced statement fails,
- * each of its reads runs again alone, so one read's bad value fails its own request only.
+ * A read waits at most for the rest of the turn it was issued in. If PostgreSQL refuses a coalesced
+ * statement, each of its reads runs again alone, so one read's bad value fails its own request only.
  */
 export function postgresReader(pool: QueryPool, countRoundTrip: () => void): PostgresRead {
+  // By SQL text: the compiled shapes of the hot reads, a bounded set.
   const shapes = new Map<string, Shape>();
   const due: Shape[] = [];
   let issued = 0;
@@ -87,8 +88,8 @@ export function postgresReader(pool: QueryPool, countRoundTrip: () => void): Pos
     try {
       ({ rows } = await pool.query({ ...statement, values: values as unknown[], rowMode: "array" }));
     } catch (error) {
-      if (reads.length === 1) reads[0]!.reject(error);
-      else for (const read of reads) void run(shape, [read]);
+      if (reads.length > 1 && answeredByServer(error)) for (const read of reads) void run(shape, [read]);
+      else for (const read of reads) read.reject(error);
       return;
     }
     if (reads.length === 1) {
@@ -129,6 +130,15 @@ export function postgresReader(pool: QueryPool, countRoundTrip: () => void): Pos
       if (shape.waiting.length === 0) due.push(shape);
       shape.waiting.push({ parameters, resolve, reject });
     });
+}
+
+/**
+ * Whether PostgreSQL itself refused the statement (its errors carry a severity), as it does for one
+ * read's bad value: then each read may succeed alone. A pool that has ended or a connection that
+ * cannot be made fails every read the same way, so those are not tried again one by one.
+ */
+function answeredByServer(error: unknown): boolean {
+  return typeof (error as { severity?: unknown } | null)?.severity === "string";
 }
 
 /**
