@@ -125,6 +125,14 @@ describe("hot reads issued together", () => {
     expect(await roundTrips(four)).toBe(coalesces ? 1 : 4);
   });
 
+  it("are refused once their database is closed, even if only the direct reads ever used it", async () => {
+    const other = openDatabase(database.url);
+    const read = async () => readRowsDirect(other.db, "select 1 as one", []);
+    expect(await read()).toEqual([{ one: 1 }]);
+    await other.close();
+    await expect(read()).rejects.toThrow();
+  });
+
   it.runIf(coalesces)("fail together, without a retry each, when the server cannot be reached", async () => {
     const unreachable = openDatabase("postgres://postgres@127.0.0.1:1/none"); // nothing listens on port 1
     try {

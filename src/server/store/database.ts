@@ -115,9 +115,11 @@ export function openDatabase(url: string): OpenedDatabase {
       dialect,
       queryCount: () => queries,
       revocationFeed: (logger) => postgresRevocationFeed(location, pg, notify, logger),
-      close: () => {
+      close: async () => {
         closing = true;
-        return db.destroy();
+        await db.destroy();
+        // Kysely ends only a pool it has used itself; the direct reads use it without Kysely.
+        if (!pool.ended) await pool.end();
       },
     };
   }
@@ -142,7 +144,12 @@ export function openDatabase(url: string): OpenedDatabase {
     queries += 1;
     return cached.prepare(sqlText).all(...parameters.map(toSqliteValue));
   });
-  return { db, dialect, queryCount: () => queries, close: () => db.destroy() };
+  const close = async () => {
+    await db.destroy();
+    // Kysely closes only a connection it has used itself; the direct reads use it without Kysely.
+    if (sqlite.open) sqlite.close();
+  };
+  return { db, dialect, queryCount: () => queries, close };
 }
 
 /** Rows now (SQLite), rows later (PostgreSQL), or undefined: run it through Kysely instead. */
