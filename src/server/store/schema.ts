@@ -131,6 +131,12 @@ export interface MemberTable {
   invitedBy: string | null;
 }
 
+/** Moves on with anything a page of the organization's members shows (migration 0014, kept by triggers). */
+export interface MemberListVersionTable {
+  organizationId: string;
+  version: number;
+}
+
 export interface InvitationTable {
   id: string;
   organizationId: string;
@@ -234,6 +240,7 @@ export interface Database {
   verification: VerificationTable;
   organization: OrganizationTable;
   member: MemberTable;
+  memberListVersion: MemberListVersionTable;
   invitation: InvitationTable;
   team: TeamTable;
   teamMember: TeamMemberTable;
