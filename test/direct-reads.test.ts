@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashSessionToken } from "../src/server/services/sessions.js";
 import { type CallerRows, readCallerSession, readCallerSessionList } from "../src/server/store/caller-session.js";
 import { type DB, migrateToLatest, type OpenedDatabase, openDatabase } from "../src/server/store/database.js";
-import { findMemberWithUser, readCallerActiveMember, readCallerMembersPage } from "../src/server/store/members.js";
+import { MemberPageCache } from "../src/server/store/member-pages.js";
+import {
+  findMemberWithUser,
+  type MemberWithUserText,
+  readCallerActiveMember,
+  readCallerMembersPage,
+} from "../src/server/store/members.js";
 import { listUserOrganizations, readCallerOrganizations } from "../src/server/store/organizations.js";
 import { listActiveUserSessions, mapSession } from "../src/server/store/sessions.js";
 import { listUserAccounts, readCallerAccounts } from "../src/server/store/social-accounts.js";
@@ -115,13 +121,17 @@ const foundAndRows = <Row>({ found, rows }: CallerRows<Row>) => ({ found, rows }
 
 /** What each hot read answers, mapped as the routes map it. */
 async function answers(db: DB) {
-  const members = readCallerMembersPage(dialect, {
-    organization: { id: null },
-    limit: 10,
-    pageSize: 10,
-    sortBy: "createdAt",
-    sortDirection: "asc",
-  });
+  const members = readCallerMembersPage(
+    dialect,
+    {
+      organization: { id: null },
+      limit: 10,
+      pageSize: 10,
+      sortBy: "createdAt",
+      sortDirection: "asc",
+    },
+    new MemberPageCache(),
+  );
   return {
     session: await readCallerSession(db, dialect, tokenHash, token).then(({ found, rows, foundAsText }) => ({
       ...foundAndRows({ found, rows }),
@@ -135,7 +145,10 @@ async function answers(db: DB) {
     organizations: foundAndRows(await readCallerOrganizations(dialect)(db, dialect, tokenHash, token)),
     accounts: foundAndRows(await readCallerAccounts(dialect)(db, dialect, tokenHash, token)),
     activeMember: foundAndRows(await readCallerActiveMember(null)(db, dialect, tokenHash, token)),
-    members: (await members(db, dialect, tokenHash, token)).rows,
+    members: (await members(db, dialect, tokenHash, token)).rows.map(({ caller, reply }) => ({
+      caller,
+      ...(JSON.parse(reply) as { members: MemberWithUserText[]; total: number }),
+    })),
     userSessions: (await listActiveUserSessions(db, "u1", at(0))).map((r) => mapSession(r, r.id)),
     userOrganizations: await listUserOrganizations(db, "u1"),
     userAccounts: await listUserAccounts(db, "u1"),

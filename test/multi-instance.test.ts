@@ -154,6 +154,30 @@ describe.skipIf(dialectUnderTest() !== "postgres")("three instances, one Postgre
     expect([one, two].find((r) => r.status === 400)!.body.code).toBe("ORGANIZATION_ALREADY_EXISTS");
   });
 
+  it("a members page kept on A shows a rename on B and a member who joined on C at once", async () => {
+    const owner = await signUp(a);
+    const slug = `kept-${Math.random().toString(36).slice(2, 8)}`;
+    expect((await owner.browser.post("/organization/create", { name: "Kept", slug })).status).toBe(200);
+    const names = async () =>
+      (await owner.browser.get("/organization/list-members")).body.members.map((m: any) => m.user.name);
+    expect(await names()).toEqual(["Multi"]);
+    expect(await names()).toEqual(["Multi"]);
+
+    expect((await owner.browser.copyTo(b.origin).post("/update-user", { name: "Renamed" })).status).toBe(200);
+    expect(await names()).toEqual(["Renamed"]);
+
+    const invitee = await signUp(c);
+    const invitation = await owner.browser
+      .copyTo(b.origin)
+      .post("/organization/invite-member", { email: invitee.email, role: "member" });
+    expect(invitation.status, JSON.stringify(invitation.body)).toBe(200);
+    const accepted = await invitee.browser.post("/organization/accept-invitation", {
+      invitationId: invitation.body.id,
+    });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+    expect(await names()).toEqual(["Renamed", "Multi"]);
+  });
+
   it("no instance logged an error", () => {
     for (const instance of [a, b, c]) expect(instance.output()).not.toMatch(/"level":"error"/);
   });

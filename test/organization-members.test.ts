@@ -78,6 +78,76 @@ describe("GET /organization/list-members", () => {
   });
 });
 
+describe("list-members' first page, kept between requests", () => {
+  const names = (res: { body: any }) => res.body.members.map((m: any) => `${m.user.name}:${m.role}`);
+
+  it("answers every change at once: joins, renames, role changes, removals, another organization", async () => {
+    const { owner, organizationId } = await createOrganization(server);
+    const bea = await joinAs(server, organizationId, "member", "Bea");
+    const first = await owner.browser.get("/organization/list-members");
+    expect(names(first)).toEqual(["Owner:owner", "Bea:member"]);
+    expect(first.headers.get("content-type")).toBe("application/json");
+    expect((await owner.browser.get("/organization/list-members")).body).toEqual(first.body);
+
+    await joinAs(server, organizationId, "admin", "Carl");
+    expect(names(await owner.browser.get("/organization/list-members"))).toEqual([
+      "Owner:owner",
+      "Bea:member",
+      "Carl:admin",
+    ]);
+    expect((await bea.browser.post("/update-user", { name: "Beatrice" })).status).toBe(200);
+    const renamed = await owner.browser.get("/organization/list-members");
+    expect(names(renamed)).toEqual(["Owner:owner", "Beatrice:member", "Carl:admin"]);
+    expect(renamed.body.total).toBe(3);
+    const role = await owner.browser.post("/organization/update-member-role", {
+      memberId: bea.memberId,
+      role: "admin",
+    });
+    expect(role.status).toBe(200);
+    expect(names(await owner.browser.get("/organization/list-members"))).toContain("Beatrice:admin");
+    expect((await owner.browser.post("/organization/remove-member", { memberIdOrEmail: bea.memberId })).status).toBe(
+      200,
+    );
+    const removed = await owner.browser.get("/organization/list-members");
+    expect([names(removed), removed.body.total]).toEqual([["Owner:owner", "Carl:admin"], 2]);
+    // Bea's own request, by id, now that the page is kept: a member no longer.
+    const beaAfter = await bea.browser.get(`/organization/list-members?organizationId=${organizationId}`);
+    expect([beaAfter.status, beaAfter.body.code]).toEqual([403, "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION"]);
+
+    // The same session's active organization moves: its page, not the one kept for the other.
+    const other = await createOrganization(server, { owner });
+    expect(names(await owner.browser.get("/organization/list-members"))).toEqual(["Owner:owner"]);
+    expect((await owner.browser.post("/organization/set-active", { organizationId })).status).toBe(200);
+    expect(names(await owner.browser.get("/organization/list-members"))).toEqual(["Owner:owner", "Carl:admin"]);
+    const byId = await owner.browser.get(`/organization/list-members?organizationId=${other.organizationId}`);
+    expect(names(byId)).toEqual(["Owner:owner"]);
+  });
+
+  it("a page kept by one instance shows what another instance changed", async () => {
+    const first = await startTestServer({ shareable: true });
+    const second = await startTestServer({ shareDatabaseWith: first });
+    try {
+      const { owner, organizationId, slug } = await createOrganization(first);
+      const bea = await joinAs(first, organizationId, "member", "Bea");
+      const bySlug = `/organization/list-members?organizationSlug=${slug}`;
+      expect(names(await owner.browser.get(bySlug))).toEqual(["Owner:owner", "Bea:member"]);
+      expect(names(await owner.browser.get(bySlug))).toEqual(["Owner:owner", "Bea:member"]);
+
+      const beaOnSecond = bea.browser.copyTo(second.origin);
+      const update = await beaOnSecond.post("/update-user", { name: "Beatrice", image: "https://x/b.png" });
+      expect(update.status, JSON.stringify(update.body)).toBe(200);
+      const page = await owner.browser.get(bySlug);
+      expect(page.body.members[1].user).toMatchObject({ name: "Beatrice", image: "https://x/b.png" });
+      expect((await beaOnSecond.post("/organization/leave", { organizationId })).status).toBe(200);
+      expect(names(await owner.browser.get(bySlug))).toEqual(["Owner:owner"]);
+      expect([...first.loggedErrors, ...second.loggedErrors]).toEqual([]);
+    } finally {
+      await second.close();
+      await first.close();
+    }
+  });
+});
+
 describe("remove-member and leave", () => {
   it("removes by id or email, drops team places, and clears the removed user's active organization everywhere", async () => {
     const { owner, organizationId } = await createOrganization(server);

@@ -8,6 +8,7 @@ import type { ProviderRegistry } from "./providers/registry.js";
 import type { RevocationList } from "./services/revocations.js";
 import type { DB } from "./store/database.js";
 import type { DialectName } from "./store/dialect.js";
+import type { MemberPageCache } from "./store/member-pages.js";
 import type { RateLimitStore } from "./store/rate-limit-store.js";
 import type { WebhookOutbox } from "./webhooks/outbox.js";
 
@@ -41,6 +42,8 @@ export interface AuthContext {
   readonly providers: ProviderRegistry;
   /** Which cookie-cache copies may still answer; every session revocation goes through it. */
   readonly revocations: RevocationList;
+  /** list-members' first pages this instance has sent, reused while the database says they still hold. */
+  readonly memberPages: MemberPageCache;
   /** Encrypts provider tokens at rest. */
   readonly tokenCipher: TokenCipher;
   /** Encrypts TOTP secrets at rest, under a key of their own. */

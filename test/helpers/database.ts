@@ -1,12 +1,23 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import pg from "pg";
 import { LOWER_ALPHANUMERIC, randomString } from "../../src/server/crypto/random.js";
 
 /**
  * A fresh, empty database for one test file, on the dialect this project run is for
  * (TEST_DIALECT): an in-memory SQLite database, or a new PostgreSQL database on TEST_DATABASE_URL
- * that is dropped afterwards.
+ * that is dropped afterwards. `shared`: a SQLite database in a file, which a second instance can open
+ * too (removed afterwards).
  */
-export async function freshDatabaseUrl(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function freshDatabaseUrl({ shared = false } = {}): Promise<{ url: string; drop(): Promise<void> }> {
+  if (process.env.TEST_DIALECT !== "postgres" && shared) {
+    const dir = mkdtempSync(join(tmpdir(), "gatehouse-test-db-"));
+    return {
+      url: `sqlite:${join(dir, "shared.sqlite")}`,
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
   if (process.env.TEST_DIALECT !== "postgres") return { url: "sqlite::memory:", drop: async () => {} };
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error("TEST_DIALECT=postgres needs TEST_DATABASE_URL");

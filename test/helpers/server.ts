@@ -55,13 +55,15 @@ export interface TestServerInput {
   hostname?: string;
   /** Another test server whose database (and clock) this one shares: a second instance. It drops the database. */
   shareDatabaseWith?: TestServer;
+  /** A database a second instance can share on SQLite too (a file, not memory). */
+  shareable?: boolean;
 }
 
 /** The real service over real HTTP on a free loopback port, on a fresh database of the dialect under test. */
 export async function startTestServer(input: TestServerInput = {}): Promise<TestServer> {
   const database = input.shareDatabaseWith
     ? { url: input.shareDatabaseWith.databaseUrl, drop: async () => {} }
-    : await freshDatabaseUrl();
+    : await freshDatabaseUrl({ shared: input.shareable });
   // Instances on one machine share its clock.
   const clock = input.shareDatabaseWith?.clock ?? createTestClock();
   const loggedErrors: string[] = [];

@@ -20,11 +20,19 @@ export interface Input<E extends Endpoint> {
   session: E["policy"] extends { session: "required" | "fresh" } ? SessionWithUser : undefined;
 }
 
-/** A handler returns its reply (answered as JSON, status 200) or a Response of its own (redirects, pages). */
+/** A reply already made into JSON (a page kept from an earlier request): sent as it is. */
+export class JsonReply {
+  constructor(readonly json: string) {}
+}
+
+/**
+ * A handler returns its reply (answered as JSON, status 200), the same already as JSON, or a Response
+ * of its own (redirects, pages).
+ */
 export type Handler<E extends Endpoint> = (
   c: Context<AuthEnv>,
   input: Input<E>,
-) => ReplyOf<E> | Response | Promise<ReplyOf<E> | Response>;
+) => ReplyOf<E> | JsonReply | Response | Promise<ReplyOf<E> | JsonReply | Response>;
 
 /**
  * A signed-in read answered in one round trip: `read` names the route's rows for this input, read in
@@ -33,7 +41,11 @@ export type Handler<E extends Endpoint> = (
  */
 export interface JoinedRead<E extends Endpoint, Row> {
   read: (ctx: AuthContext, query: Parsed<E["query"]>) => CallerSessionRead<Row> | null;
-  answer: (c: Context<AuthEnv>, input: Input<E>, rows: Row[]) => ReplyOf<E> | Promise<ReplyOf<E>>;
+  answer: (
+    c: Context<AuthEnv>,
+    input: Input<E>,
+    rows: Row[],
+  ) => ReplyOf<E> | JsonReply | Promise<ReplyOf<E> | JsonReply>;
 }
 
 /** What a route may add to its handler: `page` wraps one that serves HTML (its security headers). */
@@ -137,6 +149,10 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
       } as Input<typeof endpoint>;
       const reply = withRows && joined ? await joined.answer(c, input, withRows.rows) : await handler(c, input);
       if (reply instanceof Response) return reply;
+      if (reply instanceof JsonReply) {
+        if (CHECK_REPLIES) assertReplyMatches(endpoint, JSON.parse(reply.json));
+        return c.body(reply.json, 200, { "Content-Type": "application/json" });
+      }
       if (CHECK_REPLIES) assertReplyMatches(endpoint, reply);
       return c.json(reply as object);
     };

@@ -1,6 +1,6 @@
 import { organizationEndpoints } from "../../contract/endpoints/index.js";
 import { applyActiveChange } from "../http/active-organization.js";
-import type { Route } from "../http/route.js";
+import { JsonReply, type Route } from "../http/route.js";
 import {
   activeMemberFrom,
   getActiveMember,
@@ -49,7 +49,7 @@ export function memberRoutes(route: Route): void {
     {
       joined: {
         read: readMembersWithCaller,
-        answer: (_c, { query, session: { session } }, rows) => membersFrom(session, query, rows),
+        answer: (_c, { query, session: { session } }, rows) => new JsonReply(membersFrom(session, query, rows)),
       },
     },
   );

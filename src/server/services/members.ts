@@ -6,6 +6,7 @@ import { AuthError } from "../errors.js";
 import type { CallerSessionRead } from "../store/caller-session.js";
 import type { DB } from "../store/database.js";
 import {
+  type CallerMembersPage,
   countMembers,
   countMembersWithRole,
   deleteMemberWithTeams,
@@ -14,7 +15,6 @@ import {
   insertMember,
   listMembersPage,
   type MemberFilter,
-  type MemberPage,
   type MemberWithUserText,
   readCallerActiveMember,
   readCallerMembersPage,
@@ -274,17 +274,13 @@ export async function listMembers(
     sortDirection: query.sortDirection ?? "asc",
     filter,
   });
-  return membersAnswer(page);
+  if (!page.caller) throw new AuthError("YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
+  return { members: page.members, total: page.total };
 }
 
 /** Page size defaults to, and is capped by, membershipLimit. */
 const pageLimit = (ctx: AuthContext, query: ListMembersQuery) =>
   Math.min(query.limit ?? ctx.options.organization.membershipLimit, ctx.options.organization.membershipLimit);
-
-function membersAnswer<M>(page: MemberPage<M>): { members: M[]; total: number } {
-  if (!page.caller) throw new AuthError("YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
-  return { members: page.members, total: page.total };
-}
 
 /**
  * An unfiltered first page read with the caller's session, in the lookup's statement; null for
@@ -293,27 +289,32 @@ function membersAnswer<M>(page: MemberPage<M>): { members: M[]; total: number } 
 export function readMembersWithCaller(
   ctx: AuthContext,
   query: ListMembersQuery,
-): CallerSessionRead<MemberPage<MemberWithUserText>> | null {
+): CallerSessionRead<CallerMembersPage> | null {
   const limit = pageLimit(ctx, query);
   const filtered = query.filterField && query.filterValue !== undefined;
   if (filtered || (query.offset ?? 0) !== 0 || limit <= 0) return null;
-  return readCallerMembersPage(ctx.dialect, {
-    // organizationRef's order: the id named, else the slug named, else the session's active one.
-    organization:
-      !query.organizationId && query.organizationSlug
-        ? { slug: query.organizationSlug }
-        : { id: query.organizationId || null },
-    limit,
-    pageSize: ctx.options.organization.membershipLimit,
-    sortBy: query.sortBy ?? "createdAt",
-    sortDirection: query.sortDirection ?? "asc",
-  });
+  return readCallerMembersPage(
+    ctx.dialect,
+    {
+      // organizationRef's order: the id named, else the slug named, else the session's active one.
+      organization:
+        !query.organizationId && query.organizationSlug
+          ? { slug: query.organizationSlug }
+          : { id: query.organizationId || null },
+      limit,
+      pageSize: ctx.options.organization.membershipLimit,
+      sortBy: query.sortBy ?? "createdAt",
+      sortDirection: query.sortDirection ?? "asc",
+    },
+    ctx.memberPages,
+  );
 }
 
-/** list-members' answer from that read: the same errors as listMembers. */
-export function membersFrom(session: Session, query: ListMembersQuery, [page]: MemberPage<MemberWithUserText>[]) {
+/** list-members' answer from that read, as JSON: the same errors as listMembers. */
+export function membersFrom(session: Session, query: ListMembersQuery, [page]: CallerMembersPage[]): string {
   if (!organizationRef(session, query)) throw new AuthError("NO_ACTIVE_ORGANIZATION");
-  return membersAnswer(page ?? { caller: null, members: [], total: 0 });
+  if (!page?.caller) throw new AuthError("YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
+  return page.reply;
 }
 
 export async function hasPermission(

@@ -1,0 +1,50 @@
+import { LRUCache } from "lru-cache";
+
+/** A page of list-members this instance has sent, and the member-list version it was read at. */
+export interface KnownPage {
+  organizationId: string;
+  /** memberListVersion.version when the page was read (migration 0014). */
+  version: number;
+  /** The reply's JSON, `{ members, total }`. */
+  reply: string;
+}
+
+/** How much of its memory an instance gives to pages: about 500 pages of 50 members. */
+const PAGE_BYTES = 8 * 1024 * 1024;
+/** How many namings of an organization (a session's active one, a slug, an id) it remembers. */
+const NAMINGS = 10_000;
+
+/**
+ * The unfiltered first pages of list-members an instance has answered, kept to answer again while
+ * the organization's member-list version has not moved. The statement that reads the caller's
+ * session and membership also reads that version and leaves the page out when it equals the one
+ * offered here (readCallerMembersPage), so a page is only ever reused after the database has said,
+ * in the same statement, that nothing the page shows has changed: right on every instance at once,
+ * with nothing to tell the others.
+ *
+ * A request names its organization by id, by slug or as its session's active one; which organization
+ * that turned out to be is remembered too, since the version to offer is that organization's.
+ */
+export class MemberPageCache {
+  readonly #pages = new LRUCache<string, KnownPage>({
+    maxSize: PAGE_BYTES,
+    sizeCalculation: (page) => page.reply.length + page.organizationId.length,
+  });
+  readonly #organizationOf = new LRUCache<string, string>({ max: NAMINGS });
+
+  /** The page held for this naming of an organization and this page (sort, direction, size), if any. */
+  known(naming: string, page: string): KnownPage | undefined {
+    const organizationId = this.#organizationOf.get(naming);
+    return organizationId === undefined ? undefined : this.#pages.get(`${organizationId} ${page}`);
+  }
+
+  /** After a read: which organization the naming meant, and the page as read (null version: not kept). */
+  remember(naming: string, page: string, read: { organizationId: string; version: number | null; reply: string }) {
+    this.#organizationOf.set(naming, read.organizationId);
+    if (read.version === null) return;
+    const key = `${read.organizationId} ${page}`;
+    if (this.#pages.get(key)?.version !== read.version) {
+      this.#pages.set(key, { organizationId: read.organizationId, version: read.version, reply: read.reply });
+    }
+  }
+}
