@@ -10,7 +10,7 @@ import {
   writeSessionCookies,
 } from "../http/cookies.js";
 import type { AuthEnv } from "../http/env.js";
-import type { Route } from "../http/route.js";
+import { JsonReply, type Route } from "../http/route.js";
 import { readSessionFromDatabase } from "../http/session.js";
 import { issueSessionToken } from "../services/jwt.js";
 import { refuseSessionUpdate } from "../services/session-fields.js";
@@ -44,7 +44,7 @@ export function sessionRoutes(route: Route): void {
     // A JWT is only ever signed for a session read from the database, so set-auth-jwt skips the cache.
     if (!query.disableCookieCache && !(ctx.options.jwt.enabled && ctx.options.jwt.setAuthJwtHeader)) {
       const cachedJson = readCookieCacheJson(c, token);
-      if (cachedJson !== null) return c.body(cachedJson, 200, { "Content-Type": "application/json" });
+      if (cachedJson !== null) return new JsonReply(cachedJson);
     }
     const dontRemember = isDontRemember(c);
     const lookup = await readSessionFromDatabase(c, token, { refresh: !dontRemember && !query.disableRefresh });
