@@ -20,7 +20,7 @@ export interface Input<E extends Endpoint> {
   session: E["policy"] extends { session: "required" | "fresh" } ? SessionWithUser : undefined;
 }
 
-/** A reply already made into JSON (a page kept from an earlier request): sent as it is. */
+/** A reply already made into JSON (a kept members page, a cookie cache's copy): sent as it is. */
 export class JsonReply {
   constructor(readonly json: string) {}
 }
