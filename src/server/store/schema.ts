@@ -134,7 +134,8 @@ export interface MemberTable {
 /** Moves on with anything a page of the organization's members shows (migration 0014, kept by triggers). */
 export interface MemberListVersionTable {
   organizationId: string;
-  version: number;
+  /** bigint: a string from node-postgres, a number from SQLite. */
+  version: number | string;
 }
 
 export interface InvitationTable {

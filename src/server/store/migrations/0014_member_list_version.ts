@@ -17,7 +17,8 @@ export function memberListVersionMigration(dialect: DialectName): Migration {
       await db.schema
         .createTable("memberListVersion")
         .addColumn("organizationId", "text", (c) => c.primaryKey().references("organization.id").onDelete("cascade"))
-        .addColumn("version", "integer", (c) => c.notNull())
+        // bigint: an organization changed a thousand times a second would pass 2^31 in 25 days.
+        .addColumn("version", "bigint", (c) => c.notNull())
         .execute();
       await sql`insert into "memberListVersion" ("organizationId", "version") select "id", 1 from "organization"`.execute(
         db,
