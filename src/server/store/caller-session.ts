@@ -4,7 +4,6 @@ import { jsonArrayFrom as sqliteJsonArray, jsonObjectFrom as sqliteJsonObject } 
 import type { Session, SessionWithUser, User } from "../../contract/models.js";
 import type { DB } from "./database.js";
 import type { DialectName } from "./dialect.js";
-import type { ReadOptions } from "./postgres-reads.js";
 import { readPrecompiled } from "./precompiled.js";
 import type { Database } from "./schema.js";
 import { mapSession, type SessionRow } from "./sessions.js";
@@ -131,22 +130,16 @@ export type CallerSessionRead<Row> = (
  * Runs callerSessionQuery extended by `join` as a precompiled statement of `shape`: the token digest
  * is argument 0, `args` follow. The extension keeps one row per session found: a column of JSON
  * rows (jsonRows), or a LEFT JOIN of at most one row. `rowsOf` takes the route's rows out of them.
- * `options` as readPrecompiled takes them.
  */
 export function readWithCallerSession<Joined extends CallerSessionRow, Row>(
   shape: string,
   args: readonly unknown[],
   join: (base: ReturnType<typeof callerSessionQuery>, args: readonly unknown[]) => Compilable<Joined>,
   rowsOf: (joined: Joined[]) => Row[],
-  options?: ReadOptions,
 ): CallerSessionRead<Row> {
   return async (db, dialect, tokenHash, token) => {
-    const joined = await readPrecompiled(
-      db,
-      `caller.${shape}`,
-      [tokenHash, ...args],
-      ([hash, ...rest]) => join(callerSessionQuery(db, dialect, hash as string), rest),
-      options,
+    const joined = await readPrecompiled(db, `caller.${shape}`, [tokenHash, ...args], ([hash, ...rest]) =>
+      join(callerSessionQuery(db, dialect, hash as string), rest),
     );
     const first = joined[0];
     const caller = first ? callerRows(first, tokenHash) : null;
