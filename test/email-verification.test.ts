@@ -3,6 +3,7 @@ import { signEmailToken } from "../src/server/crypto/email-token.js";
 import type { TestBrowser } from "./helpers/browser.js";
 import { type MailCapture, startMailCapture } from "./helpers/mail.js";
 import { linkIn, nthMail, settledCount, uniqueEmail, withParam } from "./helpers/mail-flows.js";
+import { navigate } from "./helpers/navigation.js";
 import { signUp, startTestServer, TEST_SECRET, type TestServer } from "./helpers/server.js";
 
 const VERIFY = "Verify your email address";
@@ -46,6 +47,28 @@ async function signUpUnverified(server: TestServer, label: string, callbackURL?:
 
 const signIn = (browser: TestBrowser, email: string) => browser.post("/sign-in/email", { email, password: PASSWORD });
 
+/** The app's confirmation page's form: a same-origin POST of the link's query (the test browser adds the Origin). */
+function confirm(browser: TestBrowser, link: string) {
+  const { token, callbackURL } = Object.fromEntries(new URL(link).searchParams);
+  return browser.post("/verify-email", { token, ...(callbackURL ? { callbackURL } : {}) });
+}
+
+/** Ways a GET reaches /verify-email without this browser's own script asking for it. */
+const NAVIGATIONS: [string, Record<string, string>][] = [
+  [
+    "a link on another site",
+    { "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" },
+  ],
+  ["a link opened from a mail program", { "sec-fetch-site": "none", "sec-fetch-mode": "navigate" }],
+  ["a same-origin navigation (a redirect)", { "sec-fetch-site": "same-origin", "sec-fetch-mode": "navigate" }],
+  [
+    "a fetch from another site",
+    { origin: "https://evil.example", "sec-fetch-site": "cross-site", "sec-fetch-mode": "cors" },
+  ],
+  ["an old browser's link from another site", { referer: "https://evil.example/page" }],
+  ["a request without any of these headers", {}],
+];
+
 describe("sign-up and sign-in with requireEmailVerification", () => {
   it("mails a verification link on sign-up; following it verifies and signs in", async () => {
     const { email, user } = await signUpUnverified(strict, "signup", "/welcome");
@@ -59,19 +82,67 @@ describe("sign-up and sign-in with requireEmailVerification", () => {
     const browser = strict.browser();
     expect((await signIn(browser, email)).status).toBe(403);
 
-    const followed = await browser.get(link);
-    expect(followed.status).toBe(302);
-    expect(followed.headers.get("location")).toBe(`${strict.origin}/welcome`);
+    // Followed from the mail, it goes to the app's page, whose button confirms.
+    const followed = await navigate(browser, link, NAVIGATIONS[1]?.[1] ?? {});
+    expect(followed.location).toBe(
+      `${strict.origin}/verify-email?token=${new URL(link).searchParams.get("token")}&callbackURL=%2Fwelcome`,
+    );
+    const confirmed = await confirm(browser, link);
+    expect(confirmed.status).toBe(302);
+    expect(confirmed.headers.get("location")).toBe(`${strict.origin}/welcome`);
     const session = await browser.get("/get-session");
     expect(session.body.user).toMatchObject({ id: user.id, email, emailVerified: true });
 
     expect((await signIn(strict.browser(), email)).status).toBe(200);
   });
 
+  it.each(NAVIGATIONS)("%s signs nobody in and verifies nothing until the app's page confirms", async (_, headers) => {
+    const { email, user } = await signUpUnverified(strict, "nav", "/welcome");
+    const link = linkIn(await nthMail(capture, email, VERIFY), "/verify-email");
+    const browser = strict.browser();
+    const res = await navigate(browser, link, headers);
+    expect(res.status).toBe(302);
+    const page = new URL(res.location ?? "");
+    expect(page.origin + page.pathname).toBe(`${strict.origin}/verify-email`);
+    expect(Object.fromEntries(page.searchParams)).toEqual(Object.fromEntries(new URL(link).searchParams));
+    expect(res.setCookies).toEqual([]);
+    expect((await browser.get("/get-session")).body).toBeNull();
+    const row = await strict.auth.database.db
+      .selectFrom("user")
+      .select("emailVerified")
+      .where("id", "=", user.id)
+      .executeTakeFirstOrThrow();
+    expect(Boolean(row.emailVerified)).toBe(false);
+
+    // The link is still good for its first, confirmed use.
+    expect((await confirm(browser, link)).status).toBe(302);
+    expect((await browser.get("/get-session")).body.user).toMatchObject({ id: user.id, emailVerified: true });
+  });
+
+  it("the confirmation POST refuses another site's form; a trusted script's fetch signs in", async () => {
+    const { email, user } = await signUpUnverified(strict, "form");
+    const link = linkIn(await nthMail(capture, email, VERIFY), "/verify-email");
+    const token = new URL(link).searchParams.get("token") ?? "";
+    const forged = await strict.browser().request("/verify-email", {
+      form: { token, callbackURL: "/" },
+      headers: { origin: "https://evil.example" },
+    });
+    expect(forged.status).toBe(403);
+    expect(forged.setCookies).toEqual([]);
+
+    const browser = strict.browser();
+    const fetched = await browser.get(`/verify-email?token=${token}`, {
+      headers: { "sec-fetch-site": "same-origin", "sec-fetch-mode": "cors", "sec-fetch-dest": "empty" },
+    });
+    expect(fetched.status).toBe(200);
+    expect(fetched.body.user).toMatchObject({ id: user.id, emailVerified: true });
+    expect((await browser.get("/get-session")).body.user.id).toBe(user.id);
+  });
+
   it("opens no session when a verification link is followed again", async () => {
     const { email } = await signUpUnverified(strict, "replay");
     const link = linkIn(await nthMail(capture, email, VERIFY), "/verify-email");
-    expect((await strict.browser().get(link)).status).toBe(302);
+    expect((await confirm(strict.browser(), link)).status).toBe(302);
     const again = strict.browser();
     const replay = await again.get(link);
     expect(replay.status).toBe(302);

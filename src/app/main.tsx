@@ -57,6 +57,7 @@ const router = createBrowserRouter([
   { path: "/forgot-password", element: page(authPages, (m) => m.ForgotPasswordPage) },
   { path: "/reset-password", element: page(authPages, (m) => m.ResetPasswordPage) },
   { path: "/verified", element: page(authPages, (m) => m.VerifiedPage) },
+  { path: "/verify-email", element: page(authPages, (m) => m.VerifyEmailConfirmPage) },
   { path: "/accept-invitation/:id", element: page(miscPages, (m) => m.AcceptInvitationPage) },
   // Signed out too: whoever forgot their password must be able to read the reset mail (development only).
   { path: "/dev/outbox", element: page(miscPages, (m) => m.OutboxPage) },

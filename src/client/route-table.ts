@@ -168,7 +168,7 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     refreshes: [],
   },
   "/magic-link/verify": {
-    methods: ["GET"],
+    methods: ["GET", "POST"],
     refreshes: ["organizations", "session"],
   },
   "/ok": {
@@ -456,7 +456,7 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     refreshes: ["session"],
   },
   "/verify-email": {
-    methods: ["GET"],
+    methods: ["GET", "POST"],
     refreshes: ["session"],
   },
   "/verify-password": {

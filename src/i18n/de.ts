@@ -82,6 +82,10 @@ export const de: Catalogue = {
   "verified.failedTitle": "Dieser Link hat nicht funktioniert",
   "verified.notice": "Ihre E-Mail-Adresse ist bestätigt.",
   "verified.continue": "Weiter zur Anwendung",
+  "verifyEmail.confirmTitle": "E-Mail-Adresse bestätigen",
+  "verifyEmail.confirmIntro":
+    "Fahren Sie nur fort, wenn Sie diesen Link aus Ihrem eigenen Postfach geöffnet haben: Er bestätigt die Adresse und meldet diesen Browser bei ihrem Konto an.",
+  "verifyEmail.confirmSubmit": "Bestätigen und anmelden",
 
   "impersonation.label": "Identitätswechsel",
   "impersonation.actingAs": "Sie handeln als",
@@ -397,7 +401,8 @@ export const de: Catalogue = {
   "emailCode.sent": "Wenn sich die Adresse anmelden kann, ist ein Code an {email} unterwegs.",
 
   "magicLink.landingTitle": "Per E-Mail-Link anmelden",
-  "magicLink.landingIntro": "Sie haben einen Link zur Anmeldung angefordert. Er funktioniert einmal.",
+  "magicLink.landingIntro":
+    "Fahren Sie nur fort, wenn Sie diesen Anmeldelink selbst angefordert haben: Er meldet diesen Browser bei dem Konto an, an das er gesendet wurde. Er funktioniert einmal.",
   "magicLink.title": "Mit einem Link anmelden",
   "magicLink.sent": "Sehen Sie in Ihr Postfach: Wenn sich die Adresse anmelden kann, ist ein Link unterwegs.",
   "magicLink.intro":

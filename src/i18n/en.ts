@@ -81,6 +81,10 @@ export const en = {
   "verified.failedTitle": "This link did not work",
   "verified.notice": "Your email address is verified.",
   "verified.continue": "Continue to the application",
+  "verifyEmail.confirmTitle": "Verify your email address",
+  "verifyEmail.confirmIntro":
+    "Continue only if you opened this link from your own mailbox: it verifies the address and signs this browser in to its account.",
+  "verifyEmail.confirmSubmit": "Verify and sign in",
 
   "impersonation.label": "Impersonation",
   "impersonation.actingAs": "You are acting as",
@@ -390,7 +394,8 @@ export const en = {
   "emailCode.sent": "If the address can sign in, a code is on its way to {email}.",
 
   "magicLink.landingTitle": "Sign in by email link",
-  "magicLink.landingIntro": "You asked for a link to sign in. It works once.",
+  "magicLink.landingIntro":
+    "Continue only if you asked for this sign-in link yourself: it signs this browser in to the account it was sent to. It works once.",
   "magicLink.title": "Sign in with a link",
   "magicLink.sent": "Check your inbox: if the address can sign in, a link is on its way.",
   "magicLink.intro": "Enter your email and we will send you a link that signs you in, no password needed.",

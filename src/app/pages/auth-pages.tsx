@@ -255,6 +255,34 @@ export function ResetPasswordPage() {
   );
 }
 
+/**
+ * Where the API sends a verification link that would sign in but was followed as a link (any site
+ * can aim one at a browser): the button posts the form to the API, same origin, which verifies,
+ * signs in and comes back to callbackURL.
+ */
+export function VerifyEmailConfirmPage() {
+  const [params] = useSearchParams();
+  const token = params.get("token");
+  const callbackURL = params.get("callbackURL");
+  const t = useT();
+  return (
+    <AuthLayout titleKey="verifyEmail.confirmTitle">
+      {token ? (
+        <form method="post" action={`${authClient.apiURL}/verify-email`}>
+          <p>{t("verifyEmail.confirmIntro")}</p>
+          <input type="hidden" name="token" value={token} />
+          {callbackURL && <input type="hidden" name="callbackURL" value={callbackURL} />}
+          <Button type="submit" data-testid="verify-email-continue">
+            {t("verifyEmail.confirmSubmit")}
+          </Button>
+        </form>
+      ) : (
+        <FormError error="INVALID_TOKEN" testId="verify-error" />
+      )}
+    </AuthLayout>
+  );
+}
+
 /** Where the verification link lands (`/verified` or `/verified?error=...`). */
 export function VerifiedPage() {
   const [params] = useSearchParams();

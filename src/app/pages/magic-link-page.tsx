@@ -7,33 +7,34 @@ import { authClient } from "../lib/client.js";
 import { useT } from "../lib/i18n.js";
 import { safeNextPath, useSubmit } from "../lib/use-submit.js";
 
+/** The link's redirect targets, passed on to the API as they came (the server checks them). */
+const REDIRECT_FIELDS = ["callbackURL", "newUserCallbackURL", "errorCallbackURL"] as const;
+
 /**
- * Where a mailed sign-in link lands. Opening it spends nothing (mail scanners open every link); the
- * button does, by taking the browser to the API, which signs in and comes back to callbackURL.
+ * Where a mailed sign-in link lands, and where the API sends a link followed from anywhere but the
+ * browser that asked for it. Opening it spends nothing (mail scanners open every link); the button
+ * posts the form to the API (same origin, so the origin check lets it through), which signs in and
+ * comes back to callbackURL.
  */
 export function MagicLinkPage() {
   const [params] = useSearchParams();
   const token = params.get("token");
   const t = useT();
-  const verify = () => {
-    const query = new URLSearchParams({ token: token ?? "" });
-    for (const key of ["callbackURL", "newUserCallbackURL", "errorCallbackURL"]) {
-      const value = params.get(key);
-      if (value) query.set(key, value);
-    }
-    // Without a callbackURL the API would answer JSON: come back to the app's home instead.
-    if (!query.has("callbackURL")) query.set("callbackURL", "/");
-    window.location.assign(`${authClient.apiURL}/magic-link/verify?${query}`);
-  };
   return (
     <AuthLayout titleKey="magicLink.landingTitle">
       {token ? (
-        <>
+        <form method="post" action={`${authClient.apiURL}/magic-link/verify`}>
           <p>{t("magicLink.landingIntro")}</p>
-          <Button type="button" onClick={verify} data-testid="magic-link-continue">
+          <input type="hidden" name="token" value={token} />
+          {REDIRECT_FIELDS.map((key) => {
+            // Without a callbackURL the API would answer JSON: come back to the app's home instead.
+            const value = params.get(key) || (key === "callbackURL" ? "/" : null);
+            return value ? <input key={key} type="hidden" name={key} value={value} /> : null;
+          })}
+          <Button type="submit" data-testid="magic-link-continue">
             {t("signIn.submit")}
           </Button>
-        </>
+        </form>
       ) : (
         <FormError error="INVALID_TOKEN" testId="magic-link-error" />
       )}

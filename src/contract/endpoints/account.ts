@@ -155,6 +155,16 @@ export const accountFlowEndpoints = {
     errors: ["INVALID_TOKEN", "TOKEN_EXPIRED", "USER_NOT_FOUND", "COULD_NOT_UPDATE_EMAIL"],
     policy: { refreshes: ["session"] },
   }),
+  confirmEmailVerification: endpoint({
+    method: "POST",
+    path: "/verify-email",
+    summary: "Follow a verification link from the app's confirmation page (a form post that may sign in)",
+    body: flows.verifyEmailQuery,
+    reply: statusReply.extend({ user: userModel.nullable().optional() }),
+    answers: "json-or-redirect",
+    errors: ["INVALID_TOKEN", "TOKEN_EXPIRED", "USER_NOT_FOUND", "COULD_NOT_UPDATE_EMAIL"],
+    policy: { form: true, origin: "login", refreshes: ["session"] },
+  }),
   changeEmail: endpoint({
     method: "POST",
     path: "/change-email",

@@ -30,6 +30,22 @@ export const passwordlessEndpoints = {
     errors: ["INVALID_TOKEN", "BANNED_USER"],
     policy: { rateLimit: "credential", feature: "magicLink", refreshes: ["session", "organizations"] },
   }),
+  confirmMagicLink: endpoint({
+    method: "POST",
+    path: "/magic-link/verify",
+    summary: "Use a sign-in link from the app's confirmation page (a form post; the GET only signs in a fetch)",
+    body: magicLinkVerifyQuery,
+    reply: z.union([z.object({ token: z.string(), user: userModel, session: sessionModel }), twoFactorRedirectReply]),
+    answers: "json-or-redirect",
+    errors: ["INVALID_TOKEN", "BANNED_USER"],
+    policy: {
+      form: true,
+      origin: "login",
+      rateLimit: "credential",
+      feature: "magicLink",
+      refreshes: ["session", "organizations"],
+    },
+  }),
   sendVerificationOtp: endpoint({
     method: "POST",
     path: "/email-otp/send-verification-otp",

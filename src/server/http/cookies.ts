@@ -19,7 +19,8 @@ export type CookieName =
   | "admin_session"
   | "two_factor"
   | "trust_device"
-  | "passkey_challenge";
+  | "passkey_challenge"
+  | "link_requester";
 
 /**
  * `[__Host-]<prefix>.<name>`. Secure cookies take the `__Host-` prefix (Gatehouse never sets a

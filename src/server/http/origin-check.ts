@@ -77,3 +77,17 @@ function checkLoginForm(headers: Headers, isTrusted: (o: string) => boolean, req
   // No fetch metadata: a non-browser caller. Check the origin when one is given.
   if (headers.get("origin") || headers.get("referer")) requireTrustedOrigin(headers, isTrusted, requestUrl);
 }
+
+/**
+ * Whether a GET is a script's fetch from a trusted page (better-auth's client calls the link routes
+ * so), not a navigation: links, redirects, forms and images can be aimed at any browser from any
+ * site, so they never carry a sign-in without a confirmation (login CSRF). A navigating GET has no
+ * Origin header, and only a script of this origin makes a same-origin cors request.
+ */
+export function isTrustedFetch(headers: Headers, isTrusted: (o: string) => boolean): boolean {
+  const mode = headers.get("sec-fetch-mode");
+  if (mode !== null && mode !== "cors" && mode !== "same-origin") return false;
+  if (mode !== null && headers.get("sec-fetch-site") === "same-origin") return true;
+  const origin = headers.get("origin");
+  return origin !== null && origin !== "null" && isTrusted(origin);
+}

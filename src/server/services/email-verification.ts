@@ -95,21 +95,26 @@ export type VerifyEmailOutcome =
   | { kind: "verified"; user: User; session: Session | null }
   /** A verified user approved a change from the current address; a link went to the new one. */
   | { kind: "change-confirmed" }
-  | { kind: "email-changed"; user: User };
+  | { kind: "email-changed"; user: User }
+  /** The link would sign in, but it came as a navigation: nothing done, the app's page confirms it. */
+  | { kind: "confirm" };
 
 /** Verify-email failures carry 401 (SPEC 8); the route turns them into `?error=` redirects when it can. */
 const refuse = (code: "INVALID_TOKEN" | "TOKEN_EXPIRED" | "USER_NOT_FOUND" | "UNAUTHORIZED") =>
   new AuthError(code, { status: 401 });
 
 /**
- * GET /verify-email: checks the token, its user, and that a signed-in caller is that user, then
+ * /verify-email: checks the token, its user, and that a signed-in caller is that user, then
  * performs the step the token names (plain verification or one of the two email-change steps).
+ * `confirmed`: the request is the app's confirmation form or a trusted script's fetch, not a link
+ * that any site can aim at a browser; only then may the verification sign the browser in.
  */
 export async function verifyEmail(
   ctx: AuthContext,
   input: { token: string; callbackURL?: string },
   current: SessionWithUser | null,
   meta: RequestMeta,
+  confirmed: boolean,
 ): Promise<VerifyEmailOutcome> {
   const check = await checkEmailToken(ctx.secret, input.token, ctx.now());
   if (check.status === "expired") throw refuse("TOKEN_EXPIRED");
@@ -127,7 +132,7 @@ export async function verifyEmail(
   if (claims.requestType === "change-email-verification") {
     return { kind: "email-changed", user: await applyEmailChange(ctx, user, requireNewEmail(claims), meta.locale) };
   }
-  return markVerified(ctx, user, { signIn: current === null }, meta);
+  return markVerified(ctx, user, { signIn: current === null, confirmed }, meta);
 }
 
 function requireNewEmail(claims: EmailTokenClaims): string {
@@ -137,21 +142,22 @@ function requireNewEmail(claims: EmailTokenClaims): string {
 
 /**
  * Sets emailVerified. Signing in happens only on the link's first use: a replayed link (say, from a
- * mailbox someone else later reads) verifies nothing new and opens no session.
+ * mailbox someone else later reads) verifies nothing new and opens no session. A first use that
+ * would sign in but is not `confirmed` does nothing yet (login CSRF: the link may be someone else's).
  */
 async function markVerified(
   ctx: AuthContext,
   user: User,
-  options: { signIn: boolean },
+  options: { signIn: boolean; confirmed: boolean },
   meta: RequestMeta,
 ): Promise<VerifyEmailOutcome> {
   if (user.emailVerified) return { kind: "verified", user, session: null };
+  // A link in a mailbox is one factor: a user with two-factor on signs in the usual way instead.
+  const signIn = options.signIn && ctx.options.emailVerification.autoSignInAfterVerification && !user.twoFactorEnabled;
+  if (signIn && !options.confirmed) return { kind: "confirm" };
   return ctx.db.transaction().execute(async (trx) => {
     const updated = (await updateUserProfile(trx, user.id, { emailVerified: true }, ctx.now())) ?? user;
     await ctx.webhooks.enqueue(trx, "user.updated", updated);
-    // A link in a mailbox is one factor: a user with two-factor on signs in the usual way instead.
-    const signIn =
-      options.signIn && ctx.options.emailVerification.autoSignInAfterVerification && !user.twoFactorEnabled;
     const session = signIn ? await createSession(ctx, trx, user.id, meta, { rememberMe: true }) : null;
     return { kind: "verified" as const, user: updated, session };
   });

@@ -9,3 +9,14 @@ export async function verifyEmailLink(ctx: AuthContext, claims: EmailTokenClaims
   });
   return apiURL(ctx, `/verify-email?token=${token}&callbackURL=${encodeURIComponent(callbackURL || "/")}`);
 }
+
+/**
+ * The application's page that confirms a verification which signs in: where a link followed as a
+ * navigation goes, since any site can aim a link at a browser. Its form POSTs to /verify-email.
+ */
+export function verifyEmailConfirmPage(ctx: AuthContext, token: string, callbackURL?: string): string {
+  const page = new URL("/verify-email", ctx.baseURL);
+  page.searchParams.set("token", token);
+  if (callbackURL) page.searchParams.set("callbackURL", callbackURL);
+  return page.toString();
+}
