@@ -64,6 +64,31 @@ describe("two-factor and sign-in links through the screens", () => {
     await page.close();
   });
 
+  it("a link opened in a browser that did not ask for it waits for the page's button", async () => {
+    const email = `elsewhere-${Date.now()}@example.com`;
+    const asker = await (await e2e.browser.newContext()).newPage();
+    await asker.goto(`${e2e.service.origin}/sign-in/link`);
+    await asker.getByTestId("magic-link-email").fill(email);
+    await asker.getByTestId("magic-link-submit").click();
+    await asker.getByTestId("magic-link-sent").waitFor();
+    const mail = await e2e.service.mail!.waitFor((m) => m.to === email && /sign-in link/.test(m.subject), 15_000);
+    const token = new URL(/https?:\/\/\S+\/magic-link\?\S+/.exec(mail.text)?.[0] ?? "").searchParams.get("token");
+    const verify = `${e2e.service.origin}/api/auth/magic-link/verify?token=${token}&callbackURL=%2F`;
+
+    // Another browser (an attacker's link, or the person's phone) lands on the confirmation page.
+    const other = await (await e2e.browser.newContext()).newPage();
+    await other.goto(verify);
+    await other.getByTestId("magic-link-continue").waitFor();
+    expect(new URL(other.url()).pathname).toBe("/magic-link");
+    expect(await other.context().cookies()).toEqual([]);
+    await other.close();
+
+    // The browser that asked for it is signed in by the link itself.
+    await asker.goto(verify);
+    await asker.getByTestId("home-title").waitFor();
+    await asker.close();
+  });
+
   it("signs in with a code from the mail", async () => {
     const email = `coded-${Date.now()}@example.com`;
     const page = await (await e2e.browser.newContext()).newPage();
