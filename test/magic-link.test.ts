@@ -1,7 +1,7 @@
 import { createAuthClient } from "better-auth/client";
 import { magicLinkClient } from "better-auth/client/plugins";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { TestBrowser } from "./helpers/browser.js";
+import { parseSetCookie, type TestBrowser } from "./helpers/browser.js";
 import { cookieFetch } from "./helpers/cookie-fetch.js";
 import { type MailCapture, startMailCapture } from "./helpers/mail.js";
 import { nthMail, settledCount, uniqueEmail } from "./helpers/mail-flows.js";
@@ -218,6 +218,18 @@ describe("magic links followed from elsewhere (login CSRF)", () => {
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe(`${server.origin}/`);
     expect((await browser.get("/get-session")).body.user.email).toBe(email);
+  });
+
+  it("binds links to the asking browser with an HttpOnly, Lax cookie that lives as long as they do", async () => {
+    const browser = server.browser();
+    const res = await browser.post("/sign-in/magic-link", { email: uniqueEmail("cookie") });
+    const line = res.setCookies.find((cookie) => cookie.startsWith("gatehouse.link_requester="));
+    const { attributes } = parseSetCookie(line ?? "");
+    expect(attributes).toMatchObject({ "max-age": "300", path: "/", httponly: true, samesite: "Lax" });
+    // A second request keeps the browser's value, so its earlier links stay bound to it.
+    const value = browser.cookie("gatehouse.link_requester");
+    await browser.post("/sign-in/magic-link", { email: uniqueEmail("cookie") });
+    expect(browser.cookie("gatehouse.link_requester")).toBe(value);
   });
 
   it("signs in at once the browser that asked for the link, even from the mail", async () => {
