@@ -16,6 +16,7 @@ export const signedOutScreens: Screen[] = [
   ["/sign-in/link", "magic-link-submit", "", "magicLink.title"],
   ["/sign-in/code", "email-code-submit", "", "emailCode.title"],
   ["/magic-link?token=abc", "magic-link-continue", "", "magicLink.landingTitle"],
+  ["/verify-email?token=abc&callbackURL=%2F", "verify-email-continue", "", "verifyEmail.confirmTitle"],
 ];
 
 export const signedInScreens: Screen[] = [
