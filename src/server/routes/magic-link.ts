@@ -2,6 +2,7 @@ import { passwordlessEndpoints } from "../../contract/endpoints/index.js";
 import type { TwoFactorRedirectReply } from "../../contract/two-factor.js";
 import { isAuthError } from "../errors.js";
 import { writeSessionCookies } from "../http/cookies.js";
+import { credentialsRemovedReply } from "../http/credentials-removed.js";
 import { redirectTarget } from "../http/redirect.js";
 import type { Route } from "../http/route.js";
 import { getRequestSession, requestLocale, requestMeta } from "../http/session.js";
@@ -34,8 +35,12 @@ export function magicLinkRoutes(route: Route): void {
       return c.redirect(redirectTarget(ctx, query.callbackURL, { twoFactorRedirect: "true" }), 302);
     }
     writeSessionCookies(c, outcome.data, { rememberMe: true });
-    if (!query.callbackURL) return { token: outcome.data.session.token, ...outcome.data };
+    const notice = credentialsRemovedReply(outcome);
+    if (!query.callbackURL) return { token: outcome.data.session.token, ...outcome.data, ...notice };
     const target = outcome.isNewUser ? (query.newUserCallbackURL ?? query.callbackURL) : query.callbackURL;
-    return c.redirect(redirectTarget(ctx, target), 302);
+    return c.redirect(
+      redirectTarget(ctx, target, outcome.credentialsRemoved ? { credentialsRemoved: "true" } : {}),
+      302,
+    );
   });
 }

@@ -50,6 +50,8 @@ export async function sendMagicLink(
 export interface MagicLinkSignIn {
   data: SessionWithUser;
   isNewUser: boolean;
+  /** The account had never proven its address and lost what was set up on it. */
+  credentialsRemoved: boolean;
 }
 
 /**
@@ -69,9 +71,15 @@ export async function signInWithMagicLink(
     const record = linkRecord.safeParse(JSON.parse(found.value));
     if (!record.success) throw new AuthError("INVALID_TOKEN");
     const { disableSignUp } = ctx.options.magicLink;
-    return claimMailboxOwner(ctx, trx, { ...record.data, disableSignUp, refusal: "INVALID_TOKEN" });
+    return claimMailboxOwner(ctx, trx, {
+      ...record.data,
+      disableSignUp,
+      refusal: "INVALID_TOKEN",
+      proof: "sign-in-link",
+      locale: meta.locale,
+    });
   });
   // The token is spent even when the second factor is still owed: the challenge carries on from here.
   const data = await openMailboxOwnerSession(ctx, claimed, meta, guest);
-  return { data, isNewUser: claimed.isNewUser };
+  return { data, isNewUser: claimed.isNewUser, credentialsRemoved: claimed.credentialsRemoved };
 }
