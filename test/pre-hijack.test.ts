@@ -228,6 +228,35 @@ describe("an address registered by someone else, then proven by its owner", () =
     await expectSquatterLockedOut(squat);
   });
 
+  it("proofs racing for one account: one strips and mails; the others find it proven or their token gone", async () => {
+    const squat = await registerAsSquatter();
+    const { email } = squat;
+    await server.browser().post("/sign-in/magic-link", { email });
+    const page = linkIn(await nthMail(capture, email, "Your sign-in link"), "/magic-link");
+    const linkToken = new URL(page).searchParams.get("token") ?? "";
+    await server.browser().post("/email-otp/send-verification-otp", { email, type: "sign-in" });
+    const code = /\b(\d{6})\b/.exec((await nthMail(capture, email, "Your sign-in code")).text)?.[1] ?? "";
+    await server.browser().post("/request-password-reset", { email, redirectTo: "/reset" });
+    const reset = linkIn(await nthMail(capture, email, "Reset your password"), "/reset-password/");
+    const resetToken = new URL(reset).pathname.split("/").pop() ?? "";
+
+    const answers = await Promise.all([
+      server.browser().get(`/magic-link/verify?${new URLSearchParams({ token: linkToken })}`),
+      server.browser().post("/sign-in/email-otp", { email, otp: code }),
+      server.browser().post("/reset-password", { newPassword: "the owner's own password", token: resetToken }),
+    ]);
+    // The winner's strip ends the other pending tokens unless they were already being used.
+    for (const answer of answers) {
+      if (answer.status !== 200) expect(["INVALID_TOKEN", "INVALID_OTP"]).toContain(answer.body.code);
+    }
+    expect(answers.filter((a) => a.body.credentialsRemoved === true)).toHaveLength(1);
+    const left = await leftovers(squat.userId);
+    expect(left).toMatchObject({ passkeys: 0, twoFactor: 0, challenges: 0 });
+    expect(left.accounts).not.toContain("oidc");
+    expect(await settledCount(server, capture, email, NOTICE)).toBe(1);
+    await expectSquatterLockedOut(squat);
+  });
+
   it("says nothing and removes nothing when the address was already proven", async () => {
     const email = uniqueEmail("proven");
     await proofs["email code"]!(email);

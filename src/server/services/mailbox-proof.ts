@@ -4,9 +4,14 @@ import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { credentialsRemovedNotice, type MailboxProof } from "../email/templates.js";
 import { AuthError } from "../errors.js";
-import { deleteUserCredentials, removedAnything, type StripScope } from "../store/account-credentials.js";
+import {
+  claimUnprovenAddress,
+  deleteUserCredentials,
+  removedAnything,
+  type StripScope,
+} from "../store/account-credentials.js";
 import type { DB } from "../store/database.js";
-import { findUserByEmail, insertUser, updateUserProfile } from "../store/users.js";
+import { findUserByEmail, findUserById, insertUser, updateUserProfile } from "../store/users.js";
 import { retireAnonymousUser } from "./anonymous.js";
 import { mailedCodeIdentifiers } from "./mailed-tokens.js";
 import { createSession, type RequestMeta, revokeAllSessions } from "./sessions.js";
@@ -73,6 +78,9 @@ export async function adoptUnprovenAccount(
   user: User,
   input: { proof: MailboxProof; locale: Locale },
 ): Promise<MailboxOwner> {
+  if (!(await claimUnprovenAddress(trx, user.id, ctx.now()))) {
+    return { user: await provenUser(trx, user), isNewUser: false, revokedSessions: false, credentialsRemoved: false };
+  }
   const removed = await stripUnprovenAccount(ctx, trx, user, "everything");
   const revoked = await revokeAllSessions(ctx, trx, user.id);
   const adopted = await markEmailVerified(ctx, trx, user);
@@ -89,6 +97,7 @@ export async function adoptUnprovenAccount(
  * be confirming someone else's sign-up), in the caller's transaction, and the address ends verified.
  */
 export async function verifyUnprovenAccount(ctx: AuthContext, trx: DB, user: User, locale: Locale): Promise<User> {
+  if (!(await claimUnprovenAddress(trx, user.id, ctx.now()))) return provenUser(trx, user);
   const removed = await stripUnprovenAccount(ctx, trx, user, "enrolled-factors");
   if (removedAnything(removed)) {
     await ctx.mail.enqueue(trx, credentialsRemovedNotice(locale, user.email, "verification", "enrolled-factors"));
@@ -98,13 +107,18 @@ export async function verifyUnprovenAccount(ctx: AuthContext, trx: DB, user: Use
 
 /** The one place that decides what an unproven account loses, so no proof can forget a kind. */
 function stripUnprovenAccount(ctx: AuthContext, trx: DB, user: User, scope: StripScope) {
-  return deleteUserCredentials(trx, {
+  return deleteUserCredentials(trx, ctx.dialect, {
     userId: user.id,
     scope,
     trustedDevicePrefix: TRUST_DEVICE_PREFIX,
     mailedCodeIdentifiers: mailedCodeIdentifiers(user.email),
     now: ctx.now(),
   });
+}
+
+/** The user as a racing proof left them. */
+async function provenUser(trx: DB, user: User): Promise<User> {
+  return (await findUserById(trx, user.id)) ?? user;
 }
 
 async function markEmailVerified(ctx: AuthContext, trx: DB, user: User): Promise<User> {

@@ -1,5 +1,8 @@
+import type { SelectQueryBuilder } from "kysely";
 import { CREDENTIAL_PROVIDER } from "./accounts.js";
 import type { DB } from "./database.js";
+import type { DialectName } from "./dialect.js";
+import type { Database } from "./schema.js";
 
 /**
  * Every table that references a user, sorted by whether its rows let someone into the account. A
@@ -31,6 +34,7 @@ export const removedAnything = (removed: RemovedCredentials) =>
  */
 export async function deleteUserCredentials(
   db: DB,
+  dialect: DialectName,
   input: {
     userId: string;
     scope: StripScope;
@@ -51,12 +55,12 @@ export async function deleteUserCredentials(
     .set({ twoFactorEnabled: false, updatedAt: input.now })
     .where("id", "=", userId)
     .execute();
-  let verifications = db.deleteFrom("verification").where("value", "=", userId);
-  if (scope === "enrolled-factors")
-    verifications = verifications.where("identifier", "like", `${input.trustedDevicePrefix}%`);
-  await verifications.execute();
+  let pending = db.selectFrom("verification").select("id").where("value", "=", userId);
+  if (scope === "enrolled-factors") pending = pending.where("identifier", "like", `${input.trustedDevicePrefix}%`);
+  await deleteUnlocked(db, dialect, pending);
   if (scope === "everything" && input.mailedCodeIdentifiers.length > 0) {
-    await db.deleteFrom("verification").where("identifier", "in", input.mailedCodeIdentifiers).execute();
+    const codes = db.selectFrom("verification").select("id").where("identifier", "in", input.mailedCodeIdentifiers);
+    await deleteUnlocked(db, dialect, codes);
   }
   const socialAccounts = deletedAccounts.filter((a) => a.providerId !== CREDENTIAL_PROVIDER).length;
   return {
@@ -65,4 +69,32 @@ export async function deleteUserCredentials(
     passkeys: Number(passkeys.numDeletedRows),
     twoFactor: Number(twoFactor.numDeletedRows) > 0,
   };
+}
+
+/**
+ * Marks the address proven, only if it was not: false when a racing proof got there first. Claimed
+ * before anything is stripped, so of two parallel proofs only one strips (and mails the owner).
+ */
+export async function claimUnprovenAddress(db: DB, userId: string, now: Date): Promise<boolean> {
+  const result = await db
+    .updateTable("user")
+    .set({ emailVerified: true, updatedAt: now })
+    .where("id", "=", userId)
+    .where("emailVerified", "=", false)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * A racing proof of the same mailbox holds the row it is consuming (a reset token, a code) until it
+ * commits, and then waits for this one at claimUnprovenAddress: on PostgreSQL such rows are skipped
+ * rather than waited for, which would deadlock. The racing proof deletes them itself.
+ */
+async function deleteUnlocked(
+  db: DB,
+  dialect: DialectName,
+  rows: SelectQueryBuilder<Database, "verification", { id: string }>,
+): Promise<void> {
+  const ids = dialect === "postgres" ? rows.forUpdate().skipLocked() : rows;
+  await db.deleteFrom("verification").where("id", "in", ids).execute();
 }
