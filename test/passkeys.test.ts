@@ -98,6 +98,39 @@ describe("passkeys", () => {
     expect((await browser.get("/get-session")).body.user.id).toBe(account.user.id);
   });
 
+  it("without user verification is one factor: a two-factor user owes the second step (issue 28)", async () => {
+    const account = await signUp(server, { email: uniqueEmail("pk-no-uv") });
+    const device = authenticator();
+    await registerPasskey(account.browser, device);
+    await server.auth.database.db
+      .updateTable("user")
+      .set({ twoFactorEnabled: true })
+      .where("id", "=", account.user.id)
+      .execute();
+    const browser = server.browser();
+    const options = await browser.get("/passkey/generate-authenticate-options");
+    const res = await browser.post("/passkey/verify-authentication", {
+      response: device.authenticate(options.body, { userVerified: false }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ twoFactorRedirect: true });
+    expect(res.body.session).toBeUndefined();
+    expect(browser.cookieNames().some((name) => name.endsWith(".session_token"))).toBe(false);
+    expect(browser.cookieNames().some((name) => name.endsWith(".two_factor"))).toBe(true);
+    expect((await browser.get("/get-session")).body).toBeNull();
+
+    // Without two-factor on, the passkey alone (possession, like a password) still signs in.
+    const plain = await signUp(server, { email: uniqueEmail("pk-no-uv-plain") });
+    const key = authenticator();
+    await registerPasskey(plain.browser, key);
+    const other = server.browser();
+    const fresh = await other.get("/passkey/generate-authenticate-options");
+    const signedIn = await other.post("/passkey/verify-authentication", {
+      response: key.authenticate(fresh.body, { userVerified: false }),
+    });
+    expect(signedIn.body.user.id).toBe(plain.user.id);
+  });
+
   it("renames and deletes only the caller's own passkeys", async () => {
     const owner = await signUp(server, { email: uniqueEmail("pk-own") });
     const id = (await registerPasskey(owner.browser, authenticator())).body.id as string;

@@ -66,6 +66,9 @@ export const de: Catalogue = {
   "signIn.newHere": "Neu hier?",
   "signIn.createAccount": "Konto erstellen",
 
+  "notice.credentialsRemoved":
+    "Dieses Konto wurde eingerichtet, bevor seine Adresse bestätigt war. Damit es Ihres bleibt, wurden das bisherige Passwort, Passkeys, die Zwei-Faktor-Authentifizierung und verknüpfte Konten entfernt und alle anderen Geräte abgemeldet. Wir haben Ihnen dazu eine E-Mail geschickt.",
+  "notice.dismiss": "Schließen",
   "resetPassword.title": "Neues Passwort wählen",
   "resetPassword.submit": "Passwort speichern",
   "resetPassword.newLink": "Neuen Link anfordern",
@@ -533,6 +536,19 @@ export const de: Catalogue = {
   "mail.passwordChanged.changed": "Das Passwort Ihres Kontos wurde geändert.",
   "mail.passwordChanged.outro":
     "Wenn Sie das nicht waren, setzen Sie Ihr Passwort sofort zurück und wenden Sie sich an den Support.",
+  "mail.credentialsRemoved.subject": "Anmeldemethoden wurden aus Ihrem Konto entfernt",
+  "mail.credentialsRemoved.bySignInLink": "Diese Adresse wurde eben mit einem an sie gesendeten Anmeldelink bestätigt.",
+  "mail.credentialsRemoved.byEmailCode": "Diese Adresse wurde eben mit einem an sie gesendeten Code bestätigt.",
+  "mail.credentialsRemoved.byPasswordReset":
+    "Diese Adresse wurde eben mit einer an sie gesendeten Passwort-Zurücksetzung bestätigt.",
+  "mail.credentialsRemoved.byVerification":
+    "Diese Adresse wurde eben mit einem an sie gesendeten Bestätigungslink oder -code bestätigt.",
+  "mail.credentialsRemoved.everything":
+    "Das Konto wurde eingerichtet, bevor jemand die Adresse bestätigt hatte. Vielleicht waren also nicht Sie es, der es eingerichtet hat. Damit es Ihres bleibt, haben wir sein Passwort, seine Passkeys, die Zwei-Faktor-Authentifizierung, vertrauenswürdige Geräte und verknüpfte Konten entfernt und alle Geräte abgemeldet.",
+  "mail.credentialsRemoved.factors":
+    "Das Konto wurde eingerichtet, bevor jemand die Adresse bestätigt hatte. Damit es Ihres bleibt, haben wir die vor der Bestätigung hinzugefügten Passkeys, die Zwei-Faktor-Authentifizierung, vertrauenswürdige Geräte und verknüpfte Konten entfernt. Das bei der Registrierung gewählte Passwort bleibt.",
+  "mail.credentialsRemoved.outro":
+    "Wenn Sie diese selbst eingerichtet haben, fügen Sie sie in Ihren Kontoeinstellungen wieder hinzu. Wenn nicht, hatte jemand Ihre Adresse vor Ihnen registriert: Nichts, was diese Person eingerichtet hat, funktioniert noch.",
   "mail.deleteAccount.subject": "Bestätigen Sie das Löschen Ihres Kontos",
   "mail.deleteAccount.intro": "Jemand möchte Ihr Konto löschen. Das lässt sich nicht rückgängig machen.",
   "mail.deleteAccount.action": "Mein Konto löschen",

@@ -67,6 +67,9 @@ export const en = {
   "signIn.newHere": "New here?",
   "signIn.createAccount": "Create an account",
 
+  "notice.credentialsRemoved":
+    "This account had been set up before its address was confirmed. To keep it yours, its earlier password, passkeys, two-factor authentication and linked accounts were removed and every other device was signed out. We sent you an email about it.",
+  "notice.dismiss": "Dismiss",
   "resetPassword.title": "Choose a new password",
   "resetPassword.submit": "Save password",
   "resetPassword.newLink": "Ask for a new link",
@@ -515,6 +518,18 @@ export const en = {
   "mail.passwordChanged.reset": "The password of your account was reset with a link sent to this address.",
   "mail.passwordChanged.changed": "The password of your account was changed.",
   "mail.passwordChanged.outro": "If this was not you, reset your password at once and contact support.",
+  "mail.credentialsRemoved.subject": "Sign-in methods were removed from your account",
+  "mail.credentialsRemoved.bySignInLink": "This address was just confirmed with a sign-in link sent to it.",
+  "mail.credentialsRemoved.byEmailCode": "This address was just confirmed with a code sent to it.",
+  "mail.credentialsRemoved.byPasswordReset": "This address was just confirmed with a password reset sent to it.",
+  "mail.credentialsRemoved.byVerification":
+    "This address was just confirmed with a verification link or code sent to it.",
+  "mail.credentialsRemoved.everything":
+    "The account had been set up before anyone confirmed the address, so it may not have been you who set it up. To keep it yours, we removed its password, passkeys, two-factor authentication, trusted devices and linked accounts, and signed out every device.",
+  "mail.credentialsRemoved.factors":
+    "The account had been set up before anyone confirmed the address. To keep it yours, we removed the passkeys, two-factor authentication, trusted devices and linked accounts added before the confirmation. The password chosen at sign-up stays.",
+  "mail.credentialsRemoved.outro":
+    "If you set these up yourself, add them again in your account settings. If not, someone had registered your address before you: nothing they set up works any more.",
   "mail.deleteAccount.subject": "Confirm the deletion of your account",
   "mail.deleteAccount.intro": "Someone asked to delete your account. This cannot be undone.",
   "mail.deleteAccount.action": "Delete my account",

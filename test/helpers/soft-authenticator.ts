@@ -79,10 +79,14 @@ export class SoftAuthenticator {
     };
   }
 
-  /** The browser's answer to authentication options (navigator.credentials.get, serialised). */
-  authenticate(options: { challenge: string }, overrides: { origin?: string } = {}) {
+  /**
+   * The browser's answer to authentication options (navigator.credentials.get, serialised).
+   * `userVerified: false` leaves the UV flag off (a security key touched without its PIN).
+   */
+  authenticate(options: { challenge: string }, overrides: { origin?: string; userVerified?: boolean } = {}) {
     this.#counter += 1;
-    const authenticatorData = this.#authenticatorData(FLAG_USER_PRESENT | FLAG_USER_VERIFIED);
+    const flags = FLAG_USER_PRESENT | (overrides.userVerified === false ? 0 : FLAG_USER_VERIFIED);
+    const authenticatorData = this.#authenticatorData(flags);
     const clientDataJSON = this.#clientData("webauthn.get", options.challenge, overrides.origin);
     const signature = sign("sha256", concat(authenticatorData, sha256(clientDataJSON)), this.#keys.privateKey);
     return {

@@ -8,7 +8,7 @@ import { useAppConfig } from "../lib/config.js";
 import { usePageTitle, useT } from "../lib/i18n.js";
 import { useSubmit } from "../lib/use-submit.js";
 import { PreferencesFooter } from "./preferences.js";
-import { Button, FormError, Loading } from "./ui.js";
+import { Button, FormError, Loading, Notice } from "./ui.js";
 
 /** Pages behind it need a session; without one the visitor goes to sign-in and comes back after. */
 export function RequireSession({ children }: { children: ReactNode }) {
@@ -57,6 +57,40 @@ export function ImpersonationBanner({
       </Button>
       <FormError error={error ?? null} testId="stop-impersonating-error" />
     </section>
+  );
+}
+
+/** The query flag a sign-in that stripped an unproven account comes back with (CREDENTIALS_REMOVED_PARAM). */
+export const CREDENTIALS_REMOVED_PARAM = "credentialsRemoved";
+
+/** Adds the flag to an in-app path, so the page the sign-in lands on says what happened. */
+export function withCredentialsRemovedNotice(path: string): string {
+  const url = new URL(path, "http://app.invalid");
+  url.searchParams.set(CREDENTIALS_REMOVED_PARAM, "true");
+  return url.pathname + url.search + url.hash;
+}
+
+/**
+ * After a sign-in link or code took an account whose address had never been confirmed: its earlier
+ * credentials are gone (a mail says so too). Shown until dismissed, which drops the flag.
+ */
+function CredentialsRemovedNotice() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const t = useT();
+  const params = new URLSearchParams(location.search);
+  if (params.get(CREDENTIALS_REMOVED_PARAM) !== "true") return null;
+  const dismiss = () => {
+    params.delete(CREDENTIALS_REMOVED_PARAM);
+    navigate(location.pathname + (params.size ? `?${params}` : ""), { replace: true });
+  };
+  return (
+    <div className="credentials-removed" data-testid="credentials-removed">
+      <Notice>{t("notice.credentialsRemoved")}</Notice>
+      <Button type="button" variant="secondary" onClick={dismiss} data-testid="credentials-removed-dismiss">
+        {t("notice.dismiss")}
+      </Button>
+    </div>
   );
 }
 
@@ -138,6 +172,7 @@ export function AppShell() {
         </ul>
       </nav>
       <main id="main" className="shell-main">
+        <CredentialsRemovedNotice />
         <Outlet />
       </main>
       <PreferencesFooter />

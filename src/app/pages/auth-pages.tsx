@@ -18,6 +18,12 @@ async function enter(navigate: (to: string) => void, next: string) {
   navigate(next);
 }
 
+/** A passkey that did not verify its user is one factor: a user with two-factor on takes the second step. */
+async function enterAfterPasskey(signedIn: object | null, navigate: (to: string) => void, next: string) {
+  if (signedIn && "twoFactorRedirect" in signedIn) navigate(`/two-factor?${new URLSearchParams({ redirectTo: next })}`);
+  else await enter(navigate, next);
+}
+
 export function SignUpPage() {
   const config = useAppConfig();
   const navigate = useNavigate();
@@ -86,7 +92,7 @@ export function SignInPage() {
       try {
         const response = await startAuthentication({ optionsJSON: options.data as never, useBrowserAutofill: true });
         const verified = await authClient.passkey.verifyAuthentication({ response: { ...response } });
-        if (active && !verified.error) await enter(navigate, next);
+        if (active && !verified.error) await enterAfterPasskey(verified.data, navigate, next);
       } catch {
         // Cancelled (the page went away or the button took over): nothing to show.
       }
@@ -110,7 +116,7 @@ export function SignInPage() {
       response: response as { id: string; type: string },
     });
     if (verified.error) return setPasskeyError(verified.error);
-    await enter(navigate, next);
+    await enterAfterPasskey(verified.data, navigate, next);
   };
   const onSocial = (provider: string) =>
     // The reply carries {url, redirect: true}: the client takes the browser to the provider.
@@ -230,7 +236,7 @@ export function ResetPasswordPage() {
   const token = params.get("token");
   const linkError = params.get("error");
   const submit = useSubmit(authClient.resetPassword);
-  const [done, setDone] = useState(false);
+  const [done, setDone] = useState<{ credentialsRemoved?: true } | null>(null);
   const t = useT();
   return (
     <AuthLayout titleKey="resetPassword.title">
@@ -240,15 +246,18 @@ export function ResetPasswordPage() {
           <Link to="/forgot-password">{t("resetPassword.newLink")}</Link>
         </>
       ) : done ? (
-        <Notice testId="reset-password-done">
-          {t("resetPassword.done")} <Link to="/sign-in">{t("signIn.submit")}</Link>
-        </Notice>
+        <>
+          {done.credentialsRemoved && <Notice testId="credentials-removed">{t("notice.credentialsRemoved")}</Notice>}
+          <Notice testId="reset-password-done">
+            {t("resetPassword.done")} <Link to="/sign-in">{t("signIn.submit")}</Link>
+          </Notice>
+        </>
       ) : (
         <NewPasswordForm
           limits={config.emailAndPassword}
           pending={submit.pending}
           error={submit.error}
-          onSubmit={async ({ newPassword }) => setDone(Boolean(await submit.run({ newPassword, token })))}
+          onSubmit={async ({ newPassword }) => setDone((await submit.run({ newPassword, token })) ?? null)}
         />
       )}
     </AuthLayout>

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { EmailOnlyForm } from "../components/auth-forms.js";
-import { AuthLayout } from "../components/shell.js";
+import { AuthLayout, withCredentialsRemovedNotice } from "../components/shell.js";
 import { Button, Field, FormError, Notice } from "../components/ui.js";
 import { authClient } from "../lib/client.js";
 import { useT } from "../lib/i18n.js";
@@ -28,7 +28,7 @@ export function EmailCodePage() {
       return;
     }
     await authClient.$store.session.refetch();
-    navigate(next);
+    navigate(result.credentialsRemoved ? withCredentialsRemovedNotice(next) : next);
   };
 
   return (

@@ -12,7 +12,7 @@ import * as flows from "../account-flows.js";
 import { listedSessionModel, sessionModel, sessionWithUserModel, userModel } from "../models.js";
 import { twoFactorRedirectReply } from "../two-factor.js";
 import { endpoint } from "./define.js";
-import { statusReply, successReply, tokenAndUserReply } from "./replies.js";
+import { credentialsRemovedField, statusReply, successReply, tokenAndUserReply } from "./replies.js";
 
 const PASSWORD_ERRORS = ["PASSWORD_TOO_SHORT", "PASSWORD_TOO_LONG", "PASSWORD_TOO_COMMON"] as const;
 
@@ -206,7 +206,7 @@ export const accountFlowEndpoints = {
     path: "/reset-password",
     summary: "Set a new password with a reset token",
     body: flows.resetPasswordBody,
-    reply: statusReply,
+    reply: statusReply.extend(credentialsRemovedField),
     errors: ["INVALID_TOKEN", ...PASSWORD_ERRORS],
     policy: {},
   }),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { sessionModel, userModel } from "../models.js";
 import * as passkeys from "../passkeys.js";
+import { twoFactorRedirectReply } from "../two-factor.js";
 import { endpoint } from "./define.js";
 import { statusReply } from "./replies.js";
 
@@ -35,9 +36,10 @@ export const passkeyEndpoints = {
   verifyAuthentication: endpoint({
     method: "POST",
     path: "/passkey/verify-authentication",
-    summary: "Sign in with the passkey assertion the browser just made",
+    summary:
+      "Sign in with the passkey assertion the browser just made (without user verification, a user with two-factor on gets the second-factor step)",
     body: passkeys.verifyAuthenticationBody,
-    reply: z.object({ session: sessionModel, user: userModel }),
+    reply: z.union([z.object({ session: sessionModel, user: userModel }), twoFactorRedirectReply]),
     errors: ["CHALLENGE_NOT_FOUND", "PASSKEY_NOT_FOUND", "AUTHENTICATION_FAILED", "BANNED_USER"],
     policy: { feature: "passkey", origin: "login", rateLimit: "credential", refreshes: ["session", "organizations"] },
   }),

@@ -4,7 +4,7 @@ import * as passwordless from "../passwordless.js";
 import { magicLinkVerifyQuery, signInMagicLinkBody } from "../passwordless.js";
 import { twoFactorRedirectReply } from "../two-factor.js";
 import { endpoint } from "./define.js";
-import { statusReply, successReply, tokenAndUserReply } from "./replies.js";
+import { credentialsRemovedField, statusReply, successReply, tokenAndUserReply } from "./replies.js";
 
 const OTP = { feature: "emailOTP" } as const;
 const CODE_ERRORS = ["INVALID_EMAIL", "INVALID_OTP", "OTP_EXPIRED", "TOO_MANY_ATTEMPTS"] as const;
@@ -23,9 +23,13 @@ export const passwordlessEndpoints = {
   verifyMagicLink: endpoint({
     method: "GET",
     path: "/magic-link/verify",
-    summary: "Use a sign-in link: redirects to callbackURL signed in (or answers JSON without one)",
+    summary:
+      "Use a sign-in link: redirects to callbackURL signed in (or answers JSON without one); credentialsRemoved=true when an unproven account lost its credentials",
     query: magicLinkVerifyQuery,
-    reply: z.union([z.object({ token: z.string(), user: userModel, session: sessionModel }), twoFactorRedirectReply]),
+    reply: z.union([
+      z.object({ token: z.string(), user: userModel, session: sessionModel, ...credentialsRemovedField }),
+      twoFactorRedirectReply,
+    ]),
     answers: "json-or-redirect",
     errors: ["INVALID_TOKEN", "BANNED_USER"],
     policy: { rateLimit: "credential", feature: "magicLink", refreshes: ["session", "organizations"] },
@@ -69,7 +73,10 @@ export const passwordlessEndpoints = {
     path: "/sign-in/email-otp",
     summary: "Sign in (or up) with a mailed code",
     body: passwordless.signInEmailOtpBody,
-    reply: z.union([tokenAndUserReply.extend({ token: z.string() }), twoFactorRedirectReply]),
+    reply: z.union([
+      tokenAndUserReply.extend({ token: z.string(), ...credentialsRemovedField }),
+      twoFactorRedirectReply,
+    ]),
     errors: [...CODE_ERRORS, "BANNED_USER"],
     policy: { ...OTP, origin: "login", rateLimit: "credential", refreshes: ["session", "organizations"] },
   }),
@@ -96,7 +103,7 @@ export const passwordlessEndpoints = {
     path: "/email-otp/reset-password",
     summary: "Set a new password with a mailed code",
     body: passwordless.resetPasswordEmailOtpBody,
-    reply: successReply,
+    reply: successReply.extend(credentialsRemovedField),
     errors: [...CODE_ERRORS, "PASSWORD_TOO_SHORT", "PASSWORD_TOO_LONG", "PASSWORD_TOO_COMMON"],
     policy: { ...OTP, rateLimit: "credential" },
   }),

@@ -10,3 +10,8 @@ export const redirectReply = z.object({ url: z.string(), redirect: z.boolean() }
 export const permissionReply = z.object({ error: z.null(), success: z.boolean() });
 export const userReply = z.object({ user: userModel });
 export const sessionAndUserReply = z.object({ session: sessionModel, user: userModel });
+/**
+ * Present (true) when a mailbox proof adopted an account whose address was never proven and removed
+ * every credential set up on it, so the app can say so (a mail tells the owner too).
+ */
+export const credentialsRemovedField = { credentialsRemoved: z.literal(true).optional() };

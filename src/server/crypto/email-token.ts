@@ -12,6 +12,8 @@ export interface EmailTokenClaims {
   userId: string;
   updateTo?: string;
   requestType?: EmailTokenRequest;
+  /** Issued while the account's address was unproven: void once someone proves it (pre-hijacking). */
+  fromUnverified?: true;
 }
 
 const claimsSchema = z.object({
@@ -19,6 +21,7 @@ const claimsSchema = z.object({
   userId: z.string().min(1),
   updateTo: z.string().min(1).optional(),
   requestType: z.enum(["change-email-confirmation", "change-email-verification"]).optional(),
+  fromUnverified: z.literal(true).optional(),
 });
 
 export type EmailTokenCheck =

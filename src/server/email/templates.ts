@@ -92,6 +92,37 @@ export function passwordChangedNotice(locale: Locale, to: string, how: "changed"
   });
 }
 
+/** How a mailbox proved itself when an account that had never proven its address lost its credentials. */
+export type MailboxProof = "sign-in-link" | "email-code" | "password-reset" | "verification";
+
+const PROOF_KEYS = {
+  "sign-in-link": "mail.credentialsRemoved.bySignInLink",
+  "email-code": "mail.credentialsRemoved.byEmailCode",
+  "password-reset": "mail.credentialsRemoved.byPasswordReset",
+  verification: "mail.credentialsRemoved.byVerification",
+} as const;
+
+/** Tells the owner of a just-proven address what its unproven account lost, and why. */
+export function credentialsRemovedNotice(
+  locale: Locale,
+  to: string,
+  proof: MailboxProof,
+  removed: "everything" | "enrolled-factors",
+): MailMessage {
+  const t = translator(locale);
+  return renderActionMail({
+    to,
+    locale,
+    kind: "credentials-removed",
+    subject: t("mail.credentialsRemoved.subject"),
+    intro: [
+      t(PROOF_KEYS[proof]),
+      removed === "everything" ? t("mail.credentialsRemoved.everything") : t("mail.credentialsRemoved.factors"),
+    ],
+    outro: [t("mail.credentialsRemoved.outro")],
+  });
+}
+
 export function deleteAccountMail(locale: Locale, to: string, url: string, expiresInSeconds: number): MailMessage {
   const t = translator(locale);
   return renderActionMail({

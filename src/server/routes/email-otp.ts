@@ -1,5 +1,6 @@
 import { passwordlessEndpoints } from "../../contract/endpoints/index.js";
 import { writeSessionCookies } from "../http/cookies.js";
+import { credentialsRemovedReply } from "../http/credentials-removed.js";
 import type { Route } from "../http/route.js";
 import { getRequestSession, requestLocale, requestMeta } from "../http/session.js";
 import { isTwoFactorRedirect, signInOrChallenge } from "../http/two-factor-gate.js";
@@ -35,7 +36,7 @@ export function emailOtpRoutes(route: Route): void {
     );
     if (isTwoFactorRedirect(result)) return result;
     writeSessionCookies(c, result, { rememberMe: true });
-    return { token: result.session.token, user: result.user };
+    return { token: result.session.token, user: result.user, ...credentialsRemovedReply(result) };
   });
 
   route(passwordlessEndpoints.verifyEmailOtp, async (c, { body }) => {
@@ -46,7 +47,7 @@ export function emailOtpRoutes(route: Route): void {
   });
 
   route(passwordlessEndpoints.resetPasswordEmailOtp, async (c, { body }) => {
-    await resetPasswordWithEmailOtp(c.get("auth"), body, requestLocale(c));
-    return { success: true };
+    const reset = await resetPasswordWithEmailOtp(c.get("auth"), body, requestLocale(c));
+    return { success: true, ...credentialsRemovedReply(reset) };
   });
 }

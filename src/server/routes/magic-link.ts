@@ -5,6 +5,7 @@ import type { magicLinkVerifyQuery } from "../../contract/passwordless.js";
 import type { TwoFactorRedirectReply } from "../../contract/two-factor.js";
 import { isAuthError } from "../errors.js";
 import { readSignedCookie, writeSessionCookies, writeSignedCookie } from "../http/cookies.js";
+import { credentialsRemovedReply } from "../http/credentials-removed.js";
 import type { AuthEnv } from "../http/env.js";
 import { isTrustedFetch } from "../http/origin-check.js";
 import { redirectTarget } from "../http/redirect.js";
@@ -67,7 +68,8 @@ async function spendLink(c: Context<AuthEnv>, input: VerifyInput) {
     return c.redirect(redirectTarget(ctx, input.callbackURL, { twoFactorRedirect: "true" }), 302);
   }
   writeSessionCookies(c, outcome.data, { rememberMe: true });
-  if (!input.callbackURL) return { token: outcome.data.session.token, ...outcome.data };
+  const notice = credentialsRemovedReply(outcome);
+  if (!input.callbackURL) return { token: outcome.data.session.token, ...outcome.data, ...notice };
   const target = outcome.isNewUser ? (input.newUserCallbackURL ?? input.callbackURL) : input.callbackURL;
-  return c.redirect(redirectTarget(ctx, target), 302);
+  return c.redirect(redirectTarget(ctx, target, outcome.credentialsRemoved ? { credentialsRemoved: "true" } : {}), 302);
 }

@@ -2,6 +2,7 @@ import { passkeyEndpoints } from "../../contract/endpoints/index.js";
 import { expireCookie, readSignedCookie, writeSessionCookies, writeSignedCookie } from "../http/cookies.js";
 import type { Route } from "../http/route.js";
 import { getRequestSession, requestMeta } from "../http/session.js";
+import { isTwoFactorRedirect, signInOrChallenge } from "../http/two-factor-gate.js";
 import {
   authenticationOptions,
   CHALLENGE_SECONDS,
@@ -36,10 +37,13 @@ export function passkeyRoutes(route: Route): void {
   route(passkeyEndpoints.verifyAuthentication, async (c, { body }) => {
     const guest = await getRequestSession(c);
     const challenge = readSignedCookie(c, "passkey_challenge");
-    const data = await signInWithPasskey(c.get("auth"), body, challenge, requestMeta(c), guest);
+    const result = await signInOrChallenge(c, true, () =>
+      signInWithPasskey(c.get("auth"), body, challenge, requestMeta(c), guest),
+    );
     expireCookie(c, "passkey_challenge");
-    writeSessionCookies(c, data, { rememberMe: true });
-    return data;
+    if (isTwoFactorRedirect(result)) return result;
+    writeSessionCookies(c, result, { rememberMe: true });
+    return result;
   });
 
   route(passkeyEndpoints.listPasskeys, (c, { session }) => listPasskeys(c.get("auth"), session.user.id));

@@ -1,6 +1,7 @@
 import { PASSWORD_RESET_REQUESTED_MESSAGE } from "../../contract/account-flows.js";
 import { accountEndpoints, accountFlowEndpoints } from "../../contract/endpoints/index.js";
 import { isDontRemember, writeSessionCookies } from "../http/cookies.js";
+import { credentialsRemovedReply } from "../http/credentials-removed.js";
 import { redirectTarget } from "../http/redirect.js";
 import type { Route } from "../http/route.js";
 import { requestLocale, requestMeta } from "../http/session.js";
@@ -24,12 +25,12 @@ export function passwordRoutes(route: Route): void {
   });
 
   route(accountFlowEndpoints.resetPassword, async (c, { body }) => {
-    await resetPassword(
+    const reset = await resetPassword(
       c.get("auth"),
       { newPassword: body.newPassword, token: body.token ?? c.req.query("token") },
       requestLocale(c),
     );
-    return { status: true };
+    return { status: true, ...credentialsRemovedReply(reset) };
   });
 
   route(accountEndpoints.changePassword, async (c, { body, session: current }) => {

@@ -56,6 +56,7 @@ export async function sendNewAddressLink(
     userId: user.id,
     updateTo: newEmail,
     requestType: "change-email-verification" as const,
+    ...(user.emailVerified ? {} : { fromUnverified: true as const }),
   };
   const url = await verifyEmailLink(ctx, claims, callbackURL);
   await ctx.mail.enqueue(ctx.db, verifyNewEmailMail(locale, newEmail, url, ctx.options.emailVerification.expiresIn));

@@ -7,7 +7,7 @@ import { DIGITS, newId, randomString } from "../crypto/random.js";
 import { emailCodeMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import type { DB } from "../store/database.js";
-import { findUserByEmail, updateUserProfile } from "../store/users.js";
+import { findUserByEmail } from "../store/users.js";
 import {
   consumeVerification,
   findVerification,
@@ -15,16 +15,16 @@ import {
   swapVerificationValue,
 } from "../store/verifications.js";
 import { normalizeEmail } from "./credentials.js";
-import { claimMailboxOwner, openMailboxOwnerSession } from "./mailbox-proof.js";
-import { setPasswordWithMailedProof } from "./password-reset.js";
+import { claimMailboxOwner, openMailboxOwnerSession, verifyUnprovenAccount } from "./mailbox-proof.js";
+import { otpIdentifier } from "./mailed-tokens.js";
+import { type MailedPasswordReset, setPasswordWithMailedProof } from "./password-reset.js";
 import { createSession, type RequestMeta } from "./sessions.js";
 import { atLeast, ENUMERATION_SAFE_ANSWER_MS } from "./timing.js";
 
 /**
  * Codes by mail (better-auth's email-otp wire). One live code per address and purpose, stored as
- * `<sha256(code)>:<wrong guesses>`; a new code replaces the old one.
+ * `<sha256(code)>:<wrong guesses>` under otpIdentifier; a new code replaces the old one.
  */
-const otpIdentifier = (type: OtpType, email: string) => `email-otp:${type}:${email}`;
 
 const splitStored = (value: string) => {
   const cut = value.lastIndexOf(":");
@@ -114,7 +114,7 @@ export async function signInWithEmailOtp(
   input: { email: string; otp: string; name?: string },
   meta: RequestMeta,
   guest: SessionWithUser | null,
-): Promise<SessionWithUser> {
+): Promise<SessionWithUser & { credentialsRemoved: boolean }> {
   const email = normalizeEmail(input.email);
   // A wrong guess must be counted even though the sign-in fails, so the check commits on its own.
   await checkOtp(ctx, ctx.db, { email, type: "sign-in", otp: input.otp }, true);
@@ -124,9 +124,12 @@ export async function signInWithEmailOtp(
       name: input.name,
       disableSignUp: ctx.options.emailOTP.disableSignUp,
       refusal: "INVALID_OTP",
+      proof: "email-code",
+      locale: meta.locale,
     }),
   );
-  return openMailboxOwnerSession(ctx, owner, meta, guest);
+  const data = await openMailboxOwnerSession(ctx, owner, meta, guest);
+  return { ...data, credentialsRemoved: owner.credentialsRemoved };
 }
 
 /** POST /email-otp/verify-email: the address is verified; with autoSignInAfterVerification, a session too. */
@@ -139,31 +142,31 @@ export async function verifyEmailWithOtp(
   await checkOtp(ctx, ctx.db, { email, type: "email-verification", otp: input.otp }, true);
   const found = await findUserByEmail(ctx.db, email);
   if (!found) throw new AuthError("USER_NOT_FOUND");
-  const user = await ctx.webhooks.atomic(ctx.db, "user.updated", async (db) => {
-    const updated = (await updateUserProfile(db, found.id, { emailVerified: true }, ctx.now())) ?? found;
-    await ctx.webhooks.enqueue(db, "user.updated", updated);
-    return updated;
-  });
+  const user = found.emailVerified
+    ? found
+    : await ctx.db.transaction().execute((trx) => verifyUnprovenAccount(ctx, trx, found, meta.locale));
+  ctx.mail.wake();
   if (!ctx.options.emailVerification.autoSignInAfterVerification) return { user, session: null };
   const session = await createSession(ctx, ctx.db, user.id, meta, { rememberMe: true, knownUser: user });
   return { user, session };
 }
 
-/** POST /email-otp/reset-password: a new password with a mailed code; the address counts as verified. */
+/**
+ * POST /email-otp/reset-password: a new password with a mailed code; the address counts as verified
+ * (an account that had never proven it is adopted: setPasswordWithMailedProof).
+ */
 export async function resetPasswordWithEmailOtp(
   ctx: AuthContext,
   input: { email: string; otp: string; password: string },
   locale: Locale,
-): Promise<void> {
+): Promise<MailedPasswordReset> {
   const email = normalizeEmail(input.email);
   // Checked first on its own, so a wrong guess is counted (the transaction below would roll it back).
   await checkOtp(ctx, ctx.db, { email, type: "forget-password", otp: input.otp }, false);
-  await setPasswordWithMailedProof(ctx, input.password, locale, async (trx, now) => {
+  return setPasswordWithMailedProof(ctx, input.password, locale, async (trx) => {
     await checkOtp(ctx, trx, { email, type: "forget-password", otp: input.otp }, true);
     const user = await findUserByEmail(trx, email);
     if (!user) throw new AuthError("INVALID_OTP");
-    const updated = (await updateUserProfile(trx, user.id, { emailVerified: true }, now)) ?? user;
-    await ctx.webhooks.enqueue(trx, "user.updated", updated);
-    return updated;
+    return user;
   });
 }

@@ -5,10 +5,11 @@ import { checkEmailToken, type EmailTokenClaims } from "../crypto/email-token.js
 import { verifyEmailMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import type { DB } from "../store/database.js";
-import { findUserByEmail, updateUserProfile } from "../store/users.js";
+import { findUserByEmail } from "../store/users.js";
 import { applyEmailChange, sendNewAddressLink } from "./change-email.js";
 import { normalizeEmail } from "./credentials.js";
 import { enqueueEmailOtp } from "./email-otp.js";
+import { verifyUnprovenAccount } from "./mailbox-proof.js";
 import { createSession, type RequestMeta } from "./sessions.js";
 import { atLeast, ENUMERATION_SAFE_ANSWER_MS } from "./timing.js";
 import { verifyEmailLink } from "./verification-links.js";
@@ -130,6 +131,8 @@ export async function verifyEmail(
     return { kind: "change-confirmed" };
   }
   if (claims.requestType === "change-email-verification") {
+    // Asked for before the address was proven, perhaps by whoever registered it first: the proof ended it.
+    if (claims.fromUnverified && user.emailVerified) throw refuse("INVALID_TOKEN");
     return { kind: "email-changed", user: await applyEmailChange(ctx, user, requireNewEmail(claims), meta.locale) };
   }
   return markVerified(ctx, user, { signIn: current === null, confirmed }, meta);
@@ -141,8 +144,9 @@ function requireNewEmail(claims: EmailTokenClaims): string {
 }
 
 /**
- * Sets emailVerified. Signing in happens only on the link's first use: a replayed link (say, from a
- * mailbox someone else later reads) verifies nothing new and opens no session. A first use that
+ * Sets emailVerified, dropping what was enrolled on the unproven account beyond its sign-up
+ * (verifyUnprovenAccount). Signing in happens only on the link's first use: a replayed link (say,
+ * from a mailbox someone else later reads) verifies nothing new and opens no session. A first use that
  * would sign in but is not `confirmed` does nothing yet (login CSRF: the link may be someone else's).
  */
 async function markVerified(
@@ -152,13 +156,15 @@ async function markVerified(
   meta: RequestMeta,
 ): Promise<VerifyEmailOutcome> {
   if (user.emailVerified) return { kind: "verified", user, session: null };
-  // A link in a mailbox is one factor: a user with two-factor on signs in the usual way instead.
+  // A link in a mailbox is one factor: a user with two-factor on signs in the usual way instead
+  // (decided before the proof strips factors enrolled while unproven, so no unconfirmed link signs in).
   const signIn = options.signIn && ctx.options.emailVerification.autoSignInAfterVerification && !user.twoFactorEnabled;
   if (signIn && !options.confirmed) return { kind: "confirm" };
-  return ctx.db.transaction().execute(async (trx) => {
-    const updated = (await updateUserProfile(trx, user.id, { emailVerified: true }, ctx.now())) ?? user;
-    await ctx.webhooks.enqueue(trx, "user.updated", updated);
+  const outcome = await ctx.db.transaction().execute(async (trx) => {
+    const updated = await verifyUnprovenAccount(ctx, trx, user, meta.locale);
     const session = signIn ? await createSession(ctx, trx, user.id, meta, { rememberMe: true }) : null;
     return { kind: "verified" as const, user: updated, session };
   });
+  ctx.mail.wake();
+  return outcome;
 }

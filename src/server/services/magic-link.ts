@@ -84,6 +84,8 @@ export async function isLinkFromThisBrowser(ctx: AuthContext, token: string, req
 export interface MagicLinkSignIn {
   data: SessionWithUser;
   isNewUser: boolean;
+  /** The account had never proven its address and lost what was set up on it. */
+  credentialsRemoved: boolean;
 }
 
 /**
@@ -106,12 +108,17 @@ export async function signInWithMagicLink(
     if (!record.success) throw new AuthError("INVALID_TOKEN");
     const { disableSignUp } = ctx.options.magicLink;
     const { email, name } = record.data;
-    return {
-      claimed: await claimMailboxOwner(ctx, trx, { email, name, disableSignUp, refusal: "INVALID_TOKEN" }),
-      requestedHere: requestedBy(record.data, browser.requester),
-    };
+    const claimed = await claimMailboxOwner(ctx, trx, {
+      email,
+      name,
+      disableSignUp,
+      refusal: "INVALID_TOKEN",
+      proof: "sign-in-link",
+      locale: meta.locale,
+    });
+    return { claimed, requestedHere: requestedBy(record.data, browser.requester) };
   });
   // The token is spent even when the second factor is still owed: the challenge carries on from here.
   const data = await openMailboxOwnerSession(ctx, claimed, meta, requestedHere ? browser.guest : null);
-  return { data, isNewUser: claimed.isNewUser };
+  return { data, isNewUser: claimed.isNewUser, credentialsRemoved: claimed.credentialsRemoved };
 }

@@ -1,3 +1,4 @@
+import { type OtpType, otpType } from "../../contract/passwordless.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import type { MailMessage } from "../email/message.js";
@@ -31,3 +32,9 @@ export async function issueMailedToken(
   });
   ctx.mail.wake();
 }
+
+/** Where the live code mailed to an address for one purpose is kept (email-otp). */
+export const otpIdentifier = (type: OtpType, email: string) => `email-otp:${type}:${email}`;
+
+/** The codes of every purpose that may be waiting for the address. */
+export const mailedCodeIdentifiers = (email: string) => otpType.options.map((type) => otpIdentifier(type, email));

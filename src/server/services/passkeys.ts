@@ -158,8 +158,10 @@ export async function authenticationOptions(ctx: AuthContext) {
 
 /**
  * POST /passkey/verify-authentication: the assertion checked against the stored challenge and the
- * passkey's public key; the counter moves forward. A passkey is possession and (with user
- * verification) inherence in one, so it also satisfies the second-factor gate.
+ * passkey's public key; the counter moves forward. A passkey that verified its user (PIN or
+ * biometrics: the UV flag) is possession and inherence in one, so it satisfies the second-factor
+ * gate. Without UV it is possession only, like a password: a user with two-factor on still owes the
+ * second factor (TwoFactorRequired).
  */
 export async function signInWithPasskey(
   ctx: AuthContext,
@@ -194,7 +196,7 @@ export async function signInWithPasskey(
   const session = await createSession(ctx, ctx.db, user.id, meta, {
     rememberMe: true,
     knownUser: user,
-    secondFactor: "passkey",
+    secondFactor: verification.authenticationInfo.userVerified ? "passkey" : undefined,
   });
   const data = { session, user };
   await retireAnonymousUser(ctx, guest, data);

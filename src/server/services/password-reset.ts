@@ -11,6 +11,7 @@ import type { DB } from "../store/database.js";
 import { findUserByEmail, findUserById } from "../store/users.js";
 import { consumeVerification, deleteUserVerifications, findVerification } from "../store/verifications.js";
 import { assertNewPasswordAcceptable, normalizeEmail } from "./credentials.js";
+import { adoptUnprovenAccount } from "./mailbox-proof.js";
 import { issueMailedToken } from "./mailed-tokens.js";
 import { revokeAllSessions } from "./sessions.js";
 import { clearSignInFailures } from "./sign-in-throttle.js";
@@ -67,10 +68,10 @@ export async function resetPassword(
   ctx: AuthContext,
   input: { newPassword: string; token?: string },
   locale: Locale,
-): Promise<void> {
+): Promise<MailedPasswordReset> {
   const { token } = input;
   if (!token) throw new AuthError("INVALID_TOKEN");
-  await setPasswordWithMailedProof(ctx, input.newPassword, locale, async (trx, now) => {
+  return setPasswordWithMailedProof(ctx, input.newPassword, locale, async (trx, now) => {
     const found = await consumeVerification(trx, resetIdentifier(token));
     if (!found || found.expiresAt.getTime() <= now.getTime()) throw new AuthError("INVALID_TOKEN");
     const user = await findUserById(trx, found.value);
@@ -79,9 +80,15 @@ export async function resetPassword(
   });
 }
 
+export interface MailedPasswordReset {
+  /** The account had never proven its address and lost what was set up on it (the owner was mailed). */
+  credentialsRemoved: boolean;
+}
+
 /**
  * A new password for the user a mailed proof names (a reset link's token, or a code), in the
- * transaction that takes the proof: other reset links die, trusted devices are forgotten, sessions end
+ * transaction that takes the proof: an account that had never proven its address is adopted first
+ * (adoptUnprovenAccount), other reset links die, trusted devices are forgotten, sessions end
  * (revokeSessionsOnPasswordReset), and the owner is told by mail.
  */
 export async function setPasswordWithMailedProof(
@@ -89,23 +96,28 @@ export async function setPasswordWithMailedProof(
   newPassword: string,
   locale: Locale,
   takeProof: (trx: DB, now: Date) => Promise<User>,
-): Promise<void> {
+): Promise<MailedPasswordReset> {
   assertNewPasswordAcceptable(ctx, newPassword);
   const passwordHash = await ctx.hasher.hash(newPassword);
   const now = ctx.now();
-  const revokeSessions = ctx.options.emailAndPassword.revokeSessionsOnPasswordReset;
-  const user = await ctx.db.transaction().execute(async (trx) => {
-    const user = await takeProof(trx, now);
+  const revokeOnReset = ctx.options.emailAndPassword.revokeSessionsOnPasswordReset;
+  const { user, credentialsRemoved, revokedSessions } = await ctx.db.transaction().execute(async (trx) => {
+    const proven = await takeProof(trx, now);
+    const adopted = proven.emailVerified
+      ? { user: proven, credentialsRemoved: false, revokedSessions: false }
+      : await adoptUnprovenAccount(ctx, trx, proven, { proof: "password-reset", locale });
+    const { user } = adopted;
     await setCredentialPassword(trx, user.id, passwordHash, now);
     await deleteUserVerifications(trx, user.id, RESET_PASSWORD_PREFIX);
     // A trusted device must not outlive the password it was trusted under.
     await forgetTrustedDevices(trx, user.id);
-    if (revokeSessions) await revokeAllSessions(ctx, trx, user.id);
+    if (revokeOnReset) await revokeAllSessions(ctx, trx, user.id);
     await ctx.mail.enqueue(trx, passwordChangedNotice(locale, user.email, "reset"));
-    return user;
+    return { ...adopted, revokedSessions: adopted.revokedSessions || revokeOnReset };
   });
   ctx.mail.wake();
   // Whoever proved they own the mailbox may sign in at once, even if someone was guessing meanwhile.
   await clearSignInFailures(ctx, user.email);
-  if (revokeSessions) await ctx.revocations.revokeUser(user.id);
+  if (revokedSessions) await ctx.revocations.revokeUser(user.id);
+  return { credentialsRemoved };
 }

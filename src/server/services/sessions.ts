@@ -265,15 +265,18 @@ export async function revokeSession(ctx: AuthContext, userId: string, tokenOrHan
 /**
  * Ends the user's sessions (all, or all but `exceptId`) and queues session.revoked for each; `db` may
  * be a transaction the caller owns, and the caller then tells ctx.revocations after it commits.
+ * Answers how many sessions ended.
  */
 export async function revokeAllSessions(
   ctx: AuthContext,
   db: DB,
   userId: string,
   options: { exceptId?: string } = {},
-): Promise<void> {
-  await ctx.webhooks.atomic(db, "session.revoked", async (trx) => {
-    await ctx.webhooks.enqueue(trx, "session.revoked", await deleteUserSessions(trx, userId, options));
+): Promise<number> {
+  return ctx.webhooks.atomic(db, "session.revoked", async (trx) => {
+    const revoked = await deleteUserSessions(trx, userId, options);
+    await ctx.webhooks.enqueue(trx, "session.revoked", revoked);
+    return revoked.length;
   });
 }
 

@@ -8,7 +8,7 @@ import { deleteUserVerifications, findVerification, insertVerification } from ".
  * "Trust this device": a verification value naming the user, until trustDeviceDays have passed.
  * The browser holds the token in a signed cookie; only its SHA-256 is stored.
  */
-const TRUST_DEVICE_PREFIX = "trust-device:";
+export const TRUST_DEVICE_PREFIX = "trust-device:";
 const trustIdentifier = (token: string) => `${TRUST_DEVICE_PREFIX}${sha256Base64Url(token)}`;
 
 /** Trusts the browser for the user after a second factor; answers the token for its cookie. */
