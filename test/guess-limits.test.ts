@@ -1,5 +1,6 @@
 import { URI } from "otpauth";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { RECIPIENT_CAP } from "../src/server/email/outbox.js";
 import { FREE_FAILURES } from "../src/server/services/sign-in-throttle.js";
 import type { TestBrowser } from "./helpers/browser.js";
 import { uniqueEmail } from "./helpers/mail-flows.js";
@@ -188,5 +189,41 @@ describe("passwords", () => {
     // The burst left the account waiting: even the right password is refused now.
     const right = await server.browser().post("/sign-in/email", { email, password });
     expect([right.status, right.body.code]).toEqual([429, "TOO_MANY_REQUESTS"]);
+  });
+});
+
+describe("mail caps", () => {
+  const senders = [
+    { path: "/sign-in/magic-link", body: {} },
+    { path: "/email-otp/send-verification-otp", body: { type: "sign-in" } },
+    { path: "/send-verification-email", body: {} },
+    { path: "/request-password-reset", body: { redirectTo: "/reset" } },
+  ];
+  for (const sender of senders) {
+    it(`${sender.path}: ${BURST} parallel requests put at most ${RECIPIENT_CAP} mails in one inbox`, async () => {
+      const { email } = await signUp(server, { email: uniqueEmail("cap-burst") });
+      const before = await db().selectFrom("outbox").select("id").where("to", "=", email).execute();
+      const answers = await burst(
+        server.browser(),
+        sender.path,
+        Array.from({ length: BURST }, () => ({ ...sender.body, email })),
+      );
+      expect(new Set(answers.map((a) => a.status))).toEqual(new Set([200]));
+      const mails = await db().selectFrom("outbox").select("id").where("to", "=", email).execute();
+      expect(mails.length).toBeLessThanOrEqual(RECIPIENT_CAP);
+      expect(mails.length).toBeGreaterThan(before.length);
+    });
+  }
+
+  it("a code asked for past the cap leaves the last mailed code working", async () => {
+    const email = uniqueEmail("cap-code");
+    for (let i = 0; i < RECIPIENT_CAP; i++) {
+      await server.browser().post("/email-otp/send-verification-otp", { email, type: "sign-in" });
+      server.clock.advance(1); // so the latest mail is the last one queued
+    }
+    const mailed = await mailedCode(email, "email-otp");
+    await server.browser().post("/email-otp/send-verification-otp", { email, type: "sign-in" });
+    const res = await server.browser().post("/sign-in/email-otp", { email, otp: mailed });
+    expect(res.status).toBe(200);
   });
 });

@@ -59,6 +59,9 @@ export async function enqueueEmailOtp(
   const { otpLength, expiresIn } = ctx.options.emailOTP;
   const code = randomString(otpLength, DIGITS);
   const now = ctx.now();
+  // Past the address's mail cap the code already mailed stays the live one: replacing it with one
+  // nobody received would lock its owner out (and parallel replacements would collide).
+  if (!(await ctx.mail.enqueue(db, emailCodeMail(locale, email, code, type, expiresIn)))) return;
   await replaceVerification(db, {
     id: newId(),
     identifier: otpIdentifier(type, email),
@@ -66,7 +69,6 @@ export async function enqueueEmailOtp(
     expiresAt: new Date(now.getTime() + expiresIn * 1000),
     now,
   });
-  await ctx.mail.enqueue(db, emailCodeMail(locale, email, code, type, expiresIn));
 }
 
 /**
