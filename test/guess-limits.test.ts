@@ -25,6 +25,12 @@ beforeAll(async () => {
       magicLink: { enabled: true },
     },
   });
+  // Opens the connections a burst rides on, so the first burst's requests arrive together too.
+  await burst(
+    server.browser(),
+    "/sign-in/email",
+    Array.from({ length: BURST }, (_, i) => ({ email: `warm-${i}@example.com`, password: "not a password" })),
+  );
 });
 afterAll(() => server.close());
 afterEach(() => expect(server.loggedErrors).toEqual([]));
@@ -174,6 +180,19 @@ describe("codes by mail (email-otp)", () => {
       expect(answers.filter((a) => a.code === "TOO_MANY_ATTEMPTS").length).toBeGreaterThan(0);
     });
   }
+
+  it("checking a right code costs no attempt: two typos, a check, then the sign-in still works", async () => {
+    const email = uniqueEmail("otp-check");
+    await server.browser().post("/email-otp/send-verification-otp", { email, type: "sign-in" });
+    const otp = await mailedCode(email, "email-otp");
+    for (const typo of ["000000", "111111"]) {
+      const res = await server.browser().post("/sign-in/email-otp", { email, otp: typo === otp ? "222222" : typo });
+      expect(res.body.code).toBe("INVALID_OTP");
+    }
+    const check = await server.browser().post("/email-otp/check-verification-otp", { email, type: "sign-in", otp });
+    expect(check.body).toEqual({ success: true });
+    expect((await server.browser().post("/sign-in/email-otp", { email, otp })).status).toBe(200);
+  });
 });
 
 describe("passwords", () => {
