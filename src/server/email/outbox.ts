@@ -1,6 +1,7 @@
 import { newId } from "../crypto/random.js";
 import type { Logger } from "../logger.js";
 import { OUTBOX_BATCH, OutboxWorker } from "../outbox-worker.js";
+import { claimAttempt } from "../store/attempt-counters.js";
 import type { DB } from "../store/database.js";
 import { toDate, toDateOrNull } from "../store/values.js";
 import type { MailMessage } from "./message.js";
@@ -29,10 +30,12 @@ export interface MailOutboxOptions {
 
 /**
  * Mail anyone can make us send to an address they name (links to verify, reset, confirm, delete):
- * at most RECIPIENT_CAP of them per address per RECIPIENT_WINDOW_MS, whatever the route or the
- * requester's IP, so nobody can bomb an inbox through us. Counted from the outbox table itself, so
- * every instance shares the count. Past the cap the mail is dropped (logged), and the request
- * answers as usual: the answer must not tell whether anything was sent.
+ * at most RECIPIENT_CAP of them per address in a window of RECIPIENT_WINDOW_MS from the first (the
+ * dropped ones do not stretch it), whatever the route or the
+ * requester's IP, so nobody can bomb an inbox through us. Each mail claims its place in the
+ * address's window before it is queued (store/attempt-counters.ts), so parallel requests cannot all
+ * pass the cap, and every instance shares the count. Past the cap the mail is dropped (logged), and
+ * the request answers as usual: the answer must not tell whether anything was sent.
  */
 export const RECIPIENT_CAPPED_KINDS = [
   "verify-email",
@@ -87,15 +90,8 @@ export class MailOutbox {
   async enqueue(db: DB, message: MailMessage): Promise<boolean> {
     const now = this.#options.now();
     if (cappedKinds.has(message.kind)) {
-      const since = new Date(now.getTime() - RECIPIENT_WINDOW_MS);
-      const recent = await db
-        .selectFrom("outbox")
-        .select((eb) => eb.fn.countAll().as("n"))
-        .where("to", "=", message.to)
-        .where("kind", "in", RECIPIENT_CAPPED_KINDS)
-        .where("createdAt", ">", since)
-        .executeTakeFirstOrThrow();
-      if (Number(recent.n) >= RECIPIENT_CAP) {
+      const window = { limit: RECIPIENT_CAP, expiresAt: new Date(now.getTime() + RECIPIENT_WINDOW_MS) };
+      if ((await claimAttempt(db, `mail-to:${message.to}`, now, window)) === null) {
         this.#options.logger.info("mail dropped: recipient cap reached", { kind: message.kind });
         return false;
       }

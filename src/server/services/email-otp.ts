@@ -6,14 +6,10 @@ import { safeEqual, sha256Base64Url } from "../crypto/digest.js";
 import { DIGITS, newId, randomString } from "../crypto/random.js";
 import { emailCodeMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
+import { claimAttempt, releaseAttempt } from "../store/attempt-counters.js";
 import type { DB } from "../store/database.js";
 import { findUserByEmail } from "../store/users.js";
-import {
-  consumeVerification,
-  findVerification,
-  replaceVerification,
-  swapVerificationValue,
-} from "../store/verifications.js";
+import { consumeVerification, findVerification, replaceVerification } from "../store/verifications.js";
 import { normalizeEmail } from "./credentials.js";
 import { claimMailboxOwner, openMailboxOwnerSession, verifyUnprovenAccount } from "./mailbox-proof.js";
 import { otpIdentifier } from "./mailed-tokens.js";
@@ -23,13 +19,14 @@ import { atLeast, ENUMERATION_SAFE_ANSWER_MS } from "./timing.js";
 
 /**
  * Codes by mail (better-auth's email-otp wire). One live code per address and purpose, stored as
- * `<sha256(code)>:<wrong guesses>` under otpIdentifier; a new code replaces the old one.
+ * `<sha256(code)>:0` under otpIdentifier (the count once kept after the colon now lives in
+ * store/attempt-counters.ts); a new code replaces the old one.
  */
 
-const splitStored = (value: string) => {
-  const cut = value.lastIndexOf(":");
-  return { digest: value.slice(0, cut), failures: Number(value.slice(cut + 1)) || 0 };
-};
+const storedDigest = (value: string) => value.slice(0, value.lastIndexOf(":"));
+
+/** Guesses count per code: a new code starts afresh, as it always did. */
+const guessKey = (identifier: string, digest: string) => `${identifier}:${digest}`;
 
 /**
  * POST /email-otp/send-verification-otp (and /forget-password/email-otp). The same answer in the
@@ -62,6 +59,9 @@ export async function enqueueEmailOtp(
   const { otpLength, expiresIn } = ctx.options.emailOTP;
   const code = randomString(otpLength, DIGITS);
   const now = ctx.now();
+  // Past the address's mail cap the code already mailed stays the live one: replacing it with one
+  // nobody received would lock its owner out (and parallel replacements would collide).
+  if (!(await ctx.mail.enqueue(db, emailCodeMail(locale, email, code, type, expiresIn)))) return;
   await replaceVerification(db, {
     id: newId(),
     identifier: otpIdentifier(type, email),
@@ -69,12 +69,13 @@ export async function enqueueEmailOtp(
     expiresAt: new Date(now.getTime() + expiresIn * 1000),
     now,
   });
-  await ctx.mail.enqueue(db, emailCodeMail(locale, email, code, type, expiresIn));
 }
 
 /**
- * Checks a code against the live one: a wrong guess is counted (compare and swap, so parallel guesses
- * each count) and the code dies at allowedAttempts. With `consume`, a right code is taken, once.
+ * Checks a code against the live one. Each guess first claims one of allowedAttempts (so parallel
+ * guesses cannot all be checked); when none is left the code dies. A right code that is not used up
+ * gives its claim back, so checking before using it costs no attempt. With `consume`, a right code
+ * is taken, once.
  */
 async function checkOtp(
   ctx: AuthContext,
@@ -89,18 +90,16 @@ async function checkOtp(
     await consumeVerification(db, identifier, { value: stored.value });
     throw new AuthError("OTP_EXPIRED");
   }
-  const { digest, failures } = splitStored(stored.value);
-  if (failures >= ctx.options.emailOTP.allowedAttempts) {
+  const digest = storedDigest(stored.value);
+  const key = guessKey(identifier, digest);
+  const limit = { limit: ctx.options.emailOTP.allowedAttempts, expiresAt: stored.expiresAt };
+  if ((await claimAttempt(db, key, ctx.now(), limit)) === null) {
     await consumeVerification(db, identifier, { value: stored.value });
     throw new AuthError("TOO_MANY_ATTEMPTS");
   }
-  if (!safeEqual(sha256Base64Url(input.otp), digest)) {
-    await swapVerificationValue(db, identifier, stored.value, `${digest}:${failures + 1}`, ctx.now());
-    throw new AuthError("INVALID_OTP");
-  }
-  if (consume && !(await consumeVerification(db, identifier, { value: stored.value }))) {
-    throw new AuthError("INVALID_OTP");
-  }
+  if (!safeEqual(sha256Base64Url(input.otp), digest)) throw new AuthError("INVALID_OTP");
+  if (!consume) return releaseAttempt(db, key);
+  if (!(await consumeVerification(db, identifier, { value: stored.value }))) throw new AuthError("INVALID_OTP");
 }
 
 /** POST /email-otp/check-verification-otp: right or wrong, without using the code up. */

@@ -1,11 +1,11 @@
 import type { AuthContext } from "../context.js";
+import { deleteExpiredAttempts } from "../store/attempt-counters.js";
 import {
   deleteExpiredSessions,
   deleteExpiredVerifications,
   deleteFinishedWebhookDeliveries,
   deleteSentMailBefore,
 } from "../store/housekeeping.js";
-import { deleteStaleThrottles } from "../store/sign-in-throttle.js";
 
 /** Delivered mail is kept this long for the development outbox page and support questions. */
 const SENT_MAIL_RETENTION_MS = 7 * 86400 * 1000;
@@ -24,8 +24,7 @@ export async function sweepExpired(
   const now = ctx.now();
   const sessions = await deleteExpiredSessions(ctx.db, now);
   const verifications = await deleteExpiredVerifications(ctx.db, now);
-  // Failure counts older than a day are forgotten (the longest lock is 15 minutes).
-  await deleteStaleThrottles(ctx.db, new Date(now.getTime() - 86_400_000));
+  await deleteExpiredAttempts(ctx.db, now);
   const mail = await deleteSentMailBefore(ctx.db, new Date(now.getTime() - SENT_MAIL_RETENTION_MS));
   const webhooks = await deleteFinishedWebhookDeliveries(ctx.db, {
     delivered: new Date(now.getTime() - DELIVERED_WEBHOOK_RETENTION_MS),

@@ -1,11 +1,13 @@
 import type { AuthContext } from "../context.js";
 import { AuthError } from "../errors.js";
-import { addFailure, claimAttempt, clearThrottle, findThrottle, lockUntil } from "../store/sign-in-throttle.js";
+import { claimAttempt, clearAttempts, findAttempts } from "../store/attempt-counters.js";
 
 /** Failures allowed before the backoff starts. */
 export const FREE_FAILURES = 4;
 /** The longest wait between attempts once locked. */
 export const MAX_LOCK_SECONDS = 15 * 60;
+/** Failures are forgotten after a day without one (the longest lock is 15 minutes). */
+const FORGET_AFTER_MS = 86_400_000;
 
 /** After the 5th failure 1 s, then 2 s, 4 s, ... up to 15 minutes. */
 export function lockSeconds(failures: number): number {
@@ -13,47 +15,49 @@ export function lockSeconds(failures: number): number {
   return Math.min(MAX_LOCK_SECONDS, 2 ** Math.min(failures - FREE_FAILURES - 1, 20));
 }
 
-const throttleKey = (email: string) => `email:${email}`;
+const passwordKey = (email: string) => `sign-in:${email}`;
+/** Second factors have their own count: a right password must not wipe what wrong codes built. */
+const secondFactorKey = (userId: string) => `second-factor:${userId}`;
 
 /** Forgets the failures for an address (after a password reset proved the mailbox). */
 export async function clearSignInFailures(ctx: AuthContext, email: string): Promise<void> {
-  await clearThrottle(ctx.db, throttleKey(email));
+  await clearAttempts(ctx.db, passwordKey(email));
 }
 
 /**
- * Per-account brute-force brake, whatever address the guesses come from. Keyed by the normalized
- * email whether or not an account has it, so the answers reveal nothing. While locked every attempt
- * is refused with 429, a correct password included. Near the threshold an attempt must claim its
- * turn (compare and swap), so parallel guesses cannot slip through the same opening.
+ * Per-account brute-force brake on passwords, whatever address the guesses come from. Keyed by the
+ * normalized email whether or not an account has it, so the answers reveal nothing.
  *
  * Answers a function to call with the result of the password check.
  */
-export async function beginSignInAttempt(
-  ctx: AuthContext,
-  email: string,
-): Promise<(succeeded: boolean) => Promise<void>> {
-  const key = throttleKey(email);
-  const now = ctx.now();
-  const state = await findThrottle(ctx.db, key);
-  if (state?.lockedUntil && state.lockedUntil.getTime() > now.getTime()) throw locked(state.lockedUntil, now);
+export function beginSignInAttempt(ctx: AuthContext, email: string) {
+  return beginBrakedAttempt(ctx, passwordKey(email));
+}
 
-  let counted = false;
-  if (state && state.failures >= FREE_FAILURES) {
-    // This attempt may be the one that locks: count it before checking the password.
-    const until = new Date(now.getTime() + lockSeconds(state.failures + 1) * 1000);
-    if (!(await claimAttempt(ctx.db, key, state.failures, until, now)))
-      throw locked(new Date(now.getTime() + 1000), now);
-    counted = true;
-  }
+/** The same brake on a user's second-factor codes (TOTP, mailed OTP, backup codes) at sign-in. */
+export function beginSecondFactorAttempt(ctx: AuthContext, userId: string) {
+  return beginBrakedAttempt(ctx, secondFactorKey(userId));
+}
+
+/**
+ * Every attempt is counted before its secret is checked (a claim; parallel guesses each need one),
+ * and a success forgets the count. While locked every attempt is refused with 429, a right one
+ * included; so is an attempt that lost the race for the next turn past the free ones.
+ */
+async function beginBrakedAttempt(ctx: AuthContext, key: string): Promise<(succeeded: boolean) => Promise<void>> {
+  const now = ctx.now();
+  const state = await findAttempts(ctx.db, key, now);
+  if (state?.blockedUntil && state.blockedUntil.getTime() > now.getTime()) throw locked(state.blockedUntil, now);
+  const seen = state?.attempts ?? 0;
+  const claimed = await claimAttempt(ctx.db, key, now, {
+    limit: FREE_FAILURES,
+    expiresAt: new Date(now.getTime() + FORGET_AFTER_MS),
+    renew: true,
+    backoff: { seen, blockedUntil: new Date(now.getTime() + lockSeconds(seen + 1) * 1000) },
+  });
+  if (claimed === null) throw locked(new Date(now.getTime() + 1000), now);
   return async (succeeded) => {
-    if (succeeded) {
-      if (state) await clearThrottle(ctx.db, key);
-      return;
-    }
-    if (counted) return;
-    const failures = await addFailure(ctx.db, key, now);
-    const seconds = lockSeconds(failures);
-    if (seconds > 0) await lockUntil(ctx.db, key, new Date(now.getTime() + seconds * 1000));
+    if (succeeded) await clearAttempts(ctx.db, key);
   };
 }
 

@@ -8,10 +8,10 @@ import { DIGITS, randomString } from "../crypto/random.js";
 import { twoFactorCodeMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import { findCredentialPassword } from "../store/accounts.js";
+import { claimAttempt, findAttempts } from "../store/attempt-counters.js";
 import {
   advanceTotpStep,
   consumeChallenge,
-  countChallengeFailure,
   deleteTwoFactor,
   findChallenge,
   findTwoFactor,
@@ -25,7 +25,7 @@ import {
 } from "../store/two-factor.js";
 import { findUserById } from "../store/users.js";
 import { createSession, isSessionFresh, type RequestMeta } from "./sessions.js";
-import { beginSignInAttempt } from "./sign-in-throttle.js";
+import { beginSecondFactorAttempt } from "./sign-in-throttle.js";
 import { forgetTrustedDevices, trustDevice } from "./trusted-devices.js";
 
 /** A sign-in waits this long for its second factor. */
@@ -179,10 +179,8 @@ export async function resolveSubject(
   if (!challenge || challenge.expiresAt.getTime() <= ctx.now().getTime()) {
     throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
   }
-  if (challenge.failures >= CHALLENGE_ATTEMPTS) {
-    await consumeChallenge(ctx.db, challenge.tokenHash);
-    throw new AuthError("TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE");
-  }
+  const claimed = await findAttempts(ctx.db, challengeKey(challenge), ctx.now());
+  if (claimed && claimed.attempts >= CHALLENGE_ATTEMPTS) await endChallengeForTooManyAttempts(ctx, challenge);
   const user = await findUserById(ctx.db, challenge.userId);
   if (!user) throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
   return { kind: "sign-in", challenge, user };
@@ -190,9 +188,17 @@ export async function resolveSubject(
 
 const subjectUser = (subject: TwoFactorSubject) => (subject.kind === "sign-in" ? subject.user : subject.current.user);
 
+const challengeKey = (challenge: TwoFactorChallenge) => `two-factor-challenge:${challenge.tokenHash}`;
+
+async function endChallengeForTooManyAttempts(ctx: AuthContext, challenge: TwoFactorChallenge): Promise<never> {
+  await consumeChallenge(ctx.db, challenge.tokenHash);
+  throw new AuthError("TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE");
+}
+
 /**
- * Runs one code check for a subject. At sign-in a wrong code counts against the challenge and the
- * account's sign-in brake (services/sign-in-throttle.ts), as a wrong password does.
+ * Runs one code check for a subject. At sign-in the attempt is claimed first, on the challenge and
+ * on the user's own second-factor brake (services/sign-in-throttle.ts), so parallel guesses each
+ * need a claim; only a right code clears the brake.
  */
 async function checkCode(
   ctx: AuthContext,
@@ -200,12 +206,18 @@ async function checkCode(
   wrong: "INVALID_CODE" | "INVALID_BACKUP_CODE",
   check: () => Promise<boolean>,
 ): Promise<void> {
-  const finishAttempt = subject.kind === "sign-in" ? await beginSignInAttempt(ctx, subject.user.email) : null;
+  let finishAttempt: ((succeeded: boolean) => Promise<void>) | null = null;
+  if (subject.kind === "sign-in") {
+    const { challenge } = subject;
+    const limit = { limit: CHALLENGE_ATTEMPTS, expiresAt: challenge.expiresAt };
+    if ((await claimAttempt(ctx.db, challengeKey(challenge), ctx.now(), limit)) === null) {
+      await endChallengeForTooManyAttempts(ctx, challenge);
+    }
+    finishAttempt = await beginSecondFactorAttempt(ctx, subject.user.id);
+  }
   const valid = await check();
   await finishAttempt?.(valid);
-  if (valid) return;
-  if (subject.kind === "sign-in") await countChallengeFailure(ctx.db, subject.challenge.tokenHash);
-  throw new AuthError(wrong);
+  if (!valid) throw new AuthError(wrong);
 }
 
 export interface SecondFactorOutcome {

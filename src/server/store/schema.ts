@@ -177,12 +177,14 @@ export interface JwksTable {
   generation: number | null;
 }
 
-/** Failed sign-ins per account key, for the exponential backoff (services/sign-in-throttle.ts). */
-export interface SignInThrottleTable {
+/** Attempts claimed per limited key (migration 0017; store/attempt-counters.ts). */
+export interface AttemptCounterTable {
   key: string;
-  failures: number;
-  lockedUntil: NullableTimestamp;
-  updatedAt: Timestamp;
+  attempts: number;
+  /** A backoff's wait: no attempt before this. */
+  blockedUntil: NullableTimestamp;
+  /** When the count is forgotten. */
+  expiresAt: Timestamp;
 }
 
 /** Mail waiting to be delivered, written in the same transaction as the change that causes it. */
@@ -246,7 +248,7 @@ export interface Database {
   team: TeamTable;
   teamMember: TeamMemberTable;
   jwks: JwksTable;
-  signInThrottle: SignInThrottleTable;
+  attemptCounter: AttemptCounterTable;
   outbox: OutboxTable;
   webhookDelivery: WebhookDeliveryTable;
   auditLog: AuditLogTable;

@@ -17,7 +17,6 @@ export interface TwoFactorChallenge {
   tokenHash: string;
   userId: string;
   rememberMe: boolean;
-  failures: number;
   otpHash: string | null;
   otpExpiresAt: Date | null;
   expiresAt: Date;
@@ -135,20 +134,10 @@ export async function findChallenge(db: DB, tokenHash: string): Promise<TwoFacto
     tokenHash: row.tokenHash,
     userId: row.userId,
     rememberMe: toBool(row.rememberMe),
-    failures: Number(row.failures),
     otpHash: row.otpHash,
     otpExpiresAt: toDateOrNull(row.otpExpiresAt),
     expiresAt: toDate(row.expiresAt),
   };
-}
-
-/** One more wrong code on a challenge; returns the new count. */
-export async function countChallengeFailure(db: DB, tokenHash: string): Promise<void> {
-  await db
-    .updateTable("twoFactorChallenge")
-    .set((eb) => ({ failures: eb("failures", "+", 1) }))
-    .where("tokenHash", "=", tokenHash)
-    .execute();
 }
 
 export async function setChallengeOtp(db: DB, tokenHash: string, otpHash: string, expiresAt: Date): Promise<void> {

@@ -58,26 +58,6 @@ export async function deleteUserVerifications(db: DB, userId: string, prefix?: s
   await query.execute();
 }
 
-/**
- * Replaces a value only if it still holds what the caller read (compare and swap): false when a
- * racing request changed or took it first.
- */
-export async function swapVerificationValue(
-  db: DB,
-  identifier: string,
-  expected: string,
-  next: string,
-  now: Date,
-): Promise<boolean> {
-  const result = await db
-    .updateTable("verification")
-    .set({ value: next, updatedAt: now })
-    .where("identifier", "=", identifier)
-    .where("value", "=", expected)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
-
 /** Replaces whatever one-time value an identifier held with a fresh one. */
 export async function replaceVerification(
   db: DB,
