@@ -110,7 +110,7 @@ const proofs: Record<string, (email: string) => Promise<{ body: any; password: s
     expect(sent.status).toBe(200);
     const page = linkIn(await nthMail(capture, email, "Your sign-in link"), "/magic-link");
     const token = new URL(page).searchParams.get("token") ?? "";
-    const res = await server.browser().get(`/magic-link/verify?${new URLSearchParams({ token })}`);
+    const res = await server.browser().post("/magic-link/verify", { token });
     expect(res.status).toBe(200);
     return { body: res.body, password: null };
   },
@@ -212,7 +212,7 @@ describe("an address registered by someone else, then proven by its owner", () =
     const before = await leftovers(squat.userId);
     const undo = await refuseWrites(server, { table: "passkey", op: "DELETE" });
     try {
-      const failed = await server.browser().get(`/magic-link/verify?${new URLSearchParams({ token })}`);
+      const failed = await server.browser().post("/magic-link/verify", { token });
       expect(failed.status).toBe(500);
     } finally {
       await undo();
@@ -223,7 +223,7 @@ describe("an address registered by someone else, then proven by its owner", () =
     expect(before).toMatchObject({ accounts: ["credential", "oidc"], passkeys: 1, twoFactor: 1 });
     expect((await squat.browser.get("/get-session")).body.user.id).toBe(squat.userId);
 
-    const res = await server.browser().get(`/magic-link/verify?${new URLSearchParams({ token })}`);
+    const res = await server.browser().post("/magic-link/verify", { token });
     expect(res.body.credentialsRemoved).toBe(true);
     await expectSquatterLockedOut(squat);
   });
@@ -241,7 +241,7 @@ describe("an address registered by someone else, then proven by its owner", () =
     const resetToken = new URL(reset).pathname.split("/").pop() ?? "";
 
     const answers = await Promise.all([
-      server.browser().get(`/magic-link/verify?${new URLSearchParams({ token: linkToken })}`),
+      server.browser().post("/magic-link/verify", { token: linkToken }),
       server.browser().post("/sign-in/email-otp", { email, otp: code }),
       server.browser().post("/reset-password", { newPassword: "the owner's own password", token: resetToken }),
     ]);
