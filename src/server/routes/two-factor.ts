@@ -48,20 +48,20 @@ export function twoFactorRoutes(route: Route): void {
     return { method: "totp" as const, totpURI: result.totpURI, backupCodes: result.backupCodes };
   });
 
-  route(twoFactorEndpoints.getTotpUri, async (c, { body, session }) => ({
-    totpURI: await getTotpUri(c.get("auth"), session, body.password),
+  route(twoFactorEndpoints.getTotpUri, async (c, { session }) => ({
+    totpURI: await getTotpUri(c.get("auth"), session),
   }));
 
-  route(twoFactorEndpoints.disableTwoFactor, async (c, { body, session }) => {
-    const user = await disableTwoFactor(c.get("auth"), session, body.password);
+  route(twoFactorEndpoints.disableTwoFactor, async (c, { session }) => {
+    const user = await disableTwoFactor(c.get("auth"), session);
     writeSessionCookies(c, { session: session.session, user }, { rememberMe: !isDontRemember(c) });
     expireCookie(c, "trust_device");
     return { status: true };
   });
 
-  route(twoFactorEndpoints.generateBackupCodes, async (c, { body, session }) => ({
+  route(twoFactorEndpoints.generateBackupCodes, async (c, { session }) => ({
     status: true,
-    backupCodes: await regenerateBackupCodes(c.get("auth"), session, body.password),
+    backupCodes: await regenerateBackupCodes(c.get("auth"), session),
   }));
 
   route(twoFactorEndpoints.verifyTotp, async (c, { body }) =>

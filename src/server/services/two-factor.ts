@@ -7,7 +7,7 @@ import { safeEqual, sha256Base64Url } from "../crypto/digest.js";
 import { DIGITS, randomString } from "../crypto/random.js";
 import { twoFactorCodeMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
-import { findCredentialPassword } from "../store/accounts.js";
+import type { ProofMethod } from "../store/session-proofs.js";
 import {
   advanceTotpStep,
   consumeChallenge,
@@ -24,7 +24,8 @@ import {
   type TwoFactorChallenge,
 } from "../store/two-factor.js";
 import { findUserById } from "../store/users.js";
-import { createSession, isSessionFresh, type RequestMeta } from "./sessions.js";
+import { noteProof } from "./credential-guard.js";
+import { createSession, type RequestMeta } from "./sessions.js";
 import { beginSignInAttempt } from "./sign-in-throttle.js";
 import { forgetTrustedDevices, trustDevice } from "./trusted-devices.js";
 
@@ -55,26 +56,16 @@ function newBackupCodes(ctx: AuthContext): string[] {
   return Array.from({ length: amount }, () => randomString(length, "abcdefghjkmnpqrstuvwxyz23456789"));
 }
 
-/**
- * Managing two-factor is sensitive: the password when the user has one; a user who signed up through
- * a provider (no password) proves themselves with a fresh session instead.
- */
-async function confirmIdentity(ctx: AuthContext, current: SessionWithUser, password: string | undefined) {
-  const stored = await findCredentialPassword(ctx.db, current.user.id);
-  if (stored) {
-    if (!password || !(await ctx.hasher.verify(stored, password))) throw new AuthError("INVALID_PASSWORD");
-    return;
-  }
-  if (!isSessionFresh(ctx, current.session)) throw new AuthError("SESSION_NOT_FRESH");
-}
+// Who may manage two-factor (no impersonation, a verified account, a recent proof of identity: the
+// `password` of these bodies or one the session recorded) is the routes' credential guard's rule
+// (services/credential-guard.ts), checked before any of these run.
 
 /** POST /two-factor/enable: a new secret and backup codes; two-factor turns on once a code proves the app has it. */
 export async function enableTwoFactor(
   ctx: AuthContext,
   current: SessionWithUser,
-  input: { password?: string; issuer?: string },
+  input: { issuer?: string },
 ): Promise<{ totpURI: string; backupCodes: string[]; user: User }> {
-  await confirmIdentity(ctx, current, input.password);
   const existing = await findTwoFactor(ctx.db, current.user.id);
   if (existing?.verified && current.user.twoFactorEnabled) throw new AuthError("TOTP_ALREADY_ENABLED");
   const secret = new Secret({ size: 20 });
@@ -104,15 +95,13 @@ async function requireSecret(ctx: AuthContext, userId: string) {
   return { record, base32 };
 }
 
-export async function getTotpUri(ctx: AuthContext, current: SessionWithUser, password?: string): Promise<string> {
-  await confirmIdentity(ctx, current, password);
+export async function getTotpUri(ctx: AuthContext, current: SessionWithUser): Promise<string> {
   const { base32 } = await requireSecret(ctx, current.user.id);
   return totpFor(ctx, current.user, base32).toString();
 }
 
 /** POST /two-factor/disable: secret, codes and trusted devices go. */
-export async function disableTwoFactor(ctx: AuthContext, current: SessionWithUser, password?: string): Promise<User> {
-  await confirmIdentity(ctx, current, password);
+export async function disableTwoFactor(ctx: AuthContext, current: SessionWithUser): Promise<User> {
   if (!current.user.twoFactorEnabled && !(await findTwoFactor(ctx.db, current.user.id))) {
     throw new AuthError("TWO_FACTOR_NOT_ENABLED");
   }
@@ -124,12 +113,7 @@ export async function disableTwoFactor(ctx: AuthContext, current: SessionWithUse
   return { ...current.user, twoFactorEnabled: false };
 }
 
-export async function regenerateBackupCodes(
-  ctx: AuthContext,
-  current: SessionWithUser,
-  password?: string,
-): Promise<string[]> {
-  await confirmIdentity(ctx, current, password);
+export async function regenerateBackupCodes(ctx: AuthContext, current: SessionWithUser): Promise<string[]> {
   if (!current.user.twoFactorEnabled) throw new AuthError("TWO_FACTOR_NOT_ENABLED");
   const codes = newBackupCodes(ctx);
   if (!(await replaceBackupCodes(ctx.db, current.user.id, codes.map(hashBackupCode), ctx.now()))) {
@@ -218,13 +202,15 @@ export interface SecondFactorOutcome {
 
 /**
  * A second factor was proven: a sign-in gets its session (the challenge is used up, once); a
- * signed-in user keeps theirs, and a set-up in progress turns two-factor on.
+ * signed-in user keeps theirs, and a set-up in progress turns two-factor on. `proof` is what the
+ * factor proves of the person (a mailed code: only the mailbox, so none).
  */
 async function complete(
   ctx: AuthContext,
   subject: TwoFactorSubject,
   meta: RequestMeta,
   trust: boolean,
+  proof: ProofMethod | null,
 ): Promise<SecondFactorOutcome> {
   const now = ctx.now();
   let data: SessionWithUser;
@@ -235,6 +221,7 @@ async function complete(
         await ctx.webhooks.enqueue(db, "user.updated", await setTwoFactorEnabled(db, current.user.id, true, now));
       });
     }
+    if (proof) await noteProof(ctx, current, proof);
     data = { session: current.session, user: { ...current.user, twoFactorEnabled: true } };
   } else {
     const { challenge, user } = subject;
@@ -244,6 +231,7 @@ async function complete(
         rememberMe: challenge.rememberMe,
         knownUser: user,
         secondFactor: "verified",
+        proof: proof ?? undefined,
       });
       return { session, user };
     });
@@ -269,7 +257,7 @@ export async function verifyTotp(
     if (delta === null) return false;
     return advanceTotpStep(ctx.db, user.id, totp.counter({ timestamp }) + delta, ctx.now());
   });
-  return complete(ctx, subject, meta, input.trustDevice === true);
+  return complete(ctx, subject, meta, input.trustDevice === true, "totp");
 }
 
 /** POST /two-factor/verify-backup-code: each code works once. */
@@ -292,7 +280,7 @@ export async function verifyBackupCode(
     const remaining = record.backupCodeHashes.filter((_, i) => i !== index);
     return spendBackupCode(ctx.db, user.id, remaining, record.backupCodeHashes);
   });
-  return complete(ctx, subject, meta, input.trustDevice === true);
+  return complete(ctx, subject, meta, input.trustDevice === true, "backup-code");
 }
 
 /** Mailed codes serve a pending sign-in only, and only while two-factor OTP is on. */
@@ -327,5 +315,5 @@ export async function verifyTwoFactorOtp(
   if (challenge.otpExpiresAt.getTime() <= ctx.now().getTime()) throw new AuthError("OTP_HAS_EXPIRED");
   const otpHash = challenge.otpHash;
   await checkCode(ctx, subject, "INVALID_CODE", async () => safeEqual(sha256Base64Url(input.code), otpHash));
-  return complete(ctx, subject, meta, input.trustDevice === true);
+  return complete(ctx, subject, meta, input.trustDevice === true, null);
 }
