@@ -1,10 +1,11 @@
+import { URI } from "otpauth";
 // Issue 28: who may add a credential or factor (impersonation, unverified accounts, recent proof).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { allEndpoints } from "../src/contract/endpoints/index.js";
 import { RECENT_PROOF_SECONDS } from "../src/server/services/credential-guard.js";
 import type { TestBrowser } from "./helpers/browser.js";
 import { type MailCapture, startMailCapture } from "./helpers/mail.js";
-import { nthMail, uniqueEmail } from "./helpers/mail-flows.js";
+import { nthMail, settledCount, uniqueEmail } from "./helpers/mail-flows.js";
 import { EVERY_FEATURE_ON, signUp, startTestServer, type TestServer } from "./helpers/server.js";
 import { SoftAuthenticator } from "./helpers/soft-authenticator.js";
 
@@ -230,5 +231,45 @@ describe("a recent proof of identity", () => {
     });
     expect(signedIn.status).toBe(200);
     expect((await registerPasskey(browser)).status).toBe(200);
+  });
+});
+
+describe("mail when a factor is added or removed", () => {
+  /** The current code of an otpauth URI at the server's clock. */
+  const codeFor = (totpURI: string) =>
+    (URI.parse(totpURI) as import("otpauth").TOTP).generate({ timestamp: server.clock.now().getTime() });
+
+  it("tells the user of a new passkey and of a removed one", async () => {
+    const account = await signUp(server, { email: uniqueEmail("pk-mail"), verified: true });
+    const added = await registerPasskey(account.browser);
+    expect(added.status).toBe(200);
+    const mail = await nthMail(capture, account.email, "A passkey was added to your account");
+    expect(mail.text).toContain("A new passkey can now sign in to your account.");
+    await account.browser.post("/passkey/delete-passkey", { id: added.body.id });
+    await nthMail(capture, account.email, "A passkey was removed from your account");
+    // Nothing removed, nothing told.
+    expect((await account.browser.post("/passkey/delete-passkey", { id: added.body.id })).status).toBe(404);
+    expect(await settledCount(server, capture, account.email, "A passkey was removed")).toBe(1);
+  });
+
+  it("tells the user, in their language, when two-factor turns on and off", async () => {
+    const account = await signUp(server, { email: uniqueEmail("tf-mail"), verified: true });
+    const german = { "accept-language": "de" };
+    const enabled = await account.browser.request("/two-factor/enable", {
+      body: { password: account.password },
+      headers: german,
+    });
+    expect(enabled.status).toBe(200);
+    // A secret handed out but not yet confirmed turns nothing on: no mail yet.
+    expect(await settledCount(server, capture, account.email, "Zwei-Faktor")).toBe(0);
+    const confirmed = await account.browser.request("/two-factor/verify-totp", {
+      body: { code: codeFor(enabled.body.totpURI) },
+      headers: german,
+    });
+    expect(confirmed.status).toBe(200);
+    const on = await nthMail(capture, account.email, "Die Zwei-Faktor-Authentifizierung ist eingeschaltet");
+    expect(on.html).toContain('<html lang="de">');
+    await account.browser.post("/two-factor/disable", { password: account.password });
+    await nthMail(capture, account.email, "Two-factor authentication is off");
   });
 });

@@ -528,6 +528,17 @@ export const de: Catalogue = {
   "mail.passwordChanged.changed": "Das Passwort Ihres Kontos wurde geändert.",
   "mail.passwordChanged.outro":
     "Wenn Sie das nicht waren, setzen Sie Ihr Passwort sofort zurück und wenden Sie sich an den Support.",
+  "mail.factor.passkeyAdded.subject": "Ihrem Konto wurde ein Passkey hinzugefügt",
+  "mail.factor.passkeyAdded.intro": "Ein neuer Passkey kann sich jetzt bei Ihrem Konto anmelden.",
+  "mail.factor.passkeyRemoved.subject": "Ein Passkey wurde von Ihrem Konto entfernt",
+  "mail.factor.passkeyRemoved.intro": "Ein Passkey kann sich nicht mehr bei Ihrem Konto anmelden.",
+  "mail.factor.twoFactorEnabled.subject": "Die Zwei-Faktor-Authentifizierung ist eingeschaltet",
+  "mail.factor.twoFactorEnabled.intro":
+    "Die Anmeldung bei Ihrem Konto fragt jetzt nach einem Code aus einer Authenticator-App.",
+  "mail.factor.twoFactorDisabled.subject": "Die Zwei-Faktor-Authentifizierung ist ausgeschaltet",
+  "mail.factor.twoFactorDisabled.intro": "Die Anmeldung bei Ihrem Konto fragt nicht mehr nach einem zweiten Faktor.",
+  "mail.factor.outro":
+    "Wenn Sie das nicht waren, melden Sie sich an, setzen Sie Ihr Passwort zurück, prüfen Sie Ihre Passkeys und die Zwei-Faktor-Einstellungen und wenden Sie sich an den Support.",
   "mail.deleteAccount.subject": "Bestätigen Sie das Löschen Ihres Kontos",
   "mail.deleteAccount.intro": "Jemand möchte Ihr Konto löschen. Das lässt sich nicht rückgängig machen.",
   "mail.deleteAccount.action": "Mein Konto löschen",

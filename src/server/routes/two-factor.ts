@@ -42,7 +42,7 @@ function answer(c: Context<AuthEnv>, outcome: SecondFactorOutcome) {
 /** Routed only while twoFactor is on (the endpoints' feature switch). */
 export function twoFactorRoutes(route: Route): void {
   route(twoFactorEndpoints.enableTwoFactor, async (c, { body, session }) => {
-    const result = await enableTwoFactor(c.get("auth"), session, body);
+    const result = await enableTwoFactor(c.get("auth"), session, body, requestLocale(c));
     // The cookie cache must show the switch when skipVerificationOnEnable turned it on.
     writeSessionCookies(c, { session: session.session, user: result.user }, { rememberMe: !isDontRemember(c) });
     return { method: "totp" as const, totpURI: result.totpURI, backupCodes: result.backupCodes };
@@ -53,7 +53,7 @@ export function twoFactorRoutes(route: Route): void {
   }));
 
   route(twoFactorEndpoints.disableTwoFactor, async (c, { session }) => {
-    const user = await disableTwoFactor(c.get("auth"), session);
+    const user = await disableTwoFactor(c.get("auth"), session, requestLocale(c));
     writeSessionCookies(c, { session: session.session, user }, { rememberMe: !isDontRemember(c) });
     expireCookie(c, "trust_device");
     return { status: true };

@@ -5,8 +5,9 @@ import type { Locale } from "../../i18n/index.js";
 import type { AuthContext } from "../context.js";
 import { safeEqual, sha256Base64Url } from "../crypto/digest.js";
 import { DIGITS, randomString } from "../crypto/random.js";
-import { twoFactorCodeMail } from "../email/templates.js";
+import { factorChangedNotice, twoFactorCodeMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
+import type { DB } from "../store/database.js";
 import type { ProofMethod } from "../store/session-proofs.js";
 import {
   advanceTotpStep,
@@ -65,6 +66,7 @@ export async function enableTwoFactor(
   ctx: AuthContext,
   current: SessionWithUser,
   input: { issuer?: string },
+  locale: Locale,
 ): Promise<{ totpURI: string; backupCodes: string[]; user: User }> {
   const existing = await findTwoFactor(ctx.db, current.user.id);
   if (existing?.verified && current.user.twoFactorEnabled) throw new AuthError("TOTP_ALREADY_ENABLED");
@@ -80,11 +82,17 @@ export async function enableTwoFactor(
       verified,
       now,
     });
-    if (verified)
-      await ctx.webhooks.enqueue(trx, "user.updated", await setTwoFactorEnabled(trx, current.user.id, true, now));
+    if (verified) await turnTwoFactor(ctx, trx, current.user, true, locale);
   });
+  if (verified) ctx.mail.wake();
   const user = { ...current.user, twoFactorEnabled: verified || current.user.twoFactorEnabled };
   return { totpURI: totpFor(ctx, user, secret.base32, input.issuer).toString(), backupCodes, user };
+}
+
+/** Two-factor on or off for the user, told by webhook and by mail to the user, in the caller's transaction. */
+async function turnTwoFactor(ctx: AuthContext, trx: DB, user: User, on: boolean, locale: Locale): Promise<void> {
+  await ctx.webhooks.enqueue(trx, "user.updated", await setTwoFactorEnabled(trx, user.id, on, ctx.now()));
+  await ctx.mail.enqueue(trx, factorChangedNotice(locale, user.email, on ? "twoFactorEnabled" : "twoFactorDisabled"));
 }
 
 async function requireSecret(ctx: AuthContext, userId: string) {
@@ -101,15 +109,16 @@ export async function getTotpUri(ctx: AuthContext, current: SessionWithUser): Pr
 }
 
 /** POST /two-factor/disable: secret, codes and trusted devices go. */
-export async function disableTwoFactor(ctx: AuthContext, current: SessionWithUser): Promise<User> {
+export async function disableTwoFactor(ctx: AuthContext, current: SessionWithUser, locale: Locale): Promise<User> {
   if (!current.user.twoFactorEnabled && !(await findTwoFactor(ctx.db, current.user.id))) {
     throw new AuthError("TWO_FACTOR_NOT_ENABLED");
   }
   await ctx.db.transaction().execute(async (trx) => {
     await deleteTwoFactor(trx, current.user.id);
     await forgetTrustedDevices(trx, current.user.id);
-    await ctx.webhooks.enqueue(trx, "user.updated", await setTwoFactorEnabled(trx, current.user.id, false, ctx.now()));
+    await turnTwoFactor(ctx, trx, current.user, false, locale);
   });
+  ctx.mail.wake();
   return { ...current.user, twoFactorEnabled: false };
 }
 
@@ -212,14 +221,12 @@ async function complete(
   trust: boolean,
   proof: ProofMethod | null,
 ): Promise<SecondFactorOutcome> {
-  const now = ctx.now();
   let data: SessionWithUser;
   if (subject.kind === "signed-in") {
     const { current } = subject;
     if (!current.user.twoFactorEnabled) {
-      await ctx.webhooks.atomic(ctx.db, "user.updated", async (db) => {
-        await ctx.webhooks.enqueue(db, "user.updated", await setTwoFactorEnabled(db, current.user.id, true, now));
-      });
+      await ctx.db.transaction().execute((trx) => turnTwoFactor(ctx, trx, current.user, true, meta.locale));
+      ctx.mail.wake();
     }
     if (proof) await noteProof(ctx, current, proof);
     data = { session: current.session, user: { ...current.user, twoFactorEnabled: true } };
