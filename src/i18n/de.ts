@@ -333,6 +333,9 @@ export const de: Catalogue = {
   "passkeys.title": "Passkeys",
   "passkeys.intro": "Melden Sie sich mit Fingerabdruck, Gesicht oder Geräte-PIN statt mit einem Passwort an.",
   "passkeys.add": "Passkey hinzufügen",
+  "passkeys.confirm.form": "Passwort bestätigen, um einen Passkey hinzuzufügen",
+  "passkeys.confirm.intro": "Bestätigen Sie zuerst Ihr Passwort, um einen Passkey hinzuzufügen.",
+  "passkeys.confirm.action": "Bestätigen und Passkey hinzufügen",
 
   "guest.save.title": "Ihr Konto sichern",
   "guest.save.intro":
@@ -459,6 +462,12 @@ export const de: Catalogue = {
   "error.INVALID_EMAIL_OR_PASSWORD": "E-Mail-Adresse oder Passwort stimmen nicht.",
   "error.USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL":
     "Es gibt bereits ein Konto mit dieser E-Mail-Adresse. Melden Sie sich an oder verwenden Sie eine andere E-Mail-Adresse.",
+  "error.REAUTHENTICATION_REQUIRED":
+    "Zu Ihrer Sicherheit: Bestätigen Sie zuerst, dass Sie es sind. Geben Sie Ihr Passwort ein oder melden Sie sich erneut an.",
+  "error.IMPERSONATION_NOT_ALLOWED":
+    "Während Sie als diese Person angemeldet sind, können Sie ihre Anmeldemethoden nicht ändern.",
+  "error.ENROL_EMAIL_NOT_VERIFIED":
+    "Bestätigen Sie zuerst Ihre E-Mail-Adresse (der Link auf Ihrer Profilseite) und fügen Sie dann einen Passkey oder die Zwei-Faktor-Authentifizierung hinzu.",
   "error.EMAIL_NOT_VERIFIED": "Bestätigen Sie zuerst Ihre E-Mail-Adresse: Wir haben Ihnen einen neuen Link gesendet.",
   "error.PASSWORD_TOO_SHORT": "Das Passwort ist zu kurz.",
   "error.PASSWORD_TOO_COMMON": "Dieses Passwort ist zu verbreitet und leicht zu erraten. Wählen Sie ein anderes.",

@@ -329,6 +329,9 @@ export const en = {
   "passkeys.title": "Passkeys",
   "passkeys.intro": "Sign in with your fingerprint, face or device PIN instead of a password.",
   "passkeys.add": "Add passkey",
+  "passkeys.confirm.form": "Confirm your password to add a passkey",
+  "passkeys.confirm.intro": "To add a passkey, confirm your password first.",
+  "passkeys.confirm.action": "Confirm and add passkey",
 
   "guest.save.title": "Save your account",
   "guest.save.intro":
@@ -458,6 +461,10 @@ export const en = {
   "error.NEW_PASSWORD_SAME_AS_CURRENT": "Choose a new password that differs from the current one.",
   "error.SESSION_EXPIRED": "For your safety, sign in again before doing this.",
   "error.SESSION_NOT_FRESH": "For your safety, sign in again to see this.",
+  "error.REAUTHENTICATION_REQUIRED": "For your safety, confirm it is you first: enter your password, or sign in again.",
+  "error.IMPERSONATION_NOT_ALLOWED": "While impersonating, you cannot change this user's sign-in methods.",
+  "error.ENROL_EMAIL_NOT_VERIFIED":
+    "Verify your email address first (the link on your profile page), then add a passkey or two-factor authentication.",
   "error.INVALID_TOKEN": "This link is invalid or has already been used.",
   "error.invalid_token": "This link is invalid or has already been used.",
   "error.TOKEN_EXPIRED": "This link has expired. Ask for a new one.",
