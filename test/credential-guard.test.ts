@@ -234,11 +234,34 @@ describe("a recent proof of identity", () => {
   });
 });
 
-describe("mail when a factor is added or removed", () => {
-  /** The current code of an otpauth URI at the server's clock. */
-  const codeFor = (totpURI: string) =>
-    (URI.parse(totpURI) as import("otpauth").TOTP).generate({ timestamp: server.clock.now().getTime() });
+/** The current code of an otpauth URI at the server's clock. */
+const codeFor = (totpURI: string) =>
+  (URI.parse(totpURI) as import("otpauth").TOTP).generate({ timestamp: server.clock.now().getTime() });
 
+describe("a recent proof by an authenticator code", () => {
+  it("comes with a two-factor sign-in, and a signed-in code renews it on the same session", async () => {
+    const account = await signUp(server, { email: uniqueEmail("totp-proof"), verified: true });
+    const enabled = await account.browser.post("/two-factor/enable", { password: account.password });
+    expect(
+      (await account.browser.post("/two-factor/verify-totp", { code: codeFor(enabled.body.totpURI) })).status,
+    ).toBe(200);
+    server.clock.advance(30);
+
+    const browser = server.browser();
+    const first = await browser.post("/sign-in/email", { email: account.email, password: account.password });
+    expect(first.body.twoFactorRedirect).toBe(true);
+    expect((await browser.post("/two-factor/verify-totp", { code: codeFor(enabled.body.totpURI) })).status).toBe(200);
+    expect((await browser.post("/two-factor/get-totp-uri", {})).status).toBe(200);
+
+    server.clock.advance(RECENT_PROOF_SECONDS + 1);
+    expect((await browser.post("/two-factor/get-totp-uri", {})).body.code).toBe("REAUTHENTICATION_REQUIRED");
+    expect((await browser.post("/two-factor/verify-totp", { code: codeFor(enabled.body.totpURI) })).status).toBe(200);
+    expect((await browser.post("/two-factor/get-totp-uri", {})).status).toBe(200);
+    expect((await registerPasskey(browser)).status).toBe(200);
+  });
+});
+
+describe("mail when a factor is added or removed", () => {
   it("tells the user of a new passkey and of a removed one", async () => {
     const account = await signUp(server, { email: uniqueEmail("pk-mail"), verified: true });
     const added = await registerPasskey(account.browser);
