@@ -18,6 +18,8 @@ export const RECENT_PROOF_SECONDS = 300;
  * enrolment waits for a verified, non-guest account (a squatter of someone else's address must not
  * plant a passkey or TOTP secret); `reprove` and `enrol` need a recent proof of identity: `password`
  * when the body carries one, else one the session recorded (sign-in, verify-password, verify-totp).
+ * A user with neither password, TOTP nor passkey (provider sign-in only) re-proves by signing in
+ * through the provider again: that session records `provider` (FIELD-NOTES: they want 2FA too).
  */
 export async function guardCredentialChange(
   ctx: AuthContext,
