@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
+import { verifyEmailFromProfile } from "./helpers/service.js";
 import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
 const e2e = setUpServiceAndBrowser({ host: "localhost" });
@@ -30,8 +31,14 @@ describe("passkeys in Chromium", () => {
     await signUpInBrowser(page, e2e.service.origin, user);
     await page.getByTestId("home-title").waitFor();
 
+    await verifyEmailFromProfile(e2e.service, page, user.email);
+
     await page.goto(`${e2e.service.origin}/account/security`);
+    // As if the sign-up's proof of identity had lapsed (minutes pass): the password is asked for first.
+    await e2e.service.auth.database.db.deleteFrom("sessionProof").execute();
     await page.getByTestId("passkey-add").click();
+    await page.getByTestId("passkey-confirm-password").fill(user.password);
+    await page.getByTestId("passkey-confirm").click();
     await page.getByTestId("passkey-notice").waitFor();
     await expect.poll(() => page.getByTestId("passkey-row").count()).toBe(1);
     expect(await seriousA11yViolations(page)).toEqual([]);

@@ -1,6 +1,7 @@
 import { Secret, TOTP } from "otpauth";
 import { describe, expect, it } from "vitest";
 import { seriousA11yViolations, signInInBrowser, signUpInBrowser } from "./helpers/browser.js";
+import { verifyEmailFromProfile } from "./helpers/service.js";
 import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
 const e2e = setUpServiceAndBrowser();
@@ -18,6 +19,7 @@ describe("two-factor and sign-in links through the screens", () => {
     const page = await e2e.browser.newPage();
     await signUpInBrowser(page, e2e.service.origin, user);
     await page.getByTestId("home-title").waitFor();
+    await verifyEmailFromProfile(e2e.service, page, user.email);
 
     await page.goto(`${e2e.service.origin}/account/security`);
     await page.getByTestId("two-factor-password").fill(user.password);

@@ -126,7 +126,13 @@ describe("better-auth/client against Gatehouse", () => {
     });
     const email = `compat-2fa-${Date.now()}@example.com`;
     const password = "sturdy-pass-123";
-    await client.signUp.email({ name: "Two", email, password });
+    const signedUp = await client.signUp.email({ name: "Two", email, password });
+    // Enrolling a factor waits for a verified address (issue 28).
+    await server.auth.database.db
+      .updateTable("user")
+      .set({ emailVerified: true })
+      .where("id", "=", signedUp.data?.user.id ?? "")
+      .execute();
     const enabled = await client.twoFactor.enable({ password });
     expect(enabled.error).toBeNull();
     const totp = URI.parse((enabled.data as { totpURI: string }).totpURI) as TOTP;

@@ -30,7 +30,7 @@ async function passkeySignIn(browser: TestBrowser, device: SoftAuthenticator) {
 
 describe("passkeys", () => {
   it("registers a passkey for a signed-in user, then signs in with it alone", async () => {
-    const account = await signUp(server, { email: uniqueEmail("pk") });
+    const account = await signUp(server, { email: uniqueEmail("pk"), verified: true });
     const device = authenticator();
     const registered = await registerPasskey(account.browser, device);
     expect(registered.status).toBe(200);
@@ -52,7 +52,7 @@ describe("passkeys", () => {
   });
 
   it("refuses a reused challenge, a foreign origin, an unknown passkey and a missing challenge", async () => {
-    const account = await signUp(server, { email: uniqueEmail("pk-bad") });
+    const account = await signUp(server, { email: uniqueEmail("pk-bad"), verified: true });
     const device = authenticator();
     await registerPasskey(account.browser, device);
 
@@ -84,7 +84,7 @@ describe("passkeys", () => {
   });
 
   it("counts as both factors: a user with two-factor on signs in with a passkey directly", async () => {
-    const account = await signUp(server, { email: uniqueEmail("pk-2fa") });
+    const account = await signUp(server, { email: uniqueEmail("pk-2fa"), verified: true });
     const device = authenticator();
     await registerPasskey(account.browser, device);
     await server.auth.database.db
@@ -132,12 +132,12 @@ describe("passkeys", () => {
   });
 
   it("renames and deletes only the caller's own passkeys", async () => {
-    const owner = await signUp(server, { email: uniqueEmail("pk-own") });
+    const owner = await signUp(server, { email: uniqueEmail("pk-own"), verified: true });
     const id = (await registerPasskey(owner.browser, authenticator())).body.id as string;
     const renamed = await owner.browser.post("/passkey/update-passkey", { id, name: "Phone" });
     expect(renamed.body.passkey.name).toBe("Phone");
 
-    const intruder = await signUp(server, { email: uniqueEmail("pk-other") });
+    const intruder = await signUp(server, { email: uniqueEmail("pk-other"), verified: true });
     const refused = await intruder.browser.post("/passkey/delete-passkey", { id });
     expect(refused.status).toBe(404);
     expect(refused.body.code).toBe("PASSKEY_NOT_FOUND");

@@ -109,7 +109,7 @@ describe("signUpEmail and signInEmail", () => {
   });
 
   it("a user with two-factor on gets the second-factor answer and no session is created", async () => {
-    const account = await signUp(server, { email: uniqueEmail("tf") });
+    const account = await signUp(server, { email: uniqueEmail("tf"), verified: true });
     expect((await account.browser.post("/two-factor/enable", { password: PASSWORD })).status).toBe(200);
     const before = await countSessions(account.user.id);
     const result = await server.auth.api.signInEmail({ email: account.email, password: PASSWORD });

@@ -35,7 +35,7 @@ function codeFor(totpURI: string, steps = 0): string {
 
 /** A user with two-factor on: signed up, TOTP enrolled and confirmed. The clock moves past the step used. */
 async function userWithTwoFactor() {
-  const account = await signUp(server, { email: uniqueEmail("tf") });
+  const account = await signUp(server, { email: uniqueEmail("tf"), verified: true });
   const enabled = await account.browser.post("/two-factor/enable", { password: account.password });
   expect(enabled.status).toBe(200);
   const { totpURI, backupCodes } = enabled.body as { totpURI: string; backupCodes: string[] };
@@ -52,7 +52,7 @@ async function passwordStep(email: string, password: string, browser: TestBrowse
 
 describe("turning TOTP two-factor on", () => {
   it("asks for the password, then a code from the app; only then does sign-in ask for a second factor", async () => {
-    const account = await signUp(server, { email: uniqueEmail("enrol") });
+    const account = await signUp(server, { email: uniqueEmail("enrol"), verified: true });
     const wrong = await account.browser.post("/two-factor/enable", { password: "not it" });
     expect(wrong.status).toBe(400);
     expect(wrong.body.code).toBe("INVALID_PASSWORD");

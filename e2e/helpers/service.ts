@@ -78,6 +78,18 @@ export async function startService(input: ServiceInput = {}): Promise<Service> {
 }
 
 /**
+ * Verifies a signed-in user's address the way a person does: "send the link again" on the profile
+ * page, then the mailed link. Adding a passkey or two-factor waits for this.
+ */
+export async function verifyEmailFromProfile(service: Service, page: Page, email: string): Promise<void> {
+  await page.goto(`${service.origin}/account`);
+  await page.getByTestId("resend-verification").click();
+  const mail = await service.mail!.waitFor((m) => m.to === email && /verif/i.test(m.subject), 15_000);
+  await page.goto(mail.links.find((l) => l.includes("/verify-email"))!);
+  await page.getByTestId("verify-success").waitFor();
+}
+
+/**
  * After a sign-up was submitted on a service that requires verification: waits for the "check your
  * mail" page, follows the verification link from the captured mail, then signs in at `signInPath`.
  */

@@ -66,6 +66,8 @@ export interface AccountCalls {
   updateSession: Call<typeof account.updateSession>;
   changeEmail: Call<typeof flows.changeEmail>;
   changePassword: Call<typeof account.changePassword>;
+  /** Checks the caller's password; it also counts as a fresh proof of identity for adding a passkey. */
+  verifyPassword: Call<typeof account.verifyPassword>;
   deleteUser: OptionalCall<typeof flows.deleteUser>;
   sendVerificationEmail: Call<typeof flows.sendVerificationEmail>;
   verifyEmail: Call<typeof flows.verifyEmail>;

@@ -52,6 +52,11 @@ export function errorCodesOf(endpoint: Endpoint, body?: JsonSchema, query?: Json
   if (policy.rateLimit !== "none") codes.add("TOO_MANY_REQUESTS");
   if (policy.session) codes.add("UNAUTHORIZED");
   if (policy.session === "fresh") codes.add("SESSION_NOT_FRESH");
+  if (policy.credentials) codes.add("IMPERSONATION_NOT_ALLOWED");
+  if (policy.credentials === "reprove" || policy.credentials === "enrol") {
+    codes.add("REAUTHENTICATION_REQUIRED").add("INVALID_PASSWORD");
+  }
+  if (policy.credentials === "enrol") codes.add("EMAIL_NOT_VERIFIED");
   for (const field of [...fieldsOf(body), ...fieldsOf(query)]) {
     const code = REDIRECT_FIELD_ERRORS[field];
     if (code) codes.add(code);

@@ -1,8 +1,9 @@
 import { z } from "zod";
 
 /**
- * Bodies of the two-factor routes (better-auth's two-factor plugin wire). `password` is required of
- * users who have one; a user who signed up through a provider proves themselves with a fresh session.
+ * Bodies of the two-factor routes (better-auth's two-factor plugin wire). `password` proves who the
+ * caller is; without it the session must hold a recent proof (a password, passkey, TOTP or provider
+ * sign-in within minutes), else REAUTHENTICATION_REQUIRED.
  */
 const password = z.string().max(1024).optional();
 const code = z.string().trim().min(1).max(64);

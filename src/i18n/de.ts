@@ -340,6 +340,9 @@ export const de: Catalogue = {
   "passkeys.title": "Passkeys",
   "passkeys.intro": "Melden Sie sich mit Fingerabdruck, Gesicht oder Geräte-PIN statt mit einem Passwort an.",
   "passkeys.add": "Passkey hinzufügen",
+  "passkeys.confirm.form": "Passwort bestätigen, um einen Passkey hinzuzufügen",
+  "passkeys.confirm.intro": "Bestätigen Sie zuerst Ihr Passwort, um einen Passkey hinzuzufügen.",
+  "passkeys.confirm.action": "Bestätigen und Passkey hinzufügen",
 
   "guest.save.title": "Ihr Konto sichern",
   "guest.save.intro":
@@ -467,6 +470,12 @@ export const de: Catalogue = {
   "error.INVALID_EMAIL_OR_PASSWORD": "E-Mail-Adresse oder Passwort stimmen nicht.",
   "error.USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL":
     "Es gibt bereits ein Konto mit dieser E-Mail-Adresse. Melden Sie sich an oder verwenden Sie eine andere E-Mail-Adresse.",
+  "error.REAUTHENTICATION_REQUIRED":
+    "Zu Ihrer Sicherheit: Bestätigen Sie zuerst, dass Sie es sind. Geben Sie Ihr Passwort ein oder melden Sie sich erneut an.",
+  "error.IMPERSONATION_NOT_ALLOWED":
+    "Während Sie als diese Person angemeldet sind, können Sie ihre Anmeldemethoden nicht ändern.",
+  "error.ENROL_EMAIL_NOT_VERIFIED":
+    "Bestätigen Sie zuerst Ihre E-Mail-Adresse (der Link auf Ihrer Profilseite) und fügen Sie dann einen Passkey oder die Zwei-Faktor-Authentifizierung hinzu.",
   "error.EMAIL_NOT_VERIFIED": "Bestätigen Sie zuerst Ihre E-Mail-Adresse: Wir haben Ihnen einen neuen Link gesendet.",
   "error.PASSWORD_TOO_SHORT": "Das Passwort ist zu kurz.",
   "error.PASSWORD_TOO_COMMON": "Dieses Passwort ist zu verbreitet und leicht zu erraten. Wählen Sie ein anderes.",
@@ -549,6 +558,17 @@ export const de: Catalogue = {
     "Das Konto wurde eingerichtet, bevor jemand die Adresse bestätigt hatte. Damit es Ihres bleibt, haben wir die vor der Bestätigung hinzugefügten Passkeys, die Zwei-Faktor-Authentifizierung, vertrauenswürdige Geräte und verknüpfte Konten entfernt. Das bei der Registrierung gewählte Passwort bleibt.",
   "mail.credentialsRemoved.outro":
     "Wenn Sie diese selbst eingerichtet haben, fügen Sie sie in Ihren Kontoeinstellungen wieder hinzu. Wenn nicht, hatte jemand Ihre Adresse vor Ihnen registriert: Nichts, was diese Person eingerichtet hat, funktioniert noch.",
+  "mail.factor.passkeyAdded.subject": "Ihrem Konto wurde ein Passkey hinzugefügt",
+  "mail.factor.passkeyAdded.intro": "Ein neuer Passkey kann sich jetzt bei Ihrem Konto anmelden.",
+  "mail.factor.passkeyRemoved.subject": "Ein Passkey wurde von Ihrem Konto entfernt",
+  "mail.factor.passkeyRemoved.intro": "Ein Passkey kann sich nicht mehr bei Ihrem Konto anmelden.",
+  "mail.factor.twoFactorEnabled.subject": "Die Zwei-Faktor-Authentifizierung ist eingeschaltet",
+  "mail.factor.twoFactorEnabled.intro":
+    "Die Anmeldung bei Ihrem Konto fragt jetzt nach einem Code aus einer Authenticator-App.",
+  "mail.factor.twoFactorDisabled.subject": "Die Zwei-Faktor-Authentifizierung ist ausgeschaltet",
+  "mail.factor.twoFactorDisabled.intro": "Die Anmeldung bei Ihrem Konto fragt nicht mehr nach einem zweiten Faktor.",
+  "mail.factor.outro":
+    "Wenn Sie das nicht waren, melden Sie sich an, setzen Sie Ihr Passwort zurück, prüfen Sie Ihre Passkeys und die Zwei-Faktor-Einstellungen und wenden Sie sich an den Support.",
   "mail.deleteAccount.subject": "Bestätigen Sie das Löschen Ihres Kontos",
   "mail.deleteAccount.intro": "Jemand möchte Ihr Konto löschen. Das lässt sich nicht rückgängig machen.",
   "mail.deleteAccount.action": "Mein Konto löschen",

@@ -336,6 +336,9 @@ export const en = {
   "passkeys.title": "Passkeys",
   "passkeys.intro": "Sign in with your fingerprint, face or device PIN instead of a password.",
   "passkeys.add": "Add passkey",
+  "passkeys.confirm.form": "Confirm your password to add a passkey",
+  "passkeys.confirm.intro": "To add a passkey, confirm your password first.",
+  "passkeys.confirm.action": "Confirm and add passkey",
 
   "guest.save.title": "Save your account",
   "guest.save.intro":
@@ -466,6 +469,10 @@ export const en = {
   "error.NEW_PASSWORD_SAME_AS_CURRENT": "Choose a new password that differs from the current one.",
   "error.SESSION_EXPIRED": "For your safety, sign in again before doing this.",
   "error.SESSION_NOT_FRESH": "For your safety, sign in again to see this.",
+  "error.REAUTHENTICATION_REQUIRED": "For your safety, confirm it is you first: enter your password, or sign in again.",
+  "error.IMPERSONATION_NOT_ALLOWED": "While impersonating, you cannot change this user's sign-in methods.",
+  "error.ENROL_EMAIL_NOT_VERIFIED":
+    "Verify your email address first (the link on your profile page), then add a passkey or two-factor authentication.",
   "error.INVALID_TOKEN": "This link is invalid or has already been used.",
   "error.invalid_token": "This link is invalid or has already been used.",
   "error.TOKEN_EXPIRED": "This link has expired. Ask for a new one.",
@@ -530,6 +537,16 @@ export const en = {
     "The account had been set up before anyone confirmed the address. To keep it yours, we removed the passkeys, two-factor authentication, trusted devices and linked accounts added before the confirmation. The password chosen at sign-up stays.",
   "mail.credentialsRemoved.outro":
     "If you set these up yourself, add them again in your account settings. If not, someone had registered your address before you: nothing they set up works any more.",
+  "mail.factor.passkeyAdded.subject": "A passkey was added to your account",
+  "mail.factor.passkeyAdded.intro": "A new passkey can now sign in to your account.",
+  "mail.factor.passkeyRemoved.subject": "A passkey was removed from your account",
+  "mail.factor.passkeyRemoved.intro": "A passkey can no longer sign in to your account.",
+  "mail.factor.twoFactorEnabled.subject": "Two-factor authentication is on",
+  "mail.factor.twoFactorEnabled.intro": "Signing in to your account now asks for a code from an authenticator app.",
+  "mail.factor.twoFactorDisabled.subject": "Two-factor authentication is off",
+  "mail.factor.twoFactorDisabled.intro": "Signing in to your account no longer asks for a second factor.",
+  "mail.factor.outro":
+    "If this was not you, sign in, reset your password, check your passkeys and two-factor settings, and contact support.",
   "mail.deleteAccount.subject": "Confirm the deletion of your account",
   "mail.deleteAccount.intro": "Someone asked to delete your account. This cannot be undone.",
   "mail.deleteAccount.action": "Delete my account",

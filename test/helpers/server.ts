@@ -119,15 +119,23 @@ export async function startTestServer(input: TestServerInput = {}): Promise<Test
   };
 }
 
-/** Signs up a user through the API and returns the browser holding their session. */
+/**
+ * Signs up a user through the API and returns the browser holding their session. `verified` marks
+ * the address proven (as the mailed link would), which enrolling a passkey or two-factor needs.
+ */
 export async function signUp(
   server: TestServer,
-  user: { name?: string; email?: string; password?: string } = {},
+  user: { name?: string; email?: string; password?: string; verified?: boolean } = {},
 ): Promise<{ browser: TestBrowser; user: any; token: string; email: string; password: string }> {
   const browser = server.browser();
   const email = user.email ?? `user-${Math.random().toString(36).slice(2, 10)}@example.com`;
   const password = user.password ?? "correct horse battery";
   const response = await browser.post("/sign-up/email", { name: user.name ?? "Test User", email, password });
   if (response.status !== 200) throw new Error(`sign-up failed: ${response.status} ${JSON.stringify(response.body)}`);
+  if (user.verified) {
+    const { db } = server.auth.database;
+    await db.updateTable("user").set({ emailVerified: true }).where("id", "=", response.body.user.id).execute();
+    response.body.user.emailVerified = true;
+  }
   return { browser, user: response.body.user, token: response.body.token, email, password };
 }

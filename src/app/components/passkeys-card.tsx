@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { authClient, unwrap } from "../lib/client.js";
 import { useFormatDate, useT } from "../lib/i18n.js";
-import type { HasCode } from "../lib/messages.js";
+import { enrolError, type HasCode } from "../lib/messages.js";
 import { useSubmit } from "../lib/use-submit.js";
 import { Button, Card, Field, FormError, Notice } from "./ui.js";
 
@@ -74,14 +74,21 @@ function PasskeyRow({
   );
 }
 
-/** Account security: the caller's passkeys, and "Add passkey" (the WebAuthn ceremony runs here, in the browser). */
-export function PasskeysCard() {
+/**
+ * Account security: the caller's passkeys, and "Add passkey" (the WebAuthn ceremony runs here, in the
+ * browser). Adding one needs a recent proof of identity: when the server asks for it
+ * (REAUTHENTICATION_REQUIRED), a user with a password confirms it here and the add is retried; one
+ * without a password is told to sign in again (with a passkey or their provider).
+ */
+export function PasskeysCard({ hasPassword }: { hasPassword: boolean }) {
   const t = useT();
   const queryClient = useQueryClient();
   const passkeys = useQuery({ queryKey: ["passkeys"], queryFn: () => unwrap(authClient.passkey.listUserPasskeys()) });
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<HasCode | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [password, setPassword] = useState("");
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ["passkeys"] });
 
   const add = async () => {
@@ -90,7 +97,8 @@ export function PasskeysCard() {
     setNotice(null);
     try {
       const options = await authClient.passkey.generateRegisterOptions();
-      if (options.error) return setError(options.error);
+      if (options.error?.code === "REAUTHENTICATION_REQUIRED" && hasPassword) return setConfirming(true);
+      if (options.error) return setError(enrolError(options.error));
       let response: unknown;
       try {
         response = await startRegistration({ optionsJSON: options.data as never });
@@ -98,12 +106,22 @@ export function PasskeysCard() {
         return setError(cancelled(failure));
       }
       const saved = await authClient.passkey.verifyRegistration({ response: response as { id: string; type: string } });
-      if (saved.error) return setError(saved.error);
+      if (saved.error) return setError(enrolError(saved.error));
       setNotice(t("passkeys.added.notice"));
       refresh();
     } finally {
       setPending(false);
     }
+  };
+
+  const confirmAndAdd = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    const proved = await authClient.verifyPassword({ password });
+    if (proved.error) return setError(proved.error);
+    setConfirming(false);
+    setPassword("");
+    await add();
   };
 
   return (
@@ -117,10 +135,30 @@ export function PasskeysCard() {
           ))}
         </ul>
       )}
-      <FormError error={error} />
-      <Button type="button" pending={pending} onClick={() => void add()} data-testid="passkey-add">
-        {t("passkeys.add")}
-      </Button>
+      {confirming ? (
+        <form onSubmit={confirmAndAdd} noValidate aria-label={t("passkeys.confirm.form")}>
+          <p>{t("passkeys.confirm.intro")}</p>
+          <Field
+            label={t("field.password")}
+            type="password"
+            autoComplete="current-password"
+            testId="passkey-confirm-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+          <FormError error={error} />
+          <Button pending={pending} data-testid="passkey-confirm">
+            {t("passkeys.confirm.action")}
+          </Button>
+        </form>
+      ) : (
+        <>
+          <FormError error={error} />
+          <Button type="button" pending={pending} onClick={() => void add()} data-testid="passkey-add">
+            {t("passkeys.add")}
+          </Button>
+        </>
+      )}
     </Card>
   );
 }

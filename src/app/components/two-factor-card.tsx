@@ -2,6 +2,7 @@ import { type FormEvent, useState } from "react";
 import { renderSVG } from "uqr";
 import { authClient } from "../lib/client.js";
 import { useT } from "../lib/i18n.js";
+import { enrolError } from "../lib/messages.js";
 import { useSubmit } from "../lib/use-submit.js";
 import { Button, Card, Field, FormError, Notice } from "./ui.js";
 
@@ -119,7 +120,7 @@ export function TwoFactorCard({ enabled, hasPassword }: { enabled: boolean; hasP
         <div>
           <p data-testid="two-factor-status">{t("twoFactor.on")}</p>
           {passwordField}
-          <FormError error={disable.error ?? renew.error} />
+          <FormError error={enrolError(disable.error ?? renew.error)} />
           <Button
             type="button"
             variant="secondary"
@@ -143,7 +144,7 @@ export function TwoFactorCard({ enabled, hasPassword }: { enabled: boolean; hasP
         <form onSubmit={start} noValidate aria-label={t("twoFactor.setupForm")}>
           <p data-testid="two-factor-status">{t("twoFactor.offIntro")}</p>
           {passwordField}
-          <FormError error={enable.error} />
+          <FormError error={enrolError(enable.error)} />
           <Button pending={enable.pending} data-testid="two-factor-enable">
             {t("twoFactor.setUp")}
           </Button>

@@ -24,6 +24,11 @@ export function adminError(error: HasCode | null): HasCode | null {
   return code ? { ...error, code } : error;
 }
 
+/** Enrolling a factor: "not verified" there means verify before adding one, not the sign-in's resent link. */
+export function enrolError(error: HasCode | null): HasCode | null {
+  return error?.code === "EMAIL_NOT_VERIFIED" ? { ...error, code: "ENROL_EMAIL_NOT_VERIFIED" } : error;
+}
+
 /** Text for an error code or an error object from the client. */
 export function messageFor(error: HasCode | string | null | undefined, t: Translate): string {
   if (!error) return "";

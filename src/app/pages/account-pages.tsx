@@ -159,7 +159,7 @@ export function SecurityPage() {
           </Button>
         </Card>
       )}
-      {config.passkey && <PasskeysCard />}
+      {config.passkey && <PasskeysCard hasPassword={hasPassword} />}
       {config.twoFactor.enabled && <TwoFactorCard enabled={user.twoFactorEnabled} hasPassword={hasPassword} />}
     </>
   );

@@ -121,7 +121,7 @@ export const accountEndpoints = {
     body: flows.changePasswordBody,
     reply: tokenAndUserReply,
     errors: ["INVALID_PASSWORD", ...PASSWORD_ERRORS, "NEW_PASSWORD_SAME_AS_CURRENT", "CREDENTIAL_ACCOUNT_NOT_FOUND"],
-    policy: { session: "required", rateLimit: "credential", refreshes: ["session"] },
+    policy: { session: "required", credentials: "manage", rateLimit: "credential", refreshes: ["session"] },
   }),
   verifyPassword: endpoint({
     method: "POST",
@@ -130,7 +130,8 @@ export const accountEndpoints = {
     body: flows.verifyPasswordBody,
     reply: statusReply,
     errors: ["INVALID_PASSWORD", "CREDENTIAL_ACCOUNT_NOT_FOUND"],
-    policy: { session: "required", rateLimit: "credential" },
+    // Refused to an impersonation session too: it would be a password oracle for the admin.
+    policy: { session: "required", credentials: "manage", rateLimit: "credential" },
   }),
 } as const;
 
@@ -172,7 +173,7 @@ export const accountFlowEndpoints = {
     body: flows.changeEmailBody,
     reply: statusReply,
     errors: ["INVALID_EMAIL", "CHANGE_EMAIL_DISABLED", "EMAIL_IS_THE_SAME"],
-    policy: { session: "required", rateLimit: "credential", refreshes: ["session"] },
+    policy: { session: "required", credentials: "manage", rateLimit: "credential", refreshes: ["session"] },
   }),
   requestPasswordReset: endpoint({
     method: "POST",
@@ -217,7 +218,7 @@ export const accountFlowEndpoints = {
     body: flows.deleteUserBody,
     reply: successReply.extend({ message: z.string() }),
     errors: ["INVALID_PASSWORD", "SESSION_NOT_FRESH", "USER_CANNOT_BE_DELETED"],
-    policy: { session: "required", feature: "deleteUser", refreshes: ["session"] },
+    policy: { session: "required", credentials: "manage", feature: "deleteUser", refreshes: ["session"] },
   }),
   deleteUserCallback: endpoint({
     method: "GET",

@@ -42,7 +42,15 @@ export interface Policy {
   readonly rateLimit?: RateLimitClass;
   readonly refreshes?: readonly Refresh[];
   readonly feature?: Feature;
+  /**
+   * Credential and factor management (server: services/credential-guard.ts). `manage` refuses an
+   * admin's impersonation session; `reprove` also needs a recent proof of identity (a `password` in
+   * the body, or one recorded on the session); `enrol` also needs a verified, non-guest account.
+   */
+  readonly credentials?: CredentialRule;
 }
+
+export type CredentialRule = "manage" | "reprove" | "enrol";
 
 /** What an endpoint answers when it is not JSON. */
 export type NonJsonReply = "redirect" | "html" | "json-or-redirect" | "file";

@@ -15,7 +15,7 @@ export const passkeyEndpoints = {
     summary: "WebAuthn creation options for a new passkey of the caller",
     query: passkeys.registerOptionsQuery,
     reply: passkeys.webAuthnOptionsReply,
-    policy: { ...SIGNED_IN, session: "fresh" },
+    policy: { ...SIGNED_IN, credentials: "enrol" },
   }),
   verifyRegistration: endpoint({
     method: "POST",
@@ -24,7 +24,7 @@ export const passkeyEndpoints = {
     body: passkeys.verifyRegistrationBody,
     reply: passkeys.passkeyModel,
     errors: ["CHALLENGE_NOT_FOUND", "FAILED_TO_VERIFY_REGISTRATION", "PREVIOUSLY_REGISTERED"],
-    policy: { ...SIGNED_IN, session: "fresh", rateLimit: "credential" },
+    policy: { ...SIGNED_IN, credentials: "enrol", rateLimit: "credential" },
   }),
   generateAuthenticateOptions: endpoint({
     method: "GET",
@@ -57,7 +57,7 @@ export const passkeyEndpoints = {
     body: passkeys.updatePasskeyBody,
     reply: z.object({ passkey: passkeys.passkeyModel }),
     errors: ["PASSKEY_NOT_FOUND"],
-    policy: SIGNED_IN,
+    policy: { ...SIGNED_IN, credentials: "manage" },
   }),
   deletePasskey: endpoint({
     method: "POST",
@@ -66,6 +66,6 @@ export const passkeyEndpoints = {
     body: passkeys.passkeyIdBody,
     reply: statusReply,
     errors: ["PASSKEY_NOT_FOUND", "SESSION_NOT_FRESH"],
-    policy: { ...SIGNED_IN, session: "fresh" },
+    policy: { ...SIGNED_IN, session: "fresh", credentials: "manage" },
   }),
 } as const;

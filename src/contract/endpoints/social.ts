@@ -60,7 +60,7 @@ export const socialEndpoints = {
     body: linkSocialBody,
     reply: redirectReply.extend({ status: z.boolean().optional() }),
     errors: [...PROVIDER_ERRORS, "SOCIAL_ACCOUNT_ALREADY_LINKED", "LINKING_NOT_ALLOWED"],
-    policy: { session: "required" },
+    policy: { session: "required", credentials: "manage" },
   }),
   listAccounts: endpoint({
     method: "GET",
@@ -76,7 +76,7 @@ export const socialEndpoints = {
     body: accountSelector,
     reply: statusReply,
     errors: ["ACCOUNT_NOT_FOUND", "FAILED_TO_UNLINK_LAST_ACCOUNT", "SESSION_NOT_FRESH"],
-    policy: { session: "fresh" },
+    policy: { session: "fresh", credentials: "manage" },
   }),
   getAccessToken: endpoint({
     method: "POST",

@@ -16,8 +16,8 @@ export const twoFactorEndpoints = {
     summary: "Start TOTP two-factor: a new secret (as an otpauth URI) and backup codes, shown once",
     body: twoFactor.twoFactorEnableBody,
     reply: z.object({ method: z.literal("totp"), totpURI: z.string(), backupCodes: z.array(z.string()) }),
-    errors: ["INVALID_PASSWORD", "SESSION_NOT_FRESH", "TOTP_ALREADY_ENABLED"],
-    policy: MANAGE,
+    errors: ["TOTP_ALREADY_ENABLED"],
+    policy: { ...MANAGE, credentials: "enrol" },
   }),
   getTotpUri: endpoint({
     method: "POST",
@@ -25,8 +25,8 @@ export const twoFactorEndpoints = {
     summary: "The otpauth URI of the caller's TOTP secret again",
     body: twoFactor.twoFactorPasswordBody,
     reply: z.object({ totpURI: z.string() }),
-    errors: ["INVALID_PASSWORD", "SESSION_NOT_FRESH", "TOTP_NOT_ENABLED"],
-    policy: { ...MANAGE, refreshes: [] },
+    errors: ["TOTP_NOT_ENABLED"],
+    policy: { ...MANAGE, credentials: "enrol", refreshes: [] },
   }),
   verifyTotp: endpoint({
     method: "POST",
@@ -43,8 +43,8 @@ export const twoFactorEndpoints = {
     summary: "Turn two-factor off (secret, backup codes and trusted devices go)",
     body: twoFactor.twoFactorPasswordBody,
     reply: statusReply,
-    errors: ["INVALID_PASSWORD", "SESSION_NOT_FRESH", "TWO_FACTOR_NOT_ENABLED"],
-    policy: MANAGE,
+    errors: ["TWO_FACTOR_NOT_ENABLED"],
+    policy: { ...MANAGE, credentials: "reprove" },
   }),
   generateBackupCodes: endpoint({
     method: "POST",
@@ -52,8 +52,8 @@ export const twoFactorEndpoints = {
     summary: "New backup codes, shown once; the old ones stop working",
     body: twoFactor.twoFactorPasswordBody,
     reply: statusReply.extend({ backupCodes: z.array(z.string()) }),
-    errors: ["INVALID_PASSWORD", "SESSION_NOT_FRESH", "TWO_FACTOR_NOT_ENABLED"],
-    policy: { ...MANAGE, refreshes: [] },
+    errors: ["TWO_FACTOR_NOT_ENABLED"],
+    policy: { ...MANAGE, credentials: "enrol", refreshes: [] },
   }),
   verifyBackupCode: endpoint({
     method: "POST",

@@ -61,6 +61,15 @@ export const coreErrors = defineErrors({
   FAILED_TO_GET_SESSION: { message: "Failed to get session", status: 500 },
   SESSION_EXPIRED: { message: "Session expired. Re-authenticate to perform this action.", status: 400 },
   SESSION_NOT_FRESH: { message: "Session is not fresh", status: 403 },
+  // Gatehouse's own: credential and factor management (services/credential-guard.ts).
+  IMPERSONATION_NOT_ALLOWED: {
+    message: "An impersonation session cannot change the user's credentials or factors",
+    status: 403,
+  },
+  REAUTHENTICATION_REQUIRED: {
+    message: "Confirm it is you first: your password, an authenticator code or a passkey",
+    status: 403,
+  },
 
   // Tokens, verification and mail flows
   INVALID_TOKEN: { message: "Invalid token", status: 400 },

@@ -123,6 +123,22 @@ export function credentialsRemovedNotice(
   });
 }
 
+/** A sign-in factor that was added or removed. */
+export type FactorChange = "passkeyAdded" | "passkeyRemoved" | "twoFactorEnabled" | "twoFactorDisabled";
+
+/** Tells the user a sign-in factor changed, so a factor someone else added does not go unnoticed. */
+export function factorChangedNotice(locale: Locale, to: string, change: FactorChange): MailMessage {
+  const t = translator(locale);
+  return renderActionMail({
+    to,
+    locale,
+    kind: "factor-changed",
+    subject: t(`mail.factor.${change}.subject`),
+    intro: [t(`mail.factor.${change}.intro`)],
+    outro: [t("mail.factor.outro")],
+  });
+}
+
 export function deleteAccountMail(locale: Locale, to: string, url: string, expiresInSeconds: number): MailMessage {
   const t = translator(locale);
   return renderActionMail({

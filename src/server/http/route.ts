@@ -3,6 +3,7 @@ import type { Parsed, ReplyOf } from "../../contract/endpoints/define.js";
 import type { Endpoint, Feature } from "../../contract/endpoints/index.js";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
+import { guardCredentialChange } from "../services/credential-guard.js";
 import type { CallerSessionRead } from "../store/caller-session.js";
 import { parseBody } from "./body.js";
 import type { AuthEnv, RequestStep } from "./env.js";
@@ -99,6 +100,12 @@ function preludeFor(endpoint: Endpoint, ctx: AuthContext): RequestStep[] {
 
 const NO_BODY: Record<string, unknown> = Object.freeze({});
 
+/** The `password` a credential route's body may carry as its proof of identity (better-auth's two-factor wire). */
+function passwordIn(body: unknown): string | undefined {
+  const password = (body as { password?: unknown } | undefined)?.password;
+  return typeof password === "string" ? password : undefined;
+}
+
 /**
  * Under test every JSON reply is also checked against its reply schema at run time, so the OpenAPI
  * document cannot drift from what the server sends (types alone miss casts and `any`).
@@ -131,6 +138,7 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
     const prelude = preludeFor(endpoint, ctx);
     const sessionRule = endpoint.policy.session;
     const fresh = sessionRule === "fresh";
+    const credentials = endpoint.policy.credentials;
     const serve = async (c: Context<AuthEnv>) => {
       if (endpoint.method !== "POST") c.set("body", NO_BODY);
       for (const step of prelude) {
@@ -147,6 +155,9 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
         query,
         session: withRows ? withRows.data : sessionRule ? await requireSession(c, { fresh }) : undefined,
       } as Input<typeof endpoint>;
+      if (credentials && input.session) {
+        await guardCredentialChange(ctx, input.session as SessionWithUser, credentials, passwordIn(body));
+      }
       const reply = withRows && joined ? await joined.answer(c, input, withRows.rows) : await handler(c, input);
       if (reply instanceof Response) return reply;
       if (reply instanceof JsonReply) {

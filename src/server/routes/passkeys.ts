@@ -1,7 +1,7 @@
 import { passkeyEndpoints } from "../../contract/endpoints/index.js";
 import { expireCookie, readSignedCookie, writeSessionCookies, writeSignedCookie } from "../http/cookies.js";
 import type { Route } from "../http/route.js";
-import { getRequestSession, requestMeta } from "../http/session.js";
+import { getRequestSession, requestLocale, requestMeta } from "../http/session.js";
 import { isTwoFactorRedirect, signInOrChallenge } from "../http/two-factor-gate.js";
 import {
   authenticationOptions,
@@ -23,7 +23,8 @@ export function passkeyRoutes(route: Route): void {
   });
 
   route(passkeyEndpoints.verifyRegistration, async (c, { body, session }) => {
-    const passkey = await registerPasskey(c.get("auth"), session, body, readSignedCookie(c, "passkey_challenge"));
+    const challenge = readSignedCookie(c, "passkey_challenge");
+    const passkey = await registerPasskey(c.get("auth"), session, body, challenge, requestLocale(c));
     expireCookie(c, "passkey_challenge");
     return passkey;
   });
@@ -53,7 +54,7 @@ export function passkeyRoutes(route: Route): void {
   }));
 
   route(passkeyEndpoints.deletePasskey, async (c, { body, session }) => {
-    await deleteUserPasskey(c.get("auth"), session.user.id, body.id);
+    await deleteUserPasskey(c.get("auth"), session.user, body.id, requestLocale(c));
     return { status: true };
   });
 }

@@ -5,8 +5,9 @@ import { credentialsRemovedReply } from "../http/credentials-removed.js";
 import { redirectTarget } from "../http/redirect.js";
 import type { Route } from "../http/route.js";
 import { requestLocale, requestMeta } from "../http/session.js";
+import { proveWithPassword } from "../services/credential-guard.js";
 import { isResetTokenLive, requestPasswordReset, resetPassword } from "../services/password-reset.js";
-import { changePassword, verifyPassword } from "../services/passwords.js";
+import { changePassword } from "../services/passwords.js";
 
 export function passwordRoutes(route: Route): void {
   // SPEC lists /forget-password too (the reference 1.7 dropped it): the same handler.
@@ -40,8 +41,9 @@ export function passwordRoutes(route: Route): void {
     return { token: result.session?.token ?? null, user: result.user };
   });
 
-  route(accountEndpoints.verifyPassword, async (c, { body: { password }, session: { user } }) => {
-    await verifyPassword(c.get("auth"), user.id, password);
+  // Also the way to re-prove on an existing session before adding a passkey (the credential guard).
+  route(accountEndpoints.verifyPassword, async (c, { body: { password }, session }) => {
+    await proveWithPassword(c.get("auth"), session, password);
     return { status: true };
   });
 }

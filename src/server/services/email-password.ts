@@ -67,7 +67,11 @@ export async function signUpEmail(ctx: AuthContext, input: SignUpInput, meta: Re
         await enqueueVerificationMail(ctx, trx, user, meta.locale, input.callbackURL, { signUp: true });
       }
       const session = signInNow
-        ? await createSession(ctx, trx, user.id, meta, { rememberMe: input.rememberMe, knownUser: user })
+        ? await createSession(ctx, trx, user.id, meta, {
+            rememberMe: input.rememberMe,
+            knownUser: user,
+            proof: "password",
+          })
         : null;
       return { user, session, created: true };
     });
@@ -137,6 +141,7 @@ export async function signInEmail(ctx: AuthContext, input: SignInInput, meta: Re
   const session = await createSession(ctx, ctx.db, found.user.id, meta, {
     rememberMe: input.rememberMe,
     knownUser: found.user,
+    proof: "password",
   });
   // A session was granted, so any ban on the row had run out and createSession lifted it.
   const user = found.user.banned ? { ...found.user, banned: false, banReason: null, banExpires: null } : found.user;

@@ -1,10 +1,13 @@
 import type * as SimpleWebAuthn from "@simplewebauthn/server";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { Passkey } from "../../contract/passkeys.js";
+import type { Locale } from "../../i18n/index.js";
 import type { AuthContext } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
 import { newId, randomString } from "../crypto/random.js";
+import { type FactorChange, factorChangedNotice } from "../email/templates.js";
 import { AuthError } from "../errors.js";
+import type { DB } from "../store/database.js";
 import {
   advancePasskeyCounter,
   deletePasskey,
@@ -114,6 +117,7 @@ export async function registerPasskey(
   current: SessionWithUser,
   input: { response: unknown; name?: string },
   challengeToken: string | null,
+  locale: Locale,
 ): Promise<Passkey> {
   const ceremony = await takeCeremony(ctx, challengeToken, "registration");
   if (ceremony.userId !== current.user.id) throw new AuthError("CHALLENGE_NOT_FOUND");
@@ -144,8 +148,28 @@ export async function registerPasskey(
     aaguid,
     createdAt: ctx.now(),
   };
-  await insertPasskey(ctx.db, passkey);
+  await withNotice(ctx, current.user.email, "passkeyAdded", locale, async (trx) => {
+    await insertPasskey(trx, passkey);
+    return true;
+  });
   return passkey;
+}
+
+/** A passkey change (`write` says whether one happened) and the mail that tells the user, committed together. */
+async function withNotice(
+  ctx: AuthContext,
+  email: string,
+  change: FactorChange,
+  locale: Locale,
+  write: (trx: DB) => Promise<boolean>,
+): Promise<boolean> {
+  const changed = await ctx.db.transaction().execute(async (trx) => {
+    const done = await write(trx);
+    if (done) await ctx.mail.enqueue(trx, factorChangedNotice(locale, email, change));
+    return done;
+  });
+  if (changed) ctx.mail.wake();
+  return changed;
 }
 
 /** GET /passkey/generate-authenticate-options: any passkey of this site (discoverable credentials). */
@@ -211,6 +235,12 @@ export async function renameUserPasskey(ctx: AuthContext, userId: string, id: st
   return passkey;
 }
 
-export async function deleteUserPasskey(ctx: AuthContext, userId: string, id: string): Promise<void> {
-  if (!(await deletePasskey(ctx.db, userId, id))) throw new AuthError("PASSKEY_NOT_FOUND");
+export async function deleteUserPasskey(
+  ctx: AuthContext,
+  user: Pick<SessionWithUser["user"], "id" | "email">,
+  id: string,
+  locale: Locale,
+): Promise<void> {
+  const deleted = await withNotice(ctx, user.email, "passkeyRemoved", locale, (trx) => deletePasskey(trx, user.id, id));
+  if (!deleted) throw new AuthError("PASSKEY_NOT_FOUND");
 }

@@ -6,7 +6,7 @@ import { findCredentialPassword, setCredentialPassword } from "../store/accounts
 import { isUniqueViolation } from "../store/database.js";
 import { findUserById } from "../store/users.js";
 import { deleteUserVerifications } from "../store/verifications.js";
-import { assertNewPasswordAcceptable, verifyPasswordOrDummy } from "./credentials.js";
+import { assertNewPasswordAcceptable } from "./credentials.js";
 import { RESET_PASSWORD_PREFIX } from "./password-reset.js";
 import { createSession, type RequestMeta, revokeAllSessions } from "./sessions.js";
 import { forgetTrustedDevices } from "./trusted-devices.js";
@@ -45,17 +45,15 @@ export async function changePassword(
     await ctx.mail.enqueue(trx, passwordChangedNotice(meta.locale, user.email, "changed"));
     if (!input.revokeOtherSessions) return null;
     await revokeAllSessions(ctx, trx, user.id);
-    return createSession(ctx, trx, user.id, meta, { rememberMe: options.rememberMe, secondFactor: "rotation" });
+    return createSession(ctx, trx, user.id, meta, {
+      rememberMe: options.rememberMe,
+      secondFactor: "rotation",
+      proof: "password",
+    });
   });
   ctx.mail.wake();
   if (session) await ctx.revocations.revokeUser(user.id);
   return { user, session };
-}
-
-/** POST /verify-password: INVALID_PASSWORD unless it matches (same work when there is no password). */
-export async function verifyPassword(ctx: AuthContext, userId: string, password: string): Promise<void> {
-  const stored = await findCredentialPassword(ctx.db, userId);
-  if (!(await verifyPasswordOrDummy(ctx.hasher, stored, password))) throw new AuthError("INVALID_PASSWORD");
 }
 
 /**

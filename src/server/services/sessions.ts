@@ -11,6 +11,7 @@ import {
   type SessionWithUserText,
 } from "../store/caller-session.js";
 import type { DB } from "../store/database.js";
+import { type ProofMethod, recordSessionProof } from "../store/session-proofs.js";
 import {
   deleteSessionById,
   deleteSessionByTokenHash,
@@ -60,6 +61,11 @@ export interface CreateSessionOptions {
    * reason, a user with two-factor on gets no session: TwoFactorRequired instead.
    */
   secondFactor?: "rotation" | "impersonation" | "verified" | "passkey";
+  /**
+   * How the user just proved who they are, recorded for the credential guard (a passkey sign-in is
+   * one by itself). A sign-in link or mailed code proves only the mailbox, so gives none.
+   */
+  proof?: ProofMethod;
 }
 
 /** A sign-in of a user with two-factor on, from an untrusted device: a challenge, not a session. */
@@ -106,11 +112,16 @@ export async function createSession(
     impersonatedBy: options.impersonatedBy,
     now,
   };
-  const row = await ctx.webhooks.atomic(db, "session.created", async (trx) => {
-    const inserted = await insertSession(trx, session);
-    await ctx.webhooks.enqueue(trx, "session.created", inserted);
-    return inserted;
-  });
+  const proof = options.proof ?? (options.secondFactor === "passkey" ? "passkey" : undefined);
+  const write = (trx: DB) =>
+    ctx.webhooks.atomic(trx, "session.created", async (trx) => {
+      const inserted = await insertSession(trx, session);
+      if (proof) await recordSessionProof(trx, inserted.id, proof, now);
+      await ctx.webhooks.enqueue(trx, "session.created", inserted);
+      return inserted;
+    });
+  // The session and its proof are two rows: they commit together.
+  const row = proof && !db.isTransaction ? await db.transaction().execute(write) : await write(db);
   return mapSession(row, token);
 }
 

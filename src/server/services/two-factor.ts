@@ -5,10 +5,11 @@ import type { Locale } from "../../i18n/index.js";
 import type { AuthContext } from "../context.js";
 import { safeEqual, sha256Base64Url } from "../crypto/digest.js";
 import { DIGITS, randomString } from "../crypto/random.js";
-import { twoFactorCodeMail } from "../email/templates.js";
+import { factorChangedNotice, twoFactorCodeMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
-import { findCredentialPassword } from "../store/accounts.js";
 import { claimAttempt, findAttempts } from "../store/attempt-counters.js";
+import type { DB } from "../store/database.js";
+import type { ProofMethod } from "../store/session-proofs.js";
 import {
   advanceTotpStep,
   consumeChallenge,
@@ -24,7 +25,8 @@ import {
   type TwoFactorChallenge,
 } from "../store/two-factor.js";
 import { findUserById } from "../store/users.js";
-import { createSession, isSessionFresh, type RequestMeta } from "./sessions.js";
+import { noteProof } from "./credential-guard.js";
+import { createSession, type RequestMeta } from "./sessions.js";
 import { beginSecondFactorAttempt } from "./sign-in-throttle.js";
 import { forgetTrustedDevices, trustDevice } from "./trusted-devices.js";
 
@@ -55,26 +57,17 @@ function newBackupCodes(ctx: AuthContext): string[] {
   return Array.from({ length: amount }, () => randomString(length, "abcdefghjkmnpqrstuvwxyz23456789"));
 }
 
-/**
- * Managing two-factor is sensitive: the password when the user has one; a user who signed up through
- * a provider (no password) proves themselves with a fresh session instead.
- */
-async function confirmIdentity(ctx: AuthContext, current: SessionWithUser, password: string | undefined) {
-  const stored = await findCredentialPassword(ctx.db, current.user.id);
-  if (stored) {
-    if (!password || !(await ctx.hasher.verify(stored, password))) throw new AuthError("INVALID_PASSWORD");
-    return;
-  }
-  if (!isSessionFresh(ctx, current.session)) throw new AuthError("SESSION_NOT_FRESH");
-}
+// Who may manage two-factor (no impersonation, a verified account, a recent proof of identity: the
+// `password` of these bodies or one the session recorded) is the routes' credential guard's rule
+// (services/credential-guard.ts), checked before any of these run.
 
 /** POST /two-factor/enable: a new secret and backup codes; two-factor turns on once a code proves the app has it. */
 export async function enableTwoFactor(
   ctx: AuthContext,
   current: SessionWithUser,
-  input: { password?: string; issuer?: string },
+  input: { issuer?: string },
+  locale: Locale,
 ): Promise<{ totpURI: string; backupCodes: string[]; user: User }> {
-  await confirmIdentity(ctx, current, input.password);
   const existing = await findTwoFactor(ctx.db, current.user.id);
   if (existing?.verified && current.user.twoFactorEnabled) throw new AuthError("TOTP_ALREADY_ENABLED");
   const secret = new Secret({ size: 20 });
@@ -89,11 +82,17 @@ export async function enableTwoFactor(
       verified,
       now,
     });
-    if (verified)
-      await ctx.webhooks.enqueue(trx, "user.updated", await setTwoFactorEnabled(trx, current.user.id, true, now));
+    if (verified) await turnTwoFactor(ctx, trx, current.user, true, locale);
   });
+  if (verified) ctx.mail.wake();
   const user = { ...current.user, twoFactorEnabled: verified || current.user.twoFactorEnabled };
   return { totpURI: totpFor(ctx, user, secret.base32, input.issuer).toString(), backupCodes, user };
+}
+
+/** Two-factor on or off for the user, told by webhook and by mail to the user, in the caller's transaction. */
+async function turnTwoFactor(ctx: AuthContext, trx: DB, user: User, on: boolean, locale: Locale): Promise<void> {
+  await ctx.webhooks.enqueue(trx, "user.updated", await setTwoFactorEnabled(trx, user.id, on, ctx.now()));
+  await ctx.mail.enqueue(trx, factorChangedNotice(locale, user.email, on ? "twoFactorEnabled" : "twoFactorDisabled"));
 }
 
 async function requireSecret(ctx: AuthContext, userId: string) {
@@ -104,32 +103,26 @@ async function requireSecret(ctx: AuthContext, userId: string) {
   return { record, base32 };
 }
 
-export async function getTotpUri(ctx: AuthContext, current: SessionWithUser, password?: string): Promise<string> {
-  await confirmIdentity(ctx, current, password);
+export async function getTotpUri(ctx: AuthContext, current: SessionWithUser): Promise<string> {
   const { base32 } = await requireSecret(ctx, current.user.id);
   return totpFor(ctx, current.user, base32).toString();
 }
 
 /** POST /two-factor/disable: secret, codes and trusted devices go. */
-export async function disableTwoFactor(ctx: AuthContext, current: SessionWithUser, password?: string): Promise<User> {
-  await confirmIdentity(ctx, current, password);
+export async function disableTwoFactor(ctx: AuthContext, current: SessionWithUser, locale: Locale): Promise<User> {
   if (!current.user.twoFactorEnabled && !(await findTwoFactor(ctx.db, current.user.id))) {
     throw new AuthError("TWO_FACTOR_NOT_ENABLED");
   }
   await ctx.db.transaction().execute(async (trx) => {
     await deleteTwoFactor(trx, current.user.id);
     await forgetTrustedDevices(trx, current.user.id);
-    await ctx.webhooks.enqueue(trx, "user.updated", await setTwoFactorEnabled(trx, current.user.id, false, ctx.now()));
+    await turnTwoFactor(ctx, trx, current.user, false, locale);
   });
+  ctx.mail.wake();
   return { ...current.user, twoFactorEnabled: false };
 }
 
-export async function regenerateBackupCodes(
-  ctx: AuthContext,
-  current: SessionWithUser,
-  password?: string,
-): Promise<string[]> {
-  await confirmIdentity(ctx, current, password);
+export async function regenerateBackupCodes(ctx: AuthContext, current: SessionWithUser): Promise<string[]> {
   if (!current.user.twoFactorEnabled) throw new AuthError("TWO_FACTOR_NOT_ENABLED");
   const codes = newBackupCodes(ctx);
   if (!(await replaceBackupCodes(ctx.db, current.user.id, codes.map(hashBackupCode), ctx.now()))) {
@@ -230,23 +223,24 @@ export interface SecondFactorOutcome {
 
 /**
  * A second factor was proven: a sign-in gets its session (the challenge is used up, once); a
- * signed-in user keeps theirs, and a set-up in progress turns two-factor on.
+ * signed-in user keeps theirs, and a set-up in progress turns two-factor on. `proof` is what the
+ * factor proves of the person (a mailed code: only the mailbox, so none).
  */
 async function complete(
   ctx: AuthContext,
   subject: TwoFactorSubject,
   meta: RequestMeta,
   trust: boolean,
+  proof: ProofMethod | null,
 ): Promise<SecondFactorOutcome> {
-  const now = ctx.now();
   let data: SessionWithUser;
   if (subject.kind === "signed-in") {
     const { current } = subject;
     if (!current.user.twoFactorEnabled) {
-      await ctx.webhooks.atomic(ctx.db, "user.updated", async (db) => {
-        await ctx.webhooks.enqueue(db, "user.updated", await setTwoFactorEnabled(db, current.user.id, true, now));
-      });
+      await ctx.db.transaction().execute((trx) => turnTwoFactor(ctx, trx, current.user, true, meta.locale));
+      ctx.mail.wake();
     }
+    if (proof) await noteProof(ctx, current, proof);
     data = { session: current.session, user: { ...current.user, twoFactorEnabled: true } };
   } else {
     const { challenge, user } = subject;
@@ -256,6 +250,7 @@ async function complete(
         rememberMe: challenge.rememberMe,
         knownUser: user,
         secondFactor: "verified",
+        proof: proof ?? undefined,
       });
       return { session, user };
     });
@@ -281,7 +276,7 @@ export async function verifyTotp(
     if (delta === null) return false;
     return advanceTotpStep(ctx.db, user.id, totp.counter({ timestamp }) + delta, ctx.now());
   });
-  return complete(ctx, subject, meta, input.trustDevice === true);
+  return complete(ctx, subject, meta, input.trustDevice === true, "totp");
 }
 
 /** POST /two-factor/verify-backup-code: each code works once. */
@@ -304,7 +299,7 @@ export async function verifyBackupCode(
     const remaining = record.backupCodeHashes.filter((_, i) => i !== index);
     return spendBackupCode(ctx.db, user.id, remaining, record.backupCodeHashes);
   });
-  return complete(ctx, subject, meta, input.trustDevice === true);
+  return complete(ctx, subject, meta, input.trustDevice === true, "backup-code");
 }
 
 /** Mailed codes serve a pending sign-in only, and only while two-factor OTP is on. */
@@ -339,5 +334,5 @@ export async function verifyTwoFactorOtp(
   if (challenge.otpExpiresAt.getTime() <= ctx.now().getTime()) throw new AuthError("OTP_HAS_EXPIRED");
   const otpHash = challenge.otpHash;
   await checkCode(ctx, subject, "INVALID_CODE", async () => safeEqual(sha256Base64Url(input.code), otpHash));
-  return complete(ctx, subject, meta, input.trustDevice === true);
+  return complete(ctx, subject, meta, input.trustDevice === true, null);
 }

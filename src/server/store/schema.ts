@@ -83,6 +83,14 @@ export interface SessionTable {
   updatedAt: Timestamp;
 }
 
+/** A session's latest proof of identity (migration 0016); it goes with its session. */
+export interface SessionProofTable {
+  sessionId: string;
+  /** How: `password`, `passkey`, `totp`, `backup-code` or `provider`. */
+  method: string;
+  provedAt: Timestamp;
+}
+
 export interface AccountTable {
   id: string;
   accountId: string;
@@ -239,6 +247,7 @@ export interface Database {
   twoFactorChallenge: TwoFactorChallengeTable;
   passkey: PasskeyTable;
   session: SessionTable;
+  sessionProof: SessionProofTable;
   account: AccountTable;
   verification: VerificationTable;
   organization: OrganizationTable;

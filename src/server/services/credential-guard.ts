@@ -1,0 +1,56 @@
+import type { CredentialRule } from "../../contract/endpoints/define.js";
+import type { SessionWithUser } from "../../contract/models.js";
+import type { AuthContext } from "../context.js";
+import { AuthError } from "../errors.js";
+import { findCredentialPassword } from "../store/accounts.js";
+import { findSessionProof, type ProofMethod, recordSessionProof } from "../store/session-proofs.js";
+import { verifyPasswordOrDummy } from "./credentials.js";
+
+/**
+ * How long a proof of identity counts for adding a credential or factor. A session alone is no
+ * proof: it may come from a sign-in link (the mailbox only), or be a stolen cookie.
+ */
+export const RECENT_PROOF_SECONDS = 300;
+
+/**
+ * The one check before every credential or factor change (the endpoint table's `credentials` rule,
+ * applied by http/route.ts). An admin's impersonation session changes nothing that would outlive it;
+ * enrolment waits for a verified, non-guest account (a squatter of someone else's address must not
+ * plant a passkey or TOTP secret); `reprove` and `enrol` need a recent proof of identity: `password`
+ * when the body carries one, else one the session recorded (sign-in, verify-password, verify-totp).
+ * A user with neither password, TOTP nor passkey (provider sign-in only) re-proves by signing in
+ * through the provider again: that session records `provider` (FIELD-NOTES: they want 2FA too).
+ */
+export async function guardCredentialChange(
+  ctx: AuthContext,
+  current: SessionWithUser,
+  rule: CredentialRule,
+  password: string | undefined,
+): Promise<void> {
+  if (current.session.impersonatedBy) throw new AuthError("IMPERSONATION_NOT_ALLOWED");
+  if (rule === "manage") return;
+  if (rule === "enrol" && (!current.user.emailVerified || current.user.isAnonymous)) {
+    throw new AuthError("EMAIL_NOT_VERIFIED");
+  }
+  if (password !== undefined) {
+    await proveWithPassword(ctx, current, password);
+    return;
+  }
+  const proof = await findSessionProof(ctx.db, current.session.id);
+  const recentSince = ctx.now().getTime() - RECENT_PROOF_SECONDS * 1000;
+  if (!proof || proof.provedAt.getTime() <= recentSince) throw new AuthError("REAUTHENTICATION_REQUIRED");
+}
+
+/** Checks the user's password and records it as the session's latest proof; INVALID_PASSWORD otherwise. */
+export async function proveWithPassword(ctx: AuthContext, current: SessionWithUser, password: string): Promise<void> {
+  const stored = await findCredentialPassword(ctx.db, current.user.id);
+  if (!(await verifyPasswordOrDummy(ctx.hasher, stored, password))) throw new AuthError("INVALID_PASSWORD");
+  await noteProof(ctx, current, "password");
+}
+
+/** A signed-in user just proved themselves on this session (a password, a TOTP code). */
+export async function noteProof(ctx: AuthContext, current: SessionWithUser, method: ProofMethod): Promise<void> {
+  // An impersonation session is refused every credential change, so its proof would count for nothing.
+  if (current.session.impersonatedBy) return;
+  await recordSessionProof(ctx.db, current.session.id, method, ctx.now());
+}
