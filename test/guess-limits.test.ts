@@ -77,7 +77,7 @@ function codeFor(totpURI: string): string {
 
 /** A user with TOTP two-factor on; the clock moves past the step the confirmation used. */
 async function userWithTwoFactor() {
-  const account = await signUp(server, { email: uniqueEmail("limits") });
+  const account = await signUp(server, { email: uniqueEmail("limits"), verified: true });
   const enabled = await account.browser.post("/two-factor/enable", { password: account.password });
   const { totpURI, backupCodes } = enabled.body as { totpURI: string; backupCodes: string[] };
   expect((await account.browser.post("/two-factor/verify-totp", { code: codeFor(totpURI) })).status).toBe(200);

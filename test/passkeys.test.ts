@@ -99,7 +99,7 @@ describe("passkeys", () => {
   });
 
   it("without user verification is one factor: a two-factor user owes the second step (issue 28)", async () => {
-    const account = await signUp(server, { email: uniqueEmail("pk-no-uv") });
+    const account = await signUp(server, { email: uniqueEmail("pk-no-uv"), verified: true });
     const device = authenticator();
     await registerPasskey(account.browser, device);
     await server.auth.database.db
@@ -120,7 +120,7 @@ describe("passkeys", () => {
     expect((await browser.get("/get-session")).body).toBeNull();
 
     // Without two-factor on, the passkey alone (possession, like a password) still signs in.
-    const plain = await signUp(server, { email: uniqueEmail("pk-no-uv-plain") });
+    const plain = await signUp(server, { email: uniqueEmail("pk-no-uv-plain"), verified: true });
     const key = authenticator();
     await registerPasskey(plain.browser, key);
     const other = server.browser();

@@ -66,6 +66,14 @@ async function registerAsSquatter() {
   const squatter = await signUp(server, { email });
   const userId = squatter.user.id as string;
 
+  // An unproven account can no longer enrol a factor; accounts set up before that rule, or whose
+  // address was marked unproven later, still hold them, and those are what the proof must strip.
+  const refused = await squatter.browser.get("/passkey/generate-register-options");
+  expect([refused.status, refused.body.code]).toEqual([403, "EMAIL_NOT_VERIFIED"]);
+  const markVerified = (emailVerified: boolean) =>
+    db().updateTable("user").set({ emailVerified }).where("id", "=", userId).execute();
+  await markVerified(true);
+
   const device = new SoftAuthenticator(new URL(server.origin).hostname, server.origin);
   const options = await squatter.browser.get("/passkey/generate-register-options");
   const registered = await squatter.browser.post("/passkey/verify-registration", {
@@ -91,6 +99,7 @@ async function registerAsSquatter() {
   expect(kept.status).toBe(200);
   server.clock.advance(30);
 
+  await markVerified(false);
   const squatterMailbox = uniqueEmail("squatter");
   expect((await squatter.browser.post("/change-email", { newEmail: squatterMailbox })).status).toBe(200);
   const changeLink = linkIn(await nthMail(capture, squatterMailbox, "Verify your new email"), "/verify-email");
