@@ -168,6 +168,26 @@ describe("signing in with a second factor", () => {
     expect(after.res.body.twoFactorRedirect).toBe(true);
   });
 
+  it("stops trusting the user's devices when an admin sets their password", async () => {
+    const account = await userWithTwoFactor();
+    const device = server.browser();
+    await passwordStep(account.email, account.password, device);
+    await device.post("/two-factor/verify-totp", { code: codeFor(account.totpURI), trustDevice: true });
+    await device.post("/sign-out", {});
+    expect((await passwordStep(account.email, account.password, device)).res.body.token).toEqual(expect.any(String));
+    await device.post("/sign-out", {});
+
+    const admin = await signUp(server, { email: uniqueEmail("admin") });
+    await db().updateTable("user").set({ role: "admin" }).where("id", "=", admin.user.id).execute();
+    const set = await admin.browser.post("/admin/set-user-password", {
+      userId: account.user.id,
+      newPassword: "set by the admin",
+    });
+    expect(set.status).toBe(200);
+    const after = await passwordStep(account.email, "set by the admin", device);
+    expect(after.res.body).toEqual({ twoFactorRedirect: true, twoFactorMethods: ["totp", "otp"] });
+  });
+
   it("gates a provider sign-in too: back at the app with twoFactorRedirect, and no session", async () => {
     const provider = oidc.addUser();
     const first = server.browser();
