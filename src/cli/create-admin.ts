@@ -34,7 +34,7 @@ export async function createAdmin(args: string[]): Promise<number> {
     secret: env.secret,
     database: env.databaseUrl,
     options: serviceOptions(env).options,
-    mail: { smtpUrl: env.smtpUrl, from: env.mailFrom },
+    mail: { smtpUrl: env.smtpUrl, disabled: env.mailDisabled, from: env.mailFrom },
     logger: quietLogger,
   });
   try {

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import { MIN_SECRET_LENGTH } from "../server/auth.js";
-import { readDatabaseUrl, readOptionsFile } from "../server/environment.js";
+import { readDatabaseUrl, readMailDisabled, readOptionsFile } from "../server/environment.js";
 import { ConfigError, resolveOptions } from "../server/options.js";
 import { withoutPassword } from "../server/startup-summary.js";
 import { databaseAnswers, openDatabase, parseDatabaseUrl, pendingMigrations } from "../server/store/database.js";
@@ -30,7 +30,7 @@ export async function doctor(args: string[]): Promise<number> {
     ...checkBaseUrlAndCookies(env, production),
     await checkDatabase(env),
     await checkRedis(env.REDIS_URL),
-    await checkSmtp(env.SMTP_URL, production),
+    await checkSmtp(env, production),
   ];
   const label = { ok: "ok     ", warn: "warning", problem: "PROBLEM" };
   for (const { level, topic, text } of findings) console.log(`${label[level]}  ${topic}: ${text}`);
@@ -207,16 +207,30 @@ async function checkRedis(redisUrl: string | undefined): Promise<Finding> {
   }
 }
 
-async function checkSmtp(smtpUrl: string | undefined, production: boolean): Promise<Finding> {
+async function checkSmtp(env: NodeJS.ProcessEnv, production: boolean): Promise<Finding> {
   const topic = "SMTP_URL";
-  if (!smtpUrl) {
+  const smtpUrl = env.SMTP_URL;
+  let mailDisabled: boolean;
+  try {
+    mailDisabled = readMailDisabled(env);
+  } catch (error) {
+    return { level: "problem", topic: "MAIL_DISABLED", text: (error as Error).message };
+  }
+  if (mailDisabled) {
     return {
       level: "warn",
-      topic,
-      text: production
-        ? "not set: mail stays in the outbox table and nobody receives it (verification, reset, invitations)"
-        : "not set: mail goes to the development outbox (/dev/outbox)",
+      topic: "MAIL_DISABLED",
+      text: "mail is off: nobody receives verification, reset, sign-in or invitation mail",
     };
+  }
+  if (!smtpUrl) {
+    return production
+      ? {
+          level: "problem",
+          topic,
+          text: "not set: with NODE_ENV=production the service refuses to start (every mail, reset links included, would go to the log); set it, or MAIL_DISABLED=1 to run without mail",
+        }
+      : { level: "warn", topic, text: "not set: mail is written to the log and the development outbox (/dev/outbox)" };
   }
   let host: string;
   try {
