@@ -6,6 +6,7 @@ import { readDatabaseUrl, readMailDisabled, readOptionsFile } from "../server/en
 import { ConfigError, resolveOptions } from "../server/options.js";
 import { withoutPassword } from "../server/startup-summary.js";
 import { databaseAnswers, openDatabase, parseDatabaseUrl, pendingMigrations } from "../server/store/database.js";
+import { type CommandIO, processIO } from "./io.js";
 
 /** One finding: `problem` makes the exit code non-zero, `warn` is worth reading, `ok` is fine. */
 interface Finding {
@@ -21,9 +22,9 @@ const TIMEOUT_MS = 5000;
  * anything (no migration, no generated secret, no file created), and says what is wrong in words.
  * Exit code 1 when there is a problem.
  */
-export async function doctor(args: string[]): Promise<number> {
+export async function doctor(args: string[], io: CommandIO = processIO): Promise<number> {
   parseArgs({ args, options: {}, strict: true });
-  const env = process.env;
+  const env = io.env;
   const production = env.NODE_ENV === "production";
   const findings: Finding[] = [
     checkSecret(env.AUTH_SECRET, production),
@@ -33,9 +34,9 @@ export async function doctor(args: string[]): Promise<number> {
     await checkSmtp(env, production),
   ];
   const label = { ok: "ok     ", warn: "warning", problem: "PROBLEM" };
-  for (const { level, topic, text } of findings) console.log(`${label[level]}  ${topic}: ${text}`);
+  for (const { level, topic, text } of findings) io.out(`${label[level]}  ${topic}: ${text}`);
   const problems = findings.filter((f) => f.level === "problem").length;
-  console.log(problems === 0 ? "\nno problems found" : `\n${problems} problem(s) found`);
+  io.out(problems === 0 ? "\nno problems found" : `\n${problems} problem(s) found`);
   return problems === 0 ? 0 : 1;
 }
 
