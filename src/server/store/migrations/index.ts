@@ -12,6 +12,7 @@ import { passkeysMigration } from "./0011_passkeys.js";
 import { webhooksMigration } from "./0012_webhooks.js";
 import { memberInvitedByMigration } from "./0013_member_invited_by.js";
 import { memberListVersionMigration } from "./0014_member_list_version.js";
+import { invitationSendsMigration } from "./0018_invitation_sends.js";
 
 /** All migrations in order. Names sort by their numeric prefix; never rename or edit a landed one. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -28,5 +29,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     "0012_webhooks": webhooksMigration(dialect),
     "0013_member_invited_by": memberInvitedByMigration(),
     "0014_member_list_version": memberListVersionMigration(dialect),
+    "0018_invitation_sends": invitationSendsMigration(dialect),
   };
 }
