@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { sweepExpired } from "../src/server/services/housekeeping.js";
 import { type MailCapture, startMailCapture } from "./helpers/mail.js";
 import { createOrganization, joinAs } from "./helpers/organization.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
@@ -144,6 +145,18 @@ describe("invitation abuse", () => {
     });
     expect(nextDay.status).toBe(200);
     expect(await invitationMails(email)).toBe(11);
+
+    // Housekeeping forgets a count once its day is over.
+    const quota = () =>
+      server.auth.database.db
+        .selectFrom("invitationRecipientQuota")
+        .select("sent")
+        .where("email", "=", email)
+        .execute();
+    expect(await quota()).toEqual([{ sent: 1 }]);
+    server.clock.advance(86_401);
+    await sweepExpired(server.auth.context);
+    expect(await quota()).toEqual([]);
   });
 
   it("caps invitations per inviter per day, across organizations", async () => {

@@ -5,6 +5,7 @@ import {
   deleteFinishedWebhookDeliveries,
   deleteSentMailBefore,
 } from "../store/housekeeping.js";
+import { deleteStaleRecipientQuotas } from "../store/invitations.js";
 import { deleteStaleThrottles } from "../store/sign-in-throttle.js";
 
 /** Delivered mail is kept this long for the development outbox page and support questions. */
@@ -26,6 +27,7 @@ export async function sweepExpired(
   const verifications = await deleteExpiredVerifications(ctx.db, now);
   // Failure counts older than a day are forgotten (the longest lock is 15 minutes).
   await deleteStaleThrottles(ctx.db, new Date(now.getTime() - 86_400_000));
+  await deleteStaleRecipientQuotas(ctx.db, new Date(now.getTime() - 86_400_000));
   const mail = await deleteSentMailBefore(ctx.db, new Date(now.getTime() - SENT_MAIL_RETENTION_MS));
   const webhooks = await deleteFinishedWebhookDeliveries(ctx.db, {
     delivered: new Date(now.getTime() - DELIVERED_WEBHOOK_RETENTION_MS),

@@ -306,3 +306,8 @@ export async function removeTeamFromPendingInvitations(db: DB, organizationId: s
       .execute();
   }
 }
+
+/** Recipient counts whose window started before `before`: a new window starts with the next mail anyway. */
+export async function deleteStaleRecipientQuotas(db: DB, before: Date): Promise<void> {
+  await db.deleteFrom("invitationRecipientQuota").where("windowStart", "<", before).execute();
+}
