@@ -273,11 +273,9 @@ const UNAVAILABLE_CODES = new Set([
   "57P02", // crash_shutdown
   "57P03", // cannot_connect_now (starting up, shutting down)
   "53300", // too_many_connections
-  "SQLITE_BUSY",
-  "SQLITE_LOCKED",
-  "SQLITE_CANTOPEN",
-  "SQLITE_IOERR",
 ]);
+/** SQLite's primary codes (extended codes add a suffix, e.g. SQLITE_IOERR_WRITE). */
+const UNAVAILABLE_SQLITE = /^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR)(_|$)/;
 const UNAVAILABLE_MESSAGES = [
   /^Connection terminated/, // pg: the server went away mid-query
   /timeout exceeded when trying to connect/, // pg pool
@@ -289,7 +287,11 @@ const UNAVAILABLE_MESSAGES = [
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (!error || typeof error !== "object") return false;
   const { code, message } = error as { code?: unknown; message?: unknown };
-  if (typeof code === "string" && (UNAVAILABLE_CODES.has(code) || code.startsWith("08"))) return true;
+  if (
+    typeof code === "string" &&
+    (UNAVAILABLE_CODES.has(code) || code.startsWith("08") || UNAVAILABLE_SQLITE.test(code))
+  )
+    return true;
   if (typeof message === "string" && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(message))) return true;
   // pg wraps a refused connection of every address it tried (AggregateError).
   const inner = (error as { errors?: unknown[] }).errors;
