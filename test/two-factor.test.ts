@@ -2,7 +2,7 @@ import { URI } from "otpauth";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TestBrowser } from "./helpers/browser.js";
 import { type MailCapture, startMailCapture } from "./helpers/mail.js";
-import { nthMail, uniqueEmail } from "./helpers/mail-flows.js";
+import { linkIn, nthMail, uniqueEmail } from "./helpers/mail-flows.js";
 import { startOidcProvider, type TestOidcProvider } from "./helpers/oidc.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
 import { providerOptions, socialFlow } from "./helpers/social.js";
@@ -165,6 +165,22 @@ describe("signing in with a second factor", () => {
     expect(changed.status).toBe(200);
     await device.post("/sign-out", {});
     const after = await passwordStep(account.email, "another sturdy password", device);
+    expect(after.res.body.twoFactorRedirect).toBe(true);
+  });
+
+  it("stops trusting the user's devices when they reset their password by mail", async () => {
+    const account = await userWithTwoFactor();
+    const device = server.browser();
+    await passwordStep(account.email, account.password, device);
+    await device.post("/two-factor/verify-totp", { code: codeFor(account.totpURI), trustDevice: true });
+    await device.post("/sign-out", {});
+
+    expect((await server.browser().post("/request-password-reset", { email: account.email })).status).toBe(200);
+    const link = linkIn(await nthMail(capture, account.email, "Reset your password"), "/reset-password/");
+    const token = new URL(link).pathname.split("/").pop() ?? "";
+    const reset = await server.browser().post("/reset-password", { newPassword: "reset by mail 123", token });
+    expect(reset.status).toBe(200);
+    const after = await passwordStep(account.email, "reset by mail 123", device);
     expect(after.res.body.twoFactorRedirect).toBe(true);
   });
 
