@@ -28,7 +28,7 @@ export async function startService(env: ServiceEnvironment): Promise<void> {
     secret: env.secret,
     database: env.databaseUrl,
     options,
-    mail: { smtpUrl: env.smtpUrl, from: env.mailFrom },
+    mail: { smtpUrl: env.smtpUrl, disabled: env.mailDisabled, from: env.mailFrom },
     production: env.production,
     rateLimitStore: redis ? new RedisRateLimitStore(redis) : undefined,
     revocationFeed: redis ? redisRevocationFeed(redis, consoleLogger) : undefined,

@@ -3,9 +3,11 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { Readable } from "node:stream";
 import { serve } from "@hono/node-server";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCommand } from "../src/cli/run.js";
 import { type Auth, createAuth } from "../src/server/auth.js";
 import { TestBrowser } from "./helpers/browser.js";
 import { freshDatabaseUrl } from "./helpers/database.js";
@@ -13,9 +15,10 @@ import { type MailCapture, startMailCapture } from "./helpers/mail.js";
 import { testHasher } from "./helpers/server.js";
 
 /**
- * The `gatehouse` command as a real child process: bundled by esbuild as `npm run build:cli` does
- * (the file `npx gatehouse` runs), against the dialect under test. tsx would run the same source, at
- * three times the start-up cost per run.
+ * The `gatehouse` command, against the dialect under test. Most cases call it in process (runCommand
+ * with the case's environment, standard input and output): a child process costs a second or more
+ * each. A few run the real thing: bundled by esbuild as `npm run build:cli` does (the file
+ * `npx gatehouse` runs), as a child process, to prove the bundle, exit codes and stdin work.
  */
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -42,10 +45,10 @@ async function freshDatabase(): Promise<string> {
   return database.url;
 }
 
-/** Runs `gatehouse <args>` with only the given environment (plus PATH), in the work folder. */
-function gatehouse(args: string[], env: Record<string, string>): Promise<Run> {
+/** Runs `gatehouse <args>` as a process with only the given environment (plus PATH) and stdin, in the work folder. */
+function gatehouse(args: string[], env: Record<string, string>, stdin = ""): Promise<Run> {
   return new Promise((done) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [CLI, ...args],
       { cwd: workDir, env: { PATH: process.env.PATH ?? "", HOME: workDir, ...env }, timeout: 30_000 },
@@ -54,7 +57,22 @@ function gatehouse(args: string[], env: Record<string, string>): Promise<Run> {
         done({ code, stdout, stderr });
       },
     );
+    child.stdin?.end(stdin);
   });
+}
+
+/** Runs `gatehouse <args>` in this process, with only the given environment and stdin (piped, not a terminal). */
+async function inProcess(args: string[], env: Record<string, string>, stdin = ""): Promise<Run> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const input = Object.assign(Readable.from(stdin === "" ? [] : [stdin]), { isTTY: false });
+  const code = await runCommand(args, {
+    env: { ...env },
+    stdin: input,
+    out: (line) => out.push(line),
+    err: (line) => err.push(line),
+  });
+  return { code, stdout: out.join("\n"), stderr: err.join("\n") };
 }
 
 beforeAll(async () => {
@@ -79,19 +97,20 @@ afterAll(async () => {
 });
 
 describe("migrate", () => {
-  it("applies every migration, and a second run does nothing", async () => {
+  it("applies every migration, and a second run does nothing (a real process)", async () => {
     const url = await freshDatabase();
     const first = await gatehouse(["migrate"], { DATABASE_URL: url });
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/applied \d+ migration\(s\)/);
-    const second = await gatehouse(["migrate"], { DATABASE_URL: url });
+    const second = await inProcess(["migrate"], { DATABASE_URL: url });
     expect([second.code, second.stdout]).toEqual([0, expect.stringContaining("already up to date")]);
   });
 
   it("refuses an unknown argument and an unknown command with a usage exit code", async () => {
-    const unknownOption = await gatehouse(["migrate", "--force"], {});
+    const unknownOption = await inProcess(["migrate", "--force"], {});
     expect(unknownOption.code).toBe(64);
     expect(unknownOption.stderr).toContain("--force");
+    // The dispatcher's own refusal, once through a real process.
     const unknownCommand = await gatehouse(["migrat"], {});
     expect(unknownCommand.code).toBe(64);
     expect(unknownCommand.stderr).toContain('unknown command "migrat"');
@@ -100,7 +119,7 @@ describe("migrate", () => {
 
 describe("generate-secret", () => {
   it("prints a new random secret each time, which createAuth accepts", async () => {
-    const [one, two] = await Promise.all([gatehouse(["generate-secret"], {}), gatehouse(["generate-secret"], {})]);
+    const [one, two] = await Promise.all([inProcess(["generate-secret"], {}), inProcess(["generate-secret"], {})]);
     const secret = one?.stdout.trim() ?? "";
     expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(two?.stdout.trim()).not.toBe(secret);
@@ -140,7 +159,13 @@ describe("create-admin", () => {
   });
   afterAll(() => close());
 
-  const env = () => ({ DATABASE_URL: url, AUTH_SECRET: SECRET, BASE_URL: origin });
+  const env = (extra: Record<string, string> = {}) => ({
+    DATABASE_URL: url,
+    AUTH_SECRET: SECRET,
+    BASE_URL: origin,
+    ...extra,
+  });
+  const db = () => auth.database.db;
 
   async function signIn(email: string, password: string): Promise<TestBrowser> {
     const browser = new TestBrowser(origin);
@@ -149,11 +174,15 @@ describe("create-admin", () => {
     return browser;
   }
 
-  it("creates an admin who can then use the /admin/ routes; a second run changes nothing", async () => {
-    const created = await gatehouse(
-      ["create-admin", "--email", "Root@Example.com", "--password", "sturdy-pass-123"],
-      env(),
-    );
+  async function signUp(email: string, password: string) {
+    const browser = new TestBrowser(origin);
+    const res = await browser.post("/sign-up/email", { name: "Someone", email, password });
+    expect(res.status).toBe(200);
+    return { browser, id: res.body.user.id as string };
+  }
+
+  it("creates an admin from a password piped on stdin (a real process); a second run changes nothing", async () => {
+    const created = await gatehouse(["create-admin", "--email", "Root@Example.com"], env(), "sturdy-pass-123\n");
     expect(created.code).toBe(0);
     expect(created.stdout).toMatch(/^created root@example\.com with the role "admin"; user id \S+/);
 
@@ -162,58 +191,170 @@ describe("create-admin", () => {
     expect(listed.status).toBe(200);
     expect(listed.body.users.map((u: { email: string }) => u.email)).toContain("root@example.com");
 
-    const again = await gatehouse(
-      ["create-admin", "--email", "root@example.com", "--password", "other-pass-456"],
-      env(),
-    );
+    const again = await inProcess(["create-admin", "--email", "root@example.com"], env(), "other-pass-456");
     expect(again.code).toBe(0);
     expect(again.stdout).toContain("already an admin (nothing changed)");
     // The password was not touched by the second run.
     await signIn("root@example.com", "sturdy-pass-123");
   });
 
-  it("promotes an existing user (password unchanged), then is idempotent", async () => {
-    const browser = new TestBrowser(origin);
-    const signUp = await browser.post("/sign-up/email", {
-      name: "Existing",
-      email: "existing@example.com",
-      password: "existing-pass-1",
-    });
-    expect(signUp.status).toBe(200);
-    expect((await browser.get("/admin/list-users")).status).toBe(403);
+  it("takes the password from GATEHOUSE_ADMIN_PASSWORD too", async () => {
+    const created = await inProcess(
+      ["create-admin", "--email", "from-env@example.com"],
+      env({ GATEHOUSE_ADMIN_PASSWORD: "sturdy-env-pass-1" }),
+    );
+    expect([created.code, created.stdout]).toEqual([0, expect.stringContaining("created from-env@example.com")]);
+    await signIn("from-env@example.com", "sturdy-env-pass-1");
+  });
 
-    const promoted = await gatehouse(["create-admin", "--email", "existing@example.com"], env());
+  it("refuses --password, saying why, and creates nobody", async () => {
+    const run = await inProcess(
+      ["create-admin", "--email", "argv@example.com", "--password", "sturdy-pass-123"],
+      env(),
+    );
+    expect(run.code).toBe(64);
+    expect(run.stderr).toContain("--password is not accepted");
+    expect(run.stderr).toContain("ps");
+    expect(run.stderr).toContain("GATEHOUSE_ADMIN_PASSWORD");
+    expect(await db().selectFrom("user").select("id").where("email", "=", "argv@example.com").execute()).toEqual([]);
+  });
+
+  it("promotes a verified existing user (password unchanged), then is idempotent", async () => {
+    const { id } = await signUp("existing@example.com", "existing-pass-1");
+    await db().updateTable("user").set({ emailVerified: true }).where("id", "=", id).execute();
+    const plain = await signIn("existing@example.com", "existing-pass-1");
+    expect((await plain.get("/admin/list-users")).status).toBe(403);
+
+    const promoted = await inProcess(["create-admin", "--email", "existing@example.com"], env());
     expect(promoted.code).toBe(0);
     expect(promoted.stdout).toContain('existing@example.com now has the role "user,admin" (password unchanged)');
-    const again = await gatehouse(["create-admin", "--email", "existing@example.com"], env());
+    const again = await inProcess(["create-admin", "--email", "existing@example.com"], env());
     expect(again.stdout).toContain("already an admin");
 
     const admin = await signIn("existing@example.com", "existing-pass-1");
     expect((await admin.get("/admin/list-users")).status).toBe(200);
-    const audit = await admin.get(`/admin/list-audit-log?targetUserId=${signUp.body.user.id}`);
+    const audit = await admin.get(`/admin/list-audit-log?targetUserId=${id}`);
     expect(audit.body.entries).toEqual([
       expect.objectContaining({ action: "user.set-role", userAgent: "gatehouse create-admin" }),
     ]);
   });
 
-  it("refuses a new address without --password, a bad email and a short password, creating nobody", async () => {
-    const noPassword = await gatehouse(["create-admin", "--email", "new@example.com"], env());
-    expect(noPassword.code).toBe(65);
-    expect(noPassword.stderr).toContain("give --password to create one");
-    const badEmail = await gatehouse(
-      ["create-admin", "--email", "not-an-email", "--password", "sturdy-pass-123"],
-      env(),
-    );
-    expect([badEmail.code, badEmail.stderr]).toEqual([65, expect.stringContaining("INVALID_EMAIL")]);
-    const short = await gatehouse(["create-admin", "--email", "new@example.com", "--password", "short"], env());
-    expect([short.code, short.stderr]).toEqual([65, expect.stringContaining("PASSWORD_TOO_SHORT")]);
-    const missing = await gatehouse(["create-admin"], env());
-    expect(missing.code).toBe(64);
-    const found = await auth.database.db
-      .selectFrom("user")
-      .select("id")
-      .where("email", "=", "new@example.com")
+  it("refuses an account whose address was never verified: the squatter gets no admin role", async () => {
+    const squatter = await signUp("squatted@example.com", "squatter-pass-1");
+    const run = await inProcess(["create-admin", "--email", "squatted@example.com"], env(), "operator-pass-1");
+    expect(run.code).toBe(65);
+    expect(run.stderr).toContain("UNVERIFIED_ACCOUNT_EXISTS");
+    expect(run.stderr).toContain("--adopt");
+    expect((await squatter.browser.get("/admin/list-users")).status).toBe(403);
+    const row = await db().selectFrom("user").select("role").where("id", "=", squatter.id).executeTakeFirstOrThrow();
+    expect(row.role).toBe("user");
+  });
+
+  it("--adopt takes an unverified account over: new password, no credential or session of the squatter left", async () => {
+    const squatter = await signUp("adopted@example.com", "squatter-pass-2");
+    const now = new Date();
+    // What a squatter could have set up and waited with: a passkey, a TOTP secret, a linked provider
+    // account, a trusted device, a session.
+    await db()
+      .insertInto("passkey")
+      .values({
+        id: "pk-squatter",
+        name: "squatter key",
+        userId: squatter.id,
+        credentialID: "cred-squatter",
+        publicKey: "key",
+        counter: 0,
+        deviceType: "singleDevice",
+        backedUp: false,
+        transports: null,
+        aaguid: null,
+        createdAt: now,
+      })
       .execute();
+    await db()
+      .insertInto("twoFactor")
+      .values({ userId: squatter.id, secret: "s", backupCodes: "[]", verified: true, createdAt: now, updatedAt: now })
+      .execute();
+    await db().updateTable("user").set({ twoFactorEnabled: true }).where("id", "=", squatter.id).execute();
+    await db()
+      .insertInto("account")
+      .values({
+        id: "acc-squatter",
+        accountId: "squatter-sub",
+        providerId: "google",
+        userId: squatter.id,
+        accessToken: null,
+        refreshToken: null,
+        idToken: null,
+        accessTokenExpiresAt: null,
+        refreshTokenExpiresAt: null,
+        scope: null,
+        password: null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .execute();
+    await db()
+      .insertInto("verification")
+      .values({
+        id: "trust-squatter",
+        identifier: "trust-device:squatter",
+        value: squatter.id,
+        expiresAt: new Date(now.getTime() + 86_400_000),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .execute();
+    expect((await squatter.browser.get("/get-session")).body?.user.id).toBe(squatter.id);
+
+    const noPassword = await inProcess(["create-admin", "--email", "adopted@example.com", "--adopt"], env());
+    expect([noPassword.code, noPassword.stderr]).toEqual([65, expect.stringContaining("needs a new password")]);
+
+    const run = await inProcess(
+      ["create-admin", "--email", "adopted@example.com", "--adopt"],
+      env(),
+      "operator-pass-2\n",
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('adopted adopted@example.com with the role "user,admin"');
+
+    expect((await squatter.browser.get("/get-session")).body).toBeNull();
+    const old = await new TestBrowser(origin).post("/sign-in/email", {
+      email: "adopted@example.com",
+      password: "squatter-pass-2",
+    });
+    expect(old.status).toBe(401);
+    const left = async (table: "passkey" | "twoFactor" | "session") =>
+      (await db().selectFrom(table).select("userId").where("userId", "=", squatter.id).execute()).length;
+    expect([await left("passkey"), await left("twoFactor"), await left("session")]).toEqual([0, 0, 0]);
+    const accounts = await db().selectFrom("account").select("providerId").where("userId", "=", squatter.id).execute();
+    expect(accounts).toEqual([{ providerId: "credential" }]);
+    const values = await db().selectFrom("verification").select("id").where("value", "=", squatter.id).execute();
+    expect(values).toEqual([]);
+    const user = await db()
+      .selectFrom("user")
+      .select(["emailVerified", "twoFactorEnabled"])
+      .where("id", "=", squatter.id)
+      .executeTakeFirstOrThrow();
+    expect([Boolean(user.emailVerified), Boolean(user.twoFactorEnabled)]).toEqual([true, false]);
+
+    const admin = await signIn("adopted@example.com", "operator-pass-2");
+    expect((await admin.get("/admin/list-users")).status).toBe(200);
+    const audit = await admin.get(`/admin/list-audit-log?targetUserId=${squatter.id}`);
+    expect(audit.body.entries).toEqual([expect.objectContaining({ action: "user.adopt" })]);
+  });
+
+  it("refuses a new address without a password, a bad email and a short password, creating nobody", async () => {
+    const noPassword = await inProcess(["create-admin", "--email", "new@example.com"], env());
+    expect(noPassword.code).toBe(65);
+    expect(noPassword.stderr).toContain("give a password to create one");
+    const badEmail = await inProcess(["create-admin", "--email", "not-an-email"], env(), "sturdy-pass-123");
+    expect([badEmail.code, badEmail.stderr]).toEqual([65, expect.stringContaining("INVALID_EMAIL")]);
+    const short = await inProcess(["create-admin", "--email", "new@example.com"], env(), "short");
+    expect([short.code, short.stderr]).toEqual([65, expect.stringContaining("PASSWORD_TOO_SHORT")]);
+    const missing = await inProcess(["create-admin"], env());
+    expect(missing.code).toBe(64);
+    const found = await db().selectFrom("user").select("id").where("email", "=", "new@example.com").execute();
     expect(found).toEqual([]);
   });
 });
@@ -226,7 +367,7 @@ describe("doctor", () => {
   beforeAll(async () => {
     mail = await startMailCapture();
     migrated = await freshDatabase();
-    expect((await gatehouse(["migrate"], { DATABASE_URL: migrated })).code).toBe(0);
+    expect((await inProcess(["migrate"], { DATABASE_URL: migrated })).code).toBe(0);
     good = {
       DATABASE_URL: migrated,
       AUTH_SECRET: SECRET,
@@ -236,7 +377,7 @@ describe("doctor", () => {
   });
   afterAll(() => mail.close());
 
-  it("exits 0 on a good setup", async () => {
+  it("exits 0 on a good setup (a real process)", async () => {
     const run = await gatehouse(["doctor"], good);
     expect(run.stdout).toContain("no problems found");
     expect(run.stdout).not.toContain("PROBLEM");
@@ -247,7 +388,8 @@ describe("doctor", () => {
     const pendingDatabase = await freshDatabase();
     // An empty SQLite file: it exists, but nothing was migrated (PostgreSQL: a new, empty database).
     if (pendingDatabase.startsWith("sqlite:")) writeFileSync(pendingDatabase.slice("sqlite:".length), "");
-    const cases: [string, Record<string, string>, RegExp][] = [
+    const production = { NODE_ENV: "production", BASE_URL: "https://auth.example.com" };
+    const cases: [string, Record<string, string | undefined>, RegExp][] = [
       [
         "short secret",
         { AUTH_SECRET: "too-short" },
@@ -283,11 +425,21 @@ describe("doctor", () => {
         { NODE_ENV: "production", BASE_URL: "http://auth.example.com" },
         /PROBLEM {2}BASE_URL: http:\/\/auth\.example\.com is http:\/\/ with NODE_ENV=production/,
       ],
+      [
+        "production without SMTP_URL",
+        { ...production, SMTP_URL: undefined },
+        /PROBLEM {2}SMTP_URL: not set: with NODE_ENV=production the service refuses to start .*MAIL_DISABLED=1/,
+      ],
+      [
+        "MAIL_DISABLED beside SMTP_URL",
+        { MAIL_DISABLED: "1" },
+        /PROBLEM {2}MAIL_DISABLED: MAIL_DISABLED and SMTP_URL are both set/,
+      ],
       ["invalid AUTH_CONFIG", { AUTH_CONFIG: join(workDir, "missing.json") }, /PROBLEM {2}AUTH_CONFIG: .*cannot read/],
     ];
     // One at a time: the machine has two cores, and each run waits on its own timeouts.
     const runs: Run[] = [];
-    for (const [, env] of cases) runs.push(await gatehouse(["doctor"], { ...good, ...env }));
+    for (const [, env] of cases) runs.push(await inProcess(["doctor"], withoutUnset({ ...good, ...env })));
     cases.forEach(([name, env, expected], i) => {
       const run = runs[i] as Run;
       expect(run.stdout, name).toMatch(expected);
@@ -295,13 +447,33 @@ describe("doctor", () => {
       expect(run.code, name).toBe(1);
       // Secrets and passwords never reach the output.
       for (const value of Object.values(env)) {
-        if (/password-42|abcabc/.test(value))
+        if (value && /password-42|abcabc/.test(value))
           expect(run.stdout, name).not.toContain(value.match(/[a-z]+-password-42|abcabc\w+/)?.[0]);
       }
       expect(run.stdout).not.toContain(SECRET);
     });
   });
+
+  it("says mail is off with MAIL_DISABLED, as a warning, in production too", async () => {
+    const run = await inProcess(
+      ["doctor"],
+      withoutUnset({
+        ...good,
+        NODE_ENV: "production",
+        BASE_URL: "https://auth.example.com",
+        SMTP_URL: undefined,
+        MAIL_DISABLED: "1",
+      }),
+    );
+    expect(run.stdout).toMatch(/warning {2}MAIL_DISABLED: mail is off: nobody receives/);
+    expect([run.code, run.stdout]).toEqual([0, expect.stringContaining("no problems found")]);
+  });
 });
+
+/** The environment without the variables a case unsets. */
+function withoutUnset(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
 
 describe("start", () => {
   it("serves, and logs where its options, database and mail come from and which features are on", async () => {

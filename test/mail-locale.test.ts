@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MailCapture, startMailCapture } from "./helpers/mail.js";
 import { nthMail, uniqueEmail } from "./helpers/mail-flows.js";
+import { verifyEmail } from "./helpers/organization.js";
 import { EVERY_FEATURE_ON, signUp, startTestServer, type TestServer } from "./helpers/server.js";
 
 /** Mail speaks the language of the request that caused it: Accept-Language, English without one. */
@@ -97,6 +98,7 @@ describe("routes pass the request's language down to the mail", () => {
     });
     expect(changed.status).toBe(200);
     await nthMail(capture, owner.email, "Ihr Passwort wurde geändert");
+    await verifyEmail(open, owner.user.id);
 
     const created = await owner.browser.post("/organization/create", {
       name: "Locale",

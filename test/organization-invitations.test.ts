@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { sweepExpired } from "../src/server/services/housekeeping.js";
 import { type MailCapture, startMailCapture } from "./helpers/mail.js";
 import { createOrganization, joinAs } from "./helpers/organization.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
@@ -21,6 +22,17 @@ afterEach(() => expect(server.loggedErrors).toEqual([]));
 let n = 0;
 const freshEmail = () => `invitee-${Date.now().toString(36)}-${n++}@example.com`;
 
+/** Invitation mails written for the address (the outbox, whatever has been delivered yet). */
+async function invitationMails(email: string): Promise<number> {
+  const rows = await server.auth.database.db
+    .selectFrom("outbox")
+    .select("id")
+    .where("to", "=", email)
+    .where("kind", "=", "organization-invitation")
+    .execute();
+  return rows.length;
+}
+
 async function markVerified(userId: string) {
   await server.auth.database.db.updateTable("user").set({ emailVerified: true }).where("id", "=", userId).execute();
 }
@@ -36,6 +48,115 @@ describe("invitation abuse", () => {
     expect([res.status, res.body.code]).toEqual([403, "YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION"]);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(capture.to(email)).toEqual([]);
+  });
+
+  it("an account whose address is not verified cannot invite (403), and no mail is sent", async () => {
+    const { owner } = await createOrganization(server);
+    await server.auth.database.db
+      .updateTable("user")
+      .set({ emailVerified: false })
+      .where("id", "=", owner.user.id)
+      .execute();
+    const email = freshEmail();
+    const res = await owner.browser.post("/organization/invite-member", { email, role: "member" });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({
+      code: "EMAIL_VERIFICATION_REQUIRED_TO_INVITE",
+      message: "Verify your email address before inviting anyone",
+    });
+    expect(await invitationMails(email)).toBe(0);
+  });
+
+  it("the mail names the inviter by their verified address, never by the name they typed", async () => {
+    const { owner } = await createOrganization(server);
+    await owner.browser.post("/update-user", { name: "Claim your prize at evil.example" });
+    const email = freshEmail();
+    expect((await owner.browser.post("/organization/invite-member", { email, role: "member" })).status).toBe(200);
+    await expect.poll(() => capture.to(email).length).toBe(1);
+    const [mail] = capture.to(email);
+    expect(mail?.text).toContain(`${owner.email} invited you to join`);
+    expect(`${mail?.text}${mail?.html}`).not.toContain("evil.example");
+  });
+
+  it("150 parallel resends of one invitation send one mail; the next waits out the cooldown", async () => {
+    const { owner } = await createOrganization(server);
+    const email = freshEmail();
+    expect((await owner.browser.post("/organization/invite-member", { email, role: "member" })).status).toBe(200);
+    server.clock.advance(60);
+    const answers = await Promise.all(
+      Array.from({ length: 150 }, () =>
+        owner.browser.post("/organization/invite-member", { email, role: "member", resend: true }),
+      ),
+    );
+    const sent = answers.filter((res) => res.status === 200);
+    expect(sent).toHaveLength(1);
+    for (const res of answers.filter((r) => r.status !== 200)) {
+      expect([res.status, res.body.code]).toEqual([429, "INVITATION_RESEND_TOO_SOON"]);
+      expect(res.headers.get("retry-after")).toBe("60");
+    }
+    expect(await invitationMails(email)).toBe(2);
+    server.clock.advance(60);
+    const later = await owner.browser.post("/organization/invite-member", { email, role: "member", resend: true });
+    expect(later.status).toBe(200);
+    expect(await invitationMails(email)).toBe(3);
+    const row = await server.auth.database.db
+      .selectFrom("invitation")
+      .select("sendCount")
+      .where("id", "=", later.body.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(row.sendCount)).toBe(3);
+  });
+
+  it("one address gets at most 10 invitation mails a day across organizations, under 150 parallel requests", async () => {
+    const { owner, organizationId } = await createOrganization(server);
+    const organizations = [organizationId];
+    for (let i = 0; i < 11; i++) {
+      const created = await owner.browser.post("/organization/create", { name: `Cap ${i}`, slug: `cap-${n++}` });
+      organizations.push(created.body.id);
+    }
+    const email = freshEmail();
+    const answers = await Promise.all(
+      Array.from({ length: 150 }, (_, i) =>
+        owner.browser.post("/organization/invite-member", {
+          email,
+          role: "member",
+          organizationId: organizations[i % organizations.length],
+          resend: true,
+        }),
+      ),
+    );
+    expect(answers.filter((res) => res.status === 200)).toHaveLength(10);
+    for (const res of answers.filter((r) => r.status !== 200)) {
+      expect([res.status, res.body.code]).toContainEqual(
+        expect.stringMatching(
+          /^INVITATION_(RECIPIENT_LIMIT_REACHED|RESEND_TOO_SOON)$|^USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION$/,
+        ),
+      );
+    }
+    expect(await invitationMails(email)).toBe(10);
+
+    // The next day the address may be invited again.
+    server.clock.advance(86_400);
+    const nextDay = await owner.browser.post("/organization/invite-member", {
+      email,
+      role: "member",
+      organizationId: organizations[0],
+      resend: true,
+    });
+    expect(nextDay.status).toBe(200);
+    expect(await invitationMails(email)).toBe(11);
+
+    // Housekeeping forgets a count once its day is over.
+    const quota = () =>
+      server.auth.database.db
+        .selectFrom("invitationRecipientQuota")
+        .select("sent")
+        .where("email", "=", email)
+        .execute();
+    expect(await quota()).toEqual([{ sent: 1 }]);
+    server.clock.advance(86_401);
+    await sweepExpired(server.auth.context);
+    expect(await quota()).toEqual([]);
   });
 
   it("caps invitations per inviter per day, across organizations", async () => {
@@ -277,6 +398,7 @@ describe("the invitation state machine", () => {
       .body;
     expect(inv.teamId).toBe(team.id);
     await owner.browser.post("/organization/remove-member", { memberIdOrEmail: admin.memberId });
+    server.clock.advance(60);
     const gone = await recipient.browser.post("/organization/accept-invitation", { invitationId: inv.id });
     expect(gone.status).toBe(400);
     expect(gone.body).toEqual({

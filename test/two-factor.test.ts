@@ -2,7 +2,7 @@ import { URI } from "otpauth";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TestBrowser } from "./helpers/browser.js";
 import { type MailCapture, startMailCapture } from "./helpers/mail.js";
-import { nthMail, uniqueEmail } from "./helpers/mail-flows.js";
+import { linkIn, nthMail, uniqueEmail } from "./helpers/mail-flows.js";
 import { startOidcProvider, type TestOidcProvider } from "./helpers/oidc.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
 import { providerOptions, socialFlow } from "./helpers/social.js";
@@ -166,6 +166,42 @@ describe("signing in with a second factor", () => {
     await device.post("/sign-out", {});
     const after = await passwordStep(account.email, "another sturdy password", device);
     expect(after.res.body.twoFactorRedirect).toBe(true);
+  });
+
+  it("stops trusting the user's devices when they reset their password by mail", async () => {
+    const account = await userWithTwoFactor();
+    const device = server.browser();
+    await passwordStep(account.email, account.password, device);
+    await device.post("/two-factor/verify-totp", { code: codeFor(account.totpURI), trustDevice: true });
+    await device.post("/sign-out", {});
+
+    expect((await server.browser().post("/request-password-reset", { email: account.email })).status).toBe(200);
+    const link = linkIn(await nthMail(capture, account.email, "Reset your password"), "/reset-password/");
+    const token = new URL(link).pathname.split("/").pop() ?? "";
+    const reset = await server.browser().post("/reset-password", { newPassword: "reset by mail 123", token });
+    expect(reset.status).toBe(200);
+    const after = await passwordStep(account.email, "reset by mail 123", device);
+    expect(after.res.body.twoFactorRedirect).toBe(true);
+  });
+
+  it("stops trusting the user's devices when an admin sets their password", async () => {
+    const account = await userWithTwoFactor();
+    const device = server.browser();
+    await passwordStep(account.email, account.password, device);
+    await device.post("/two-factor/verify-totp", { code: codeFor(account.totpURI), trustDevice: true });
+    await device.post("/sign-out", {});
+    expect((await passwordStep(account.email, account.password, device)).res.body.token).toEqual(expect.any(String));
+    await device.post("/sign-out", {});
+
+    const admin = await signUp(server, { email: uniqueEmail("admin") });
+    await db().updateTable("user").set({ role: "admin" }).where("id", "=", admin.user.id).execute();
+    const set = await admin.browser.post("/admin/set-user-password", {
+      userId: account.user.id,
+      newPassword: "set by the admin",
+    });
+    expect(set.status).toBe(200);
+    const after = await passwordStep(account.email, "set by the admin", device);
+    expect(after.res.body).toEqual({ twoFactorRedirect: true, twoFactorMethods: ["totp", "otp"] });
   });
 
   it("gates a provider sign-in too: back at the app with twoFactorRedirect, and no session", async () => {

@@ -433,6 +433,7 @@ describe("configuration", () => {
       createAuth({
         ...base,
         production,
+        mail: { disabled: true },
         options: {
           webhooks: [
             { url: "https://hooks.example.com/in", secret: newWebhookSecret(), events: ["user.created"], ...hook },

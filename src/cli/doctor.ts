@@ -2,10 +2,11 @@ import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import { MIN_SECRET_LENGTH } from "../server/auth.js";
-import { readDatabaseUrl, readOptionsFile } from "../server/environment.js";
+import { readDatabaseUrl, readMailDisabled, readOptionsFile } from "../server/environment.js";
 import { ConfigError, resolveOptions } from "../server/options.js";
 import { withoutPassword } from "../server/startup-summary.js";
 import { databaseAnswers, openDatabase, parseDatabaseUrl, pendingMigrations } from "../server/store/database.js";
+import { type CommandIO, processIO } from "./io.js";
 
 /** One finding: `problem` makes the exit code non-zero, `warn` is worth reading, `ok` is fine. */
 interface Finding {
@@ -21,21 +22,21 @@ const TIMEOUT_MS = 5000;
  * anything (no migration, no generated secret, no file created), and says what is wrong in words.
  * Exit code 1 when there is a problem.
  */
-export async function doctor(args: string[]): Promise<number> {
+export async function doctor(args: string[], io: CommandIO = processIO): Promise<number> {
   parseArgs({ args, options: {}, strict: true });
-  const env = process.env;
+  const env = io.env;
   const production = env.NODE_ENV === "production";
   const findings: Finding[] = [
     checkSecret(env.AUTH_SECRET, production),
     ...checkBaseUrlAndCookies(env, production),
     await checkDatabase(env),
     await checkRedis(env.REDIS_URL),
-    await checkSmtp(env.SMTP_URL, production),
+    await checkSmtp(env, production),
   ];
   const label = { ok: "ok     ", warn: "warning", problem: "PROBLEM" };
-  for (const { level, topic, text } of findings) console.log(`${label[level]}  ${topic}: ${text}`);
+  for (const { level, topic, text } of findings) io.out(`${label[level]}  ${topic}: ${text}`);
   const problems = findings.filter((f) => f.level === "problem").length;
-  console.log(problems === 0 ? "\nno problems found" : `\n${problems} problem(s) found`);
+  io.out(problems === 0 ? "\nno problems found" : `\n${problems} problem(s) found`);
   return problems === 0 ? 0 : 1;
 }
 
@@ -207,16 +208,30 @@ async function checkRedis(redisUrl: string | undefined): Promise<Finding> {
   }
 }
 
-async function checkSmtp(smtpUrl: string | undefined, production: boolean): Promise<Finding> {
+async function checkSmtp(env: NodeJS.ProcessEnv, production: boolean): Promise<Finding> {
   const topic = "SMTP_URL";
-  if (!smtpUrl) {
+  const smtpUrl = env.SMTP_URL;
+  let mailDisabled: boolean;
+  try {
+    mailDisabled = readMailDisabled(env);
+  } catch (error) {
+    return { level: "problem", topic: "MAIL_DISABLED", text: (error as Error).message };
+  }
+  if (mailDisabled) {
     return {
       level: "warn",
-      topic,
-      text: production
-        ? "not set: mail stays in the outbox table and nobody receives it (verification, reset, invitations)"
-        : "not set: mail goes to the development outbox (/dev/outbox)",
+      topic: "MAIL_DISABLED",
+      text: "mail is off: nobody receives verification, reset, sign-in or invitation mail",
     };
+  }
+  if (!smtpUrl) {
+    return production
+      ? {
+          level: "problem",
+          topic,
+          text: "not set: with NODE_ENV=production the service refuses to start (every mail, reset links included, would go to the log); set it, or MAIL_DISABLED=1 to run without mail",
+        }
+      : { level: "warn", topic, text: "not set: mail is written to the log and the development outbox (/dev/outbox)" };
   }
   let host: string;
   try {

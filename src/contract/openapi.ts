@@ -88,6 +88,7 @@ function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
     };
   }
   responses["500"] = { $ref: "#/components/responses/InternalError" };
+  responses["503"] = { $ref: "#/components/responses/ServiceUnavailable" };
   return responses;
 }
 
@@ -201,6 +202,12 @@ export function buildOpenApiDocument({ areas, serverUrl, sessionCookieName }: Op
       responses: {
         InternalError: {
           description: "An unexpected failure, logged with the request id the message names",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+        },
+        ServiceUnavailable: {
+          description:
+            "`SERVICE_UNAVAILABLE`: the database does not answer for now; retry after the Retry-After header's seconds",
+          headers: { "Retry-After": { schema: { type: "integer" } } },
           content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
         },
       },

@@ -506,6 +506,11 @@ export const de: Catalogue = {
   "error.YOU_CANNOT_IMPERSONATE_ADMINS": "Die Identität von Administratoren lässt sich nicht übernehmen.",
   "error.YOU_CANNOT_MANAGE_ADMINS": "Das Konto eines anderen Administrators lässt sich hier nicht ändern.",
   "error.YOU_CANNOT_BAN_YOURSELF": "Sie können sich nicht selbst sperren.",
+  "error.EMAIL_VERIFICATION_REQUIRED_TO_INVITE": "Bestätigen Sie Ihre E-Mail-Adresse, bevor Sie jemanden einladen.",
+  "error.INVITATION_RESEND_TOO_SOON":
+    "Diese Einladung wurde gerade erst verschickt. Warten Sie eine Minute, bevor Sie sie erneut senden.",
+  "error.INVITATION_RECIPIENT_LIMIT_REACHED":
+    "Diese Adresse hat heute so viele Einladungen erhalten wie erlaubt. Versuchen Sie es morgen wieder.",
   "error.YOU_CANNOT_REMOVE_YOURSELF": "Ihr eigenes Konto können Sie hier nicht löschen.",
   "error.ADMIN_ACCESS_REFUSED": "Dieser Bereich ist für Administratoren. Ihr Konto hat keinen Zugang.",
   "error.state_mismatch":
@@ -588,7 +593,7 @@ export const de: Catalogue = {
   "mail.twoFactor.outro":
     "Er funktioniert einmal, {duration} lang. Wenn Sie sich nicht gerade angemeldet haben, ändern Sie Ihr Passwort: Jemand kennt es.",
   "mail.invitation.subject": "Sie wurden eingeladen, einer Organisation beizutreten",
-  "mail.invitation.intro": "{inviter} ({email}) hat Sie eingeladen, {organization} als {role} beizutreten.",
+  "mail.invitation.intro": "{email} hat Sie eingeladen, {organization} als {role} beizutreten.",
   "mail.invitation.action": "Einladung annehmen",
   "mail.invitation.expires": "Die Einladung läuft am {date} (UTC) ab.",
   "mail.invitation.ignore": "Wenn Sie sie nicht erwartet haben, können Sie diese Nachricht ignorieren.",

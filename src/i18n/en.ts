@@ -493,6 +493,10 @@ export const en = {
   "error.YOU_CANNOT_IMPERSONATE_ADMINS": "Admins cannot be impersonated.",
   "error.YOU_CANNOT_MANAGE_ADMINS": "Another admin's account cannot be changed here.",
   "error.YOU_CANNOT_BAN_YOURSELF": "You cannot ban yourself.",
+  "error.EMAIL_VERIFICATION_REQUIRED_TO_INVITE": "Verify your email address before you invite anyone.",
+  "error.INVITATION_RESEND_TOO_SOON": "This invitation was sent a moment ago. Wait a minute before sending it again.",
+  "error.INVITATION_RECIPIENT_LIMIT_REACHED":
+    "This address has received as many invitations as it may today. Try again tomorrow.",
   "error.YOU_CANNOT_REMOVE_YOURSELF": "You cannot delete your own account from here.",
   "error.ADMIN_ACCESS_REFUSED": "This area is for administrators. Your account does not have access.",
   "error.state_mismatch": "The sign-in took too long or was opened in another browser. Try again.",
@@ -565,7 +569,7 @@ export const en = {
   "mail.twoFactor.outro":
     "It works once, for {duration}. If you did not just sign in, change your password: someone knows it.",
   "mail.invitation.subject": "You have been invited to join an organization",
-  "mail.invitation.intro": "{inviter} ({email}) invited you to join {organization} as {role}.",
+  "mail.invitation.intro": "{email} invited you to join {organization} as {role}.",
   "mail.invitation.action": "Accept the invitation",
   "mail.invitation.expires": "The invitation expires on {date} (UTC).",
   "mail.invitation.ignore": "If you did not expect it, you can ignore this message.",

@@ -1,11 +1,16 @@
 import { Hono } from "hono";
 import type { AuthContext } from "./context.js";
+import { AuthError } from "./errors.js";
 import type { AuthEnv } from "./http/env.js";
 import { createRateLimit } from "./http/rate-limit.js";
 import { startingRequest } from "./http/request-start.js";
 import { respondWithError } from "./http/respond-error.js";
 import { createRoute } from "./http/route.js";
 import { registerRoutes } from "./routes/index.js";
+import { isDatabaseUnavailable } from "./store/database.js";
+
+/** How long a client should wait before retrying while the database does not answer. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** The rate-limit identity every unrouted request shares. */
 const UNKNOWN_PATH = { method: "GET", path: "(unknown)", summary: "", reply: null, policy: {} } as const;
@@ -33,6 +38,14 @@ export function createHttpApp(ctx: AuthContext): Hono<AuthEnv> {
       return new Response(null, { status: 404 });
     }),
   );
-  app.onError(respondWithError);
+  // A database that cannot answer is a moment's outage, not a bug: 503 with Retry-After, as /ready says.
+  app.onError((error, c) =>
+    respondWithError(
+      isDatabaseUnavailable(error)
+        ? new AuthError("SERVICE_UNAVAILABLE", { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS })
+        : error,
+      c,
+    ),
+  );
   return app;
 }

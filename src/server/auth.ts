@@ -5,7 +5,7 @@ import type { AuthContext, OnLinkAccount } from "./context.js";
 import { argon2idHasher, type PasswordHasher } from "./crypto/password.js";
 import { createTokenCipher, TOTP_SECRETS_PURPOSE } from "./crypto/token-cipher.js";
 import { MailOutbox } from "./email/outbox.js";
-import { developmentTransport, type MailTransport, smtpTransport } from "./email/transport.js";
+import { developmentTransport, disabledTransport, type MailTransport, smtpTransport } from "./email/transport.js";
 import type { AuthEnv } from "./http/env.js";
 import { consoleLogger, type Logger } from "./logger.js";
 import { type AuthOptions, type AuthOptionsInput, ConfigError, resolveOptions } from "./options.js";
@@ -34,10 +34,14 @@ export interface CreateAuthInput {
   basePath?: string;
   /** Run pending migrations before answering (default true). */
   migrate?: boolean;
-  /** Mail delivery: a transport, or SMTP_URL; neither gives the development outbox. */
+  /**
+   * Mail delivery: a transport, or SMTP_URL, or `disabled` (MAIL_DISABLED); none of them gives the
+   * development outbox, which logs every mail and so is refused in production.
+   */
   mail?: {
     transport?: MailTransport;
     smtpUrl?: string | null;
+    disabled?: boolean;
     from?: string;
     retryBaseMs?: number;
     /** How often the outbox looks for due retries and rows another instance left (default 5 s). */
@@ -45,7 +49,10 @@ export interface CreateAuthInput {
   };
   /** Webhook delivery timing (tests shorten it); the endpoints come from options.webhooks. */
   webhookDelivery?: Pick<WebhookOutboxOptions, "retryBaseMs" | "maxRetryDelayMs" | "maxAttempts" | "timeoutMs">;
-  /** Production refuses plain-http webhook URLs (other than loopback); defaults to NODE_ENV=production. */
+  /**
+   * Production refuses plain-http webhook URLs (other than loopback) and the development outbox;
+   * defaults to NODE_ENV=production.
+   */
   production?: boolean;
   hasher?: PasswordHasher;
   rateLimitStore?: RateLimitStore;
@@ -78,6 +85,11 @@ export type { Logger };
 
 export const MIN_SECRET_LENGTH = 32;
 
+function mailTransport(mail: { smtpUrl?: string | null; disabled?: boolean }, logger: Logger): MailTransport {
+  if (mail.smtpUrl) return smtpTransport(mail.smtpUrl);
+  return mail.disabled ? disabledTransport(logger) : developmentTransport(logger);
+}
+
 /** Builds the service: options checked, database opened and migrated, routes ready. */
 export async function createAuth(input: CreateAuthInput): Promise<Auth> {
   const baseOrigin = normalizeOrigin(input.baseURL);
@@ -85,10 +97,14 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
   if (input.secret.length < MIN_SECRET_LENGTH) {
     throw new ConfigError(`AUTH_SECRET must be at least ${MIN_SECRET_LENGTH} characters`);
   }
-  const options: Readonly<AuthOptions> = resolveOptions(input.options, {
-    baseURL: baseOrigin,
-    production: input.production ?? process.env.NODE_ENV === "production",
-  });
+  const production = input.production ?? process.env.NODE_ENV === "production";
+  // The development outbox writes every mail to the log, live reset and sign-in links included.
+  if (production && !input.mail?.transport && !input.mail?.smtpUrl && !input.mail?.disabled) {
+    throw new ConfigError(
+      "SMTP_URL is required when NODE_ENV=production: without it every mail, reset links included, would be written to the log. Set SMTP_URL, or MAIL_DISABLED=1 to run without mail",
+    );
+  }
+  const options: Readonly<AuthOptions> = resolveOptions(input.options, { baseURL: baseOrigin, production });
   const basePath = input.basePath ?? "/api/auth";
   const providers = createProviderRegistry(options.socialProviders, {
     callbackBaseURL: `${baseOrigin}${basePath}`,
@@ -100,8 +116,7 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
 
   const logger = input.logger ?? consoleLogger;
   const now = input.now ?? (() => new Date());
-  const transport =
-    input.mail?.transport ?? (input.mail?.smtpUrl ? smtpTransport(input.mail.smtpUrl) : developmentTransport(logger));
+  const transport = input.mail?.transport ?? mailTransport(input.mail ?? {}, logger);
   const mail = new MailOutbox(database.db, {
     transport,
     from: input.mail?.from ?? `Gatehouse <no-reply@${new URL(baseOrigin).hostname}>`,

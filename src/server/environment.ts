@@ -14,6 +14,8 @@ export interface ServiceEnvironment {
   databaseUrl: string;
   redisUrl: string | null;
   smtpUrl: string | null;
+  /** MAIL_DISABLED: no mail is sent or logged (verification, reset and invitation mail included). */
+  mailDisabled: boolean;
   mailFrom: string;
   authConfigPath: string | null;
   production: boolean;
@@ -38,6 +40,7 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): ServiceEn
   if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) {
     throw new ConfigError("SMTP_URL must look like smtp://[user:pass@]host:port");
   }
+  const mailDisabled = readMailDisabled(env);
   const authConfigPath = env.AUTH_CONFIG || null;
   return {
     port,
@@ -47,6 +50,7 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): ServiceEn
     databaseUrl,
     redisUrl: env.REDIS_URL || null,
     smtpUrl,
+    mailDisabled,
     mailFrom: env.MAIL_FROM || `Gatehouse <no-reply@${new URL(baseURL).hostname}>`,
     authConfigPath,
     production,
@@ -72,6 +76,20 @@ function parsePort(value: string | undefined): number {
     throw new ConfigError(`PORT must be a whole number from 0 to 65535 (got "${value}")`);
   }
   return port;
+}
+
+/** MAIL_DISABLED, checked (it contradicts SMTP_URL): all that `gatehouse doctor` needs of the mail setup. */
+export function readMailDisabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  const disabled = parseFlag("MAIL_DISABLED", env.MAIL_DISABLED);
+  if (disabled && env.SMTP_URL) throw new ConfigError("MAIL_DISABLED and SMTP_URL are both set: unset one of them");
+  return disabled;
+}
+
+/** A yes/no variable: unset, "", 0 or false is off; 1 or true is on; anything else is refused. */
+function parseFlag(name: string, value: string | undefined): boolean {
+  if (value === undefined || value === "" || value === "0" || value === "false") return false;
+  if (value === "1" || value === "true") return true;
+  throw new ConfigError(`${name} must be 1, true, 0 or false (got "${value}")`);
 }
 
 /** AUTH_SECRET, or in development one generated once and kept in the data folder. */

@@ -63,6 +63,7 @@ describe("the start-up summary", () => {
   const env = {
     databaseUrl: "postgres://gatehouse:db-pass-1@db.internal:5432/auth?sslmode=require&password=db-pass-2",
     smtpUrl: "smtps://mailer:smtp-pass-1@smtp.example.com:465",
+    mailDisabled: false,
     redisUrl: "redis://default:redis-pass-1@cache:6379",
     baseURL: "https://auth.example.com",
     production: true,
@@ -88,7 +89,14 @@ describe("the start-up summary", () => {
 
   it("names the development outbox without SMTP_URL, and SQLite URLs as they are", () => {
     const text = startupSummary({
-      env: { databaseUrl: "sqlite:./data/gatehouse.sqlite", smtpUrl: null, redisUrl: null, baseURL, production: false },
+      env: {
+        databaseUrl: "sqlite:./data/gatehouse.sqlite",
+        smtpUrl: null,
+        mailDisabled: false,
+        redisUrl: null,
+        baseURL,
+        production: false,
+      },
       optionsSource: "demo defaults (no AUTH_CONFIG)",
       options: defaults,
       basePath: "/api/auth",
@@ -96,5 +104,16 @@ describe("the start-up summary", () => {
     expect(text).toContain("database: sqlite:./data/gatehouse.sqlite");
     expect(text).toContain("mail:     development outbox, http://localhost:3000/dev/outbox (no SMTP_URL)");
     expect(withoutPassword("not a url")).toBe("(unparsable URL)");
+  });
+
+  it("says mail is off with MAIL_DISABLED", () => {
+    const env = { databaseUrl: "sqlite::memory:", smtpUrl: null, redisUrl: null, baseURL, production: true };
+    const text = startupSummary({
+      env: { ...env, mailDisabled: true },
+      optionsSource: "demo defaults (no AUTH_CONFIG)",
+      options: defaults,
+      basePath: "/api/auth",
+    }).join("\n");
+    expect(text).toContain("mail:     disabled (MAIL_DISABLED): nothing is sent");
   });
 });

@@ -70,7 +70,7 @@ export function featureStates(options: Readonly<AuthOptions>): { on: string[]; o
  * mail goes, which features are on. Never a secret: no AUTH_SECRET, no passwords, no mail credentials.
  */
 export function startupSummary(input: {
-  env: Pick<ServiceEnvironment, "databaseUrl" | "smtpUrl" | "redisUrl" | "baseURL" | "production">;
+  env: Pick<ServiceEnvironment, "databaseUrl" | "smtpUrl" | "mailDisabled" | "redisUrl" | "baseURL" | "production">;
   optionsSource: string;
   options: Readonly<AuthOptions>;
   basePath: string;
@@ -79,7 +79,9 @@ export function startupSummary(input: {
   const features = featureStates(options);
   const mail = env.smtpUrl
     ? `SMTP ${hostOnly(env.smtpUrl)}`
-    : `development outbox${env.production ? "" : `, ${env.baseURL}/dev/outbox`} (no SMTP_URL)`;
+    : env.mailDisabled
+      ? "disabled (MAIL_DISABLED): nothing is sent"
+      : `development outbox, ${env.baseURL}/dev/outbox (no SMTP_URL)`;
   return [
     `options:  ${input.optionsSource}`,
     `database: ${withoutPassword(env.databaseUrl)}`,

@@ -60,7 +60,8 @@ export async function startInstances(
         AUTH_CONFIG: configPath,
         DATABASE_URL: input.databaseUrl,
         REDIS_URL: input.redisUrl,
-        ...(input.smtpUrl ? { SMTP_URL: input.smtpUrl } : {}),
+        // Production refuses to start without a mail destination: no SMTP server means mail is off.
+        ...(input.smtpUrl ? { SMTP_URL: input.smtpUrl } : { MAIL_DISABLED: "1" }),
       },
       stdio: ["ignore", "pipe", "pipe"],
     });

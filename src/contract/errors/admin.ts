@@ -2,6 +2,10 @@ import { defineErrors } from "./define.js";
 
 /** Administration (SPEC section 6's admin permission set) and signed tokens. */
 export const adminErrors = defineErrors({
+  UNVERIFIED_ACCOUNT_EXISTS: {
+    message: "An account with this email exists, but its address was never verified: anyone could have registered it",
+    status: 409,
+  },
   BANNED_USER: { message: "You have been banned from this application", status: 403 },
   YOU_CANNOT_BAN_YOURSELF: { message: "You cannot ban yourself", status: 400 },
   YOU_CANNOT_REMOVE_YOURSELF: { message: "You cannot remove yourself", status: 400 },

@@ -14,6 +14,7 @@ export const coreErrors = defineErrors({
   NOT_FOUND: { message: "Not found", status: 404 },
   FORBIDDEN: { message: "Forbidden", status: 403 },
   INTERNAL_SERVER_ERROR: { message: "Internal server error", status: 500 },
+  SERVICE_UNAVAILABLE: { message: "The service is unavailable for a moment. Please try again shortly.", status: 503 },
 
   // Origin and redirect checks
   INVALID_ORIGIN: { message: "Invalid origin", status: 403 },

@@ -79,6 +79,18 @@ export const organizationErrors = defineErrors({
   },
   FAILED_TO_RETRIEVE_INVITATION: { message: "Failed to retrieve invitation", status: 400 },
   INVITATION_LIMIT_REACHED: { message: "Invitation limit reached", status: 403 },
+  EMAIL_VERIFICATION_REQUIRED_TO_INVITE: {
+    message: "Verify your email address before inviting anyone",
+    status: 403,
+  },
+  INVITATION_RESEND_TOO_SOON: {
+    message: "This invitation was sent a moment ago; wait a minute before sending it again",
+    status: 429,
+  },
+  INVITATION_RECIPIENT_LIMIT_REACHED: {
+    message: "This address has received as many invitations as it may today; try again tomorrow",
+    status: 429,
+  },
   ORGANIZATION_MEMBERSHIP_LIMIT_REACHED: { message: "Organization membership limit reached", status: 403 },
   TEAM_ALREADY_EXISTS: { message: "Team already exists", status: 400 },
   TEAM_NOT_FOUND: { message: "Team not found", status: 400 },

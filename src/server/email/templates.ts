@@ -208,7 +208,7 @@ export function twoFactorCodeMail(locale: Locale, to: string, code: string, expi
 export function invitationMail(
   locale: Locale,
   to: string,
-  invitation: { inviterName: string; inviterEmail: string; organizationName: string; role: string; expiresAt: Date },
+  invitation: { inviterEmail: string; organizationName: string; role: string; expiresAt: Date },
   url: string,
 ): MailMessage {
   const t = translator(locale);
@@ -220,7 +220,6 @@ export function invitationMail(
     subject: t("mail.invitation.subject"),
     intro: [
       t("mail.invitation.intro", {
-        inviter: invitation.inviterName,
         email: invitation.inviterEmail,
         organization: invitation.organizationName,
         role: invitation.role,

@@ -5,7 +5,7 @@ import type { MailMessage } from "./message.js";
 
 /** Where mail goes: SMTP, or the development outbox. */
 export interface MailTransport {
-  readonly name: "smtp" | "development";
+  readonly name: "smtp" | "development" | "disabled";
   send(message: MailMessage & { from: string }): Promise<void>;
   close(): void;
 }
@@ -27,6 +27,20 @@ export function smtpTransport(url: string): MailTransport {
       });
     },
     close: () => transporter.close(),
+  };
+}
+
+/**
+ * MAIL_DISABLED: nothing is sent, and nothing of the message is logged but its kind (its text holds
+ * live links and codes).
+ */
+export function disabledTransport(logger: Logger): MailTransport {
+  return {
+    name: "disabled",
+    async send(message) {
+      logger.info("mail not sent (mail is disabled)", { kind: message.kind });
+    },
+    close: () => {},
   };
 }
 

@@ -13,7 +13,7 @@ import {
   updateCredentialPassword,
 } from "../store/accounts.js";
 import { searchUsers } from "../store/admin-users.js";
-import { isUniqueViolation } from "../store/database.js";
+import { type DB, isUniqueViolation } from "../store/database.js";
 import { deleteUserSession, findSessionOwner, listActiveUserSessions, mapSession } from "../store/sessions.js";
 import { findUserById, insertUser, updateUserProfile } from "../store/users.js";
 import { parseInput } from "../validation.js";
@@ -22,6 +22,7 @@ import { recordAudit } from "./audit.js";
 import { assertNewPasswordAcceptable, normalizeEmail } from "./credentials.js";
 import { parseRoles } from "./permissions.js";
 import { hashSessionToken, revokeAllSessions } from "./sessions.js";
+import { forgetTrustedDevices } from "./trusted-devices.js";
 
 /**
  * The target of a change (update, role, ban, removal, password): another admin only with
@@ -49,6 +50,55 @@ function checkedRoles(ctx: AuthContext, role: string | string[]): string {
   return roles.join(",");
 }
 
+/** What an admin action records: the audit entry, and whether the user's sessions end with it. */
+interface AdminAction {
+  action: string;
+  targetUserId: string;
+  details?: Record<string, unknown>;
+  /** Every session of the user ends in the same transaction; other instances hear of it after the commit. */
+  signsOut?: boolean;
+}
+
+/**
+ * The one way an admin action changes a user: the change, the sign-out it asks for and its audit
+ * entry commit together, so the log never tells of a change that did not happen (or misses one).
+ */
+async function applyAdminAction<T>(
+  ctx: AuthContext,
+  actor: AdminActor,
+  action: AdminAction,
+  change: (trx: DB) => Promise<T>,
+): Promise<T> {
+  const result = await ctx.db.transaction().execute(async (trx) => {
+    const changed = await change(trx);
+    if (action.signsOut) await revokeAllSessions(ctx, trx, action.targetUserId);
+    await recordAudit(ctx, trx, {
+      actorUserId: actor.user.id,
+      action: action.action,
+      targetUserId: action.targetUserId,
+      meta: actor.meta,
+      details: action.details,
+    });
+    return changed;
+  });
+  if (action.signsOut) await ctx.revocations.revokeUser(action.targetUserId);
+  return result;
+}
+
+/** Changes the user's row and queues user.updated; 404 when the user went away meanwhile. */
+async function updateAndAnnounce(
+  ctx: AuthContext,
+  trx: DB,
+  userId: string,
+  patch: Parameters<typeof updateUserProfile>[2],
+  now = ctx.now(),
+): Promise<User> {
+  const user = await updateUserProfile(trx, userId, patch, now);
+  if (!user) throw new AuthError("USER_NOT_FOUND", { status: 404 });
+  await ctx.webhooks.enqueue(trx, "user.updated", user);
+  return user;
+}
+
 export async function createUserAsAdmin(
   ctx: AuthContext,
   actor: AdminActor,
@@ -63,28 +113,27 @@ export async function createUserAsAdmin(
   if (input.password !== undefined) assertNewPasswordAcceptable(ctx, input.password);
   const passwordHash = input.password === undefined ? null : await ctx.hasher.hash(input.password);
   const now = ctx.now();
+  const id = newId();
   try {
-    return await ctx.db.transaction().execute(async (trx) => {
-      const user = await insertUser(trx, {
-        id: newId(),
-        name: input.name.trim(),
-        email,
-        emailVerified: false,
-        image: null,
-        role,
-        now,
-      });
-      await ctx.webhooks.enqueue(trx, "user.created", user);
-      if (passwordHash) await insertCredentialAccount(trx, { id: newId(), userId: user.id, passwordHash, now });
-      await recordAudit(ctx, trx, {
-        actorUserId: actor.user.id,
-        action: "user.create",
-        targetUserId: user.id,
-        meta: actor.meta,
-        details: { email, role },
-      });
-      return user;
-    });
+    return await applyAdminAction(
+      ctx,
+      actor,
+      { action: "user.create", targetUserId: id, details: { email, role } },
+      async (trx) => {
+        const user = await insertUser(trx, {
+          id,
+          name: input.name.trim(),
+          email,
+          emailVerified: false,
+          image: null,
+          role,
+          now,
+        });
+        await ctx.webhooks.enqueue(trx, "user.created", user);
+        if (passwordHash) await insertCredentialAccount(trx, { id: newId(), userId: id, passwordHash, now });
+        return user;
+      },
+    );
   } catch (error) {
     if (isUniqueViolation(error)) throw new AuthError("USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL", { status: 400 });
     throw error;
@@ -125,19 +174,12 @@ export async function updateUserAsAdmin(
   if (Object.keys(patch).length === 0) throw new AuthError("NO_DATA_TO_UPDATE");
   await manageableUser(ctx, actor, userId);
   try {
-    return await ctx.db.transaction().execute(async (trx) => {
-      const user = await updateUserProfile(trx, userId, patch, ctx.now());
-      if (!user) throw new AuthError("USER_NOT_FOUND", { status: 404 });
-      await ctx.webhooks.enqueue(trx, "user.updated", user);
-      await recordAudit(ctx, trx, {
-        actorUserId: actor.user.id,
-        action: "user.update",
-        targetUserId: userId,
-        meta: actor.meta,
-        details: { fields: Object.keys(patch) },
-      });
-      return user;
-    });
+    return await applyAdminAction(
+      ctx,
+      actor,
+      { action: "user.update", targetUserId: userId, details: { fields: Object.keys(patch) } },
+      (trx) => updateAndAnnounce(ctx, trx, userId, patch),
+    );
   } catch (error) {
     if (isUniqueViolation(error)) throw new AuthError("USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL", { status: 400 });
     throw error;
@@ -153,19 +195,12 @@ export async function setRoleAsAdmin(
   requireAdminPermission(ctx, actor, { user: ["set-role"] }, "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE");
   const roles = checkedRoles(ctx, role);
   await manageableUser(ctx, actor, userId);
-  return ctx.db.transaction().execute(async (trx) => {
-    const user = await updateUserProfile(trx, userId, { role: roles }, ctx.now());
-    if (!user) throw new AuthError("USER_NOT_FOUND", { status: 404 });
-    await ctx.webhooks.enqueue(trx, "user.updated", user);
-    await recordAudit(ctx, trx, {
-      actorUserId: actor.user.id,
-      action: "user.set-role",
-      targetUserId: userId,
-      meta: actor.meta,
-      details: { role: roles },
-    });
-    return user;
-  });
+  return applyAdminAction(
+    ctx,
+    actor,
+    { action: "user.set-role", targetUserId: userId, details: { role: roles } },
+    (trx) => updateAndAnnounce(ctx, trx, userId, { role: roles }),
+  );
 }
 
 /** Bans the user and ends every session they have, in one transaction. */
@@ -180,39 +215,25 @@ export async function banUserAsAdmin(
   const now = ctx.now();
   const banExpires = input.banExpiresIn ? new Date(now.getTime() + input.banExpiresIn * 1000) : null;
   const banReason = input.banReason ?? "No reason";
-  const banned = await ctx.db.transaction().execute(async (trx) => {
-    const user = await updateUserProfile(trx, input.userId, { banned: true, banReason, banExpires }, now);
-    if (!user) throw new AuthError("USER_NOT_FOUND", { status: 404 });
-    await ctx.webhooks.enqueue(trx, "user.updated", user);
-    await revokeAllSessions(ctx, trx, input.userId);
-    await recordAudit(ctx, trx, {
-      actorUserId: actor.user.id,
+  return applyAdminAction(
+    ctx,
+    actor,
+    {
       action: "user.ban",
       targetUserId: input.userId,
-      meta: actor.meta,
       details: { banReason, banExpires: banExpires?.toISOString() ?? null },
-    });
-    return user;
-  });
-  await ctx.revocations.revokeUser(input.userId);
-  return banned;
+      signsOut: true,
+    },
+    (trx) => updateAndAnnounce(ctx, trx, input.userId, { banned: true, banReason, banExpires }, now),
+  );
 }
 
 export async function unbanUserAsAdmin(ctx: AuthContext, actor: AdminActor, userId: string): Promise<User> {
   requireAdminPermission(ctx, actor, { user: ["ban"] }, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS");
   await existingUser(ctx, userId);
-  return ctx.db.transaction().execute(async (trx) => {
-    const user = await updateUserProfile(trx, userId, { banned: false, banReason: null, banExpires: null }, ctx.now());
-    if (!user) throw new AuthError("USER_NOT_FOUND", { status: 404 });
-    await ctx.webhooks.enqueue(trx, "user.updated", user);
-    await recordAudit(ctx, trx, {
-      actorUserId: actor.user.id,
-      action: "user.unban",
-      targetUserId: userId,
-      meta: actor.meta,
-    });
-    return user;
-  });
+  return applyAdminAction(ctx, actor, { action: "user.unban", targetUserId: userId }, (trx) =>
+    updateAndAnnounce(ctx, trx, userId, { banned: false, banReason: null, banExpires: null }),
+  );
 }
 
 /** Deletes the user with their sessions, accounts, memberships and pending one-time values, as self-deletion does. */
@@ -220,17 +241,13 @@ export async function removeUserAsAdmin(ctx: AuthContext, actor: AdminActor, use
   requireAdminPermission(ctx, actor, { user: ["delete"] }, "YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS");
   if (userId === actor.user.id) throw new AuthError("YOU_CANNOT_REMOVE_YOURSELF");
   const user = await manageableUser(ctx, actor, userId);
-  await ctx.db.transaction().execute(async (trx) => {
-    await ctx.webhooks.enqueue(trx, "user.deleted", await deleteUserAndOwnedRows(trx, userId));
-    await recordAudit(ctx, trx, {
-      actorUserId: actor.user.id,
-      action: "user.remove",
-      targetUserId: userId,
-      meta: actor.meta,
-      details: { email: user.email },
-    });
-  });
-  await ctx.revocations.revokeUser(userId);
+  // The deletion takes the sessions; signing out publishes that to the other instances.
+  await applyAdminAction(
+    ctx,
+    actor,
+    { action: "user.remove", targetUserId: userId, details: { email: user.email }, signsOut: true },
+    async (trx) => ctx.webhooks.enqueue(trx, "user.deleted", await deleteUserAndOwnedRows(trx, userId)),
+  );
 }
 
 export async function setUserPasswordAsAdmin(
@@ -244,23 +261,22 @@ export async function setUserPasswordAsAdmin(
   await manageableUser(ctx, actor, userId);
   const passwordHash = await ctx.hasher.hash(newPassword);
   const now = ctx.now();
-  await ctx.db.transaction().execute(async (trx) => {
-    if ((await findCredentialPassword(trx, userId)) === null) {
-      await deleteCredentialAccount(trx, userId);
-      await insertCredentialAccount(trx, { id: newId(), userId, passwordHash, now });
-    } else {
-      await updateCredentialPassword(trx, userId, passwordHash, now);
-    }
-    // Whoever was signed in as the user (perhaps the reason for the reset) is signed out.
-    await revokeAllSessions(ctx, trx, userId);
-    await recordAudit(ctx, trx, {
-      actorUserId: actor.user.id,
-      action: "user.set-password",
-      targetUserId: userId,
-      meta: actor.meta,
-    });
-  });
-  await ctx.revocations.revokeUser(userId);
+  // Whoever was signed in as the user (perhaps the reason for the reset) is signed out.
+  await applyAdminAction(
+    ctx,
+    actor,
+    { action: "user.set-password", targetUserId: userId, signsOut: true },
+    async (trx) => {
+      if ((await findCredentialPassword(trx, userId)) === null) {
+        await deleteCredentialAccount(trx, userId);
+        await insertCredentialAccount(trx, { id: newId(), userId, passwordHash, now });
+      } else {
+        await updateCredentialPassword(trx, userId, passwordHash, now);
+      }
+      // As with the user's own reset: no device stays trusted past the password it was trusted under.
+      await forgetTrustedDevices(trx, userId);
+    },
+  );
 }
 
 export async function listUserSessionsAsAdmin(
@@ -282,30 +298,24 @@ export async function revokeUserSessionAsAdmin(
   requireAdminPermission(ctx, actor, { session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS");
   const target = await findSessionOwner(ctx.db, hashSessionToken(sessionToken), sessionToken);
   if (!target) return;
-  await ctx.db.transaction().execute(async (trx) => {
-    const revoked = await deleteUserSession(trx, target.userId, hashSessionToken(sessionToken), sessionToken);
-    await ctx.webhooks.enqueue(trx, "session.revoked", revoked);
-    await recordAudit(ctx, trx, {
-      actorUserId: actor.user.id,
-      action: "session.revoke",
-      targetUserId: target.userId,
-      meta: actor.meta,
-      details: { sessionId: target.id },
-    });
-  });
+  await applyAdminAction(
+    ctx,
+    actor,
+    { action: "session.revoke", targetUserId: target.userId, details: { sessionId: target.id } },
+    async (trx) => {
+      const revoked = await deleteUserSession(trx, target.userId, hashSessionToken(sessionToken), sessionToken);
+      await ctx.webhooks.enqueue(trx, "session.revoked", revoked);
+    },
+  );
   await ctx.revocations.revokeUser(target.userId);
 }
 
 export async function revokeUserSessionsAsAdmin(ctx: AuthContext, actor: AdminActor, userId: string): Promise<void> {
   requireAdminPermission(ctx, actor, { session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS");
-  await ctx.db.transaction().execute(async (trx) => {
-    await revokeAllSessions(ctx, trx, userId);
-    await recordAudit(ctx, trx, {
-      actorUserId: actor.user.id,
-      action: "session.revoke-all",
-      targetUserId: userId,
-      meta: actor.meta,
-    });
-  });
-  await ctx.revocations.revokeUser(userId);
+  await applyAdminAction(
+    ctx,
+    actor,
+    { action: "session.revoke-all", targetUserId: userId, signsOut: true },
+    async () => {},
+  );
 }

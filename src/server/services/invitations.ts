@@ -6,9 +6,10 @@ import { invitationMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import { type DB, isUniqueViolation } from "../store/database.js";
 import {
+  claimInvitationResend,
+  claimRecipientMail,
   countInvitationsByInviter,
   countPendingInvitations,
-  extendInvitation,
   findInvitation,
   findInvitationDetails,
   findPendingInvitation,
@@ -33,6 +34,11 @@ export interface InviteInput {
   resend?: boolean;
   teamId?: string | string[];
 }
+
+/** How soon one invitation may be mailed again. */
+export const INVITATION_RESEND_COOLDOWN_SECONDS = 60;
+/** Invitation mails one address may receive in a day, across every organization and inviter. */
+export const INVITATION_MAILS_PER_RECIPIENT_PER_DAY = 10;
 
 const isExpired = (ctx: AuthContext, invitation: Invitation) => invitation.expiresAt.getTime() <= ctx.now().getTime();
 
@@ -62,6 +68,12 @@ async function enqueueInvitationMail(
   locale: Locale,
 ): Promise<boolean> {
   if (!ctx.options.organization.sendInvitationEmail) return false;
+  // Claimed before the mail is written, in the invitation's transaction: a refusal undoes the change.
+  const claimed = await claimRecipientMail(trx, invitation.email, ctx.now(), {
+    cap: INVITATION_MAILS_PER_RECIPIENT_PER_DAY,
+    windowMs: 86_400_000,
+  });
+  if (!claimed) throw new AuthError("INVITATION_RECIPIENT_LIMIT_REACHED");
   const url = `${ctx.baseURL}/accept-invitation/${encodeURIComponent(invitation.id)}`;
   await ctx.mail.enqueue(
     trx,
@@ -69,7 +81,7 @@ async function enqueueInvitationMail(
       locale,
       invitation.email,
       {
-        inviterName: inviter.name,
+        // Only the verified address names the inviter: their name is free text nobody checked.
         inviterEmail: inviter.email,
         organizationName,
         role: invitation.role ?? "member",
@@ -109,6 +121,8 @@ export async function inviteMember(
     permissions: { invitation: ["create"] },
     denied: "YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION",
   });
+  // Anyone can sign up with any address: until they prove theirs, our mail server sends nothing for them.
+  if (!user.emailVerified) throw new AuthError("EMAIL_VERIFICATION_REQUIRED_TO_INVITE");
   const role = normalizeRoles(ctx, input.role);
   if (isOwnerRole(ctx, role) && !isOwnerRole(ctx, inviter.role)) {
     throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE");
@@ -130,8 +144,16 @@ export async function inviteMember(
       if (pending && !isExpired(ctx, pending)) {
         if (!input.resend) throw new AuthError("USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION");
         // Whoever resends becomes the inviter (the first one may have left).
-        const renewed = await extendInvitation(trx, pending.id, { expiresAt, role, teamId, inviterId: session.userId });
-        if (!renewed) throw new AuthError("INVITATION_NOT_FOUND");
+        const lastSentBy = new Date(now.getTime() - INVITATION_RESEND_COOLDOWN_SECONDS * 1000);
+        const renewed = await claimInvitationResend(trx, pending.id, lastSentBy, now, {
+          expiresAt,
+          role,
+          teamId,
+          inviterId: session.userId,
+        });
+        if (!renewed) {
+          throw new AuthError("INVITATION_RESEND_TOO_SOON", { retryAfterSeconds: INVITATION_RESEND_COOLDOWN_SECONDS });
+        }
         sent = await enqueueInvitationMail(ctx, trx, renewed, user, organization.name, locale);
         return renewed;
       }

@@ -105,8 +105,11 @@ export async function verifyUnprovenAccount(ctx: AuthContext, trx: DB, user: Use
   return markEmailVerified(ctx, trx, user);
 }
 
-/** The one place that decides what an unproven account loses, so no proof can forget a kind. */
-function stripUnprovenAccount(ctx: AuthContext, trx: DB, user: User, scope: StripScope) {
+/**
+ * The one place that decides what an unproven account loses, so no proof (nor create-admin's
+ * adoption) can forget a kind.
+ */
+export function stripUnprovenAccount(ctx: AuthContext, trx: DB, user: User, scope: StripScope) {
   return deleteUserCredentials(trx, ctx.dialect, {
     userId: user.id,
     scope,

@@ -102,6 +102,10 @@ export function openDatabase(url: string): OpenedDatabase {
       if (!closing)
         console.warn(JSON.stringify({ level: "warn", message: "idle database connection lost", error: error.message }));
     });
+    // A connection the server ends while it is checked out (a query running, or a transaction between
+    // statements) also emits "error", which pg-pool listens for only on idle ones: unheard, it would
+    // crash the process. The query in flight fails on its own, and the pool drops the connection.
+    pool.on("connect", (client) => client.on("error", () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
     directReaders.set(
       db,
@@ -250,6 +254,48 @@ export function databaseAnswers(db: DB): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+/**
+ * Driver and server errors that mean the database cannot answer now (down, unreachable, restarting,
+ * the connection killed or closed, SQLite busy), not that the query was wrong: worth a retry later.
+ */
+const UNAVAILABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EPIPE",
+  "57P01", // admin_shutdown (pg_terminate_backend)
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now (starting up, shutting down)
+  "53300", // too_many_connections
+]);
+/** SQLite's primary codes (extended codes add a suffix, e.g. SQLITE_IOERR_WRITE). */
+const UNAVAILABLE_SQLITE = /^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR)(_|$)/;
+const UNAVAILABLE_MESSAGES = [
+  /^Connection terminated/, // pg: the server went away mid-query
+  /timeout exceeded when trying to connect/, // pg pool
+  /^The database connection is not open$/, // better-sqlite3 after close()
+  /^driver has already been destroyed$/, // Kysely after destroy()
+  /^Client has encountered a connection error and is not queryable$/,
+];
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!error || typeof error !== "object") return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (
+    typeof code === "string" &&
+    (UNAVAILABLE_CODES.has(code) || code.startsWith("08") || UNAVAILABLE_SQLITE.test(code))
+  )
+    return true;
+  if (typeof message === "string" && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(message))) return true;
+  // pg wraps a refused connection of every address it tried (AggregateError).
+  const inner = (error as { errors?: unknown[] }).errors;
+  return Array.isArray(inner) && inner.length > 0 && inner.every(isDatabaseUnavailable);
 }
 
 /** True for a unique-constraint violation in either dialect: races are decided by constraints. */

@@ -7,7 +7,7 @@ import { toDate } from "./values.js";
 
 export type InvitationRow = Selectable<InvitationTable>;
 
-export function mapInvitation(row: InvitationRow): Invitation {
+export function mapInvitation(row: Omit<InvitationRow, "sendCount" | "lastSentAt">): Invitation {
   return {
     id: row.id,
     organizationId: row.organizationId,
@@ -46,6 +46,7 @@ export async function insertInvitation(
       inviterId: inv.inviterId,
       expiresAt: inv.expiresAt,
       createdAt: inv.now,
+      lastSentAt: inv.now,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -110,13 +111,68 @@ export async function transitionPendingInvitation(
   return row ? mapInvitation(row) : null;
 }
 
-export async function extendInvitation(
+/**
+ * Claims a resend of a pending invitation: renews it and counts one more mail, only if its last mail
+ * went out at or before `lastSentBy` (the cooldown). Of parallel resends exactly one gets the row.
+ */
+export async function claimInvitationResend(
   db: DB,
   id: string,
+  lastSentBy: Date,
+  now: Date,
   patch: { expiresAt: Date; role?: string; teamId?: string | null; inviterId?: string },
 ): Promise<Invitation | null> {
-  const row = await db.updateTable("invitation").set(patch).where("id", "=", id).returningAll().executeTakeFirst();
+  const row = await db
+    .updateTable("invitation")
+    .set((eb) => ({ ...patch, lastSentAt: now, sendCount: eb("sendCount", "+", 1) }))
+    .where("id", "=", id)
+    .where("status", "=", "pending")
+    .where((eb) => eb.or([eb("lastSentAt", "is", null), eb("lastSentAt", "<=", lastSentBy)]))
+    .returningAll()
+    .executeTakeFirst();
   return row ? mapInvitation(row) : null;
+}
+
+/**
+ * Claims one invitation mail to `email` before it is written: counted per address over a window
+ * that starts with its first mail, across organizations. False once `cap` mails went out in the
+ * window. One statement (insert, or update while under the cap), so parallel claims cannot overshoot.
+ */
+export async function claimRecipientMail(
+  db: DB,
+  email: string,
+  now: Date,
+  limit: { cap: number; windowMs: number },
+): Promise<boolean> {
+  const windowOver = new Date(now.getTime() - limit.windowMs);
+  const row = await db
+    .insertInto("invitationRecipientQuota")
+    .values({ email, windowStart: now, sent: 1 })
+    .onConflict((oc) =>
+      oc
+        .column("email")
+        .doUpdateSet((eb) => {
+          const expired = eb("invitationRecipientQuota.windowStart", "<=", windowOver);
+          return {
+            sent: eb
+              .case()
+              .when(expired)
+              .then(1)
+              .else(eb("invitationRecipientQuota.sent", "+", 1))
+              .end(),
+            windowStart: eb.case().when(expired).then(now).else(eb.ref("invitationRecipientQuota.windowStart")).end(),
+          };
+        })
+        .where((eb) =>
+          eb.or([
+            eb("invitationRecipientQuota.windowStart", "<=", windowOver),
+            eb("invitationRecipientQuota.sent", "<", limit.cap),
+          ]),
+        ),
+    )
+    .returning("sent")
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /**
@@ -249,4 +305,9 @@ export async function removeTeamFromPendingInvitations(db: DB, organizationId: s
       .where("id", "=", row.id)
       .execute();
   }
+}
+
+/** Recipient counts whose window started before `before`: a new window starts with the next mail anyway. */
+export async function deleteStaleRecipientQuotas(db: DB, before: Date): Promise<void> {
+  await db.deleteFrom("invitationRecipientQuota").where("windowStart", "<", before).execute();
 }

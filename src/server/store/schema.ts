@@ -156,6 +156,17 @@ export interface InvitationTable {
   inviterId: string;
   expiresAt: Timestamp;
   createdAt: Timestamp;
+  /** Mails sent for it (migration 0018): the first, then each resend. */
+  sendCount: Generated<number>;
+  /** When its mail last went out; null on invitations older than migration 0018. */
+  lastSentAt: NullableTimestamp;
+}
+
+/** Invitation mails to one address in its current day, across organizations (migration 0018). */
+export interface InvitationRecipientQuotaTable {
+  email: string;
+  windowStart: Timestamp;
+  sent: number;
 }
 
 export interface TeamTable {
@@ -254,6 +265,7 @@ export interface Database {
   member: MemberTable;
   memberListVersion: MemberListVersionTable;
   invitation: InvitationTable;
+  invitationRecipientQuota: InvitationRecipientQuotaTable;
   team: TeamTable;
   teamMember: TeamMemberTable;
   jwks: JwksTable;

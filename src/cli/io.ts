@@ -1,0 +1,28 @@
+/**
+ * What a command reads and writes besides its arguments: the process's own when run from a shell, a
+ * test's when called in process (no child process to start per case).
+ */
+export interface CommandIO {
+  env: NodeJS.ProcessEnv;
+  /** Read only by commands that take a secret (create-admin's password). */
+  stdin: AsyncIterable<string | Buffer> & { isTTY?: boolean };
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export const processIO: CommandIO = {
+  env: process.env,
+  stdin: process.stdin,
+  out: (line) => console.log(line),
+  err: (line) => console.error(line),
+};
+
+/** A command: its arguments after the command name in, an exit code out. */
+export type Command = (args: string[], io?: CommandIO) => Promise<number>;
+
+/** Everything on standard input, as text (a secret piped in, or empty when stdin is closed). */
+export async function readAll(stdin: CommandIO["stdin"]): Promise<string> {
+  let text = "";
+  for await (const chunk of stdin) text += typeof chunk === "string" ? chunk : chunk.toString("utf8");
+  return text;
+}
