@@ -5,7 +5,6 @@ import type { ListedSession, User } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
-import { deleteUserAndOwnedRows } from "../store/account-deletion.js";
 import {
   deleteCredentialAccount,
   findCredentialPassword,
@@ -17,6 +16,7 @@ import { isUniqueViolation } from "../store/database.js";
 import { deleteUserSession, findSessionOwner, listActiveUserSessions, mapSession } from "../store/sessions.js";
 import { findUserById, insertUser, updateUserProfile } from "../store/users.js";
 import { parseInput } from "../validation.js";
+import { deleteAccountRows } from "./account-deletion.js";
 import { type AdminActor, isAdminUser, isKnownAdminRole, requireAdminPermission } from "./admin-access.js";
 import { recordAudit } from "./audit.js";
 import { assertNewPasswordAcceptable, normalizeEmail } from "./credentials.js";
@@ -215,19 +215,23 @@ export async function unbanUserAsAdmin(ctx: AuthContext, actor: AdminActor, user
   });
 }
 
-/** Deletes the user with their sessions, accounts, memberships and pending one-time values, as self-deletion does. */
+/**
+ * Deletes the user with their sessions, accounts, memberships and pending one-time values, as
+ * self-deletion does, under the same owner rules: an admin cannot force the deletion of an
+ * organization's only owner (the owner transfers the ownership or deletes the organization first).
+ */
 export async function removeUserAsAdmin(ctx: AuthContext, actor: AdminActor, userId: string): Promise<void> {
   requireAdminPermission(ctx, actor, { user: ["delete"] }, "YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS");
   if (userId === actor.user.id) throw new AuthError("YOU_CANNOT_REMOVE_YOURSELF");
   const user = await manageableUser(ctx, actor, userId);
   await ctx.db.transaction().execute(async (trx) => {
-    await ctx.webhooks.enqueue(trx, "user.deleted", await deleteUserAndOwnedRows(trx, userId));
+    const deletedOrganizationIds = await deleteAccountRows(ctx, trx, userId);
     await recordAudit(ctx, trx, {
       actorUserId: actor.user.id,
       action: "user.remove",
       targetUserId: userId,
       meta: actor.meta,
-      details: { email: user.email },
+      details: { email: user.email, deletedOrganizationIds },
     });
   });
   await ctx.revocations.revokeUser(userId);
