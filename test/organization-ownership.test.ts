@@ -267,4 +267,30 @@ describe("ownership under concurrency", () => {
     expect((await roles(organizationId)).owners).toBe(1);
     expect([...seen]).toEqual([1]);
   });
+
+  it("150 parallel account deletions and leaves by owners leave exactly one owner", async () => {
+    const { owner, organizationId } = await createOrganization(server);
+    await joinAs(server, organizationId, "member");
+    const owners = [{ browser: owner.browser, userId: owner.user.id }];
+    for (let i = 1; i < 75; i++) {
+      const joined = await joinAs(server, organizationId, "owner", `Owner ${i}`);
+      owners.push({ browser: joined.browser, userId: joined.user.id });
+    }
+    const results = await Promise.all(
+      owners.flatMap(({ browser }) => [
+        browser.post("/delete-user", {}),
+        browser.post("/organization/leave", { organizationId }),
+      ]),
+    );
+    expect(results.filter((r) => r.status >= 500)).toEqual([]);
+    const after = await roles(organizationId);
+    expect(after.owners).toBe(1);
+    expect(after.rows).toHaveLength(2);
+    const refusals = new Set(results.filter((r) => r.status === 400).map((r) => r.body.code));
+    expect(
+      [...refusals].every((code) =>
+        [ONLY_OWNER, "YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER", "MEMBER_NOT_FOUND"].includes(code),
+      ),
+    ).toBe(true);
+  });
 });
