@@ -297,6 +297,40 @@ describe("who invited a member", () => {
   });
 });
 
+describe("ownership transfer", () => {
+  it("the owner hands the ownership to a member after confirming; then sees an admin's controls", async () => {
+    const olga = person("Olga Owner");
+    const mia = person("Mia Member");
+    await signUpByApi(olga);
+    const miaId = await signUpByApi(mia);
+    const owner = await pageFor(olga);
+    const org = await api(owner, "/organization/create", { name: "Handover", slug: `handover-${n++}` });
+    await e2e.service.auth.api.addMember({ userId: miaId, role: "member", organizationId: org.id });
+
+    await owner.goto(`${e2e.service.origin}/organization/members`);
+    await owner.getByTestId("members-list").waitFor();
+    const rowOf = (name: string) =>
+      owner.getByTestId("member-row").filter({ has: owner.getByText(name, { exact: true }) });
+    // Not on the owner's own row.
+    expect(await rowOf("Olga Owner").getByTestId("member-transfer-ownership").count()).toBe(0);
+    await rowOf("Mia Member").getByTestId("member-transfer-ownership").click();
+    await owner.getByTestId("confirm-dialog").waitFor();
+    expect(await owner.getByTestId("confirm-dialog").textContent()).toContain("Make Mia Member the owner of Handover?");
+    await owner.getByTestId("confirm-accept").click();
+    await expect
+      .poll(() => owner.getByTestId("members-notice").textContent())
+      .toBe("Mia Member is now the owner. You are an admin.");
+    await expect.poll(() => rowOf("Mia Member").getByTestId("member-role-label").textContent()).toBe("Owner");
+    expect(await owner.getByTestId("member-transfer-ownership").count()).toBe(0);
+    const roles = await db()
+      .selectFrom("member")
+      .select(["userId", "role"])
+      .where("organizationId", "=", org.id)
+      .execute();
+    expect(roles.map((r) => r.role).sort()).toEqual(["admin", "owner"]);
+  });
+});
+
 describe("active team", () => {
   it("shows the session's team and switches it, or clears it, by keyboard", async () => {
     const tom = person("Tom Teams");

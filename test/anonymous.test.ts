@@ -178,12 +178,17 @@ describe("an anonymous browser becoming a real user", () => {
 });
 
 describe("POST /delete-anonymous-user", () => {
-  it("takes the organizations only the guest belonged to with it, and leaves shared ones", async () => {
+  it("takes the organizations only the guest belonged to with it, and leaves shared ones to their owner", async () => {
     const { browser, user: anonymous } = await anonymousBrowser();
     const alone = (await browser.post("/organization/create", { name: "Alone", slug: `alone-${Date.now()}` })).body;
     const shared = (await browser.post("/organization/create", { name: "Shared", slug: `shared2-${Date.now()}` })).body;
     const other = await signUp(server);
     await server.auth.api.addMember({ userId: other.user.id, organizationId: shared.id, role: "member" });
+    // The only owner of an organization with other members stays until someone else owns it.
+    const refused = await browser.post("/delete-anonymous-user", {});
+    expect([refused.status, refused.body.code]).toEqual([400, "USER_IS_THE_ONLY_OWNER_OF_AN_ORGANIZATION"]);
+    expect(await userExists(anonymous.id)).toBe(true);
+    await browser.post("/organization/transfer-ownership", { organizationId: shared.id, userId: other.user.id });
     expect((await browser.post("/delete-anonymous-user", {})).status).toBe(200);
     expect(await userExists(anonymous.id)).toBe(false);
     const left = await db().selectFrom("organization").select("id").where("id", "in", [alone.id, shared.id]).execute();

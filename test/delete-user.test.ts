@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { sha256Base64Url } from "../src/server/crypto/digest.js";
 import { type MailCapture, startMailCapture } from "./helpers/mail.js";
 import { linkIn, nthMail, uniqueEmail } from "./helpers/mail-flows.js";
+import { createOrganization, joinAs } from "./helpers/organization.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
 
 const CONFIRM = "Confirm the deletion of your account";
@@ -201,6 +202,24 @@ describe("delete-user with an emailed confirmation", () => {
     expect(res.status).toBe(404);
     expect(res.body.code).toBe("INVALID_TOKEN");
     expect((await leftovers(mailed, user.id)).user).toBe(1);
+  });
+
+  it("mails nothing to an organization's only owner; a link mailed before a member joined is refused", async () => {
+    const founder = await signUp(mailed, { email: uniqueEmail("founder") });
+    const { organizationId } = await createOrganization(mailed, { owner: founder });
+    await joinAs(mailed, organizationId, "member");
+    const res = await founder.browser.post("/delete-user", {});
+    expect([res.status, res.body.code]).toEqual([400, "USER_IS_THE_ONLY_OWNER_OF_AN_ORGANIZATION"]);
+    expect((await leftovers(mailed, founder.user.id)).verification).toBe(0);
+
+    const deletion = await requestDeletion();
+    const { browser, link, user } = deletion;
+    const later = await createOrganization(mailed, { owner: deletion });
+    await joinAs(mailed, later.organizationId, "member");
+    const refused = await browser.get(link);
+    expect([refused.status, refused.body.code]).toEqual([400, "USER_IS_THE_ONLY_OWNER_OF_AN_ORGANIZATION"]);
+    // The token is kept (the refusal rolled its use back) and works once the ownership has moved on.
+    expect((await leftovers(mailed, user.id)).verification).toBe(1);
   });
 
   it("still refuses a wrong password before mailing anything", async () => {

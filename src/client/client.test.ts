@@ -277,10 +277,16 @@ describe("organization stores", () => {
     await settle();
     expect(hits("/organization/get-active-member")).toBe(member + 1);
 
+    // A transfer changes the caller's own role: their member row and the organization are stale.
+    await client.organization.transferOwnership({ memberId: "m2" });
+    await settle();
+    expect(hits("/organization/get-active-member")).toBe(member + 2);
+    expect(hits("/organization/get-full-organization")).toBe(active + 4);
+
     // Reads refresh nothing.
     await client.organization.listTeams();
     await settle();
-    expect(hits("/organization/get-full-organization")).toBe(active + 3);
+    expect(hits("/organization/get-full-organization")).toBe(active + 4);
     replies.clear();
   });
 });

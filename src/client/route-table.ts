@@ -295,6 +295,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["POST"],
     refreshes: ["activeOrganization", "session"],
   },
+  "/organization/transfer-ownership": {
+    methods: ["POST"],
+    refreshes: ["activeMember", "activeOrganization"],
+  },
   "/organization/update": {
     methods: ["POST"],
     refreshes: ["activeOrganization", "organizations"],

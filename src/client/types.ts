@@ -129,6 +129,8 @@ export interface OrganizationCalls {
   listUserInvitations: OptionalCall<typeof org.listUserInvitations>;
   removeMember: Call<typeof org.removeMember>;
   updateMemberRole: Call<typeof org.updateMemberRole>;
+  /** Hands the caller's owner role to another member (by memberId or userId); the caller becomes an admin. */
+  transferOwnership: Call<typeof org.transferOwnership>;
   getActiveMember: OptionalCall<typeof org.getActiveMember>;
   getActiveMemberRole: OptionalCall<typeof org.getActiveMemberRole>;
   leave: Call<typeof org.leaveOrganization>;

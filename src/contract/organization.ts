@@ -72,6 +72,13 @@ export const updateMemberRoleBody = z.object({
   organizationId: id.optional(),
 });
 
+/** The member who becomes the owner, named by member id or by user id (exactly one). */
+export const transferOwnershipBody = z
+  .object({ memberId: id.optional(), userId: id.optional(), organizationId: id.optional() })
+  .refine((b) => (b.memberId === undefined) !== (b.userId === undefined), {
+    message: "Invalid input: send exactly one of memberId or userId",
+  });
+
 export const activeMemberRoleQuery = z.object({
   userId: id.optional(),
   organizationId: id.optional(),

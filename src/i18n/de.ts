@@ -29,6 +29,12 @@ export const de: Catalogue = {
     "{name} ({email}) verliert sofort den Zugang zu {organization} und ihren Teams. Eine Rückkehr ist nur mit einer neuen Einladung möglich.",
   "members.remove.confirm.accept": "Mitglied entfernen",
   "members.remove.done": "{name} wurde aus {organization} entfernt.",
+  "members.transfer.submit": "Inhaberschaft übertragen",
+  "members.transfer.label": "Inhaberschaft übertragen an {name}",
+  "members.transfer.confirm.title": "{name} zum Inhaber von {organization} machen?",
+  "members.transfer.confirm.body":
+    "{name} wird Inhaber von {organization}, und Sie werden Administrator. Nur der neue Inhaber kann die Inhaberschaft zurückgeben.",
+  "members.transfer.done": "{name} ist jetzt Inhaber. Sie sind Administrator.",
   "members.leave.title": "Organisation verlassen",
   "members.leave.confirm.title": "{organization} verlassen?",
   "members.leave.confirm.body":
@@ -511,6 +517,10 @@ export const de: Catalogue = {
     "Diese Einladung wurde gerade erst verschickt. Warten Sie eine Minute, bevor Sie sie erneut senden.",
   "error.INVITATION_RECIPIENT_LIMIT_REACHED":
     "Diese Adresse hat heute so viele Einladungen erhalten wie erlaubt. Versuchen Sie es morgen wieder.",
+  "error.USER_IS_THE_ONLY_OWNER_OF_AN_ORGANIZATION":
+    "Sie sind der einzige Inhaber einer Organisation mit weiteren Mitgliedern. Übertragen Sie zuerst die Inhaberschaft an ein anderes Mitglied oder löschen Sie die Organisation.",
+  "error.YOU_ARE_NOT_ALLOWED_TO_TRANSFER_OWNERSHIP": "Nur ein Inhaber kann die Inhaberschaft übertragen.",
+  "error.YOU_CANNOT_TRANSFER_OWNERSHIP_TO_YOURSELF": "Diese Organisation gehört Ihnen bereits.",
   "error.YOU_CANNOT_REMOVE_YOURSELF": "Ihr eigenes Konto können Sie hier nicht löschen.",
   "error.ADMIN_ACCESS_REFUSED": "Dieser Bereich ist für Administratoren. Ihr Konto hat keinen Zugang.",
   "error.state_mismatch":

@@ -31,6 +31,12 @@ export const en = {
     "{name} ({email}) loses access to {organization} and its teams at once. They can only come back with a new invitation.",
   "members.remove.confirm.accept": "Remove member",
   "members.remove.done": "{name} was removed from {organization}.",
+  "members.transfer.submit": "Transfer ownership",
+  "members.transfer.label": "Transfer ownership to {name}",
+  "members.transfer.confirm.title": "Make {name} the owner of {organization}?",
+  "members.transfer.confirm.body":
+    "{name} becomes the owner of {organization} and you become an admin. Only the new owner can give the ownership back.",
+  "members.transfer.done": "{name} is now the owner. You are an admin.",
   "members.leave.title": "Leave organization",
   "members.leave.confirm.title": "Leave {organization}?",
   "members.leave.confirm.body":
@@ -497,6 +503,10 @@ export const en = {
   "error.INVITATION_RESEND_TOO_SOON": "This invitation was sent a moment ago. Wait a minute before sending it again.",
   "error.INVITATION_RECIPIENT_LIMIT_REACHED":
     "This address has received as many invitations as it may today. Try again tomorrow.",
+  "error.USER_IS_THE_ONLY_OWNER_OF_AN_ORGANIZATION":
+    "You are the only owner of an organization that has other members. Transfer its ownership to another member, or delete the organization, first.",
+  "error.YOU_ARE_NOT_ALLOWED_TO_TRANSFER_OWNERSHIP": "Only an owner can transfer the ownership.",
+  "error.YOU_CANNOT_TRANSFER_OWNERSHIP_TO_YOURSELF": "You already own this organization.",
   "error.YOU_CANNOT_REMOVE_YOURSELF": "You cannot delete your own account from here.",
   "error.ADMIN_ACCESS_REFUSED": "This area is for administrators. Your account does not have access.",
   "error.state_mismatch": "The sign-in took too long or was opened in another browser. Try again.",

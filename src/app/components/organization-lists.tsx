@@ -11,12 +11,14 @@ export function MembersTable({
   viewerRole,
   onRoleChange,
   onRemove,
+  onTransferOwnership,
 }: {
   members: Member[];
   currentUserId: string;
   viewerRole: string | null | undefined;
   onRoleChange: (member: Member, role: string) => void;
   onRemove: (member: Member) => void;
+  onTransferOwnership: (member: Member) => void;
 }) {
   const t = useT();
   const names = new Map(members.map((m) => [m.userId, m.user?.name || m.user?.email || m.userId]));
@@ -58,6 +60,17 @@ export function MembersTable({
               <span className="badge" data-testid="member-role-label">
                 {roleLabel(member.role, t)}
               </span>
+            )}
+            {controls.transferOwnership && (
+              <Button
+                type="button"
+                variant="secondary"
+                data-testid="member-transfer-ownership"
+                aria-label={t("members.transfer.label", { name: who })}
+                onClick={() => onTransferOwnership(member)}
+              >
+                {t("members.transfer.submit")}
+              </Button>
             )}
             {controls.remove && (
               <Button

@@ -37,5 +37,7 @@ export function memberControls(viewerRole: string | null | undefined, target: { 
     changeRole: reachable && can(viewerRole, "member", "update"),
     remove: reachable && can(viewerRole, "member", "delete"),
     roles: isOwner(viewerRole) ? ["member", "admin", "owner"] : ["member", "admin"],
+    // Only an owner hands the ownership on, to someone who is not an owner yet.
+    transferOwnership: !self && isOwner(viewerRole) && !isOwner(target.role),
   };
 }

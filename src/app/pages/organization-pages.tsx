@@ -172,6 +172,7 @@ export function MembersPage() {
   const navigate = useNavigate();
   const updateRole = useSubmit(authClient.organization.updateMemberRole);
   const removeMember = useSubmit(authClient.organization.removeMember);
+  const transfer = useSubmit(authClient.organization.transferOwnership);
   const leave = useSubmit(authClient.organization.leave);
   const { confirm, dialog } = useConfirm();
   // A removal's notice takes the focus (its button is gone); a role change's leaves it on the picker.
@@ -210,6 +211,16 @@ export function MembersPage() {
     if (yes && (await removeMember.run({ memberIdOrEmail: m.id, organizationId: org.id })))
       setNotice({ text: t("members.remove.done", { name: nameOf(m), organization: org.name }), takeFocus: true });
   };
+  const transferOwnership = async (m: Member) => {
+    setNotice(null);
+    const yes = await confirm({
+      title: t("members.transfer.confirm.title", { name: nameOf(m), organization: org.name }),
+      body: t("members.transfer.confirm.body", { name: nameOf(m), organization: org.name }),
+      confirmLabel: t("members.transfer.submit"),
+    });
+    if (yes && (await transfer.run({ memberId: m.id, organizationId: org.id })))
+      setNotice({ text: t("members.transfer.done", { name: nameOf(m) }), takeFocus: true });
+  };
   return (
     <>
       {dialog}
@@ -225,8 +236,9 @@ export function MembersPage() {
           viewerRole={member.data?.role}
           onRoleChange={(m, role) => void changeRole(m, role)}
           onRemove={(m) => void remove(m)}
+          onTransferOwnership={(m) => void transferOwnership(m)}
         />
-        <FormError error={updateRole.error ?? removeMember.error} />
+        <FormError error={updateRole.error ?? removeMember.error ?? transfer.error} />
       </Card>
       <Card title={t("members.leave.title")}>
         <FormError error={leave.error} />

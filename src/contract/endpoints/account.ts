@@ -217,7 +217,12 @@ export const accountFlowEndpoints = {
     summary: "Delete the caller's account, or mail a confirmation link first",
     body: flows.deleteUserBody,
     reply: successReply.extend({ message: z.string() }),
-    errors: ["INVALID_PASSWORD", "SESSION_NOT_FRESH", "USER_CANNOT_BE_DELETED"],
+    errors: [
+      "INVALID_PASSWORD",
+      "SESSION_NOT_FRESH",
+      "USER_CANNOT_BE_DELETED",
+      "USER_IS_THE_ONLY_OWNER_OF_AN_ORGANIZATION",
+    ],
     policy: { session: "required", credentials: "manage", feature: "deleteUser", refreshes: ["session"] },
   }),
   deleteUserCallback: endpoint({
@@ -227,7 +232,7 @@ export const accountFlowEndpoints = {
     query: flows.deleteUserCallbackQuery,
     reply: successReply.extend({ message: z.string() }),
     answers: "json-or-redirect",
-    errors: ["INVALID_TOKEN", "TOKEN_EXPIRED", "FAILED_TO_GET_USER_INFO"],
+    errors: ["INVALID_TOKEN", "TOKEN_EXPIRED", "FAILED_TO_GET_USER_INFO", "USER_IS_THE_ONLY_OWNER_OF_AN_ORGANIZATION"],
     policy: { feature: "deleteUser" },
   }),
 } as const;

@@ -110,6 +110,7 @@ export const adminEndpoints = {
       "YOU_CANNOT_REMOVE_YOURSELF",
       "YOU_CANNOT_MANAGE_ADMINS",
       "USER_NOT_FOUND",
+      "USER_IS_THE_ONLY_OWNER_OF_AN_ORGANIZATION",
     ],
     policy: ADMIN,
   }),

@@ -196,6 +196,20 @@ export const organizationEndpoints = {
     errors: [...MEMBERSHIP, "MEMBER_NOT_FOUND", "ROLE_NOT_FOUND", "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER"],
     policy: { ...SIGNED_IN, refreshes: ["activeMember", "activeOrganization"] },
   }),
+  transferOwnership: endpoint({
+    method: "POST",
+    path: "/organization/transfer-ownership",
+    summary: "Hand the caller's owner role to another member; the caller becomes an admin",
+    body: org.transferOwnershipBody,
+    reply: z.object({ owner: memberModel, previousOwner: memberModel }),
+    errors: [
+      ...MEMBERSHIP,
+      "MEMBER_NOT_FOUND",
+      "YOU_ARE_NOT_ALLOWED_TO_TRANSFER_OWNERSHIP",
+      "YOU_CANNOT_TRANSFER_OWNERSHIP_TO_YOURSELF",
+    ],
+    policy: { ...SIGNED_IN, refreshes: ["activeMember", "activeOrganization"] },
+  }),
   getActiveMember: endpoint({
     method: "GET",
     path: "/organization/get-active-member",

@@ -141,7 +141,7 @@ export const socialEndpoints = {
     path: "/delete-anonymous-user",
     summary: "Delete the caller's guest account",
     reply: successReply,
-    errors: ["USER_IS_NOT_ANONYMOUS", "DELETE_ANONYMOUS_USER_DISABLED"],
+    errors: ["USER_IS_NOT_ANONYMOUS", "DELETE_ANONYMOUS_USER_DISABLED", "USER_IS_THE_ONLY_OWNER_OF_AN_ORGANIZATION"],
     policy: { session: "required", feature: "anonymous", refreshes: ["session"] },
   }),
   oneTapCallback: endpoint({

@@ -43,6 +43,16 @@ export const organizationErrors = defineErrors({
     message: "You cannot leave the organization without an owner",
     status: 400,
   },
+  USER_IS_THE_ONLY_OWNER_OF_AN_ORGANIZATION: {
+    message:
+      "The account is the only owner of an organization that has other members: transfer the ownership to another member or delete the organization first",
+    status: 400,
+  },
+  YOU_ARE_NOT_ALLOWED_TO_TRANSFER_OWNERSHIP: {
+    message: "Only an owner of the organization can transfer its ownership",
+    status: 403,
+  },
+  YOU_CANNOT_TRANSFER_OWNERSHIP_TO_YOURSELF: { message: "You cannot transfer the ownership to yourself", status: 400 },
   YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER: { message: "You are not allowed to delete this member", status: 403 },
   YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER: { message: "You are not allowed to update this member", status: 403 },
   YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION: {

@@ -14,6 +14,7 @@ import {
   removeMember,
   updateMemberRole,
 } from "../services/members.js";
+import { transferOwnership } from "../services/ownership.js";
 
 /** Members, roles and permission checks. add-member is server-side only (auth.api.addMember). */
 export function memberRoutes(route: Route): void {
@@ -25,6 +26,10 @@ export function memberRoutes(route: Route): void {
 
   route(organizationEndpoints.updateMemberRole, async (c, { body, session: { session } }) => {
     return updateMemberRole(c.get("auth"), session, body);
+  });
+
+  route(organizationEndpoints.transferOwnership, async (c, { body, session: { session } }) => {
+    return transferOwnership(c.get("auth"), session, body);
   });
 
   route(

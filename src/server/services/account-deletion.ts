@@ -8,8 +8,10 @@ import { deleteAccountMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import { deleteUserAndOwnedRows } from "../store/account-deletion.js";
 import { findCredentialPassword } from "../store/accounts.js";
+import type { DB } from "../store/database.js";
 import { consumeVerification } from "../store/verifications.js";
 import { issueMailedToken } from "./mailed-tokens.js";
+import { assertAccountDeletable, releaseMemberships } from "./ownership.js";
 import { isSessionFresh } from "./sessions.js";
 
 /** Delete tokens are 32 characters of digits and lowercase letters (SPEC 9); only their SHA-256 is stored. */
@@ -42,6 +44,8 @@ export async function deleteUser(
     return "deleted";
   }
   if (sendDeleteAccountVerification) {
+    // A link that could only be refused is not mailed.
+    await assertAccountDeletable(ctx, user.id);
     const token = randomString(32, LOWER_ALPHANUMERIC);
     const callbackURL = encodeURIComponent(input.callbackURL || "/");
     const url = apiURL(ctx, `/delete-user/callback?token=${token}&callbackURL=${callbackURL}`);
@@ -64,10 +68,19 @@ export async function deleteUser(
 
 /** Deletes the user and what they own in one transaction, then refuses every cached copy of their sessions. */
 export async function deleteUserEverywhere(ctx: AuthContext, userId: string): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
-    await ctx.webhooks.enqueue(trx, "user.deleted", await deleteUserAndOwnedRows(trx, userId));
-  });
+  await ctx.db.transaction().execute((trx) => deleteAccountRows(ctx, trx, userId));
   await ctx.revocations.revokeUser(userId);
+}
+
+/**
+ * Every account deletion's step inside its transaction: the organization owner rules first
+ * (refused while the user is an organization's only owner; organizations only they belong to go
+ * with them), then the user and what they own. Answers the ids of the organizations deleted.
+ */
+export async function deleteAccountRows(ctx: AuthContext, trx: DB, userId: string): Promise<string[]> {
+  const deletedOrganizationIds = await releaseMemberships(ctx, trx, userId);
+  await ctx.webhooks.enqueue(trx, "user.deleted", await deleteUserAndOwnedRows(trx, userId));
+  return deletedOrganizationIds;
 }
 
 /**
@@ -79,7 +92,7 @@ export async function deleteUserWithToken(ctx: AuthContext, userId: string, toke
   await ctx.db.transaction().execute(async (trx) => {
     const found = await consumeVerification(trx, deleteIdentifier(token), { value: userId });
     if (!found || found.expiresAt.getTime() <= now.getTime()) throw new AuthError("INVALID_TOKEN", { status: 404 });
-    await ctx.webhooks.enqueue(trx, "user.deleted", await deleteUserAndOwnedRows(trx, userId));
+    await deleteAccountRows(ctx, trx, userId);
   });
   await ctx.revocations.revokeUser(userId);
 }

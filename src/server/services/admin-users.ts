@@ -5,7 +5,6 @@ import type { ListedSession, User } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
-import { deleteUserAndOwnedRows } from "../store/account-deletion.js";
 import {
   deleteCredentialAccount,
   findCredentialPassword,
@@ -17,6 +16,7 @@ import { type DB, isUniqueViolation } from "../store/database.js";
 import { deleteUserSession, findSessionOwner, listActiveUserSessions, mapSession } from "../store/sessions.js";
 import { findUserById, insertUser, updateUserProfile } from "../store/users.js";
 import { parseInput } from "../validation.js";
+import { deleteAccountRows } from "./account-deletion.js";
 import { type AdminActor, isAdminUser, isKnownAdminRole, requireAdminPermission } from "./admin-access.js";
 import { recordAudit } from "./audit.js";
 import { assertNewPasswordAcceptable, normalizeEmail } from "./credentials.js";
@@ -51,10 +51,12 @@ function checkedRoles(ctx: AuthContext, role: string | string[]): string {
 }
 
 /** What an admin action records: the audit entry, and whether the user's sessions end with it. */
-interface AdminAction {
+interface AdminAction<T = unknown> {
   action: string;
   targetUserId: string;
   details?: Record<string, unknown>;
+  /** Details known only once the change ran (what a deletion took with it). */
+  detailsOf?: (changed: T) => Record<string, unknown>;
   /** Every session of the user ends in the same transaction; other instances hear of it after the commit. */
   signsOut?: boolean;
 }
@@ -66,7 +68,7 @@ interface AdminAction {
 async function applyAdminAction<T>(
   ctx: AuthContext,
   actor: AdminActor,
-  action: AdminAction,
+  action: AdminAction<T>,
   change: (trx: DB) => Promise<T>,
 ): Promise<T> {
   const result = await ctx.db.transaction().execute(async (trx) => {
@@ -77,7 +79,7 @@ async function applyAdminAction<T>(
       action: action.action,
       targetUserId: action.targetUserId,
       meta: actor.meta,
-      details: action.details,
+      details: action.detailsOf ? { ...action.details, ...action.detailsOf(changed) } : action.details,
     });
     return changed;
   });
@@ -236,7 +238,11 @@ export async function unbanUserAsAdmin(ctx: AuthContext, actor: AdminActor, user
   );
 }
 
-/** Deletes the user with their sessions, accounts, memberships and pending one-time values, as self-deletion does. */
+/**
+ * Deletes the user with their sessions, accounts, memberships and pending one-time values, as
+ * self-deletion does, under the same owner rules: an admin cannot force the deletion of an
+ * organization's only owner (the owner transfers the ownership or deletes the organization first).
+ */
 export async function removeUserAsAdmin(ctx: AuthContext, actor: AdminActor, userId: string): Promise<void> {
   requireAdminPermission(ctx, actor, { user: ["delete"] }, "YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS");
   if (userId === actor.user.id) throw new AuthError("YOU_CANNOT_REMOVE_YOURSELF");
@@ -245,8 +251,14 @@ export async function removeUserAsAdmin(ctx: AuthContext, actor: AdminActor, use
   await applyAdminAction(
     ctx,
     actor,
-    { action: "user.remove", targetUserId: userId, details: { email: user.email }, signsOut: true },
-    async (trx) => ctx.webhooks.enqueue(trx, "user.deleted", await deleteUserAndOwnedRows(trx, userId)),
+    {
+      action: "user.remove",
+      targetUserId: userId,
+      details: { email: user.email },
+      detailsOf: (deletedOrganizationIds) => ({ deletedOrganizationIds }),
+      signsOut: true,
+    },
+    (trx) => deleteAccountRows(ctx, trx, userId),
   );
 }
 

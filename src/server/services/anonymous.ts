@@ -10,9 +10,9 @@ import {
   reassignSentInvitations,
   reassignTeamMemberships,
 } from "../store/guest-handover.js";
-import { countMembers, findMember, updateMemberRoleRow } from "../store/members.js";
-import { clearActiveOrganizationEverywhere, deleteOrganizationWithContents } from "../store/organizations.js";
+import { findMember, updateMemberRoleRow } from "../store/members.js";
 import { insertUser } from "../store/users.js";
+import { deleteAccountRows } from "./account-deletion.js";
 import { normalizeEmail } from "./credentials.js";
 import { createSession, type RequestMeta } from "./sessions.js";
 
@@ -100,23 +100,12 @@ export async function retireAnonymousUser(
 }
 
 /**
- * A guest leaving for good: organizations only they belong to go with them (nobody could ever
- * manage them again), then the user with everything they own, in one transaction.
+ * A guest leaving for good, under every account deletion's owner rules: organizations only they
+ * belong to go with them, then the user with everything they own, in one transaction.
  */
 export async function deleteAnonymousUser(ctx: AuthContext, current: SessionWithUser): Promise<void> {
   if (!current.user.isAnonymous) throw new AuthError("USER_IS_NOT_ANONYMOUS");
   const guestId = current.user.id;
-  await ctx.db.transaction().execute(async (trx) => {
-    for (const { organizationId } of await listUserMemberRows(trx, guestId)) {
-      if ((await countMembers(trx, organizationId)) > 1) continue;
-      await clearActiveOrganizationEverywhere(trx, organizationId);
-      await ctx.webhooks.enqueue(
-        trx,
-        "organization.deleted",
-        await deleteOrganizationWithContents(trx, organizationId),
-      );
-    }
-    await ctx.webhooks.enqueue(trx, "user.deleted", await deleteUserAndOwnedRows(trx, guestId));
-  });
+  await ctx.db.transaction().execute((trx) => deleteAccountRows(ctx, trx, guestId));
   await ctx.revocations.revokeUser(guestId);
 }
