@@ -1,12 +1,14 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserServer, chromium, type Page } from "playwright-core";
+import { inject } from "vitest";
 
 /** Debian's chromium, never a downloaded browser (apt-get install -y chromium). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+/** The chromium global-setup.ts starts for the whole run. */
+export function launchBrowserServer(): Promise<BrowserServer> {
+  return chromium.launchServer({
     executablePath: CHROMIUM,
     headless: true,
     args: [
@@ -20,6 +22,11 @@ export function launchBrowser(): Promise<Browser> {
       "--disable-sync",
     ],
   });
+}
+
+/** A connection to the run's chromium; closing it closes this file's contexts, not the browser. */
+export function connectBrowser(): Promise<Browser> {
+  return chromium.connect(inject("browserEndpoint"));
 }
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
