@@ -58,11 +58,14 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
 /** With SCREENSHOTS=1, saves the page, 375 px wide, under docs/screenshots/ (the README shows them). */
 export async function screenshot(page: Page, name: string): Promise<void> {
   if (process.env.SCREENSHOTS !== "1") return;
-  // A phone's width (the README shows the screens as a phone user meets them).
+  // A phone's width (the README shows the screens as a phone user meets them); the page, which a
+  // test may go on using, gets its own size back afterwards.
+  const size = page.viewportSize();
   await page.setViewportSize({ width: 375, height: 812 });
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   mkdirSync("docs/screenshots", { recursive: true });
   await page.screenshot({ path: `docs/screenshots/${name}.png`, fullPage: true });
+  if (size) await page.setViewportSize(size);
 }
 
 /** Fills the sign-up form and waits for the home screen. */
