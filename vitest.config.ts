@@ -1,3 +1,5 @@
+import { Socket } from "node:net";
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 /**
@@ -14,17 +16,65 @@ const integration = (name: string, dialect: string) => ({
   },
 });
 
+const POSTGRES_URL = process.env.TEST_DATABASE_URL;
+const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+
+/** Whether something answers on the URL's host and port (a quick connect, nothing sent). */
+function reachable(url: string, defaultPort: number): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1000, () => done(false));
+    socket.once("error", () => done(false));
+    socket.connect(Number(port || defaultPort), hostname || "127.0.0.1", () => done(true));
+  });
+}
+
+/** One line at the start of a run: which projects run, and why tests that need a service are skipped or will fail. */
+async function announcePlan(): Promise<void> {
+  const [postgresUp, redisUp] = await Promise.all([
+    POSTGRES_URL ? reachable(POSTGRES_URL, 5432) : false,
+    reachable(REDIS_URL, 6379),
+  ]);
+  const projects = ["unit", "sqlite", "package", ...(POSTGRES_URL ? ["postgres"] : []), "e2e"];
+  const notes = [
+    POSTGRES_URL
+      ? postgresUp
+        ? "PostgreSQL-only tests (multi-instance, revocation feeds, pool) run in the postgres project"
+        : `TEST_DATABASE_URL is set but nothing answers at ${new URL(POSTGRES_URL).host}: the postgres project will fail`
+      : "postgres project skipped: TEST_DATABASE_URL is not set, so the PostgreSQL-only tests (multi-instance, revocation feeds, pool) are skipped too",
+    redisUp
+      ? `Redis at ${new URL(REDIS_URL).host}`
+      : `no Redis at ${new URL(REDIS_URL).host} (TEST_REDIS_URL): the Redis tests (redis-rate-limit, multi-instance, revocation feeds) will fail`,
+  ];
+  console.log(`gatehouse tests: projects ${projects.join(", ")}; ${notes.join("; ")}`);
+}
+
+// Vitest evaluates this file more than once in a run; the plan is said once.
+const said = globalThis as { gatehouseTestPlanSaid?: boolean };
+if (!said.gatehouseTestPlanSaid && !process.env.VITEST_WORKER_ID) {
+  said.gatehouseTestPlanSaid = true;
+  await announcePlan();
+}
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Most of a test's time is spent waiting on a database, a browser or a child process: a worker per
+    // core, and at least two, keeps the cores busy (vitest's default leaves one of two idle).
+    maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       { extends: true, test: { name: "unit", include: ["src/**/*.test.ts", "src/**/*.test.tsx"] } },
       integration("sqlite", "sqlite"),
       // The npm package as a consumer installs it: pack, install into a temporary project, tsc, run.
       { extends: true, test: { name: "package", include: ["pack/**/*.test.ts"], testTimeout: 120_000 } },
-      ...(process.env.TEST_DATABASE_URL ? [integration("postgres", "postgres")] : []),
+      ...(POSTGRES_URL ? [integration("postgres", "postgres")] : []),
       // Browser tests: the built application and the real service on SQLite, driven through Debian's chromium.
       {
         extends: true,

@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type MessageKey, translate } from "../src/i18n/index.js";
 import { screenshot, seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
@@ -11,26 +11,29 @@ import { setUpServiceAndBrowser } from "./helpers/setup.js";
  */
 // Development outbox: the outbox screen is part of the product when SMTP is not configured.
 const e2e = setUpServiceAndBrowser({ developmentOutbox: true });
-let signedIn: BrowserContext;
-let phone: BrowserContext;
+// One page per kind of visitor, reused screen after screen (each screen is a fresh navigation).
+let signedOut: Page;
+let signedIn: Page;
+let phone: Page;
 beforeAll(async () => {
-  signedIn = await e2e.browser.newContext({ viewport: { width: 1100, height: 800 } });
-  const page = await signedIn.newPage();
+  const signedInContext = await e2e.newContext({ viewport: { width: 1100, height: 800 } });
+  const page = await signedInContext.newPage();
   await signUpInBrowser(page, e2e.service.origin, {
     name: "Ada Lovelace",
     email: "ada@example.com",
     password: "correct horse battery",
   });
   await page.getByTestId("home-title").waitFor();
-  await page.close();
-  phone = await e2e.browser.newContext({
+  signedIn = page;
+  const phoneContext = await e2e.newContext({
     viewport: { width: 360, height: 740 },
-    storageState: await signedIn.storageState(),
+    storageState: await signedInContext.storageState(),
   });
+  phone = await phoneContext.newPage();
+  signedOut = await (await e2e.newContext()).newPage();
 });
 
-async function open(context: BrowserContext, path: string, ready: string): Promise<Page> {
-  const page = await context.newPage();
+async function open(page: Page, path: string, ready: string): Promise<Page> {
   await page.goto(`${e2e.service.origin}${path}`);
   await page.getByTestId(ready).first().waitFor();
   return page;
@@ -49,12 +52,10 @@ const phoneSignedOut = signedOutScreens.filter(([path]) =>
 
 describe("accessibility and phone width", () => {
   it.each(signedOutScreens)("%s (signed out)", async (path, ready, shot, title) => {
-    const context = await e2e.browser.newContext();
-    const page = await open(context, path, ready);
+    const page = await open(signedOut, path, ready);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await expectEnglishTitle(page, title);
     if (shot) await screenshot(page, shot);
-    await context.close();
   });
 
   it.each(signedInScreens)("%s (signed in)", async (path, ready, shot, title) => {
@@ -62,19 +63,17 @@ describe("accessibility and phone width", () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     await expectEnglishTitle(page, title);
     if (shot) await screenshot(page, shot);
-    await page.close();
   });
 
   it.each([...phoneSignedOut, ...signedInScreens])("%s fits a 360 px wide phone", async (path, ready) => {
     const page = await open(phone, path, ready);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
-    await page.close();
   });
 
   it("shows a form's error with role=alert and ties field errors to their inputs", async () => {
     const context = await e2e.browser.newContext();
-    const page = await open(context, "/sign-in", "sign-in-submit");
+    const page = await open(await context.newPage(), "/sign-in", "sign-in-submit");
     await page.getByTestId("sign-in-email").fill("nobody@example.com");
     await page.getByTestId("sign-in-password").fill("wrong password");
     await page.getByTestId("sign-in-submit").click();

@@ -260,7 +260,8 @@ describe("organizations, members and invitations", () => {
 describe("delivery", () => {
   it("keeps events through a receiver outage (500, then down) and delivers them when it is back, same webhook-id", async () => {
     const flaky = await WebhookReceiver.start();
-    const down = await webhookServer(flaky, ["user.created"]);
+    // A retry waits a minute on the server's clock: the test moves the clock, so no attempt comes early.
+    const down = await webhookServer(flaky, ["user.created"], { retryBaseMs: 60_000 });
     try {
       flaky.answer = 500;
       const account = await signUp(down);
@@ -269,7 +270,7 @@ describe("delivery", () => {
       expect(first).toMatchObject({ eventType: "user.created", attempts: 1, deliveredAt: null, lastError: "HTTP 500" });
 
       await flaky.down();
-      await new Promise((resolve) => setTimeout(resolve, 50)); // past the 20 ms backoff
+      down.clock.advance(61); // past the first backoff
       await settle(down);
       const [second] = await down.auth.context.webhooks.list();
       expect(second).toMatchObject({ attempts: 2, deliveredAt: null });
@@ -277,7 +278,7 @@ describe("delivery", () => {
 
       flaky.answer = 204;
       await flaky.up();
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      down.clock.advance(121); // past the second, doubled
       await settle(down);
       const [delivered] = await down.auth.context.webhooks.list();
       expect(delivered).toMatchObject({ attempts: 3, lastError: null });
@@ -297,7 +298,7 @@ describe("delivery", () => {
 
   it("an answer too slow to arrive is retried: the receiver sees the same webhook-id twice", async () => {
     const slow = await WebhookReceiver.start();
-    const sender = await webhookServer(slow, ["user.created"], { timeoutMs: 150 });
+    const sender = await webhookServer(slow, ["user.created"], { timeoutMs: 150, retryBaseMs: 60_000 });
     try {
       slow.delayMs = 400;
       await signUp(sender);
@@ -306,7 +307,7 @@ describe("delivery", () => {
       expect(entry).toMatchObject({ attempts: 1, deliveredAt: null });
       expect(entry!.lastError).toMatch(/timeout|abort/i);
       slow.delayMs = 0;
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      sender.clock.advance(61);
       await settle(sender);
       expect((await sender.auth.context.webhooks.list())[0]?.deliveredAt).toBeInstanceOf(Date);
       expect(slow.received.map((r) => r.id)).toEqual([entry!.id, entry!.id]);
@@ -320,13 +321,13 @@ describe("delivery", () => {
   it("gives up after the last allowed attempt and keeps the row, with its error, for inspection", async () => {
     const broken = await WebhookReceiver.start();
     broken.answer = 503;
-    const sender = await webhookServer(broken, ["user.created"], { maxAttempts: 2 });
+    const sender = await webhookServer(broken, ["user.created"], { maxAttempts: 2, retryBaseMs: 60_000 });
     try {
       await signUp(sender);
       await settle(sender);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      sender.clock.advance(61);
       await settle(sender);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      sender.clock.advance(121);
       await settle(sender);
       const [entry] = await sender.auth.context.webhooks.list();
       expect(entry).toMatchObject({ attempts: 2, deliveredAt: null, lastError: "HTTP 503" });

@@ -1,12 +1,14 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserServer, chromium, type Page } from "playwright-core";
+import { inject } from "vitest";
 
 /** Debian's chromium, never a downloaded browser (apt-get install -y chromium). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+/** The chromium global-setup.ts starts for the whole run. */
+export function launchBrowserServer(): Promise<BrowserServer> {
+  return chromium.launchServer({
     executablePath: CHROMIUM,
     headless: true,
     args: [
@@ -20,6 +22,11 @@ export function launchBrowser(): Promise<Browser> {
       "--disable-sync",
     ],
   });
+}
+
+/** A connection to the run's chromium; closing it closes this file's contexts, not the browser. */
+export function connectBrowser(): Promise<Browser> {
+  return chromium.connect(inject("browserEndpoint"));
 }
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -51,11 +58,14 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
 /** With SCREENSHOTS=1, saves the page, 375 px wide, under docs/screenshots/ (the README shows them). */
 export async function screenshot(page: Page, name: string): Promise<void> {
   if (process.env.SCREENSHOTS !== "1") return;
-  // A phone's width (the README shows the screens as a phone user meets them).
+  // A phone's width (the README shows the screens as a phone user meets them); the page, which a
+  // test may go on using, gets its own size back afterwards.
+  const size = page.viewportSize();
   await page.setViewportSize({ width: 375, height: 812 });
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   mkdirSync("docs/screenshots", { recursive: true });
   await page.screenshot({ path: `docs/screenshots/${name}.png`, fullPage: true });
+  if (size) await page.setViewportSize(size);
 }
 
 /** Fills the sign-up form and waits for the home screen. */

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, BrowserContextOptions } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
-import { launchBrowser } from "./browser.js";
+import { connectBrowser } from "./browser.js";
 import { type Service, type ServiceInput, startService } from "./service.js";
 
 export interface ServiceAndBrowser {
@@ -12,9 +12,9 @@ export interface ServiceAndBrowser {
 }
 
 /**
- * The hooks every browser test file shares: before all, the real service and Chromium start side by
- * side; after each test, the service must have logged no error; after all, the tracked contexts, the
- * browser and the service close. Call it at the top of the file, before hooks that use the service.
+ * The hooks every browser test file shares: before all, the real service starts and the run's
+ * Chromium (global-setup.ts) is connected to, side by side; after each test, the service must have
+ * logged no error; after all, the tracked contexts, the connection and the service close. Call it at the top of the file, before hooks that use the service.
  * `input` may be a function, read in beforeAll, for options known only once an earlier beforeAll has
  * run (e.g. the address of an OpenID provider started there).
  */
@@ -25,7 +25,7 @@ export function setUpServiceAndBrowser(input: ServiceInput | (() => ServiceInput
   beforeAll(async () => {
     [service, browser] = await Promise.all([
       startService(typeof input === "function" ? input() : input),
-      launchBrowser(),
+      connectBrowser(),
     ]);
   });
   afterAll(async () => {

@@ -1,22 +1,12 @@
 import { type FormEvent, useState } from "react";
 import type { User } from "../../contract/models.js";
 import { useT } from "../lib/i18n.js";
-import type { HasCode } from "../lib/messages.js";
 import { isPictureUrl } from "../lib/picture-url.js";
-import {
-  changeEmailForm,
-  changePasswordForm,
-  type FieldErrors,
-  type FieldMessage,
-  profileForm,
-  validate,
-} from "../lib/schemas.js";
-import { Button, Checkbox, Field, Form, FormError, PasswordField } from "./ui.js";
+import { changeEmailForm, changePasswordForm, type FieldErrors, profileForm, validate } from "../lib/schemas.js";
+import { type FormProps as BaseFormProps, FormFooter, type PasswordLimits, useFormState } from "./form-state.js";
+import { Checkbox, Field, Form, PasswordField } from "./ui.js";
 
-interface FormProps<T> {
-  onSubmit: (values: T) => unknown;
-  pending?: boolean;
-  error?: HasCode | null;
+interface FormProps<T> extends BaseFormProps<T> {
   /** Any field changed (a page clears its "saved" notice). */
   onEdit?: () => void;
 }
@@ -28,43 +18,33 @@ export function ProfileForm({
   error,
 }: FormProps<{ name: string; image: string | null }> & { user: User }) {
   const t = useT();
-  const [name, setName] = useState(user.name);
-  const [image, setImage] = useState(user.image ?? "");
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const { values, input, field, errors, setErrors } = useFormState({ name: user.name, image: user.image ?? "" });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const result = validate(profileForm, { name, image });
+    const result = validate(profileForm, values);
     const errors: FieldErrors = result.ok ? {} : { ...result.errors };
     // A picture set elsewhere (an app's data: URL) may stay; a new one must be https.
-    const picture = image.trim();
+    const picture = values.image.trim();
     const pictureOk = picture === "" || picture === (user.image ?? "") || isPictureUrl(picture);
     if (!pictureOk) errors.image = { key: "details.profile.imageInvalid" };
     setErrors(errors);
-    if (result.ok && pictureOk) void onSubmit({ name: name.trim(), image: picture || null });
+    if (result.ok && pictureOk) void onSubmit({ name: values.name.trim(), image: picture || null });
   };
   return (
     <Form onSubmit={submit} error={error} aria-label={t("profile.title")}>
-      <Field
-        label={t("field.name")}
-        testId="profile-name"
-        autoComplete="name"
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        error={errors.name}
-      />
+      <Field label={t("field.name")} testId="profile-name" autoComplete="name" {...field("name")} />
       <Field
         label={t("field.pictureUrl")}
         testId="profile-image"
         type="url"
-        value={image}
-        onChange={(e) => setImage(e.target.value)}
+        value={values.image}
+        onChange={input("image")}
         hint={t("details.profile.imageHint")}
         error={errors.image}
       />
-      <FormError error={error ?? null} />
-      <Button pending={pending} data-testid="profile-submit">
+      <FormFooter error={error} pending={pending} testId="profile-submit">
         {t("profile.submit")}
-      </Button>
+      </FormFooter>
     </Form>
   );
 }
@@ -77,14 +57,14 @@ export function ChangeEmailForm({
   onEdit,
 }: FormProps<{ newEmail: string }> & { current: string }) {
   const t = useT();
-  const [newEmail, setNewEmail] = useState("");
-  const [fieldError, setFieldError] = useState<FieldMessage>();
+  const { values, field, setErrors } = useFormState({ newEmail: "" });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const result = validate(changeEmailForm, { newEmail });
-    const sameEmail = result.ok && newEmail.trim().toLowerCase() === current.toLowerCase();
-    setFieldError(result.ok ? (sameEmail ? { key: "validation.sameEmail" } : undefined) : result.errors.newEmail);
-    if (result.ok && !sameEmail) void onSubmit({ newEmail: newEmail.trim() });
+    const result = validate(changeEmailForm, values);
+    const newEmail = values.newEmail.trim();
+    const sameEmail = result.ok && newEmail.toLowerCase() === current.toLowerCase();
+    setErrors(result.ok ? (sameEmail ? { newEmail: { key: "validation.sameEmail" } } : {}) : result.errors);
+    if (result.ok && !sameEmail) void onSubmit({ newEmail });
   };
   return (
     <Form onSubmit={submit} error={error} onChange={onEdit} aria-label={t("changeEmail.form")}>
@@ -96,14 +76,11 @@ export function ChangeEmailForm({
         testId="change-email-new"
         type="email"
         autoComplete="email"
-        value={newEmail}
-        onChange={(e) => setNewEmail(e.target.value)}
-        error={fieldError}
+        {...field("newEmail")}
       />
-      <FormError error={error ?? null} />
-      <Button pending={pending} data-testid="change-email-submit">
+      <FormFooter error={error} pending={pending} testId="change-email-submit">
         {t("changeEmail.form")}
-      </Button>
+      </FormFooter>
     </Form>
   );
 }
@@ -116,49 +93,40 @@ export function ChangePasswordForm({
   pending,
   error,
   onEdit,
-}: FormProps<PasswordChange> & { limits: { minPasswordLength: number; maxPasswordLength: number } }) {
+}: FormProps<PasswordChange> & { limits: PasswordLimits }) {
   const t = useT();
-  const [values, setValues] = useState<PasswordChange>({
+  const { values, set, field, submitWith } = useFormState<PasswordChange>({
     currentPassword: "",
     newPassword: "",
     revokeOtherSessions: true,
   });
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const result = validate(changePasswordForm(limits.minPasswordLength, limits.maxPasswordLength), values);
-    setErrors(result.ok ? {} : result.errors);
-    if (result.ok) void onSubmit(values);
-  };
+  const submit = submitWith(changePasswordForm(limits.minPasswordLength, limits.maxPasswordLength), () =>
+    onSubmit(values),
+  );
   return (
     <Form onSubmit={submit} error={error} onChange={onEdit} aria-label={t("changePassword.form")}>
       <PasswordField
         label={t("field.currentPassword")}
         testId="change-password-current"
         autoComplete="current-password"
-        value={values.currentPassword}
-        onChange={(e) => setValues({ ...values, currentPassword: e.target.value })}
-        error={errors.currentPassword}
+        {...field("currentPassword")}
       />
       <PasswordField
         label={t("field.newPassword")}
         testId="change-password-new"
         meter={{ minLength: limits.minPasswordLength }}
         autoComplete="new-password"
-        value={values.newPassword}
-        onChange={(e) => setValues({ ...values, newPassword: e.target.value })}
-        error={errors.newPassword}
+        {...field("newPassword")}
       />
       <Checkbox
         label={t("changePassword.revokeOthers")}
         testId="change-password-revoke"
         checked={values.revokeOtherSessions}
-        onChange={(revokeOtherSessions) => setValues({ ...values, revokeOtherSessions })}
+        onChange={(revokeOtherSessions) => set("revokeOtherSessions", revokeOtherSessions)}
       />
-      <FormError error={error ?? null} />
-      <Button pending={pending} data-testid="change-password-submit">
+      <FormFooter error={error} pending={pending} testId="change-password-submit">
         {t("changePassword.form")}
-      </Button>
+      </FormFooter>
     </Form>
   );
 }
@@ -198,10 +166,9 @@ export function DeleteAccountForm({
         checked={confirmed}
         onChange={setConfirmed}
       />
-      <FormError error={error ?? null} />
-      <Button variant="danger" pending={pending} disabled={!confirmed} data-testid="delete-account-submit">
+      <FormFooter error={error} variant="danger" pending={pending} disabled={!confirmed} testId="delete-account-submit">
         {byMail ? t("deleteAccount.sendLink") : t("deleteAccount.submit")}
-      </Button>
+      </FormFooter>
     </Form>
   );
 }

@@ -1,24 +1,10 @@
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { useT } from "../lib/i18n.js";
-import type { HasCode } from "../lib/messages.js";
-import {
-  BAN_DURATIONS,
-  banForm,
-  type FieldErrors,
-  type FieldMessage,
-  setUserPasswordForm,
-  userSearchForm,
-  validate,
-} from "../lib/schemas.js";
+import { BAN_DURATIONS, banForm, setUserPasswordForm, userSearchForm } from "../lib/schemas.js";
+import { FormFooter, type FormProps, type PasswordLimits, useFormState } from "./form-state.js";
 import { Button, Checkbox, Field, Form, FormError, PasswordField, Select } from "./ui.js";
 
 /* Props-only forms of the admin area; pages pass the calls in. */
-
-export interface FormProps<T> {
-  onSubmit: (values: T) => unknown;
-  pending?: boolean;
-  error?: HasCode | null;
-}
 
 export type UserFilter = "" | "admins" | "users" | "banned" | "active";
 export type UserSort = "createdAt:desc" | "createdAt:asc" | "name:asc" | "email:asc";
@@ -32,51 +18,28 @@ export interface UserSearch {
 /** Search by email or name, one filter (role or ban state) and the order; paging is the page's. */
 export function UserSearchForm({ initial, onSubmit }: { initial: UserSearch; onSubmit: (values: UserSearch) => void }) {
   const t = useT();
-  const [values, setValues] = useState(initial);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const result = validate(userSearchForm, values);
-    setErrors(result.ok ? {} : result.errors);
-    if (result.ok) onSubmit({ ...values, searchValue: values.searchValue.trim() });
-  };
+  const { values, input, field, submitWith } = useFormState(initial);
+  const submit = submitWith(userSearchForm, () => onSubmit({ ...values, searchValue: values.searchValue.trim() }));
   return (
     <Form onSubmit={submit} aria-label={t("admin.search.form")} className="inline-form">
-      <Field
-        label={t("admin.search.label")}
-        testId="admin-search"
-        type="search"
-        value={values.searchValue}
-        onChange={(e) => setValues({ ...values, searchValue: e.target.value })}
-        error={errors.searchValue}
-      />
+      <Field label={t("admin.search.label")} testId="admin-search" type="search" {...field("searchValue")} />
       <Select
         label={t("admin.search.in")}
         testId="admin-search-field"
         value={values.searchField}
-        onChange={(e) => setValues({ ...values, searchField: e.target.value as UserSearch["searchField"] })}
+        onChange={input("searchField")}
       >
         <option value="email">{t("field.email")}</option>
         <option value="name">{t("field.name")}</option>
       </Select>
-      <Select
-        label={t("admin.search.show")}
-        testId="admin-filter"
-        value={values.filter}
-        onChange={(e) => setValues({ ...values, filter: e.target.value as UserFilter })}
-      >
+      <Select label={t("admin.search.show")} testId="admin-filter" value={values.filter} onChange={input("filter")}>
         <option value="">{t("admin.filter.all")}</option>
         <option value="admins">{t("admin.filter.admins")}</option>
         <option value="users">{t("admin.filter.users")}</option>
         <option value="banned">{t("admin.filter.banned")}</option>
         <option value="active">{t("admin.filter.active")}</option>
       </Select>
-      <Select
-        label={t("admin.search.order")}
-        testId="admin-sort"
-        value={values.sort}
-        onChange={(e) => setValues({ ...values, sort: e.target.value as UserSort })}
-      >
+      <Select label={t("admin.search.order")} testId="admin-sort" value={values.sort} onChange={input("sort")}>
         <option value="createdAt:desc">{t("admin.sort.newest")}</option>
         <option value="createdAt:asc">{t("admin.sort.oldest")}</option>
         <option value="name:asc">{t("admin.sort.name")}</option>
@@ -87,7 +50,6 @@ export function UserSearchForm({ initial, onSubmit }: { initial: UserSearch; onS
   );
 }
 
-export type PasswordLimits = { minPasswordLength: number; maxPasswordLength: number };
 export function RoleForm({ current, onSubmit, pending, error }: FormProps<{ role: string }> & { current: string }) {
   const t = useT();
   const [role, setRole] = useState(current);
@@ -119,34 +81,22 @@ export function RoleForm({ current, onSubmit, pending, error }: FormProps<{ role
 
 export function BanUserForm({ onSubmit, pending, error }: FormProps<{ banReason?: string; banExpiresIn?: number }>) {
   const t = useT();
-  const [banReason, setBanReason] = useState("");
-  const [banExpiresIn, setBanExpiresIn] = useState("");
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const result = validate(banForm, { banReason, banExpiresIn });
-    setErrors(result.ok ? {} : result.errors);
-    if (!result.ok) return;
-    void onSubmit({
-      ...(result.value.banReason ? { banReason: result.value.banReason } : {}),
-      ...(banExpiresIn ? { banExpiresIn: Number(banExpiresIn) } : {}),
-    });
-  };
+  const { values, input, field, submitWith } = useFormState({ banReason: "", banExpiresIn: "" });
+  const submit = submitWith(banForm, (ban) =>
+    onSubmit({
+      ...(ban.banReason ? { banReason: ban.banReason } : {}),
+      ...(values.banExpiresIn ? { banExpiresIn: Number(values.banExpiresIn) } : {}),
+    }),
+  );
   return (
     <Form onSubmit={submit} error={error} aria-label={t("admin.ban.submit")}>
       <p>{t("admin.ban.intro")}</p>
-      <Field
-        label={t("admin.ban.reason")}
-        testId="admin-ban-reason"
-        value={banReason}
-        onChange={(e) => setBanReason(e.target.value)}
-        error={errors.banReason}
-      />
+      <Field label={t("admin.ban.reason")} testId="admin-ban-reason" {...field("banReason")} />
       <Select
         label={t("admin.ban.duration")}
         testId="admin-ban-duration"
-        value={banExpiresIn}
-        onChange={(e) => setBanExpiresIn(e.target.value)}
+        value={values.banExpiresIn}
+        onChange={input("banExpiresIn")}
       >
         {BAN_DURATIONS.map((d) => (
           <option key={d.value} value={d.value}>
@@ -154,10 +104,9 @@ export function BanUserForm({ onSubmit, pending, error }: FormProps<{ banReason?
           </option>
         ))}
       </Select>
-      <FormError error={error ?? null} />
-      <Button variant="danger" pending={pending} data-testid="admin-ban-submit">
+      <FormFooter error={error} variant="danger" pending={pending} testId="admin-ban-submit">
         {t("admin.ban.submit")}
-      </Button>
+      </FormFooter>
     </Form>
   );
 }
@@ -169,28 +118,22 @@ export function SetUserPasswordForm({
   error,
 }: FormProps<{ newPassword: string }> & { limits: PasswordLimits }) {
   const t = useT();
-  const [newPassword, setNewPassword] = useState("");
-  const [fieldError, setFieldError] = useState<FieldMessage>();
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const result = validate(setUserPasswordForm(limits.minPasswordLength, limits.maxPasswordLength), { newPassword });
-    setFieldError(result.ok ? undefined : result.errors.newPassword);
-    if (result.ok && (await onSubmit({ newPassword }))) setNewPassword("");
-  };
+  const { values, set, field, submitWith } = useFormState({ newPassword: "" });
+  const submit = submitWith(
+    setUserPasswordForm(limits.minPasswordLength, limits.maxPasswordLength),
+    async () => (await onSubmit(values)) && set("newPassword", ""),
+  );
   return (
     <Form onSubmit={submit} error={error} aria-label={t("admin.password.submit")}>
       <PasswordField
         label={t("field.newPassword")}
         testId="admin-password"
         autoComplete="new-password"
-        value={newPassword}
-        onChange={(e) => setNewPassword(e.target.value)}
-        error={fieldError}
+        {...field("newPassword")}
       />
-      <FormError error={error ?? null} />
-      <Button variant="secondary" pending={pending} data-testid="admin-password-submit">
+      <FormFooter error={error} variant="secondary" pending={pending} testId="admin-password-submit">
         {t("admin.password.submit")}
-      </Button>
+      </FormFooter>
     </Form>
   );
 }
@@ -215,10 +158,9 @@ export function DeleteUserForm({ name, onSubmit, pending, error }: FormProps<und
         checked={confirmed}
         onChange={setConfirmed}
       />
-      <FormError error={error ?? null} />
-      <Button variant="danger" pending={pending} disabled={!confirmed} data-testid="admin-delete-submit">
+      <FormFooter error={error} variant="danger" pending={pending} disabled={!confirmed} testId="admin-delete-submit">
         {t("admin.delete.submit")}
-      </Button>
+      </FormFooter>
     </Form>
   );
 }

@@ -1,25 +1,7 @@
-import { type FormEvent, useState } from "react";
 import { useT } from "../lib/i18n.js";
-import type { HasCode } from "../lib/messages.js";
-import {
-  emailForm,
-  type FieldErrors,
-  type FieldMessage,
-  resetPasswordForm,
-  signInForm,
-  signUpForm,
-  validate,
-} from "../lib/schemas.js";
-import { Button, Checkbox, Field, Form, FormError, PasswordField } from "./ui.js";
-
-/** Forms take data and callbacks only: the page decides what a submit does. */
-interface FormProps<T> {
-  onSubmit: (values: T) => unknown;
-  pending?: boolean;
-  error?: HasCode | null;
-}
-
-type PasswordLimits = { minPasswordLength: number; maxPasswordLength: number };
+import { emailForm, resetPasswordForm, signInForm, signUpForm } from "../lib/schemas.js";
+import { FormFooter, type FormProps, type PasswordLimits, useFormState } from "./form-state.js";
+import { Checkbox, Field, Form, PasswordField } from "./ui.js";
 
 export function SignUpForm({
   onSubmit,
@@ -28,49 +10,23 @@ export function SignUpForm({
   limits,
 }: FormProps<{ name: string; email: string; password: string }> & { limits: PasswordLimits }) {
   const t = useT();
-  const [values, setValues] = useState({ name: "", email: "", password: "" });
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const result = validate(signUpForm(limits.minPasswordLength, limits.maxPasswordLength), values);
-    setErrors(result.ok ? {} : result.errors);
-    if (result.ok) void onSubmit(values);
-  };
-  const set = (key: keyof typeof values) => (e: { target: { value: string } }) =>
-    setValues({ ...values, [key]: e.target.value });
+  const { values, field, submitWith } = useFormState({ name: "", email: "", password: "" });
+  const submit = submitWith(signUpForm(limits.minPasswordLength, limits.maxPasswordLength), () => onSubmit(values));
   return (
     <Form onSubmit={submit} error={error} aria-label={t("signUp.form")}>
-      <Field
-        label={t("field.name")}
-        testId="sign-up-name"
-        autoComplete="name"
-        value={values.name}
-        onChange={set("name")}
-        error={errors.name}
-      />
-      <Field
-        label={t("field.email")}
-        testId="sign-up-email"
-        type="email"
-        autoComplete="email"
-        value={values.email}
-        onChange={set("email")}
-        error={errors.email}
-      />
+      <Field label={t("field.name")} testId="sign-up-name" autoComplete="name" {...field("name")} />
+      <Field label={t("field.email")} testId="sign-up-email" type="email" autoComplete="email" {...field("email")} />
       <PasswordField
         label={t("field.password")}
         testId="sign-up-password"
         meter={{ minLength: limits.minPasswordLength }}
         autoComplete="new-password"
-        value={values.password}
-        onChange={set("password")}
-        error={errors.password}
+        {...field("password")}
         hint={t("field.password.hint", { min: limits.minPasswordLength })}
       />
-      <FormError error={error ?? null} />
-      <Button pending={pending} data-testid="sign-up-submit">
+      <FormFooter error={error} pending={pending} testId="sign-up-submit">
         {t("signUp.submit")}
-      </Button>
+      </FormFooter>
     </Form>
   );
 }
@@ -82,44 +38,32 @@ export function SignInForm({
   passkeyAutofill = false,
 }: FormProps<{ email: string; password: string; rememberMe: boolean }> & { passkeyAutofill?: boolean }) {
   const t = useT();
-  const [values, setValues] = useState({ email: "", password: "", rememberMe: true });
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const result = validate(signInForm, values);
-    setErrors(result.ok ? {} : result.errors);
-    if (result.ok) void onSubmit(values);
-  };
+  const { values, set, field, submitWith } = useFormState({ email: "", password: "", rememberMe: true });
   return (
-    <Form onSubmit={submit} error={error} aria-label={t("signIn.form")}>
+    <Form onSubmit={submitWith(signInForm, () => onSubmit(values))} error={error} aria-label={t("signIn.form")}>
       <Field
         label={t("field.email")}
         testId="sign-in-email"
         type="email"
         // "webauthn" lets the browser offer passkeys in this field's autofill (conditional UI).
         autoComplete={passkeyAutofill ? "username webauthn" : "email"}
-        value={values.email}
-        onChange={(e) => setValues({ ...values, email: e.target.value })}
-        error={errors.email}
+        {...field("email")}
       />
       <PasswordField
         label={t("field.password")}
         testId="sign-in-password"
         autoComplete="current-password"
-        value={values.password}
-        onChange={(e) => setValues({ ...values, password: e.target.value })}
-        error={errors.password}
+        {...field("password")}
       />
       <Checkbox
         label={t("signIn.rememberMe")}
         testId="sign-in-remember"
         checked={values.rememberMe}
-        onChange={(rememberMe) => setValues({ ...values, rememberMe })}
+        onChange={(rememberMe) => set("rememberMe", rememberMe)}
       />
-      <FormError error={error ?? null} />
-      <Button pending={pending} data-testid="sign-in-submit">
+      <FormFooter error={error} pending={pending} testId="sign-in-submit">
         {t("signIn.submit")}
-      </Button>
+      </FormFooter>
     </Form>
   );
 }
@@ -132,29 +76,19 @@ export function EmailOnlyForm({
   testId,
 }: FormProps<{ email: string }> & { submitLabel: string; testId: string }) {
   const t = useT();
-  const [email, setEmail] = useState("");
-  const [fieldError, setFieldError] = useState<FieldMessage>();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const result = validate(emailForm, { email });
-    setFieldError(result.ok ? undefined : result.errors.email);
-    if (result.ok) void onSubmit({ email });
-  };
+  const { values, field, submitWith } = useFormState({ email: "" });
   return (
-    <Form onSubmit={submit} error={error} aria-label={submitLabel}>
+    <Form onSubmit={submitWith(emailForm, () => onSubmit(values))} error={error} aria-label={submitLabel}>
       <Field
         label={t("field.email")}
         testId={`${testId}-email`}
         type="email"
         autoComplete="email"
-        value={email}
-        onChange={(e) => setEmail(e.target.value)}
-        error={fieldError}
+        {...field("email")}
       />
-      <FormError error={error ?? null} />
-      <Button pending={pending} data-testid={`${testId}-submit`}>
+      <FormFooter error={error} pending={pending} testId={`${testId}-submit`}>
         {submitLabel}
-      </Button>
+      </FormFooter>
     </Form>
   );
 }
@@ -166,14 +100,10 @@ export function NewPasswordForm({
   limits,
 }: FormProps<{ newPassword: string }> & { limits: PasswordLimits }) {
   const t = useT();
-  const [newPassword, setNewPassword] = useState("");
-  const [fieldError, setFieldError] = useState<FieldMessage>();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const result = validate(resetPasswordForm(limits.minPasswordLength, limits.maxPasswordLength), { newPassword });
-    setFieldError(result.ok ? undefined : result.errors.newPassword);
-    if (result.ok) void onSubmit({ newPassword });
-  };
+  const { values, field, submitWith } = useFormState({ newPassword: "" });
+  const submit = submitWith(resetPasswordForm(limits.minPasswordLength, limits.maxPasswordLength), () =>
+    onSubmit(values),
+  );
   return (
     <Form onSubmit={submit} error={error} aria-label={t("resetPassword.title")}>
       <PasswordField
@@ -181,14 +111,11 @@ export function NewPasswordForm({
         testId="reset-password-new"
         meter={{ minLength: limits.minPasswordLength }}
         autoComplete="new-password"
-        value={newPassword}
-        onChange={(e) => setNewPassword(e.target.value)}
-        error={fieldError}
+        {...field("newPassword")}
       />
-      <FormError error={error ?? null} />
-      <Button pending={pending} data-testid="reset-password-submit">
+      <FormFooter error={error} pending={pending} testId="reset-password-submit">
         {t("resetPassword.submit")}
-      </Button>
+      </FormFooter>
     </Form>
   );
 }
