@@ -171,16 +171,16 @@ function newShape(sqlText: string): Shape {
 
 /**
  * One read: its rows as json. Several: the same statement once per read, each copy's placeholders
- * moved past the ones before, and each row tagged with its copy's position. The inner ORDER BY
- * holds: PostgreSQL scans a subquery that sorts as it is, and appends the copies in order.
+ * moved past the ones before, and each row tagged with its read (r) and its place in that read (p);
+ * the outer ORDER BY r, p states the order rather than trusting the append to keep each copy's.
  */
-function statementText(shape: Shape, reads: number): string {
+export function statementText(shape: Pick<Shape, "sqlText" | "arity">, reads: number): string {
   if (reads === 1) return `select row_to_json(t) as j from (${shape.sqlText}) as t`;
   const copies: string[] = [];
   for (let read = 0; read < reads; read++) {
     const offset = read * shape.arity;
     const sqlText = shape.sqlText.replace(PLACEHOLDER, (_, n: string) => `$${Number(n) + offset}`);
-    copies.push(`select ${read} as r, row_to_json(t) as j from (${sqlText}) as t`);
+    copies.push(`select ${read} as r, row_number() over () as p, row_to_json(t) as j from (${sqlText}) as t`);
   }
-  return copies.join(" union all ");
+  return `select r, j from (${copies.join(" union all ")}) as reads order by r, p`;
 }
