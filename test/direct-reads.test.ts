@@ -139,15 +139,13 @@ async function answers(db: DB) {
       asText: foundAsText?.(),
       asJson: JSON.parse(JSON.stringify(found)),
     })),
-    sessions: (await readCallerSessionList(dialect, at(0))(db, dialect, tokenHash, token)).rows.map((r) =>
-      mapSession(r, r.id),
-    ),
+    sessions: (await readCallerSessionList(dialect, at(0))(db, dialect, tokenHash, token)).rows,
     organizations: foundAndRows(await readCallerOrganizations(dialect)(db, dialect, tokenHash, token)),
     accounts: foundAndRows(await readCallerAccounts(dialect)(db, dialect, tokenHash, token)),
     activeMember: foundAndRows(await readCallerActiveMember(null)(db, dialect, tokenHash, token)),
-    members: (await members(db, dialect, tokenHash, token)).rows.map(({ caller, reply }) => ({
-      caller,
-      ...(JSON.parse(reply) as { members: MemberWithUserText[]; total: number }),
+    members: [await members(db, dialect, tokenHash, token)].map(({ rows }) => ({
+      caller: rows?.caller,
+      ...(rows?.reply as { members: MemberWithUserText[]; total: number }),
     })),
     userSessions: (await listActiveUserSessions(db, "u1", at(0))).map((r) => mapSession(r, r.id)),
     userOrganizations: await listUserOrganizations(db, "u1"),
@@ -166,9 +164,9 @@ describe("direct reads", () => {
 
     expect(direct.session.found?.user).toMatchObject({ emailVerified: true, banExpires: at(999), createdAt: at(0) });
     expect(direct.session.found?.session).toMatchObject({ ipAddress: "127.0.0.1", createdAt: at(100) });
-    expect(direct.sessions.map((s) => [s.id, s.createdAt])).toEqual([
-      ["s1", at(101)],
-      ["s0", at(100)],
+    expect(direct.sessions?.map((s) => [s.id, s.token, s.createdAt])).toEqual([
+      ["s1", "s1", at(101).toISOString()],
+      ["s0", "s0", at(100).toISOString()],
     ]);
     // The lists read with the caller's session are as the replies have them: timestamps as the text
     // JSON makes of the Dates the same rows map to elsewhere.
@@ -199,7 +197,7 @@ describe("direct reads", () => {
       ["Bea", at(401).toISOString()],
     ]);
     expect(direct.members[0]?.members[1]).toEqual(asJson(direct.memberWithUser));
-    expect(direct.activeMember.rows).toMatchObject([{ user: { name: "Ada" }, createdAt: at(400).toISOString() }]);
+    expect(direct.activeMember.rows).toMatchObject({ user: { name: "Ada" }, createdAt: at(400).toISOString() });
     expect(direct.memberWithUser).toMatchObject({
       user: { image: "https://x/b.png" },
       createdAt: at(401),

@@ -72,9 +72,10 @@ type CallerUserColumns = Parameters<typeof mapUser>[0];
 export type SessionWithUserText = { session: WithTimes<Session, string>; user: WithTimes<User, string> };
 
 /** The session found for a token (null: none), and the rows a route read with it. */
-export interface CallerRows<Row> {
+export interface CallerRows<Rows> {
   found: SessionWithUser | null;
-  rows: Row[];
+  /** Undefined when no session was found. */
+  rows: Rows | undefined;
   /** `found` as get-session answers it, made from the row's own text when asked (see isoTimestamp). */
   foundAsText?: () => SessionWithUserText;
 }
@@ -119,31 +120,31 @@ function callerRows(row: CallerSessionRow, tokenHash: string): { session: Sessio
 }
 
 /** How a route reads its rows along with the caller's session: one statement for both. */
-export type CallerSessionRead<Row> = (
+export type CallerSessionRead<Rows> = (
   db: DB,
   dialect: DialectName,
   tokenHash: string,
   token: string,
-) => Promise<CallerRows<Row>>;
+) => Promise<CallerRows<Rows>>;
 
 /**
  * Runs callerSessionQuery extended by `join` as a precompiled statement of `shape`: the token digest
  * is argument 0, `args` follow. The extension keeps one row per session found: a column of JSON
  * rows (jsonRows), or a LEFT JOIN of at most one row. `rowsOf` takes the route's rows out of them.
  */
-export function readWithCallerSession<Joined extends CallerSessionRow, Row>(
+export function readWithCallerSession<Joined extends CallerSessionRow, Rows>(
   shape: string,
   args: readonly unknown[],
   join: (base: ReturnType<typeof callerSessionQuery>, args: readonly unknown[]) => Compilable<Joined>,
-  rowsOf: (joined: Joined[]) => Row[],
-): CallerSessionRead<Row> {
+  rowsOf: (joined: Joined[]) => Rows,
+): CallerSessionRead<Rows> {
   return async (db, dialect, tokenHash, token) => {
     const joined = await readPrecompiled(db, `caller.${shape}`, [tokenHash, ...args], ([hash, ...rest]) =>
       join(callerSessionQuery(db, dialect, hash as string), rest),
     );
     const first = joined[0];
     const caller = first ? callerRows(first, tokenHash) : null;
-    if (!caller) return { found: null, rows: [] };
+    if (!caller) return { found: null, rows: undefined };
     return {
       found: { session: mapSession(caller.session, token), user: mapUser(caller.user) },
       rows: rowsOf(joined),
@@ -192,7 +193,7 @@ export function readCallerList<Column, Row>(
   args: readonly unknown[],
   rows: (eb: CallerExpressions, args: readonly unknown[]) => SelectQueryBuilder<any, any, Column>,
   map: (column: Column) => Row,
-): CallerSessionRead<Row> {
+): CallerSessionRead<Row[]> {
   return readWithCallerSession(
     shape,
     args,
@@ -202,15 +203,21 @@ export function readCallerList<Column, Row>(
 }
 
 /** The session and user alone: get-session's single round trip. */
-export const readCallerSession: CallerSessionRead<never> = readWithCallerSession<CallerSessionRow, never>(
+export const readCallerSession: CallerSessionRead<undefined> = readWithCallerSession<CallerSessionRow, undefined>(
   "only",
   [],
   (base) => base,
-  () => [],
+  () => undefined,
 );
 
-/** With the caller's session, the user's live sessions, newest first (see listActiveUserSessions). */
-export function readCallerSessionList(dialect: DialectName, now: Date): CallerSessionRead<SessionRow> {
+/**
+ * With the caller's session, the user's live sessions, newest first (see listActiveUserSessions),
+ * each with its id where the token would be (the list never shows tokens).
+ */
+export function readCallerSessionList(
+  dialect: DialectName,
+  now: Date,
+): CallerSessionRead<WithTimes<Session, string>[]> {
   return readCallerList(
     dialect,
     "sessions",
@@ -234,6 +241,6 @@ export function readCallerSessionList(dialect: DialectName, now: Date): CallerSe
         .where("session.expiresAt", ">", at as Date)
         .orderBy("session.createdAt", "desc"),
     // The list never reads tokenHash (only the caller's own session needs it): the rows lack it.
-    (row) => row as SessionRow,
+    (row) => mapSession(row as SessionRow, row.id, isoTimestamp),
   );
 }

@@ -165,7 +165,7 @@ export async function findMemberWithUser(
  * With the caller's session, their member row (and user) in the organization named, else in the
  * session's active one: findMemberWithUser by user id, in the lookup's statement.
  */
-export function readCallerActiveMember(organizationId: string | null): CallerSessionRead<MemberWithUserText> {
+export function readCallerActiveMember(organizationId: string | null): CallerSessionRead<MemberWithUserText | null> {
   return readWithCallerSession(
     "activeMember",
     [organizationId],
@@ -178,7 +178,7 @@ export function readCallerActiveMember(organizationId: string | null): CallerSes
         )
         .leftJoin("user", "user.id", "member.userId")
         .select(memberWithUserColumns),
-    ([row]) => (row?.id ? [mapMemberWithUser(row as MemberUserRow, isoTimestamp)] : []),
+    ([row]) => (row?.id ? mapMemberWithUser(row as MemberUserRow, isoTimestamp) : null),
   );
 }
 
@@ -264,12 +264,18 @@ export interface MemberPageQuery {
   filter?: MemberFilter;
 }
 
+/** A page of list-members as it is answered: timestamps as text, `total` counting every page. */
+export interface MembersReply {
+  members: MemberWithUserText[];
+  total: number;
+}
+
+/** A page and who the caller is in its organization. */
 export interface MemberPage {
   /** Null when the caller is not a member (or the organization does not exist). */
   caller: { organizationId: string; role: string } | null;
-  members: MemberWithUser[];
-  /** Members matching the filter (all pages). */
-  total: number;
+  /** Empty when the caller is not a member. A kept page's reply is frozen: the same object each time. */
+  reply: MembersReply;
 }
 
 const columnOf: Record<MemberField, string> = {
@@ -470,13 +476,10 @@ export interface CallerPageQuery {
   sortDirection: "asc" | "desc";
 }
 
-/** A page read with the caller's session: who the caller is there, and the reply as JSON. */
-export interface CallerMembersPage {
-  /** Null when the caller is not a member (or the organization does not exist). */
-  caller: { organizationId: string; role: string } | null;
-  /** `{ members, total }` as sent; empty when the caller is not a member. */
-  reply: string;
-}
+/** A page read with the caller's session. */
+export type CallerMembersPage = MemberPage;
+
+const NO_PAGE: MembersReply = Object.freeze({ members: [], total: 0 });
 
 /**
  * With the caller's session, the page listMembersPage answers for an unfiltered first page: the
@@ -511,18 +514,18 @@ export function readCallerMembersPage(
           limit: literalLimit ? sql.lit(q.limit) : sql<number>`${limit}`,
           unchanged: sql<SqlBool>`${sql.ref("caller.organizationId")} = ${knownOrganization} and ${sql.ref("pageVersion.version")} = ${knownVersion}`,
         }),
-      ([row]): CallerMembersPage[] => {
-        if (!row?.callerOrganizationId || !row.callerRole) return [{ caller: null, reply: "" }];
+      ([row]): CallerMembersPage => {
+        if (!row?.callerOrganizationId || !row.callerRole) return { caller: null, reply: NO_PAGE };
         const caller = { organizationId: row.callerOrganizationId, role: row.callerRole };
         const version = row.pageVersion === null ? null : Number(row.pageVersion);
         // The statement's own test: this is the page held, so the statement left the page out.
         if (known && known.organizationId === caller.organizationId && known.version === version) {
-          return [{ caller, reply: known.reply }];
+          return { caller, reply: known.reply };
         }
         const members = parseJsonRows<MemberUserRow>(row.rows).map((member) => mapMemberWithUser(member, isoTimestamp));
-        const reply = JSON.stringify({ members, total: Number(row.total ?? 0) });
+        const reply = Object.freeze({ members, total: Number(row.total ?? 0) });
         pages.remember(naming, page, { organizationId: caller.organizationId, version, reply });
-        return [{ caller, reply }];
+        return { caller, reply };
       },
     );
     return read(db, readDialect, tokenHash, token);
@@ -570,24 +573,27 @@ function joinCallerPage(
 export async function listMembersPage(db: DB, q: MemberPageQuery): Promise<MemberPage> {
   const rows = q.filter ? await membersPageQuery(db, q).execute() : await readUnfilteredPage(db, q);
   const first = rows[0];
-  if (!first) return { caller: null, members: [], total: 0 };
-  const members: MemberWithUser[] = [];
+  if (!first) return { caller: null, reply: NO_PAGE };
+  const members: MemberWithUserText[] = [];
   for (const row of rows) {
     if (row.m_id === null || row.m_userId === null) continue;
     members.push(
-      mapMemberWithUser({
-        id: row.m_id,
-        organizationId: row.m_organizationId!,
-        userId: row.m_userId,
-        role: row.m_role!,
-        createdAt: row.m_createdAt!,
-        userName: row.u_name!,
-        userEmail: row.u_email!,
-        userImage: row.u_image ?? null,
-        invitedBy: row.m_invitedBy ?? null,
-      }),
+      mapMemberWithUser(
+        {
+          id: row.m_id,
+          organizationId: row.m_organizationId!,
+          userId: row.m_userId,
+          role: row.m_role!,
+          createdAt: row.m_createdAt!,
+          userName: row.u_name!,
+          userEmail: row.u_email!,
+          userImage: row.u_image ?? null,
+          invitedBy: row.m_invitedBy ?? null,
+        },
+        isoTimestamp,
+      ),
     );
   }
-  const total = Number(first.total ?? 0);
-  return { caller: { organizationId: first.callerOrganizationId, role: first.callerRole }, members, total };
+  const reply = { members, total: Number(first.total ?? 0) };
+  return { caller: { organizationId: first.callerOrganizationId, role: first.callerRole }, reply };
 }

@@ -119,7 +119,7 @@ export async function listUserOrganizations(db: DB, userId: string): Promise<Org
  * The same organizations read with the caller's session, in the lookup's statement
  * (store/caller-session.ts), as the reply has them: timestamps as text (see isoTimestamp).
  */
-export function readCallerOrganizations(dialect: DialectName): CallerSessionRead<WithTimes<Organization, string>> {
+export function readCallerOrganizations(dialect: DialectName): CallerSessionRead<WithTimes<Organization, string>[]> {
   return readCallerList(
     dialect,
     "organizations",

@@ -131,7 +131,7 @@ export type ListedAccount = Pick<
  * The accounts list-accounts shows, read with the caller's session in the lookup's statement
  * (store/caller-session.ts), timestamps as the reply has them (see isoTimestamp).
  */
-export function readCallerAccounts(dialect: DialectName): CallerSessionRead<WithTimes<ListedAccount, string>> {
+export function readCallerAccounts(dialect: DialectName): CallerSessionRead<WithTimes<ListedAccount, string>[]> {
   return readCallerList(
     dialect,
     "accounts",
