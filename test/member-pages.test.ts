@@ -2,9 +2,10 @@ import type { Updateable } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashSessionToken } from "../src/server/services/sessions.js";
+import { readCaller } from "../src/server/store/caller-reads.js";
 import { type DB, migrateToLatest, type OpenedDatabase, openDatabase } from "../src/server/store/database.js";
-import { MemberPageCache } from "../src/server/store/member-pages.js";
-import { type CallerPageQuery, type MembersReply, readCallerMembersPage } from "../src/server/store/members.js";
+import type { CallerPageQuery, MembersReply } from "../src/server/store/members.js";
+import { MemberPageCache } from "../src/server/store/reads/index.js";
 import type { UserTable } from "../src/server/store/schema.js";
 import { dialectUnderTest, freshDatabaseUrl } from "./helpers/database.js";
 
@@ -197,7 +198,14 @@ describe("a kept page", () => {
     sortDirection: "asc",
   };
   const read = (pages: MemberPageCache, userId: string, q: CallerPageQuery = query) =>
-    readCallerMembersPage(dialect, q, pages)(db, dialect, hashSessionToken(tokenOf(userId)), tokenOf(userId));
+    readCaller(
+      db,
+      dialect,
+      hashSessionToken(tokenOf(userId)),
+      tokenOf(userId),
+      { rows: "membersPage", page: q },
+      pages,
+    );
   const namesIn = (reply: MembersReply | undefined) => reply?.members.map((m) => m.user.name);
 
   it("is sent again only while its organization's version holds, and only to a member", async () => {

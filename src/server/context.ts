@@ -8,8 +8,8 @@ import type { ProviderRegistry } from "./providers/registry.js";
 import type { RevocationList } from "./services/revocations.js";
 import type { DB } from "./store/database.js";
 import type { DialectName } from "./store/dialect.js";
-import type { MemberPageCache } from "./store/member-pages.js";
 import type { RateLimitStore } from "./store/rate-limit-store.js";
+import type { MemberPageCache } from "./store/reads/index.js";
 import type { WebhookOutbox } from "./webhooks/outbox.js";
 
 /**

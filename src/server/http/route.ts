@@ -30,13 +30,28 @@ export class JsonReply {
 }
 
 /**
+ * A reply's timestamps as a handler may give them: a Date, or the ISO 8601 text JSON makes of it
+ * (the hot reads' rows keep the text they were read as).
+ */
+export type TimestampsAsText<T> = T extends Date
+  ? Date | string
+  : T extends readonly (infer U)[]
+    ? TimestampsAsText<U>[]
+    : T extends object
+      ? { [K in keyof T]: TimestampsAsText<T[K]> }
+      : T;
+
+/** What a handler may answer for an endpoint: its reply, timestamps as Dates or text. */
+type Answer<E extends Endpoint> = TimestampsAsText<ReplyOf<E>>;
+
+/**
  * A handler returns its reply (answered as JSON, status 200), the same already as JSON, or a Response
  * of its own (redirects, pages).
  */
 export type Handler<E extends Endpoint, R extends CallerRead | null = null> = (
   c: Context<AuthEnv>,
   input: Input<E, R>,
-) => ReplyOf<E> | JsonReply | Response | Promise<ReplyOf<E> | JsonReply | Response>;
+) => Answer<E> | JsonReply | Response | Promise<Answer<E> | JsonReply | Response>;
 
 /** What a route may add to its handler. */
 export interface RouteExtras<E extends Endpoint, R extends CallerRead | null> {

@@ -4,8 +4,8 @@ import type { AuthContext } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
 import { newId, randomString } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
+import type { SessionWithUserText } from "../store/caller-reads.js";
 import { type CallerRead, type RowsOf, readCaller, type SessionText } from "../store/caller-reads.js";
-import type { SessionWithUserText } from "../store/caller-session.js";
 import type { DB } from "../store/database.js";
 import {
   deleteSessionById,

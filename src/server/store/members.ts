@@ -1,18 +1,19 @@
 import { type Expression, type InferResult, type Selectable, type SqlBool, sql } from "kysely";
 import type { Member, MemberWithUser } from "../../contract/models.js";
+import type { DB } from "./database.js";
+import type { DialectName } from "./dialect.js";
+import { countAll, roleColumnHas } from "./organizations.js";
 import {
   type CallerSessionRead,
   type callerSessionQuery,
   jsonRows,
+  type MemberPageCache,
   parseJsonRows,
+  type ReadOptions,
+  readOnePrecompiled,
+  readPrecompiled,
   readWithCallerSession,
-} from "./caller-session.js";
-import type { DB } from "./database.js";
-import type { DialectName } from "./dialect.js";
-import type { MemberPageCache } from "./member-pages.js";
-import { countAll, roleColumnHas } from "./organizations.js";
-import type { ReadOptions } from "./postgres-reads.js";
-import { readOnePrecompiled, readPrecompiled } from "./precompiled.js";
+} from "./reads/index.js";
 import type { MemberTable } from "./schema.js";
 import { isoTimestamp, type TimeOf, toDate, type WithTimes } from "./values.js";
 
@@ -496,13 +497,12 @@ export function readCallerMembersPage(
 ): CallerSessionRead<CallerMembersPage> {
   const byId = "id" in q.organization;
   const named = byId ? (q.organization as { id: string | null }).id : (q.organization as { slug: string }).slug;
-  // SQLite runs the page's subquery twice as slowly with its LIMIT bound as a parameter as with the
-  // number written in (90 against 43 µs for 50 members): the usual page, of the configured size,
-  // is a statement of its own with the number written in; other sizes stay bound.
+  // SQLite runs the page's subquery far slower with its LIMIT bound than written in (bench/README.md):
+  // the usual page, of the configured size, is a statement of its own with the number written in.
   const literalLimit = q.limit === q.pageSize;
   const shape = `membersPage.${byId ? "id" : "slug"}.${q.sortBy}.${q.sortDirection}.${literalLimit ? q.limit : "bound"}`;
   const page = `${q.sortBy}.${q.sortDirection}.${q.limit}`;
-  return (db, readDialect, tokenHash, token) => {
+  return (db, readDialect, tokenHash) => {
     const naming = !byId ? `slug ${named}` : named === null ? `active ${tokenHash}` : `id ${named}`;
     const known = pages.known(naming, page);
     const read = readWithCallerSession(
@@ -528,7 +528,7 @@ export function readCallerMembersPage(
         return { caller, reply };
       },
     );
-    return read(db, readDialect, tokenHash, token);
+    return read(db, readDialect, tokenHash);
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Compilable } from "kysely";
-import { type DB, hasDirectReader, readRowsDirect } from "./database.js";
+import type { DB } from "../database.js";
+import { hasDirectReader, readRowsDirect } from "./direct.js";
 import type { ReadOptions } from "./postgres-reads.js";
 
 /** Stands in for argument i while a query is compiled once; never a real value. */

@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import type { MembersReply } from "./members.js";
+import type { MembersReply } from "../members.js";
 
 /** A page of list-members this instance has sent, and the member-list version it was read at. */
 export interface KnownPage {

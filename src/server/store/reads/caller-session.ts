@@ -1,14 +1,12 @@
 import type { Compilable, ExpressionBuilder, SelectQueryBuilder } from "kysely";
 import { jsonArrayFrom as postgresJsonArray, jsonObjectFrom as postgresJsonObject } from "kysely/helpers/postgres";
 import { jsonArrayFrom as sqliteJsonArray, jsonObjectFrom as sqliteJsonObject } from "kysely/helpers/sqlite";
-import type { Session, SessionWithUser, User } from "../../contract/models.js";
-import type { DB } from "./database.js";
-import type { DialectName } from "./dialect.js";
+import type { DB } from "../database.js";
+import type { DialectName } from "../dialect.js";
+import type { Database } from "../schema.js";
+import type { SessionRow } from "../sessions.js";
+import type { UserRow } from "../users.js";
 import { readPrecompiled } from "./precompiled.js";
-import type { Database } from "./schema.js";
-import { mapSession, type SessionRow } from "./sessions.js";
-import { mapUser } from "./users.js";
-import { isoTimestamp, type WithTimes } from "./values.js";
 
 /**
  * The caller's session and its user, found by token digest: the one statement get-session runs, and
@@ -65,24 +63,22 @@ export function callerSessionQuery(db: DB, dialect: DialectName, tokenHash: stri
 export type CallerSessionRow =
   ReturnType<typeof callerSessionQuery> extends SelectQueryBuilder<any, any, infer R> ? R : never;
 
-/** The user's columns as the `su` column holds them (JSON: booleans may be 0/1, dates text). */
-type CallerUserColumns = Parameters<typeof mapUser>[0];
+/** The caller's session and user rows as read (user: JSON, so booleans may be 0/1 and dates text). */
+export interface CallerSessionRows {
+  session: SessionRow;
+  user: UserRow;
+}
 
-/** The caller's session and user as a reply: timestamps as ISO 8601 text, no Date made. */
-export type SessionWithUserText = { session: WithTimes<Session, string>; user: WithTimes<User, string> };
-
-/** The session found for a token (null: none), and the rows a route read with it. */
+/** The caller's rows for a token (null: no session) and the rows a route read with them. */
 export interface CallerRows<Rows> {
-  found: SessionWithUser | null;
+  caller: CallerSessionRows | null;
   /** Undefined when no session was found. */
   rows: Rows | undefined;
-  /** `found` as get-session answers it, made from the row's own text when asked (see isoTimestamp). */
-  foundAsText?: () => SessionWithUserText;
 }
 
 /** The session and user rows inside a combined row (null: its user is gone). */
-function callerRows(row: CallerSessionRow, tokenHash: string): { session: SessionRow; user: CallerUserColumns } | null {
-  const user = parseJsonColumn<Omit<CallerUserColumns, "id">>(row.su);
+function callerRows(row: CallerSessionRow, tokenHash: string): CallerSessionRows | null {
+  const user = parseJsonColumn<Omit<UserRow, "id">>(row.su);
   // The user row goes with its sessions (ON DELETE CASCADE); none means none.
   if (!user) return null;
   return {
@@ -99,8 +95,7 @@ function callerRows(row: CallerSessionRow, tokenHash: string): { session: Sessio
       createdAt: row.s_createdAt,
       updatedAt: row.s_updatedAt,
     },
-    // Field by field: a spread of the parsed object (`{ ...user, id }`) cost get-session about 11 µs
-    // over HTTP, far more than the copy itself (0.9 µs alone).
+    // Field by field: a spread of the parsed object is far slower on the hot path (bench/README.md).
     user: {
       id: row.s_userId,
       name: user.name,
@@ -120,12 +115,7 @@ function callerRows(row: CallerSessionRow, tokenHash: string): { session: Sessio
 }
 
 /** How a route reads its rows along with the caller's session: one statement for both. */
-export type CallerSessionRead<Rows> = (
-  db: DB,
-  dialect: DialectName,
-  tokenHash: string,
-  token: string,
-) => Promise<CallerRows<Rows>>;
+export type CallerSessionRead<Rows> = (db: DB, dialect: DialectName, tokenHash: string) => Promise<CallerRows<Rows>>;
 
 /**
  * Runs callerSessionQuery extended by `join` as a precompiled statement of `shape`: the token digest
@@ -138,21 +128,13 @@ export function readWithCallerSession<Joined extends CallerSessionRow, Rows>(
   join: (base: ReturnType<typeof callerSessionQuery>, args: readonly unknown[]) => Compilable<Joined>,
   rowsOf: (joined: Joined[]) => Rows,
 ): CallerSessionRead<Rows> {
-  return async (db, dialect, tokenHash, token) => {
+  return async (db, dialect, tokenHash) => {
     const joined = await readPrecompiled(db, `caller.${shape}`, [tokenHash, ...args], ([hash, ...rest]) =>
       join(callerSessionQuery(db, dialect, hash as string), rest),
     );
     const first = joined[0];
     const caller = first ? callerRows(first, tokenHash) : null;
-    if (!caller) return { found: null, rows: undefined };
-    return {
-      found: { session: mapSession(caller.session, token), user: mapUser(caller.user) },
-      rows: rowsOf(joined),
-      foundAsText: () => ({
-        session: mapSession(caller.session, token, isoTimestamp),
-        user: mapUser(caller.user, isoTimestamp),
-      }),
-    };
+    return caller ? { caller, rows: rowsOf(joined) } : { caller: null, rows: undefined };
   };
 }
 
@@ -199,48 +181,5 @@ export function readCallerList<Column, Row>(
     args,
     (base, rest) => base.select((eb) => jsonRows(dialect, rows(eb as CallerExpressions, rest)).as("rows")),
     ([row]) => parseJsonRows<Column>(row!.rows).map(map),
-  );
-}
-
-/** The session and user alone: get-session's single round trip. */
-export const readCallerSession: CallerSessionRead<undefined> = readWithCallerSession<CallerSessionRow, undefined>(
-  "only",
-  [],
-  (base) => base,
-  () => undefined,
-);
-
-/**
- * With the caller's session, the user's live sessions, newest first (see listActiveUserSessions),
- * each with its id where the token would be (the list never shows tokens).
- */
-export function readCallerSessionList(
-  dialect: DialectName,
-  now: Date,
-): CallerSessionRead<WithTimes<Session, string>[]> {
-  return readCallerList(
-    dialect,
-    "sessions",
-    [now],
-    (eb, [at]) =>
-      eb
-        .selectFrom("session")
-        .select([
-          "session.id",
-          "session.userId",
-          "session.expiresAt",
-          "session.ipAddress",
-          "session.userAgent",
-          "session.activeOrganizationId",
-          "session.activeTeamId",
-          "session.impersonatedBy",
-          "session.createdAt",
-          "session.updatedAt",
-        ])
-        .whereRef("session.userId", "=", "callerSession.userId")
-        .where("session.expiresAt", ">", at as Date)
-        .orderBy("session.createdAt", "desc"),
-    // The list never reads tokenHash (only the caller's own session needs it): the rows lack it.
-    (row) => mapSession(row as SessionRow, row.id, isoTimestamp),
   );
 }
