@@ -5,11 +5,11 @@ import type SqliteDatabaseType from "better-sqlite3";
 import { Kysely, type LogEvent, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
 import type pgType from "pg";
 import type { Logger } from "../logger.js";
-import type { RevocationFeed } from "../services/revocations.js";
 import type { DialectName } from "./dialect.js";
 import { migrations } from "./migrations/index.js";
 import { postgresRevocationFeed } from "./postgres-revocation-feed.js";
 import { postgresReader, registerDirectReader } from "./reads/index.js";
+import type { RevocationFeed } from "./revocation-feed.js";
 import type { Database } from "./schema.js";
 import { SqliteValuesPlugin, toSqliteValue } from "./sqlite-values-plugin.js";
 
