@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashSessionToken } from "../src/server/services/sessions.js";
 import { readCaller } from "../src/server/store/caller-reads.js";
 import { type DB, migrateToLatest, type OpenedDatabase, openDatabase } from "../src/server/store/database.js";
-import type { CallerPageQuery, MembersReply } from "../src/server/store/members.js";
+import { type CallerPageQuery, type MembersReply, memberWithUserColumns } from "../src/server/store/members.js";
 import { MemberPageCache } from "../src/server/store/reads/index.js";
 import type { UserTable } from "../src/server/store/schema.js";
 import { dialectUnderTest, freshDatabaseUrl } from "./helpers/database.js";
@@ -140,6 +140,44 @@ describe("the member-list version", () => {
     expect(await versionOf("o2")).toBe(1);
     await db.deleteFrom("organization").where("id", "=", "o2").execute();
     expect(await versionOf("o2")).toBeNull();
+  });
+});
+
+describe("the member-list version and the page's columns", () => {
+  /** A value other than `value`, of its kind (text, flag, timestamp). */
+  const another = (value: unknown): unknown => {
+    if (value === null) return "changed";
+    if (typeof value === "boolean" || value === 0 || value === 1) return !value;
+    if (value instanceof Date) return new Date(value.getTime() + 1000);
+    if (typeof value === "string" && !Number.isNaN(Date.parse(value)) && /^\d{4}-/.test(value)) {
+      return new Date(Date.parse(value) + 1000);
+    }
+    return `${String(value)}-changed`;
+  };
+  // The keys a member row is found by cannot take any other value; every member update moves it anyway.
+  const keys = new Set(["member.id", "member.organizationId", "member.userId"]);
+  const shown = memberWithUserColumns.map((column) => column.split(" as ")[0]!).filter((c) => !keys.has(c));
+
+  it.each(shown)("moves when a member's %s changes", async (column) => {
+    const [table, name] = column.split(".") as ["member" | "user", string];
+    const userId = `u-${name}-${table}`;
+    await addUser(userId, "Column");
+    await addMember(`m-${name}-${table}`, userId, "member");
+    const id = table === "user" ? userId : `m-${name}-${table}`;
+    const before = await versionOf("o1");
+    const current = await db
+      .selectFrom(table)
+      .select(name as "id")
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    await db
+      .updateTable(table)
+      // invitedBy names a user: the member's own id is one that exists.
+      .set({ [name]: name === "invitedBy" ? userId : another((current as Record<string, unknown>)[name]) })
+      .where("id", "=", id)
+      .execute();
+    expect(await versionOf("o1")).toBeGreaterThan(before!);
+    await db.deleteFrom("user").where("id", "=", userId).execute();
   });
 });
 

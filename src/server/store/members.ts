@@ -29,7 +29,12 @@ export function mapMember(row: Pick<MemberRow, "id" | "organizationId" | "userId
   };
 }
 
-const memberWithUserColumns = [
+/**
+ * A member row with its user, as every read of members selects it: the one list to extend (with
+ * mapMemberWithUser) to show another field. Migration 0014's triggers must watch each user column
+ * here (test/member-pages.test.ts checks it).
+ */
+export const memberWithUserColumns = [
   "member.id",
   "member.organizationId",
   "member.userId",
@@ -335,19 +340,6 @@ function inOrganization(column: string, org: MemberPageQuery["organization"]) {
   return sql<SqlBool>`${sql.ref(column)} = ${target}`;
 }
 
-/** A page row's member and user, prefixed (`m_`, `u_`) apart from the caller's columns. */
-const pageMemberColumns = [
-  "member.id as m_id",
-  "member.organizationId as m_organizationId",
-  "member.userId as m_userId",
-  "member.role as m_role",
-  "member.createdAt as m_createdAt",
-  "user.name as u_name",
-  "user.email as u_email",
-  "user.image as u_image",
-  "member.invitedBy as m_invitedBy",
-] as const;
-
 /**
  * One query: the caller's membership row LEFT JOINed to the requested page of members with their
  * users, plus the filtered total. Not a member -> no row at all.
@@ -360,7 +352,7 @@ export function membersPageQuery(db: DB, q: MemberPageQuery) {
         qb
           .selectFrom("member")
           .innerJoin("user", "user.id", "member.userId")
-          .select([...pageMemberColumns, sql<string>`${sql.ref(columnOf[q.sortBy])}`.as("sortKey")])
+          .select([...memberWithUserColumns, sql<string>`${sql.ref(columnOf[q.sortBy])}`.as("sortKey")])
           .where(inOrganization("member.organizationId", q.organization))
           .$if(q.filter !== undefined, (qb2) => qb2.where(filterExpression(q.filter!)))
           .orderBy(sql.ref(columnOf[q.sortBy]), direction)
@@ -396,14 +388,14 @@ export function membersPageQuery(db: DB, q: MemberPageQuery) {
       .where(inOrganization("caller.organizationId", q.organization))
       .where("caller.userId", "=", q.callerUserId)
       .orderBy("page.sortKey", direction)
-      .orderBy("page.m_id", direction)
+      .orderBy("page.id", direction)
   );
 }
 
 const unfilteredPageColumns = [
   "caller.organizationId as callerOrganizationId",
   "caller.role as callerRole",
-  ...pageMemberColumns,
+  ...memberWithUserColumns,
 ] as const;
 
 /**
@@ -576,23 +568,9 @@ export async function listMembersPage(db: DB, q: MemberPageQuery): Promise<Membe
   if (!first) return { caller: null, reply: NO_PAGE };
   const members: MemberWithUserText[] = [];
   for (const row of rows) {
-    if (row.m_id === null || row.m_userId === null) continue;
-    members.push(
-      mapMemberWithUser(
-        {
-          id: row.m_id,
-          organizationId: row.m_organizationId!,
-          userId: row.m_userId,
-          role: row.m_role!,
-          createdAt: row.m_createdAt!,
-          userName: row.u_name!,
-          userEmail: row.u_email!,
-          userImage: row.u_image ?? null,
-          invitedBy: row.m_invitedBy ?? null,
-        },
-        isoTimestamp,
-      ),
-    );
+    // The caller's row with no page row beside it (a page past the end of the list).
+    if (row.id === null || row.userId === null) continue;
+    members.push(mapMemberWithUser(row as MemberUserRow, isoTimestamp));
   }
   const reply = { members, total: Number(first.total ?? 0) };
   return { caller: { organizationId: first.callerOrganizationId, role: first.callerRole }, reply };
