@@ -16,14 +16,9 @@ import { readSignedCookie, readSignedCookieFromHeader } from "./cookies.js";
 import type { AuthEnv } from "./env.js";
 
 /**
- * The caller's session, read from the database, or null. Read at most once per request. The cookie
- * cache is never used here: whatever a route does with the session (write, sign a token, re-send a
- * cookie) must come from the database, so that a revoked or banned session cannot act. Only
- * get-session answers from the cache.
- *
- * A dead session does not clear the cookies here: a request still in flight with an old cookie
- * (after change-password or revoke-sessions handed out a new one) would otherwise overwrite the new
- * cookie with a deletion. get-session, the client's own probe, clears them.
+ * The caller's session, read from the database (never the cookie cache, so a revoked session cannot
+ * act), or null; at most once per request. A dead session's cookies are cleared only by get-session:
+ * a request in flight with an old cookie would otherwise delete a newly issued one.
  */
 export async function getRequestSession(c: Context<AuthEnv>): Promise<SessionWithUser | null> {
   const known = c.get("session");

@@ -27,7 +27,7 @@ export function memberRoutes(route: Route): void {
 
   route(
     organizationEndpoints.getActiveMember,
-    (_c, { query, session: { session }, rows }) => activeMember(session, query.organizationId, rows),
+    (_c, { query, session: caller, rows }) => activeMember(caller.session, query.organizationId, rows),
     { reads: activeMemberRead },
   );
 
@@ -37,7 +37,7 @@ export function memberRoutes(route: Route): void {
 
   route(
     organizationEndpoints.listMembers,
-    (c, { query, session: { session }, rows }) => listMembers(c.get("auth"), session, query, rows),
+    (c, { query, session: caller, rows }) => listMembers(c.get("auth"), caller.session, query, rows),
     { reads: membersPageRead },
   );
 

@@ -72,7 +72,7 @@ export function sessionRoutes(route: Route): void {
 
   route(accountEndpoints.updateSession, (_c, { body }) => refuseSessionUpdate(body));
 
-  route(accountEndpoints.listSessions, (_c, { session: { session }, rows }) => listedSessions(rows, session), {
+  route(accountEndpoints.listSessions, (_c, { session: caller, rows }) => listedSessions(rows, caller.session), {
     reads: liveSessionsRead,
   });
 

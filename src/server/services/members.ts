@@ -193,11 +193,11 @@ export function activeMemberRead(
 
 /** get-active-member's answer from that row. */
 export function activeMember(
-  session: Session,
+  caller: Session,
   organizationId: string | undefined,
   member: MemberWithUserText | null,
 ): MemberWithUserText {
-  resolveOrganizationId(session, organizationId, "NO_ACTIVE_ORGANIZATION");
+  resolveOrganizationId(caller, organizationId, "NO_ACTIVE_ORGANIZATION");
   if (!member) throw new AuthError("MEMBER_NOT_FOUND");
   return member;
 }
@@ -273,17 +273,17 @@ export function membersPageRead(
  */
 export async function listMembers(
   ctx: AuthContext,
-  session: Session,
+  caller: Session,
   query: ListMembersQuery,
   read: MemberPage | undefined,
 ): Promise<MembersReply> {
-  const organization = organizationRef(session, query);
+  const organization = organizationRef(caller, query);
   if (!organization) throw new AuthError("NO_ACTIVE_ORGANIZATION");
   const page =
     read ??
     (await listMembersPage(ctx.db, {
       organization,
-      callerUserId: session.userId,
+      callerUserId: caller.userId,
       limit: pageLimit(ctx, query),
       offset: query.offset ?? 0,
       sortBy: query.sortBy ?? "createdAt",

@@ -232,11 +232,11 @@ export function liveSessionsRead(ctx: AuthContext): CallerRead & { rows: "sessio
 }
 
 /** list-sessions' answer: each session carries its revocation handle (the id), never its token. */
-export function listedSessions(rows: SessionText[], current: Session): (SessionText & { current: boolean })[] {
+export function listedSessions(rows: SessionText[], caller: Session): (SessionText & { current: boolean })[] {
   // An admin's impersonation session is theirs to end (stop-impersonating), not the user's to see.
   return rows
-    .filter((row) => !row.impersonatedBy || row.id === current.id)
-    .map((row) => ({ ...row, current: row.id === current.id }));
+    .filter((row) => !row.impersonatedBy || row.id === caller.id)
+    .map((row) => ({ ...row, current: row.id === caller.id }));
 }
 
 /** Revokes one of the caller's sessions, named by its token or its handle. Someone else's is left alone. */

@@ -475,12 +475,9 @@ export type CallerMembersPage = MemberPage;
 const NO_PAGE: MembersReply = Object.freeze({ members: [], total: 0 });
 
 /**
- * With the caller's session, the page listMembersPage answers for an unfiltered first page: the
- * caller's membership (none: not a member), the page as JSON rows and the total. Past the first page
- * an empty page must still tell a member from a stranger, so those stay with listMembersPage.
- *
- * The statement also reads the organization's member-list version; when the organization and version
- * are those of a page `pages` holds, it leaves the page and total out and that page is sent again.
+ * With the caller's session, an unfiltered first page: the caller's membership, the page and the
+ * total, or, when `pages` holds this page at the organization's current member-list version, the
+ * membership alone (the kept page is answered).
  */
 export function readCallerMembersPage(
   dialect: DialectName,

@@ -9,18 +9,9 @@ import type { UserRow } from "../users.js";
 import { readPrecompiled } from "./precompiled.js";
 
 /**
- * The caller's session and its user, found by token digest: the one statement get-session runs, and
- * the base every one-statement read route extends with joins and subqueries of its own. The session
- * is aliased `callerSession` and its columns prefixed (`s_`), so a route joins `session`, `member`...
- * under their own names and keeps its usual column names.
- *
- * The user comes as one JSON object column (`su`) from a subquery rather than a join: on a database
- * of 10^6 sessions and 10^5 users SQLite took 25 µs for the joined statement against 6 µs for this
- * one (a join alone of the same two rows 7.7 µs against 2.6 for the subquery; on a small database
- * both are about the same), and PostgreSQL answers either as fast.
- *
- * It finds a session whatever its state: whether it is still live (expiry, ban) is decided by
- * services/sessions.ts, in one place, which also deletes a dead one.
+ * The caller's session (aliased `callerSession`, columns prefixed `s_`) and its user as one JSON
+ * column (`su`, a subquery: faster than a join on large SQLite databases), found by token digest:
+ * the base every hot read route extends. Liveness (expiry, ban) is decided in services/sessions.ts.
  */
 export function callerSessionQuery(db: DB, dialect: DialectName, tokenHash: string) {
   return db

@@ -17,14 +17,9 @@ export function registerDirectReader(db: DB, reader: DirectReader): void {
 }
 
 /**
- * For hot reads whose SQL is compiled once (store/precompiled.ts, get-session's lookup): on SQLite,
- * run the statement straight on the connection, skipping Kysely's async connection hand-off, which
- * cost more than the lookups themselves; on PostgreSQL, as a named prepared statement whose rows
- * come back as JSON (timestamps as text), coalesced with the same statement's other reads of this
- * turn unless `options` says otherwise (see postgresReader). Values are bound as Kysely would bind
- * them (dates as ISO text and booleans as 1/0 on SQLite). Answers
- * undefined when that is not possible (a transaction handle, or a transaction open on the SQLite
- * connection), and the caller runs the query through Kysely. Counted like any other round trip.
+ * Runs a compiled hot read past Kysely's connection hand-off: straight on the SQLite connection, or
+ * as PostgreSQL's prepared, coalesced statement (postgresReader; rows as JSON, timestamps as text).
+ * Undefined inside a transaction: the caller then runs it through Kysely. Counted as a round trip.
  */
 export function readRowsDirect(
   db: DB,

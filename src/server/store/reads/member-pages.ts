@@ -16,15 +16,9 @@ const PAGE_BYTES = 8 * 1024 * 1024;
 const NAMINGS = 10_000;
 
 /**
- * The unfiltered first pages of list-members an instance has answered, kept to answer again while
- * the organization's member-list version has not moved. The statement that reads the caller's
- * session and membership also reads that version and leaves the page out when it equals the one
- * offered here (readCallerMembersPage), so a page is only ever reused after the database has said,
- * in the same statement, that nothing the page shows has changed: right on every instance at once,
- * with nothing to tell the others.
- *
- * A request names its organization by id, by slug or as its session's active one; which organization
- * that turned out to be is remembered too, since the version to offer is that organization's.
+ * list-members' unfiltered first pages, answered again while the organization's member-list version
+ * holds: the statement that reads the caller's membership checks that version and leaves the page
+ * out when it matches, so every instance stays right with nothing to tell the others.
  */
 export class MemberPageCache {
   readonly #pages = new LRUCache<string, KnownPage>({
