@@ -10,18 +10,13 @@
 import { performance } from "node:perf_hooks";
 import { newId } from "../src/server/crypto/random.js";
 import { hashSessionToken } from "../src/server/services/sessions.js";
-import { readCallerSession, readCallerSessionList } from "../src/server/store/caller-session.js";
+import { type CallerRead, readCaller } from "../src/server/store/caller-reads.js";
 import { migrateToLatest, openDatabase } from "../src/server/store/database.js";
-import { MemberPageCache } from "../src/server/store/member-pages.js";
-import {
-  findMemberWithUser,
-  listMembersPage,
-  readCallerActiveMember,
-  readCallerMembersPage,
-} from "../src/server/store/members.js";
-import { listUserOrganizations, readCallerOrganizations } from "../src/server/store/organizations.js";
+import { findMemberWithUser, listMembersPage } from "../src/server/store/members.js";
+import { listUserOrganizations } from "../src/server/store/organizations.js";
+import { MemberPageCache } from "../src/server/store/reads/index.js";
 import { listActiveUserSessions } from "../src/server/store/sessions.js";
-import { listUserAccounts, readCallerAccounts } from "../src/server/store/social-accounts.js";
+import { listUserAccounts } from "../src/server/store/social-accounts.js";
 
 const url = process.argv[2] ?? "sqlite::memory:";
 const ITERATIONS = Number(process.argv[3] ?? 5000);
@@ -129,23 +124,25 @@ class NoPages extends MemberPageCache {
 }
 const noPages = new NoPages();
 
-const lookup = () => readCallerSession(db, dialect, tokenHash, token);
+const read = (what: CallerRead, pages: MemberPageCache = noPages) =>
+  readCaller(db, dialect, tokenHash, token, what, pages);
+const lookup = () => read({ rows: "none" });
 const page = { sortBy: "createdAt" as const, sortDirection: "asc" as const, limit: 100, pageSize: 100 };
 const pairs: [string, () => Promise<unknown>, () => Promise<unknown>][] = [
   [
     "list-sessions",
     async () => listActiveUserSessions(db, (await lookup()).found!.user.id, new Date()),
-    () => readCallerSessionList(dialect, new Date())(db, dialect, tokenHash, token),
+    () => read({ rows: "sessions", now: new Date() }),
   ],
   [
     "list-accounts",
     async () => listUserAccounts(db, (await lookup()).found!.user.id),
-    () => readCallerAccounts(dialect)(db, dialect, tokenHash, token),
+    () => read({ rows: "accounts" }),
   ],
   [
     "organization/list",
     async () => listUserOrganizations(db, (await lookup()).found!.user.id),
-    () => readCallerOrganizations(dialect)(db, dialect, tokenHash, token),
+    () => read({ rows: "organizations" }),
   ],
   [
     "get-active-member",
@@ -153,7 +150,7 @@ const pairs: [string, () => Promise<unknown>, () => Promise<unknown>][] = [
       const found = (await lookup()).found!;
       return findMemberWithUser(db, found.session.activeOrganizationId!, { userId: found.user.id });
     },
-    () => readCallerActiveMember(null)(db, dialect, tokenHash, token),
+    () => read({ rows: "activeMember", organizationId: null }),
   ],
   [
     "list-members (50)",
@@ -167,8 +164,7 @@ const pairs: [string, () => Promise<unknown>, () => Promise<unknown>][] = [
       });
     },
     // The page as read, not as kept: list-members' first request after a change.
-    () =>
-      readCallerMembersPage(dialect, { ...page, organization: { id: null } }, noPages)(db, dialect, tokenHash, token),
+    () => read({ rows: "membersPage", page: { ...page, organization: { id: null } } }),
   ],
 ];
 console.log(`${dialect}, ${ITERATIONS} calls each`);
@@ -187,13 +183,12 @@ for (const [name, two, one] of pairs) {
 }
 // list-members' usual request: the page kept from an earlier one, the statement checking it still holds.
 const kept = new MemberPageCache();
-const keptPage = () =>
-  readCallerMembersPage(dialect, { ...page, organization: { id: null } }, kept)(db, dialect, tokenHash, token);
+const keptPage = () => read({ rows: "membersPage", page: { ...page, organization: { id: null } } }, kept);
 if (!process.env.ONLY || process.env.ONLY.startsWith("list-members")) {
   await time("list-members (50): page kept, one statement", keptPage);
 }
 // Reads issued together, as concurrent requests issue them: on PostgreSQL one statement carries them
-// (store/postgres-reads.ts). Per read, for 1, 2, 4 and 8 at once.
+// (store/reads/postgres-reads.ts). Per read, for 1, 2, 4 and 8 at once.
 if (dialect === "postgres" && process.env.TOGETHER) {
   for (const [name, , one] of pairs) {
     if (process.env.ONLY && !name.startsWith(process.env.ONLY)) continue;

@@ -98,7 +98,7 @@ const cases: [string, MemberPageQuery][] = [
 ];
 for (const [label, q] of cases) {
   const page = await listMembersPage(db, q);
-  await time(`${label} [${page.members.length} rows, total ${page.total}]`, () => listMembersPage(db, q));
+  await time(`${label} [${page.reply.members.length} rows, total ${page.reply.total}]`, () => listMembersPage(db, q));
 }
 await time("list-invitations (500 rows)", () => listInvitationsForMember(db, orgId, ownerId));
 

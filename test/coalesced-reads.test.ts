@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashSessionToken } from "../src/server/services/sessions.js";
-import { readCallerSession } from "../src/server/store/caller-session.js";
+import { readCaller } from "../src/server/store/caller-reads.js";
 import { migrateToLatest, type OpenedDatabase, openDatabase, readRowsDirect } from "../src/server/store/database.js";
+import { MemberPageCache } from "../src/server/store/reads/index.js";
 import { listActiveUserSessions } from "../src/server/store/sessions.js";
 import { dialectUnderTest, freshDatabaseUrl } from "./helpers/database.js";
 
@@ -17,6 +18,8 @@ let opened: OpenedDatabase;
 const USERS = 12;
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 25, 12, minute));
 const tokenOf = (user: number, session: number) => `coalesced-token-${user}-${session}`;
+const readCallerSession = (token: string) =>
+  readCaller(opened.db, dialect, hashSessionToken(token), token, { rows: "none" }, new MemberPageCache());
 
 /** Round trips `work` took. */
 async function roundTrips(work: () => Promise<unknown>): Promise<number> {
@@ -80,12 +83,10 @@ describe("hot reads issued together", () => {
     const { db } = opened;
     const lookups = [...Array.from({ length: USERS }, (_, u) => tokenOf(u, 0)), "no-such-token", tokenOf(5, 2)];
     const alone: Awaited<ReturnType<typeof readCallerSession>>[] = [];
-    for (const token of lookups) alone.push(await readCallerSession(db, dialect, hashSessionToken(token), token));
+    for (const token of lookups) alone.push(await readCallerSession(token));
     let together: Awaited<ReturnType<typeof readCallerSession>>[] = [];
     const taken = await roundTrips(async () => {
-      together = await Promise.all(
-        lookups.map((token) => readCallerSession(db, dialect, hashSessionToken(token), token)),
-      );
+      together = await Promise.all(lookups.map((token) => readCallerSession(token)));
     });
     const found = (reads: typeof alone) => reads.map((read) => read.found);
     expect(found(together)).toEqual(found(alone));

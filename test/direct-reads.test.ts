@@ -1,18 +1,13 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashSessionToken } from "../src/server/services/sessions.js";
-import { type CallerRows, readCallerSession, readCallerSessionList } from "../src/server/store/caller-session.js";
+import { type CallerRead, type FoundCaller, readCaller } from "../src/server/store/caller-reads.js";
 import { type DB, migrateToLatest, type OpenedDatabase, openDatabase } from "../src/server/store/database.js";
-import { MemberPageCache } from "../src/server/store/member-pages.js";
-import {
-  findMemberWithUser,
-  type MemberWithUserText,
-  readCallerActiveMember,
-  readCallerMembersPage,
-} from "../src/server/store/members.js";
-import { listUserOrganizations, readCallerOrganizations } from "../src/server/store/organizations.js";
+import { findMemberWithUser } from "../src/server/store/members.js";
+import { listUserOrganizations } from "../src/server/store/organizations.js";
+import { MemberPageCache } from "../src/server/store/reads/index.js";
 import { listActiveUserSessions, mapSession } from "../src/server/store/sessions.js";
-import { listUserAccounts, readCallerAccounts } from "../src/server/store/social-accounts.js";
+import { listUserAccounts } from "../src/server/store/social-accounts.js";
 import { dialectUnderTest, freshDatabaseUrl } from "./helpers/database.js";
 
 /**
@@ -117,38 +112,31 @@ afterAll(async () => {
 });
 
 /** A read's session and rows, without its reply-making function (a new closure on every read). */
-const foundAndRows = <Row>({ found, rows }: CallerRows<Row>) => ({ found, rows });
+const foundAndRows = <Row>({ found, rows }: FoundCaller<Row>) => ({ found, rows });
 
 /** What each hot read answers, mapped as the routes map it. */
 async function answers(db: DB) {
-  const members = readCallerMembersPage(
-    dialect,
-    {
-      organization: { id: null },
-      limit: 10,
-      pageSize: 10,
-      sortBy: "createdAt",
-      sortDirection: "asc",
-    },
-    new MemberPageCache(),
-  );
+  const read = <R extends CallerRead>(what: R) =>
+    readCaller(db, dialect, tokenHash, token, what, new MemberPageCache());
+  const page = {
+    organization: { id: null },
+    limit: 10,
+    pageSize: 10,
+    sortBy: "createdAt",
+    sortDirection: "asc",
+  } as const;
   return {
-    session: await readCallerSession(db, dialect, tokenHash, token).then(({ found, rows, foundAsText }) => ({
+    session: await read({ rows: "none" }).then(({ found, rows, foundAsText }) => ({
       ...foundAndRows({ found, rows }),
       // The reply made from the row's text is what JSON makes of the mapped session, Dates included.
       asText: foundAsText?.(),
       asJson: JSON.parse(JSON.stringify(found)),
     })),
-    sessions: (await readCallerSessionList(dialect, at(0))(db, dialect, tokenHash, token)).rows.map((r) =>
-      mapSession(r, r.id),
-    ),
-    organizations: foundAndRows(await readCallerOrganizations(dialect)(db, dialect, tokenHash, token)),
-    accounts: foundAndRows(await readCallerAccounts(dialect)(db, dialect, tokenHash, token)),
-    activeMember: foundAndRows(await readCallerActiveMember(null)(db, dialect, tokenHash, token)),
-    members: (await members(db, dialect, tokenHash, token)).rows.map(({ caller, reply }) => ({
-      caller,
-      ...(JSON.parse(reply) as { members: MemberWithUserText[]; total: number }),
-    })),
+    sessions: (await read({ rows: "sessions", now: at(0) })).rows,
+    organizations: foundAndRows(await read({ rows: "organizations" })),
+    accounts: foundAndRows(await read({ rows: "accounts" })),
+    activeMember: foundAndRows(await read({ rows: "activeMember", organizationId: null })),
+    members: [await read({ rows: "membersPage", page })].map(({ rows }) => ({ caller: rows?.caller, ...rows?.reply })),
     userSessions: (await listActiveUserSessions(db, "u1", at(0))).map((r) => mapSession(r, r.id)),
     userOrganizations: await listUserOrganizations(db, "u1"),
     userAccounts: await listUserAccounts(db, "u1"),
@@ -166,9 +154,9 @@ describe("direct reads", () => {
 
     expect(direct.session.found?.user).toMatchObject({ emailVerified: true, banExpires: at(999), createdAt: at(0) });
     expect(direct.session.found?.session).toMatchObject({ ipAddress: "127.0.0.1", createdAt: at(100) });
-    expect(direct.sessions.map((s) => [s.id, s.createdAt])).toEqual([
-      ["s1", at(101)],
-      ["s0", at(100)],
+    expect(direct.sessions?.map((s) => [s.id, s.token, s.createdAt])).toEqual([
+      ["s1", "s1", at(101).toISOString()],
+      ["s0", "s0", at(100).toISOString()],
     ]);
     // The lists read with the caller's session are as the replies have them: timestamps as the text
     // JSON makes of the Dates the same rows map to elsewhere.
@@ -194,12 +182,12 @@ describe("direct reads", () => {
       { createdAt: at(600).toISOString(), updatedAt: at(601).toISOString() },
     ]);
     expect(direct.members[0]).toMatchObject({ total: 2, caller: { role: "owner" } });
-    expect(direct.members[0]?.members.map((m) => [m.user.name, m.createdAt])).toEqual([
+    expect(direct.members[0]?.members?.map((m) => [m.user.name, m.createdAt])).toEqual([
       ["Ada", at(400).toISOString()],
       ["Bea", at(401).toISOString()],
     ]);
-    expect(direct.members[0]?.members[1]).toEqual(asJson(direct.memberWithUser));
-    expect(direct.activeMember.rows).toMatchObject([{ user: { name: "Ada" }, createdAt: at(400).toISOString() }]);
+    expect(direct.members[0]?.members?.[1]).toEqual(asJson(direct.memberWithUser));
+    expect(direct.activeMember.rows).toMatchObject({ user: { name: "Ada" }, createdAt: at(400).toISOString() });
     expect(direct.memberWithUser).toMatchObject({
       user: { image: "https://x/b.png" },
       createdAt: at(401),

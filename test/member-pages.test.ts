@@ -2,9 +2,10 @@ import type { Updateable } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashSessionToken } from "../src/server/services/sessions.js";
+import { readCaller } from "../src/server/store/caller-reads.js";
 import { type DB, migrateToLatest, type OpenedDatabase, openDatabase } from "../src/server/store/database.js";
-import { MemberPageCache } from "../src/server/store/member-pages.js";
-import { type CallerPageQuery, readCallerMembersPage } from "../src/server/store/members.js";
+import { type CallerPageQuery, type MembersReply, memberWithUserColumns } from "../src/server/store/members.js";
+import { MemberPageCache } from "../src/server/store/reads/index.js";
 import type { UserTable } from "../src/server/store/schema.js";
 import { dialectUnderTest, freshDatabaseUrl } from "./helpers/database.js";
 
@@ -142,6 +143,44 @@ describe("the member-list version", () => {
   });
 });
 
+describe("the member-list version and the page's columns", () => {
+  /** A value other than `value`, of its kind (text, flag, timestamp). */
+  const another = (value: unknown): unknown => {
+    if (value === null) return "changed";
+    if (typeof value === "boolean" || value === 0 || value === 1) return !value;
+    if (value instanceof Date) return new Date(value.getTime() + 1000);
+    if (typeof value === "string" && !Number.isNaN(Date.parse(value)) && /^\d{4}-/.test(value)) {
+      return new Date(Date.parse(value) + 1000);
+    }
+    return `${String(value)}-changed`;
+  };
+  // The keys a member row is found by cannot take any other value; every member update moves it anyway.
+  const keys = new Set(["member.id", "member.organizationId", "member.userId"]);
+  const shown = memberWithUserColumns.map((column) => column.split(" as ")[0]!).filter((c) => !keys.has(c));
+
+  it.each(shown)("moves when a member's %s changes", async (column) => {
+    const [table, name] = column.split(".") as ["member" | "user", string];
+    const userId = `u-${name}-${table}`;
+    await addUser(userId, "Column");
+    await addMember(`m-${name}-${table}`, userId, "member");
+    const id = table === "user" ? userId : `m-${name}-${table}`;
+    const before = await versionOf("o1");
+    const current = await db
+      .selectFrom(table)
+      .select(name as "id")
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    await db
+      .updateTable(table)
+      // invitedBy names a user: the member's own id is one that exists.
+      .set({ [name]: name === "invitedBy" ? userId : another((current as Record<string, unknown>)[name]) })
+      .where("id", "=", id)
+      .execute();
+    expect(await versionOf("o1")).toBeGreaterThan(before!);
+    await db.deleteFrom("user").where("id", "=", userId).execute();
+  });
+});
+
 describe.runIf(dialect === "postgres")("the member-list version under concurrent changes", () => {
   it("two users who share organizations, deleted at once, both go: no deadlock", async () => {
     // Memberships made in opposite orders, so that changes taken row by row in the order found would
@@ -197,50 +236,57 @@ describe("a kept page", () => {
     sortDirection: "asc",
   };
   const read = (pages: MemberPageCache, userId: string, q: CallerPageQuery = query) =>
-    readCallerMembersPage(dialect, q, pages)(db, dialect, hashSessionToken(tokenOf(userId)), tokenOf(userId));
-  const namesIn = (reply: string) =>
-    (JSON.parse(reply) as { members: { user: { name: string } }[] }).members.map((m) => m.user.name);
+    readCaller(
+      db,
+      dialect,
+      hashSessionToken(tokenOf(userId)),
+      tokenOf(userId),
+      { rows: "membersPage", page: q },
+      pages,
+    );
+  const namesIn = (reply: MembersReply | undefined) => reply?.members.map((m) => m.user.name);
 
   it("is sent again only while its organization's version holds, and only to a member", async () => {
     await addUser("u5", "Eve");
     await addMember("m5", "u5", "member");
     const pages = new MemberPageCache();
-    const [first] = (await read(pages, "u1")).rows;
-    expect(namesIn(first!.reply)).toEqual(["Ada", "Eve"]);
+    const first = (await read(pages, "u1")).rows;
+    expect(namesIn(first?.reply)).toEqual(["Ada", "Eve"]);
     const page = "createdAt.asc.10";
     const kept = pages.known(`active ${hashSessionToken(tokenOf("u1"))}`, page);
     expect(kept).toEqual({ organizationId: "o1", version: await versionOf("o1"), reply: first!.reply });
 
     // A marked page kept at the same version: sent as it is, so the statement left the page out.
-    const marked = JSON.stringify({ members: [], total: -1 });
+    const marked = Object.freeze({ members: [], total: -1 });
     const planted = new MemberPageCache();
     planted.remember(`active ${hashSessionToken(tokenOf("u1"))}`, page, { ...kept!, reply: marked });
-    expect((await read(planted, "u1")).rows).toEqual([
-      { caller: { organizationId: "o1", role: "owner" }, reply: marked },
-    ]);
+    expect((await read(planted, "u1")).rows).toEqual({
+      caller: { organizationId: "o1", role: "owner" },
+      reply: marked,
+    });
     // Another page (sort, size) of the same organization is a page of its own.
     const byName = { ...query, sortBy: "name" as const };
-    expect(namesIn((await read(planted, "u1", byName)).rows[0]!.reply)).toEqual(["Ada", "Eve"]);
+    expect(namesIn((await read(planted, "u1", byName)).rows?.reply)).toEqual(["Ada", "Eve"]);
 
     // Named by id by someone else: the membership is still checked in the statement.
     planted.remember("id o1", page, { ...kept!, reply: marked });
     await addUser("u6", "Stranger");
     const stranger = await read(planted, "u6", { ...query, organization: { id: "o1" } });
-    expect(stranger.rows).toEqual([{ caller: null, reply: "" }]);
+    expect(stranger.rows).toEqual({ caller: null, reply: { members: [], total: 0 } });
     expect(stranger.found?.user.id).toBe("u6");
 
     // The version moves: the page is read again, and kept at its new version.
     await db.updateTable("user").set({ name: "Evelyn" }).where("id", "=", "u5").execute();
-    const [after] = (await read(pages, "u1")).rows;
-    expect(namesIn(after!.reply)).toEqual(["Ada", "Evelyn"]);
+    const after = (await read(pages, "u1")).rows;
+    expect(namesIn(after?.reply)).toEqual(["Ada", "Evelyn"]);
     expect(pages.known(`active ${hashSessionToken(tokenOf("u1"))}`, page)?.version).toBe(await versionOf("o1"));
   });
 
   it("is not kept where the organization has no version row (a database changed by hand)", async () => {
     await db.deleteFrom("memberListVersion").where("organizationId", "=", "o1").execute();
     const pages = new MemberPageCache();
-    const [row] = (await read(pages, "u1")).rows;
-    expect(namesIn(row!.reply)).toContain("Ada");
+    const row = (await read(pages, "u1")).rows;
+    expect(namesIn(row?.reply)).toContain("Ada");
     expect(pages.known(`active ${hashSessionToken(tokenOf("u1"))}`, "createdAt.asc.10")).toBeUndefined();
   });
 });

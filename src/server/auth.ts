@@ -14,8 +14,8 @@ import { startHousekeeping } from "./services/housekeeping.js";
 import type { RevocationFeed } from "./services/revocations.js";
 import { RevocationList } from "./services/revocations.js";
 import { migrateToLatest, type OpenedDatabase, openDatabase } from "./store/database.js";
-import { MemberPageCache } from "./store/member-pages.js";
 import { MemoryRateLimitStore, type RateLimitStore } from "./store/rate-limit-store.js";
+import { MemberPageCache } from "./store/reads/index.js";
 import { createOriginPredicate, normalizeOrigin } from "./trusted-origins.js";
 import { WebhookOutbox, type WebhookOutboxOptions } from "./webhooks/outbox.js";
 

@@ -5,11 +5,10 @@ import type { MailOutbox } from "./email/outbox.js";
 import type { Logger } from "./logger.js";
 import type { AuthOptions } from "./options.js";
 import type { ProviderRegistry } from "./providers/registry.js";
-import type { RevocationList } from "./services/revocations.js";
 import type { DB } from "./store/database.js";
 import type { DialectName } from "./store/dialect.js";
-import type { MemberPageCache } from "./store/member-pages.js";
 import type { RateLimitStore } from "./store/rate-limit-store.js";
+import type { MemberPageCache } from "./store/reads/index.js";
 import type { WebhookOutbox } from "./webhooks/outbox.js";
 
 /**
@@ -41,7 +40,7 @@ export interface AuthContext {
   /** Social providers, built once from options.socialProviders. */
   readonly providers: ProviderRegistry;
   /** Which cookie-cache copies may still answer; every session revocation goes through it. */
-  readonly revocations: RevocationList;
+  readonly revocations: Revocations;
   /** list-members' first pages this instance has sent, reused while the database says they still hold. */
   readonly memberPages: MemberPageCache;
   /** Encrypts provider tokens at rest. */
@@ -58,4 +57,18 @@ export interface AuthContext {
 /** Absolute URL of an API path, e.g. apiURL(ctx, "/verify-email"). */
 export function apiURL(ctx: AuthContext, path: string): string {
   return `${ctx.baseURL}${ctx.basePath}${path}`;
+}
+
+/** What requests ask of the revocation list (services/revocations.ts): defined here, below services. */
+export interface Revocations {
+  /** Whether other instances' revocations reach this one (the readiness probe). */
+  readonly connected: boolean;
+  /** Whether a cookie cache copy read at `readAtMs` may still stand for the user. */
+  trusts(userId: string, readAtMs: number): boolean;
+  /** Refuses every cached copy of the user's sessions, here and on the other instances. */
+  revokeUser(userId: string): Promise<void>;
+  /** Resolves once the feed listens (at once without a feed). */
+  ready(): Promise<void>;
+  /** Copies read before this instant are refused (start, reconnect). */
+  readonly trustsFromMs: number;
 }

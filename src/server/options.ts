@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { WEBHOOK_EVENTS } from "./webhooks/events.js";
-import { secretFormatProblem } from "./webhooks/signing.js";
+import { secretFormatProblem, WEBHOOK_EVENTS } from "./webhook-settings.js";
 
 /**
  * The JSON options (CONFIG.md), parsed once into a frozen, fully defaulted object.

@@ -80,17 +80,5 @@ export function endpoint<const E extends Endpoint>(entry: E): E {
 export type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 /** What a caller sends in a schema slot. */
 export type Sent<S> = S extends z.ZodType ? z.input<S> : undefined;
-/**
- * A reply's timestamps as a handler may give them: a Date, or the ISO 8601 text JSON would make of
- * it (a reply built from a row's text makes no Date; see the server's isoTimestamp).
- */
-export type TimestampsAsText<T> = T extends Date
-  ? Date | string
-  : T extends readonly (infer U)[]
-    ? TimestampsAsText<U>[]
-    : T extends object
-      ? { [K in keyof T]: TimestampsAsText<T[K]> }
-      : T;
-
 /** The reply an endpoint's handler returns (JSON turns Dates into ISO text). */
-export type ReplyOf<E extends Endpoint> = E["reply"] extends z.ZodType ? TimestampsAsText<z.input<E["reply"]>> : never;
+export type ReplyOf<E extends Endpoint> = E["reply"] extends z.ZodType ? z.input<E["reply"]> : never;

@@ -4,7 +4,7 @@ import type { Endpoint, Feature } from "../../contract/endpoints/index.js";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { guardCredentialChange } from "../services/credential-guard.js";
-import type { CallerSessionRead } from "../store/caller-session.js";
+import type { CallerRead, RowsOf } from "../services/sessions.js";
 import { parseBody } from "./body.js";
 import type { AuthEnv, RequestStep } from "./env.js";
 import { readBody, readQuery } from "./input.js";
@@ -14,50 +14,63 @@ import { createRateLimit } from "./rate-limit.js";
 import { startingRequest } from "./request-start.js";
 import { requireSession, requireSessionWith } from "./session.js";
 
-/** What a handler receives: the parsed body and query, and the session when the policy requires one. */
-export interface Input<E extends Endpoint> {
+/**
+ * What a handler receives: the parsed body and query, the session when the policy requires one, and
+ * the rows its route's `reads` named, read in the same statement as the session.
+ */
+export interface Input<E extends Endpoint, R extends CallerRead | null = null> {
   body: Parsed<E["body"]>;
   query: Parsed<E["query"]>;
   session: E["policy"] extends { session: "required" | "fresh" } ? SessionWithUser : undefined;
+  rows: R extends CallerRead ? RowsOf<R> | (null extends R ? undefined : never) : undefined;
 }
 
-/** A reply already made into JSON (a kept members page, a cookie cache's copy): sent as it is. */
+/** A reply already made into JSON (a cookie cache's copy): sent as it is. */
 export class JsonReply {
   constructor(readonly json: string) {}
 }
 
 /**
+ * A reply's timestamps as a handler may give them: a Date, or the ISO 8601 text JSON makes of it
+ * (the hot reads' rows keep the text they were read as).
+ */
+export type TimestampsAsText<T> = T extends Date
+  ? Date | string
+  : T extends readonly (infer U)[]
+    ? TimestampsAsText<U>[]
+    : T extends object
+      ? { [K in keyof T]: TimestampsAsText<T[K]> }
+      : T;
+
+/** What a handler may answer for an endpoint: its reply, timestamps as Dates or text. */
+type Answer<E extends Endpoint> = TimestampsAsText<ReplyOf<E>>;
+
+/**
  * A handler returns its reply (answered as JSON, status 200), the same already as JSON, or a Response
  * of its own (redirects, pages).
  */
-export type Handler<E extends Endpoint> = (
+export type Handler<E extends Endpoint, R extends CallerRead | null = null> = (
   c: Context<AuthEnv>,
-  input: Input<E>,
-) => ReplyOf<E> | JsonReply | Response | Promise<ReplyOf<E> | JsonReply | Response>;
+  input: Input<E, R>,
+) => Answer<E> | JsonReply | Response | Promise<Answer<E> | JsonReply | Response>;
 
-/**
- * A signed-in read answered in one round trip: `read` names the route's rows for this input, read in
- * the session lookup's own statement (null: this input takes the handler, session first), and
- * `answer` makes the reply from them, as the handler would from its own read.
- */
-export interface JoinedRead<E extends Endpoint, Row> {
-  read: (ctx: AuthContext, query: Parsed<E["query"]>) => CallerSessionRead<Row> | null;
-  answer: (
-    c: Context<AuthEnv>,
-    input: Input<E>,
-    rows: Row[],
-  ) => ReplyOf<E> | JsonReply | Promise<ReplyOf<E> | JsonReply>;
-}
-
-/** What a route may add to its handler: `page` wraps one that serves HTML (its security headers). */
-export interface RouteExtras<E extends Endpoint> {
+/** What a route may add to its handler. */
+export interface RouteExtras<E extends Endpoint, R extends CallerRead | null> {
+  /** Wraps a handler that serves HTML (its security headers). */
   page?: MiddlewareHandler;
-  /** Each route's rows are its own type; its read and answer agree on it. */
-  joined?: JoinedRead<E, any>;
+  /**
+   * A signed-in read's rows for this input, read in the statement that finds the session (one
+   * round trip); null: this input reads nothing with the session (the handler reads its own).
+   */
+  reads?: (ctx: AuthContext, query: Parsed<E["query"]>) => R;
 }
 
 /** Registers one endpoint of the table with its handler; the table decides method, path and prelude. */
-export type Route = <E extends Endpoint>(endpoint: E, handler: Handler<E>, extras?: RouteExtras<E>) => void;
+export type Route = <E extends Endpoint, R extends CallerRead | null = null>(
+  endpoint: E,
+  handler: Handler<E, R>,
+  extras?: RouteExtras<E, R>,
+) => void;
 
 /** Whether each feature's endpoints are routed: options are fixed at start-up, so an off switch is a 404. */
 function featureSwitches(ctx: AuthContext): Record<Feature, boolean> {
@@ -131,9 +144,27 @@ function assertReplyMatches(endpoint: Endpoint, reply: unknown): void {
   }
 }
 
+/**
+ * The JSON of frozen replies (kept pages, sent again unchanged): made once each. A frozen reply's
+ * parts must not change either.
+ */
+const keptJson = new WeakMap<object, string>();
+
+const isKept = (reply: unknown): reply is object =>
+  typeof reply === "object" && reply !== null && Object.isFrozen(reply);
+
+function sendKept(c: Context<AuthEnv>, reply: object): Response {
+  let json = keptJson.get(reply);
+  if (json === undefined) {
+    json = JSON.stringify(reply);
+    keptJson.set(reply, json);
+  }
+  return c.body(json, 200, { "Content-Type": "application/json" });
+}
+
 export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
   const switches = featureSwitches(ctx);
-  return (endpoint, handler, { page, joined } = {}) => {
+  return (endpoint, handler, { page, reads } = {}) => {
     if (endpoint.policy.feature !== undefined && !switches[endpoint.policy.feature]) return;
     const prelude = preludeFor(endpoint, ctx);
     const sessionRule = endpoint.policy.session;
@@ -148,24 +179,25 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
       }
       const body = endpoint.body ? readBody(c, endpoint.body) : undefined;
       const query = endpoint.query ? readQuery(c, endpoint.query) : undefined;
-      const read = sessionRule && joined ? joined.read(ctx, query as never) : null;
+      const read = sessionRule && reads ? reads(ctx, query as never) : null;
       const withRows = read ? await requireSessionWith(c, read, { fresh }) : null;
       const input = {
         body,
         query,
-        session: withRows ? withRows.data : sessionRule ? await requireSession(c, { fresh }) : undefined,
+        session: withRows ? withRows.caller : sessionRule ? await requireSession(c, { fresh }) : undefined,
+        rows: withRows?.rows,
       } as Input<typeof endpoint>;
       if (credentials && input.session) {
         await guardCredentialChange(ctx, input.session as SessionWithUser, credentials, passwordIn(body));
       }
-      const reply = withRows && joined ? await joined.answer(c, input, withRows.rows) : await handler(c, input);
+      const reply = await handler(c, input as never);
       if (reply instanceof Response) return reply;
       if (reply instanceof JsonReply) {
         if (CHECK_REPLIES) assertReplyMatches(endpoint, JSON.parse(reply.json));
         return c.body(reply.json, 200, { "Content-Type": "application/json" });
       }
       if (CHECK_REPLIES) assertReplyMatches(endpoint, reply);
-      return c.json(reply as object);
+      return isKept(reply) ? sendKept(c, reply) : c.json(reply as object);
     };
     // Each API route is one handler, which Hono calls directly (no middleware chain composed per
     // request); a page's security headers wrap it, started first as before.

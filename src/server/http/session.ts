@@ -3,41 +3,44 @@ import type { SessionWithUser } from "../../contract/models.js";
 import { type Locale, localeFromAcceptLanguage } from "../../i18n/index.js";
 import type { AuthContext } from "../context.js";
 import { AuthError } from "../errors.js";
-import { isSessionFresh, lookupSessionWith, type RequestMeta, type SessionLookup } from "../services/sessions.js";
-import { type CallerSessionRead, readCallerSession } from "../store/caller-session.js";
+import {
+  type CallerRead,
+  isSessionFresh,
+  lookupSessionWith,
+  type RequestMeta,
+  type RowsOf,
+  type SessionLookup,
+} from "../services/sessions.js";
 import { proxiedClientIp } from "./client-ip.js";
 import { readSignedCookie, readSignedCookieFromHeader } from "./cookies.js";
 import type { AuthEnv } from "./env.js";
 
 /**
- * The caller's session, read from the database, or null. Read at most once per request. The cookie
- * cache is never used here: whatever a route does with the session (write, sign a token, re-send a
- * cookie) must come from the database, so that a revoked or banned session cannot act. Only
- * get-session answers from the cache.
- *
- * A dead session does not clear the cookies here: a request still in flight with an old cookie
- * (after change-password or revoke-sessions handed out a new one) would otherwise overwrite the new
- * cookie with a deletion. get-session, the client's own probe, clears them.
+ * The caller's session, read from the database (never the cookie cache, so a revoked session cannot
+ * act), or null; at most once per request. A dead session's cookies are cleared only by get-session:
+ * a request in flight with an old cookie would otherwise delete a newly issued one.
  */
 export async function getRequestSession(c: Context<AuthEnv>): Promise<SessionWithUser | null> {
   const known = c.get("session");
   if (known !== undefined) return known;
-  return (await readRequestSession(c, readCallerSession)).data;
+  return (await readRequestSession(c, { rows: "none" })).caller;
 }
 
-/** getRequestSession's read, with `read`'s rows: the session (or null) is remembered for the request. */
-async function readRequestSession<Row>(
+/** getRequestSession's read, with the rows `read` names: the session (or null) is remembered for the request. */
+async function readRequestSession<R extends CallerRead>(
   c: Context<AuthEnv>,
-  read: CallerSessionRead<Row>,
-): Promise<{ data: SessionWithUser | null; rows: Row[] }> {
+  read: R,
+): Promise<{ caller: SessionWithUser | null; rows: RowsOf<R> | undefined }> {
   const token = readSignedCookie(c, "session_token");
-  let found: { data: SessionWithUser | null; rows: Row[] } = { data: null, rows: [] };
+  let caller: SessionWithUser | null = null;
+  let rows: RowsOf<R> | undefined;
   if (token) {
-    const { lookup, rows } = await lookupNotingReadAt(c, token, read, { refresh: false });
-    found = { data: lookup.status === "active" ? lookup.data : null, rows };
+    const found = await lookupNotingReadAt(c, token, read, { refresh: false });
+    if (found.lookup.status === "active") ({ data: caller } = found.lookup);
+    rows = found.rows;
   }
-  c.set("session", found.data);
-  return found;
+  c.set("session", caller);
+  return { caller, rows };
 }
 
 /**
@@ -49,16 +52,16 @@ export async function readSessionFromDatabase(
   token: string,
   options: { refresh: boolean },
 ): Promise<SessionLookup> {
-  return (await lookupNotingReadAt(c, token, readCallerSession, options)).lookup;
+  return (await lookupNotingReadAt(c, token, { rows: "none" }, options)).lookup;
 }
 
 /** lookupSessionWith, noting when the session was read (readSessionFromDatabase says why). */
-function lookupNotingReadAt<Row>(
+function lookupNotingReadAt<R extends CallerRead>(
   c: Context<AuthEnv>,
   token: string,
-  read: CallerSessionRead<Row>,
+  read: R,
   options: { refresh: boolean },
-): ReturnType<typeof lookupSessionWith<Row>> {
+): ReturnType<typeof lookupSessionWith<R>> {
   const ctx = c.get("auth");
   c.set("sessionReadAt", ctx.now().getTime());
   return lookupSessionWith(ctx, token, read, options);
@@ -69,25 +72,23 @@ export async function requireSession(c: Context<AuthEnv>, options: { fresh?: boo
   return checkRequired(c, await getRequestSession(c), options);
 }
 
-function checkRequired(c: Context<AuthEnv>, data: SessionWithUser | null, options: { fresh?: boolean }) {
-  if (!data) throw new AuthError("UNAUTHORIZED");
-  if (options.fresh && !isSessionFresh(c.get("auth"), data.session)) throw new AuthError("SESSION_NOT_FRESH");
-  return data;
+function checkRequired(c: Context<AuthEnv>, caller: SessionWithUser | null, options: { fresh?: boolean }) {
+  if (!caller) throw new AuthError("UNAUTHORIZED");
+  if (options.fresh && !isSessionFresh(c.get("auth"), caller.session)) throw new AuthError("SESSION_NOT_FRESH");
+  return caller;
 }
 
 /**
- * requireSession with a route's own rows read in the session lookup's statement: one round trip
- * where two were. The same lookup (getRequestSession's), so the same answers; null when this
- * request already read its session (then the route reads its rows on its own).
+ * requireSession with the rows `read` names, read in the session lookup's statement: one round
+ * trip where two were. The same lookup and rules as getRequestSession's.
  */
-export async function requireSessionWith<Row>(
+export async function requireSessionWith<R extends CallerRead>(
   c: Context<AuthEnv>,
-  read: CallerSessionRead<Row>,
+  read: R,
   options: { fresh?: boolean } = {},
-): Promise<{ data: SessionWithUser; rows: Row[] } | null> {
-  if (c.get("session") !== undefined) return null;
+): Promise<{ caller: SessionWithUser; rows: RowsOf<R> }> {
   const found = await readRequestSession(c, read);
-  return { data: checkRequired(c, found.data, options), rows: found.rows };
+  return { caller: checkRequired(c, found.caller, options), rows: found.rows as RowsOf<R> };
 }
 
 export function requestMeta(c: Context<AuthEnv>): RequestMeta {

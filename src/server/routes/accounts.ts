@@ -8,9 +8,8 @@ import { getRequestSession } from "../http/session.js";
 import {
   accountInfo,
   accountList,
+  callerAccountsRead,
   getAccessToken,
-  listAccounts,
-  readAccountsWithCaller,
   refreshToken,
   unlinkAccount,
 } from "../services/social/account-tokens.js";
@@ -27,9 +26,7 @@ async function callerId(c: Context<AuthEnv>, selector: AccountSelector): Promise
 }
 
 export function accountRoutes(route: Route): void {
-  route(socialEndpoints.listAccounts, (c, { session: { user } }) => listAccounts(c.get("auth"), user.id), {
-    joined: { read: readAccountsWithCaller, answer: (_c, _input, rows) => accountList(rows) },
-  });
+  route(socialEndpoints.listAccounts, (_c, { rows }) => accountList(rows), { reads: callerAccountsRead });
 
   route(socialEndpoints.unlinkAccount, async (c, { body, session: { user } }) => {
     await unlinkAccount(c.get("auth"), user.id, body);

@@ -2,7 +2,7 @@ import { serviceEndpoints } from "../../contract/endpoints/index.js";
 import type { AuthContext } from "../context.js";
 import type { Route } from "../http/route.js";
 import { staticPageHeaders } from "../http/security-headers.js";
-import { databaseAnswers } from "../store/database.js";
+import { databaseIsReady } from "../services/readiness.js";
 
 /** Only letters, digits and `_ ' -` survive into the page or a redirect (WIRE: /error). */
 export function sanitizeErrorCode(value: string | undefined): string {
@@ -55,7 +55,7 @@ export function coreRoutes(route: Route, ctx: AuthContext): void {
   route(serviceEndpoints.ready, async (c) => {
     const ctx = c.get("auth");
     c.header("Cache-Control", "no-store");
-    const database = await databaseAnswers(ctx.db);
+    const database = await databaseIsReady(ctx);
     const revocations = ctx.revocations.connected;
     return c.json({ ready: database, database, revocations }, database ? 200 : 503);
   });

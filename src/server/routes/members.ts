@@ -1,16 +1,14 @@
 import { organizationEndpoints } from "../../contract/endpoints/index.js";
 import { applyActiveChange } from "../http/active-organization.js";
-import { JsonReply, type Route } from "../http/route.js";
+import type { Route } from "../http/route.js";
 import {
-  activeMemberFrom,
-  getActiveMember,
+  activeMember,
+  activeMemberRead,
   getActiveMemberRole,
   hasPermission,
   leaveOrganization,
   listMembers,
-  membersFrom,
-  readActiveMemberWithCaller,
-  readMembersWithCaller,
+  membersPageRead,
   removeMember,
   updateMemberRole,
 } from "../services/members.js";
@@ -34,14 +32,8 @@ export function memberRoutes(route: Route): void {
 
   route(
     organizationEndpoints.getActiveMember,
-    async (c, { query: { organizationId }, session: { session } }) =>
-      getActiveMember(c.get("auth"), session, organizationId),
-    {
-      joined: {
-        read: readActiveMemberWithCaller,
-        answer: (_c, { query, session: { session } }, rows) => activeMemberFrom(session, query.organizationId, rows),
-      },
-    },
+    (_c, { query, session: caller, rows }) => activeMember(caller.session, query.organizationId, rows),
+    { reads: activeMemberRead },
   );
 
   route(organizationEndpoints.getActiveMemberRole, async (c, { query, session: { session } }) => {
@@ -50,13 +42,8 @@ export function memberRoutes(route: Route): void {
 
   route(
     organizationEndpoints.listMembers,
-    async (c, { query, session: { session } }) => listMembers(c.get("auth"), session, query),
-    {
-      joined: {
-        read: readMembersWithCaller,
-        answer: (_c, { query, session: { session } }, rows) => new JsonReply(membersFrom(session, query, rows)),
-      },
-    },
+    (c, { query, session: caller, rows }) => listMembers(c.get("auth"), caller.session, query, rows),
+    { reads: membersPageRead },
   );
 
   route(organizationEndpoints.leaveOrganization, async (c, { body: { organizationId }, session: data }) => {

@@ -2,13 +2,12 @@ import { organizationEndpoints } from "../../contract/endpoints/index.js";
 import { applyActiveChange } from "../http/active-organization.js";
 import type { Route } from "../http/route.js";
 import {
+  callerOrganizationsRead,
   checkSlug,
   createOrganization,
   deleteOrganization,
   getFullOrganization,
   getOrganization,
-  listOrganizations,
-  readOrganizationsWithCaller,
   setActiveOrganization,
   updateOrganization,
 } from "../services/organizations.js";
@@ -36,11 +35,7 @@ export function organizationRoutes(route: Route): void {
     return result.organization;
   });
 
-  route(
-    organizationEndpoints.listOrganizations,
-    async (c, { session: { session } }) => listOrganizations(c.get("auth"), session),
-    { joined: { read: readOrganizationsWithCaller, answer: (_c, _input, rows) => rows } },
-  );
+  route(organizationEndpoints.listOrganizations, (_c, { rows }) => rows, { reads: callerOrganizationsRead });
 
   route(organizationEndpoints.setActiveOrganization, async (c, { body, session: data }) => {
     const result = await setActiveOrganization(c.get("auth"), data.session, body);

@@ -16,15 +16,13 @@ import { issueSessionToken } from "../services/jwt.js";
 import { refuseSessionUpdate } from "../services/session-fields.js";
 import {
   listedSessions,
-  listSessions,
-  readSessionsWithCaller,
+  liveSessionsRead,
   revokeOtherSessions,
   revokeSession,
   signOut,
   signOutEverywhere,
 } from "../services/sessions.js";
 import { updateUser } from "../services/users.js";
-import { isoTimestamp } from "../store/values.js";
 
 /** With jwt.setAuthJwtHeader, get-session also hands out a fresh JWT in `set-auth-jwt`. */
 async function attachSessionJwt(c: Context<AuthEnv>, data: SessionWithUser): Promise<void> {
@@ -74,11 +72,8 @@ export function sessionRoutes(route: Route): void {
 
   route(accountEndpoints.updateSession, (_c, { body }) => refuseSessionUpdate(body));
 
-  route(accountEndpoints.listSessions, (c, { session: { session } }) => listSessions(c.get("auth"), session), {
-    joined: {
-      read: readSessionsWithCaller,
-      answer: (_c, { session: { session } }, rows) => listedSessions(rows, session, isoTimestamp),
-    },
+  route(accountEndpoints.listSessions, (_c, { session: caller, rows }) => listedSessions(rows, caller.session), {
+    reads: liveSessionsRead,
   });
 
   route(accountEndpoints.revokeSession, async (c, { body: { token }, session: { session } }) => {

@@ -3,10 +3,9 @@ import type { ListMembersQuery } from "../../contract/organization.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
-import type { CallerSessionRead } from "../store/caller-session.js";
+import type { CallerRead, MemberWithUserText } from "../store/caller-reads.js";
 import type { DB } from "../store/database.js";
 import {
-  type CallerMembersPage,
   countMembers,
   countMembersWithRole,
   deleteMemberWithTeams,
@@ -15,9 +14,8 @@ import {
   insertMember,
   listMembersPage,
   type MemberFilter,
-  type MemberWithUserText,
-  readCallerActiveMember,
-  readCallerMembersPage,
+  type MemberPage,
+  type MembersReply,
   updateMemberRoleRow,
 } from "../store/members.js";
 import { clearUserActiveOrganization, lockOrganization } from "../store/organizations.js";
@@ -185,34 +183,21 @@ export async function updateMemberRole(
   });
 }
 
-export async function getActiveMember(
-  ctx: AuthContext,
-  session: Session,
-  organizationId: string | undefined,
-): Promise<MemberWithUser> {
-  const id = resolveOrganizationId(session, organizationId, "NO_ACTIVE_ORGANIZATION");
-  return foundActiveMember(await findMemberWithUser(ctx.db, id, { userId: session.userId }));
-}
-
-/** get-active-member's member row read with the caller's session, in the lookup's statement. */
-export function readActiveMemberWithCaller(
+/** What get-active-member reads with the caller's session: their member row in the organization named or active. */
+export function activeMemberRead(
   _ctx: AuthContext,
   query: { organizationId?: string },
-): CallerSessionRead<MemberWithUserText> {
-  return readCallerActiveMember(query.organizationId ?? null);
+): CallerRead & { rows: "activeMember" } {
+  return { rows: "activeMember", organizationId: query.organizationId ?? null };
 }
 
-/** get-active-member's answer from that read: the same errors as getActiveMember. */
-export function activeMemberFrom(
-  session: Session,
+/** get-active-member's answer from that row. */
+export function activeMember(
+  caller: Session,
   organizationId: string | undefined,
-  rows: MemberWithUserText[],
+  member: MemberWithUserText | null,
 ): MemberWithUserText {
-  resolveOrganizationId(session, organizationId, "NO_ACTIVE_ORGANIZATION");
-  return foundActiveMember(rows[0] ?? null);
-}
-
-function foundActiveMember<M>(member: M | null): M {
+  resolveOrganizationId(caller, organizationId, "NO_ACTIVE_ORGANIZATION");
   if (!member) throw new AuthError("MEMBER_NOT_FOUND");
   return member;
 }
@@ -253,67 +238,59 @@ function memberFilter(query: ListMembersQuery): MemberFilter | undefined {
   return { field, operator, value: convert(filterValue) };
 }
 
-/**
- * A page of members with their users and the filtered total: one query (the caller's membership is
- * checked in the same statement). Page size defaults to, and is capped by, membershipLimit.
- */
-export async function listMembers(
-  ctx: AuthContext,
-  session: Session,
-  query: ListMembersQuery,
-): Promise<{ members: MemberWithUser[]; total: number }> {
-  const organization = organizationRef(session, query);
-  if (!organization) throw new AuthError("NO_ACTIVE_ORGANIZATION");
-  const filter = memberFilter(query);
-  const page = await listMembersPage(ctx.db, {
-    organization,
-    callerUserId: session.userId,
-    limit: pageLimit(ctx, query),
-    offset: query.offset ?? 0,
-    sortBy: query.sortBy ?? "createdAt",
-    sortDirection: query.sortDirection ?? "asc",
-    filter,
-  });
-  if (!page.caller) throw new AuthError("YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
-  return { members: page.members, total: page.total };
-}
-
 /** Page size defaults to, and is capped by, membershipLimit. */
 const pageLimit = (ctx: AuthContext, query: ListMembersQuery) =>
   Math.min(query.limit ?? ctx.options.organization.membershipLimit, ctx.options.organization.membershipLimit);
 
 /**
- * An unfiltered first page read with the caller's session, in the lookup's statement; null for
- * the other pages and for filters (listMembers reads those after the session).
+ * What list-members reads with the caller's session: an unfiltered first page (kept between
+ * requests, see store/member-pages.ts). Null for filters and later pages: an empty page there must
+ * still tell a member from a stranger, which listMembers reads after the session.
  */
-export function readMembersWithCaller(
+export function membersPageRead(
   ctx: AuthContext,
   query: ListMembersQuery,
-): CallerSessionRead<CallerMembersPage> | null {
+): (CallerRead & { rows: "membersPage" }) | null {
   const limit = pageLimit(ctx, query);
   const filtered = query.filterField && query.filterValue !== undefined;
   if (filtered || (query.offset ?? 0) !== 0 || limit <= 0) return null;
-  return readCallerMembersPage(
-    ctx.dialect,
-    {
-      // organizationRef's order: the id named, else the slug named, else the session's active one.
-      organization:
-        !query.organizationId && query.organizationSlug
-          ? { slug: query.organizationSlug }
-          : { id: query.organizationId || null },
+  const named = organizationRef(null, query);
+  return {
+    rows: "membersPage",
+    page: {
+      organization: named ?? { id: null },
       limit,
       pageSize: ctx.options.organization.membershipLimit,
       sortBy: query.sortBy ?? "createdAt",
       sortDirection: query.sortDirection ?? "asc",
     },
-    ctx.memberPages,
-  );
+  };
 }
 
-/** list-members' answer from that read, as JSON: the same errors as listMembers. */
-export function membersFrom(session: Session, query: ListMembersQuery, [page]: CallerMembersPage[]): string {
-  if (!organizationRef(session, query)) throw new AuthError("NO_ACTIVE_ORGANIZATION");
-  if (!page?.caller) throw new AuthError("YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
+/**
+ * A page of members with their users and the filtered total: the page read with the session when
+ * membersPageRead named one, else one query of its own that checks the caller's membership too.
+ */
+export async function listMembers(
+  ctx: AuthContext,
+  caller: Session,
+  query: ListMembersQuery,
+  read: MemberPage | undefined,
+): Promise<MembersReply> {
+  const organization = organizationRef(caller, query);
+  if (!organization) throw new AuthError("NO_ACTIVE_ORGANIZATION");
+  const page =
+    read ??
+    (await listMembersPage(ctx.db, {
+      organization,
+      callerUserId: caller.userId,
+      limit: pageLimit(ctx, query),
+      offset: query.offset ?? 0,
+      sortBy: query.sortBy ?? "createdAt",
+      sortDirection: query.sortDirection ?? "asc",
+      filter: memberFilter(query),
+    }));
+  if (!page.caller) throw new AuthError("YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
   return page.reply;
 }
 

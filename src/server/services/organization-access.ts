@@ -36,12 +36,12 @@ export type OrganizationRef = { id: string } | { slug: string };
  * neither (each route decides whether that is an error or an empty answer).
  */
 export function organizationRef(
-  session: Session,
+  session: Pick<Session, "activeOrganizationId"> | null,
   named: { organizationId?: string | null; organizationSlug?: string },
 ): OrganizationRef | null {
   if (named.organizationId) return { id: named.organizationId };
   if (named.organizationSlug) return { slug: named.organizationSlug };
-  return session.activeOrganizationId ? { id: session.activeOrganizationId } : null;
+  return session?.activeOrganizationId ? { id: session.activeOrganizationId } : null;
 }
 
 /** The caller's member row, read from the database (never from the client), or the given error. */

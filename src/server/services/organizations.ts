@@ -2,7 +2,7 @@ import type { Invitation, Member, MemberWithUser, Organization, Session, Team } 
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
-import type { CallerSessionRead } from "../store/caller-session.js";
+import type { CallerRead } from "../store/caller-reads.js";
 import { isUniqueViolation } from "../store/database.js";
 import { listOrganizationInvitations } from "../store/invitations.js";
 import {
@@ -18,16 +18,13 @@ import {
   deleteOrganizationWithContents,
   findOrganization,
   insertOrganization,
-  listUserOrganizations,
   lockOrganization,
   metadataText,
-  readCallerOrganizations,
   setSessionActive,
   slugExists,
   updateOrganizationRow,
 } from "../store/organizations.js";
 import { insertTeam, insertTeamMember, listTeams } from "../store/teams.js";
-import type { WithTimes } from "../store/values.js";
 import { isOwnerRole, roleAllows } from "./access-control.js";
 import {
   type ActiveChange,
@@ -182,13 +179,9 @@ export async function deleteOrganization(
   return { organization, active };
 }
 
-export function listOrganizations(ctx: AuthContext, session: Session): Promise<Organization[]> {
-  return listUserOrganizations(ctx.db, session.userId);
-}
-
-/** The same organizations read with the caller's session, in the lookup's statement (timestamps as text). */
-export function readOrganizationsWithCaller(ctx: AuthContext): CallerSessionRead<WithTimes<Organization, string>> {
-  return readCallerOrganizations(ctx.dialect);
+/** What organization/list reads with the caller's session: their organizations, the whole answer. */
+export function callerOrganizationsRead(): CallerRead & { rows: "organizations" } {
+  return { rows: "organizations" };
 }
 
 /**

@@ -1,16 +1,7 @@
 import type { Logger } from "../logger.js";
+import type { RevocationFeed } from "../store/revocation-feed.js";
 
-/**
- * How a revocation made on one instance reaches the others. `publish` sends a user id to every
- * instance (this one included or not: the list applies it locally first). `start` begins listening;
- * the feed reports `connected(false)` whenever it may be missing messages, so the list can fail closed.
- * Declared here, beside its user, so the package's declarations never name ioredis or pg (optional peers).
- */
-export interface RevocationFeed {
-  publish(userId: string): Promise<void>;
-  start(handlers: { revoked(userId: string): void; connected(isConnected: boolean): void }): void;
-  close(): Promise<void>;
-}
+export type { RevocationFeed };
 
 export interface RevocationListOptions {
   /** How long a cookie cache lives (session.cookieCache.maxAge, seconds): how long a revocation is kept. */

@@ -1,15 +1,11 @@
-import type { ListedSession, Session, SessionWithUser, User } from "../../contract/models.js";
+import type { Session, SessionWithUser, User } from "../../contract/models.js";
 import type { Locale } from "../../i18n/index.js";
 import type { AuthContext } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
 import { newId, randomString } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
-import {
-  type CallerSessionRead,
-  readCallerSession,
-  readCallerSessionList,
-  type SessionWithUserText,
-} from "../store/caller-session.js";
+import type { SessionWithUserText } from "../store/caller-reads.js";
+import { type CallerRead, type RowsOf, readCaller, type SessionText } from "../store/caller-reads.js";
 import type { DB } from "../store/database.js";
 import { type ProofMethod, recordSessionProof } from "../store/session-proofs.js";
 import {
@@ -19,12 +15,9 @@ import {
   deleteUserSessions,
   extendSession,
   insertSession,
-  listActiveUserSessions,
   mapSession,
-  type SessionRow,
 } from "../store/sessions.js";
 import { findBanState, liftBan } from "../store/users.js";
-import { type TimeOf, toDate, type WithTimes } from "../store/values.js";
 import { isTrustedDevice } from "./trusted-devices.js";
 
 /** Where a request came from, as recorded on the session. */
@@ -163,8 +156,10 @@ export type SessionLookup =
   | { status: "expired" }
   | { status: "missing" };
 
+export type { CallerRead, RowsOf };
+
 /**
- * The session for a token: one indexed join. An expired session is deleted. With `refresh`, a session
+ * The session for a token: one indexed read. An expired session is deleted. With `refresh`, a session
  * whose last extension is at least updateAge old is extended to a full expiresIn (one write, at most
  * once per updateAge).
  */
@@ -173,24 +168,25 @@ export async function lookupSession(
   token: string,
   options: { refresh: boolean },
 ): Promise<SessionLookup> {
-  return (await lookupSessionWith(ctx, token, readCallerSession, options)).lookup;
+  return (await lookupSessionWith(ctx, token, { rows: "none" }, options)).lookup;
 }
 
 /**
- * lookupSession, with a route's own rows read in the same statement (store/caller-session.ts). The
+ * lookupSession, with the rows `read` names read in the same statement (store/caller-reads.ts). The
  * rows count only when the lookup is active: those of a dead session are dropped.
  */
-export async function lookupSessionWith<Row>(
+export async function lookupSessionWith<R extends CallerRead>(
   ctx: AuthContext,
   token: string,
-  read: CallerSessionRead<Row>,
+  read: R,
   options: { refresh: boolean },
-): Promise<{ lookup: SessionLookup; rows: Row[] }> {
-  const { found, rows, foundAsText } = await read(ctx.db, ctx.dialect, hashSessionToken(token), token);
+): Promise<{ lookup: SessionLookup; rows: RowsOf<R> | undefined }> {
+  const tokenHash = hashSessionToken(token);
+  const { found, rows, foundAsText } = await readCaller(ctx.db, ctx.dialect, tokenHash, token, read, ctx.memberPages);
   const lookup = await settleSession(ctx, found, options);
   // What was read is what is answered, unless the refresh just changed it.
   if (lookup.status === "active" && !lookup.refreshed) lookup.asText = foundAsText;
-  return { lookup, rows: lookup.status === "active" ? rows : [] };
+  return { lookup, rows: lookup.status === "active" ? rows : undefined };
 }
 
 /** Every rule a found session passes before it counts: expiry, ban, then the sliding refresh. */
@@ -241,26 +237,17 @@ export async function signOut(ctx: AuthContext, token: string): Promise<void> {
   if (revoked) await ctx.revocations.revokeUser(revoked.userId);
 }
 
-/** The user's live sessions; each carries its revocation handle (the id) instead of the secret token. */
-export async function listSessions(ctx: AuthContext, current: Session): Promise<ListedSession[]> {
-  return listedSessions(await listActiveUserSessions(ctx.db, current.userId, ctx.now()), current, toDate);
+/** What list-sessions reads with the caller's session: the user's live sessions. */
+export function liveSessionsRead(ctx: AuthContext): CallerRead & { rows: "sessions" } {
+  return { rows: "sessions", now: ctx.now() };
 }
 
-/** The same rows read with the caller's session, in the lookup's statement. */
-export function readSessionsWithCaller(ctx: AuthContext): CallerSessionRead<SessionRow> {
-  return readCallerSessionList(ctx.dialect, ctx.now());
-}
-
-/** list-sessions' answer from the user's live session rows, timestamps made by `time` (toDate or isoTimestamp). */
-export function listedSessions<T>(
-  rows: SessionRow[],
-  current: Session,
-  time: TimeOf<T>,
-): (WithTimes<Session, T> & { current: boolean })[] {
+/** list-sessions' answer: each session carries its revocation handle (the id), never its token. */
+export function listedSessions(rows: SessionText[], caller: Session): (SessionText & { current: boolean })[] {
   // An admin's impersonation session is theirs to end (stop-impersonating), not the user's to see.
   return rows
-    .filter((row) => !row.impersonatedBy || row.id === current.id)
-    .map((row) => ({ ...mapSession(row, row.id, time), current: row.id === current.id }));
+    .filter((row) => !row.impersonatedBy || row.id === caller.id)
+    .map((row) => ({ ...row, current: row.id === caller.id }));
 }
 
 /** Revokes one of the caller's sessions, named by its token or its handle. Someone else's is left alone. */

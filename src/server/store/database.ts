@@ -5,15 +5,17 @@ import type SqliteDatabaseType from "better-sqlite3";
 import { Kysely, type LogEvent, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
 import type pgType from "pg";
 import type { Logger } from "../logger.js";
-import type { RevocationFeed } from "../services/revocations.js";
 import type { DialectName } from "./dialect.js";
 import { migrations } from "./migrations/index.js";
-import { postgresReader, type ReadOptions } from "./postgres-reads.js";
 import { postgresRevocationFeed } from "./postgres-revocation-feed.js";
+import { postgresReader, registerDirectReader } from "./reads/index.js";
+import type { RevocationFeed } from "./revocation-feed.js";
 import type { Database } from "./schema.js";
 import { SqliteValuesPlugin, toSqliteValue } from "./sqlite-values-plugin.js";
 
 export type DB = Kysely<Database>;
+
+export { readRowsDirect } from "./reads/index.js";
 
 /**
  * Each driver is loaded only when its dialect is used: a SQLite service never loads pg and the other
@@ -107,7 +109,7 @@ export function openDatabase(url: string): OpenedDatabase {
     // crash the process. The query in flight fails on its own, and the pool drops the connection.
     pool.on("connect", (client) => client.on("error", () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
-    directReaders.set(
+    registerDirectReader(
       db,
       postgresReader(pool, () => (queries += 1)),
     );
@@ -141,7 +143,7 @@ export function openDatabase(url: string): OpenedDatabase {
     plugins: [new SqliteValuesPlugin()],
     log,
   });
-  directReaders.set(db, (sqlText, parameters) => {
+  registerDirectReader(db, (sqlText, parameters) => {
     // Inside another request's open transaction the read would see its uncommitted rows: wait for
     // Kysely's connection lock instead.
     if (sqlite.inTransaction) return undefined;
@@ -154,40 +156,6 @@ export function openDatabase(url: string): OpenedDatabase {
     if (sqlite.open) sqlite.close();
   };
   return { db, dialect, queryCount: () => queries, close };
-}
-
-/** Rows now (SQLite), rows later (PostgreSQL), or undefined: run it through Kysely instead. */
-type DirectReader = (
-  sqlText: string,
-  parameters: readonly unknown[],
-  options?: ReadOptions,
-) => unknown[] | Promise<unknown[]> | undefined;
-
-/** One reader per database opened here (see readRowsDirect); transaction handles have none. */
-const directReaders = new WeakMap<DB, DirectReader>();
-
-/**
- * For hot reads whose SQL is compiled once (store/precompiled.ts, get-session's lookup): on SQLite,
- * run the statement straight on the connection, skipping Kysely's async connection hand-off, which
- * cost more than the lookups themselves; on PostgreSQL, as a named prepared statement whose rows
- * come back as JSON (timestamps as text), coalesced with the same statement's other reads of this
- * turn unless `options` says otherwise (see postgresReader). Values are bound as Kysely would bind
- * them (dates as ISO text and booleans as 1/0 on SQLite). Answers
- * undefined when that is not possible (a transaction handle, or a transaction open on the SQLite
- * connection), and the caller runs the query through Kysely. Counted like any other round trip.
- */
-export function readRowsDirect(
-  db: DB,
-  sqlText: string,
-  parameters: readonly unknown[],
-  options?: ReadOptions,
-): unknown[] | Promise<unknown[]> | undefined {
-  return directReaders.get(db)?.(sqlText, parameters, options);
-}
-
-/** Whether `db` is a database opened here (not a transaction handle), so readRowsDirect may answer. */
-export function hasDirectReader(db: DB): boolean {
-  return directReaders.has(db);
 }
 
 /** Prepared statements kept per SQL text; bounded so queries with varying IN-lists cannot grow it forever. */

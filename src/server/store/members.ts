@@ -1,18 +1,19 @@
 import { type Expression, type InferResult, type Selectable, type SqlBool, sql } from "kysely";
 import type { Member, MemberWithUser } from "../../contract/models.js";
+import type { DB } from "./database.js";
+import type { DialectName } from "./dialect.js";
+import { countAll, roleColumnHas } from "./organizations.js";
 import {
   type CallerSessionRead,
   type callerSessionQuery,
   jsonRows,
+  type MemberPageCache,
   parseJsonRows,
+  type ReadOptions,
+  readOnePrecompiled,
+  readPrecompiled,
   readWithCallerSession,
-} from "./caller-session.js";
-import type { DB } from "./database.js";
-import type { DialectName } from "./dialect.js";
-import type { MemberPageCache } from "./member-pages.js";
-import { countAll, roleColumnHas } from "./organizations.js";
-import type { ReadOptions } from "./postgres-reads.js";
-import { readOnePrecompiled, readPrecompiled } from "./precompiled.js";
+} from "./reads/index.js";
 import type { MemberTable } from "./schema.js";
 import { isoTimestamp, type TimeOf, toDate, type WithTimes } from "./values.js";
 
@@ -28,7 +29,12 @@ export function mapMember(row: Pick<MemberRow, "id" | "organizationId" | "userId
   };
 }
 
-const memberWithUserColumns = [
+/**
+ * A member row with its user, as every read of members selects it: the one list to extend (with
+ * mapMemberWithUser) to show another field. Migration 0014's triggers must watch each user column
+ * here (test/member-pages.test.ts checks it).
+ */
+export const memberWithUserColumns = [
   "member.id",
   "member.organizationId",
   "member.userId",
@@ -165,7 +171,7 @@ export async function findMemberWithUser(
  * With the caller's session, their member row (and user) in the organization named, else in the
  * session's active one: findMemberWithUser by user id, in the lookup's statement.
  */
-export function readCallerActiveMember(organizationId: string | null): CallerSessionRead<MemberWithUserText> {
+export function readCallerActiveMember(organizationId: string | null): CallerSessionRead<MemberWithUserText | null> {
   return readWithCallerSession(
     "activeMember",
     [organizationId],
@@ -178,7 +184,7 @@ export function readCallerActiveMember(organizationId: string | null): CallerSes
         )
         .leftJoin("user", "user.id", "member.userId")
         .select(memberWithUserColumns),
-    ([row]) => (row?.id ? [mapMemberWithUser(row as MemberUserRow, isoTimestamp)] : []),
+    ([row]) => (row?.id ? mapMemberWithUser(row as MemberUserRow, isoTimestamp) : null),
   );
 }
 
@@ -264,12 +270,18 @@ export interface MemberPageQuery {
   filter?: MemberFilter;
 }
 
+/** A page of list-members as it is answered: timestamps as text, `total` counting every page. */
+export interface MembersReply {
+  members: MemberWithUserText[];
+  total: number;
+}
+
+/** A page and who the caller is in its organization. */
 export interface MemberPage {
   /** Null when the caller is not a member (or the organization does not exist). */
   caller: { organizationId: string; role: string } | null;
-  members: MemberWithUser[];
-  /** Members matching the filter (all pages). */
-  total: number;
+  /** Empty when the caller is not a member. A kept page's reply is frozen: the same object each time. */
+  reply: MembersReply;
 }
 
 const columnOf: Record<MemberField, string> = {
@@ -328,19 +340,6 @@ function inOrganization(column: string, org: MemberPageQuery["organization"]) {
   return sql<SqlBool>`${sql.ref(column)} = ${target}`;
 }
 
-/** A page row's member and user, prefixed (`m_`, `u_`) apart from the caller's columns. */
-const pageMemberColumns = [
-  "member.id as m_id",
-  "member.organizationId as m_organizationId",
-  "member.userId as m_userId",
-  "member.role as m_role",
-  "member.createdAt as m_createdAt",
-  "user.name as u_name",
-  "user.email as u_email",
-  "user.image as u_image",
-  "member.invitedBy as m_invitedBy",
-] as const;
-
 /**
  * One query: the caller's membership row LEFT JOINed to the requested page of members with their
  * users, plus the filtered total. Not a member -> no row at all.
@@ -353,7 +352,7 @@ export function membersPageQuery(db: DB, q: MemberPageQuery) {
         qb
           .selectFrom("member")
           .innerJoin("user", "user.id", "member.userId")
-          .select([...pageMemberColumns, sql<string>`${sql.ref(columnOf[q.sortBy])}`.as("sortKey")])
+          .select([...memberWithUserColumns, sql<string>`${sql.ref(columnOf[q.sortBy])}`.as("sortKey")])
           .where(inOrganization("member.organizationId", q.organization))
           .$if(q.filter !== undefined, (qb2) => qb2.where(filterExpression(q.filter!)))
           .orderBy(sql.ref(columnOf[q.sortBy]), direction)
@@ -389,14 +388,14 @@ export function membersPageQuery(db: DB, q: MemberPageQuery) {
       .where(inOrganization("caller.organizationId", q.organization))
       .where("caller.userId", "=", q.callerUserId)
       .orderBy("page.sortKey", direction)
-      .orderBy("page.m_id", direction)
+      .orderBy("page.id", direction)
   );
 }
 
 const unfilteredPageColumns = [
   "caller.organizationId as callerOrganizationId",
   "caller.role as callerRole",
-  ...pageMemberColumns,
+  ...memberWithUserColumns,
 ] as const;
 
 /**
@@ -470,21 +469,15 @@ export interface CallerPageQuery {
   sortDirection: "asc" | "desc";
 }
 
-/** A page read with the caller's session: who the caller is there, and the reply as JSON. */
-export interface CallerMembersPage {
-  /** Null when the caller is not a member (or the organization does not exist). */
-  caller: { organizationId: string; role: string } | null;
-  /** `{ members, total }` as sent; empty when the caller is not a member. */
-  reply: string;
-}
+/** A page read with the caller's session. */
+export type CallerMembersPage = MemberPage;
+
+const NO_PAGE: MembersReply = Object.freeze({ members: [], total: 0 });
 
 /**
- * With the caller's session, the page listMembersPage answers for an unfiltered first page: the
- * caller's membership (none: not a member), the page as JSON rows and the total. Past the first page
- * an empty page must still tell a member from a stranger, so those stay with listMembersPage.
- *
- * The statement also reads the organization's member-list version; when the organization and version
- * are those of a page `pages` holds, it leaves the page and total out and that page is sent again.
+ * With the caller's session, an unfiltered first page: the caller's membership, the page and the
+ * total, or, when `pages` holds this page at the organization's current member-list version, the
+ * membership alone (the kept page is answered).
  */
 export function readCallerMembersPage(
   dialect: DialectName,
@@ -493,13 +486,12 @@ export function readCallerMembersPage(
 ): CallerSessionRead<CallerMembersPage> {
   const byId = "id" in q.organization;
   const named = byId ? (q.organization as { id: string | null }).id : (q.organization as { slug: string }).slug;
-  // SQLite runs the page's subquery twice as slowly with its LIMIT bound as a parameter as with the
-  // number written in (90 against 43 µs for 50 members): the usual page, of the configured size,
-  // is a statement of its own with the number written in; other sizes stay bound.
+  // SQLite runs the page's subquery far slower with its LIMIT bound than written in (bench/README.md):
+  // the usual page, of the configured size, is a statement of its own with the number written in.
   const literalLimit = q.limit === q.pageSize;
   const shape = `membersPage.${byId ? "id" : "slug"}.${q.sortBy}.${q.sortDirection}.${literalLimit ? q.limit : "bound"}`;
   const page = `${q.sortBy}.${q.sortDirection}.${q.limit}`;
-  return (db, readDialect, tokenHash, token) => {
+  return (db, readDialect, tokenHash) => {
     const naming = !byId ? `slug ${named}` : named === null ? `active ${tokenHash}` : `id ${named}`;
     const known = pages.known(naming, page);
     const read = readWithCallerSession(
@@ -511,21 +503,21 @@ export function readCallerMembersPage(
           limit: literalLimit ? sql.lit(q.limit) : sql<number>`${limit}`,
           unchanged: sql<SqlBool>`${sql.ref("caller.organizationId")} = ${knownOrganization} and ${sql.ref("pageVersion.version")} = ${knownVersion}`,
         }),
-      ([row]): CallerMembersPage[] => {
-        if (!row?.callerOrganizationId || !row.callerRole) return [{ caller: null, reply: "" }];
+      ([row]): CallerMembersPage => {
+        if (!row?.callerOrganizationId || !row.callerRole) return { caller: null, reply: NO_PAGE };
         const caller = { organizationId: row.callerOrganizationId, role: row.callerRole };
         const version = row.pageVersion === null ? null : Number(row.pageVersion);
         // The statement's own test: this is the page held, so the statement left the page out.
         if (known && known.organizationId === caller.organizationId && known.version === version) {
-          return [{ caller, reply: known.reply }];
+          return { caller, reply: known.reply };
         }
         const members = parseJsonRows<MemberUserRow>(row.rows).map((member) => mapMemberWithUser(member, isoTimestamp));
-        const reply = JSON.stringify({ members, total: Number(row.total ?? 0) });
+        const reply = Object.freeze({ members, total: Number(row.total ?? 0) });
         pages.remember(naming, page, { organizationId: caller.organizationId, version, reply });
-        return [{ caller, reply }];
+        return { caller, reply };
       },
     );
-    return read(db, readDialect, tokenHash, token);
+    return read(db, readDialect, tokenHash);
   };
 }
 
@@ -570,24 +562,13 @@ function joinCallerPage(
 export async function listMembersPage(db: DB, q: MemberPageQuery): Promise<MemberPage> {
   const rows = q.filter ? await membersPageQuery(db, q).execute() : await readUnfilteredPage(db, q);
   const first = rows[0];
-  if (!first) return { caller: null, members: [], total: 0 };
-  const members: MemberWithUser[] = [];
+  if (!first) return { caller: null, reply: NO_PAGE };
+  const members: MemberWithUserText[] = [];
   for (const row of rows) {
-    if (row.m_id === null || row.m_userId === null) continue;
-    members.push(
-      mapMemberWithUser({
-        id: row.m_id,
-        organizationId: row.m_organizationId!,
-        userId: row.m_userId,
-        role: row.m_role!,
-        createdAt: row.m_createdAt!,
-        userName: row.u_name!,
-        userEmail: row.u_email!,
-        userImage: row.u_image ?? null,
-        invitedBy: row.m_invitedBy ?? null,
-      }),
-    );
+    // The caller's row with no page row beside it (a page past the end of the list).
+    if (row.id === null || row.userId === null) continue;
+    members.push(mapMemberWithUser(row as MemberUserRow, isoTimestamp));
   }
-  const total = Number(first.total ?? 0);
-  return { caller: { organizationId: first.callerOrganizationId, role: first.callerRole }, members, total };
+  const reply = { members, total: Number(first.total ?? 0) };
+  return { caller: { organizationId: first.callerOrganizationId, role: first.callerRole }, reply };
 }

@@ -1,9 +1,8 @@
 import { type ExpressionBuilder, type Selectable, sql } from "kysely";
 import type { Organization } from "../../contract/models.js";
-import { type CallerSessionRead, readCallerList } from "./caller-session.js";
 import type { DB } from "./database.js";
 import type { DialectName } from "./dialect.js";
-import { readPrecompiled } from "./precompiled.js";
+import { type CallerSessionRead, readCallerList, readPrecompiled } from "./reads/index.js";
 import type { Database, OrganizationTable } from "./schema.js";
 import { isoTimestamp, type TimeOf, toDate, type WithTimes } from "./values.js";
 
@@ -117,9 +116,9 @@ export async function listUserOrganizations(db: DB, userId: string): Promise<Org
 
 /**
  * The same organizations read with the caller's session, in the lookup's statement
- * (store/caller-session.ts), as the reply has them: timestamps as text (see isoTimestamp).
+ * (store/caller-reads.ts), as the reply has them: timestamps as text (see isoTimestamp).
  */
-export function readCallerOrganizations(dialect: DialectName): CallerSessionRead<WithTimes<Organization, string>> {
+export function readCallerOrganizations(dialect: DialectName): CallerSessionRead<WithTimes<Organization, string>[]> {
   return readCallerList(
     dialect,
     "organizations",

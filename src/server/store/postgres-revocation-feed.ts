@@ -1,6 +1,6 @@
 import type pgType from "pg";
 import type { Logger } from "../logger.js";
-import type { RevocationFeed } from "../services/revocations.js";
+import type { RevocationFeed } from "./revocation-feed.js";
 import { REVOCATION_CHANNEL } from "./revocation-feeds.js";
 
 /** How long a lost PostgreSQL listener waits before connecting again. */

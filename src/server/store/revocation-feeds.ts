@@ -1,6 +1,6 @@
 import type { Logger } from "../logger.js";
-import type { RevocationFeed } from "../services/revocations.js";
 import type { RedisClient } from "./redis-client.js";
+import type { RevocationFeed } from "./revocation-feed.js";
 
 /** The one channel every instance listens on; messages are user ids. */
 export const REVOCATION_CHANNEL = "gatehouse_session_revocations";

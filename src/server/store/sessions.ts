@@ -1,9 +1,10 @@
 import type { Selectable } from "kysely";
 import type { Session } from "../../contract/models.js";
 import type { DB } from "./database.js";
-import { readPrecompiled } from "./precompiled.js";
+import type { DialectName } from "./dialect.js";
+import { type CallerSessionRead, readCallerList, readPrecompiled } from "./reads/index.js";
 import type { SessionTable } from "./schema.js";
-import { type TimeOf, toDate, type WithTimes } from "./values.js";
+import { isoTimestamp, type TimeOf, toDate, type WithTimes } from "./values.js";
 
 export type SessionRow = Selectable<SessionTable>;
 
@@ -119,6 +120,41 @@ export async function listActiveUserSessions(db: DB, userId: string, now: Date):
       .where("userId", "=", user as string)
       .where("expiresAt", ">", at as Date)
       .orderBy("createdAt", "desc"),
+  );
+}
+
+/**
+ * With the caller's session, the user's live sessions, newest first (as listActiveUserSessions),
+ * each with its id where the token would be (the list never shows tokens).
+ */
+export function readCallerSessionList(
+  dialect: DialectName,
+  now: Date,
+): CallerSessionRead<WithTimes<Session, string>[]> {
+  return readCallerList(
+    dialect,
+    "sessions",
+    [now],
+    (eb, [at]) =>
+      eb
+        .selectFrom("session")
+        .select([
+          "session.id",
+          "session.userId",
+          "session.expiresAt",
+          "session.ipAddress",
+          "session.userAgent",
+          "session.activeOrganizationId",
+          "session.activeTeamId",
+          "session.impersonatedBy",
+          "session.createdAt",
+          "session.updatedAt",
+        ])
+        .whereRef("session.userId", "=", "callerSession.userId")
+        .where("session.expiresAt", ">", at as Date)
+        .orderBy("session.createdAt", "desc"),
+    // The list never reads tokenHash (only the caller's own session needs it): the rows lack it.
+    (row) => mapSession(row as SessionRow, row.id, isoTimestamp),
   );
 }
 

@@ -1,9 +1,8 @@
 import type { Selectable } from "kysely";
 import type { User } from "../../contract/models.js";
-import { type CallerSessionRead, readCallerList } from "./caller-session.js";
 import type { DB } from "./database.js";
 import type { DialectName } from "./dialect.js";
-import { readPrecompiled } from "./precompiled.js";
+import { type CallerSessionRead, readCallerList, readPrecompiled } from "./reads/index.js";
 import type { AccountTable } from "./schema.js";
 import { mapUser } from "./users.js";
 import { isoTimestamp, toDate, toDateOrNull, type WithTimes } from "./values.js";
@@ -129,9 +128,9 @@ export type ListedAccount = Pick<
 
 /**
  * The accounts list-accounts shows, read with the caller's session in the lookup's statement
- * (store/caller-session.ts), timestamps as the reply has them (see isoTimestamp).
+ * (store/caller-reads.ts), timestamps as the reply has them (see isoTimestamp).
  */
-export function readCallerAccounts(dialect: DialectName): CallerSessionRead<WithTimes<ListedAccount, string>> {
+export function readCallerAccounts(dialect: DialectName): CallerSessionRead<WithTimes<ListedAccount, string>[]> {
   return readCallerList(
     dialect,
     "accounts",

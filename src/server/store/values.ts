@@ -19,7 +19,7 @@ export function isoTimestamp(value: Date | string | number): string {
   if (typeof value === "string") {
     if (value.length === 24 && value.charCodeAt(23) === 90 && value.charCodeAt(10) === 84) return value;
     // PostgreSQL's JSON text in a UTC session: the same instant written in place, its fraction cut
-    // to milliseconds as a Date cuts it (0.08 µs, against 0.64 through a Date).
+    // to milliseconds as a Date cuts it (far cheaper than through a Date).
     const utc = POSTGRES_UTC_TEXT.exec(value);
     if (utc) return `${value.slice(0, 19)}.${`${utc[1] ?? ""}000`.slice(0, 3)}Z`;
   }

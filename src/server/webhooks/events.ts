@@ -8,25 +8,9 @@ import {
   type User,
   userModel,
 } from "../../contract/models.js";
+import { WEBHOOK_EVENTS } from "../webhook-settings.js";
 
-/** Every event a webhook may subscribe to (docs/webhooks.md). */
-export const WEBHOOK_EVENTS = [
-  "user.created",
-  "user.updated",
-  "user.deleted",
-  "session.created",
-  "session.revoked",
-  "organization.created",
-  "organization.updated",
-  "organization.deleted",
-  "member.added",
-  "member.updated",
-  "member.removed",
-  "invitation.created",
-  "invitation.accepted",
-  "invitation.rejected",
-  "invitation.canceled",
-] as const;
+export { WEBHOOK_EVENTS };
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** A session as a webhook tells it: never its token (nor the token's digest). */

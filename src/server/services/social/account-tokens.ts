@@ -1,22 +1,17 @@
-import type { TimestampsAsText } from "../../../contract/endpoints/define.js";
 import type { AccountSelector } from "../../../contract/social.js";
 import type { AuthContext } from "../../context.js";
 import { AuthError } from "../../errors.js";
 import type { SocialProvider } from "../../providers/social-provider.js";
 import type { ProviderTokens } from "../../providers/types.js";
-import type { CallerSessionRead } from "../../store/caller-session.js";
+import type { CallerRead, ListedAccountText } from "../../store/caller-reads.js";
 import {
   type AccountRecord,
   countUserAccounts,
   deleteUserAccount,
   findUserAccount,
-  type ListedAccount,
-  listUserAccounts,
   lockUser,
-  readCallerAccounts,
   updateAccountTokens,
 } from "../../store/social-accounts.js";
-import type { WithTimes } from "../../store/values.js";
 import { invalidInput } from "../../validation.js";
 import { openTokens, sealTokens, splitScopes } from "./tokens.js";
 
@@ -49,17 +44,13 @@ function providerOf(ctx: AuthContext, account: AccountRecord): SocialProvider {
   return provider;
 }
 
-export async function listAccounts(ctx: AuthContext, userId: string) {
-  return accountList(await listUserAccounts(ctx.db, userId));
-}
-
-/** The user's accounts read with the caller's session, in the lookup's statement. */
-export function readAccountsWithCaller(ctx: AuthContext): CallerSessionRead<WithTimes<ListedAccount, string>> {
-  return readCallerAccounts(ctx.dialect);
+/** What list-accounts reads with the caller's session: the user's accounts, no token among them. */
+export function callerAccountsRead(): CallerRead & { rows: "accounts" } {
+  return { rows: "accounts" };
 }
 
 /** list-accounts' answer from the user's account rows (no token leaves). */
-export function accountList(accounts: TimestampsAsText<ListedAccount>[]) {
+export function accountList(accounts: ListedAccountText[]) {
   return accounts.map((a) => ({
     id: a.id,
     provider: a.providerId,

@@ -9,10 +9,9 @@ export interface QueryPool {
 /** How a hot read may run. */
 export interface ReadOptions {
   /**
-   * False for a read whose answer is large (a page of 50 members with their users): it runs at once
-   * in a round trip of its own. Coalesced, eight such answers arrive and stay alive together until
-   * the last reply is written, and the garbage collector's extra work cost more than the round trips
-   * saved (list-members of 50 on PostgreSQL: 580 against 410 µs of service CPU a request).
+   * False for a read whose answer is large (a page of members with their users): it runs at once in
+   * a round trip of its own, since coalesced large answers cost the garbage collector more than the
+   * round trips saved (bench/README.md).
    */
   coalesce?: boolean;
 }
@@ -25,8 +24,8 @@ export type PostgresRead = (
 ) => Promise<unknown[]>;
 
 /**
- * Most reads one statement carries (see batchSize): a statement of eight copies holds about 0.4-1.3 MB
- * of plan in each backend that runs it, and its reads wait for each other's.
+ * Most reads one statement carries (see batchSize): each copy adds plan memory in every backend
+ * that runs it (docs/deployment.md), and its reads wait for each other's.
  */
 export const MOST_READS_PER_ROUND_TRIP = 8;
 
@@ -48,22 +47,10 @@ interface Shape {
 }
 
 /**
- * PostgreSQL's hot reads: each is a named prepared statement, so every pooled connection parses and
- * plans it once (node-postgres sends Parse only the first time a connection sees the name), and
- * each row comes back as one json column (`row_to_json`), which node-postgres hands over parsed.
- * One json column costs far less client CPU than many (node-postgres builds a parser per field from
- * the RowDescription sent on every execution), and a migration by another instance that changes a
- * table under a prepared `select *` cannot fail it ("cached plan must not change result type").
- * Values arrive as JSON has them: timestamps as ISO text with an offset, int8 as a number.
- *
- * Reads of the same SQL issued in one turn of the event loop (the requests one poll of the sockets
- * brought) are coalesced: one statement carries up to MOST_READS_PER_ROUND_TRIP of them as a
- * `UNION ALL` of the same statement, each copy with its own placeholders (so PostgreSQL infers each
- * parameter's type from its use, exactly as for one read) and tagged with its read's position. A
- * round trip costs PostgreSQL and node-postgres far more than a point read's own work: on one core
- * shared with the service, a lone `select 1` takes about 65 µs, a session lookup about 90.
- * A read waits at most for the rest of the turn it was issued in. If PostgreSQL refuses a coalesced
- * statement, each of its reads runs again alone, so one read's bad value fails its own request only.
+ * PostgreSQL's hot reads: named prepared statements (parsed once per connection), each row one json
+ * column (cheap for node-postgres to parse, and immune to another instance's migration changing a
+ * table). Reads of one SQL text issued in the same event-loop turn share a statement, a `UNION ALL`
+ * of up to MOST_READS_PER_ROUND_TRIP copies; if PostgreSQL refuses it, each read runs again alone.
  */
 export function postgresReader(pool: QueryPool, countRoundTrip: () => void): PostgresRead {
   // By SQL text: the compiled shapes of the hot reads, a bounded set.
@@ -144,7 +131,7 @@ function answeredByServer(error: unknown): boolean {
 /**
  * How many of `waiting` reads the next statement carries: the largest power of two up to
  * MOST_READS_PER_ROUND_TRIP (seven go as 4 + 2 + 1), so a shape has at most four statements on a
- * connection rather than one per count (each copy holds about 50-100 KB of plan in the backend).
+ * connection rather than one per count (each holds plan memory in the backend).
  */
 export function batchSize(waiting: number): number {
   let size = 1;
@@ -171,16 +158,16 @@ function newShape(sqlText: string): Shape {
 
 /**
  * One read: its rows as json. Several: the same statement once per read, each copy's placeholders
- * moved past the ones before, and each row tagged with its copy's position. The inner ORDER BY
- * holds: PostgreSQL scans a subquery that sorts as it is, and appends the copies in order.
+ * moved past the ones before, and each row tagged with its read (r) and its place in that read (p);
+ * the outer ORDER BY r, p states the order rather than trusting the append to keep each copy's.
  */
-function statementText(shape: Shape, reads: number): string {
+export function statementText(shape: Pick<Shape, "sqlText" | "arity">, reads: number): string {
   if (reads === 1) return `select row_to_json(t) as j from (${shape.sqlText}) as t`;
   const copies: string[] = [];
   for (let read = 0; read < reads; read++) {
     const offset = read * shape.arity;
     const sqlText = shape.sqlText.replace(PLACEHOLDER, (_, n: string) => `$${Number(n) + offset}`);
-    copies.push(`select ${read} as r, row_to_json(t) as j from (${sqlText}) as t`);
+    copies.push(`select ${read} as r, row_number() over () as p, row_to_json(t) as j from (${sqlText}) as t`);
   }
-  return copies.join(" union all ");
+  return `select r, j from (${copies.join(" union all ")}) as reads order by r, p`;
 }

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { migrateToLatest, type OpenedDatabase, openDatabase } from "./database.js";
+import { migrateToLatest, type OpenedDatabase, openDatabase } from "../database.js";
 import { readPrecompiled } from "./precompiled.js";
 
 let opened: OpenedDatabase | undefined;

@@ -1,28 +1,17 @@
 import type { Compilable, ExpressionBuilder, SelectQueryBuilder } from "kysely";
 import { jsonArrayFrom as postgresJsonArray, jsonObjectFrom as postgresJsonObject } from "kysely/helpers/postgres";
 import { jsonArrayFrom as sqliteJsonArray, jsonObjectFrom as sqliteJsonObject } from "kysely/helpers/sqlite";
-import type { Session, SessionWithUser, User } from "../../contract/models.js";
-import type { DB } from "./database.js";
-import type { DialectName } from "./dialect.js";
+import type { DB } from "../database.js";
+import type { DialectName } from "../dialect.js";
+import type { Database } from "../schema.js";
+import type { SessionRow } from "../sessions.js";
+import type { UserRow } from "../users.js";
 import { readPrecompiled } from "./precompiled.js";
-import type { Database } from "./schema.js";
-import { mapSession, type SessionRow } from "./sessions.js";
-import { mapUser } from "./users.js";
-import { isoTimestamp, type WithTimes } from "./values.js";
 
 /**
- * The caller's session and its user, found by token digest: the one statement get-session runs, and
- * the base every one-statement read route extends with joins and subqueries of its own. The session
- * is aliased `callerSession` and its columns prefixed (`s_`), so a route joins `session`, `member`...
- * under their own names and keeps its usual column names.
- *
- * The user comes as one JSON object column (`su`) from a subquery rather than a join: on a database
- * of 10^6 sessions and 10^5 users SQLite took 25 µs for the joined statement against 6 µs for this
- * one (a join alone of the same two rows 7.7 µs against 2.6 for the subquery; on a small database
- * both are about the same), and PostgreSQL answers either as fast.
- *
- * It finds a session whatever its state: whether it is still live (expiry, ban) is decided by
- * services/sessions.ts, in one place, which also deletes a dead one.
+ * The caller's session (aliased `callerSession`, columns prefixed `s_`) and its user as one JSON
+ * column (`su`, a subquery: faster than a join on large SQLite databases), found by token digest:
+ * the base every hot read route extends. Liveness (expiry, ban) is decided in services/sessions.ts.
  */
 export function callerSessionQuery(db: DB, dialect: DialectName, tokenHash: string) {
   return db
@@ -65,23 +54,22 @@ export function callerSessionQuery(db: DB, dialect: DialectName, tokenHash: stri
 export type CallerSessionRow =
   ReturnType<typeof callerSessionQuery> extends SelectQueryBuilder<any, any, infer R> ? R : never;
 
-/** The user's columns as the `su` column holds them (JSON: booleans may be 0/1, dates text). */
-type CallerUserColumns = Parameters<typeof mapUser>[0];
+/** The caller's session and user rows as read (user: JSON, so booleans may be 0/1 and dates text). */
+export interface CallerSessionRows {
+  session: SessionRow;
+  user: UserRow;
+}
 
-/** The caller's session and user as a reply: timestamps as ISO 8601 text, no Date made. */
-export type SessionWithUserText = { session: WithTimes<Session, string>; user: WithTimes<User, string> };
-
-/** The session found for a token (null: none), and the rows a route read with it. */
-export interface CallerRows<Row> {
-  found: SessionWithUser | null;
-  rows: Row[];
-  /** `found` as get-session answers it, made from the row's own text when asked (see isoTimestamp). */
-  foundAsText?: () => SessionWithUserText;
+/** The caller's rows for a token (null: no session) and the rows a route read with them. */
+export interface CallerRows<Rows> {
+  caller: CallerSessionRows | null;
+  /** Undefined when no session was found. */
+  rows: Rows | undefined;
 }
 
 /** The session and user rows inside a combined row (null: its user is gone). */
-function callerRows(row: CallerSessionRow, tokenHash: string): { session: SessionRow; user: CallerUserColumns } | null {
-  const user = parseJsonColumn<Omit<CallerUserColumns, "id">>(row.su);
+function callerRows(row: CallerSessionRow, tokenHash: string): CallerSessionRows | null {
+  const user = parseJsonColumn<Omit<UserRow, "id">>(row.su);
   // The user row goes with its sessions (ON DELETE CASCADE); none means none.
   if (!user) return null;
   return {
@@ -98,8 +86,7 @@ function callerRows(row: CallerSessionRow, tokenHash: string): { session: Sessio
       createdAt: row.s_createdAt,
       updatedAt: row.s_updatedAt,
     },
-    // Field by field: a spread of the parsed object (`{ ...user, id }`) cost get-session about 11 µs
-    // over HTTP, far more than the copy itself (0.9 µs alone).
+    // Field by field: a spread of the parsed object is far slower on the hot path (bench/README.md).
     user: {
       id: row.s_userId,
       name: user.name,
@@ -119,39 +106,26 @@ function callerRows(row: CallerSessionRow, tokenHash: string): { session: Sessio
 }
 
 /** How a route reads its rows along with the caller's session: one statement for both. */
-export type CallerSessionRead<Row> = (
-  db: DB,
-  dialect: DialectName,
-  tokenHash: string,
-  token: string,
-) => Promise<CallerRows<Row>>;
+export type CallerSessionRead<Rows> = (db: DB, dialect: DialectName, tokenHash: string) => Promise<CallerRows<Rows>>;
 
 /**
  * Runs callerSessionQuery extended by `join` as a precompiled statement of `shape`: the token digest
  * is argument 0, `args` follow. The extension keeps one row per session found: a column of JSON
  * rows (jsonRows), or a LEFT JOIN of at most one row. `rowsOf` takes the route's rows out of them.
  */
-export function readWithCallerSession<Joined extends CallerSessionRow, Row>(
+export function readWithCallerSession<Joined extends CallerSessionRow, Rows>(
   shape: string,
   args: readonly unknown[],
   join: (base: ReturnType<typeof callerSessionQuery>, args: readonly unknown[]) => Compilable<Joined>,
-  rowsOf: (joined: Joined[]) => Row[],
-): CallerSessionRead<Row> {
-  return async (db, dialect, tokenHash, token) => {
+  rowsOf: (joined: Joined[]) => Rows,
+): CallerSessionRead<Rows> {
+  return async (db, dialect, tokenHash) => {
     const joined = await readPrecompiled(db, `caller.${shape}`, [tokenHash, ...args], ([hash, ...rest]) =>
       join(callerSessionQuery(db, dialect, hash as string), rest),
     );
     const first = joined[0];
     const caller = first ? callerRows(first, tokenHash) : null;
-    if (!caller) return { found: null, rows: [] };
-    return {
-      found: { session: mapSession(caller.session, token), user: mapUser(caller.user) },
-      rows: rowsOf(joined),
-      foundAsText: () => ({
-        session: mapSession(caller.session, token, isoTimestamp),
-        user: mapUser(caller.user, isoTimestamp),
-      }),
-    };
+    return caller ? { caller, rows: rowsOf(joined) } : { caller: null, rows: undefined };
   };
 }
 
@@ -192,48 +166,11 @@ export function readCallerList<Column, Row>(
   args: readonly unknown[],
   rows: (eb: CallerExpressions, args: readonly unknown[]) => SelectQueryBuilder<any, any, Column>,
   map: (column: Column) => Row,
-): CallerSessionRead<Row> {
+): CallerSessionRead<Row[]> {
   return readWithCallerSession(
     shape,
     args,
     (base, rest) => base.select((eb) => jsonRows(dialect, rows(eb as CallerExpressions, rest)).as("rows")),
     ([row]) => parseJsonRows<Column>(row!.rows).map(map),
-  );
-}
-
-/** The session and user alone: get-session's single round trip. */
-export const readCallerSession: CallerSessionRead<never> = readWithCallerSession<CallerSessionRow, never>(
-  "only",
-  [],
-  (base) => base,
-  () => [],
-);
-
-/** With the caller's session, the user's live sessions, newest first (see listActiveUserSessions). */
-export function readCallerSessionList(dialect: DialectName, now: Date): CallerSessionRead<SessionRow> {
-  return readCallerList(
-    dialect,
-    "sessions",
-    [now],
-    (eb, [at]) =>
-      eb
-        .selectFrom("session")
-        .select([
-          "session.id",
-          "session.userId",
-          "session.expiresAt",
-          "session.ipAddress",
-          "session.userAgent",
-          "session.activeOrganizationId",
-          "session.activeTeamId",
-          "session.impersonatedBy",
-          "session.createdAt",
-          "session.updatedAt",
-        ])
-        .whereRef("session.userId", "=", "callerSession.userId")
-        .where("session.expiresAt", ">", at as Date)
-        .orderBy("session.createdAt", "desc"),
-    // The list never reads tokenHash (only the caller's own session needs it): the rows lack it.
-    (row) => row as SessionRow,
   );
 }

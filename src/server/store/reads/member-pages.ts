@@ -1,12 +1,13 @@
 import { LRUCache } from "lru-cache";
+import type { MembersReply } from "../members.js";
 
 /** A page of list-members this instance has sent, and the member-list version it was read at. */
 export interface KnownPage {
   organizationId: string;
   /** memberListVersion.version when the page was read (migration 0014). */
   version: number;
-  /** The reply's JSON, `{ members, total }`. */
-  reply: string;
+  /** The page as answered, frozen. */
+  reply: MembersReply;
 }
 
 /** How much of its memory an instance gives to pages: about 500 pages of 50 members. */
@@ -15,20 +16,14 @@ const PAGE_BYTES = 8 * 1024 * 1024;
 const NAMINGS = 10_000;
 
 /**
- * The unfiltered first pages of list-members an instance has answered, kept to answer again while
- * the organization's member-list version has not moved. The statement that reads the caller's
- * session and membership also reads that version and leaves the page out when it equals the one
- * offered here (readCallerMembersPage), so a page is only ever reused after the database has said,
- * in the same statement, that nothing the page shows has changed: right on every instance at once,
- * with nothing to tell the others.
- *
- * A request names its organization by id, by slug or as its session's active one; which organization
- * that turned out to be is remembered too, since the version to offer is that organization's.
+ * list-members' unfiltered first pages, answered again while the organization's member-list version
+ * holds: the statement that reads the caller's membership checks that version and leaves the page
+ * out when it matches, so every instance stays right with nothing to tell the others.
  */
 export class MemberPageCache {
   readonly #pages = new LRUCache<string, KnownPage>({
     maxSize: PAGE_BYTES,
-    sizeCalculation: (page) => page.reply.length + page.organizationId.length,
+    sizeCalculation: (page) => approximateBytes(page.reply) + page.organizationId.length,
   });
   readonly #organizationOf = new LRUCache<string, string>({ max: NAMINGS });
 
@@ -39,7 +34,11 @@ export class MemberPageCache {
   }
 
   /** After a read: which organization the naming meant, and the page as read (null version: not kept). */
-  remember(naming: string, page: string, read: { organizationId: string; version: number | null; reply: string }) {
+  remember(
+    naming: string,
+    page: string,
+    read: { organizationId: string; version: number | null; reply: MembersReply },
+  ) {
     this.#organizationOf.set(naming, read.organizationId);
     if (read.version === null) return;
     const key = `${read.organizationId} ${page}`;
@@ -47,4 +46,14 @@ export class MemberPageCache {
       this.#pages.set(key, { organizationId: read.organizationId, version: read.version, reply: read.reply });
     }
   }
+}
+
+/** About what a page costs to hold: its text and a fixed share for each member's objects. */
+function approximateBytes(reply: MembersReply): number {
+  let bytes = 64;
+  for (const member of reply.members) {
+    bytes += 160 + member.id.length + member.userId.length + member.role.length + member.createdAt.length;
+    bytes += member.user.name.length + member.user.email.length + (member.user.image?.length ?? 0);
+  }
+  return bytes;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { batchSize, MOST_READS_PER_ROUND_TRIP } from "./postgres-reads.js";
+import { batchSize, MOST_READS_PER_ROUND_TRIP, statementText } from "./postgres-reads.js";
 
 describe("batchSize", () => {
   it("takes the largest power of two up to the most one statement carries", () => {
@@ -20,5 +20,21 @@ describe("batchSize", () => {
       }
     }
     expect([...sizes].sort((a, b) => a - b)).toEqual([1, 2, 4, 8]);
+  });
+});
+
+describe("statementText", () => {
+  const shape = { sqlText: 'select "id" from "session" where "userId" = $1 order by "createdAt" desc', arity: 1 };
+
+  it("runs one read as it is, each row as json", () => {
+    expect(statementText(shape, 1)).toBe(`select row_to_json(t) as j from (${shape.sqlText}) as t`);
+  });
+
+  it("orders coalesced rows by read and by place within the read, in the outer query", () => {
+    const text = statementText(shape, 2);
+    expect(text).toContain("$1 order by");
+    expect(text).toContain("$2 order by");
+    expect(text.match(/row_number\(\) over \(\) as p/g)).toHaveLength(2);
+    expect(text).toMatch(/\) as reads order by r, p$/);
   });
 });

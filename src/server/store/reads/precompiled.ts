@@ -1,5 +1,6 @@
 import type { Compilable } from "kysely";
-import { type DB, hasDirectReader, readRowsDirect } from "./database.js";
+import type { DB } from "../database.js";
+import { hasDirectReader, readRowsDirect } from "./direct.js";
 import type { ReadOptions } from "./postgres-reads.js";
 
 /** Stands in for argument i while a query is compiled once; never a real value. */
@@ -27,15 +28,10 @@ function compileTemplate(build: (args: readonly unknown[]) => Compilable<unknown
 }
 
 /**
- * Runs a read whose SQL depends only on `shape`, not on the values: the query is built and compiled
- * once per database and shape (building and compiling cost more than running a small indexed read),
- * then each call binds its `args` by position. `build` must pass each argument to the query builder
- * as a value of its own (not inside a pattern or a list), which compiling checks.
- *
- * The statement runs as readRowsDirect runs it (SQLite: on the connection; PostgreSQL: a named
- * prepared statement, coalesced with the same shape's other reads of this turn unless `options` says
- * otherwise), or through Kysely inside a transaction. One round trip at most, counted. Map the
- * timestamps with toDate: on PostgreSQL they come as Dates through Kysely but as ISO text directly.
+ * Runs a read whose SQL depends only on `shape`: built and compiled once per database and shape,
+ * then each call binds its `args` by position (each must be a value of its own, which compiling
+ * checks). Runs as readRowsDirect runs it, or through Kysely inside a transaction; map timestamps
+ * with toDate, since they come as text directly but as Dates through Kysely on PostgreSQL.
  */
 export async function readPrecompiled<Row>(
   db: DB,

@@ -1,0 +1,108 @@
+import type { MemberWithUser, Organization, Session, SessionWithUser, User } from "../../contract/models.js";
+import type { DB } from "./database.js";
+import type { DialectName } from "./dialect.js";
+import {
+  type CallerMembersPage,
+  type CallerPageQuery,
+  readCallerActiveMember,
+  readCallerMembersPage,
+} from "./members.js";
+import { readCallerOrganizations } from "./organizations.js";
+import { type CallerRows, type MemberPageCache, readWithCallerSession } from "./reads/index.js";
+import { mapSession, readCallerSessionList } from "./sessions.js";
+import { type ListedAccount, readCallerAccounts } from "./social-accounts.js";
+import { mapUser } from "./users.js";
+import { isoTimestamp, type WithTimes } from "./values.js";
+
+/** The hot reads' rows keep their timestamps as the ISO text a reply sends (see isoTimestamp). */
+export type SessionText = WithTimes<Session, string>;
+export type ListedAccountText = WithTimes<ListedAccount, string>;
+export type OrganizationText = WithTimes<Organization, string>;
+export type MemberWithUserText = WithTimes<MemberWithUser, string>;
+
+/**
+ * What a hot read route reads in the statement that finds the caller's session: plain data, so the
+ * request names its rows and the store alone decides the SQL.
+ */
+export type CallerRead =
+  | { rows: "none" }
+  | { rows: "sessions"; now: Date }
+  | { rows: "accounts" }
+  | { rows: "organizations" }
+  | { rows: "activeMember"; organizationId: string | null }
+  | { rows: "membersPage"; page: CallerPageQuery };
+
+/** The rows each read answers with. */
+interface RowsByRead {
+  none: undefined;
+  sessions: SessionText[];
+  accounts: ListedAccountText[];
+  organizations: OrganizationText[];
+  activeMember: MemberWithUserText | null;
+  membersPage: CallerMembersPage;
+}
+
+export type RowsOf<R extends CallerRead> = RowsByRead[R["rows"]];
+
+/** The caller's session and user as get-session answers them: timestamps as the row's own text. */
+export type SessionWithUserText = { session: WithTimes<Session, string>; user: WithTimes<User, string> };
+
+/** The session found for a token (null: none) and the rows read with it. */
+export interface FoundCaller<Rows> {
+  found: SessionWithUser | null;
+  rows: Rows | undefined;
+  /** `found` as get-session answers it, made from the row's own text when asked (see isoTimestamp). */
+  foundAsText?: () => SessionWithUserText;
+}
+
+/** The session and user alone: get-session's single round trip. */
+const readCallerSession = readWithCallerSession(
+  "only",
+  [],
+  (base) => base,
+  () => undefined,
+);
+
+/** The caller's session for a token digest, with the rows `read` names (see caller-session.ts). */
+export async function readCaller<R extends CallerRead>(
+  db: DB,
+  dialect: DialectName,
+  tokenHash: string,
+  token: string,
+  read: R,
+  pages: MemberPageCache,
+): Promise<FoundCaller<RowsOf<R>>> {
+  const { caller, rows } = await readRows(db, dialect, tokenHash, read, pages);
+  if (!caller) return { found: null, rows: undefined };
+  return {
+    found: { session: mapSession(caller.session, token), user: mapUser(caller.user) },
+    rows: rows as RowsOf<R>,
+    foundAsText: () => ({
+      session: mapSession(caller.session, token, isoTimestamp),
+      user: mapUser(caller.user, isoTimestamp),
+    }),
+  };
+}
+
+function readRows(
+  db: DB,
+  dialect: DialectName,
+  tokenHash: string,
+  read: CallerRead,
+  pages: MemberPageCache,
+): Promise<CallerRows<unknown>> {
+  switch (read.rows) {
+    case "none":
+      return readCallerSession(db, dialect, tokenHash);
+    case "sessions":
+      return readCallerSessionList(dialect, read.now)(db, dialect, tokenHash);
+    case "accounts":
+      return readCallerAccounts(dialect)(db, dialect, tokenHash);
+    case "organizations":
+      return readCallerOrganizations(dialect)(db, dialect, tokenHash);
+    case "activeMember":
+      return readCallerActiveMember(read.organizationId)(db, dialect, tokenHash);
+    case "membersPage":
+      return readCallerMembersPage(dialect, read.page, pages)(db, dialect, tokenHash);
+  }
+}
