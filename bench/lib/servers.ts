@@ -62,6 +62,8 @@ export async function startService(
     PORT: String(port),
     HOST: "127.0.0.1",
     BASE_URL: origin,
+    // Production refuses to start without a mail destination; the bench's scenarios mail nothing.
+    MAIL_DISABLED: "1",
   });
 }
 
