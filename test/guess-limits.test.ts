@@ -219,6 +219,21 @@ describe("passwords", () => {
   });
 });
 
+describe("a signed-in user's password", () => {
+  it(`of ${BURST} parallel wrong passwords on one session (verify-password), at most ${FREE_FAILURES + 1} are checked`, async () => {
+    // A stolen session cookie must not guess the password faster than sign-in may.
+    const { browser } = await signUp(server, { email: uniqueEmail("reprove-burst") });
+    server.clock.freeze();
+    const answers = await burst(
+      browser,
+      "/verify-password",
+      Array.from({ length: BURST }, (_, i) => ({ password: `wrong password ${i}` })),
+    ).finally(() => server.clock.resume());
+    expect(checked(answers, "INVALID_PASSWORD").length).toBeLessThanOrEqual(FREE_FAILURES + 1);
+    expect(answers.filter((a) => a.code !== "INVALID_PASSWORD" && a.status !== 429)).toEqual([]);
+  });
+});
+
 describe("mail caps", () => {
   const senders = [
     { path: "/sign-in/magic-link", body: {} },

@@ -13,6 +13,7 @@ import { consumeVerification } from "../store/verifications.js";
 import { issueMailedToken } from "./mailed-tokens.js";
 import { assertAccountDeletable, releaseMemberships } from "./ownership.js";
 import { isSessionFresh } from "./sessions.js";
+import { checkPasswordUnderBrake } from "./sign-in-throttle.js";
 
 /** Delete tokens are 32 characters of digits and lowercase letters (SPEC 9); only their SHA-256 is stored. */
 const deleteIdentifier = (token: string) => `delete-account-${sha256Base64Url(token)}`;
@@ -37,7 +38,9 @@ export async function deleteUser(
       throw new AuthError("PASSWORD_TOO_LONG");
     const stored = await findCredentialPassword(ctx.db, user.id);
     if (!stored) throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
-    if (!(await ctx.hasher.verify(stored, input.password))) throw new AuthError("INVALID_PASSWORD");
+    const password = input.password;
+    const valid = await checkPasswordUnderBrake(ctx, user.email, () => ctx.hasher.verify(stored, password));
+    if (!valid) throw new AuthError("INVALID_PASSWORD");
   }
   if (input.token) {
     await deleteUserWithToken(ctx, user.id, input.token);

@@ -5,6 +5,7 @@ import { AuthError } from "../errors.js";
 import { findCredentialPassword } from "../store/accounts.js";
 import { findSessionProof, type ProofMethod, recordSessionProof } from "../store/session-proofs.js";
 import { verifyPasswordOrDummy } from "./credentials.js";
+import { checkPasswordUnderBrake } from "./sign-in-throttle.js";
 
 /**
  * How long a proof of identity counts for adding a credential or factor. A session alone is no
@@ -44,7 +45,10 @@ export async function guardCredentialChange(
 /** Checks the user's password and records it as the session's latest proof; INVALID_PASSWORD otherwise. */
 export async function proveWithPassword(ctx: AuthContext, current: SessionWithUser, password: string): Promise<void> {
   const stored = await findCredentialPassword(ctx.db, current.user.id);
-  if (!(await verifyPasswordOrDummy(ctx.hasher, stored, password))) throw new AuthError("INVALID_PASSWORD");
+  const valid = await checkPasswordUnderBrake(ctx, current.user.email, () =>
+    verifyPasswordOrDummy(ctx.hasher, stored, password),
+  );
+  if (!valid) throw new AuthError("INVALID_PASSWORD");
   await noteProof(ctx, current, "password");
 }
 

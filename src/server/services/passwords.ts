@@ -9,6 +9,7 @@ import { deleteUserVerifications } from "../store/verifications.js";
 import { assertNewPasswordAcceptable } from "./credentials.js";
 import { RESET_PASSWORD_PREFIX } from "./password-reset.js";
 import { createSession, type RequestMeta, revokeAllSessions } from "./sessions.js";
+import { checkPasswordUnderBrake } from "./sign-in-throttle.js";
 import { forgetTrustedDevices } from "./trusted-devices.js";
 
 export interface ChangePasswordInput {
@@ -32,7 +33,8 @@ export async function changePassword(
   const { user } = current;
   const stored = await findCredentialPassword(ctx.db, user.id);
   if (!stored) throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
-  if (!(await ctx.hasher.verify(stored, input.currentPassword))) throw new AuthError("INVALID_PASSWORD");
+  const valid = await checkPasswordUnderBrake(ctx, user.email, () => ctx.hasher.verify(stored, input.currentPassword));
+  if (!valid) throw new AuthError("INVALID_PASSWORD");
   // Checked once the current password is proven, so a wrong one is always INVALID_PASSWORD.
   if (input.newPassword === input.currentPassword) throw new AuthError("NEW_PASSWORD_SAME_AS_CURRENT");
   const passwordHash = await ctx.hasher.hash(input.newPassword);

@@ -34,6 +34,21 @@ export function beginSignInAttempt(ctx: AuthContext, email: string) {
   return beginBrakedAttempt(ctx, passwordKey(email));
 }
 
+/**
+ * A signed-in user's password (a re-proof, change-password, delete-user) under the sign-in brake: a
+ * stolen session must not become a way to guess the password faster than sign-in allows.
+ */
+export async function checkPasswordUnderBrake(
+  ctx: AuthContext,
+  email: string,
+  check: () => Promise<boolean>,
+): Promise<boolean> {
+  const finish = await beginSignInAttempt(ctx, email);
+  const valid = await check();
+  await finish(valid);
+  return valid;
+}
+
 /** The same brake on a user's second-factor codes (TOTP, mailed OTP, backup codes) at sign-in. */
 export function beginSecondFactorAttempt(ctx: AuthContext, userId: string) {
   return beginBrakedAttempt(ctx, secondFactorKey(userId));
