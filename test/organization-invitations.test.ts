@@ -149,11 +149,11 @@ describe("invitation abuse", () => {
     // Housekeeping forgets a count once its day is over.
     const quota = () =>
       server.auth.database.db
-        .selectFrom("invitationRecipientQuota")
-        .select("sent")
-        .where("email", "=", email)
+        .selectFrom("attemptCounter")
+        .select("attempts")
+        .where("key", "=", `invitations-to:${email}`)
         .execute();
-    expect(await quota()).toEqual([{ sent: 1 }]);
+    expect(await quota()).toEqual([{ attempts: 1 }]);
     server.clock.advance(86_401);
     await sweepExpired(server.auth.context);
     expect(await quota()).toEqual([]);

@@ -6,7 +6,6 @@ import {
   deleteFinishedWebhookDeliveries,
   deleteSentMailBefore,
 } from "../store/housekeeping.js";
-import { deleteStaleRecipientQuotas } from "../store/invitations.js";
 
 /** Delivered mail is kept this long for the development outbox page and support questions. */
 const SENT_MAIL_RETENTION_MS = 7 * 86400 * 1000;
@@ -26,7 +25,6 @@ export async function sweepExpired(
   const sessions = await deleteExpiredSessions(ctx.db, now);
   const verifications = await deleteExpiredVerifications(ctx.db, now);
   await deleteExpiredAttempts(ctx.db, now);
-  await deleteStaleRecipientQuotas(ctx.db, new Date(now.getTime() - 86_400_000));
   const mail = await deleteSentMailBefore(ctx.db, new Date(now.getTime() - SENT_MAIL_RETENTION_MS));
   const webhooks = await deleteFinishedWebhookDeliveries(ctx.db, {
     delivered: new Date(now.getTime() - DELIVERED_WEBHOOK_RETENTION_MS),

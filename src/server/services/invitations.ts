@@ -4,10 +4,10 @@ import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { invitationMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
+import { claimAttempt } from "../store/attempt-counters.js";
 import { type DB, isUniqueViolation } from "../store/database.js";
 import {
   claimInvitationResend,
-  claimRecipientMail,
   countInvitationsByInviter,
   countPendingInvitations,
   findInvitation,
@@ -69,11 +69,12 @@ async function enqueueInvitationMail(
 ): Promise<boolean> {
   if (!ctx.options.organization.sendInvitationEmail) return false;
   // Claimed before the mail is written, in the invitation's transaction: a refusal undoes the change.
-  const claimed = await claimRecipientMail(trx, invitation.email, ctx.now(), {
-    cap: INVITATION_MAILS_PER_RECIPIENT_PER_DAY,
-    windowMs: 86_400_000,
+  const now = ctx.now();
+  const claimed = await claimAttempt(trx, `invitations-to:${invitation.email}`, now, {
+    limit: INVITATION_MAILS_PER_RECIPIENT_PER_DAY,
+    expiresAt: new Date(now.getTime() + 86_400_000),
   });
-  if (!claimed) throw new AuthError("INVITATION_RECIPIENT_LIMIT_REACHED");
+  if (claimed === null) throw new AuthError("INVITATION_RECIPIENT_LIMIT_REACHED");
   const url = `${ctx.baseURL}/accept-invitation/${encodeURIComponent(invitation.id)}`;
   await ctx.mail.enqueue(
     trx,

@@ -134,48 +134,6 @@ export async function claimInvitationResend(
 }
 
 /**
- * Claims one invitation mail to `email` before it is written: counted per address over a window
- * that starts with its first mail, across organizations. False once `cap` mails went out in the
- * window. One statement (insert, or update while under the cap), so parallel claims cannot overshoot.
- */
-export async function claimRecipientMail(
-  db: DB,
-  email: string,
-  now: Date,
-  limit: { cap: number; windowMs: number },
-): Promise<boolean> {
-  const windowOver = new Date(now.getTime() - limit.windowMs);
-  const row = await db
-    .insertInto("invitationRecipientQuota")
-    .values({ email, windowStart: now, sent: 1 })
-    .onConflict((oc) =>
-      oc
-        .column("email")
-        .doUpdateSet((eb) => {
-          const expired = eb("invitationRecipientQuota.windowStart", "<=", windowOver);
-          return {
-            sent: eb
-              .case()
-              .when(expired)
-              .then(1)
-              .else(eb("invitationRecipientQuota.sent", "+", 1))
-              .end(),
-            windowStart: eb.case().when(expired).then(now).else(eb.ref("invitationRecipientQuota.windowStart")).end(),
-          };
-        })
-        .where((eb) =>
-          eb.or([
-            eb("invitationRecipientQuota.windowStart", "<=", windowOver),
-            eb("invitationRecipientQuota.sent", "<", limit.cap),
-          ]),
-        ),
-    )
-    .returning("sent")
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/**
  * list-invitations in one round trip: the caller's membership row LEFT JOINed to every invitation
  * of the organization, newest first. Not a member -> no row.
  */
@@ -305,9 +263,4 @@ export async function removeTeamFromPendingInvitations(db: DB, organizationId: s
       .where("id", "=", row.id)
       .execute();
   }
-}
-
-/** Recipient counts whose window started before `before`: a new window starts with the next mail anyway. */
-export async function deleteStaleRecipientQuotas(db: DB, before: Date): Promise<void> {
-  await db.deleteFrom("invitationRecipientQuota").where("windowStart", "<", before).execute();
 }

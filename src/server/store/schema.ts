@@ -162,13 +162,6 @@ export interface InvitationTable {
   lastSentAt: NullableTimestamp;
 }
 
-/** Invitation mails to one address in its current day, across organizations (migration 0018). */
-export interface InvitationRecipientQuotaTable {
-  email: string;
-  windowStart: Timestamp;
-  sent: number;
-}
-
 export interface TeamTable {
   id: string;
   name: string;
@@ -265,7 +258,6 @@ export interface Database {
   member: MemberTable;
   memberListVersion: MemberListVersionTable;
   invitation: InvitationTable;
-  invitationRecipientQuota: InvitationRecipientQuotaTable;
   team: TeamTable;
   teamMember: TeamMemberTable;
   jwks: JwksTable;
