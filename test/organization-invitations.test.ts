@@ -185,6 +185,38 @@ describe("invitation abuse", () => {
   });
 });
 
+describe("invitations per inviter under parallel requests", () => {
+  it("150 parallel invitations across 15 organizations create at most invitationsPerInviterPerDay", async () => {
+    const cap = 5;
+    const capped = await startTestServer({ options: { organization: { invitationsPerInviterPerDay: cap } } });
+    try {
+      const { owner, organizationId } = await createOrganization(capped, { name: "Burst" });
+      const others = await Promise.all(
+        Array.from({ length: 14 }, () =>
+          owner.browser.post("/organization/create", { name: "Burst", slug: `burst-${n++}` }).then((r) => r.body.id),
+        ),
+      );
+      const organizations = [organizationId, ...others];
+      const answers = await Promise.all(
+        Array.from({ length: 150 }, (_, i) =>
+          owner.browser.post("/organization/invite-member", {
+            email: freshEmail(),
+            role: "member",
+            organizationId: organizations[i % organizations.length],
+          }),
+        ),
+      );
+      expect(answers.filter((a) => a.status !== 200 && a.body.code !== "INVITATION_LIMIT_REACHED")).toEqual([]);
+      const { db } = capped.auth.database;
+      const created = await db.selectFrom("invitation").select("id").where("inviterId", "=", owner.user.id).execute();
+      expect(created.length).toBe(cap);
+      expect(answers.filter((a) => a.status === 200).length).toBe(cap);
+    } finally {
+      await capped.close();
+    }
+  });
+});
+
 describe("invite-member and the invitation mail", () => {
   it("mails a link into the application over SMTP; the recipient follows it and accepts", async () => {
     const { owner, organizationId, organization } = await createOrganization(server, { name: "Mailers" });

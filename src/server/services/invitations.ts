@@ -8,7 +8,6 @@ import { claimAttempt } from "../store/attempt-counters.js";
 import { type DB, isUniqueViolation } from "../store/database.js";
 import {
   claimInvitationResend,
-  countInvitationsByInviter,
   countPendingInvitations,
   findInvitation,
   findInvitationDetails,
@@ -169,8 +168,12 @@ export async function inviteMember(
       if ((await countPendingInvitations(trx, organizationId, now)) >= options.invitationLimit) {
         throw new AuthError("INVITATION_LIMIT_REACHED");
       }
-      const dayAgo = new Date(now.getTime() - 86_400_000);
-      if ((await countInvitationsByInviter(trx, session.userId, dayAgo)) >= options.invitationsPerInviterPerDay) {
+      // Claimed, not counted: invitations in other organizations are not serialised by this one's lock.
+      const claimed = await claimAttempt(trx, `invitations-by:${session.userId}`, now, {
+        limit: options.invitationsPerInviterPerDay,
+        expiresAt: new Date(now.getTime() + 86_400_000),
+      });
+      if (claimed === null) {
         throw new AuthError("INVITATION_LIMIT_REACHED", {
           message: `You can send at most ${options.invitationsPerInviterPerDay} invitations a day`,
         });

@@ -81,17 +81,6 @@ export async function countPendingInvitations(db: DB, organizationId: string, no
   return Number(row.n);
 }
 
-/** Invitations one user created since `since`, in any organization (the per-inviter daily cap). */
-export async function countInvitationsByInviter(db: DB, inviterId: string, since: Date): Promise<number> {
-  const row = await db
-    .selectFrom("invitation")
-    .select(countAll.as("n"))
-    .where("inviterId", "=", inviterId)
-    .where("createdAt", ">", since)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 /**
  * Moves a pending invitation to another status. Conditional on `status = 'pending'`, so of many
  * concurrent accepts exactly one sees a row come back.
