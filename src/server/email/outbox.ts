@@ -31,10 +31,10 @@ export interface MailOutboxOptions {
 /**
  * Mail anyone can make us send to an address they name (links to verify, reset, confirm, delete):
  * at most RECIPIENT_CAP of them per address in a window of RECIPIENT_WINDOW_MS from the first (the
- * dropped ones do not stretch it), whatever the route or the
- * requester's IP, so nobody can bomb an inbox through us. Each mail claims its place in the
- * address's window before it is queued (store/attempt-counters.ts), so parallel requests cannot all
- * pass the cap, and every instance shares the count. Past the cap the mail is dropped (logged), and
+ * dropped ones do not stretch it), whatever the route or the requester's IP, so nobody can bomb an
+ * inbox through us. Each mail claims its place in the address's window before it is queued
+ * (store/attempt-counters.ts), so parallel requests cannot all pass the cap, and every instance
+ * shares the count. Past the cap the mail is dropped (logged), and
  * the request answers as usual: the answer must not tell whether anything was sent.
  */
 export const RECIPIENT_CAPPED_KINDS = [

@@ -7,13 +7,12 @@ import { LOWER_ALPHANUMERIC, randomString } from "../crypto/random.js";
 import { deleteAccountMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import { deleteUserAndOwnedRows } from "../store/account-deletion.js";
-import { findCredentialPassword } from "../store/accounts.js";
 import type { DB } from "../store/database.js";
 import { consumeVerification } from "../store/verifications.js";
 import { issueMailedToken } from "./mailed-tokens.js";
 import { assertAccountDeletable, releaseMemberships } from "./ownership.js";
 import { isSessionFresh } from "./sessions.js";
-import { checkPasswordUnderBrake } from "./sign-in-throttle.js";
+import { assertCurrentPassword } from "./sign-in-throttle.js";
 
 /** Delete tokens are 32 characters of digits and lowercase letters (SPEC 9); only their SHA-256 is stored. */
 const deleteIdentifier = (token: string) => `delete-account-${sha256Base64Url(token)}`;
@@ -36,11 +35,7 @@ export async function deleteUser(
   if (input.password) {
     if (input.password.length > ctx.options.emailAndPassword.maxPasswordLength)
       throw new AuthError("PASSWORD_TOO_LONG");
-    const stored = await findCredentialPassword(ctx.db, user.id);
-    if (!stored) throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
-    const password = input.password;
-    const valid = await checkPasswordUnderBrake(ctx, user.email, () => ctx.hasher.verify(stored, password));
-    if (!valid) throw new AuthError("INVALID_PASSWORD");
+    await assertCurrentPassword(ctx, user, input.password);
   }
   if (input.token) {
     await deleteUserWithToken(ctx, user.id, input.token);

@@ -9,7 +9,7 @@ import { deleteUserVerifications } from "../store/verifications.js";
 import { assertNewPasswordAcceptable } from "./credentials.js";
 import { RESET_PASSWORD_PREFIX } from "./password-reset.js";
 import { createSession, type RequestMeta, revokeAllSessions } from "./sessions.js";
-import { checkPasswordUnderBrake } from "./sign-in-throttle.js";
+import { assertCurrentPassword } from "./sign-in-throttle.js";
 import { forgetTrustedDevices } from "./trusted-devices.js";
 
 export interface ChangePasswordInput {
@@ -31,10 +31,7 @@ export async function changePassword(
 ): Promise<{ user: User; session: Session | null }> {
   assertNewPasswordAcceptable(ctx, input.newPassword);
   const { user } = current;
-  const stored = await findCredentialPassword(ctx.db, user.id);
-  if (!stored) throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
-  const valid = await checkPasswordUnderBrake(ctx, user.email, () => ctx.hasher.verify(stored, input.currentPassword));
-  if (!valid) throw new AuthError("INVALID_PASSWORD");
+  await assertCurrentPassword(ctx, user, input.currentPassword);
   // Checked once the current password is proven, so a wrong one is always INVALID_PASSWORD.
   if (input.newPassword === input.currentPassword) throw new AuthError("NEW_PASSWORD_SAME_AS_CURRENT");
   const passwordHash = await ctx.hasher.hash(input.newPassword);

@@ -1,5 +1,7 @@
+import type { User } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { AuthError } from "../errors.js";
+import { findCredentialPassword } from "../store/accounts.js";
 import { claimAttempt, clearAttempts, findAttempts } from "../store/attempt-counters.js";
 
 /** Failures allowed before the backoff starts. */
@@ -47,6 +49,17 @@ export async function checkPasswordUnderBrake(
   const valid = await check();
   await finish(valid);
   return valid;
+}
+
+/**
+ * A signed-in user's own password, checked under the sign-in brake (a stolen session must not guess
+ * faster than sign-in may): CREDENTIAL_ACCOUNT_NOT_FOUND without one, INVALID_PASSWORD when wrong.
+ */
+export async function assertCurrentPassword(ctx: AuthContext, user: User, password: string): Promise<void> {
+  const stored = await findCredentialPassword(ctx.db, user.id);
+  if (!stored) throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
+  const valid = await checkPasswordUnderBrake(ctx, user.email, () => ctx.hasher.verify(stored, password));
+  if (!valid) throw new AuthError("INVALID_PASSWORD");
 }
 
 /** The same brake on a user's second-factor codes (TOTP, mailed OTP, backup codes) at sign-in. */
