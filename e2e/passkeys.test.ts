@@ -1,4 +1,4 @@
-import type { Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
 import { verifyEmailFromProfile } from "./helpers/service.js";
@@ -22,11 +22,17 @@ async function withVirtualAuthenticator(page: Page): Promise<void> {
   });
 }
 
+// Two tests on one page and authenticator: each step gets its own time budget on a loaded machine,
+// and a stuck step fails on its own locator (page timeout) rather than on the test's.
 describe("passkeys in Chromium", () => {
-  it("adds a passkey on the security page, then signs in with it, no password", async () => {
-    const user = { name: "Pia", email: `pia-${Date.now()}@example.com`, password: "correct horse battery" };
-    const context = await e2e.browser.newContext();
-    const page = await context.newPage();
+  const user = { name: "Pia", email: `pia-${Date.now()}@example.com`, password: "correct horse battery" };
+  let context: BrowserContext;
+  let page: Page;
+
+  it("adds a passkey on the security page after the password is asked for again", async () => {
+    context = await e2e.newContext();
+    page = await context.newPage();
+    page.setDefaultTimeout(20_000);
     await withVirtualAuthenticator(page);
     await signUpInBrowser(page, e2e.service.origin, user);
     await page.getByTestId("home-title").waitFor();
@@ -42,7 +48,9 @@ describe("passkeys in Chromium", () => {
     await page.getByTestId("passkey-notice").waitFor();
     await expect.poll(() => page.getByTestId("passkey-row").count()).toBe(1);
     expect(await seriousA11yViolations(page)).toEqual([]);
+  });
 
+  it("signs in with the passkey alone, by autofill and by the button", async () => {
     // Signed out, the same browser (and its authenticator) signs in with the passkey alone. The email
     // field offers passkeys in its autofill (conditional UI); the virtual authenticator picks its own.
     await context.clearCookies();
@@ -58,6 +66,5 @@ describe("passkeys in Chromium", () => {
     await page.goto(`${e2e.service.origin}/sign-in`);
     await page.getByTestId("sign-in-passkey").click();
     await page.getByTestId("home-title").waitFor();
-    await context.close();
   });
 });
