@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashSessionToken } from "../src/server/services/sessions.js";
-import { type CallerRead, type FoundCaller, readCaller } from "../src/server/store/caller-reads.js";
+import { type CallerRead, callerAsText, type FoundCaller, readCaller } from "../src/server/store/caller-reads.js";
 import { type DB, migrateToLatest, type OpenedDatabase, openDatabase } from "../src/server/store/database.js";
 import { findMemberWithUser } from "../src/server/store/members.js";
 import { listUserOrganizations } from "../src/server/store/organizations.js";
@@ -111,8 +111,8 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** A read's session and rows, without its reply-making function (a new closure on every read). */
-const foundAndRows = <Row>({ found, rows }: FoundCaller<Row>) => ({ found, rows });
+/** A read's session and rows, without the raw rows they were made from (their form differs by driver). */
+const foundAndRows = <Row>({ found, rows }: Pick<FoundCaller<Row>, "found" | "rows">) => ({ found, rows });
 
 /** What each hot read answers, mapped as the routes map it. */
 async function answers(db: DB) {
@@ -126,10 +126,10 @@ async function answers(db: DB) {
     sortDirection: "asc",
   } as const;
   return {
-    session: await read({ rows: "none" }).then(({ found, rows, foundAsText }) => ({
+    session: await read({ rows: "none" }).then(({ found, rows, read }) => ({
       ...foundAndRows({ found, rows }),
       // The reply made from the row's text is what JSON makes of the mapped session, Dates included.
-      asText: foundAsText?.(),
+      asText: read ? callerAsText(read, token) : undefined,
       asJson: JSON.parse(JSON.stringify(found)),
     })),
     sessions: (await read({ rows: "sessions", now: at(0) })).rows,

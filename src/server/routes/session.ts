@@ -19,6 +19,7 @@ import {
   liveSessionsRead,
   revokeOtherSessions,
   revokeSession,
+  sessionReply,
   signOut,
   signOutEverywhere,
 } from "../services/sessions.js";
@@ -53,8 +54,7 @@ export function sessionRoutes(route: Route): void {
     if (lookup.refreshed) writeSessionCookies(c, lookup.data, { rememberMe: true });
     else writeCookieCache(c, lookup.data, { rememberMe: !dontRemember });
     await attachSessionJwt(c, lookup.data);
-    // The row's own text where nothing changed it: Dates would cost the reply's JSON more than the rest.
-    return lookup.asText ? lookup.asText() : lookup.data;
+    return sessionReply(lookup, token);
   });
 
   route(accountEndpoints.signOut, async (c) => {

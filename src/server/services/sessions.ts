@@ -4,8 +4,15 @@ import type { AuthContext } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
 import { newId, randomString } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
-import type { SessionWithUserText } from "../store/caller-reads.js";
-import { type CallerRead, type RowsOf, readCaller, type SessionText } from "../store/caller-reads.js";
+import {
+  type CallerRead,
+  type CallerSessionRows,
+  callerAsText,
+  type RowsOf,
+  readCaller,
+  type SessionText,
+  type SessionWithUserText,
+} from "../store/caller-reads.js";
 import type { DB } from "../store/database.js";
 import { type ProofMethod, recordSessionProof } from "../store/session-proofs.js";
 import {
@@ -150,8 +157,8 @@ export type SessionLookup =
       status: "active";
       data: SessionWithUser;
       refreshed: boolean;
-      /** `data` with ISO text for its timestamps, made from the row read, for a reply (unrefreshed only). */
-      asText?: () => SessionWithUserText;
+      /** The rows `data` was made from, while nothing changed them (unrefreshed): sessionReply answers from them. */
+      read?: CallerSessionRows;
     }
   | { status: "expired" }
   | { status: "missing" };
@@ -182,11 +189,22 @@ export async function lookupSessionWith<R extends CallerRead>(
   options: { refresh: boolean },
 ): Promise<{ lookup: SessionLookup; rows: RowsOf<R> | undefined }> {
   const tokenHash = hashSessionToken(token);
-  const { found, rows, foundAsText } = await readCaller(ctx.db, ctx.dialect, tokenHash, token, read, ctx.memberPages);
-  const lookup = await settleSession(ctx, found, options);
+  const found = await readCaller(ctx.db, ctx.dialect, tokenHash, token, read, ctx.memberPages);
+  const lookup = await settleSession(ctx, found.found, options);
   // What was read is what is answered, unless the refresh just changed it.
-  if (lookup.status === "active" && !lookup.refreshed) lookup.asText = foundAsText;
-  return { lookup, rows: lookup.status === "active" ? rows : undefined };
+  if (lookup.status === "active" && !lookup.refreshed && found.read) lookup.read = found.read;
+  return { lookup, rows: lookup.status === "active" ? found.rows : undefined };
+}
+
+/**
+ * get-session's answer for an active lookup: from the row's own timestamp text where nothing changed
+ * it (turning Dates back into text would cost the reply more than the rest), else from `data`.
+ */
+export function sessionReply(
+  lookup: SessionLookup & { status: "active" },
+  token: string,
+): SessionWithUser | SessionWithUserText {
+  return lookup.read ? callerAsText(lookup.read, token) : lookup.data;
 }
 
 /** Every rule a found session passes before it counts: expiry, ban, then the sliding refresh. */

@@ -8,11 +8,13 @@ import {
   readCallerMembersPage,
 } from "./members.js";
 import { readCallerOrganizations } from "./organizations.js";
-import { type CallerRows, type MemberPageCache, readWithCallerSession } from "./reads/index.js";
+import { type CallerRows, type CallerSessionRows, type MemberPageCache, readWithCallerSession } from "./reads/index.js";
 import { mapSession, readCallerSessionList } from "./sessions.js";
 import { type ListedAccount, readCallerAccounts } from "./social-accounts.js";
 import { mapUser } from "./users.js";
 import { isoTimestamp, type WithTimes } from "./values.js";
+
+export type { CallerSessionRows };
 
 /** The hot reads' rows keep their timestamps as the ISO text a reply sends (see isoTimestamp). */
 export type SessionText = WithTimes<Session, string>;
@@ -47,12 +49,12 @@ export type RowsOf<R extends CallerRead> = RowsByRead[R["rows"]];
 /** The caller's session and user as get-session answers them: timestamps as the row's own text. */
 export type SessionWithUserText = { session: WithTimes<Session, string>; user: WithTimes<User, string> };
 
-/** The session found for a token (null: none) and the rows read with it. */
+/** The session found for a token (null: none), the rows it was made from, and the rows read with it. */
 export interface FoundCaller<Rows> {
   found: SessionWithUser | null;
+  /** The session and user rows as read: get-session answers from them (callerAsText). */
+  read: CallerSessionRows | null;
   rows: Rows | undefined;
-  /** `found` as get-session answers it, made from the row's own text when asked (see isoTimestamp). */
-  foundAsText?: () => SessionWithUserText;
 }
 
 /** The session and user alone: get-session's single round trip. */
@@ -73,15 +75,17 @@ export async function readCaller<R extends CallerRead>(
   pages: MemberPageCache,
 ): Promise<FoundCaller<RowsOf<R>>> {
   const { caller, rows } = await readRows(db, dialect, tokenHash, read, pages);
-  if (!caller) return { found: null, rows: undefined };
+  if (!caller) return { found: null, read: null, rows: undefined };
   return {
     found: { session: mapSession(caller.session, token), user: mapUser(caller.user) },
+    read: caller,
     rows: rows as RowsOf<R>,
-    foundAsText: () => ({
-      session: mapSession(caller.session, token, isoTimestamp),
-      user: mapUser(caller.user, isoTimestamp),
-    }),
   };
+}
+
+/** The caller's rows as get-session answers them: each timestamp as the row's own text (isoTimestamp). */
+export function callerAsText(read: CallerSessionRows, token: string): SessionWithUserText {
+  return { session: mapSession(read.session, token, isoTimestamp), user: mapUser(read.user, isoTimestamp) };
 }
 
 function readRows(
