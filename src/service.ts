@@ -14,7 +14,7 @@ import { createServiceApp } from "./service-app.js";
 export async function startService(env: ServiceEnvironment): Promise<void> {
   // REDIS_URL: rate-limit counters and session revocations shared by every instance; without it the
   // counters live in this process and revocations travel through PostgreSQL (or stay in this process
-  // on SQLite). ioredis is loaded only when REDIS_URL is set (it costs about 20 MB resident).
+  // on SQLite). ioredis is loaded only when REDIS_URL is set (its memory: bench/README.md, lazy loads).
   const redis = env.redisUrl
     ? new (await import("ioredis")).Redis(env.redisUrl, {
         maxRetriesPerRequest: 2,

@@ -8,12 +8,10 @@ export function hasUnsafeUrlCharacters(value: string): boolean {
 }
 
 /**
- * The one rule for every client-side redirect (after sign-in, One Tap, `?redirectTo=`): the target
- * is resolved against the page's origin and followed only when it stays on that origin, as a path.
- * Control characters and backslashes are refused outright: `/\t/evil.example` reads as a path but the
- * browser strips the tab and goes to `//evil.example`. The resolved path is refused when it starts
- * with `//`: dot segments (`/.//evil.example`, `/%2e//evil.example`) resolve to one, and followed as
- * a link it names another host. Anything refused gives `fallback`.
+ * The one rule for every client-side redirect: the target, resolved against the page's origin, is
+ * followed only as a path on that origin. Control characters and backslashes are refused (a browser
+ * strips `\t` from `/\t/evil.example`), and so is a resolved path starting `//` (dot segments make one).
+ * Anything refused gives `fallback`.
  */
 export function sameOriginPath(value: string | null | undefined, origin: string, fallback = "/"): string {
   if (!value || hasUnsafeUrlCharacters(value)) return fallback;

@@ -3,9 +3,8 @@ import type * as LanguageCommon from "@zxcvbn-ts/language-common";
 
 /**
  * The ~49,000 most common passwords from breach corpora (zxcvbn-ts's list, lowercase, most common
- * first): ASVS 2.1.7 asks for at least the top 3,000 to be refused. The package decompresses its
- * dictionaries when loaded (about 70 ms and 17 MB), so it is loaded on the first password check, not
- * at start-up, as the database drivers are; the Set is built then too.
+ * first): ASVS 2.1.7 asks for at least the top 3,000 to be refused. Decompressing the dictionaries
+ * is slow and large (bench/README.md, lazy loads), so they load at the first password check.
  */
 let common: Set<string> | null = null;
 

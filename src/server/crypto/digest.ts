@@ -6,7 +6,7 @@ export function sha256Base64Url(input: string): string {
 
 /**
  * Each secret's key, made once: createHmac with a string converts it into a new key every call, and
- * every request verifies a signed cookie (1.37 -> 1.29 µs per HMAC in isolation). A process holds
+ * every request verifies a signed cookie (bench/README.md, lazy loads). A process holds
  * one secret or a few (tests build many apps), so the map is simply emptied should it ever fill.
  */
 const secretKeys = new Map<string, KeyObject>();

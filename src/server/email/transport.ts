@@ -12,7 +12,7 @@ export interface MailTransport {
 
 /** SMTP through nodemailer, from `smtp://[user:pass@]host:port`. */
 export function smtpTransport(url: string): MailTransport {
-  // Loaded only when SMTP is configured: the development outbox never needs it (about 15 MB resident).
+  // Loaded only when SMTP is configured: the development outbox never needs it (bench/README.md, lazy loads).
   const nodemailer = createRequire(import.meta.url)("nodemailer") as typeof nodemailerType;
   const transporter = nodemailer.createTransport(url);
   return {

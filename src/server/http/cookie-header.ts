@@ -12,13 +12,10 @@ function isBlank(code: number): boolean {
 }
 
 /**
- * One cookie's value from a Cookie header, as Hono's `parse(header, name)[name]` gives it, without
- * splitting the whole header into a record: every request reads its session cookie, and the parse
- * cost more than the rest of reading it. Hono's semantics, kept on purpose: a pair is `name=value`
- * between semicolons, the name and the value trimmed of spaces and tabs, one pair of surrounding
- * double quotes dropped; a value with characters outside cookie-octet is skipped (a later pair of the
- * same name may still match), the first acceptable pair wins; the value is percent-decoded only when
- * it holds a `%`, a malformed sequence left as it is (Hono's tryDecodeURIComponent).
+ * One cookie's value from a Cookie header, exactly as Hono's `parse(header, name)[name]` gives it
+ * (trimming, quotes, cookie-octet check, first acceptable pair wins, lenient percent-decoding; the
+ * tests compare the two), without splitting the whole header: the full parse cost more than the rest
+ * of reading the session cookie.
  */
 export function readCookie(header: string, name: string): string | undefined {
   let from = 0;

@@ -112,13 +112,9 @@ export function isDontRemember(c: Context<AuthEnv>): boolean {
 }
 
 // ---- cookie cache -------------------------------------------------------------------------------
-//
-// Value: `<base64url(JSON of {session, user})>.<user id>.<read at ms>.<session expiry ms>.<signature>`,
-// the signature an HMAC over the session token and the rest. Binding the token into the signature
-// means a cache only verifies next to its own session cookie, and get-session can answer with the
-// stored JSON as it is, without parsing and re-serialising it. "Read at" is when the session was read
-// from the database: the copy expires maxAge after it, and a revocation after it refuses the copy
-// (services/revocations.ts), which is why the user id travels outside the JSON.
+// `<base64url(JSON of {session, user})>.<user id>.<read at ms>.<session expiry ms>.<signature>`, signed
+// with the session token bound in, so a copy only verifies beside its own session cookie and its JSON
+// is answered as it is. "Read at" dates the copy for maxAge and for revocations (user id outside the JSON).
 
 function cacheSignature(ctx: AuthContext, token: string, fields: string) {
   return hmacSha256(ctx.secret, `session_data:${token}:${fields}`, "base64url");

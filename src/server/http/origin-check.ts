@@ -13,13 +13,10 @@ const REDIRECT_FIELDS: readonly [string, ErrorCode][] = [
 ];
 
 /**
- * Origin and redirect checks (WIRE 1.5), before any handler:
- * - a state-changing request that carries cookies must come from a trusted Origin (or Referer);
- * - endpoints that sign a browser in (`login`) refuse cross-site navigations and foreign origins even
- *   without cookies or a body: a forged login replaces the visitor's session with one the attacker
- *   chose or can watch;
- * - a provider's form_post (`provider`) comes from the provider's origin and only redirects to the GET;
- * - every redirect target in the body or query must be relative or on a trusted origin.
+ * Origin and redirect checks (WIRE 1.5), before any handler: cookie-carrying changes come from a
+ * trusted Origin (or Referer); `login` endpoints refuse foreign origins even without cookies (a forged
+ * login swaps the visitor's session); a provider's form_post only redirects to the GET; every
+ * redirect target in the body or query is relative or on a trusted origin.
  */
 export function originCheck(kind: Policy["origin"]): RequestStep {
   // Synchronous: nothing here waits, so no promise per request.

@@ -5,12 +5,9 @@ import { resolveClientIp } from "./client-ip.js";
 import type { AuthEnv } from "./env.js";
 
 /**
- * What every request of the auth app starts with, routed or not: the service's context, the client's
- * IP (resolved now, while the socket is surely open: a session created after a slow password hash
- * still records it) and the nosniff header (JSON is never to be sniffed as anything else; HTML routes
- * add their own page policy). Set by each route's own handler and by the not-found handler rather
- * than a global middleware: Hono calls a route's only handler directly, without composing a chain
- * per request.
+ * What every request starts with: the context, the client's IP (resolved while the socket is surely
+ * open, before a slow password hash) and nosniff. Called by each route's handler and the not-found
+ * handler, not a middleware: Hono calls a route's only handler without composing a chain.
  */
 function requestStart(ctx: AuthContext): (c: Context<AuthEnv>) => void {
   const ipHeaders = ctx.options.advanced.ipAddress.ipAddressHeaders;

@@ -14,13 +14,10 @@ import { checkPasswordUnderBrake } from "./sign-in-throttle.js";
 export const RECENT_PROOF_SECONDS = 300;
 
 /**
- * The one check before every credential or factor change (the endpoint table's `credentials` rule,
- * applied by http/route.ts). An admin's impersonation session changes nothing that would outlive it;
- * enrolment waits for a verified, non-guest account (a squatter of someone else's address must not
- * plant a passkey or TOTP secret); `reprove` and `enrol` need a recent proof of identity: `password`
- * when the body carries one, else one the session recorded (sign-in, verify-password, verify-totp).
- * A user with neither password, TOTP nor passkey (provider sign-in only) re-proves by signing in
- * through the provider again: that session records `provider` (FIELD-NOTES: they want 2FA too).
+ * The one check before every credential or factor change (the endpoint table's `credentials` rule).
+ * Impersonation changes nothing that would outlive it; enrolment waits for a verified, non-guest
+ * account (a squatter must not plant a factor); `reprove` and `enrol` need a recent proof: the body's
+ * `password`, else one the session recorded (a provider-only user signs in through the provider again).
  */
 export async function guardCredentialChange(
   ctx: AuthContext,

@@ -23,7 +23,7 @@ import { createSession, type RequestMeta } from "./sessions.js";
 
 /**
  * @simplewebauthn/server, loaded at the first passkey ceremony: an instance whose users never touch
- * passkeys does without its ASN.1 and CBOR parsers (1-4 MB of the idle service's resident set).
+ * passkeys does without its ASN.1 and CBOR parsers and their memory (bench/README.md, lazy loads).
  */
 let webauthnModule: Promise<typeof SimpleWebAuthn> | undefined;
 const webauthn = () => {

@@ -24,13 +24,10 @@ const DEFAULT_FEED_CLOCK_SKEW_MS = 1000;
 const DEFAULT_MAX_ENTRIES = 100_000;
 
 /**
- * Which cookie-cache copies may still be trusted. A copy carries its user id and the instant its
- * session was read from the database; it is refused when that instant is before
- *  - a revocation for the user (sign-out, revoke, password change, ban, deletion: any of them), or
- *  - the moment this instance last began listening (it cannot know what it missed before), or
- *  - any moment the feed is down (fail closed: get-session reads the database instead).
- * A revocation is kept for the cache's maxAge (plus the skew allowance), after which every copy
- * read before it has expired on its own, so the map stays bounded by the revocation rate.
+ * Which cookie-cache copies may still be trusted. A copy read from the database before a revocation
+ * for its user, before this instance last began listening, or while the feed is down is refused
+ * (fail closed: get-session reads the database). A revocation is kept for the cache's maxAge plus
+ * skew, after which older copies have expired anyway: the map is bounded by the revocation rate.
  */
 export class RevocationList {
   readonly #revokedBefore = new Map<string, number>();

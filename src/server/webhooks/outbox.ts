@@ -55,14 +55,10 @@ export const WEBHOOK_TIMEOUT_MS = 10_000;
 const LEASE_MS = 60_000;
 
 /**
- * Webhook deliveries go through a table, like mail: a service writes the event in the same
- * transaction as the change (`enqueue(trx, event, data)`), so a rollback sends nothing and a commit
- * loses nothing. The worker POSTs each row, signed, and retries with capped exponential backoff
- * until a 2xx; the row keeps its attempts and last error. Delivery is at least once: the `webhook-id`
- * stays the same across attempts for receivers to deduplicate.
- *
- * With no endpoint subscribed to an event, enqueue and atomic do nothing at all (no query, no
- * transaction), so hot paths pay nothing when webhooks are off.
+ * Webhook deliveries go through a table, written in the change's own transaction (`enqueue(trx, ...)`):
+ * a rollback sends nothing, a commit loses nothing. The worker POSTs each row signed, retrying with
+ * capped backoff; the `webhook-id` stays the same across attempts so receivers can deduplicate.
+ * With no endpoint subscribed to an event, enqueue and atomic cost nothing (no query, no transaction).
  */
 export class WebhookOutbox {
   readonly #db: DB;

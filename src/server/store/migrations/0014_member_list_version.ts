@@ -2,14 +2,10 @@ import { type Kysely, type Migration, sql } from "kysely";
 import type { DialectName } from "../dialect.js";
 
 /**
- * A version per organization that changes, in the same transaction, with anything a page of its
- * members shows: a member added, removed or changed, or a member's user renamed, re-addressed or
- * given another image. An instance may answer list-members from a page it made earlier only while
- * the version it made it at is still the one the database holds (store/member-pages.ts), so every
- * instance stays right without telling the others anything.
- *
- * Triggers keep it, rather than each write path: they also see cascades (a deleted user's
- * memberships, an inviter's deletion clearing invitedBy) and changes made outside the service.
+ * A version per organization that changes, in the same transaction, with anything its member pages
+ * show. An instance answers list-members from a kept page only while that page's version is still the
+ * database's (docs/read-path.md), so instances stay right without telling each other anything.
+ * Triggers keep it, not each write path: they also see cascades and changes made outside the service.
  */
 export function memberListVersionMigration(dialect: DialectName): Migration {
   return {
