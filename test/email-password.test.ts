@@ -198,6 +198,41 @@ describe("POST /sign-in/email", () => {
       .executeTakeFirstOrThrow();
     expect(account.password).toMatch(/^\$argon2id\$/);
   });
+
+  it("signs an imported user in with a bcrypt hash made elsewhere, and replaces it with argon2id", async () => {
+    const { email, password, user } = await signUp(server);
+    const db = server.auth.database.db;
+    const bcrypt = await (await import("bcryptjs")).default.hash(password, 4);
+    await db.updateTable("account").set({ password: bcrypt }).where("userId", "=", user.id).execute();
+
+    const wrong = await server.browser().post("/sign-in/email", { email, password: `${password}x` });
+    expect([wrong.status, wrong.body.code]).toEqual([401, "INVALID_EMAIL_OR_PASSWORD"]);
+    const stored = () =>
+      db.selectFrom("account").select("password").where("userId", "=", user.id).executeTakeFirstOrThrow();
+    expect((await stored()).password).toBe(bcrypt);
+    expect((await server.browser().post("/sign-in/email", { email, password })).status).toBe(200);
+    expect((await stored()).password).toMatch(/^\$argon2id\$/);
+  });
+});
+
+describe("weak imported hashes refused by option", () => {
+  it("refuses a salted SHA-256 hash with refuseWeak, so its user resets instead", async () => {
+    const strict = await startTestServer({ options: { emailAndPassword: { legacyHashes: { refuseWeak: true } } } });
+    try {
+      const { email, password, user } = await signUp(strict);
+      const { createHash } = await import("node:crypto");
+      const weak = `$sha256$sp$NaCl$${createHash("sha256").update(`NaCl${password}`).digest("hex")}`;
+      await strict.auth.database.db
+        .updateTable("account")
+        .set({ password: weak })
+        .where("userId", "=", user.id)
+        .execute();
+      const res = await strict.browser().post("/sign-in/email", { email, password });
+      expect([res.status, res.body.code]).toEqual([401, "INVALID_EMAIL_OR_PASSWORD"]);
+    } finally {
+      await strict.close();
+    }
+  });
 });
 
 describe("disabled email and password", () => {

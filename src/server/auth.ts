@@ -2,7 +2,7 @@ import type { Hono } from "hono";
 import { createServerApi, type ServerApi } from "./api.js";
 import { createHttpApp } from "./app.js";
 import type { AuthContext, OnLinkAccount } from "./context.js";
-import { argon2idHasher, type PasswordHasher } from "./crypto/password.js";
+import { argon2idHasher, type PasswordHasher, withLegacyHashes } from "./crypto/password.js";
 import { createTokenCipher, TOTP_SECRETS_PURPOSE } from "./crypto/token-cipher.js";
 import { MailOutbox } from "./email/outbox.js";
 import { developmentTransport, disabledTransport, type MailTransport, smtpTransport } from "./email/transport.js";
@@ -147,7 +147,7 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     secret: input.secret,
     db: database.db,
     dialect: database.dialect,
-    hasher: input.hasher ?? argon2idHasher(),
+    hasher: withLegacyHashes(input.hasher ?? argon2idHasher(), options.emailAndPassword.legacyHashes),
     rateLimitStore: input.rateLimitStore ?? new MemoryRateLimitStore(),
     logger,
     mail,

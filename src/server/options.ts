@@ -22,6 +22,13 @@ const emailAndPassword = z
     sendResetPassword: z.boolean().default(true),
     resetPasswordTokenExpiresIn: positiveSeconds.default(3600),
     revokeSessionsOnPasswordReset: z.boolean().default(true),
+    /** Imported users' hashes from other systems (crypto/legacy-hashes.ts, docs/migrating.md). */
+    legacyHashes: z
+      .strictObject({
+        refuseWeak: z.boolean().default(false),
+        firebaseScrypt: z.strictObject({ signerKey: z.base64().min(1), saltSeparator: z.base64() }).optional(),
+      })
+      .prefault({}),
   })
   .refine((o) => o.minPasswordLength <= o.maxPasswordLength, {
     message: "minPasswordLength must not exceed maxPasswordLength",

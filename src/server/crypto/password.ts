@@ -1,17 +1,9 @@
-import { scrypt as scryptCallback, timingSafeEqual } from "node:crypto";
 import { availableParallelism } from "node:os";
-import { promisify } from "node:util";
 import { hash as argon2Hash, verify as argon2Verify } from "@node-rs/argon2";
+import { type LegacyHashSettings, legacyFormatOf, verifyLegacyHash } from "./legacy-hashes.js";
 
 /** @node-rs/argon2 declares its algorithms as a const enum, which isolated modules cannot read. */
 const ARGON2ID = 2;
-
-const scrypt = promisify(scryptCallback) as (
-  password: string,
-  salt: string,
-  keylen: number,
-  options: { N: number; r: number; p: number; maxmem: number },
-) => Promise<Buffer>;
 
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
@@ -31,8 +23,7 @@ export const OWASP_ARGON2ID: Argon2Params = { memoryCost: 19456, timeCost: 2, pa
 
 /**
  * argon2id in PHC format (`$argon2id$v=19$m=...,t=...,p=...$salt$hash`), computed on the libuv pool.
- * Also verifies better-auth's scrypt format (`<saltHex>:<keyHex>`) so users migrated from it can sign
- * in; their hash is then replaced on the next successful sign-in.
+ * Also verifies other argon2 hashes (argon2i, other costs), which needsRehash then has replaced.
  */
 export function argon2idHasher(params: Argon2Params = OWASP_ARGON2ID): PasswordHasher {
   const prefix = `$argon2id$v=19$m=${params.memoryCost},t=${params.timeCost},p=${params.parallelism}$`;
@@ -43,14 +34,34 @@ export function argon2idHasher(params: Argon2Params = OWASP_ARGON2ID): PasswordH
       const normalized = password.normalize("NFKC");
       if (stored.startsWith("$argon2")) {
         try {
-          return await slot(() => argon2Verify(stored, normalized));
+          if (await slot(() => argon2Verify(stored, normalized))) return true;
+          // Another system's argon2 hash was made from the password as typed, not normalized.
+          return (
+            !stored.startsWith(prefix) && normalized !== password && (await slot(() => argon2Verify(stored, password)))
+          );
         } catch {
           return false;
         }
       }
-      return verifyBetterAuthScrypt(stored, normalized);
+      return false;
     },
     needsRehash: (stored) => !stored.startsWith(prefix),
+  };
+}
+
+/**
+ * `hasher`, which also verifies other systems' hashes (crypto/legacy-hashes.ts): imported users sign
+ * in with the password they have, and the sign-in replaces the hash with the hasher's own.
+ */
+export function withLegacyHashes(hasher: PasswordHasher, settings: LegacyHashSettings): PasswordHasher {
+  const slot = limiter(availableParallelism());
+  return {
+    hash: (password) => hasher.hash(password),
+    verify: (stored, password) =>
+      legacyFormatOf(stored)
+        ? slot(() => verifyLegacyHash(stored, password, settings))
+        : hasher.verify(stored, password),
+    needsRehash: (stored) => legacyFormatOf(stored) !== null || hasher.needsRehash(stored),
   };
 }
 
@@ -73,14 +84,4 @@ export function limiter(size: number): <T>(task: () => Promise<T>) => Promise<T>
       else running -= 1;
     }
   };
-}
-
-async function verifyBetterAuthScrypt(stored: string, password: string): Promise<boolean> {
-  const [salt, keyHex] = stored.split(":");
-  if (!salt || !keyHex || keyHex.length !== 128) return false;
-  const N = 16384;
-  const r = 16;
-  const key = await scrypt(password, salt, 64, { N, r, p: 1, maxmem: 128 * N * r * 2 });
-  const expected = Buffer.from(keyHex, "hex");
-  return expected.length === key.length && timingSafeEqual(expected, key);
 }
