@@ -30,6 +30,11 @@ type ParamsSlot<E extends Endpoint> = [ParamNames<E["path"]>] extends [never]
   ? { params?: undefined }
   : { params: Record<ParamNames<E["path"]>, string> };
 
+/** A call that acts for the signed-in caller needs their headers; the editor says so. */
+type HeadersSlot<E> = E extends { policy: { session: "required" | "fresh" } }
+  ? { headers: RequestHeaders }
+  : { headers?: RequestHeaders };
+
 export interface CallOptions {
   /**
    * The caller's request headers (`request.headers`, any HeadersInit, or a read-only view with
@@ -44,7 +49,11 @@ export interface CallOptions {
 }
 
 /** What a call of endpoint E takes: better-auth's `{ body, query, params, headers }` shape. */
-export type ApiInput<E extends Endpoint> = BodySlot<E> & QuerySlot<E> & ParamsSlot<E> & CallOptions;
+export type ApiInput<E extends Endpoint, H = HeadersSlot<E>> = BodySlot<E> &
+  QuerySlot<E> &
+  ParamsSlot<E> &
+  H &
+  Omit<CallOptions, "headers">;
 
 /** What a call answers: the reply schema's output (Dates as Date), or the Response of a page or redirect. */
 export type ApiReply<E extends Endpoint> = E extends { reply: infer R extends z.ZodType }
@@ -56,14 +65,23 @@ export type ApiReply<E extends Endpoint> = E extends { reply: infer R extends z.
 type Args<I> = AllOptional<I> extends true ? [input?: I] : [input: I];
 
 /** One `auth.api` call, typed from its endpoint's schemas. */
-export interface ApiFunction<E extends Endpoint, R = ApiReply<E>> {
-  (input: ApiInput<E> & { asResponse: true }): Promise<Response>;
-  (input: ApiInput<E> & { returnHeaders: true; asResponse?: false }): Promise<{ headers: Headers; response: R }>;
-  (...args: Args<ApiInput<E> & { asResponse?: false; returnHeaders?: false }>): Promise<R>;
+export interface ApiFunction<E extends Endpoint, H = HeadersSlot<E>, R = ApiReply<E>> {
+  (input: ApiInput<E, H> & { asResponse: true }): Promise<Response>;
+  (input: ApiInput<E, H> & { returnHeaders: true; asResponse?: false }): Promise<{ headers: Headers; response: R }>;
+  (...args: Args<ApiInput<E, H> & { asResponse?: false; returnHeaders?: false }>): Promise<R>;
 }
 
-/** A call for every endpoint of the table, by its better-auth name (contract/endpoints/api-names.ts). */
-export type EndpointApi = { [N in keyof ApiEndpoints]: ApiFunction<ApiEndpoints[N]> };
+/**
+ * A call for every endpoint of the table, by its better-auth name (contract/endpoints/api-names.ts).
+ * getSession answers for the headers it is given, so they are required; createOrganization without
+ * headers is the server acting for `body.userId`.
+ */
+export type EndpointApi = {
+  [N in Exclude<keyof ApiEndpoints, "getSession" | "createOrganization">]: ApiFunction<ApiEndpoints[N]>;
+} & {
+  getSession: ApiFunction<ApiEndpoints["getSession"], { headers: RequestHeaders }>;
+  createOrganization: ApiFunction<ApiEndpoints["createOrganization"], { headers?: RequestHeaders }>;
+};
 
 /** Calls that have no HTTP route: the server acts itself, for the user the body names. */
 export interface ServerOnlyApi {
