@@ -330,16 +330,35 @@ describe("every endpoint in better-auth's call shape", () => {
     });
     if ("twoFactorRedirect" in response) throw new Error("no second factor expected");
     expect(response.user.id).toBe(account.user.id);
-    const cookie = headers
-      .getSetCookie()
-      .map((line) => line.split(";")[0])
-      .join("; ");
+    const cookie = cookiesOf(headers);
     expect(cookie).toContain("gatehouse.session_token=");
     const session = await server.auth.api.getSession({ headers: { cookie } });
     expect(session?.user.id).toBe(account.user.id);
     expect(session?.session.token).toBe(response.token);
     // The same cookie signs a browser in over HTTP.
     expect((await server.browser().get("/get-session", { headers: { cookie } })).body.user.id).toBe(account.user.id);
+  });
+
+  it("a second factor owed after a server-side sign-in is finished with the challenge cookie it hands on", async () => {
+    const account = await signUp(server, { email: uniqueEmail("tf-cookie"), verified: true });
+    const enabled = await account.browser.post("/two-factor/enable", { password: PASSWORD });
+    const [code] = enabled.body.backupCodes as string[];
+    const { headers, response } = await server.auth.api.signInEmail({
+      body: { email: account.email, password: PASSWORD },
+      returnHeaders: true,
+    });
+    expect(response).toEqual({ twoFactorRedirect: true, twoFactorMethods: ["totp", "otp"] });
+    const challenge = cookiesOf(headers);
+    expect(challenge).toContain("gatehouse.two_factor=");
+    const refused = await refusal(server.auth.api.verifyBackupCode({ body: { code: code ?? "" } }));
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    const finished = await server.auth.api.verifyBackupCode({
+      body: { code: code ?? "" },
+      headers: { cookie: challenge },
+      returnHeaders: true,
+    });
+    const session = await server.auth.api.getSession({ headers: { cookie: cookiesOf(finished.headers) } });
+    expect(session?.user.id).toBe(account.user.id);
   });
 
   it("asResponse answers the route's Response, refusals included", async () => {
@@ -433,4 +452,12 @@ async function countSessions(userId: string): Promise<number> {
 /** The session cookie value for a token, signed the way the routes sign it. */
 function signedToken(token: string): string {
   return encodeURIComponent(signValue(token, TEST_SECRET));
+}
+
+/** The Cookie header a browser would send back after these response headers. */
+function cookiesOf(headers: Headers): string {
+  return headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
 }
