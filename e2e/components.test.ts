@@ -105,7 +105,7 @@ describe("OrganizationSwitcher and pending invitations", () => {
       ["admin", "admin"],
       ["member", "member"],
     ] as const) {
-      await e2e.service.auth.api.addMember({ userId: ids[key]!, organizationId: acmeId, role });
+      await e2e.service.auth.api.addMember({ body: { userId: ids[key]!, organizationId: acmeId, role } });
     }
     await api(page, "/organization/set-active", { organizationId: acmeId });
     await page.reload();

@@ -83,7 +83,7 @@ describe("profile pictures", () => {
     const nilsId = await signUpByApi(nils);
     const page = await pageFor(pia);
     const organization = await api(page, "/organization/create", { name: "Pictures", slug: `pictures-${n++}` });
-    await e2e.service.auth.api.addMember({ userId: nilsId, role: "member", organizationId: organization.id });
+    await e2e.service.auth.api.addMember({ body: { userId: nilsId, role: "member", organizationId: organization.id } });
 
     await page.goto(`${e2e.service.origin}/account`);
     await page.getByTestId("profile-picture-card").waitFor();
@@ -264,7 +264,7 @@ describe("who invited a member", () => {
     await signUpByApi(ivy);
     const owner = await pageFor(olga);
     const org = await api(owner, "/organization/create", { name: "Inviters", slug: `inviters-${n++}` });
-    await e2e.service.auth.api.addMember({ userId: adamId, role: "admin", organizationId: org.id });
+    await e2e.service.auth.api.addMember({ body: { userId: adamId, role: "admin", organizationId: org.id } });
 
     const adamPage = await pageFor(adam);
     await api(adamPage, "/organization/set-active", { organizationId: org.id });
@@ -305,7 +305,7 @@ describe("ownership transfer", () => {
     const miaId = await signUpByApi(mia);
     const owner = await pageFor(olga);
     const org = await api(owner, "/organization/create", { name: "Handover", slug: `handover-${n++}` });
-    await e2e.service.auth.api.addMember({ userId: miaId, role: "member", organizationId: org.id });
+    await e2e.service.auth.api.addMember({ body: { userId: miaId, role: "member", organizationId: org.id } });
 
     await owner.goto(`${e2e.service.origin}/organization/members`);
     await owner.getByTestId("members-list").waitFor();

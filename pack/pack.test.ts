@@ -33,7 +33,7 @@ import type { AddressInfo } from "node:net";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { type Auth, AuthError, createAuth, type SessionWithUser, toNextJsHandler } from "gatehouse";
-import { createAuthClient } from "gatehouse/client";
+import { createNodeAuthClient } from "gatehouse/client";
 import { AuthProvider, useSession } from "gatehouse/react";
 import { fromNodeHeaders, toNodeHandler } from "gatehouse/node";
 import { readFileSync } from "node:fs";
@@ -48,27 +48,19 @@ const quiet = { info() {}, warn() {}, error(message: string) { console.error(mes
 const auth = await createAuth({ baseURL, secret: "a-consumer-secret-of-at-least-32-characters", database: "sqlite::memory:", logger: quiet });
 ready(auth);
 
-// Node's fetch keeps no cookies; the client needs them between calls.
-let cookie = "";
-const client = createAuthClient({
-  baseURL,
-  headers: { origin: baseURL },
-  focusTarget: null,
-  fetch: async (input, init) => {
-    const request = new Request(input, init);
-    if (cookie) request.headers.set("cookie", cookie);
-    const response = await fetch(request);
-    const set = response.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
-    if (set) cookie = set;
-    return response;
-  },
-});
+// From Node: the client sends an Origin and keeps the session cookie between calls.
+const client = createNodeAuthClient({ baseURL });
 
 const email = "consumer@example.com";
 const signUp = await client.signUp.email({ name: "Consumer", email, password: "correct horse battery" });
 if (signUp.error) throw new Error(signUp.error.code);
 const viaClient = await client.getSession();
+const cookie = [...client.cookies].map(([name, value]) => \`\${name}=\${value}\`).join("; ");
 const viaApi: SessionWithUser | null = await auth.api.getSession({ headers: fromNodeHeaders({ cookie }) });
+// A server-side sign-in hands its session cookie on (returnHeaders), as an app would to the browser.
+const signedIn = await auth.api.signInEmail({ body: { email, password: "correct horse battery" }, returnHeaders: true });
+const handedOn = signedIn.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
+const apiSignIn = (await auth.api.getSession({ headers: { cookie: handedOn } }))?.user.email;
 const { GET } = toNextJsHandler(auth);
 const ok = await GET(new Request(\`\${baseURL}/api/auth/ok\`));
 
@@ -83,6 +75,8 @@ const html = renderToString(createElement(AuthProvider, { client, children: crea
 export function typeChecks() {
   // @ts-expect-error headers are required
   void auth.api.getSession({});
+  // @ts-expect-error the fields go in body
+  void auth.api.signInEmail({ email: "x@example.com", password: "x" });
   // @ts-expect-error the user has no such field
   void viaApi?.user.nope;
   // @ts-expect-error options are typed: rateLimit.enabled is a boolean
@@ -98,6 +92,7 @@ console.log(JSON.stringify({
   client: viaClient.data?.user.email,
   api: viaApi?.user.email,
   apiDate: viaApi?.session.expiresAt instanceof Date,
+  apiSignIn,
   next: ok.status,
   css: /--gh-/.test(readFileSync(fileURLToPath(import.meta.resolve("gatehouse/react/components.css")), "utf8")),
   html,
@@ -183,6 +178,7 @@ describe("the npm package", () => {
       client: "consumer@example.com",
       api: "consumer@example.com",
       apiDate: true,
+      apiSignIn: "consumer@example.com",
       next: 200,
       css: true,
       html: expect.stringMatching(/<p>(pending|ready)<\/p>/),

@@ -161,7 +161,7 @@ describe("an anonymous browser becoming a real user", () => {
     const { browser, user: anonymous } = await anonymousBrowser();
     const created = await browser.post("/organization/create", { name: "Shared", slug: `shared-${Date.now()}` });
     const organizationId = created.body.id as string;
-    await server.auth.api.addMember({ userId: real.user.id, organizationId, role: "member" });
+    await server.auth.api.addMember({ body: { userId: real.user.id, organizationId, role: "member" } });
     await browser.post("/sign-in/email", { email: real.email, password: real.password });
     expect(await userExists(anonymous.id)).toBe(false);
     const members = await db().selectFrom("member").selectAll().where("organizationId", "=", organizationId).execute();
@@ -183,7 +183,7 @@ describe("POST /delete-anonymous-user", () => {
     const alone = (await browser.post("/organization/create", { name: "Alone", slug: `alone-${Date.now()}` })).body;
     const shared = (await browser.post("/organization/create", { name: "Shared", slug: `shared2-${Date.now()}` })).body;
     const other = await signUp(server);
-    await server.auth.api.addMember({ userId: other.user.id, organizationId: shared.id, role: "member" });
+    await server.auth.api.addMember({ body: { userId: other.user.id, organizationId: shared.id, role: "member" } });
     // The only owner of an organization with other members stays until someone else owns it.
     const refused = await browser.post("/delete-anonymous-user", {});
     expect([refused.status, refused.body.code]).toEqual([400, "USER_IS_THE_ONLY_OWNER_OF_AN_ORGANIZATION"]);

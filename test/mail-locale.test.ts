@@ -56,9 +56,7 @@ describe("mail language", () => {
   it("takes the language from the headers an app passes to auth.api.signUpEmail", async () => {
     const email = uniqueEmail("api-locale");
     await server.auth.api.signUpEmail({
-      name: "Lena",
-      email,
-      password: "correct horse battery",
+      body: { name: "Lena", email, password: "correct horse battery" },
       headers: { "accept-language": "de" },
     });
     const mail = await nthMail(capture, email, "Bestätigen Sie Ihre E-Mail-Adresse");

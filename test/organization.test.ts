@@ -268,19 +268,17 @@ describe("add-member", () => {
     expect(http.status).toBe(404);
     expect(http.body).toBeNull();
     const member = await server.auth.api.addMember({
-      userId: person.user.id,
-      role: ["admin", "member"],
-      organizationId,
+      body: { userId: person.user.id, role: ["admin", "member"], organizationId },
     });
     expect(member).toMatchObject({ organizationId, userId: person.user.id, role: "admin,member" });
     await expect(
-      server.auth.api.addMember({ userId: person.user.id, role: "member", organizationId }),
+      server.auth.api.addMember({ body: { userId: person.user.id, role: "member", organizationId } }),
     ).rejects.toMatchObject({ code: "USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION" });
     await expect(
-      server.auth.api.addMember({ userId: person.user.id, role: "ghost", organizationId }),
+      server.auth.api.addMember({ body: { userId: person.user.id, role: "ghost", organizationId } }),
     ).rejects.toMatchObject({ code: "ROLE_NOT_FOUND" });
     await expect(
-      server.auth.api.addMember({ userId: person.user.id, role: "member", organizationId: "missing" }),
+      server.auth.api.addMember({ body: { userId: person.user.id, role: "member", organizationId: "missing" } }),
     ).rejects.toMatchObject({ code: "ORGANIZATION_NOT_FOUND" });
   });
 });
@@ -313,7 +311,7 @@ describe("options", () => {
       await joinAs(limited, organizationId, "member");
       const third = await signUp(limited);
       await expect(
-        limited.auth.api.addMember({ userId: third.user.id, role: "member", organizationId }),
+        limited.auth.api.addMember({ body: { userId: third.user.id, role: "member", organizationId } }),
       ).rejects.toMatchObject({
         code: "ORGANIZATION_MEMBERSHIP_LIMIT_REACHED",
         message: "Organization membership limit reached",

@@ -261,15 +261,23 @@ describe("POST /verify-password and setPassword", () => {
     expect(http.status).toBe(404);
     expect(http.body).toBeNull();
 
-    await expect(server.auth.api.setPassword(user.id, "some password")).rejects.toMatchObject({
+    await expect(
+      server.auth.api.setPassword({ body: { userId: user.id, newPassword: "some password" } }),
+    ).rejects.toMatchObject({
       code: "USER_ALREADY_HAS_PASSWORD",
       message: "user already has a password",
     });
     await server.auth.database.db.deleteFrom("account").where("userId", "=", user.id).execute();
-    await expect(server.auth.api.setPassword(user.id, "short")).rejects.toMatchObject({ code: "PASSWORD_TOO_SHORT" });
-    await expect(server.auth.api.setPassword(user.id, "first password")).resolves.toEqual({ status: true });
+    await expect(
+      server.auth.api.setPassword({ body: { userId: user.id, newPassword: "short" } }),
+    ).rejects.toMatchObject({ code: "PASSWORD_TOO_SHORT" });
+    await expect(
+      server.auth.api.setPassword({ body: { userId: user.id, newPassword: "first password" } }),
+    ).resolves.toEqual({ status: true });
     expect((await server.browser().post("/sign-in/email", { email, password: "first password" })).status).toBe(200);
-    await expect(server.auth.api.setPassword("no-such-user", "first password")).rejects.toMatchObject({
+    await expect(
+      server.auth.api.setPassword({ body: { userId: "no-such-user", newPassword: "first password" } }),
+    ).rejects.toMatchObject({
       code: "USER_NOT_FOUND",
     });
   });

@@ -106,7 +106,9 @@ describe("users and sessions", () => {
     const quiet = await webhookServer(receiver, ["user.created"], { pollIntervalMs: 3_600_000 });
     try {
       const email = `api-${crypto.randomUUID()}@example.com`;
-      const { user } = await quiet.auth.api.signUpEmail({ email, password: "a long enough password", name: "Via API" });
+      const { user } = await quiet.auth.api.signUpEmail({
+        body: { email, password: "a long enough password", name: "Via API" },
+      });
       await vi.waitFor(() => expect(receiver.delivered("user.created").map((e) => e.data.id)).toContain(user.id), {
         timeout: 10_000,
       });

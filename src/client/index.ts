@@ -1,10 +1,12 @@
 import type { FullOrganization, Member, Organization } from "../contract/api-models.js";
 import type { SessionWithUser } from "../contract/models.js";
+import { type CookieJar, cookieKeepingFetch } from "./cookie-jar.js";
 import { isSafeRedirect, makesStale, methodFor, pathFor } from "./paths.js";
 import { QueryStore } from "./query-store.js";
 import { AuthClientRequestError, type FetchOptions, type Result, sendRequest } from "./request.js";
 import type { AccountCalls, AdminCalls, OrganizationCalls } from "./types.js";
 
+export { type CookieJar, type CookieKeepingFetch, cookieKeepingFetch } from "./cookie-jar.js";
 export type { QueryState } from "./query-store.js";
 export { QueryStore } from "./query-store.js";
 export type { AuthClientError, FetchOptions, Result } from "./request.js";
@@ -16,7 +18,7 @@ export interface AuthClientOptions {
   baseURL?: string;
   /** Where the API answers under baseURL. Default `/api/auth`. */
   basePath?: string;
-  /** Headers for every request (a Node caller must send `Origin`). */
+  /** Headers for every request (outside a browser, an `Origin`: see createNodeAuthClient). */
   headers?: Record<string, string>;
   fetch?: typeof fetch;
   /** Follows `{redirect: true, url}` replies. Default: `window.location.href = url` in a browser. */
@@ -253,4 +255,33 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
       return prop in target ? target[prop] : callable([prop]);
     },
   }) as unknown as AuthClient;
+}
+
+export interface NodeAuthClientOptions extends Omit<AuthClientOptions, "baseURL" | "focusTarget"> {
+  /** The service's origin (`https://auth.example.com`), or its full API URL. Required outside a browser. */
+  baseURL: string;
+  /**
+   * The Origin header every request carries, as a browser's would: the service refuses a
+   * state-changing request without one (MISSING_OR_NULL_ORIGIN) or from an origin it does not trust
+   * (INVALID_ORIGIN). Default: baseURL's origin, trusted when it is the service's BASE_URL (or listed
+   * in trustedOrigins).
+   */
+  origin?: string;
+}
+
+/**
+ * The browser client for Node and other server runtimes (scripts, workers, tests): it sends an
+ * Origin, keeps the session cookies between calls and listens to no focus events. `cookies` is the
+ * jar, to read or to hand a session on.
+ */
+export function createNodeAuthClient(options: NodeAuthClientOptions): AuthClient & { cookies: CookieJar } {
+  const fetchWithCookies = cookieKeepingFetch(options.fetch);
+  const origin = options.origin ?? new URL(options.baseURL).origin;
+  const client = createAuthClient({
+    ...options,
+    headers: { origin, ...options.headers },
+    fetch: fetchWithCookies,
+    focusTarget: null,
+  });
+  return Object.assign(client, { cookies: fetchWithCookies.cookies });
 }

@@ -76,7 +76,10 @@ export interface Auth {
   readonly app: Hono<AuthEnv>;
   readonly context: AuthContext;
   readonly database: OpenedDatabase;
-  /** Server-side calls that have no HTTP route (setPassword, addMember). They throw AuthError for a refused call. */
+  /**
+   * Every endpoint as an in-process call, better-auth's shape (`{ body, query, headers }`), plus the
+   * server-only addMember and setPassword; a refused call throws AuthError (docs/server-api.md).
+   */
   readonly api: ServerApi;
   close(): Promise<void>;
 }
@@ -170,7 +173,7 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     app,
     context,
     database,
-    api: createServerApi(context),
+    api: createServerApi(context, app),
     async close() {
       stopHousekeeping();
       await mail.stop();

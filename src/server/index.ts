@@ -5,7 +5,7 @@
 
 export type { SessionWithUser } from "../contract/models.js";
 export { toNextJsHandler } from "./adapters/next.js";
-export type { ServerApi } from "./api.js";
+export type { ApiFunction, ApiInput, ApiReply, CallOptions, ServerApi, ServerOnlyApi } from "./api.js";
 export { type Auth, type CreateAuthInput, createAuth, MIN_SECRET_LENGTH } from "./auth.js";
 export type { OnLinkAccount } from "./context.js";
 export { type Argon2Params, argon2idHasher, type PasswordHasher } from "./crypto/password.js";

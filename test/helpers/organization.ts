@@ -39,7 +39,7 @@ export async function joinAs(
 ): Promise<{ browser: TestBrowser; user: any; email: string; memberId: string }> {
   const person = await signUp(server, { name });
   await verifyEmail(server, person.user.id);
-  const member = await server.auth.api.addMember({ userId: person.user.id, role, organizationId });
+  const member = await server.auth.api.addMember({ body: { userId: person.user.id, role, organizationId } });
   const res = await person.browser.post("/organization/set-active", { organizationId });
   if (res.status !== 200) throw new Error(`set-active failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { browser: person.browser, user: person.user, email: person.email, memberId: member.id };

@@ -29,21 +29,28 @@ export function originCheck(kind: Policy["origin"]): RequestStep {
       if (kind === "login") checkLoginForm(c.req.raw.headers, ctx.isTrustedOrigin, c.req.url);
       else if (c.req.header("cookie")) requireTrustedOrigin(c.req.raw.headers, ctx.isTrustedOrigin, c.req.url);
     }
-
-    const body = c.get("body");
-    // Most requests (get-session above all) carry no query: skip the four lookups then.
-    const hasQuery = c.req.url.includes("?");
-    for (const [field, code] of REDIRECT_FIELDS) {
-      const value = body[field] ?? (hasQuery ? c.req.query(field) : undefined);
-      if (value === undefined || value === null || value === "") continue;
-      if (typeof value !== "string") {
-        throw new AuthError(code, { message: `Invalid ${field}: expected a string` });
-      }
-      if (!isSafeRedirectTarget(value, ctx.isTrustedOrigin)) throw new AuthError(code);
-    }
-    return;
+    checkRedirectTargets(c);
   };
 }
+
+/**
+ * Every redirect target in the body or query must be relative or on a trusted origin. Server calls
+ * (auth.api) skip the origin checks above but not this: their targets still end up in mails and links.
+ */
+export const checkRedirectTargets: RequestStep = (c) => {
+  const ctx = c.get("auth");
+  const body = c.get("body");
+  // Most requests (get-session above all) carry no query: skip the four lookups then.
+  const hasQuery = c.req.url.includes("?");
+  for (const [field, code] of REDIRECT_FIELDS) {
+    const value = body[field] ?? (hasQuery ? c.req.query(field) : undefined);
+    if (value === undefined || value === null || value === "") continue;
+    if (typeof value !== "string") {
+      throw new AuthError(code, { message: `Invalid ${field}: expected a string` });
+    }
+    if (!isSafeRedirectTarget(value, ctx.isTrustedOrigin)) throw new AuthError(code);
+  }
+};
 
 function requestOrigin(headers: Headers, requestUrl: string): string | null {
   const origin = headers.get("origin");

@@ -9,9 +9,10 @@ import { parseBody } from "./body.js";
 import type { AuthEnv, RequestStep } from "./env.js";
 import { readBody, readQuery } from "./input.js";
 import { checkInputBounds, checkUrlBounds } from "./input-bounds.js";
-import { originCheck } from "./origin-check.js";
+import { checkRedirectTargets, originCheck } from "./origin-check.js";
 import { createRateLimit } from "./rate-limit.js";
 import { startingRequest } from "./request-start.js";
+import { isServerCall } from "./server-call.js";
 import { requireSession, requireSessionWith } from "./session.js";
 
 /**
@@ -99,15 +100,16 @@ export function isRouted(endpoint: Endpoint, ctx: AuthContext): boolean {
 /**
  * The steps before a handler, in this order: rate limit -> body -> input bounds -> origin and
  * redirect checks. Each endpoint's steps are chosen once, at start-up, from its policy: no lookup
- * per request.
+ * per request. A server call (auth.api, http/server-call.ts) is trusted, as better-auth's server
+ * API is: no rate limit and no browser origin check; its redirect targets are still checked.
  */
-function preludeFor(endpoint: Endpoint, ctx: AuthContext): RequestStep[] {
-  const rateLimit = createRateLimit(endpoint, ctx.options.rateLimit);
+function preludeFor(endpoint: Endpoint, ctx: AuthContext, caller: "client" | "server"): RequestStep[] {
+  const rateLimit = caller === "client" ? createRateLimit(endpoint, ctx.options.rateLimit) : null;
   const steps: RequestStep[] = rateLimit ? [rateLimit] : [];
   // Only a POST has a body to parse and bound; any other method's is the empty NO_BODY.
   if (endpoint.method === "POST") steps.push(parseBody(endpoint.policy.form === true), checkInputBounds);
   else steps.push(checkUrlBounds);
-  steps.push(originCheck(endpoint.policy.origin));
+  steps.push(caller === "client" ? originCheck(endpoint.policy.origin) : checkRedirectTargets);
   return steps;
 }
 
@@ -166,13 +168,14 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
   const switches = featureSwitches(ctx);
   return (endpoint, handler, { page, reads } = {}) => {
     if (endpoint.policy.feature !== undefined && !switches[endpoint.policy.feature]) return;
-    const prelude = preludeFor(endpoint, ctx);
+    const prelude = preludeFor(endpoint, ctx, "client");
+    const serverPrelude = preludeFor(endpoint, ctx, "server");
     const sessionRule = endpoint.policy.session;
     const fresh = sessionRule === "fresh";
     const credentials = endpoint.policy.credentials;
     const serve = async (c: Context<AuthEnv>) => {
       if (endpoint.method !== "POST") c.set("body", NO_BODY);
-      for (const step of prelude) {
+      for (const step of isServerCall(c) ? serverPrelude : prelude) {
         // Most steps are synchronous (bounds, origin): awaiting only a promise saves a turn each.
         const pending = step(c);
         if (pending) await pending;
