@@ -16,6 +16,7 @@ describe("resolveOptions", () => {
       sendResetPassword: true,
       resetPasswordTokenExpiresIn: 3600,
       revokeSessionsOnPasswordReset: true,
+      legacyHashes: { refuseWeak: false },
     });
     expect(o.emailVerification).toMatchObject({
       sendVerificationEmail: true,
