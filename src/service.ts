@@ -28,7 +28,13 @@ export async function startService(env: ServiceEnvironment): Promise<void> {
     secret: env.secret,
     database: env.databaseUrl,
     options,
-    mail: { smtpUrl: env.smtpUrl, disabled: env.mailDisabled, from: env.mailFrom },
+    // Without SMTP in development, the application's outbox page lists the mail (npm start).
+    mail: {
+      smtpUrl: env.smtpUrl,
+      disabled: env.mailDisabled,
+      devOutbox: !env.production && !env.smtpUrl && !env.mailDisabled,
+      from: env.mailFrom,
+    },
     production: env.production,
     rateLimitStore: redis ? new RedisRateLimitStore(redis) : undefined,
     revocationFeed: redis ? redisRevocationFeed(redis, consoleLogger) : undefined,

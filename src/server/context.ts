@@ -35,6 +35,8 @@ export interface AuthContext {
   readonly logger: Logger;
   /** Mail goes through the outbox: enqueue inside the change's transaction, wake() after commit. */
   readonly mail: MailOutbox;
+  /** Whether `<basePath>/dev/outbox` is served: only when asked for (mail.devOutbox), never in production. */
+  readonly devOutbox: boolean;
   /** Signed webhooks: enqueue inside the change's transaction; free when nothing subscribes. */
   readonly webhooks: WebhookOutbox;
   /** Social providers, built once from options.socialProviders. */

@@ -9,6 +9,7 @@ export type { ApiFunction, ApiInput, ApiReply, CallOptions, ServerApi, ServerOnl
 export { type Auth, type CreateAuthInput, createAuth, MIN_SECRET_LENGTH } from "./auth.js";
 export type { OnLinkAccount } from "./context.js";
 export { type Argon2Params, argon2idHasher, type PasswordHasher } from "./crypto/password.js";
+export type { MailOptions, NodemailerTransporter, OutgoingMail } from "./email/delivery.js";
 export { type MailTransport, smtpTransport } from "./email/transport.js";
 export { AuthError, isAuthError } from "./errors.js";
 export type { HeaderSessionOptions, RequestHeaders } from "./http/header-session.js";
