@@ -9,6 +9,7 @@ import { MailOutbox } from "./email/outbox.js";
 import type { AuthEnv } from "./http/env.js";
 import { consoleLogger, type Logger } from "./logger.js";
 import { type AuthOptions, type AuthOptionsInput, ConfigError, resolveOptions } from "./options.js";
+import { resolvePages } from "./pages.js";
 import { createProviderRegistry } from "./providers/registry.js";
 import { startHousekeeping } from "./services/housekeeping.js";
 import type { RevocationFeed } from "./services/revocations.js";
@@ -94,6 +95,8 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
   const basePath = input.basePath ?? "/api/auth";
   const delivery = resolveMail(input.mail, { env: process.env, production, baseURL: baseOrigin, basePath, logger });
   const options: Readonly<AuthOptions> = resolveOptions(input.options, { baseURL: baseOrigin, production });
+  const isTrustedOrigin = createOriginPredicate([baseOrigin, ...options.trustedOrigins]);
+  const pages = resolvePages(options.pages, { baseURL: baseOrigin, isTrustedOrigin });
   const providers = createProviderRegistry(options.socialProviders, {
     callbackBaseURL: `${baseOrigin}${basePath}`,
     oneTapClientId: options.oneTap.clientId,
@@ -126,9 +129,9 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     logger,
     feed: cookieCache.enabled ? (input.revocationFeed ?? database.revocationFeed?.(logger)) : undefined,
   });
-  const isTrustedOrigin = createOriginPredicate([baseOrigin, ...options.trustedOrigins]);
   const context: AuthContext = {
     options,
+    pages,
     baseURL: baseOrigin,
     basePath,
     secret: input.secret,
