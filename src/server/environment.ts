@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MIN_SECRET_LENGTH } from "./auth.js";
-import { checkSmtpUrl, readMailDisabled } from "./email/delivery.js";
+import { checkSmtpUrl, type MailOptions, readMailDisabled } from "./email/delivery.js";
 import { ConfigError } from "./options.js";
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl } from "./store/database.js";
 
@@ -53,6 +53,21 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): ServiceEn
     authConfigPath,
     production,
     options: authConfigPath ? readOptionsFile(authConfigPath) : null,
+  };
+}
+
+/**
+ * The service's mail option: what the environment says, and in development without SMTP the
+ * development outbox, so the application's outbox page lists the mail (`npm start`).
+ */
+export function serviceMailOptions(
+  env: Pick<ServiceEnvironment, "smtpUrl" | "mailDisabled" | "production"> & { mailFrom?: string },
+): MailOptions {
+  return {
+    smtpUrl: env.smtpUrl,
+    disabled: env.mailDisabled,
+    devOutbox: !env.production && !env.smtpUrl && !env.mailDisabled,
+    from: env.mailFrom,
   };
 }
 

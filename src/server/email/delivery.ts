@@ -86,7 +86,7 @@ export function resolveMail(
   if (mail?.smtpUrl) return resolved(smtpTransport(checkSmtpUrl(mail.smtpUrl, "mail.smtpUrl")), smtpLine(mail.smtpUrl));
   if (mail?.transport) return resolved(wrapTransport(mail.transport), "your transport (mail.transport)");
   if (mail?.send) return resolved(sendFunctionTransport(mail.send), "your send function (mail.send)");
-  if (mail?.disabled) return resolved(disabledTransport(logger), "disabled (mail.disabled): nothing is sent");
+  if (mail?.disabled) return resolved(disabledTransport(logger), "disabled: nothing is sent");
   if (mail?.devOutbox) {
     if (production) {
       throw new ConfigError(
@@ -98,7 +98,7 @@ export function resolveMail(
 
   const envDisabled = readMailDisabled(env);
   if (env.SMTP_URL) return resolved(smtpTransport(checkSmtpUrl(env.SMTP_URL, "SMTP_URL")), smtpLine(env.SMTP_URL));
-  if (envDisabled) return resolved(disabledTransport(logger), "disabled (MAIL_DISABLED): nothing is sent");
+  if (envDisabled) return resolved(disabledTransport(logger), "disabled: nothing is sent");
   if (production) {
     throw new ConfigError(
       "SMTP_URL is required when NODE_ENV=production: without it mail has nowhere to go. Set SMTP_URL (or give createAuth mail.smtpUrl, mail.transport or mail.send), or MAIL_DISABLED=1 (mail.disabled) to run without mail",
