@@ -75,6 +75,29 @@ describe("mail through an app's send function, to pages the app names", () => {
   });
 });
 
+describe("createAuth without any mail delivery", () => {
+  it("says at start-up that mail is not delivered, and logs no mail text", async () => {
+    const logged: string[] = [];
+    const record = (message: string, fields?: object) => logged.push(`${message} ${JSON.stringify(fields ?? {})}`);
+    const auth = await createAuth({
+      baseURL: "http://127.0.0.1:1",
+      secret: TEST_SECRET,
+      database: "sqlite::memory:",
+      logger: { info: record, warn: record, error: record },
+    });
+    try {
+      expect(logged[0]).toMatch(/^Mail is NOT delivered: set SMTP_URL, or give createAuth mail\.smtpUrl/);
+      const { mail, db } = auth.context;
+      await mail.enqueue(db, { to: "a@example.com", subject: "S", text: "http://x/?token=live", html: "", kind: "k" });
+      await mail.flush();
+      expect(logged.join("\n")).not.toContain("token=live");
+      expect(auth.context.devOutbox).toBe(false);
+    } finally {
+      await auth.close();
+    }
+  });
+});
+
 describe("SMTP_URL and MAIL_FROM from the environment", () => {
   it("are picked up by createAuth when the mail option names no delivery", async () => {
     const capture = await startMailCapture();
