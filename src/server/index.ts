@@ -15,6 +15,7 @@ export { AuthError, isAuthError } from "./errors.js";
 export type { HeaderSessionOptions, RequestHeaders } from "./http/header-session.js";
 export { consoleLogger, type Logger } from "./logger.js";
 export { type AuthOptions, type AuthOptionsInput, ConfigError } from "./options.js";
+export type { PageParams, PageURLBuilder } from "./pages.js";
 export type { RevocationFeed } from "./services/revocations.js";
 export type { OpenedDatabase } from "./store/database.js";
 export { openDatabase } from "./store/database.js";
