@@ -12,7 +12,8 @@ const integration = (name: string, dialect: string) => ({
     name,
     include: ["test/**/*.test.ts"],
     // Every JSON reply is checked against its endpoint's reply schema (src/server/http/route.ts).
-    env: { TEST_DIALECT: dialect, GATEHOUSE_CHECK_REPLIES: "1" },
+    // createAuth reads the mail variables: a developer's own SMTP_URL must not receive test mail.
+    env: { TEST_DIALECT: dialect, GATEHOUSE_CHECK_REPLIES: "1", SMTP_URL: "", MAIL_DISABLED: "", MAIL_FROM: "" },
   },
 });
 

@@ -32,7 +32,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
-import { type Auth, AuthError, createAuth, type SessionWithUser, toNextJsHandler } from "gatehouse";
+import { type Auth, AuthError, createAuth, type OutgoingMail, type SessionWithUser, toNextJsHandler } from "gatehouse";
 import { createNodeAuthClient } from "gatehouse/client";
 import { AuthProvider, useSession } from "gatehouse/react";
 import { fromNodeHeaders, toNodeHandler } from "gatehouse/node";
@@ -45,7 +45,16 @@ const server = createServer(toNodeHandler(authPromise));
 await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 const baseURL = \`http://127.0.0.1:\${(server.address() as AddressInfo).port}\`;
 const quiet = { info() {}, warn() {}, error(message: string) { console.error(message); } };
-const auth = await createAuth({ baseURL, secret: "a-consumer-secret-of-at-least-32-characters", database: "sqlite::memory:", logger: quiet });
+// Mail through the app's own function (as with Resend or SES), linking to the app's own reset page.
+const mailed: OutgoingMail[] = [];
+const auth = await createAuth({
+  baseURL,
+  secret: "a-consumer-secret-of-at-least-32-characters",
+  database: "sqlite::memory:",
+  logger: quiet,
+  options: { pages: { resetPassword: "/account/reset" } },
+  mail: { send: async (mail) => void mailed.push(mail), from: "Consumer <auth@consumer.example>" },
+});
 ready(auth);
 
 // From Node: the client sends an Origin and keeps the session cookie between calls.
@@ -56,6 +65,8 @@ const signUp = await client.signUp.email({ name: "Consumer", email, password: "c
 if (signUp.error) throw new Error(signUp.error.code);
 const viaClient = await client.getSession();
 const cookie = [...client.cookies].map(([name, value]) => \`\${name}=\${value}\`).join("; ");
+await client.requestPasswordReset({ email });
+await auth.context.mail.flush(); // delivers what the reset queued
 const viaApi: SessionWithUser | null = await auth.api.getSession({ headers: fromNodeHeaders({ cookie }) });
 // A server-side sign-in hands its session cookie on (returnHeaders), as an app would to the browser.
 const signedIn = await auth.api.signInEmail({ body: { email, password: "correct horse battery" }, returnHeaders: true });
@@ -94,6 +105,7 @@ console.log(JSON.stringify({
   apiDate: viaApi?.session.expiresAt instanceof Date,
   apiSignIn,
   next: ok.status,
+  mail: mailed.map((m) => [m.kind, m.from, m.to, m.text.includes("callbackURL=%2Faccount%2Freset")]),
   css: /--gh-/.test(readFileSync(fileURLToPath(import.meta.resolve("gatehouse/react/components.css")), "utf8")),
   html,
 }));
@@ -180,6 +192,7 @@ describe("the npm package", () => {
       apiDate: true,
       apiSignIn: "consumer@example.com",
       next: 200,
+      mail: [["reset-password", "Consumer <auth@consumer.example>", "consumer@example.com", true]],
       css: true,
       html: expect.stringMatching(/<p>(pending|ready)<\/p>/),
     });

@@ -1,6 +1,6 @@
 import { serve } from "@hono/node-server";
 import { createAuth } from "./server/auth.js";
-import type { ServiceEnvironment } from "./server/environment.js";
+import { type ServiceEnvironment, serviceMailOptions } from "./server/environment.js";
 import { consoleLogger } from "./server/logger.js";
 import { serviceOptions, startupSummary } from "./server/startup-summary.js";
 import { RedisRateLimitStore } from "./server/store/redis-rate-limit-store.js";
@@ -28,7 +28,7 @@ export async function startService(env: ServiceEnvironment): Promise<void> {
     secret: env.secret,
     database: env.databaseUrl,
     options,
-    mail: { smtpUrl: env.smtpUrl, disabled: env.mailDisabled, from: env.mailFrom },
+    mail: serviceMailOptions(env),
     production: env.production,
     rateLimitStore: redis ? new RedisRateLimitStore(redis) : undefined,
     revocationFeed: redis ? redisRevocationFeed(redis, consoleLogger) : undefined,

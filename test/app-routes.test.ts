@@ -8,6 +8,7 @@ let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer({
     options: { socialProviders: { google: { clientId: "g-client", clientSecret: "secret-not-shown" } } },
+    extra: { mail: { devOutbox: true } },
   });
 });
 afterAll(() => server.close());
@@ -27,7 +28,7 @@ describe("GET /dev/outbox", () => {
   });
 
   it("answers only this machine: not another address, a proxied request, or a rebound Host", async () => {
-    const open = await startTestServer({ hostname: "0.0.0.0" });
+    const open = await startTestServer({ hostname: "0.0.0.0", extra: { mail: { devOutbox: true } } });
     try {
       const port = new URL(open.origin).port;
       // node:http, because fetch will not send a Host header of our choosing.
@@ -51,6 +52,17 @@ describe("GET /dev/outbox", () => {
       if (external) expect(await get(`http://${external.address}:${port}/api/auth/dev/outbox`)).toBe(404);
     } finally {
       await open.close();
+    }
+  });
+
+  it("is 404 unless asked for (mail.devOutbox), and app-config says so", async () => {
+    const plain = await startTestServer();
+    try {
+      const res = await plain.browser().get("/dev/outbox");
+      expect(res.status).toBe(404);
+      expect((await plain.browser().get("/app-config")).body.devOutbox).toBe(false);
+    } finally {
+      await plain.close();
     }
   });
 

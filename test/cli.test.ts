@@ -454,6 +454,22 @@ describe("doctor", () => {
     });
   });
 
+  it("says where mail goes and whether the development outbox is served", async () => {
+    const smtp = await inProcess(["doctor"], good);
+    expect(smtp.stdout).toContain(`ok       mail: SMTP ${new URL(mail.url).host}; no development outbox is served`);
+    const local = await inProcess(["doctor"], withoutUnset({ ...good, SMTP_URL: undefined }));
+    expect(local.stdout).toMatch(/warning {2}mail: development outbox, .*served to this machine only/);
+    expect(local.code).toBe(0);
+  });
+
+  it("refuses a mailed page on an untrusted origin in AUTH_CONFIG", async () => {
+    const config = join(workDir, "evil-pages.json");
+    writeFileSync(config, JSON.stringify({ pages: { resetPassword: "https://evil.example/reset" } }));
+    const run = await inProcess(["doctor"], { ...good, AUTH_CONFIG: config });
+    expect(run.stdout).toMatch(/PROBLEM {2}AUTH_CONFIG: .*option "pages\.resetPassword": must be a path on BASE_URL/);
+    expect(run.code).toBe(1);
+  });
+
   it("says mail is off with MAIL_DISABLED, as a warning, in production too", async () => {
     const run = await inProcess(
       ["doctor"],

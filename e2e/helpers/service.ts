@@ -61,7 +61,7 @@ export async function startService(input: ServiceInput = {}): Promise<Service> {
     },
     hasher: testHasher,
     logger,
-    mail: mail ? { smtpUrl: mail.url } : undefined,
+    mail: mail ? { smtpUrl: mail.url } : { devOutbox: true },
   });
   app = createServiceApp(auth);
   return {

@@ -2,10 +2,13 @@ import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import { MIN_SECRET_LENGTH } from "../server/auth.js";
-import { readDatabaseUrl, readMailDisabled, readOptionsFile } from "../server/environment.js";
+import { checkSmtpUrl, readMailDisabled, resolveMail } from "../server/email/delivery.js";
+import { readDatabaseUrl, readOptionsFile, serviceMailOptions } from "../server/environment.js";
 import { ConfigError, resolveOptions } from "../server/options.js";
+import { resolvePages } from "../server/pages.js";
 import { withoutPassword } from "../server/startup-summary.js";
 import { databaseAnswers, openDatabase, parseDatabaseUrl, pendingMigrations } from "../server/store/database.js";
+import { createOriginPredicate } from "../server/trusted-origins.js";
 import { type CommandIO, processIO } from "./io.js";
 
 /** One finding: `problem` makes the exit code non-zero, `warn` is worth reading, `ok` is fine. */
@@ -32,6 +35,7 @@ export async function doctor(args: string[], io: CommandIO = processIO): Promise
     await checkDatabase(env),
     await checkRedis(env.REDIS_URL),
     await checkSmtp(env, production),
+    ...checkMailDelivery(env, production),
   ];
   const label = { ok: "ok     ", warn: "warning", problem: "PROBLEM" };
   for (const { level, topic, text } of findings) io.out(`${label[level]}  ${topic}: ${text}`);
@@ -89,6 +93,8 @@ function checkBaseUrlAndCookies(env: NodeJS.ProcessEnv, production: boolean): Fi
   try {
     const file = env.AUTH_CONFIG ? readOptionsFile(env.AUTH_CONFIG) : {};
     options = resolveOptions(file, { baseURL: url.origin, source: env.AUTH_CONFIG });
+    const isTrustedOrigin = createOriginPredicate([url.origin, ...options.trustedOrigins]);
+    resolvePages(options.pages, { baseURL: url.origin, isTrustedOrigin, source: env.AUTH_CONFIG });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     return [{ level: "problem", topic: "AUTH_CONFIG", text: error.message.replaceAll("\n", "; ") }];
@@ -208,6 +214,28 @@ async function checkRedis(redisUrl: string | undefined): Promise<Finding> {
   }
 }
 
+/**
+ * Where the service would send mail and whether it serves the development outbox, decided by the
+ * same function start-up uses. Nothing when SMTP_URL or MAIL_DISABLED is wrong (said above).
+ */
+function checkMailDelivery(env: NodeJS.ProcessEnv, production: boolean): Finding[] {
+  const baseURL = (env.BASE_URL ?? `http://localhost:${env.PORT || 3000}`).replace(/\/+$/, "");
+  try {
+    const smtpUrl = env.SMTP_URL ? checkSmtpUrl(env.SMTP_URL, "SMTP_URL") : null;
+    const options = serviceMailOptions({ smtpUrl, mailDisabled: readMailDisabled(env), production });
+    const silent = { info: () => {}, warn: () => {}, error: () => {} };
+    const mail = resolveMail(options, { env: {}, production, baseURL, basePath: "/api/auth", logger: silent });
+    mail.transport.close();
+    const outbox = mail.devOutbox
+      ? `the development outbox is served to this machine only (${baseURL}/dev/outbox); every mail's live links are there`
+      : "no development outbox is served";
+    return [{ level: mail.devOutbox ? "warn" : "ok", topic: "mail", text: `${mail.description}; ${outbox}` }];
+  } catch (error) {
+    if (error instanceof ConfigError) return [];
+    throw error;
+  }
+}
+
 async function checkSmtp(env: NodeJS.ProcessEnv, production: boolean): Promise<Finding> {
   const topic = "SMTP_URL";
   const smtpUrl = env.SMTP_URL;
@@ -231,7 +259,7 @@ async function checkSmtp(env: NodeJS.ProcessEnv, production: boolean): Promise<F
           topic,
           text: "not set: with NODE_ENV=production the service refuses to start (every mail, reset links included, would go to the log); set it, or MAIL_DISABLED=1 to run without mail",
         }
-      : { level: "warn", topic, text: "not set: mail is written to the log and the development outbox (/dev/outbox)" };
+      : { level: "warn", topic, text: "not set: no mail leaves this machine" };
   }
   let host: string;
   try {

@@ -4,11 +4,12 @@ import { createHttpApp } from "./app.js";
 import type { AuthContext, OnLinkAccount } from "./context.js";
 import { argon2idHasher, type PasswordHasher, withLegacyHashes } from "./crypto/password.js";
 import { createTokenCipher, TOTP_SECRETS_PURPOSE } from "./crypto/token-cipher.js";
+import { type MailOptions, resolveMail } from "./email/delivery.js";
 import { MailOutbox } from "./email/outbox.js";
-import { developmentTransport, disabledTransport, type MailTransport, smtpTransport } from "./email/transport.js";
 import type { AuthEnv } from "./http/env.js";
 import { consoleLogger, type Logger } from "./logger.js";
 import { type AuthOptions, type AuthOptionsInput, ConfigError, resolveOptions } from "./options.js";
+import { resolvePages } from "./pages.js";
 import { createProviderRegistry } from "./providers/registry.js";
 import { startHousekeeping } from "./services/housekeeping.js";
 import type { RevocationFeed } from "./services/revocations.js";
@@ -35,18 +36,12 @@ export interface CreateAuthInput {
   /** Run pending migrations before answering (default true). */
   migrate?: boolean;
   /**
-   * Mail delivery: a transport, or SMTP_URL, or `disabled` (MAIL_DISABLED); none of them gives the
-   * development outbox, which logs every mail and so is refused in production.
+   * Mail delivery: one of `smtpUrl`, `transport` (nodemailer or a MailTransport), `send` (your own
+   * function: Resend, SES, Postmark...), `disabled`, or `devOutbox` (development only). Without any,
+   * SMTP_URL / MAIL_DISABLED / MAIL_FROM are read from the environment; with none of those either,
+   * mail is not delivered (said at start-up) and production refuses to start. docs/configuration.md.
    */
-  mail?: {
-    transport?: MailTransport;
-    smtpUrl?: string | null;
-    disabled?: boolean;
-    from?: string;
-    retryBaseMs?: number;
-    /** How often the outbox looks for due retries and rows another instance left (default 5 s). */
-    pollIntervalMs?: number;
-  };
+  mail?: MailOptions;
   /** Webhook delivery timing (tests shorten it); the endpoints come from options.webhooks. */
   webhookDelivery?: Pick<WebhookOutboxOptions, "retryBaseMs" | "maxRetryDelayMs" | "maxAttempts" | "timeoutMs">;
   /**
@@ -88,11 +83,6 @@ export type { Logger };
 
 export const MIN_SECRET_LENGTH = 32;
 
-function mailTransport(mail: { smtpUrl?: string | null; disabled?: boolean }, logger: Logger): MailTransport {
-  if (mail.smtpUrl) return smtpTransport(mail.smtpUrl);
-  return mail.disabled ? disabledTransport(logger) : developmentTransport(logger);
-}
-
 /** Builds the service: options checked, database opened and migrated, routes ready. */
 export async function createAuth(input: CreateAuthInput): Promise<Auth> {
   const baseOrigin = normalizeOrigin(input.baseURL);
@@ -101,14 +91,12 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     throw new ConfigError(`AUTH_SECRET must be at least ${MIN_SECRET_LENGTH} characters`);
   }
   const production = input.production ?? process.env.NODE_ENV === "production";
-  // The development outbox writes every mail to the log, live reset and sign-in links included.
-  if (production && !input.mail?.transport && !input.mail?.smtpUrl && !input.mail?.disabled) {
-    throw new ConfigError(
-      "SMTP_URL is required when NODE_ENV=production: without it every mail, reset links included, would be written to the log. Set SMTP_URL, or MAIL_DISABLED=1 to run without mail",
-    );
-  }
-  const options: Readonly<AuthOptions> = resolveOptions(input.options, { baseURL: baseOrigin, production });
+  const logger = input.logger ?? consoleLogger;
   const basePath = input.basePath ?? "/api/auth";
+  const delivery = resolveMail(input.mail, { env: process.env, production, baseURL: baseOrigin, basePath, logger });
+  const options: Readonly<AuthOptions> = resolveOptions(input.options, { baseURL: baseOrigin, production });
+  const isTrustedOrigin = createOriginPredicate([baseOrigin, ...options.trustedOrigins]);
+  const pages = resolvePages(options.pages, { baseURL: baseOrigin, isTrustedOrigin });
   const providers = createProviderRegistry(options.socialProviders, {
     callbackBaseURL: `${baseOrigin}${basePath}`,
     oneTapClientId: options.oneTap.clientId,
@@ -117,12 +105,11 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
   const database = typeof input.database === "string" ? openDatabase(input.database) : input.database;
   if (input.migrate !== false) await migrateToLatest(database.db, database.dialect);
 
-  const logger = input.logger ?? consoleLogger;
   const now = input.now ?? (() => new Date());
-  const transport = input.mail?.transport ?? mailTransport(input.mail ?? {}, logger);
+  if (delivery.warning) logger.warn(delivery.warning);
   const mail = new MailOutbox(database.db, {
-    transport,
-    from: input.mail?.from ?? `Gatehouse <no-reply@${new URL(baseOrigin).hostname}>`,
+    transport: delivery.transport,
+    from: delivery.from,
     logger,
     now,
     retryBaseMs: input.mail?.retryBaseMs,
@@ -142,9 +129,9 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     logger,
     feed: cookieCache.enabled ? (input.revocationFeed ?? database.revocationFeed?.(logger)) : undefined,
   });
-  const isTrustedOrigin = createOriginPredicate([baseOrigin, ...options.trustedOrigins]);
   const context: AuthContext = {
     options,
+    pages,
     baseURL: baseOrigin,
     basePath,
     secret: input.secret,
@@ -154,6 +141,7 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     rateLimitStore: input.rateLimitStore ?? new MemoryRateLimitStore(),
     logger,
     mail,
+    devOutbox: delivery.devOutbox,
     webhooks,
     memberPages: new MemberPageCache(),
     now,

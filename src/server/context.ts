@@ -4,6 +4,7 @@ import type { TokenCipher } from "./crypto/token-cipher.js";
 import type { MailOutbox } from "./email/outbox.js";
 import type { Logger } from "./logger.js";
 import type { AuthOptions } from "./options.js";
+import type { AppPages } from "./pages.js";
 import type { ProviderRegistry } from "./providers/registry.js";
 import type { DB } from "./store/database.js";
 import type { DialectName } from "./store/dialect.js";
@@ -23,6 +24,8 @@ export type OnLinkAccount = (link: {
 /** Everything a service needs, built once by createAuth. Services never see a Request. */
 export interface AuthContext {
   readonly options: Readonly<AuthOptions>;
+  /** Absolute URLs of the application pages mails and redirects link to (options.pages). */
+  readonly pages: AppPages;
   /** Public origin of the service, e.g. `http://localhost:3000` (no trailing slash). */
   readonly baseURL: string;
   /** Where the API answers, e.g. `/api/auth`. */
@@ -35,6 +38,8 @@ export interface AuthContext {
   readonly logger: Logger;
   /** Mail goes through the outbox: enqueue inside the change's transaction, wake() after commit. */
   readonly mail: MailOutbox;
+  /** Whether `<basePath>/dev/outbox` is served: only when asked for (mail.devOutbox), never in production. */
+  readonly devOutbox: boolean;
   /** Signed webhooks: enqueue inside the change's transaction; free when nothing subscribes. */
   readonly webhooks: WebhookOutbox;
   /** Social providers, built once from options.socialProviders. */

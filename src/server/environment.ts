@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MIN_SECRET_LENGTH } from "./auth.js";
+import { checkSmtpUrl, type MailOptions, readMailDisabled } from "./email/delivery.js";
 import { ConfigError } from "./options.js";
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl } from "./store/database.js";
 
@@ -36,10 +37,7 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): ServiceEn
     throw new ConfigError(`BASE_URL must be an http(s) URL (got "${baseURL}")`);
   }
   const databaseUrl = readDatabaseUrl(env);
-  const smtpUrl = env.SMTP_URL || null;
-  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) {
-    throw new ConfigError("SMTP_URL must look like smtp://[user:pass@]host:port");
-  }
+  const smtpUrl = env.SMTP_URL ? checkSmtpUrl(env.SMTP_URL, "SMTP_URL") : null;
   const mailDisabled = readMailDisabled(env);
   const authConfigPath = env.AUTH_CONFIG || null;
   return {
@@ -55,6 +53,21 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): ServiceEn
     authConfigPath,
     production,
     options: authConfigPath ? readOptionsFile(authConfigPath) : null,
+  };
+}
+
+/**
+ * The service's mail option: what the environment says, and in development without SMTP the
+ * development outbox, so the application's outbox page lists the mail (`npm start`).
+ */
+export function serviceMailOptions(
+  env: Pick<ServiceEnvironment, "smtpUrl" | "mailDisabled" | "production"> & { mailFrom?: string },
+): MailOptions {
+  return {
+    smtpUrl: env.smtpUrl,
+    disabled: env.mailDisabled,
+    devOutbox: !env.production && !env.smtpUrl && !env.mailDisabled,
+    from: env.mailFrom,
   };
 }
 
@@ -76,20 +89,6 @@ function parsePort(value: string | undefined): number {
     throw new ConfigError(`PORT must be a whole number from 0 to 65535 (got "${value}")`);
   }
   return port;
-}
-
-/** MAIL_DISABLED, checked (it contradicts SMTP_URL): all that `gatehouse doctor` needs of the mail setup. */
-export function readMailDisabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  const disabled = parseFlag("MAIL_DISABLED", env.MAIL_DISABLED);
-  if (disabled && env.SMTP_URL) throw new ConfigError("MAIL_DISABLED and SMTP_URL are both set: unset one of them");
-  return disabled;
-}
-
-/** A yes/no variable: unset, "", 0 or false is off; 1 or true is on; anything else is refused. */
-function parseFlag(name: string, value: string | undefined): boolean {
-  if (value === undefined || value === "" || value === "0" || value === "false") return false;
-  if (value === "1" || value === "true") return true;
-  throw new ConfigError(`${name} must be 1, true, 0 or false (got "${value}")`);
 }
 
 /** AUTH_SECRET, or in development one generated once and kept in the data folder. */

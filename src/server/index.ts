@@ -9,11 +9,13 @@ export type { ApiFunction, ApiInput, ApiReply, CallOptions, ServerApi, ServerOnl
 export { type Auth, type CreateAuthInput, createAuth, MIN_SECRET_LENGTH } from "./auth.js";
 export type { OnLinkAccount } from "./context.js";
 export { type Argon2Params, argon2idHasher, type PasswordHasher } from "./crypto/password.js";
+export type { MailOptions, NodemailerTransporter, OutgoingMail } from "./email/delivery.js";
 export { type MailTransport, smtpTransport } from "./email/transport.js";
 export { AuthError, isAuthError } from "./errors.js";
 export type { HeaderSessionOptions, RequestHeaders } from "./http/header-session.js";
 export { consoleLogger, type Logger } from "./logger.js";
 export { type AuthOptions, type AuthOptionsInput, ConfigError } from "./options.js";
+export type { PageParams, PageURLBuilder } from "./pages.js";
 export type { RevocationFeed } from "./services/revocations.js";
 export type { OpenedDatabase } from "./store/database.js";
 export { openDatabase } from "./store/database.js";

@@ -280,6 +280,32 @@ const webhooks = z
   .array(webhook)
   .refine((list) => new Set(list.map((w) => w.url)).size === list.length, "two webhooks have the same url");
 
+/** A page mails and redirects link to (pages.ts checks it against BASE_URL and trustedOrigins). */
+const pageOption = z.union([
+  z.string().min(1),
+  z.custom<(params: Readonly<Record<string, string | undefined>>) => string>(
+    (value) => typeof value === "function",
+    "must be a path, an absolute URL, or (from code) a function building the URL",
+  ),
+]);
+
+/**
+ * The application pages mails and redirects send a browser to (pages.ts): a path on BASE_URL or an
+ * absolute URL on a trusted origin. The defaults are the bundled application's pages.
+ */
+const pages = z.strictObject({
+  /** Where a reset link lands once the API has checked its token (`?token=` or `?error=` added). */
+  resetPassword: pageOption.default("/reset-password"),
+  /** The confirmation page a magic-link mail points at (`?token=&callbackURL=`...). */
+  magicLink: pageOption.default("/magic-link"),
+  /** Confirms a verification link that signs in, when it is followed as a navigation (`?token=`). */
+  verifyEmail: pageOption.default("/verify-email"),
+  /** The invitation mail's page; `:id` is the invitation id. */
+  acceptInvitation: pageOption.default("/accept-invitation/:id"),
+  /** Where /error redirects in production (`?error=&error_description=`). */
+  error: pageOption.default("/"),
+});
+
 export const authOptionsSchema = z.strictObject({
   emailAndPassword: emailAndPassword.prefault({}),
   emailVerification: emailVerification.prefault({}),
@@ -300,6 +326,7 @@ export const authOptionsSchema = z.strictObject({
   passkey: passkey.prefault({}),
   advanced: advanced.prefault({}),
   webhooks: webhooks.default([]),
+  pages: pages.prefault({}),
 });
 
 /** Options as written in AUTH_CONFIG: every key optional. */

@@ -81,10 +81,6 @@ export class MailOutbox {
     });
   }
 
-  get transportName(): MailTransport["name"] {
-    return this.#options.transport.name;
-  }
-
   /** Writes the message; pass the transaction of the change that causes it. Call wake() after the commit. */
   /** Queues the message in the caller's transaction; false when the recipient cap dropped it. */
   async enqueue(db: DB, message: MailMessage): Promise<boolean> {

@@ -3,9 +3,10 @@ import type nodemailerType from "nodemailer";
 import type { Logger } from "../logger.js";
 import type { MailMessage } from "./message.js";
 
-/** Where mail goes: SMTP, or the development outbox. */
+/** Where mail goes: SMTP, your own delivery, the development outbox, or nowhere (email/delivery.ts). */
 export interface MailTransport {
-  readonly name: "smtp" | "development" | "disabled";
+  /** Named in the start-up log and by `gatehouse doctor`, e.g. "smtp". */
+  readonly name: string;
   send(message: MailMessage & { from: string }): Promise<void>;
   close(): void;
 }
@@ -45,14 +46,28 @@ export function disabledTransport(logger: Logger): MailTransport {
 }
 
 /**
- * Without SMTP_URL: nothing leaves the machine. The message is logged (with its links, so a developer
- * can follow them) and stays in the outbox table, which the application lists in development.
+ * Library mode with no delivery configured: the mail stays in the outbox table and only its kind is
+ * logged (its text holds live links and codes). createAuth says so at start-up.
  */
-export function developmentTransport(logger: Logger): MailTransport {
+export function undeliveredTransport(logger: Logger): MailTransport {
+  return {
+    name: "undelivered",
+    async send(message) {
+      logger.warn("mail not delivered (no mail transport configured)", { kind: message.kind });
+    },
+    close: () => {},
+  };
+}
+
+/**
+ * The development outbox (asked for with mail.devOutbox): nothing leaves the machine. The log names
+ * the mail and where to read it; the text, with its live links, is only in the outbox.
+ */
+export function developmentTransport(logger: Logger, outboxUrl: string): MailTransport {
   return {
     name: "development",
     async send(message) {
-      logger.info("development mail (not sent)", { to: message.to, subject: message.subject, text: message.text });
+      logger.info(`development mail (not sent), read it at ${outboxUrl}`, { to: message.to, subject: message.subject });
     },
     close: () => {},
   };

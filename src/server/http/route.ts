@@ -84,7 +84,7 @@ function featureSwitches(ctx: AuthContext): Record<Feature, boolean> {
     deleteUser: options.user.deleteUser.enabled,
     organization: options.organization.enabled,
     teams: options.organization.enabled && options.organization.teams.enabled,
-    developmentOutbox: ctx.mail.transportName === "development" && process.env.NODE_ENV !== "production",
+    developmentOutbox: ctx.devOutbox,
     twoFactor: options.twoFactor.enabled,
     magicLink: options.magicLink.enabled,
     emailOTP: options.emailOTP.enabled,

@@ -8,7 +8,7 @@ import { oneTapClientId } from "../options.js";
  */
 export function appConfigRoutes(route: Route): void {
   route(serviceEndpoints.appConfig, (c) => {
-    const { options, mail } = c.get("auth");
+    const { options, devOutbox } = c.get("auth");
     return {
       emailAndPassword: {
         enabled: options.emailAndPassword.enabled,
@@ -30,7 +30,7 @@ export function appConfigRoutes(route: Route): void {
       magicLink: options.magicLink.enabled,
       emailOTP: options.emailOTP.enabled,
       passkey: options.passkey.enabled,
-      devOutbox: mail.transportName === "development" && process.env.NODE_ENV !== "production",
+      devOutbox,
     };
   });
 }

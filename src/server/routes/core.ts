@@ -66,10 +66,8 @@ export function coreRoutes(route: Route, ctx: AuthContext): void {
       const code = sanitizeErrorCode(query.error);
       const description = query.error_description;
       if (process.env.NODE_ENV === "production") {
-        const target = new URL("/", ctx.baseURL);
-        target.searchParams.set("error", code);
-        if (description) target.searchParams.set("error_description", description.slice(0, 500));
-        return c.redirect(target.toString(), 302);
+        const target = ctx.pages.error({ error: code, error_description: description?.slice(0, 500) || undefined });
+        return c.redirect(target, 302);
       }
       return c.html(errorPage(code, description, `${ctx.baseURL}/`));
     },

@@ -34,10 +34,10 @@ function isLocalRequest(c: Context<AuthEnv>): boolean {
 }
 
 /**
- * The development mail outbox, read by the application's outbox page: without SMTP, mail stays in
- * the outbox table, and a developer follows its links from there. Never served in production, when
- * mail really leaves the machine, or to anyone but this machine (the links are live sign-in and
- * reset tokens): all of those get a plain 404.
+ * The development mail outbox, read by the application's outbox page: mail stays in the outbox
+ * table, and a developer follows its links from there. Served only when asked for (mail.devOutbox,
+ * which production refuses) and only to this machine (the links are live sign-in and reset tokens):
+ * anything else gets a plain 404.
  */
 export function devOutboxRoutes(route: Route): void {
   route(serviceEndpoints.developmentOutbox, async (c) => {

@@ -74,7 +74,7 @@ async function enqueueInvitationMail(
     expiresAt: new Date(now.getTime() + 86_400_000),
   });
   if (claimed === null) throw new AuthError("INVITATION_RECIPIENT_LIMIT_REACHED");
-  const url = `${ctx.baseURL}/accept-invitation/${encodeURIComponent(invitation.id)}`;
+  const url = ctx.pages.acceptInvitation({ id: invitation.id });
   await ctx.mail.enqueue(
     trx,
     invitationMail(

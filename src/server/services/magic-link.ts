@@ -27,12 +27,12 @@ interface LinkRedirects {
 
 /** The application's confirmation page for a link: where the mail points, and where a navigation goes. */
 export function magicLinkPage(ctx: AuthContext, token: string, redirects: LinkRedirects): string {
-  const page = new URL("/magic-link", ctx.baseURL);
-  page.searchParams.set("token", token);
-  page.searchParams.set("callbackURL", redirects.callbackURL || "/");
-  if (redirects.newUserCallbackURL) page.searchParams.set("newUserCallbackURL", redirects.newUserCallbackURL);
-  if (redirects.errorCallbackURL) page.searchParams.set("errorCallbackURL", redirects.errorCallbackURL);
-  return page.toString();
+  return ctx.pages.magicLink({
+    token,
+    callbackURL: redirects.callbackURL || "/",
+    newUserCallbackURL: redirects.newUserCallbackURL || undefined,
+    errorCallbackURL: redirects.errorCallbackURL || undefined,
+  });
 }
 
 /** A fresh value for the link_requester cookie, which binds the links a browser asks for to it. */

@@ -20,11 +20,14 @@ import { forgetTrustedDevices } from "./trusted-devices.js";
 
 export const RESET_PASSWORD_PREFIX = "reset-password:";
 
-/** Where the mailed link sends the browser when the request named no redirectTo: the app's reset page. */
-export const DEFAULT_RESET_PAGE = "/reset-password";
-
 /** Reset tokens are 24 alphanumeric characters (SPEC 9); only their SHA-256 is stored. */
 const resetIdentifier = (token: string) => `${RESET_PASSWORD_PREFIX}${sha256Base64Url(token)}`;
+
+/** The reset page, as a path when it is on BASE_URL (the link stays as short as it always was). */
+function resetPage(ctx: AuthContext): string {
+  const page = ctx.pages.resetPassword({});
+  return page.startsWith(`${ctx.baseURL}/`) ? page.slice(ctx.baseURL.length) : page;
+}
 
 /**
  * POST /request-password-reset (and /forget-password). Same answer, in the same time, for known and
@@ -42,7 +45,8 @@ export async function requestPasswordReset(
     const user = await findUserByEmail(ctx.db, email);
     if (!user) return;
     const token = randomString(24);
-    const callbackURL = encodeURIComponent(input.redirectTo || DEFAULT_RESET_PAGE);
+    // Without a redirectTo, the link lands on the application's reset page (options.pages).
+    const callbackURL = encodeURIComponent(input.redirectTo || resetPage(ctx));
     const url = apiURL(ctx, `/reset-password/${token}?callbackURL=${callbackURL}`);
     await issueMailedToken(ctx, {
       identifier: resetIdentifier(token),

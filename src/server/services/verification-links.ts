@@ -15,8 +15,5 @@ export async function verifyEmailLink(ctx: AuthContext, claims: EmailTokenClaims
  * navigation goes, since any site can aim a link at a browser. Its form POSTs to /verify-email.
  */
 export function verifyEmailConfirmPage(ctx: AuthContext, token: string, callbackURL?: string): string {
-  const page = new URL("/verify-email", ctx.baseURL);
-  page.searchParams.set("token", token);
-  if (callbackURL) page.searchParams.set("callbackURL", callbackURL);
-  return page.toString();
+  return ctx.pages.verifyEmail({ token, callbackURL: callbackURL || undefined });
 }
