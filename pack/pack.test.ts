@@ -32,10 +32,10 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
-import { type Auth, AuthError, createAuth, type SessionWithUser, toNextJsHandler } from "gatehouse";
-import { createAuthClient } from "gatehouse/client";
-import { AuthProvider, useSession } from "gatehouse/react";
-import { fromNodeHeaders, toNodeHandler } from "gatehouse/node";
+import { type Auth, AuthError, createAuth, type SessionWithUser, toNextJsHandler } from "gatehouse-auth";
+import { createAuthClient } from "gatehouse-auth/client";
+import { AuthProvider, useSession } from "gatehouse-auth/react";
+import { fromNodeHeaders, toNodeHandler } from "gatehouse-auth/node";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
@@ -99,7 +99,7 @@ console.log(JSON.stringify({
   api: viaApi?.user.email,
   apiDate: viaApi?.session.expiresAt instanceof Date,
   next: ok.status,
-  css: /--gh-/.test(readFileSync(fileURLToPath(import.meta.resolve("gatehouse/react/components.css")), "utf8")),
+  css: /--gh-/.test(readFileSync(fileURLToPath(import.meta.resolve("gatehouse-auth/react/components.css")), "utf8")),
   html,
 }));
 server.close();
@@ -119,9 +119,9 @@ describe("the npm package", () => {
       expect(files).toContain(`dist/lib/${entry}.d.ts`);
     }
     expect(files).toContain("dist/lib/react/components.css");
-    expect(files.filter((path) => !/^(dist\/lib\/|dist\/cli\/main\.js$|docs\/[^/]+\.md$|README\.md$|package\.json$)/.test(path))).toEqual(
-      [],
-    );
+    expect(
+      files.filter((path) => !/^(dist\/lib\/|dist\/cli\/main\.js$|docs\/[^/]+\.md$|README\.md$|LICENSE$|package\.json$)/.test(path)),
+    ).toEqual([]);
     expect(files.filter((path) => /\.test\.|\/app\//.test(path))).toEqual([]);
 
     consumer = join(work, "consumer");
@@ -134,7 +134,7 @@ describe("the npm package", () => {
         private: true,
         type: "module",
         dependencies: {
-          gatehouse: `file:${join(work, packed!.filename)}`,
+          "gatehouse-auth": `file:${join(work, packed!.filename)}`,
           ...pinned(["better-sqlite3", "react", "react-dom"]),
         },
         devDependencies: pinned(["typescript", "@types/node", "@types/react", "@types/react-dom"]),
@@ -189,7 +189,12 @@ describe("the npm package", () => {
     });
   }, 120_000);
 
-  it("runs the gatehouse command from the package", async () => {
+  it("runs the gatehouse command from the package, also under the package's name", async () => {
+    const manifest = JSON.parse(readFileSync(join(consumer, "node_modules/gatehouse-auth/package.json"), "utf8"));
+    expect(manifest).toMatchObject({ name: "gatehouse-auth", license: "MIT" });
+    expect(readFileSync(join(consumer, "node_modules/gatehouse-auth/LICENSE"), "utf8")).toMatch(/^MIT License/);
+    const usage = await run(join(consumer, "node_modules/.bin/gatehouse-auth"), ["help"], { cwd: consumer });
+    expect(usage.stdout).toMatch(/^usage: gatehouse/);
     const gatehouse = join(consumer, "node_modules/.bin/gatehouse");
     const secret = (await run(gatehouse, ["generate-secret"], { cwd: consumer })).stdout.trim();
     expect(secret.length).toBeGreaterThanOrEqual(32);
