@@ -153,6 +153,8 @@ describe("the npm package", () => {
     for (const appOnly of ["vite", "react-router", "@tanstack/react-query", "tsx", "pg", "ioredis"]) {
       expect(installed.has(appOnly), appOnly).toBe(false);
     }
+    // No install-time telemetry: Swagger UI's package brought @scarf/scarf's postinstall with it.
+    expect(installed.has("@scarf/scarf")).toBe(false);
   }, 180_000);
 
   it("type-checks and runs a consumer of every entry point", async () => {
