@@ -20,6 +20,8 @@ const run = promisify(execFile);
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
 const work = mkdtempSync(join(tmpdir(), "gatehouse-pack-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
+// Fixed before any step runs: a step that timed out must not leave a later one running npm in this repository.
+const consumer = join(work, "consumer");
 
 const installedVersion = (name: string) =>
   (JSON.parse(readFileSync(join(REPO, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
@@ -108,7 +110,6 @@ await auth.close();
 
 describe("the npm package", () => {
   let files: string[] = [];
-  let consumer = "";
 
   it("packs only the built library, its declarations and docs", async () => {
     const { stdout } = await npm(["pack", "--json", "--pack-destination", work], REPO);
@@ -124,7 +125,6 @@ describe("the npm package", () => {
     ).toEqual([]);
     expect(files.filter((path) => /\.test\.|\/app\//.test(path))).toEqual([]);
 
-    consumer = join(work, "consumer");
     mkdirSync(join(consumer, "src"), { recursive: true });
     const pinned = (names: string[]) => Object.fromEntries(names.map((name) => [name, installedVersion(name)]));
     writeFileSync(
@@ -140,7 +140,7 @@ describe("the npm package", () => {
         devDependencies: pinned(["typescript", "@types/node", "@types/react", "@types/react-dom"]),
       }),
     );
-  }, 120_000);
+  }, 240_000);
 
   it("installs from the tarball without build-only dependencies or install scripts", async () => {
     await npm(["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"], consumer);
