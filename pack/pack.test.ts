@@ -189,7 +189,7 @@ describe("the npm package", () => {
       css: true,
       html: expect.stringMatching(/<p>(pending|ready)<\/p>/),
     });
-  }, 120_000);
+  }, 240_000);
 
   it("runs the gatehouse command from the package, also under the package's name", async () => {
     const manifest = JSON.parse(readFileSync(join(consumer, "node_modules/gatehouse-auth/package.json"), "utf8"));
