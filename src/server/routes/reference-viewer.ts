@@ -67,32 +67,34 @@ export const VIEWER_SCRIPT = `"use strict";
   }
 
   // A schema as TypeScript-like text: enough to see names, types, optional keys and defaults.
-  function typeText(schema, depth) {
+  // depth bounds the recursion; level is how deep in objects the text is, for its indentation.
+  function typeText(schema, depth, level) {
+    level = level || 0;
     if (!schema || typeof schema !== "object") return "unknown";
     if (depth > MAX_DEPTH) return "…";
     if (schema.$ref) return refName(schema.$ref);
     if (schema.const !== undefined) return JSON.stringify(schema.const);
     if (schema.enum) return schema.enum.map(function (v) { return JSON.stringify(v); }).join(" | ");
-    if (schema.allOf) return schema.allOf.map(function (s) { return typeText(s, depth + 1); }).join(" & ");
+    if (schema.allOf) return schema.allOf.map(function (s) { return typeText(s, depth + 1, level); }).join(" & ");
     var union = schema.anyOf || schema.oneOf;
-    if (union) return union.map(function (s) { return typeText(s, depth + 1); }).join(" | ");
+    if (union) return union.map(function (s) { return typeText(s, depth + 1, level); }).join(" | ");
     var type = schema.type;
-    if (Array.isArray(type)) return type.map(function (t) { return typeText(Object.assign({}, schema, { type: t }), depth); }).join(" | ");
-    if (type === "array") return "Array<" + typeText(schema.items, depth + 1) + ">";
+    if (Array.isArray(type)) return type.map(function (t) { return typeText(Object.assign({}, schema, { type: t }), depth, level); }).join(" | ");
+    if (type === "array") return "Array<" + typeText(schema.items, depth + 1, level) + ">";
     if (type === "object" || schema.properties) {
       var keys = Object.keys(schema.properties || {});
       if (keys.length === 0) {
         return schema.additionalProperties && typeof schema.additionalProperties === "object"
-          ? "{ [key: string]: " + typeText(schema.additionalProperties, depth + 1) + " }"
+          ? "{ [key: string]: " + typeText(schema.additionalProperties, depth + 1, level) + " }"
           : "object";
       }
       var required = schema.required || [];
-      var pad = new Array(depth + 2).join("  ");
+      var pad = new Array(level + 2).join("  ");
       var lines = keys.map(function (key) {
         var inner = schema.properties[key];
         var optional = required.indexOf(key) === -1 ? "?" : "";
         var fallback = inner && inner.default !== undefined ? " = " + JSON.stringify(inner.default) : "";
-        return pad + key + optional + ": " + typeText(inner, depth + 1) + fallback;
+        return pad + key + optional + ": " + typeText(inner, depth + 1, level + 1) + fallback;
       });
       return "{\\n" + lines.join("\\n") + "\\n" + pad.slice(2) + "}";
     }
@@ -107,7 +109,7 @@ export const VIEWER_SCRIPT = `"use strict";
     var box = el("div");
     Object.keys(content || {}).forEach(function (type) {
       box.appendChild(el("div", "summary", type));
-      box.appendChild(el("pre", "", typeText(resolve(doc, content[type].schema), 0)));
+      box.appendChild(el("pre", "", typeText(resolve(doc, content[type].schema), 0, 0)));
     });
     return box;
   }
@@ -132,7 +134,7 @@ export const VIEWER_SCRIPT = `"use strict";
         var row = el("tr");
         row.appendChild(el("td", "path", p.name + (p.required ? "" : "?")));
         row.appendChild(el("td", "summary", p.in));
-        row.appendChild(el("td", "", typeText(p.schema, 1)));
+        row.appendChild(el("td", "", typeText(p.schema, 1, 0)));
         table.appendChild(row);
       });
       body.appendChild(table);
