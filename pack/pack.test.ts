@@ -1,10 +1,13 @@
 import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { afterAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /**
  * The package as a consumer gets it: `npm pack`, the tarball installed into a fresh project outside
@@ -14,12 +17,54 @@ import { afterAll, describe, expect, it } from "vitest";
  * the consumer runs on (better-sqlite3, an optional peer) gets this repository's compiled file, for
  * the very same version and Node. Everything else comes from the npm cache (--prefer-offline), or the
  * registry when the cache lacks it.
+ *
+ * Under another Node than that file was compiled for (the README's 22 and 24:
+ * `npx -y -p node@24 node node_modules/vitest/vitest.mjs run --project package`), the consumer installs
+ * pg instead and runs on fresh PostgreSQL databases on TEST_DATABASE_URL.
  */
 
 const run = promisify(execFile);
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
 const work = mkdtempSync(join(tmpdir(), "gatehouse-pack-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
+// Fixed before any step runs: a step that timed out must not leave a later one running npm in this repository.
+const consumer = join(work, "consumer");
+
+function sqliteLoads(): boolean {
+  try {
+    const Database = createRequire(import.meta.url)("better-sqlite3") as new (path: string) => { close(): void };
+    new Database(":memory:").close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+const onSqlite = sqliteLoads();
+const postgresUrl = process.env.TEST_DATABASE_URL;
+const databases: Record<"consumer" | "cli", string> = { consumer: "sqlite::memory:", cli: "sqlite:./cli.sqlite" };
+
+async function onPostgres(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: postgresUrl });
+  await client.connect();
+  await client.query(sql).finally(() => client.end());
+}
+
+beforeAll(async () => {
+  if (onSqlite) return;
+  if (!postgresUrl) throw new Error("better-sqlite3 is not built for this Node: set TEST_DATABASE_URL to run on PostgreSQL");
+  for (const use of ["consumer", "cli"] as const) {
+    const name = `gatehouse_pack_${use}_${randomBytes(4).toString("hex")}`;
+    await onPostgres(`CREATE DATABASE ${name}`);
+    const url = new URL(postgresUrl);
+    url.pathname = `/${name}`;
+    databases[use] = url.toString();
+  }
+});
+afterAll(async () => {
+  if (onSqlite) return;
+  for (const url of Object.values(databases))
+    await onPostgres(`DROP DATABASE IF EXISTS ${new URL(url).pathname.slice(1)} WITH (FORCE)`);
+});
 
 const installedVersion = (name: string) =>
   (JSON.parse(readFileSync(join(REPO, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
@@ -32,10 +77,10 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
-import { type Auth, AuthError, createAuth, type OutgoingMail, type SessionWithUser, toNextJsHandler } from "gatehouse";
-import { createNodeAuthClient } from "gatehouse/client";
-import { AuthProvider, useSession } from "gatehouse/react";
-import { fromNodeHeaders, toNodeHandler } from "gatehouse/node";
+import { type Auth, AuthError, createAuth, type OutgoingMail, type SessionWithUser, toNextJsHandler } from "gatehouse-auth";
+import { createNodeAuthClient } from "gatehouse-auth/client";
+import { AuthProvider, useSession } from "gatehouse-auth/react";
+import { fromNodeHeaders, toNodeHandler } from "gatehouse-auth/node";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
@@ -47,10 +92,11 @@ const baseURL = \`http://127.0.0.1:\${(server.address() as AddressInfo).port}\`;
 const quiet = { info() {}, warn() {}, error(message: string) { console.error(message); } };
 // Mail through the app's own function (as with Resend or SES), linking to the app's own reset page.
 const mailed: OutgoingMail[] = [];
+const database = process.env.CONSUMER_DATABASE_URL ?? "sqlite::memory:";
 const auth = await createAuth({
   baseURL,
   secret: "a-consumer-secret-of-at-least-32-characters",
-  database: "sqlite::memory:",
+  database,
   logger: quiet,
   options: { pages: { resetPassword: "/account/reset" } },
   mail: { send: async (mail) => void mailed.push(mail), from: "Consumer <auth@consumer.example>" },
@@ -106,7 +152,7 @@ console.log(JSON.stringify({
   apiSignIn,
   next: ok.status,
   mail: mailed.map((m) => [m.kind, m.from, m.to, m.text.includes("callbackURL=%2Faccount%2Freset")]),
-  css: /--gh-/.test(readFileSync(fileURLToPath(import.meta.resolve("gatehouse/react/components.css")), "utf8")),
+  css: /--gh-/.test(readFileSync(fileURLToPath(import.meta.resolve("gatehouse-auth/react/components.css")), "utf8")),
   html,
 }));
 server.close();
@@ -115,7 +161,6 @@ await auth.close();
 
 describe("the npm package", () => {
   let files: string[] = [];
-  let consumer = "";
 
   it("packs only the built library, its declarations and docs", async () => {
     const { stdout } = await npm(["pack", "--json", "--pack-destination", work], REPO);
@@ -126,12 +171,11 @@ describe("the npm package", () => {
       expect(files).toContain(`dist/lib/${entry}.d.ts`);
     }
     expect(files).toContain("dist/lib/react/components.css");
-    expect(files.filter((path) => !/^(dist\/lib\/|dist\/cli\/main\.js$|docs\/[^/]+\.md$|README\.md$|package\.json$)/.test(path))).toEqual(
-      [],
-    );
+    expect(
+      files.filter((path) => !/^(dist\/lib\/|dist\/cli\/main\.js$|docs\/[^/]+\.md$|README\.md$|LICENSE$|package\.json$)/.test(path)),
+    ).toEqual([]);
     expect(files.filter((path) => /\.test\.|\/app\//.test(path))).toEqual([]);
 
-    consumer = join(work, "consumer");
     mkdirSync(join(consumer, "src"), { recursive: true });
     const pinned = (names: string[]) => Object.fromEntries(names.map((name) => [name, installedVersion(name)]));
     writeFileSync(
@@ -141,25 +185,30 @@ describe("the npm package", () => {
         private: true,
         type: "module",
         dependencies: {
-          gatehouse: `file:${join(work, packed!.filename)}`,
-          ...pinned(["better-sqlite3", "react", "react-dom"]),
+          "gatehouse-auth": `file:${join(work, packed!.filename)}`,
+          ...pinned([onSqlite ? "better-sqlite3" : "pg", "react", "react-dom"]),
         },
         devDependencies: pinned(["typescript", "@types/node", "@types/react", "@types/react-dom"]),
       }),
     );
-  }, 120_000);
+  }, 240_000);
 
   it("installs from the tarball without build-only dependencies or install scripts", async () => {
     await npm(["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"], consumer);
-    const addon = "build/Release/better_sqlite3.node";
-    mkdirSync(join(consumer, "node_modules/better-sqlite3/build/Release"), { recursive: true });
-    copyFileSync(join(REPO, "node_modules/better-sqlite3", addon), join(consumer, "node_modules/better-sqlite3", addon));
+    if (onSqlite) {
+      const addon = "build/Release/better_sqlite3.node";
+      mkdirSync(join(consumer, "node_modules/better-sqlite3/build/Release"), { recursive: true });
+      copyFileSync(join(REPO, "node_modules/better-sqlite3", addon), join(consumer, "node_modules/better-sqlite3", addon));
+    }
 
     const { stdout } = await npm(["ls", "--all", "--parseable"], consumer);
     const installed = new Set(stdout.split("\n").map((path) => path.split("node_modules/").pop()));
-    for (const appOnly of ["vite", "react-router", "@tanstack/react-query", "tsx", "pg", "ioredis"]) {
+    // pg is not the package's to install; under another Node the consumer chose it (see the top).
+    for (const appOnly of ["vite", "react-router", "@tanstack/react-query", "tsx", ...(onSqlite ? ["pg"] : []), "ioredis"]) {
       expect(installed.has(appOnly), appOnly).toBe(false);
     }
+    // No install-time telemetry: Swagger UI's package brought @scarf/scarf's postinstall with it.
+    expect(installed.has("@scarf/scarf")).toBe(false);
   }, 180_000);
 
   it("type-checks and runs a consumer of every entry point", async () => {
@@ -184,7 +233,10 @@ describe("the npm package", () => {
     await run(join(consumer, "node_modules/.bin/tsc"), ["-p", "."], { cwd: consumer }).catch((error) => {
       throw new Error(`tsc failed:\n${error.stdout}${error.stderr}`);
     });
-    const { stdout } = await run(process.execPath, ["build/main.js"], { cwd: consumer });
+    const { stdout } = await run(process.execPath, ["build/main.js"], {
+      cwd: consumer,
+      env: { ...process.env, CONSUMER_DATABASE_URL: databases.consumer },
+    });
     expect(JSON.parse(stdout.trim().split("\n").pop()!)).toEqual({
       signedUp: "consumer@example.com",
       client: "consumer@example.com",
@@ -196,13 +248,18 @@ describe("the npm package", () => {
       css: true,
       html: expect.stringMatching(/<p>(pending|ready)<\/p>/),
     });
-  }, 120_000);
+  }, 240_000);
 
-  it("runs the gatehouse command from the package", async () => {
+  it("runs the gatehouse command from the package, also under the package's name", async () => {
+    const manifest = JSON.parse(readFileSync(join(consumer, "node_modules/gatehouse-auth/package.json"), "utf8"));
+    expect(manifest).toMatchObject({ name: "gatehouse-auth", license: "MIT" });
+    expect(readFileSync(join(consumer, "node_modules/gatehouse-auth/LICENSE"), "utf8")).toMatch(/^MIT License/);
+    const usage = await run(join(consumer, "node_modules/.bin/gatehouse-auth"), ["help"], { cwd: consumer });
+    expect(usage.stdout).toMatch(/^usage: gatehouse/);
     const gatehouse = join(consumer, "node_modules/.bin/gatehouse");
     const secret = (await run(gatehouse, ["generate-secret"], { cwd: consumer })).stdout.trim();
     expect(secret.length).toBeGreaterThanOrEqual(32);
-    const env = { ...process.env, DATABASE_URL: "sqlite:./cli.sqlite", AUTH_SECRET: secret };
+    const env = { ...process.env, DATABASE_URL: databases.cli, AUTH_SECRET: secret };
     const migrated = await run(gatehouse, ["migrate"], { cwd: consumer, env });
     expect(migrated.stdout).toMatch(/applied \d+ migration/);
     const again = await run(gatehouse, ["migrate"], { cwd: consumer, env });

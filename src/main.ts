@@ -1,8 +1,13 @@
-import { readEnvironment } from "./server/environment.js";
-import { ConfigError } from "./server/options.js";
-import { startService } from "./service.js";
+import { restartWithMallocSettings } from "./malloc-settings.js";
 
-/** `npm start`: the service, configured from the environment (CONFIG.md). */
+// Before the service's modules load: on Linux this may replace the process (see malloc-settings.ts).
+restartWithMallocSettings();
+
+const { readEnvironment } = await import("./server/environment.js");
+const { ConfigError } = await import("./server/options.js");
+const { startService } = await import("./service.js");
+
+/** `npm start`: the service, configured from the environment (docs/configuration.md). */
 startService(readEnvironment()).catch((error) => {
   if (error instanceof ConfigError) {
     console.error(`Gatehouse cannot start:\n${error.message}`);

@@ -5,11 +5,11 @@ import { consoleLogger } from "./server/logger.js";
 import { serviceOptions, startupSummary } from "./server/startup-summary.js";
 import { RedisRateLimitStore } from "./server/store/redis-rate-limit-store.js";
 import { redisRevocationFeed } from "./server/store/revocation-feeds.js";
-import { createServiceApp } from "./service-app.js";
+import { createServiceApp, servesApplication } from "./service-app.js";
 
 /**
- * The service (`npm start`, `gatehouse start`): migrates, serves /api/auth and the application on one
- * port, and stops cleanly on SIGINT/SIGTERM.
+ * The service (`npm start`, `gatehouse start`): migrates, serves /api/auth and, when built (this
+ * repository, not the npm package), the application on one port; stops cleanly on SIGINT/SIGTERM.
  */
 export async function startService(env: ServiceEnvironment): Promise<void> {
   // REDIS_URL: rate-limit counters and session revocations shared by every instance; without it the
@@ -50,6 +50,7 @@ export async function startService(env: ServiceEnvironment): Promise<void> {
     optionsSource: source,
     options: auth.context.options,
     basePath: auth.context.basePath,
+    application: servesApplication(),
   });
   const server = serve({ fetch, port: env.port, hostname: env.host }, (info) => {
     console.log(`Gatehouse listening on http://${env.host}:${info.port} (public ${env.baseURL})`);

@@ -18,7 +18,7 @@ import { testHasher } from "./helpers/server.js";
  * The `gatehouse` command, against the dialect under test. Most cases call it in process (runCommand
  * with the case's environment, standard input and output): a child process costs a second or more
  * each. A few run the real thing: bundled by esbuild as `npm run build:cli` does (the file
- * `npx gatehouse` runs), as a child process, to prove the bundle, exit codes and stdin work.
+ * `npx gatehouse-auth` runs), as a child process, to prove the bundle, exit codes and stdin work.
  */
 
 const ROOT = resolve(import.meta.dirname, "..");

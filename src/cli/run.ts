@@ -24,9 +24,13 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
   const lines = Object.entries(COMMANDS).map(([name, { summary }]) => `  ${name.padEnd(width)}  ${summary}`);
-  return ["usage: gatehouse <command> [options]", "", ...lines, "", "Configuration: the environment (CONFIG.md)."].join(
-    "\n",
-  );
+  return [
+    "usage: gatehouse <command> [options]",
+    "",
+    ...lines,
+    "",
+    "Configuration: the environment (docs/configuration.md).",
+  ].join("\n");
 }
 
 /** `gatehouse <argv>`: the exit code; operator mistakes are said in words, anything else is a bug. */

@@ -1,7 +1,7 @@
 import { build } from "esbuild";
 import { expect, it } from "vitest";
 
-/** What a browser downloads for `gatehouse/client`: no zod, no endpoint table, a few kilobytes. */
+/** What a browser downloads for `gatehouse-auth/client`: no zod, no endpoint table, a few kilobytes. */
 it("the browser client bundles without zod or the endpoint table", async () => {
   const result = await build({
     entryPoints: [new URL("./index.ts", import.meta.url).pathname],

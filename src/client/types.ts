@@ -109,7 +109,7 @@ export interface TwoFactorCalls {
   verifyOtp: Call<typeof twoFactor.verifyTwoFactorOtp>;
 }
 
-/** Organization calls (WIRE 8.2). */
+/** Organization calls (better-auth's organization client). */
 export interface OrganizationCalls {
   create: Call<typeof org.createOrganization>;
   checkSlug: Call<typeof org.checkSlug>;

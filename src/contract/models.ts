@@ -53,7 +53,7 @@ export type SessionWithUser = z.output<typeof sessionWithUserModel>;
 export const listedSessionModel = sessionModel.extend({ current: z.boolean() });
 export type ListedSession = z.output<typeof listedSessionModel>;
 
-// ---- organizations (WIRE section 8) -------------------------------------------------------------
+// ---- organizations (better-auth's organization plugin) ------------------------------------------
 
 /** `metadata` is always the parsed object (null when none was set), never the stored JSON text. */
 export const organizationModel = z.object({
@@ -81,7 +81,7 @@ export type MemberUser = z.output<typeof memberUserModel>;
 
 export const memberWithUserModel = memberModel.extend({
   user: memberUserModel,
-  /** Ours (WIRE has no such field): the id of the user whose invitation they accepted, else null. */
+  /** Ours (better-auth has no such field): the id of the user whose invitation they accepted, else null. */
   invitedBy: z.string().nullable(),
 });
 export type MemberWithUser = z.output<typeof memberWithUserModel>;

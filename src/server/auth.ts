@@ -28,7 +28,7 @@ export interface CreateAuthInput {
   /** A DATABASE_URL (`sqlite:<path>`, `sqlite::memory:`, `postgres://...`) or an opened database. */
   database: string | OpenedDatabase;
   /**
-   * The JSON options (CONFIG.md); every key optional. Typed for editors; still validated at run
+   * The JSON options (docs/configuration.md); every key optional. Typed for editors; still validated at run
    * time, because they often come from a file (AUTH_CONFIG): a wrong value is a ConfigError.
    */
   options?: AuthOptionsInput;

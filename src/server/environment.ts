@@ -6,7 +6,7 @@ import { checkSmtpUrl, type MailOptions, readMailDisabled } from "./email/delive
 import { ConfigError } from "./options.js";
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl } from "./store/database.js";
 
-/** The service's environment (CONFIG.md), read and checked once at start-up. */
+/** The service's environment (docs/configuration.md), read and checked once at start-up. */
 export interface ServiceEnvironment {
   port: number;
   host: string;

@@ -1,6 +1,6 @@
 /**
- * The package's server entry, `import { createAuth } from "gatehouse"`: everything an embedding
- * server needs, fetch-style only (node:http lives in `gatehouse/node`).
+ * The package's server entry, `import { createAuth } from "gatehouse-auth"`: everything an embedding
+ * server needs, fetch-style only (node:http lives in `gatehouse-auth/node`).
  */
 
 export type { SessionWithUser } from "../contract/models.js";

@@ -4,7 +4,7 @@ import { ConfigError, resolveOptions } from "./options.js";
 const base = { baseURL: "http://localhost:3000" };
 
 describe("resolveOptions", () => {
-  it("fills every default from CONFIG.md", () => {
+  it("fills every default from docs/configuration.md", () => {
     const o = resolveOptions({}, base);
     expect(o.emailAndPassword).toEqual({
       enabled: true,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { secretFormatProblem, WEBHOOK_EVENTS } from "./webhook-settings.js";
 
 /**
- * The JSON options (CONFIG.md), parsed once into a frozen, fully defaulted object.
+ * The JSON options (docs/configuration.md), parsed once into a frozen, fully defaulted object.
  * Names follow better-auth's so its users feel at home; where that library takes a
  * function (a mailer), the JSON takes a boolean that switches the built-in mail on or off.
  * Unknown keys are refused so that a typo never silently falls back to a default.
@@ -129,7 +129,7 @@ const teams = z.strictObject({
   defaultTeam: z.strictObject({ enabled: z.boolean().default(true) }).prefault({}),
 });
 
-/** A role's statements: resource -> allowed actions (SPEC section 6). */
+/** A role's statements: resource -> allowed actions (docs/configuration.md, "Administration"). */
 const roleStatements = z.record(z.string(), z.array(z.string()));
 
 const organization = z.strictObject({

@@ -72,9 +72,13 @@ describe("the start-up summary", () => {
 
   it("says where options, database, mail and Redis are, and which features are on, without a secret", () => {
     const options = resolveOptions({ admin: { adminUserIds: ["u1"] } }, { baseURL: env.baseURL });
-    const text = startupSummary({ env, optionsSource: "/etc/gatehouse.json", options, basePath: "/api/auth" }).join(
-      "\n",
-    );
+    const text = startupSummary({
+      env,
+      optionsSource: "/etc/gatehouse.json",
+      options,
+      basePath: "/api/auth",
+      application: true,
+    }).join("\n");
     expect(text).toContain("options:  /etc/gatehouse.json");
     expect(text).toContain("database: postgres://gatehouse@db.internal:5432/auth");
     expect(text).toContain("mail:     SMTP smtp.example.com:465");
@@ -100,7 +104,9 @@ describe("the start-up summary", () => {
       optionsSource: "demo defaults (no AUTH_CONFIG)",
       options: defaults,
       basePath: "/api/auth",
+      application: true,
     }).join("\n");
+    expect(text).toContain("app:      http://localhost:3000/ (dist/app)");
     expect(text).toContain("database: sqlite:./data/gatehouse.sqlite");
     expect(text).toContain("mail:     development outbox, http://localhost:3000/dev/outbox (no SMTP_URL)");
     expect(withoutPassword("not a url")).toBe("(unparsable URL)");
@@ -113,7 +119,30 @@ describe("the start-up summary", () => {
       optionsSource: "demo defaults (no AUTH_CONFIG)",
       options: defaults,
       basePath: "/api/auth",
+      application: true,
     }).join("\n");
     expect(text).toContain("mail:     disabled (MAIL_DISABLED): nothing is sent");
+  });
+
+  it("from the npm package (no dist/app) advertises only what answers: the API, its reference, the JSON outbox", () => {
+    const text = startupSummary({
+      env: {
+        databaseUrl: "sqlite::memory:",
+        smtpUrl: null,
+        mailDisabled: false,
+        redisUrl: null,
+        baseURL,
+        production: false,
+      },
+      optionsSource: "demo defaults (no AUTH_CONFIG)",
+      options: defaults,
+      basePath: "/api/auth",
+      application: false,
+    }).join("\n");
+    expect(text).toContain("app:      none: the API only, reference at http://localhost:3000/api/auth/reference");
+    expect(text).toContain(
+      "mail:     development outbox, http://localhost:3000/api/auth/dev/outbox (JSON) (no SMTP_URL)",
+    );
+    expect(text).not.toContain("http://localhost:3000/dev/outbox");
   });
 });

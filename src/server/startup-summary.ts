@@ -74,16 +74,22 @@ export function startupSummary(input: {
   optionsSource: string;
   options: Readonly<AuthOptions>;
   basePath: string;
+  /** Whether the application's pages are served (dist/app exists); the npm package serves the API alone. */
+  application: boolean;
 }): string[] {
   const { env, options } = input;
   const features = featureStates(options);
+  const api = `${env.baseURL}${input.basePath}`;
+  // Without the application, the outbox is the API's JSON list (the page that shows it is the app's).
+  const outbox = input.application ? `${env.baseURL}/dev/outbox` : `${api}/dev/outbox (JSON)`;
   const mail = env.smtpUrl
     ? `SMTP ${hostOnly(env.smtpUrl)}`
     : env.mailDisabled
       ? "disabled (MAIL_DISABLED): nothing is sent"
-      : `development outbox, ${env.baseURL}/dev/outbox (no SMTP_URL)`;
+      : `development outbox, ${outbox} (no SMTP_URL)`;
   return [
     `options:  ${input.optionsSource}`,
+    `app:      ${input.application ? `${env.baseURL}/ (dist/app)` : `none: the API only, reference at ${api}/reference`}`,
     `database: ${withoutPassword(env.databaseUrl)}`,
     `mail:     ${mail}`,
     `redis:    ${env.redisUrl ? hostOnly(env.redisUrl) : "none (rate limits and revocations in this process or the database)"}`,

@@ -76,7 +76,7 @@ export const serviceEndpoints = {
   reference: endpoint({
     method: "GET",
     path: "/reference",
-    summary: "A page for people that reads this document (Swagger UI, served from this server)",
+    summary: "A page for people that reads this document (served from this server, no CDN)",
     reply: null,
     answers: "html",
     policy: {},

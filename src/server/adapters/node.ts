@@ -6,7 +6,7 @@ import type { Auth } from "../auth.js";
 import { consoleLogger } from "../logger.js";
 
 /**
- * `gatehouse/node`: the auth handler for node:http-style servers (node:http, Express, Fastify's raw
+ * `gatehouse-auth/node`: the auth handler for node:http-style servers (node:http, Express, Fastify's raw
  * request and reply). The framework keeps everything outside the base path.
  */
 

@@ -53,7 +53,7 @@ export interface UserInfoFetch {
   getJson(url: string): Promise<unknown>;
 }
 
-/** One entry of options.socialProviders after parsing (CONFIG.md). */
+/** One entry of options.socialProviders after parsing (docs/configuration.md). */
 export interface ProviderConfig {
   clientId: string;
   clientSecret: string;

@@ -1,6 +1,3 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import type { MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import type { Endpoint } from "../../contract/endpoints/define.js";
@@ -9,27 +6,9 @@ import { buildOpenApiDocument } from "../../contract/openapi.js";
 import { type AuthContext, apiURL } from "../context.js";
 import { cookieName } from "../http/cookies.js";
 import { isRouted, type Route } from "../http/route.js";
+import { REFERENCE_PAGE, VIEWER_SCRIPT, VIEWER_STYLES } from "./reference-viewer.js";
 
-/** The page: Swagger UI's stylesheet and script from this server (no CDN), started by a script file, not inline. */
-const REFERENCE_PAGE = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Gatehouse API reference</title>
-<link rel="stylesheet" href="reference/swagger-ui.css">
-</head>
-<body>
-<div id="reference"></div>
-<script src="reference/swagger-ui-bundle.js"></script>
-<script src="reference/start.js"></script>
-</body>
-</html>`;
-
-const START_SCRIPT = `// validatorUrl null: no badge fetched from swagger.io.
-window.ui = SwaggerUIBundle({ url: "openapi.json", dom_id: "#reference", deepLinking: true, validatorUrl: null });\n`;
-
-/** Swagger UI sets style attributes, so styles allow 'unsafe-inline'; scripts come from this origin only. */
+/** The viewer sets no inline style or script: everything comes from this origin. */
 function referencePageHeaders(ctx: AuthContext): MiddlewareHandler {
   return secureHeaders({
     xFrameOptions: "DENY",
@@ -38,8 +17,7 @@ function referencePageHeaders(ctx: AuthContext): MiddlewareHandler {
     contentSecurityPolicy: {
       defaultSrc: ["'none'"],
       scriptSrc: ["'self'"],
-      styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", "data:"],
+      styleSrc: ["'self'"],
       connectSrc: ["'self'"],
       baseUri: ["'none'"],
       formAction: ["'none'"],
@@ -56,13 +34,9 @@ function once<T>(make: () => T): () => T {
   };
 }
 
-/** The viewer's files, read from the swagger-ui-dist package on first request and kept (they never change). */
-const swaggerRoot = once(() => dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json")));
-const swaggerFile = (name: string) => once(() => readFileSync(join(swaggerRoot(), name), "utf8"));
-const ASSETS = new Map<string, { type: string; read: () => string }>([
-  ["swagger-ui.css", { type: "text/css; charset=utf-8", read: swaggerFile("swagger-ui.css") }],
-  ["swagger-ui-bundle.js", { type: "text/javascript; charset=utf-8", read: swaggerFile("swagger-ui-bundle.js") }],
-  ["start.js", { type: "text/javascript; charset=utf-8", read: () => START_SCRIPT }],
+const ASSETS = new Map<string, { type: string; text: string }>([
+  ["viewer.css", { type: "text/css; charset=utf-8", text: VIEWER_STYLES }],
+  ["viewer.js", { type: "text/javascript; charset=utf-8", text: VIEWER_SCRIPT }],
 ]);
 
 /** The endpoints this server routes, by area: the document lists exactly what is served. */
@@ -99,6 +73,6 @@ export function referenceRoutes(route: Route, ctx: AuthContext): void {
     const asset = ASSETS.get(name);
     if (!asset) return new Response(null, { status: 404 });
     c.header("Cache-Control", "public, max-age=3600");
-    return c.body(asset.read(), 200, { "Content-Type": asset.type });
+    return c.body(asset.text, 200, { "Content-Type": asset.type });
   });
 }

@@ -6,7 +6,7 @@ const SERVER_OWNED_SESSION_FIELDS = ["activeOrganizationId", "activeTeamId", "im
 
 /**
  * POST /update-session sets additional session fields with input:true, and only those. Gatehouse
- * has none (CONFIG.md defines no additional session fields), so every call is refused: a truthy
+ * has none (the options define no additional session fields), so every call is refused: a truthy
  * server-owned field as FIELD_NOT_ALLOWED (as update-user does), anything else as nothing to update.
  */
 export function refuseSessionUpdate(body: UpdateSessionBody): never {
