@@ -30,7 +30,7 @@ describe("GET /openapi.json", () => {
   let document: any;
   beforeAll(async () => {
     [everything, fewer] = await Promise.all([
-      startTestServer({ options: EVERY_FEATURE_ON }),
+      startTestServer({ options: EVERY_FEATURE_ON, extra: { mail: { devOutbox: true } } }),
       startTestServer({
         options: { admin: { enabled: false }, jwt: { enabled: false }, organization: { enabled: false } },
       }),
