@@ -16,7 +16,7 @@ describe("the endpoint table", () => {
   let fewer: TestServer;
   beforeAll(async () => {
     [everything, fewer] = await Promise.all([
-      startTestServer({ options: EVERY_FEATURE_ON }),
+      startTestServer({ options: EVERY_FEATURE_ON, extra: { mail: { devOutbox: true } } }),
       startTestServer({
         options: { admin: { enabled: false }, jwt: { enabled: false }, organization: { enabled: false } },
       }),
@@ -50,11 +50,14 @@ describe("the endpoint table", () => {
     const switchedOff = (path: string) =>
       path.startsWith("/admin/") || path.startsWith("/organization/") || path === "/jwks" || path === "/token";
     const expected = allEndpoints
-      // Account deletion, two-factor, sign-in links, codes and passkeys are off by default.
+      // Account deletion, two-factor, sign-in links, codes and passkeys are off by default; the
+      // development outbox is served only when createAuth asks for it.
       .filter(
         (endpoint) =>
           !switchedOff(endpoint.path) &&
-          !["deleteUser", "twoFactor", "magicLink", "emailOTP", "passkey"].includes(endpoint.policy.feature ?? ""),
+          !["deleteUser", "twoFactor", "magicLink", "emailOTP", "passkey", "developmentOutbox"].includes(
+            endpoint.policy.feature ?? "",
+          ),
       )
       .map((endpoint) => key(endpoint.method, endpoint.path))
       .sort();
