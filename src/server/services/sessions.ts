@@ -14,10 +14,10 @@ import {
   deleteUserSession,
   deleteUserSessions,
   extendSession,
-  insertSession,
   mapSession,
 } from "../store/sessions.js";
 import { findBanState, liftBan } from "../store/users.js";
+import { createSessionRow } from "./hooked-writes.js";
 import { isTrustedDevice } from "./trusted-devices.js";
 
 /** Where a request came from, as recorded on the session. */
@@ -108,7 +108,7 @@ export async function createSession(
   const proof = options.proof ?? (options.secondFactor === "passkey" ? "passkey" : undefined);
   const write = (trx: DB) =>
     ctx.webhooks.atomic(trx, "session.created", async (trx) => {
-      const inserted = await insertSession(trx, session);
+      const inserted = await createSessionRow(ctx, trx, session);
       if (proof) await recordSessionProof(trx, inserted.id, proof, now);
       await ctx.webhooks.enqueue(trx, "session.created", inserted);
       return inserted;
