@@ -37,6 +37,12 @@ const databaseHooks: DatabaseHooks = {
   organization: {
     create: { before: (data) => slots.database.organization?.create?.before?.(data) },
   },
+  session: {
+    delete: {
+      before: (row) => slots.database.session?.delete?.before?.(row),
+      after: (row) => slots.database.session?.delete?.after?.(row),
+    },
+  },
 };
 
 let counter = 0;
@@ -156,6 +162,20 @@ describe("database hooks", () => {
     const refused = await server.browser().post("/sign-up/email", { name: "Flo", email, password: PASSWORD });
     expect([refused.status, refused.body]).toEqual([403, { code: "FORBIDDEN", message: "Not today" }]);
     expect(await userCount(email)).toBe(0);
+  });
+
+  it("session.delete sees sign-out's session; its refusal keeps the session", async () => {
+    const account = await signUp(server);
+    slots.database.session = { delete: { before: () => false } };
+    const refused = await account.browser.post("/sign-out", {});
+    expect([refused.status, refused.body.code]).toEqual([403, "FORBIDDEN"]);
+    expect((await account.browser.get("/get-session")).body?.user.id).toBe(account.user.id);
+
+    const seen: { userId: string }[] = [];
+    slots.database.session = { delete: { after: (row) => void seen.push(row) } };
+    expect((await account.browser.post("/sign-out", {})).status).toBe(200);
+    expect(seen).toEqual([expect.objectContaining({ userId: account.user.id })]);
+    expect((await account.browser.get("/get-session")).body).toBeNull();
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Member, Organization, SessionWithUser, User } from "../contract/models.js";
 import { ConfigError } from "./options.js";
-import type { NewSession, SessionRow } from "./store/sessions.js";
+import type { NewSession, RevokedSessionRow, SessionRow } from "./store/sessions.js";
 import type { NewUser } from "./store/users.js";
 
 /**
@@ -54,8 +54,11 @@ export interface EndpointHooks {
 /** A before hook's answer: false refuses (403 FORBIDDEN), `{ data }` changes what is written. */
 export type BeforeWrite<Data> = Maybe<false | { data: Partial<Data> }>;
 
-/** The hooks of one kind of row. `Data` is what is about to be written; `Row` what was written. */
-export interface ModelHooks<Data, Row, Patch> {
+/**
+ * The hooks of one kind of row. `Data` is what is about to be written; `Row` what was written;
+ * `Removed` what a delete hook sees of the row.
+ */
+export interface ModelHooks<Data, Row, Patch, Removed = Row> {
   create?: {
     before?: (data: Data) => Awaitable<BeforeWrite<Data>>;
     after?: (row: Row) => Awaitable<void>;
@@ -65,8 +68,8 @@ export interface ModelHooks<Data, Row, Patch> {
     after?: (row: Row) => Awaitable<void>;
   };
   delete?: {
-    before?: (row: Row) => Awaitable<Maybe<false>>;
-    after?: (row: Row) => Awaitable<void>;
+    before?: (row: Removed) => Awaitable<Maybe<false>>;
+    after?: (row: Removed) => Awaitable<void>;
   };
 }
 
@@ -125,7 +128,8 @@ export interface MemberData {
 
 export interface DatabaseHooks {
   user?: ModelHooks<UserData, User, UserPatch>;
-  session?: ModelHooks<SessionData, SessionRow, never>;
+  /** A deleted session is seen as its id, userId, ipAddress, userAgent and expiresAt. */
+  session?: ModelHooks<SessionData, SessionRow, never, RevokedSessionRow>;
   account?: ModelHooks<AccountData, AccountData, never>;
   organization?: ModelHooks<OrganizationData, Organization, OrganizationPatch>;
   member?: ModelHooks<MemberData, Member, { role: string }>;

@@ -8,14 +8,14 @@ import { AuthError } from "../errors.js";
 import { deleteCredentialAccount, findCredentialPassword, updateCredentialPassword } from "../store/accounts.js";
 import { searchUsers } from "../store/admin-users.js";
 import { type DB, isUniqueViolation } from "../store/database.js";
-import { deleteUserSession, findSessionOwner, listActiveUserSessions, mapSession } from "../store/sessions.js";
+import { findSessionOwner, listActiveUserSessions, mapSession } from "../store/sessions.js";
 import { findUserById, type updateUserProfile } from "../store/users.js";
 import { parseInput } from "../validation.js";
 import { deleteAccountRows } from "./account-deletion.js";
 import { type AdminActor, isAdminUser, isKnownAdminRole, requireAdminPermission } from "./admin-access.js";
 import { recordAudit } from "./audit.js";
 import { assertNewPasswordAcceptable, normalizeEmail } from "./credentials.js";
-import { createCredentialAccount, createUserRow, updateUserRow } from "./hooked-writes.js";
+import { createCredentialAccount, createUserRow, deleteOneUserSession, updateUserRow } from "./hooked-writes.js";
 import { parseRoles } from "./permissions.js";
 import { hashSessionToken, revokeAllSessions } from "./sessions.js";
 import { forgetTrustedDevices } from "./trusted-devices.js";
@@ -311,7 +311,7 @@ export async function revokeUserSessionAsAdmin(
     actor,
     { action: "session.revoke", targetUserId: target.userId, details: { sessionId: target.id } },
     async (trx) => {
-      const revoked = await deleteUserSession(trx, target.userId, hashSessionToken(sessionToken), sessionToken);
+      const revoked = await deleteOneUserSession(ctx, trx, target.userId, hashSessionToken(sessionToken), sessionToken);
       await ctx.webhooks.enqueue(trx, "session.revoked", revoked);
     },
   );

@@ -12,7 +12,15 @@ import {
   insertOrganization,
   updateOrganizationRow,
 } from "../store/organizations.js";
-import { insertSession, type NewSession, type SessionRow } from "../store/sessions.js";
+import {
+  deleteSessionByTokenHash,
+  deleteUserSession,
+  deleteUserSessions,
+  insertSession,
+  type NewSession,
+  type RevokedSessionRow,
+  type SessionRow,
+} from "../store/sessions.js";
 import { insertSocialAccount } from "../store/social-accounts.js";
 import { findUserById, insertUser, type NewUser, updateUserProfile } from "../store/users.js";
 
@@ -106,6 +114,27 @@ async function hookedDelete<Row, R>(
   });
 }
 
+/**
+ * A delete that answers the rows it removed (sessions): the hooks see each one inside the
+ * transaction, and a refusal of any undoes them all.
+ */
+async function hookedDeleteReturning<Row>(
+  ctx: AuthContext,
+  db: DB,
+  model: Model,
+  remove: (db: DB) => Promise<Row[]>,
+): Promise<Row[]> {
+  const hooks = hooksFor(ctx, model, "delete");
+  if (!hooks) return remove(db);
+  const { before, after } = hooks as { before?: (row: Row) => unknown; after?: (row: Row) => unknown };
+  return inTransaction(db, async (trx) => {
+    const rows = await remove(trx);
+    if (before) for (const row of rows) if ((await before(row)) === false) throw new AuthError("FORBIDDEN");
+    if (after) for (const row of rows) await after(row);
+    return rows;
+  });
+}
+
 export const createUserRow = (ctx: AuthContext, db: DB, user: NewUser): Promise<User> =>
   hookedCreate(ctx, db, "user", user, insertUser);
 
@@ -130,6 +159,38 @@ export const deleteUserRows = (ctx: AuthContext, db: DB, userId: string): Promis
 
 export const createSessionRow = (ctx: AuthContext, db: DB, session: NewSession): Promise<SessionRow> =>
   hookedCreate(ctx, db, "session", session, insertSession);
+
+/** Sign-out: the session with this token digest, as it was, or null. */
+export const deleteSessionByToken = async (
+  ctx: AuthContext,
+  db: DB,
+  tokenHash: string,
+): Promise<RevokedSessionRow | null> => {
+  const rows = await hookedDeleteReturning(ctx, db, "session", async (trx) => {
+    const row = await deleteSessionByTokenHash(trx, tokenHash);
+    return row ? [row] : [];
+  });
+  return rows[0] ?? null;
+};
+
+/** One of the user's sessions, by token digest or handle (revoke-session). */
+export const deleteOneUserSession = (
+  ctx: AuthContext,
+  db: DB,
+  userId: string,
+  tokenHash: string,
+  handle: string,
+): Promise<RevokedSessionRow[]> =>
+  hookedDeleteReturning(ctx, db, "session", (trx) => deleteUserSession(trx, userId, tokenHash, handle));
+
+/** The user's sessions but `exceptId` (revoke-sessions, revoke-other-sessions, password changes). */
+export const deleteAllUserSessions = (
+  ctx: AuthContext,
+  db: DB,
+  userId: string,
+  options: { exceptId?: string } = {},
+): Promise<RevokedSessionRow[]> =>
+  hookedDeleteReturning(ctx, db, "session", (trx) => deleteUserSessions(trx, userId, options));
 
 export const createCredentialAccount = (
   ctx: AuthContext,

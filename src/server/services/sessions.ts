@@ -8,16 +8,14 @@ import type { SessionWithUserText } from "../store/caller-reads.js";
 import { type CallerRead, type RowsOf, readCaller, type SessionText } from "../store/caller-reads.js";
 import type { DB } from "../store/database.js";
 import { type ProofMethod, recordSessionProof } from "../store/session-proofs.js";
-import {
-  deleteSessionById,
-  deleteSessionByTokenHash,
-  deleteUserSession,
-  deleteUserSessions,
-  extendSession,
-  mapSession,
-} from "../store/sessions.js";
+import { deleteSessionById, extendSession, mapSession } from "../store/sessions.js";
 import { findBanState, liftBan } from "../store/users.js";
-import { createSessionRow } from "./hooked-writes.js";
+import {
+  createSessionRow,
+  deleteAllUserSessions,
+  deleteOneUserSession,
+  deleteSessionByToken,
+} from "./hooked-writes.js";
 import { isTrustedDevice } from "./trusted-devices.js";
 
 /** Where a request came from, as recorded on the session. */
@@ -230,7 +228,7 @@ export function isSessionFresh(ctx: AuthContext, session: Session): boolean {
 
 export async function signOut(ctx: AuthContext, token: string): Promise<void> {
   const revoked = await ctx.webhooks.atomic(ctx.db, "session.revoked", async (db) => {
-    const row = await deleteSessionByTokenHash(db, hashSessionToken(token));
+    const row = await deleteSessionByToken(ctx, db, hashSessionToken(token));
     if (row) await ctx.webhooks.enqueue(db, "session.revoked", row);
     return row;
   });
@@ -253,7 +251,7 @@ export function listedSessions(rows: SessionText[], caller: Session): (SessionTe
 /** Revokes one of the caller's sessions, named by its token or its handle. Someone else's is left alone. */
 export async function revokeSession(ctx: AuthContext, userId: string, tokenOrHandle: string): Promise<void> {
   const deleted = await ctx.webhooks.atomic(ctx.db, "session.revoked", async (db) => {
-    const rows = await deleteUserSession(db, userId, hashSessionToken(tokenOrHandle), tokenOrHandle);
+    const rows = await deleteOneUserSession(ctx, db, userId, hashSessionToken(tokenOrHandle), tokenOrHandle);
     await ctx.webhooks.enqueue(db, "session.revoked", rows);
     return rows;
   });
@@ -272,7 +270,7 @@ export async function revokeAllSessions(
   options: { exceptId?: string } = {},
 ): Promise<number> {
   return ctx.webhooks.atomic(db, "session.revoked", async (trx) => {
-    const revoked = await deleteUserSessions(trx, userId, options);
+    const revoked = await deleteAllUserSessions(ctx, trx, userId, options);
     await ctx.webhooks.enqueue(trx, "session.revoked", revoked);
     return revoked.length;
   });
