@@ -100,6 +100,12 @@ const auth = await createAuth({
   logger: quiet,
   options: { pages: { resetPassword: "/account/reset" } },
   mail: { send: async (mail) => void mailed.push(mail), from: "Consumer <auth@consumer.example>" },
+  // Hooks given in code (docs/hooks.md): one changes a reply, one the row a sign-up writes.
+  hooks: {
+    after: ({ path, reply }) =>
+      path === "/get-session" && reply.json ? { json: { ...(reply.json as object), hooked: true } } : undefined,
+  },
+  databaseHooks: { user: { create: { before: (user) => ({ data: { name: user.name.toUpperCase() } }) } } },
 });
 ready(auth);
 
@@ -138,6 +144,8 @@ export function typeChecks() {
   void viaApi?.user.nope;
   // @ts-expect-error options are typed: rateLimit.enabled is a boolean
   void createAuth({ baseURL, secret: "s", database: "sqlite::memory:", options: { rateLimit: { enabled: "yes" } } });
+  // @ts-expect-error hooks are functions
+  void createAuth({ baseURL, secret: "s", database: "sqlite::memory:", hooks: { before: "deny" } });
   // @ts-expect-error sign-up needs a password
   void client.signUp.email({ name: "x", email: "x@example.com" });
   const error: AuthError = new AuthError("UNAUTHORIZED");
@@ -146,6 +154,8 @@ export function typeChecks() {
 
 console.log(JSON.stringify({
   signedUp: signUp.data.user.email,
+  hookedName: signUp.data.user.name,
+  hookedReply: (viaClient.data as Record<string, unknown> | null)?.hooked,
   client: viaClient.data?.user.email,
   api: viaApi?.user.email,
   apiDate: viaApi?.session.expiresAt instanceof Date,
@@ -239,6 +249,8 @@ describe("the npm package", () => {
     });
     expect(JSON.parse(stdout.trim().split("\n").pop()!)).toEqual({
       signedUp: "consumer@example.com",
+      hookedName: "CONSUMER",
+      hookedReply: true,
       client: "consumer@example.com",
       api: "consumer@example.com",
       apiDate: true,
@@ -264,5 +276,13 @@ describe("the npm package", () => {
     expect(migrated.stdout).toMatch(/applied \d+ migration/);
     const again = await run(gatehouse, ["migrate"], { cwd: consumer, env });
     expect(again.stdout).toMatch(/already up to date/);
+    // The app's configuration module (docs/cli.md): its database, not DATABASE_URL's.
+    mkdirSync(join(consumer, "app"), { recursive: true });
+    writeFileSync(
+      join(consumer, "app/gatehouse.config.mjs"),
+      `export default { baseURL: "http://localhost:3000", secret: "${secret}", database: "sqlite:./app.sqlite" };\n`,
+    );
+    const fromModule = await run(gatehouse, ["migrate", "--config", "app/gatehouse.config.mjs"], { cwd: consumer, env });
+    expect(fromModule.stdout).toMatch(/sqlite:\.\/app\.sqlite: applied \d+ migration/);
   }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -62,12 +62,13 @@ function gatehouse(args: string[], env: Record<string, string>, stdin = ""): Pro
 }
 
 /** Runs `gatehouse <args>` in this process, with only the given environment and stdin (piped, not a terminal). */
-async function inProcess(args: string[], env: Record<string, string>, stdin = ""): Promise<Run> {
+async function inProcess(args: string[], env: Record<string, string>, stdin = "", cwd?: string): Promise<Run> {
   const out: string[] = [];
   const err: string[] = [];
   const input = Object.assign(Readable.from(stdin === "" ? [] : [stdin]), { isTTY: false });
   const code = await runCommand(args, {
     env: { ...env },
+    cwd,
     stdin: input,
     out: (line) => out.push(line),
     err: (line) => err.push(line),
@@ -538,5 +539,121 @@ describe("start", () => {
     expect(output).not.toContain("smtp-password-42");
     expect(output).not.toContain("mailer");
     expect(output).not.toContain(SECRET);
+  });
+});
+
+describe("the app's configuration module (issue 30, item 6)", () => {
+  /** Writes a configuration module exporting `body` (JavaScript or TypeScript) and answers its path. */
+  function writeModule(path: string, body: string): string {
+    mkdirSync(join(path, ".."), { recursive: true });
+    writeFileSync(path, body);
+    return path;
+  }
+
+  it("migrate, create-admin and doctor use the module's database and options (--config, .mjs)", async () => {
+    const database = await freshDatabase();
+    const config = writeModule(
+      join(workDir, "app-one/auth.config.mjs"),
+      `export const auth = ${JSON.stringify({
+        baseURL: "http://localhost:4000",
+        secret: SECRET,
+        database,
+        options: { admin: { enabled: true, adminRoles: ["superuser"] } },
+        mail: { disabled: true },
+      })};\n`,
+    );
+    // The environment names another database: the module's wins.
+    const elsewhere = { DATABASE_URL: "sqlite:/nonexistent-folder/never.sqlite" };
+    const migrated = await inProcess(["migrate", "--config", config], elsewhere);
+    expect([migrated.code, migrated.stdout]).toEqual([0, expect.stringMatching(/applied \d+ migration\(s\)/)]);
+
+    const created = await inProcess(["create-admin", "--email", "boss@example.com", `--config=${config}`], {
+      ...elsewhere,
+      GATEHOUSE_ADMIN_PASSWORD: "sturdy-pass-123",
+    });
+    expect([created.code, created.stdout]).toEqual([0, expect.stringContaining('with the role "superuser"')]);
+
+    const checked = await inProcess(["doctor", "--config", config], elsewhere);
+    expect(checked.stdout).toContain(`configuration: ${config}`);
+    expect(checked.stdout).toMatch(/ok +database: .* answers; migrations up to date/);
+    expect([checked.code, checked.stdout]).toEqual([0, expect.stringContaining("no problems found")]);
+  });
+
+  it("finds gatehouse.config.ts in the working directory and loads it through tsx", async () => {
+    const database = await freshDatabase();
+    const folder = join(workDir, "app-ts");
+    writeModule(
+      join(folder, "gatehouse.config.ts"),
+      `const config: { baseURL: string; secret: string; database: string } = ${JSON.stringify({
+        baseURL: "http://localhost:4000",
+        secret: SECRET,
+        database,
+      })};\nexport default config;\n`,
+    );
+    const run = await inProcess(["migrate"], {}, "", folder);
+    expect([run.code, run.stdout, run.stderr]).toEqual([0, expect.stringMatching(/applied \d+ migration\(s\)/), ""]);
+  });
+
+  it("says every configuration error in words with exit 78: no TypeError, no stack trace", async () => {
+    const database = await freshDatabase();
+    const noSecret = writeModule(
+      join(workDir, "app-no-secret/gatehouse.config.mjs"),
+      `export default { baseURL: "http://localhost:4000", database: ${JSON.stringify(database)}, secret: process.env.UNSET_SECRET };\n`,
+    );
+    const badJson = join(workDir, "bad-options.json");
+    writeFileSync(badJson, '{ "emailAndPassword": { enabled: true } }');
+    const cases: [string, string[], Record<string, string>, RegExp][] = [
+      [
+        "a module without a secret",
+        ["create-admin", "--email", "a@example.com", "--config", noSecret],
+        {},
+        /secret \(AUTH_SECRET\) is required/,
+      ],
+      [
+        "bad JSON in AUTH_CONFIG",
+        ["create-admin", "--email", "a@example.com"],
+        { AUTH_CONFIG: badJson, AUTH_SECRET: SECRET, DATABASE_URL: database },
+        /AUTH_CONFIG: ".*bad-options\.json" is not valid JSON/,
+      ],
+      [
+        "no secret in production",
+        ["create-admin", "--email", "a@example.com"],
+        { NODE_ENV: "production", DATABASE_URL: database },
+        /AUTH_SECRET is required when NODE_ENV=production/,
+      ],
+      [
+        "a --config that does not exist",
+        ["migrate", "--config", "nowhere.mjs"],
+        {},
+        /--config: "nowhere\.mjs" does not exist/,
+      ],
+      [
+        "a module that exports nothing usable",
+        ["doctor", "--config", writeModule(join(workDir, "app-empty/empty.mjs"), "export const other = 1;\n")],
+        {},
+        /must export the object createAuth takes/,
+      ],
+    ];
+    for (const [name, args, env, expected] of cases) {
+      const run = await inProcess(args, { ...env, GATEHOUSE_ADMIN_PASSWORD: "sturdy-pass-123" });
+      expect([run.code, run.stderr], name).toEqual([78, expect.stringMatching(expected)]);
+      expect(run.stderr, name).not.toMatch(/TypeError|\n\s+at /);
+    }
+  });
+
+  it("npm start says a bad AUTH_CONFIG in words with exit 78, without a stack trace (a real process)", async () => {
+    const badJson = join(workDir, "bad-start.json");
+    writeFileSync(badJson, "{ not json");
+    const run = await new Promise<Run>((done) => {
+      execFile(
+        process.execPath,
+        ["--import", "tsx", join(ROOT, "src/main.ts")],
+        { cwd: workDir, env: { PATH: process.env.PATH ?? "", AUTH_CONFIG: badJson, PORT: "0" }, timeout: 30_000 },
+        (error, stdout, stderr) => done({ code: typeof error?.code === "number" ? error.code : 0, stdout, stderr }),
+      );
+    });
+    expect(run.stderr).toMatch(/Gatehouse cannot start:\nAUTH_CONFIG: ".*bad-start\.json" is not valid JSON/);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(run.code).toBe(78);
   });
 });

@@ -5,6 +5,7 @@ import { isAuthError } from "../server/errors.js";
 import type { Logger } from "../server/logger.js";
 import { ensureAdminUser } from "../server/services/admin-bootstrap.js";
 import { serviceOptions } from "../server/startup-summary.js";
+import type { AppConfig } from "./config-module.js";
 import { type CommandIO, processIO, readAll } from "./io.js";
 
 /** Where the password comes from: never the command line, which ps and shell history show to others. */
@@ -14,10 +15,14 @@ export const PASSWORD_VARIABLE = "GATEHOUSE_ADMIN_PASSWORD";
  * `gatehouse create-admin --email E [--name N] [--adopt]`: creates the user as an admin, or gives a
  * verified existing user the admin role (their password stays as it is); a second run changes
  * nothing. An unverified existing account is refused unless `--adopt`. The password is read from
- * GATEHOUSE_ADMIN_PASSWORD or standard input. Uses the service's environment and options, and
- * migrates first, as the service does.
+ * GATEHOUSE_ADMIN_PASSWORD or standard input. Uses the app's configuration module when there is one,
+ * else the service's environment and options, and migrates first, as createAuth does.
  */
-export async function createAdmin(args: string[], io: CommandIO = processIO): Promise<number> {
+export async function createAdmin(
+  args: string[],
+  io: CommandIO = processIO,
+  app: AppConfig | null = null,
+): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {
@@ -40,7 +45,7 @@ export async function createAdmin(args: string[], io: CommandIO = processIO): Pr
     );
     return 64;
   }
-  const env = readEnvironment(io.env);
+  const setup = app ? null : readEnvironment(io.env);
   const password = await readPassword(io);
   // Only problems reach the terminal: this is a one-shot command, not the service.
   const quietLogger: Logger = {
@@ -48,15 +53,19 @@ export async function createAdmin(args: string[], io: CommandIO = processIO): Pr
     warn: (message) => io.err(`warning: ${message}`),
     error: (message) => io.err(`error: ${message}`),
   };
-  const auth = await createAuth({
-    baseURL: env.baseURL,
-    secret: env.secret,
-    database: env.databaseUrl,
-    options: serviceOptions(env).options,
-    mail: { smtpUrl: env.smtpUrl, disabled: env.mailDisabled, from: env.mailFrom },
-    production: env.production,
-    logger: quietLogger,
-  });
+  const auth = await createAuth(
+    setup
+      ? {
+          baseURL: setup.baseURL,
+          secret: setup.secret,
+          database: setup.databaseUrl,
+          options: serviceOptions(setup).options,
+          mail: { smtpUrl: setup.smtpUrl, disabled: setup.mailDisabled, from: setup.mailFrom },
+          production: setup.production,
+          logger: quietLogger,
+        }
+      : { ...(app as AppConfig).input, logger: quietLogger },
+  );
   try {
     const { outcome, user } = await ensureAdminUser(auth.context, {
       email: values.email,

@@ -7,9 +7,17 @@ import { readDatabaseUrl, readOptionsFile, serviceMailOptions } from "../server/
 import { ConfigError, resolveOptions } from "../server/options.js";
 import { resolvePages } from "../server/pages.js";
 import { withoutPassword } from "../server/startup-summary.js";
-import { databaseAnswers, openDatabase, parseDatabaseUrl, pendingMigrations } from "../server/store/database.js";
+import {
+  databaseAnswers,
+  type OpenedDatabase,
+  openDatabase,
+  parseDatabaseUrl,
+  pendingMigrations,
+} from "../server/store/database.js";
 import { createOriginPredicate } from "../server/trusted-origins.js";
+import type { AppConfig } from "./config-module.js";
 import { type CommandIO, processIO } from "./io.js";
+import { configuredDatabase } from "./setup.js";
 
 /** One finding: `problem` makes the exit code non-zero, `warn` is worth reading, `ok` is fine. */
 interface Finding {
@@ -21,22 +29,38 @@ interface Finding {
 const TIMEOUT_MS = 5000;
 
 /**
- * `gatehouse doctor`: checks the configuration the service would start with, without changing
+ * `gatehouse doctor`: checks the configuration the service (or, given a configuration module, the
+ * app) would start with, without changing
  * anything (no migration, no generated secret, no file created), and says what is wrong in words.
  * Exit code 1 when there is a problem.
  */
-export async function doctor(args: string[], io: CommandIO = processIO): Promise<number> {
+export async function doctor(args: string[], io: CommandIO = processIO, app: AppConfig | null = null): Promise<number> {
   parseArgs({ args, options: {}, strict: true });
   const env = io.env;
-  const production = env.NODE_ENV === "production";
-  const findings: Finding[] = [
-    checkSecret(env.AUTH_SECRET, production),
-    ...checkBaseUrlAndCookies(env, production),
-    await checkDatabase(env),
-    await checkRedis(env.REDIS_URL),
-    await checkSmtp(env, production),
-    ...checkMailDelivery(env, production),
-  ];
+  const production = app?.input.production ?? env.NODE_ENV === "production";
+  const findings: Finding[] = app
+    ? [
+        { level: "ok", topic: "configuration", text: `${app.path} (what createAuth takes)` },
+        checkSecret(app.input.secret, production),
+        ...checkBaseUrlAndCookies(String(app.input.baseURL), moduleOptions(app), production),
+        await checkModuleDatabase(app),
+        await checkRedis(env.REDIS_URL),
+        app.input.mail?.transport || app.input.mail?.send
+          ? { level: "ok", topic: "mail", text: `a transport given in code by ${app.path} (not checked)` }
+          : await checkSmtp(moduleMailEnv(app), production),
+      ]
+    : [
+        checkSecret(env.AUTH_SECRET, production),
+        ...checkBaseUrlAndCookies(
+          (env.BASE_URL ?? `http://localhost:${env.PORT || 3000}`).replace(/\/+$/, ""),
+          environmentOptions(env),
+          production,
+        ),
+        await checkDatabase(() => readDatabaseUrl(env)),
+        await checkRedis(env.REDIS_URL),
+        await checkSmtp(env, production),
+        ...checkMailDelivery(env, production),
+      ];
   const label = { ok: "ok     ", warn: "warning", problem: "PROBLEM" };
   for (const { level, topic, text } of findings) io.out(`${label[level]}  ${topic}: ${text}`);
   const problems = findings.filter((f) => f.level === "problem").length;
@@ -79,9 +103,43 @@ function isRepetition(value: string): boolean {
   return `${value}${value}`.indexOf(value, 1) < value.length;
 }
 
-function checkBaseUrlAndCookies(env: NodeJS.ProcessEnv, production: boolean): Finding[] {
+/** Where the JSON options come from, and what doctor says of them when they are valid. */
+interface OptionsSource {
+  topic: string;
+  read(): unknown;
+  source: string | undefined;
+  valid: string;
+}
+
+function environmentOptions(env: NodeJS.ProcessEnv): OptionsSource {
+  const path = env.AUTH_CONFIG;
+  return {
+    topic: "AUTH_CONFIG",
+    read: () => (path ? readOptionsFile(path) : {}),
+    source: path,
+    valid: path
+      ? `${path} is valid (merged over the documented defaults)`
+      : "not set: the demo defaults apply (every feature the app shows)",
+  };
+}
+
+function moduleOptions(app: AppConfig): OptionsSource {
+  return {
+    topic: "options",
+    read: () => app.input.options,
+    source: `${app.path}: options`,
+    valid: "valid (merged over the documented defaults)",
+  };
+}
+
+/** The module's mail settings as the variables checkSmtp reads. */
+function moduleMailEnv(app: AppConfig): NodeJS.ProcessEnv {
+  const mail = app.input.mail ?? {};
+  return { SMTP_URL: mail.smtpUrl ?? undefined, MAIL_DISABLED: mail.disabled ? "1" : undefined };
+}
+
+function checkBaseUrlAndCookies(baseURL: string, optionsSource: OptionsSource, production: boolean): Finding[] {
   const topic = "BASE_URL";
-  const baseURL = (env.BASE_URL ?? `http://localhost:${env.PORT || 3000}`).replace(/\/+$/, "");
   let url: URL;
   try {
     url = new URL(baseURL);
@@ -91,19 +149,14 @@ function checkBaseUrlAndCookies(env: NodeJS.ProcessEnv, production: boolean): Fi
   }
   let options: ReturnType<typeof resolveOptions>;
   try {
-    const file = env.AUTH_CONFIG ? readOptionsFile(env.AUTH_CONFIG) : {};
-    options = resolveOptions(file, { baseURL: url.origin, source: env.AUTH_CONFIG });
+    options = resolveOptions(optionsSource.read(), { baseURL: url.origin, source: optionsSource.source });
     const isTrustedOrigin = createOriginPredicate([url.origin, ...options.trustedOrigins]);
-    resolvePages(options.pages, { baseURL: url.origin, isTrustedOrigin, source: env.AUTH_CONFIG });
+    resolvePages(options.pages, { baseURL: url.origin, isTrustedOrigin, source: optionsSource.source });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    return [{ level: "problem", topic: "AUTH_CONFIG", text: error.message.replaceAll("\n", "; ") }];
+    return [{ level: "problem", topic: optionsSource.topic, text: error.message.replaceAll("\n", "; ") }];
   }
-  const findings: Finding[] = [
-    env.AUTH_CONFIG
-      ? { level: "ok", topic: "AUTH_CONFIG", text: `${env.AUTH_CONFIG} is valid (merged over the documented defaults)` }
-      : { level: "ok", topic: "AUTH_CONFIG", text: "not set: the demo defaults apply (every feature the app shows)" },
-  ];
+  const findings: Finding[] = [{ level: "ok", topic: optionsSource.topic, text: optionsSource.valid }];
   const secure = options.advanced.useSecureCookies;
   const local = url.hostname === "localhost" || url.hostname === "127.0.0.1" || url.hostname === "[::1]";
   if (url.protocol === "http:" && production) {
@@ -141,11 +194,24 @@ function checkBaseUrlAndCookies(env: NodeJS.ProcessEnv, production: boolean): Fi
   return findings;
 }
 
-async function checkDatabase(env: NodeJS.ProcessEnv): Promise<Finding> {
+/** The module's database: a URL is checked as DATABASE_URL is; an opened one as it is. */
+async function checkModuleDatabase(app: AppConfig): Promise<Finding> {
+  const { database } = app.input;
+  if (typeof database === "string") return checkDatabase(() => database);
+  try {
+    const { database: opened, shown } = configuredDatabase(app);
+    return await checkOpenedDatabase(opened, shown);
+  } catch (error) {
+    return { level: "problem", topic: "database", text: (error as Error).message };
+  }
+}
+
+async function checkDatabase(readUrl: () => string): Promise<Finding> {
   const topic = "database";
   let url: string;
   try {
-    url = readDatabaseUrl(env);
+    url = readUrl();
+    parseDatabaseUrl(url);
   } catch (error) {
     return { level: "problem", topic, text: (error as Error).message };
   }
@@ -159,7 +225,11 @@ async function checkDatabase(env: NodeJS.ProcessEnv): Promise<Finding> {
       text: `${shown}: the file does not exist yet${folder} (gatehouse migrate creates it)`,
     };
   }
-  const database = openDatabase(url);
+  return checkOpenedDatabase(openDatabase(url), shown);
+}
+
+async function checkOpenedDatabase(database: OpenedDatabase, shown: string): Promise<Finding> {
+  const topic = "database";
   try {
     const answers = await withTimeout(databaseAnswers(database.db), false);
     if (!answers)

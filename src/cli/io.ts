@@ -1,9 +1,13 @@
+import type { AppConfig } from "./config-module.js";
+
 /**
  * What a command reads and writes besides its arguments: the process's own when run from a shell, a
  * test's when called in process (no child process to start per case).
  */
 export interface CommandIO {
   env: NodeJS.ProcessEnv;
+  /** Where gatehouse.config.* is looked for (default: the process's working directory). */
+  cwd?: string;
   /** Read only by commands that take a secret (create-admin's password). */
   stdin: AsyncIterable<string | Buffer> & { isTTY?: boolean };
   out(line: string): void;
@@ -17,8 +21,11 @@ export const processIO: CommandIO = {
   err: (line) => console.error(line),
 };
 
-/** A command: its arguments after the command name in, an exit code out. */
-export type Command = (args: string[], io?: CommandIO) => Promise<number>;
+/**
+ * A command: its arguments after the command name in, an exit code out. `app` is the app's
+ * configuration module when one was given or found (config-module.ts), for the commands that use it.
+ */
+export type Command = (args: string[], io?: CommandIO, app?: AppConfig | null) => Promise<number>;
 
 /** Everything on standard input, as text (a secret piped in, or empty when stdin is closed). */
 export async function readAll(stdin: CommandIO["stdin"]): Promise<string> {

@@ -1,4 +1,5 @@
 import { ConfigError } from "../server/options.js";
+import { findConfigModule, loadConfigModule } from "./config-module.js";
 import { createAdmin } from "./create-admin.js";
 import { doctor } from "./doctor.js";
 import { generateSecret } from "./generate-secret.js";
@@ -6,17 +7,20 @@ import { type Command, type CommandIO, processIO } from "./io.js";
 import { migrate } from "./migrate.js";
 import { start } from "./start.js";
 
-const COMMANDS: Record<string, { run: Command; summary: string }> = {
-  migrate: { run: migrate, summary: "apply pending migrations to DATABASE_URL" },
+/** `usesConfig`: the command reads the app's configuration module (--config, gatehouse.config.*). */
+const COMMANDS: Record<string, { run: Command; summary: string; usesConfig?: boolean }> = {
+  migrate: { run: migrate, summary: "apply pending migrations to the database", usesConfig: true },
   "generate-secret": { run: generateSecret, summary: "print a new random AUTH_SECRET" },
   "create-admin": {
     run: createAdmin,
     summary:
       "--email E [--name N] [--adopt]: create an admin, or make an existing user one (password on stdin or GATEHOUSE_ADMIN_PASSWORD)",
+    usesConfig: true,
   },
   doctor: {
     run: doctor,
     summary: "check the environment, database, Redis, SMTP and cookies; non-zero exit on problems",
+    usesConfig: true,
   },
   start: { run: start, summary: "run the service (migrates first), like npm start" },
 };
@@ -29,8 +33,27 @@ function usage(): string {
     "",
     ...lines,
     "",
-    "Configuration: the environment (docs/configuration.md).",
+    "Configuration: --config PATH or gatehouse.config.ts|.mjs|.js in this folder (what createAuth takes),",
+    "else the environment (docs/configuration.md). migrate, create-admin and doctor read it.",
   ].join("\n");
+}
+
+/** `--config PATH` or `--config=PATH` taken out of a command's arguments. */
+function takeConfigFlag(args: string[]): { configPath: string | undefined; rest: string[] } {
+  const rest: string[] = [];
+  let configPath: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === "--config") {
+      configPath = args[++i];
+      // An argument mistake (exit 64), told as parseArgs tells its own.
+      if (configPath === undefined) {
+        throw Object.assign(new Error("--config needs a path"), { code: "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" });
+      }
+    } else if (arg.startsWith("--config=")) configPath = arg.slice("--config=".length);
+    else rest.push(arg);
+  }
+  return { configPath, rest };
 }
 
 /** `gatehouse <argv>`: the exit code; operator mistakes are said in words, anything else is a bug. */
@@ -46,7 +69,13 @@ export async function runCommand(argv: string[], io: CommandIO = processIO): Pro
     return 64;
   }
   try {
-    return await command.run(args, io);
+    const { configPath, rest } = takeConfigFlag(args);
+    if (configPath !== undefined && !command.usesConfig) {
+      io.err(`gatehouse ${name}: --config is not accepted (only migrate, create-admin and doctor read it)`);
+      return 64;
+    }
+    const found = command.usesConfig ? findConfigModule(configPath, io.cwd ?? process.cwd()) : null;
+    return await command.run(rest, io, found ? await loadConfigModule(found) : null);
   } catch (error) {
     // ConfigError and argument errors carry a message meant for the operator; anything else is a bug.
     const code = (error as { code?: string }).code;

@@ -6,6 +6,7 @@ import { argon2idHasher, type PasswordHasher, withLegacyHashes } from "./crypto/
 import { createTokenCipher, TOTP_SECRETS_PURPOSE } from "./crypto/token-cipher.js";
 import { type MailOptions, resolveMail } from "./email/delivery.js";
 import { MailOutbox } from "./email/outbox.js";
+import { checkHooks, type DatabaseHooks, type EndpointHooks } from "./hooks.js";
 import type { AuthEnv } from "./http/env.js";
 import { consoleLogger, type Logger } from "./logger.js";
 import { type AuthOptions, type AuthOptionsInput, ConfigError, resolveOptions } from "./options.js";
@@ -60,6 +61,10 @@ export interface CreateAuthInput {
   now?: () => Date;
   /** Lets the app move an anonymous user's data to the real user they became (see OnLinkAccount). */
   onLinkAccount?: OnLinkAccount;
+  /** Runs before and after every endpoint (docs/hooks.md): refuse with AuthError, change input or reply. */
+  hooks?: EndpointHooks;
+  /** Runs around creating, updating and deleting users, sessions, accounts, organizations and members, in the change's transaction. */
+  databaseHooks?: DatabaseHooks;
 }
 
 export interface Auth {
@@ -85,11 +90,22 @@ export const MIN_SECRET_LENGTH = 32;
 
 /** Builds the service: options checked, database opened and migrated, routes ready. */
 export async function createAuth(input: CreateAuthInput): Promise<Auth> {
+  // Often built from process.env in a config module: an unset value is said in words, not a TypeError.
+  if (typeof input.baseURL !== "string") throw new ConfigError("baseURL (BASE_URL) is required");
   const baseOrigin = normalizeOrigin(input.baseURL);
   if (!baseOrigin) throw new ConfigError(`BASE_URL must be an http(s) URL (got "${input.baseURL}")`);
+  if (typeof input.secret !== "string" || input.secret === "") {
+    throw new ConfigError("secret (AUTH_SECRET) is required: gatehouse generate-secret makes one");
+  }
   if (input.secret.length < MIN_SECRET_LENGTH) {
     throw new ConfigError(`AUTH_SECRET must be at least ${MIN_SECRET_LENGTH} characters`);
   }
+  if (typeof input.database !== "string" && typeof input.database?.db !== "object") {
+    throw new ConfigError(
+      "database (DATABASE_URL) is required: a URL such as sqlite:./data/gatehouse.sqlite or postgres://..., or an opened database",
+    );
+  }
+  checkHooks(input.hooks, input.databaseHooks);
   const production = input.production ?? process.env.NODE_ENV === "production";
   const logger = input.logger ?? consoleLogger;
   const basePath = input.basePath ?? "/api/auth";
@@ -151,6 +167,8 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     tokenCipher: createTokenCipher(input.secret),
     totpCipher: createTokenCipher(input.secret, TOTP_SECRETS_PURPOSE),
     onLinkAccount: input.onLinkAccount,
+    hooks: input.hooks,
+    databaseHooks: input.databaseHooks,
   };
   const app = createHttpApp(context);
   mail.start();

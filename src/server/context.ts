@@ -2,6 +2,7 @@ import type { SessionWithUser } from "../contract/models.js";
 import type { PasswordHasher } from "./crypto/password.js";
 import type { TokenCipher } from "./crypto/token-cipher.js";
 import type { MailOutbox } from "./email/outbox.js";
+import type { DatabaseHooks, EndpointHooks } from "./hooks.js";
 import type { Logger } from "./logger.js";
 import type { AuthOptions } from "./options.js";
 import type { AppPages } from "./pages.js";
@@ -53,6 +54,10 @@ export interface AuthContext {
   /** Encrypts TOTP secrets at rest, under a key of their own. */
   readonly totpCipher: TokenCipher;
   readonly onLinkAccount?: OnLinkAccount;
+  /** The app's hooks around every endpoint (http/endpoint-hooks.ts); absent: nothing runs. */
+  readonly hooks?: EndpointHooks;
+  /** The app's hooks around row writes (services/hooked-writes.ts); absent: no extra statement. */
+  readonly databaseHooks?: DatabaseHooks;
   /** The clock; tests move it to check expiry. */
   now(): Date;
   /** Whether an origin (scheme://host[:port]) may call and be redirected to. */

@@ -12,6 +12,22 @@ export { type Argon2Params, argon2idHasher, type PasswordHasher } from "./crypto
 export type { MailOptions, NodemailerTransporter, OutgoingMail } from "./email/delivery.js";
 export { type MailTransport, smtpTransport } from "./email/transport.js";
 export { AuthError, isAuthError } from "./errors.js";
+export type {
+  AccountData,
+  AfterEndpointHookContext,
+  BeforeWrite,
+  DatabaseHooks,
+  EndpointHookContext,
+  EndpointHooks,
+  EndpointInputChange,
+  MemberData,
+  ModelHooks,
+  OrganizationData,
+  OrganizationPatch,
+  SessionData,
+  UserData,
+  UserPatch,
+} from "./hooks.js";
 export type { HeaderSessionOptions, RequestHeaders } from "./http/header-session.js";
 export { consoleLogger, type Logger } from "./logger.js";
 export { type AuthOptions, type AuthOptionsInput, ConfigError } from "./options.js";

@@ -358,6 +358,7 @@ export function resolveOptions(
   context: { baseURL: string; source?: string; production?: boolean },
 ): Readonly<AuthOptions> {
   const source = context.source ?? "options";
+  refuseCodeOnlyKeys(input, source);
   const parsed = authOptionsSchema.safeParse(input ?? {});
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, source));
   const options = parsed.data;
@@ -374,6 +375,20 @@ export function resolveOptions(
     },
   };
   return deepFreeze(resolved);
+}
+
+/** Options that are functions, given to createAuth beside `options`: JSON cannot carry them. */
+const CODE_ONLY_KEYS = ["hooks", "databaseHooks"];
+
+function refuseCodeOnlyKeys(input: unknown, source: string): void {
+  if (typeof input !== "object" || input === null) return;
+  for (const key of CODE_ONLY_KEYS) {
+    if (key in input) {
+      throw new ConfigError(
+        `${source}: option "${key}" takes functions, so it is given in code, beside options (createAuth({ ${key} })), never in the JSON options`,
+      );
+    }
+  }
 }
 
 /** In production a payload must not cross a network in the clear: https, or a loopback receiver. */

@@ -5,7 +5,9 @@ import type { SessionWithUser } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { guardCredentialChange } from "../services/credential-guard.js";
 import type { CallerRead, RowsOf } from "../services/sessions.js";
+import { parseInput } from "../validation.js";
 import { parseBody } from "./body.js";
+import { hookContext, runAfterHook, runBeforeHook } from "./endpoint-hooks.js";
 import type { AuthEnv, RequestStep } from "./env.js";
 import { readBody, readQuery } from "./input.js";
 import { checkInputBounds, checkUrlBounds } from "./input-bounds.js";
@@ -173,15 +175,14 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
     const sessionRule = endpoint.policy.session;
     const fresh = sessionRule === "fresh";
     const credentials = endpoint.policy.credentials;
-    const serve = async (c: Context<AuthEnv>) => {
-      if (endpoint.method !== "POST") c.set("body", NO_BODY);
-      for (const step of isServerCall(c) ? serverPrelude : prelude) {
-        // Most steps are synchronous (bounds, origin): awaiting only a promise saves a turn each.
-        const pending = step(c);
-        if (pending) await pending;
-      }
+    const hooks = ctx.hooks;
+    const answer = async (c: Context<AuthEnv>, changedQuery?: Record<string, string>): Promise<Response> => {
       const body = endpoint.body ? readBody(c, endpoint.body) : undefined;
-      const query = endpoint.query ? readQuery(c, endpoint.query) : undefined;
+      const query = endpoint.query
+        ? changedQuery
+          ? parseInput(endpoint.query, changedQuery, "query")
+          : readQuery(c, endpoint.query)
+        : undefined;
       const read = sessionRule && reads ? reads(ctx, query as never) : null;
       const withRows = read ? await requireSessionWith(c, read, { fresh }) : null;
       const input = {
@@ -201,6 +202,20 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
       }
       if (CHECK_REPLIES) assertReplyMatches(endpoint, reply);
       return isKept(reply) ? sendKept(c, reply) : c.json(reply as object);
+    };
+    const serve = async (c: Context<AuthEnv>) => {
+      if (endpoint.method !== "POST") c.set("body", NO_BODY);
+      for (const step of isServerCall(c) ? serverPrelude : prelude) {
+        // Most steps are synchronous (bounds, origin): awaiting only a promise saves a turn each.
+        const pending = step(c);
+        if (pending) await pending;
+      }
+      if (!hooks) return answer(c);
+      // The app's endpoint hooks (createAuth's `hooks`): after the prelude, around the handler.
+      const hookCtx = await hookContext(c, endpoint);
+      const changedQuery = hooks.before ? await runBeforeHook(c, hooks.before, hookCtx) : undefined;
+      const response = await answer(c, changedQuery);
+      return hooks.after ? runAfterHook(hooks.after, hookCtx, response) : response;
     };
     // Each API route is one handler, which Hono calls directly (no middleware chain composed per
     // request); a page's security headers wrap it, started first as before.

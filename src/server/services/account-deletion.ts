@@ -6,9 +6,9 @@ import { sha256Base64Url } from "../crypto/digest.js";
 import { LOWER_ALPHANUMERIC, randomString } from "../crypto/random.js";
 import { deleteAccountMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
-import { deleteUserAndOwnedRows } from "../store/account-deletion.js";
 import type { DB } from "../store/database.js";
 import { consumeVerification } from "../store/verifications.js";
+import { deleteUserRows } from "./hooked-writes.js";
 import { issueMailedToken } from "./mailed-tokens.js";
 import { assertAccountDeletable, releaseMemberships } from "./ownership.js";
 import { isSessionFresh } from "./sessions.js";
@@ -77,7 +77,7 @@ export async function deleteUserEverywhere(ctx: AuthContext, userId: string): Pr
  */
 export async function deleteAccountRows(ctx: AuthContext, trx: DB, userId: string): Promise<string[]> {
   const deletedOrganizationIds = await releaseMemberships(ctx, trx, userId);
-  await ctx.webhooks.enqueue(trx, "user.deleted", await deleteUserAndOwnedRows(trx, userId));
+  await ctx.webhooks.enqueue(trx, "user.deleted", await deleteUserRows(ctx, trx, userId));
   return deletedOrganizationIds;
 }
 

@@ -2,12 +2,12 @@ import type { User } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
-import { insertCredentialAccount } from "../store/accounts.js";
 import { isUniqueViolation } from "../store/database.js";
-import { findUserByEmail, insertUser, updateUserProfile } from "../store/users.js";
+import { findUserByEmail } from "../store/users.js";
 import { isAdminUser } from "./admin-access.js";
 import { recordAudit } from "./audit.js";
 import { assertNewPasswordAcceptable, normalizeEmail } from "./credentials.js";
+import { createCredentialAccount, createUserRow, updateUserRow } from "./hooked-writes.js";
 import { stripUnprovenAccount } from "./mailbox-proof.js";
 import { parseRoles } from "./permissions.js";
 import { revokeAllSessions } from "./sessions.js";
@@ -59,7 +59,7 @@ export async function ensureAdminUser(ctx: AuthContext, input: AdminBootstrapInp
   const now = ctx.now();
   try {
     const user = await ctx.db.transaction().execute(async (trx) => {
-      const user = await insertUser(trx, {
+      const user = await createUserRow(ctx, trx, {
         id: newId(),
         name: (input.name ?? email.split("@")[0] ?? email).trim(),
         email,
@@ -68,7 +68,7 @@ export async function ensureAdminUser(ctx: AuthContext, input: AdminBootstrapInp
         role: adminRole,
         now,
       });
-      await insertCredentialAccount(trx, { id: newId(), userId: user.id, passwordHash, now });
+      await createCredentialAccount(ctx, trx, { id: newId(), userId: user.id, passwordHash, now });
       await recordAudit(ctx, trx, {
         actorUserId: user.id,
         action: "user.create",
@@ -115,9 +115,9 @@ async function takeExisting(
   const adopted = await ctx.db.transaction().execute(async (trx) => {
     await stripUnprovenAccount(ctx, trx, user, "everything");
     await revokeAllSessions(ctx, trx, user.id);
-    await insertCredentialAccount(trx, { id: newId(), userId: user.id, passwordHash, now });
+    await createCredentialAccount(ctx, trx, { id: newId(), userId: user.id, passwordHash, now });
     const patch = { role, emailVerified: true, ...(input.name ? { name: input.name.trim() } : {}) };
-    const updated = await updateUserProfile(trx, user.id, patch, now);
+    const updated = await updateUserRow(ctx, trx, user.id, patch, now);
     if (!updated) throw new AuthError("USER_NOT_FOUND", { status: 404 });
     await ctx.webhooks.enqueue(trx, "user.updated", updated);
     await recordAudit(ctx, trx, {
@@ -137,7 +137,7 @@ async function promote(ctx: AuthContext, user: User, adminRole: string): Promise
   if (isAdminUser(ctx, user)) return { outcome: "unchanged", user };
   const role = [...parseRoles(user.role), adminRole].join(",");
   const promoted = await ctx.db.transaction().execute(async (trx) => {
-    const updated = await updateUserProfile(trx, user.id, { role }, ctx.now());
+    const updated = await updateUserRow(ctx, trx, user.id, { role }, ctx.now());
     if (!updated) throw new AuthError("USER_NOT_FOUND", { status: 404 });
     await recordAudit(ctx, trx, {
       actorUserId: user.id,

@@ -5,21 +5,17 @@ import type { ListedSession, User } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
-import {
-  deleteCredentialAccount,
-  findCredentialPassword,
-  insertCredentialAccount,
-  updateCredentialPassword,
-} from "../store/accounts.js";
+import { deleteCredentialAccount, findCredentialPassword, updateCredentialPassword } from "../store/accounts.js";
 import { searchUsers } from "../store/admin-users.js";
 import { type DB, isUniqueViolation } from "../store/database.js";
-import { deleteUserSession, findSessionOwner, listActiveUserSessions, mapSession } from "../store/sessions.js";
-import { findUserById, insertUser, updateUserProfile } from "../store/users.js";
+import { findSessionOwner, listActiveUserSessions, mapSession } from "../store/sessions.js";
+import { findUserById, type updateUserProfile } from "../store/users.js";
 import { parseInput } from "../validation.js";
 import { deleteAccountRows } from "./account-deletion.js";
 import { type AdminActor, isAdminUser, isKnownAdminRole, requireAdminPermission } from "./admin-access.js";
 import { recordAudit } from "./audit.js";
 import { assertNewPasswordAcceptable, normalizeEmail } from "./credentials.js";
+import { createCredentialAccount, createUserRow, deleteOneUserSession, updateUserRow } from "./hooked-writes.js";
 import { parseRoles } from "./permissions.js";
 import { hashSessionToken, revokeAllSessions } from "./sessions.js";
 import { forgetTrustedDevices } from "./trusted-devices.js";
@@ -95,7 +91,7 @@ async function updateAndAnnounce(
   patch: Parameters<typeof updateUserProfile>[2],
   now = ctx.now(),
 ): Promise<User> {
-  const user = await updateUserProfile(trx, userId, patch, now);
+  const user = await updateUserRow(ctx, trx, userId, patch, now);
   if (!user) throw new AuthError("USER_NOT_FOUND", { status: 404 });
   await ctx.webhooks.enqueue(trx, "user.updated", user);
   return user;
@@ -122,7 +118,7 @@ export async function createUserAsAdmin(
       actor,
       { action: "user.create", targetUserId: id, details: { email, role } },
       async (trx) => {
-        const user = await insertUser(trx, {
+        const user = await createUserRow(ctx, trx, {
           id,
           name: input.name.trim(),
           email,
@@ -132,7 +128,7 @@ export async function createUserAsAdmin(
           now,
         });
         await ctx.webhooks.enqueue(trx, "user.created", user);
-        if (passwordHash) await insertCredentialAccount(trx, { id: newId(), userId: id, passwordHash, now });
+        if (passwordHash) await createCredentialAccount(ctx, trx, { id: newId(), userId: id, passwordHash, now });
         return user;
       },
     );
@@ -281,7 +277,7 @@ export async function setUserPasswordAsAdmin(
     async (trx) => {
       if ((await findCredentialPassword(trx, userId)) === null) {
         await deleteCredentialAccount(trx, userId);
-        await insertCredentialAccount(trx, { id: newId(), userId, passwordHash, now });
+        await createCredentialAccount(ctx, trx, { id: newId(), userId, passwordHash, now });
       } else {
         await updateCredentialPassword(trx, userId, passwordHash, now);
       }
@@ -315,7 +311,7 @@ export async function revokeUserSessionAsAdmin(
     actor,
     { action: "session.revoke", targetUserId: target.userId, details: { sessionId: target.id } },
     async (trx) => {
-      const revoked = await deleteUserSession(trx, target.userId, hashSessionToken(sessionToken), sessionToken);
+      const revoked = await deleteOneUserSession(ctx, trx, target.userId, hashSessionToken(sessionToken), sessionToken);
       await ctx.webhooks.enqueue(trx, "session.revoked", revoked);
     },
   );

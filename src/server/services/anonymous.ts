@@ -2,7 +2,6 @@ import type { SessionWithUser } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
-import { deleteUserAndOwnedRows } from "../store/account-deletion.js";
 import type { DB } from "../store/database.js";
 import {
   listUserMemberRows,
@@ -10,10 +9,10 @@ import {
   reassignSentInvitations,
   reassignTeamMemberships,
 } from "../store/guest-handover.js";
-import { findMember, updateMemberRoleRow } from "../store/members.js";
-import { insertUser } from "../store/users.js";
+import { findMember } from "../store/members.js";
 import { deleteAccountRows } from "./account-deletion.js";
 import { normalizeEmail } from "./credentials.js";
+import { createUserRow, deleteUserRows, updateMemberRoleData } from "./hooked-writes.js";
 import { createSession, type RequestMeta } from "./sessions.js";
 
 /** The reserved domain of anonymous users' emails (`.invalid` can never receive mail, RFC 2606). */
@@ -36,7 +35,7 @@ export async function signInAnonymously(
   }
   const now = ctx.now();
   return ctx.db.transaction().execute(async (trx) => {
-    const user = await insertUser(trx, {
+    const user = await createUserRow(ctx, trx, {
       id,
       name: "Anonymous",
       email,
@@ -70,7 +69,7 @@ async function handOverGuestWork(ctx: AuthContext, db: DB, guestId: string, acco
     // Either way the account's membership is what changed (member.updated); the guest's own merged
     // row goes with the guest, whose user.deleted follows.
     const changed = accountMember
-      ? await updateMemberRoleRow(db, accountMember.id, mergeRoles(accountMember.role, guestMember.role))
+      ? await updateMemberRoleData(ctx, db, accountMember.id, mergeRoles(accountMember.role, guestMember.role))
       : await reassignMemberRow(db, guestMember.id, accountId);
     await ctx.webhooks.enqueue(db, "member.updated", changed);
   }
@@ -94,7 +93,7 @@ export async function retireAnonymousUser(
   await ctx.onLinkAccount?.({ anonymousUser: anonymous, newUser: next });
   await ctx.db.transaction().execute(async (trx) => {
     await handOverGuestWork(ctx, trx, anonymous.user.id, next.user.id);
-    await ctx.webhooks.enqueue(trx, "user.deleted", await deleteUserAndOwnedRows(trx, anonymous.user.id));
+    await ctx.webhooks.enqueue(trx, "user.deleted", await deleteUserRows(ctx, trx, anonymous.user.id));
   });
   await ctx.revocations.revokeUser(anonymous.user.id);
 }

@@ -2,9 +2,9 @@ import type { Session, SessionWithUser, User } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
-import { insertCredentialAccount, updateCredentialPassword } from "../store/accounts.js";
+import { updateCredentialPassword } from "../store/accounts.js";
 import { isUniqueViolation } from "../store/database.js";
-import { findUserWithPasswordByEmail, insertUser } from "../store/users.js";
+import { findUserWithPasswordByEmail } from "../store/users.js";
 import { retireAnonymousUser } from "./anonymous.js";
 import { assertNewPasswordAcceptable, normalizeEmail, verifyPasswordOrDummy } from "./credentials.js";
 import {
@@ -12,6 +12,7 @@ import {
   resendVerificationOnSignIn,
   sendsVerificationOnSignUp,
 } from "./email-verification.js";
+import { createCredentialAccount, createUserRow } from "./hooked-writes.js";
 import { createSession, type RequestMeta } from "./sessions.js";
 import { beginSignInAttempt } from "./sign-in-throttle.js";
 
@@ -52,7 +53,7 @@ export async function signUpEmail(ctx: AuthContext, input: SignUpInput, meta: Re
   let result: SignUpResult;
   try {
     result = await ctx.db.transaction().execute(async (trx) => {
-      const user = await insertUser(trx, {
+      const user = await createUserRow(ctx, trx, {
         id: newId(),
         name,
         email,
@@ -62,7 +63,7 @@ export async function signUpEmail(ctx: AuthContext, input: SignUpInput, meta: Re
         now,
       });
       await ctx.webhooks.enqueue(trx, "user.created", user);
-      await insertCredentialAccount(trx, { id: newId(), userId: user.id, passwordHash, now });
+      await createCredentialAccount(ctx, trx, { id: newId(), userId: user.id, passwordHash, now });
       if (sendsVerificationOnSignUp(ctx)) {
         await enqueueVerificationMail(ctx, trx, user, meta.locale, input.callbackURL, { signUp: true });
       }

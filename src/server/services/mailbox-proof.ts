@@ -11,8 +11,9 @@ import {
   type StripScope,
 } from "../store/account-credentials.js";
 import type { DB } from "../store/database.js";
-import { findUserByEmail, findUserById, insertUser, updateUserProfile } from "../store/users.js";
+import { findUserByEmail, findUserById } from "../store/users.js";
 import { retireAnonymousUser } from "./anonymous.js";
+import { createUserRow, updateUserRow } from "./hooked-writes.js";
 import { mailedCodeIdentifiers } from "./mailed-tokens.js";
 import { createSession, type RequestMeta, revokeAllSessions } from "./sessions.js";
 import { TRUST_DEVICE_PREFIX } from "./trusted-devices.js";
@@ -47,7 +48,7 @@ export async function claimMailboxOwner(
   const existing = await findUserByEmail(trx, input.email);
   if (!existing) {
     if (input.disableSignUp) throw new AuthError(input.refusal);
-    const user = await insertUser(trx, {
+    const user = await createUserRow(ctx, trx, {
       id: newId(),
       name: input.name?.trim() || input.email.split("@")[0] || input.email,
       email: input.email,
@@ -125,7 +126,7 @@ async function provenUser(trx: DB, user: User): Promise<User> {
 }
 
 async function markEmailVerified(ctx: AuthContext, trx: DB, user: User): Promise<User> {
-  const updated = (await updateUserProfile(trx, user.id, { emailVerified: true }, ctx.now())) ?? user;
+  const updated = (await updateUserRow(ctx, trx, user.id, { emailVerified: true }, ctx.now())) ?? user;
   await ctx.webhooks.enqueue(trx, "user.updated", updated);
   return updated;
 }

@@ -8,21 +8,19 @@ import type { DB } from "../store/database.js";
 import {
   countMembers,
   countMembersWithRole,
-  deleteMemberWithTeams,
   findMember,
   findMemberWithUser,
-  insertMember,
   listMembersPage,
   type MemberFilter,
   type MemberPage,
   type MembersReply,
-  updateMemberRoleRow,
 } from "../store/members.js";
 import { clearUserActiveOrganization, lockOrganization } from "../store/organizations.js";
 import { findOrganizationTeams, insertTeamMember } from "../store/teams.js";
 import { findUserById } from "../store/users.js";
 import { invalidInput } from "../validation.js";
 import { isOwnerRole, normalizeRoles, roleAllows } from "./access-control.js";
+import { createMemberRow, deleteMemberRow, updateMemberRoleData } from "./hooked-writes.js";
 import {
   type ActiveChange,
   organizationRef,
@@ -48,7 +46,7 @@ export async function insertMemberUnderLimit(
     throw new AuthError("ORGANIZATION_MEMBERSHIP_LIMIT_REACHED");
   }
   const now = ctx.now();
-  const member = await insertMember(trx, { id: newId(), ...input, now });
+  const member = await createMemberRow(ctx, trx, { id: newId(), ...input, now });
   await ctx.webhooks.enqueue(trx, "member.added", member);
   const teams = await findOrganizationTeams(trx, input.organizationId, input.teamIds);
   for (const team of teams) await insertTeamMember(trx, { id: newId(), teamId: team.id, userId: input.userId, now });
@@ -117,7 +115,7 @@ export async function removeMember(
       }
     }
     await assertNotLastOwner(ctx, trx, target, "YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
-    await deleteMemberWithTeams(trx, target);
+    await deleteMemberRow(ctx, trx, target);
     await ctx.webhooks.enqueue(trx, "member.removed", target);
     await clearUserActiveOrganization(trx, target.userId, organizationId);
     return target;
@@ -140,7 +138,7 @@ export async function leaveOrganization(
     const member = await findMemberWithUser(trx, organizationId, { userId: session.userId });
     if (!member) throw new AuthError("MEMBER_NOT_FOUND");
     await assertNotLastOwner(ctx, trx, member, "YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
-    await deleteMemberWithTeams(trx, member);
+    await deleteMemberRow(ctx, trx, member);
     await ctx.webhooks.enqueue(trx, "member.removed", member);
     await clearUserActiveOrganization(trx, session.userId, organizationId);
     return member;
@@ -176,7 +174,7 @@ export async function updateMemberRole(
     if (!isOwnerRole(ctx, role)) {
       await assertNotLastOwner(ctx, trx, target, "YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER");
     }
-    const updated = await updateMemberRoleRow(trx, target.id, role);
+    const updated = await updateMemberRoleData(ctx, trx, target.id, role);
     if (!updated) throw new AuthError("MEMBER_NOT_FOUND");
     await ctx.webhooks.enqueue(trx, "member.updated", updated);
     return updated;

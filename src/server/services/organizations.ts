@@ -5,27 +5,25 @@ import { AuthError } from "../errors.js";
 import type { CallerRead } from "../store/caller-reads.js";
 import { isUniqueViolation } from "../store/database.js";
 import { listOrganizationInvitations } from "../store/invitations.js";
-import {
-  countUserMemberships,
-  findMember,
-  findMemberBySlug,
-  insertMember,
-  listMembersWithUsers,
-} from "../store/members.js";
+import { countUserMemberships, findMember, findMemberBySlug, listMembersWithUsers } from "../store/members.js";
 import {
   clearActiveOrganizationEverywhere,
   clearUserActiveOrganization,
-  deleteOrganizationWithContents,
   findOrganization,
-  insertOrganization,
   lockOrganization,
   metadataText,
   setSessionActive,
   slugExists,
-  updateOrganizationRow,
+  type updateOrganizationRow,
 } from "../store/organizations.js";
 import { insertTeam, insertTeamMember, listTeams } from "../store/teams.js";
 import { isOwnerRole, roleAllows } from "./access-control.js";
+import {
+  createMemberRow,
+  createOrganizationRow,
+  deleteOrganizationRows,
+  updateOrganizationData,
+} from "./hooked-writes.js";
 import {
   type ActiveChange,
   organizationRef,
@@ -68,7 +66,7 @@ export async function createOrganization(
   const now = ctx.now();
   try {
     return await ctx.db.transaction().execute(async (trx) => {
-      const organization = await insertOrganization(trx, {
+      const organization = await createOrganizationRow(ctx, trx, {
         id: newId(),
         name: input.name,
         slug: input.slug,
@@ -77,7 +75,7 @@ export async function createOrganization(
         now,
       });
       await ctx.webhooks.enqueue(trx, "organization.created", organization);
-      const member = await insertMember(trx, {
+      const member = await createMemberRow(ctx, trx, {
         id: newId(),
         organizationId: organization.id,
         userId,
@@ -137,7 +135,7 @@ export async function updateOrganization(
   if (data.metadata !== undefined) patch.metadata = metadataText(data.metadata);
   try {
     const updated = await ctx.webhooks.atomic(ctx.db, "organization.updated", async (db) => {
-      const row = await updateOrganizationRow(db, organizationId, patch);
+      const row = await updateOrganizationData(ctx, db, organizationId, patch);
       await ctx.webhooks.enqueue(db, "organization.updated", row);
       return row;
     });
@@ -171,7 +169,7 @@ export async function deleteOrganization(
     if (!org) throw new AuthError("ORGANIZATION_NOT_FOUND");
     await clearActiveOrganizationEverywhere(trx, organizationId);
     // Members, invitations and teams go with it: one organization.deleted tells of all of them.
-    await ctx.webhooks.enqueue(trx, "organization.deleted", await deleteOrganizationWithContents(trx, organizationId));
+    await ctx.webhooks.enqueue(trx, "organization.deleted", await deleteOrganizationRows(ctx, trx, organizationId));
     return org;
   });
   const active =

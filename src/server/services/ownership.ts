@@ -2,14 +2,11 @@ import type { Member, Session } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { AuthError } from "../errors.js";
 import type { DB } from "../store/database.js";
-import { findMemberWithUser, updateMemberRoleRow } from "../store/members.js";
-import {
-  clearActiveOrganizationEverywhere,
-  deleteOrganizationWithContents,
-  lockOrganization,
-} from "../store/organizations.js";
+import { findMemberWithUser } from "../store/members.js";
+import { clearActiveOrganizationEverywhere, lockOrganization } from "../store/organizations.js";
 import { listMembershipOwners, type MembershipOwners } from "../store/ownership.js";
 import { isOwnerRole, parseRoles } from "./access-control.js";
+import { deleteOrganizationRows, updateMemberRoleData } from "./hooked-writes.js";
 import { requireMember, resolveOrganizationId } from "./organization-access.js";
 
 /** The role a former owner keeps after handing the ownership on. */
@@ -61,7 +58,7 @@ export async function releaseMemberships(ctx: AuthContext, trx: DB, userId: stri
   const deleted: string[] = [];
   for (const { organizationId } of memberships.filter((m) => m.members === 1)) {
     await clearActiveOrganizationEverywhere(trx, organizationId);
-    await ctx.webhooks.enqueue(trx, "organization.deleted", await deleteOrganizationWithContents(trx, organizationId));
+    await ctx.webhooks.enqueue(trx, "organization.deleted", await deleteOrganizationRows(ctx, trx, organizationId));
     deleted.push(organizationId);
   }
   return deleted;
@@ -100,8 +97,8 @@ export async function transferOwnership(
     const target = await findMemberWithUser(trx, organizationId, by);
     if (!target) throw new AuthError("MEMBER_NOT_FOUND");
     if (target.id === caller.id) throw new AuthError("YOU_CANNOT_TRANSFER_OWNERSHIP_TO_YOURSELF");
-    const owner = await updateMemberRoleRow(trx, target.id, ownerRoles(ctx, target.role));
-    const previousOwner = await updateMemberRoleRow(trx, caller.id, formerOwnerRoles(ctx, caller.role));
+    const owner = await updateMemberRoleData(ctx, trx, target.id, ownerRoles(ctx, target.role));
+    const previousOwner = await updateMemberRoleData(ctx, trx, caller.id, formerOwnerRoles(ctx, caller.role));
     if (!owner || !previousOwner) throw new AuthError("MEMBER_NOT_FOUND");
     await ctx.webhooks.enqueue(trx, "member.updated", owner);
     await ctx.webhooks.enqueue(trx, "member.updated", previousOwner);

@@ -15,16 +15,14 @@ import {
 } from "../store/caller-reads.js";
 import type { DB } from "../store/database.js";
 import { type ProofMethod, recordSessionProof } from "../store/session-proofs.js";
-import {
-  deleteSessionById,
-  deleteSessionByTokenHash,
-  deleteUserSession,
-  deleteUserSessions,
-  extendSession,
-  insertSession,
-  mapSession,
-} from "../store/sessions.js";
+import { deleteSessionById, extendSession, mapSession } from "../store/sessions.js";
 import { findBanState, liftBan } from "../store/users.js";
+import {
+  createSessionRow,
+  deleteAllUserSessions,
+  deleteOneUserSession,
+  deleteSessionByToken,
+} from "./hooked-writes.js";
 import { isTrustedDevice } from "./trusted-devices.js";
 
 /** Where a request came from, as recorded on the session. */
@@ -115,7 +113,7 @@ export async function createSession(
   const proof = options.proof ?? (options.secondFactor === "passkey" ? "passkey" : undefined);
   const write = (trx: DB) =>
     ctx.webhooks.atomic(trx, "session.created", async (trx) => {
-      const inserted = await insertSession(trx, session);
+      const inserted = await createSessionRow(ctx, trx, session);
       if (proof) await recordSessionProof(trx, inserted.id, proof, now);
       await ctx.webhooks.enqueue(trx, "session.created", inserted);
       return inserted;
@@ -248,7 +246,7 @@ export function isSessionFresh(ctx: AuthContext, session: Session): boolean {
 
 export async function signOut(ctx: AuthContext, token: string): Promise<void> {
   const revoked = await ctx.webhooks.atomic(ctx.db, "session.revoked", async (db) => {
-    const row = await deleteSessionByTokenHash(db, hashSessionToken(token));
+    const row = await deleteSessionByToken(ctx, db, hashSessionToken(token));
     if (row) await ctx.webhooks.enqueue(db, "session.revoked", row);
     return row;
   });
@@ -271,7 +269,7 @@ export function listedSessions(rows: SessionText[], caller: Session): (SessionTe
 /** Revokes one of the caller's sessions, named by its token or its handle. Someone else's is left alone. */
 export async function revokeSession(ctx: AuthContext, userId: string, tokenOrHandle: string): Promise<void> {
   const deleted = await ctx.webhooks.atomic(ctx.db, "session.revoked", async (db) => {
-    const rows = await deleteUserSession(db, userId, hashSessionToken(tokenOrHandle), tokenOrHandle);
+    const rows = await deleteOneUserSession(ctx, db, userId, hashSessionToken(tokenOrHandle), tokenOrHandle);
     await ctx.webhooks.enqueue(db, "session.revoked", rows);
     return rows;
   });
@@ -290,7 +288,7 @@ export async function revokeAllSessions(
   options: { exceptId?: string } = {},
 ): Promise<number> {
   return ctx.webhooks.atomic(db, "session.revoked", async (trx) => {
-    const revoked = await deleteUserSessions(trx, userId, options);
+    const revoked = await deleteAllUserSessions(ctx, trx, userId, options);
     await ctx.webhooks.enqueue(trx, "session.revoked", revoked);
     return revoked.length;
   });

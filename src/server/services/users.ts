@@ -2,7 +2,7 @@ import type { UpdateUserBody } from "../../contract/account.js";
 import type { User } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { AuthError } from "../errors.js";
-import { updateUserProfile } from "../store/users.js";
+import { updateUserRow } from "./hooked-writes.js";
 
 /** Fields the server owns: sending a truthy value for one is refused rather than ignored. */
 const SERVER_OWNED_FIELDS = ["isAnonymous", "role", "banned", "banReason", "banExpires"] as const;
@@ -18,7 +18,7 @@ export async function updateUser(ctx: AuthContext, userId: string, body: UpdateU
   if (body.image !== undefined) patch.image = body.image;
   if (Object.keys(patch).length === 0) throw new AuthError("NO_FIELDS_TO_UPDATE");
   const user = await ctx.webhooks.atomic(ctx.db, "user.updated", async (db) => {
-    const updated = await updateUserProfile(db, userId, patch, ctx.now());
+    const updated = await updateUserRow(ctx, db, userId, patch, ctx.now());
     await ctx.webhooks.enqueue(db, "user.updated", updated);
     return updated;
   });

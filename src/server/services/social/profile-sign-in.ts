@@ -5,9 +5,10 @@ import { AuthError } from "../../errors.js";
 import type { SocialProvider } from "../../providers/social-provider.js";
 import type { ProviderProfile, ProviderTokens } from "../../providers/types.js";
 import type { DB } from "../../store/database.js";
-import { findAccountWithUser, insertSocialAccount, updateAccountTokens } from "../../store/social-accounts.js";
-import { findUserByEmail, insertUser } from "../../store/users.js";
+import { findAccountWithUser, updateAccountTokens } from "../../store/social-accounts.js";
+import { findUserByEmail } from "../../store/users.js";
 import { retireAnonymousUser } from "../anonymous.js";
+import { createSocialAccount, createUserRow } from "../hooked-writes.js";
 import { createSession, type RequestMeta, TwoFactorRequired } from "../sessions.js";
 import { mergeScopes, sealTokens } from "./tokens.js";
 
@@ -110,7 +111,7 @@ export async function signInWithProfile(
     if (existing) {
       if (!mayLinkImplicitly(ctx, provider.id, profile, existing)) throw new SocialSignInError("account_not_linked");
       await step("unable_to_link_account", () =>
-        insertSocialAccount(trx, {
+        createSocialAccount(ctx, trx, {
           id: newId(),
           userId: existing.id,
           providerId: provider.id,
@@ -124,7 +125,7 @@ export async function signInWithProfile(
 
     if (provider.disableSignUp) throw new SocialSignInError("signup_disabled");
     const user = await step("unable_to_create_user", async () => {
-      const created = await insertUser(trx, {
+      const created = await createUserRow(ctx, trx, {
         id: newId(),
         name: profile.name,
         email,
@@ -134,7 +135,7 @@ export async function signInWithProfile(
         now,
       });
       await ctx.webhooks.enqueue(trx, "user.created", created);
-      await insertSocialAccount(trx, {
+      await createSocialAccount(ctx, trx, {
         id: newId(),
         userId: created.id,
         providerId: provider.id,
@@ -179,7 +180,7 @@ export async function linkProfileToUser(
     if (email !== user.email.toLowerCase() && !allowDifferentEmails)
       throw new SocialSignInError("email_does_not_match");
     await step("unable_to_link_account", () =>
-      insertSocialAccount(trx, {
+      createSocialAccount(ctx, trx, {
         id: newId(),
         userId: user.id,
         providerId: provider.id,
