@@ -35,7 +35,8 @@ export interface SignedInCaller {
   headers: HeadersInit;
 }
 
-export type SignUpEmailInput = SignUpEmailBody & CallerHeaders;
+/** The app's own user fields (user.additionalFields) ride along; the server may set input:false ones. */
+export type SignUpEmailInput = SignUpEmailBody & CallerHeaders & { [field: string]: unknown };
 export type SignInEmailInput = SignInEmailBody & CallerHeaders;
 export type CreateUserInput = z.input<typeof createUserBody> & SignedInCaller;
 export type CreateOrganizationInput = z.input<typeof organizationEndpoints.createOrganization.body> & CallerHeaders;
@@ -126,7 +127,9 @@ export function createServerApi(ctx: AuthContext): ServerApi {
       const guest = await callerOf(input);
       const meta = requestMetaFromHeaders(ctx, headersOf(input));
       // meta carries the caller's language (accept-language): a verification mail speaks it.
-      const result = await signUpEmail(ctx, { ...fields, rememberMe, guest }, meta);
+      // The server may set the app's input:false fields too.
+      const additional = { from: input, source: "server" as const };
+      const result = await signUpEmail(ctx, { ...fields, rememberMe, guest, additional }, meta);
       return { token: result.session?.token ?? null, user: result.user, session: result.session };
     },
 
@@ -174,7 +177,8 @@ export function createServerApi(ctx: AuthContext): ServerApi {
       const fields = body(organizationEndpoints.createOrganization, input);
       // Headers that carry no live session are refused, never read as "the server acting".
       const caller = input.headers ? await requireCaller(input) : null;
-      const result = await createOrganization(ctx, caller?.session ?? null, fields);
+      const additional = { from: input, source: "server" as const };
+      const result = await createOrganization(ctx, caller?.session ?? null, { ...fields, additional });
       return result.organization;
     },
 

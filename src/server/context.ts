@@ -5,6 +5,7 @@ import type { MailOutbox } from "./email/outbox.js";
 import type { Logger } from "./logger.js";
 import type { AuthOptions } from "./options.js";
 import type { ProviderRegistry } from "./providers/registry.js";
+import type { AdditionalFields } from "./store/additional-fields.js";
 import type { DB } from "./store/database.js";
 import type { DialectName } from "./store/dialect.js";
 import type { RateLimitStore } from "./store/rate-limit-store.js";
@@ -23,6 +24,8 @@ export type OnLinkAccount = (link: {
 /** Everything a service needs, built once by createAuth. Services never see a Request. */
 export interface AuthContext {
   readonly options: Readonly<AuthOptions>;
+  /** The app's own user, session and organization fields (options.*.additionalFields), resolved once. */
+  readonly fields: AdditionalFields;
   /** Public origin of the service, e.g. `http://localhost:3000` (no trailing slash). */
   readonly baseURL: string;
   /** Where the API answers, e.g. `/api/auth`. */

@@ -10,7 +10,11 @@ export function emailPasswordRoutes(route: Route): void {
   route(accountEndpoints.signUpEmail, async (c, { body }) => {
     const rememberMe = body.rememberMe ?? true;
     const guest = await getRequestSession(c);
-    const result = await signUpEmail(c.get("auth"), { ...body, rememberMe, guest }, requestMeta(c));
+    const result = await signUpEmail(
+      c.get("auth"),
+      { ...body, rememberMe, guest, additional: { from: c.get("body"), source: "client" } },
+      requestMeta(c),
+    );
     if (result.session) writeSessionCookies(c, { session: result.session, user: result.user }, { rememberMe });
     return { token: result.session?.token ?? null, user: result.user };
   });

@@ -15,7 +15,10 @@ import {
 /** Organization lifecycle and the session's active organization (WIRE 8.2). */
 export function organizationRoutes(route: Route): void {
   route(organizationEndpoints.createOrganization, async (c, { body, session: data }) => {
-    const result = await createOrganization(c.get("auth"), data.session, body);
+    const result = await createOrganization(c.get("auth"), data.session, {
+      ...body,
+      additional: { from: c.get("body"), source: "client" },
+    });
     applyActiveChange(c, data, result.active);
     return result.organization;
   });
@@ -26,7 +29,8 @@ export function organizationRoutes(route: Route): void {
   });
 
   route(organizationEndpoints.updateOrganization, async (c, { body, session: { session } }) => {
-    return updateOrganization(c.get("auth"), session, body);
+    const raw = (c.get("body") as { data?: unknown }).data;
+    return updateOrganization(c.get("auth"), session, body, { from: raw, source: "client" });
   });
 
   route(organizationEndpoints.deleteOrganization, async (c, { body: { organizationId }, session: data }) => {

@@ -18,6 +18,8 @@ import {
   mapSession,
 } from "../store/sessions.js";
 import { findBanState, liftBan } from "../store/users.js";
+import { toDate } from "../store/values.js";
+import { defaultFieldValues } from "./additional-fields.js";
 import { isTrustedDevice } from "./trusted-devices.js";
 
 /** Where a request came from, as recorded on the session. */
@@ -104,6 +106,7 @@ export async function createSession(
     activeTeamId: options.activeTeamId,
     impersonatedBy: options.impersonatedBy,
     now,
+    fields: { spec: ctx.fields.session, values: defaultFieldValues(ctx.fields.session) },
   };
   const proof = options.proof ?? (options.secondFactor === "passkey" ? "passkey" : undefined);
   const write = (trx: DB) =>
@@ -115,7 +118,7 @@ export async function createSession(
     });
   // The session and its proof are two rows: they commit together.
   const row = proof && !db.isTransaction ? await db.transaction().execute(write) : await write(db);
-  return mapSession(row, token);
+  return mapSession(row, token, toDate, ctx.fields.session);
 }
 
 async function assertNotBanned(
@@ -182,7 +185,15 @@ export async function lookupSessionWith<R extends CallerRead>(
   options: { refresh: boolean },
 ): Promise<{ lookup: SessionLookup; rows: RowsOf<R> | undefined }> {
   const tokenHash = hashSessionToken(token);
-  const { found, rows, foundAsText } = await readCaller(ctx.db, ctx.dialect, tokenHash, token, read, ctx.memberPages);
+  const { found, rows, foundAsText } = await readCaller(
+    ctx.db,
+    ctx.dialect,
+    tokenHash,
+    token,
+    read,
+    ctx.memberPages,
+    ctx.fields,
+  );
   const lookup = await settleSession(ctx, found, options);
   // What was read is what is answered, unless the refresh just changed it.
   if (lookup.status === "active" && !lookup.refreshed) lookup.asText = foundAsText;

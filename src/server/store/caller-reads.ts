@@ -1,4 +1,5 @@
 import type { MemberWithUser, Organization, Session, SessionWithUser, User } from "../../contract/models.js";
+import { type AdditionalFields, NO_ADDITIONAL_FIELDS } from "./additional-fields.js";
 import type { DB } from "./database.js";
 import type { DialectName } from "./dialect.js";
 import {
@@ -12,7 +13,7 @@ import { type CallerRows, type MemberPageCache, readWithCallerSession } from "./
 import { mapSession, readCallerSessionList } from "./sessions.js";
 import { type ListedAccount, readCallerAccounts } from "./social-accounts.js";
 import { mapUser } from "./users.js";
-import { isoTimestamp, type WithTimes } from "./values.js";
+import { isoTimestamp, toDate, type WithTimes } from "./values.js";
 
 /** The hot reads' rows keep their timestamps as the ISO text a reply sends (see isoTimestamp). */
 export type SessionText = WithTimes<Session, string>;
@@ -71,15 +72,19 @@ export async function readCaller<R extends CallerRead>(
   token: string,
   read: R,
   pages: MemberPageCache,
+  fields: AdditionalFields = NO_ADDITIONAL_FIELDS,
 ): Promise<FoundCaller<RowsOf<R>>> {
-  const { caller, rows } = await readRows(db, dialect, tokenHash, read, pages);
+  const { caller, rows } = await readRows(db, dialect, tokenHash, read, pages, fields);
   if (!caller) return { found: null, rows: undefined };
   return {
-    found: { session: mapSession(caller.session, token), user: mapUser(caller.user) },
+    found: {
+      session: mapSession(caller.session, token, toDate, fields.session),
+      user: mapUser(caller.user, toDate, fields.user),
+    },
     rows: rows as RowsOf<R>,
     foundAsText: () => ({
-      session: mapSession(caller.session, token, isoTimestamp),
-      user: mapUser(caller.user, isoTimestamp),
+      session: mapSession(caller.session, token, isoTimestamp, fields.session),
+      user: mapUser(caller.user, isoTimestamp, fields.user),
     }),
   };
 }
@@ -90,19 +95,20 @@ function readRows(
   tokenHash: string,
   read: CallerRead,
   pages: MemberPageCache,
+  fields: AdditionalFields,
 ): Promise<CallerRows<unknown>> {
   switch (read.rows) {
     case "none":
-      return readCallerSession(db, dialect, tokenHash);
+      return readCallerSession(db, dialect, tokenHash, fields);
     case "sessions":
-      return readCallerSessionList(dialect, read.now)(db, dialect, tokenHash);
+      return readCallerSessionList(dialect, read.now, fields.session, fields.key)(db, dialect, tokenHash, fields);
     case "accounts":
-      return readCallerAccounts(dialect)(db, dialect, tokenHash);
+      return readCallerAccounts(dialect)(db, dialect, tokenHash, fields);
     case "organizations":
-      return readCallerOrganizations(dialect)(db, dialect, tokenHash);
+      return readCallerOrganizations(dialect, fields.organization, fields.key)(db, dialect, tokenHash, fields);
     case "activeMember":
-      return readCallerActiveMember(read.organizationId)(db, dialect, tokenHash);
+      return readCallerActiveMember(read.organizationId)(db, dialect, tokenHash, fields);
     case "membersPage":
-      return readCallerMembersPage(dialect, read.page, pages)(db, dialect, tokenHash);
+      return readCallerMembersPage(dialect, read.page, pages)(db, dialect, tokenHash, fields);
   }
 }

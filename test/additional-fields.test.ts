@@ -1,0 +1,184 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createAuth } from "../src/server/auth.js";
+import { ConfigError } from "../src/server/options.js";
+import { freshDatabaseUrl } from "./helpers/database.js";
+import { uniqueSlug } from "./helpers/organization.js";
+import { startTestServer, TEST_SECRET, type TestServer, testHasher } from "./helpers/server.js";
+
+// Issue 30, item 4: the app's own fields on user, session and organization (better-auth's additionalFields).
+const FIELDS = {
+  user: {
+    additionalFields: {
+      company: { type: "string", required: true },
+      newsletter: { type: "boolean", defaultValue: false },
+      plan: { type: "string", defaultValue: "free", input: false },
+      seats: { type: "number" },
+      birthday: { type: "date" },
+    },
+  },
+  session: { additionalFields: { device: { type: "string", defaultValue: "web" } } },
+  organization: {
+    additionalFields: { tier: { type: "string", defaultValue: "basic" }, employees: { type: "number" } },
+  },
+};
+
+const newEmail = () => `user-${Math.random().toString(36).slice(2, 10)}@example.com`;
+
+describe("additional fields", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ options: FIELDS, shareable: true });
+  });
+  afterAll(() => server.close());
+  afterEach(() => expect(server.loggedErrors).toEqual([]));
+
+  const signUpWith = (body: Record<string, unknown>) => {
+    const browser = server.browser();
+    const sent = { name: "Field User", email: newEmail(), password: "correct horse battery", ...body };
+    return browser.post("/sign-up/email", sent).then((res) => ({ res, browser }));
+  };
+
+  it("sign-up stores a required field, applies defaults, and get-session returns them in one round trip", async () => {
+    const { res, browser } = await signUpWith({ company: "Acme", seats: 3, birthday: "1990-05-01T00:00:00.000Z" });
+    expect(res.status).toBe(200);
+    expect(res.body.user).toMatchObject({ company: "Acme", newsletter: false, plan: "free", seats: 3 });
+    expect(res.body.user.birthday).toBe("1990-05-01T00:00:00.000Z");
+    const before = server.queryCount();
+    const session = await browser.get("/get-session");
+    expect(server.queryCount() - before).toBe(1);
+    expect(session.body.user).toMatchObject({
+      company: "Acme",
+      newsletter: false,
+      plan: "free",
+      seats: 3,
+      birthday: "1990-05-01T00:00:00.000Z",
+    });
+    expect(session.body.session.device).toBe("web");
+    const sessions = await browser.get("/list-sessions");
+    expect(sessions.body[0].device).toBe("web");
+  });
+
+  it("refuses a sign-up without a required field, or with a wrong type, with a 400", async () => {
+    const missing = await signUpWith({});
+    expect(missing.res.status).toBe(400);
+    expect(missing.res.body).toMatchObject({ code: "VALIDATION_ERROR", message: expect.stringContaining("company") });
+    const wrong = await signUpWith({ company: "Acme", seats: "many" });
+    expect(wrong.res.status).toBe(400);
+    expect(wrong.res.body.code).toBe("VALIDATION_ERROR");
+  });
+
+  it("refuses an input:false field from a client, and lets the server set it", async () => {
+    const refused = await signUpWith({ company: "Acme", plan: "pro" });
+    expect(refused.res.status).toBe(400);
+    expect(refused.res.body.code).toBe("FIELD_NOT_ALLOWED");
+    const { user } = await server.auth.api.signUpEmail({
+      name: "Server Made",
+      email: newEmail(),
+      password: "correct horse battery",
+      company: "Acme",
+      plan: "pro",
+    });
+    expect(user).toMatchObject({ company: "Acme", plan: "pro" });
+  });
+
+  it("update-user changes a field and refuses an input:false one", async () => {
+    const { browser } = await signUpWith({ company: "Acme" });
+    expect((await browser.post("/update-user", { newsletter: true, seats: 7 })).status).toBe(200);
+    expect((await browser.get("/get-session")).body.user).toMatchObject({
+      newsletter: true,
+      seats: 7,
+      company: "Acme",
+    });
+    const refused = await browser.post("/update-user", { plan: "pro" });
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe("FIELD_NOT_ALLOWED");
+  });
+
+  it("organization create, update, list and full organization carry its fields", async () => {
+    const { browser } = await signUpWith({ company: "Acme" });
+    const created = await browser.post("/organization/create", { name: "Fielded", slug: uniqueSlug(), employees: 12 });
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ tier: "basic", employees: 12 });
+    const updated = await browser.post("/organization/update", {
+      organizationId: created.body.id,
+      data: { tier: "gold" },
+    });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ tier: "gold", employees: 12 });
+    const list = await browser.get("/organization/list");
+    expect(list.body).toEqual([expect.objectContaining({ id: created.body.id, tier: "gold", employees: 12 })]);
+    const full = await browser.get(`/organization/get-full-organization?organizationId=${created.body.id}`);
+    expect(full.body).toMatchObject({ tier: "gold", employees: 12 });
+    const bad = await browser.post("/organization/create", { name: "Bad", slug: uniqueSlug(), employees: "x" });
+    expect(bad.status).toBe(400);
+  });
+
+  it("a restart with an added field adds its column and keeps the rows", async () => {
+    const user = (await signUpWith({ company: "Before" })).res.body.user;
+    const options = {
+      ...FIELDS,
+      user: { additionalFields: { ...FIELDS.user.additionalFields, nickname: { type: "string" } } },
+    };
+    const second = await startTestServer({ options, shareDatabaseWith: server });
+    try {
+      const browser = second.browser();
+      const res = await browser.post("/sign-up/email", {
+        name: "After",
+        email: newEmail(),
+        password: "correct horse battery",
+        company: "Acme",
+        nickname: "Ace",
+      });
+      expect(res.status).toBe(200);
+      expect((await browser.get("/get-session")).body.user.nickname).toBe("Ace");
+      const earlier = await second.auth.database.db
+        .selectFrom("user")
+        .selectAll()
+        .where("id", "=", user.id)
+        .executeTakeFirst();
+      expect(earlier).toMatchObject({ nickname: null });
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe("additional fields options", () => {
+  const start = async (options: Record<string, unknown>, database: string) =>
+    createAuth({ baseURL: "http://localhost:3000", secret: TEST_SECRET, database, options, hasher: testHasher });
+
+  it("refuses a reserved name, a bad name and a bad type as a ConfigError naming the option", async () => {
+    const { url, drop } = await freshDatabaseUrl();
+    try {
+      for (const fields of [
+        { email: { type: "string" } },
+        { "bad name": { type: "string" } },
+        { "x;drop table user": { type: "string" } },
+        { shoe: { type: "shoe" } },
+        { shoe: { type: "number", defaultValue: "ten" } },
+      ]) {
+        const failure = await start({ user: { additionalFields: fields } }, url).then(
+          (auth) => auth.close().then(() => null),
+          (error: unknown) => error,
+        );
+        expect(failure).toBeInstanceOf(ConfigError);
+        expect((failure as Error).message).toContain("user.additionalFields");
+      }
+    } finally {
+      await drop();
+    }
+  });
+
+  it("refuses a field whose type does not fit the column already there", async () => {
+    const { url, drop } = await freshDatabaseUrl({ shared: true });
+    try {
+      const first = await start({ organization: { additionalFields: { size: { type: "number" } } } }, url);
+      await first.close();
+      const second = start({ organization: { additionalFields: { size: { type: "boolean" } } } }, url);
+      await expect(second).rejects.toThrow(ConfigError);
+      await expect(second).rejects.toThrow(/organization\.additionalFields\.size/);
+    } finally {
+      await drop();
+    }
+  });
+});
