@@ -94,6 +94,18 @@ describe("additional fields", () => {
     expect(refused.body.code).toBe("FIELD_NOT_ALLOWED");
   });
 
+  it("update-session sets a session field; sign-in answers the user's fields", async () => {
+    const email = newEmail();
+    const { browser } = await signUpWith({ email, company: "Acme" });
+    const updated = await browser.post("/update-session", { device: "tablet" });
+    expect(updated.status).toBe(200);
+    expect(updated.body.session.device).toBe("tablet");
+    expect((await browser.get("/get-session")).body.session.device).toBe("tablet");
+    expect((await browser.post("/update-session", { unknown: 1 })).body.code).toBe("NO_FIELDS_TO_UPDATE");
+    const signIn = await server.browser().post("/sign-in/email", { email, password: "correct horse battery" });
+    expect(signIn.body.user).toMatchObject({ company: "Acme", plan: "free" });
+  });
+
   it("organization create, update, list and full organization carry its fields", async () => {
     const { browser } = await signUpWith({ company: "Acme" });
     const created = await browser.post("/organization/create", { name: "Fielded", slug: uniqueSlug(), employees: 12 });

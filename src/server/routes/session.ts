@@ -13,7 +13,7 @@ import type { AuthEnv } from "../http/env.js";
 import { JsonReply, type Route } from "../http/route.js";
 import { readSessionFromDatabase } from "../http/session.js";
 import { issueSessionToken } from "../services/jwt.js";
-import { refuseSessionUpdate } from "../services/session-fields.js";
+import { updateSession } from "../services/session-fields.js";
 import {
   listedSessions,
   liveSessionsRead,
@@ -70,7 +70,12 @@ export function sessionRoutes(route: Route): void {
     return { status: true };
   });
 
-  route(accountEndpoints.updateSession, (_c, { body }) => refuseSessionUpdate(body));
+  route(accountEndpoints.updateSession, async (c, { body, session: caller }) => {
+    const { session } = await updateSession(c.get("auth"), caller, body);
+    // A cookie cache copy must carry the new values.
+    writeSessionCookies(c, { session, user: caller.user }, { rememberMe: !isDontRemember(c) });
+    return { session };
+  });
 
   route(accountEndpoints.listSessions, (_c, { session: caller, rows }) => listedSessions(rows, caller.session), {
     reads: liveSessionsRead,

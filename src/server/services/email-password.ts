@@ -133,7 +133,7 @@ export async function signInEmail(ctx: AuthContext, input: SignInInput, meta: Re
   if (input.password.length > maxPasswordLength) throw new AuthError("PASSWORD_TOO_LONG");
 
   const finishAttempt = await beginSignInAttempt(ctx, email);
-  const found = await findUserWithPasswordByEmail(ctx.db, email);
+  const found = await findUserWithPasswordByEmail(ctx.db, email, ctx.fields.user);
   const valid = await verifyPasswordOrDummy(ctx.hasher, found?.passwordHash ?? null, input.password);
   await finishAttempt(Boolean(found && valid));
   if (!found || !valid) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");

@@ -83,6 +83,21 @@ export async function extendSession(db: DB, id: string, expiresAt: Date, now: Da
   await db.updateTable("session").set({ expiresAt, updatedAt: now }).where("id", "=", id).execute();
 }
 
+/** Sets the app's own fields of a session (update-session); answers the row, or undefined when gone. */
+export async function updateSessionFields(
+  db: DB,
+  id: string,
+  fields: { spec: TableFields; values: Readonly<Record<string, unknown>> },
+  now: Date,
+): Promise<SessionRow | undefined> {
+  return db
+    .updateTable("session")
+    .set({ ...storedValues(fields.spec, fields.values), updatedAt: now })
+    .where("id", "=", id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
 export async function deleteSessionById(db: DB, id: string): Promise<void> {
   await db.deleteFrom("session").where("id", "=", id).execute();
 }
