@@ -125,6 +125,25 @@ describe("additional fields", () => {
     expect(bad.status).toBe(400);
   });
 
+  it("the OpenAPI document has the fields in the replies and the bodies that take them", async () => {
+    const { paths } = (await server.browser().get("/openapi.json")).body;
+    const json = (path: string, method: string) => paths[path][method];
+    const reply = (path: string, method: string) =>
+      json(path, method).responses["200"].content["application/json"].schema;
+    const body = (path: string) => json(path, "post").requestBody.content["application/json"].schema;
+    const session = reply("/get-session", "get");
+    const withUser = session.anyOf?.find((s: any) => s.properties) ?? session;
+    expect(withUser.properties.user.properties.company).toEqual({ anyOf: [{ type: "string" }, { type: "null" }] });
+    expect(withUser.properties.user.properties.birthday.anyOf[0]).toEqual({ type: "string", format: "date-time" });
+    expect(withUser.properties.session.properties.device).toBeDefined();
+    expect(reply("/organization/list", "get").items.properties.employees).toBeDefined();
+    const signUpBody = body("/sign-up/email");
+    expect(signUpBody.properties.company).toBeDefined();
+    expect(signUpBody.properties.plan).toBeUndefined();
+    expect(signUpBody.required).toContain("company");
+    expect(body("/organization/update").properties.data.properties.tier).toBeDefined();
+  });
+
   it("a restart with an added field adds its column and keeps the rows", async () => {
     const user = (await signUpWith({ company: "Before" })).res.body.user;
     const options = {
