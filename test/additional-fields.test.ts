@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createAuthClient, type InferAdditionalFields } from "../src/client/index.js";
 import { createAuth } from "../src/server/auth.js";
 import { ConfigError } from "../src/server/options.js";
+import { cookieFetch } from "./helpers/cookie-fetch.js";
 import { freshDatabaseUrl } from "./helpers/database.js";
 import { uniqueSlug } from "./helpers/organization.js";
 import { startTestServer, TEST_SECRET, type TestServer, testHasher } from "./helpers/server.js";
@@ -20,7 +22,7 @@ const FIELDS = {
   organization: {
     additionalFields: { tier: { type: "string", defaultValue: "basic" }, employees: { type: "number" } },
   },
-};
+} as const;
 
 const newEmail = () => `user-${Math.random().toString(36).slice(2, 10)}@example.com`;
 
@@ -123,6 +125,34 @@ describe("additional fields", () => {
     expect(full.body).toMatchObject({ tier: "gold", employees: 12 });
     const bad = await browser.post("/organization/create", { name: "Bad", slug: uniqueSlug(), employees: "x" });
     expect(bad.status).toBe(400);
+  });
+
+  it("the client, typed from the options, sends and reads the fields", async () => {
+    const client = createAuthClient<InferAdditionalFields<typeof FIELDS>>({
+      baseURL: server.origin,
+      fetch: cookieFetch(),
+      headers: { origin: server.origin },
+      focusTarget: null,
+    });
+    const signedUp = await client.signUp.email({
+      name: "Typed",
+      email: newEmail(),
+      password: "correct horse battery",
+      company: "Acme",
+      birthday: new Date("2000-01-02T00:00:00.000Z"),
+    });
+    expect(signedUp.error).toBeNull();
+    const company: string | null | undefined = signedUp.data?.user.company;
+    expect(company).toBe("Acme");
+    const { data } = await client.getSession();
+    const birthday: Date | null | undefined = data?.user.birthday;
+    expect(birthday).toEqual(new Date("2000-01-02T00:00:00.000Z"));
+    const device: string | null | undefined = data?.session.device;
+    expect(device).toBe("web");
+    const created = await client.organization.create({ name: "Typed Org", slug: uniqueSlug(), employees: 5 });
+    const employees: number | null | undefined = created.data?.employees;
+    expect(employees).toBe(5);
+    client.dispose();
   });
 
   it("the OpenAPI document has the fields in the replies and the bodies that take them", async () => {
