@@ -1,4 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { runCommand } from "../src/cli/run.js";
 import { createAuthClient, type InferAdditionalFields } from "../src/client/index.js";
 import { createAuth } from "../src/server/auth.js";
 import { ConfigError } from "../src/server/options.js";
@@ -239,6 +244,33 @@ describe("additional fields options", () => {
       await expect(second).rejects.toThrow(ConfigError);
       await expect(second).rejects.toThrow(/organization\.additionalFields\.size/);
     } finally {
+      await drop();
+    }
+  });
+
+  it("gatehouse migrate adds the columns of the fields AUTH_CONFIG names, once", async () => {
+    const { url, drop } = await freshDatabaseUrl({ shared: true });
+    const dir = mkdtempSync(join(tmpdir(), "gatehouse-fields-"));
+    const config = join(dir, "auth.json");
+    writeFileSync(config, JSON.stringify({ user: { additionalFields: { company: { type: "string" } } } }));
+    const run = async () => {
+      const out: string[] = [];
+      const code = await runCommand(["migrate"], {
+        env: { DATABASE_URL: url, AUTH_CONFIG: config },
+        stdin: Object.assign(Readable.from([]), { isTTY: false }),
+        out: (line) => out.push(line),
+        err: (line) => out.push(line),
+      });
+      return { code, out: out.join("\n") };
+    };
+    try {
+      const first = await run();
+      expect(first).toEqual({ code: 0, out: expect.stringContaining("added 1 additional field column(s)") });
+      const second = await run();
+      expect(second).toEqual({ code: 0, out: expect.stringContaining("already up to date") });
+      expect(second.out).not.toContain("column");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
       await drop();
     }
   });
