@@ -21,6 +21,7 @@ const FIELDS = {
       plan: { type: "string", defaultValue: "free", input: false },
       seats: { type: "number" },
       birthday: { type: "date" },
+      riskScore: { type: "number", input: false, returned: false },
     },
   },
   session: { additionalFields: { device: { type: "string", defaultValue: "web" } } },
@@ -61,6 +62,7 @@ describe("additional fields", () => {
       birthday: "1990-05-01T00:00:00.000Z",
     });
     expect(session.body.session.device).toBe("web");
+    expect(session.body.user).not.toHaveProperty("riskScore");
     const sessions = await browser.get("/list-sessions");
     expect(sessions.body[0].device).toBe("web");
   });
@@ -84,8 +86,17 @@ describe("additional fields", () => {
       password: "correct horse battery",
       company: "Acme",
       plan: "pro",
+      riskScore: 0.5,
     });
     expect(user).toMatchObject({ company: "Acme", plan: "pro" });
+    // returned: false is stored, never answered.
+    expect(user).not.toHaveProperty("riskScore");
+    const row = await server.auth.database.db
+      .selectFrom("user")
+      .selectAll()
+      .where("id", "=", user.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ riskScore: 0.5 });
   });
 
   it("update-user changes a field and refuses an input:false one", async () => {

@@ -39,7 +39,9 @@ export interface SignedInCaller {
 export type SignUpEmailInput = SignUpEmailBody & CallerHeaders & { [field: string]: unknown };
 export type SignInEmailInput = SignInEmailBody & CallerHeaders;
 export type CreateUserInput = z.input<typeof createUserBody> & SignedInCaller;
-export type CreateOrganizationInput = z.input<typeof organizationEndpoints.createOrganization.body> & CallerHeaders;
+/** The app's own organization fields ride along; the server may set input:false ones. */
+export type CreateOrganizationInput = z.input<typeof organizationEndpoints.createOrganization.body> &
+  CallerHeaders & { [field: string]: unknown };
 export type HasPermissionInput = {
   organizationId?: string;
   permissions: Record<string, string[]>;
