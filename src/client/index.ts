@@ -1,12 +1,14 @@
 import type { FullOrganization, Member, Organization } from "../contract/api-models.js";
 import type { SessionWithUser } from "../contract/models.js";
 import { type CookieJar, cookieKeepingFetch } from "./cookie-jar.js";
+import type { AdditionalFieldTypes, WithFieldTypes } from "./fields.js";
 import { isSafeRedirect, makesStale, methodFor, pathFor } from "./paths.js";
 import { QueryStore } from "./query-store.js";
 import { AuthClientRequestError, type FetchOptions, type Result, sendRequest } from "./request.js";
 import type { AccountCalls, AdminCalls, OrganizationCalls } from "./types.js";
 
 export { type CookieJar, type CookieKeepingFetch, cookieKeepingFetch } from "./cookie-jar.js";
+export type { AdditionalFieldTypes, InferAdditionalFields, WithFieldTypes } from "./fields.js";
 export type { QueryState } from "./query-store.js";
 export { QueryStore } from "./query-store.js";
 export type { AuthClientError, FetchOptions, Result } from "./request.js";
@@ -117,8 +119,13 @@ function queryString(query: Record<string, unknown> | undefined): string {
 /**
  * The browser client: `client.signIn.email({...})` POSTs to `/sign-in/email` under the API root,
  * `client.organization.list()` GETs `/organization/list`; every call answers `{data, error}`.
+ * `Fields` types the server's own fields (options `*.additionalFields`) on users, sessions and
+ * organizations: `createAuthClient<{ user: { company: string | null } }>()`.
  */
-export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
+// biome-ignore lint/complexity/noBannedTypes: {} means "no fields declared", which keeps the plain client type.
+export function createAuthClient<Fields extends AdditionalFieldTypes = {}>(
+  options: AuthClientOptions = {},
+): WithFieldTypes<AuthClient, Fields> {
   const apiURL = resolveApiURL(options.baseURL, options.basePath);
   const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const now = options.now ?? Date.now;
@@ -254,7 +261,7 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
       if (typeof prop !== "string" || prop === "then") return undefined;
       return prop in target ? target[prop] : callable([prop]);
     },
-  }) as unknown as AuthClient;
+  }) as unknown as WithFieldTypes<AuthClient, Fields>;
 }
 
 export interface NodeAuthClientOptions extends Omit<AuthClientOptions, "baseURL" | "focusTarget"> {

@@ -4,20 +4,88 @@ import { type ErrorCode, errorCatalogue } from "./errors/index.js";
 
 type JsonSchema = Record<string, unknown>;
 
+/** One of the app's own fields (options `*.additionalFields`), as the document describes it. */
+export interface DocumentedField {
+  type: "string" | "number" | "boolean" | "date";
+  required: boolean;
+  input: boolean;
+  returned: boolean;
+}
+
+/** The app's own fields by model, field name -> description. */
+export interface DocumentedFields {
+  user: Readonly<Record<string, DocumentedField>>;
+  session: Readonly<Record<string, DocumentedField>>;
+  organization: Readonly<Record<string, DocumentedField>>;
+}
+
+type FieldModel = keyof DocumentedFields;
+
+/** Which model an object schema is, by keys only that model (and its extensions) has. */
+function modelOf(keys: readonly string[]): FieldModel | null {
+  const has = (...names: string[]) => names.every((name) => keys.includes(name));
+  if (has("email", "emailVerified", "twoFactorEnabled")) return "user";
+  if (has("token", "expiresAt", "ipAddress", "activeOrganizationId")) return "session";
+  if (has("slug", "logo", "metadata", "createdAt")) return "organization";
+  return null;
+}
+
+function fieldSchema(field: DocumentedField): JsonSchema {
+  const type = field.type === "date" ? { type: "string", format: "date-time" } : { type: field.type };
+  // Rows written before a field existed hold null.
+  return { anyOf: [type, { type: "null" }] };
+}
+
+/** Adds the model's fields to an object schema: the returned ones to replies, the input ones to bodies. */
+function addFields(target: JsonSchema, fields: Readonly<Record<string, DocumentedField>>, io: "input" | "output") {
+  const properties = { ...((target.properties as Record<string, unknown> | undefined) ?? {}) };
+  for (const [name, field] of Object.entries(fields)) {
+    if (io === "output" ? field.returned : field.input) properties[name] = fieldSchema(field);
+  }
+  target.properties = properties;
+}
+
 /** zod to JSON Schema 2020-12 (OpenAPI 3.1's dialect); a Date travels as an ISO-8601 string. */
-function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+function jsonSchema(schema: z.ZodType, io: "input" | "output", fields?: DocumentedFields): JsonSchema {
   const result = z.toJSONSchema(schema, {
     io,
     unrepresentable: "any",
     override: (ctx) => {
-      if (ctx.zodSchema._zod.def.type === "date") {
+      const def = ctx.zodSchema._zod.def;
+      if (def.type === "date") {
         ctx.jsonSchema.type = "string";
         ctx.jsonSchema.format = "date-time";
+      }
+      if (fields && io === "output" && def.type === "object") {
+        const model = modelOf(Object.keys((def as unknown as { shape: object }).shape));
+        if (model) addFields(ctx.jsonSchema as JsonSchema, fields[model], io);
       }
     },
   }) as JsonSchema;
   delete result.$schema;
   return result;
+}
+
+/** Request bodies that take a model's fields (organization/update: inside `data`). */
+const FIELD_BODIES: Record<string, { model: FieldModel; inside?: string }> = {
+  "/sign-up/email": { model: "user" },
+  "/update-user": { model: "user" },
+  "/update-session": { model: "session" },
+  "/organization/create": { model: "organization" },
+  "/organization/update": { model: "organization", inside: "data" },
+};
+
+function addBodyFields(path: string, body: JsonSchema | undefined, fields: DocumentedFields | undefined): void {
+  const target = FIELD_BODIES[path];
+  if (!body || !fields || !target) return;
+  const holder = target.inside ? (body.properties as Record<string, JsonSchema> | undefined)?.[target.inside] : body;
+  if (!holder) return;
+  addFields(holder, fields[target.model], "input");
+  // A required field is required at creation only.
+  if (path === "/sign-up/email" || path === "/organization/create") {
+    const required = Object.entries(fields[target.model]).filter(([, f]) => f.required && f.input);
+    if (required.length > 0) holder.required = [...((holder.required as string[]) ?? []), ...required.map(([n]) => n)];
+  }
 }
 
 /** Body and query fields the origin check reads as redirect targets (WIRE 1.5), with their errors. */
@@ -92,12 +160,12 @@ function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
   return responses;
 }
 
-function successResponses(endpoint: Endpoint): Record<string, unknown> {
+function successResponses(endpoint: Endpoint, fields: DocumentedFields | undefined): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
   if (endpoint.reply) {
     responses["200"] = {
       description: "Success",
-      content: { "application/json": { schema: jsonSchema(endpoint.reply, "output") } },
+      content: { "application/json": { schema: jsonSchema(endpoint.reply, "output", fields) } },
     };
   }
   if (endpoint.answers === "html") {
@@ -143,13 +211,20 @@ export interface OpenApiInput {
   serverUrl: string;
   /** The session cookie's name with this server's prefix. */
   sessionCookieName: string;
+  /** The app's own fields, added to the models and bodies that carry them. */
+  additionalFields?: DocumentedFields;
 }
 
 /** The version of the API description (the wire contract), not of the package. */
 const API_VERSION = "1.0.0";
 
 /** The OpenAPI 3.1 document of the endpoint table, as served at /openapi.json. */
-export function buildOpenApiDocument({ areas, serverUrl, sessionCookieName }: OpenApiInput): Record<string, unknown> {
+export function buildOpenApiDocument({
+  areas,
+  serverUrl,
+  sessionCookieName,
+  additionalFields,
+}: OpenApiInput): Record<string, unknown> {
   const keyCounts = new Map<string, number>();
   for (const area of Object.values(areas))
     for (const key of Object.keys(area)) keyCounts.set(key, (keyCounts.get(key) ?? 0) + 1);
@@ -158,6 +233,7 @@ export function buildOpenApiDocument({ areas, serverUrl, sessionCookieName }: Op
   for (const [areaName, area] of Object.entries(areas)) {
     for (const [key, endpoint] of Object.entries(area)) {
       const body = endpoint.body ? jsonSchema(endpoint.body, "input") : undefined;
+      addBodyFields(endpoint.path, body, additionalFields);
       const query = endpoint.query ? jsonSchema(endpoint.query, "input") : undefined;
       const { path, names } = openApiPath(endpoint.path);
       const bodyContent: Record<string, unknown> = {};
@@ -174,7 +250,10 @@ export function buildOpenApiDocument({ areas, serverUrl, sessionCookieName }: Op
           ...queryParameters(query),
         ],
         ...(body ? { requestBody: { required: false, content: bodyContent } } : {}),
-        responses: { ...successResponses(endpoint), ...errorResponses(errorCodesOf(endpoint, body, query)) },
+        responses: {
+          ...successResponses(endpoint, additionalFields),
+          ...errorResponses(errorCodesOf(endpoint, body, query)),
+        },
         ...(endpoint.policy.session ? { security: [{ sessionCookie: [] }] } : {}),
       };
       paths[path] = { ...paths[path], [endpoint.method.toLowerCase()]: operation };

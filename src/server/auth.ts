@@ -15,6 +15,7 @@ import { createProviderRegistry } from "./providers/registry.js";
 import { startHousekeeping } from "./services/housekeeping.js";
 import type { RevocationFeed } from "./services/revocations.js";
 import { RevocationList } from "./services/revocations.js";
+import { ensureAdditionalColumns, resolveAdditionalFields } from "./store/additional-fields.js";
 import { migrateToLatest, type OpenedDatabase, openDatabase } from "./store/database.js";
 import { MemoryRateLimitStore, type RateLimitStore } from "./store/rate-limit-store.js";
 import { MemberPageCache } from "./store/reads/index.js";
@@ -119,7 +120,18 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     now: input.now,
   });
   const database = typeof input.database === "string" ? openDatabase(input.database) : input.database;
-  if (input.migrate !== false) await migrateToLatest(database.db, database.dialect);
+  const fields = resolveAdditionalFields(options);
+  if (input.migrate !== false) {
+    try {
+      await migrateToLatest(database.db, database.dialect);
+      // The app's own fields are columns: added when missing, after the fixed schema.
+      await ensureAdditionalColumns(database.db, database.dialect, fields);
+    } catch (error) {
+      // A database opened here is closed here, so a refused start leaves no pool behind.
+      if (typeof input.database === "string") await database.close();
+      throw error;
+    }
+  }
 
   const now = input.now ?? (() => new Date());
   if (delivery.warning) logger.warn(delivery.warning);
@@ -148,6 +160,7 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
   const context: AuthContext = {
     options,
     pages,
+    fields,
     baseURL: baseOrigin,
     basePath,
     secret: input.secret,

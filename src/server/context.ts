@@ -7,6 +7,7 @@ import type { Logger } from "./logger.js";
 import type { AuthOptions } from "./options.js";
 import type { AppPages } from "./pages.js";
 import type { ProviderRegistry } from "./providers/registry.js";
+import type { AdditionalFields } from "./store/additional-fields.js";
 import type { DB } from "./store/database.js";
 import type { DialectName } from "./store/dialect.js";
 import type { RateLimitStore } from "./store/rate-limit-store.js";
@@ -27,6 +28,8 @@ export interface AuthContext {
   readonly options: Readonly<AuthOptions>;
   /** Absolute URLs of the application pages mails and redirects link to (options.pages). */
   readonly pages: AppPages;
+  /** The app's own user, session and organization fields (options.*.additionalFields), resolved once. */
+  readonly fields: AdditionalFields;
   /** Public origin of the service, e.g. `http://localhost:3000` (no trailing slash). */
   readonly baseURL: string;
   /** Where the API answers, e.g. `/api/auth`. */

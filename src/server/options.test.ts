@@ -26,6 +26,7 @@ describe("resolveOptions", () => {
       expiresIn: 3600,
     });
     expect(o.session).toEqual({
+      additionalFields: {},
       expiresIn: 604800,
       updateAge: 86400,
       freshAge: 86400,
@@ -39,6 +40,7 @@ describe("resolveOptions", () => {
       allowUnlinkingAll: false,
     });
     expect(o.user).toEqual({
+      additionalFields: {},
       changeEmail: { enabled: false, sendChangeEmailConfirmation: true },
       deleteUser: { enabled: false, sendDeleteAccountVerification: false, deleteTokenExpiresIn: 86400 },
     });

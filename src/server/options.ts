@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { additionalFields } from "./additional-field-options.js";
 import { secretFormatProblem, WEBHOOK_EVENTS } from "./webhook-settings.js";
 
 /**
@@ -45,6 +46,8 @@ const emailVerification = z.strictObject({
 });
 
 const session = z.strictObject({
+  /** Columns of the app's own on the session (docs/configuration.md#additional-fields). */
+  additionalFields: additionalFields("session"),
   expiresIn: positiveSeconds.default(604800),
   updateAge: seconds.default(86400),
   /** Sliding expiry never extends a session past this long after sign-in (30 days). */
@@ -71,6 +74,8 @@ const account = z.strictObject({
 });
 
 const user = z.strictObject({
+  /** Columns of the app's own on the user (docs/configuration.md#additional-fields). */
+  additionalFields: additionalFields("user"),
   changeEmail: z
     .strictObject({
       enabled: z.boolean().default(false),
@@ -134,6 +139,8 @@ const roleStatements = z.record(z.string(), z.array(z.string()));
 
 const organization = z.strictObject({
   enabled: z.boolean().default(true),
+  /** Columns of the app's own on the organization (docs/configuration.md#additional-fields). */
+  additionalFields: additionalFields("organization"),
   allowUserToCreateOrganization: z.boolean().default(true),
   organizationLimit: z.number().int().positive().optional(),
   membershipLimit: z.number().int().positive().default(100),

@@ -16,3 +16,8 @@ export const serverCallEnv: ServerCallEnv = Object.freeze({ [SERVER_CALL]: true 
 export function isServerCall(c: Context<AuthEnv>): boolean {
   return (c.env as Partial<ServerCallEnv> | undefined)?.[SERVER_CALL] === true;
 }
+
+/** Who sets the app's own fields: a server call may set input:false ones, a client may not. */
+export function fieldSource(c: Context<AuthEnv>): "server" | "client" {
+  return isServerCall(c) ? "server" : "client";
+}

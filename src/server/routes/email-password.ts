@@ -2,6 +2,7 @@ import { accountEndpoints } from "../../contract/endpoints/index.js";
 import { AuthError } from "../errors.js";
 import { writeSessionCookies } from "../http/cookies.js";
 import type { Route } from "../http/route.js";
+import { fieldSource } from "../http/server-call.js";
 import { getRequestSession, requestMeta } from "../http/session.js";
 import { isTwoFactorRedirect, signInOrChallenge } from "../http/two-factor-gate.js";
 import { signInEmail, signUpEmail } from "../services/email-password.js";
@@ -10,7 +11,11 @@ export function emailPasswordRoutes(route: Route): void {
   route(accountEndpoints.signUpEmail, async (c, { body }) => {
     const rememberMe = body.rememberMe ?? true;
     const guest = await getRequestSession(c);
-    const result = await signUpEmail(c.get("auth"), { ...body, rememberMe, guest }, requestMeta(c));
+    const result = await signUpEmail(
+      c.get("auth"),
+      { ...body, rememberMe, guest, additional: { from: c.get("body"), source: fieldSource(c) } },
+      requestMeta(c),
+    );
     if (result.session) writeSessionCookies(c, { session: result.session, user: result.user }, { rememberMe });
     return { token: result.session?.token ?? null, user: result.user };
   });

@@ -1,6 +1,7 @@
 import { organizationEndpoints } from "../../contract/endpoints/index.js";
 import { applyActiveChange } from "../http/active-organization.js";
 import type { Route } from "../http/route.js";
+import { fieldSource } from "../http/server-call.js";
 import {
   callerOrganizationsRead,
   checkSlug,
@@ -15,7 +16,10 @@ import {
 /** Organization lifecycle and the session's active organization (WIRE 8.2). */
 export function organizationRoutes(route: Route): void {
   route(organizationEndpoints.createOrganization, async (c, { body, session: data }) => {
-    const result = await createOrganization(c.get("auth"), data.session, body);
+    const result = await createOrganization(c.get("auth"), data.session, {
+      ...body,
+      additional: { from: c.get("body"), source: fieldSource(c) },
+    });
     applyActiveChange(c, data, result.active);
     return result.organization;
   });
@@ -26,7 +30,8 @@ export function organizationRoutes(route: Route): void {
   });
 
   route(organizationEndpoints.updateOrganization, async (c, { body, session: { session } }) => {
-    return updateOrganization(c.get("auth"), session, body);
+    const raw = (c.get("body") as { data?: unknown }).data;
+    return updateOrganization(c.get("auth"), session, body, { from: raw, source: fieldSource(c) });
   });
 
   route(organizationEndpoints.deleteOrganization, async (c, { body: { organizationId }, session: data }) => {

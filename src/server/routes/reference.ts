@@ -57,6 +57,11 @@ export function referenceRoutes(route: Route, ctx: AuthContext): void {
         areas: routedAreas(ctx),
         serverUrl: apiURL(ctx, ""),
         sessionCookieName: cookieName(ctx, "session_token"),
+        additionalFields: {
+          user: ctx.options.user.additionalFields,
+          session: ctx.options.session.additionalFields,
+          organization: ctx.options.organization.additionalFields,
+        },
       }),
     ),
   );

@@ -11,9 +11,10 @@ import {
 } from "../http/cookies.js";
 import type { AuthEnv } from "../http/env.js";
 import { JsonReply, type Route } from "../http/route.js";
+import { fieldSource } from "../http/server-call.js";
 import { readSessionFromDatabase } from "../http/session.js";
 import { issueSessionToken } from "../services/jwt.js";
-import { refuseSessionUpdate } from "../services/session-fields.js";
+import { updateSession } from "../services/session-fields.js";
 import {
   listedSessions,
   liveSessionsRead,
@@ -54,7 +55,7 @@ export function sessionRoutes(route: Route): void {
     if (lookup.refreshed) writeSessionCookies(c, lookup.data, { rememberMe: true });
     else writeCookieCache(c, lookup.data, { rememberMe: !dontRemember });
     await attachSessionJwt(c, lookup.data);
-    return sessionReply(lookup, token);
+    return sessionReply(ctx, lookup, token);
   });
 
   route(accountEndpoints.signOut, async (c) => {
@@ -65,12 +66,17 @@ export function sessionRoutes(route: Route): void {
   });
 
   route(accountEndpoints.updateUser, async (c, { body, session: { session } }) => {
-    const user = await updateUser(c.get("auth"), session.userId, body);
+    const user = await updateUser(c.get("auth"), session.userId, body, fieldSource(c));
     writeSessionCookies(c, { session, user }, { rememberMe: !isDontRemember(c) });
     return { status: true };
   });
 
-  route(accountEndpoints.updateSession, (_c, { body }) => refuseSessionUpdate(body));
+  route(accountEndpoints.updateSession, async (c, { body, session: caller }) => {
+    const { session } = await updateSession(c.get("auth"), caller, body);
+    // A cookie cache copy must carry the new values.
+    writeSessionCookies(c, { session, user: caller.user }, { rememberMe: !isDontRemember(c) });
+    return { session };
+  });
 
   route(accountEndpoints.listSessions, (_c, { session: caller, rows }) => listedSessions(rows, caller.session), {
     reads: liveSessionsRead,

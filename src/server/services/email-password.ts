@@ -5,6 +5,7 @@ import { AuthError } from "../errors.js";
 import { updateCredentialPassword } from "../store/accounts.js";
 import { isUniqueViolation } from "../store/database.js";
 import { findUserWithPasswordByEmail } from "../store/users.js";
+import { type FieldSource, readFieldInput } from "./additional-fields.js";
 import { retireAnonymousUser } from "./anonymous.js";
 import { assertNewPasswordAcceptable, normalizeEmail, verifyPasswordOrDummy } from "./credentials.js";
 import {
@@ -26,6 +27,8 @@ export interface SignUpInput {
   callbackURL?: string;
   /** The guest session the browser held, if any: its work moves to this user once they are signed in. */
   guest?: SessionWithUser | null;
+  /** Where the app's own user fields are read from (the request body), and who sent them. */
+  additional?: { from: unknown; source: FieldSource };
 }
 
 export interface SignUpResult {
@@ -45,6 +48,10 @@ export async function signUpEmail(ctx: AuthContext, input: SignUpInput, meta: Re
   if (!enabled || disableSignUp) throw new AuthError("EMAIL_PASSWORD_SIGN_UP_DISABLED");
   const email = normalizeEmail(input.email);
   assertNewPasswordAcceptable(ctx, input.password);
+  const fieldValues = readFieldInput(ctx.fields.user, input.additional?.from, {
+    creating: true,
+    source: input.additional?.source ?? "client",
+  });
   const name = input.name.trim();
   const passwordHash = await ctx.hasher.hash(input.password);
   const signInNow = autoSignIn && !requireEmailVerification;
@@ -61,6 +68,7 @@ export async function signUpEmail(ctx: AuthContext, input: SignUpInput, meta: Re
         image: input.image ?? null,
         role: ctx.options.admin.defaultRole,
         now,
+        fields: { spec: ctx.fields.user, values: fieldValues },
       });
       await ctx.webhooks.enqueue(trx, "user.created", user);
       await createCredentialAccount(ctx, trx, { id: newId(), userId: user.id, passwordHash, now });
@@ -126,7 +134,7 @@ export async function signInEmail(ctx: AuthContext, input: SignInInput, meta: Re
   if (input.password.length > maxPasswordLength) throw new AuthError("PASSWORD_TOO_LONG");
 
   const finishAttempt = await beginSignInAttempt(ctx, email);
-  const found = await findUserWithPasswordByEmail(ctx.db, email);
+  const found = await findUserWithPasswordByEmail(ctx.db, email, ctx.fields.user);
   const valid = await verifyPasswordOrDummy(ctx.hasher, found?.passwordHash ?? null, input.password);
   await finishAttempt(Boolean(found && valid));
   if (!found || !valid) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");

@@ -144,8 +144,9 @@ export const updateUserRow = (
   id: string,
   patch: Parameters<typeof updateUserProfile>[2],
   now: Date,
+  fields?: Parameters<typeof updateUserProfile>[4],
 ): Promise<User | null> =>
-  hookedUpdate(ctx, db, "user", id, patch, (trx, final) => updateUserProfile(trx, id, final, now));
+  hookedUpdate(ctx, db, "user", id, patch, (trx, final) => updateUserProfile(trx, id, final, now, fields));
 
 /** The user with everything they own (services/account-deletion.ts): the user as they were, or null. */
 export const deleteUserRows = (ctx: AuthContext, db: DB, userId: string): Promise<User | null> =>
@@ -239,8 +240,9 @@ export const updateOrganizationData = (
   db: DB,
   id: string,
   patch: Parameters<typeof updateOrganizationRow>[2],
+  fields?: Parameters<typeof updateOrganizationRow>[3],
 ): Promise<Organization | null> =>
-  hookedUpdate(ctx, db, "organization", id, patch, (trx, final) => updateOrganizationRow(trx, id, final));
+  hookedUpdate(ctx, db, "organization", id, patch, (trx, final) => updateOrganizationRow(trx, id, final, fields));
 
 /** The organization with its teams, invitations and memberships: the organization as it was, or null. */
 export const deleteOrganizationRows = (ctx: AuthContext, db: DB, id: string): Promise<Organization | null> =>

@@ -18,6 +18,7 @@ import {
 } from "../store/organizations.js";
 import { insertTeam, insertTeamMember, listTeams } from "../store/teams.js";
 import { isOwnerRole, roleAllows } from "./access-control.js";
+import { type FieldSource, readFieldInput } from "./additional-fields.js";
 import {
   createMemberRow,
   createOrganizationRow,
@@ -39,6 +40,8 @@ export interface CreateOrganizationInput {
   metadata?: Record<string, unknown> | null;
   userId?: string;
   keepCurrentActiveOrganization?: boolean;
+  /** Where the app's own organization fields are read from (the request body), and who sent them. */
+  additional?: { from: unknown; source: FieldSource };
 }
 
 /**
@@ -61,6 +64,10 @@ export async function createOrganization(
     const count = await countUserMemberships(ctx.db, userId);
     if (count >= options.organizationLimit) throw new AuthError("YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS");
   }
+  const values = readFieldInput(ctx.fields.organization, input.additional?.from, {
+    creating: true,
+    source: input.additional?.source ?? "client",
+  });
   const withTeam = options.teams.enabled && options.teams.defaultTeam.enabled;
   const setActive = session !== null && !input.keepCurrentActiveOrganization;
   const now = ctx.now();
@@ -73,6 +80,7 @@ export async function createOrganization(
         logo: input.logo ?? null,
         metadata: metadataText(input.metadata),
         now,
+        fields: { spec: ctx.fields.organization, values },
       });
       await ctx.webhooks.enqueue(trx, "organization.created", organization);
       const member = await createMemberRow(ctx, trx, {
@@ -118,6 +126,7 @@ export async function updateOrganization(
     organizationId?: string;
     data: { name?: string; slug?: string; logo?: string | null; metadata?: Record<string, unknown> | null };
   },
+  additional: { from: unknown; source: FieldSource } = { from: input.data, source: "client" },
 ): Promise<Organization> {
   const organizationId = resolveOrganizationId(session, input.organizationId, "ORGANIZATION_NOT_FOUND");
   await requireOrgPermission(ctx, {
@@ -133,9 +142,16 @@ export async function updateOrganization(
   if (data.slug !== undefined) patch.slug = data.slug;
   if (data.logo !== undefined) patch.logo = data.logo;
   if (data.metadata !== undefined) patch.metadata = metadataText(data.metadata);
+  const values = readFieldInput(ctx.fields.organization, additional.from, {
+    creating: false,
+    source: additional.source,
+  });
   try {
     const updated = await ctx.webhooks.atomic(ctx.db, "organization.updated", async (db) => {
-      const row = await updateOrganizationData(ctx, db, organizationId, patch);
+      const row = await updateOrganizationData(ctx, db, organizationId, patch, {
+        spec: ctx.fields.organization,
+        values,
+      });
       await ctx.webhooks.enqueue(db, "organization.updated", row);
       return row;
     });
@@ -191,7 +207,7 @@ async function memberOrganization(
   session: Session,
   by: { id?: string; slug?: string },
 ): Promise<{ organization: Organization; member: Member }> {
-  const organization = await findOrganization(ctx.db, by);
+  const organization = await findOrganization(ctx.db, by, ctx.fields.organization);
   if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
   const member = await findMember(ctx.db, organization.id, session.userId);
   if (!member) {

@@ -17,6 +17,8 @@ import type { DB } from "../store/database.js";
 import { type ProofMethod, recordSessionProof } from "../store/session-proofs.js";
 import { deleteSessionById, extendSession, mapSession } from "../store/sessions.js";
 import { findBanState, liftBan } from "../store/users.js";
+import { toDate } from "../store/values.js";
+import { defaultFieldValues } from "./additional-fields.js";
 import {
   createSessionRow,
   deleteAllUserSessions,
@@ -109,6 +111,7 @@ export async function createSession(
     activeTeamId: options.activeTeamId,
     impersonatedBy: options.impersonatedBy,
     now,
+    fields: { spec: ctx.fields.session, values: defaultFieldValues(ctx.fields.session) },
   };
   const proof = options.proof ?? (options.secondFactor === "passkey" ? "passkey" : undefined);
   const write = (trx: DB) =>
@@ -120,7 +123,7 @@ export async function createSession(
     });
   // The session and its proof are two rows: they commit together.
   const row = proof && !db.isTransaction ? await db.transaction().execute(write) : await write(db);
-  return mapSession(row, token);
+  return mapSession(row, token, toDate, ctx.fields.session);
 }
 
 async function assertNotBanned(
@@ -187,7 +190,7 @@ export async function lookupSessionWith<R extends CallerRead>(
   options: { refresh: boolean },
 ): Promise<{ lookup: SessionLookup; rows: RowsOf<R> | undefined }> {
   const tokenHash = hashSessionToken(token);
-  const found = await readCaller(ctx.db, ctx.dialect, tokenHash, token, read, ctx.memberPages);
+  const found = await readCaller(ctx.db, ctx.dialect, tokenHash, token, read, ctx.memberPages, ctx.fields);
   const lookup = await settleSession(ctx, found.found, options);
   // What was read is what is answered, unless the refresh just changed it.
   if (lookup.status === "active" && !lookup.refreshed && found.read) lookup.read = found.read;
@@ -199,10 +202,11 @@ export async function lookupSessionWith<R extends CallerRead>(
  * it (turning Dates back into text would cost the reply more than the rest), else from `data`.
  */
 export function sessionReply(
+  ctx: AuthContext,
   lookup: SessionLookup & { status: "active" },
   token: string,
 ): SessionWithUser | SessionWithUserText {
-  return lookup.read ? callerAsText(lookup.read, token) : lookup.data;
+  return lookup.read ? callerAsText(lookup.read, token, ctx.fields) : lookup.data;
 }
 
 /** Every rule a found session passes before it counts: expiry, ban, then the sliding refresh. */

@@ -1,4 +1,5 @@
 import type { MemberWithUser, Organization, Session, SessionWithUser, User } from "../../contract/models.js";
+import { type AdditionalFields, NO_ADDITIONAL_FIELDS } from "./additional-fields.js";
 import type { DB } from "./database.js";
 import type { DialectName } from "./dialect.js";
 import {
@@ -12,7 +13,7 @@ import { type CallerRows, type CallerSessionRows, type MemberPageCache, readWith
 import { mapSession, readCallerSessionList } from "./sessions.js";
 import { type ListedAccount, readCallerAccounts } from "./social-accounts.js";
 import { mapUser } from "./users.js";
-import { isoTimestamp, type WithTimes } from "./values.js";
+import { isoTimestamp, toDate, type WithTimes } from "./values.js";
 
 export type { CallerSessionRows };
 
@@ -73,19 +74,30 @@ export async function readCaller<R extends CallerRead>(
   token: string,
   read: R,
   pages: MemberPageCache,
+  fields: AdditionalFields = NO_ADDITIONAL_FIELDS,
 ): Promise<FoundCaller<RowsOf<R>>> {
-  const { caller, rows } = await readRows(db, dialect, tokenHash, read, pages);
+  const { caller, rows } = await readRows(db, dialect, tokenHash, read, pages, fields);
   if (!caller) return { found: null, read: null, rows: undefined };
   return {
-    found: { session: mapSession(caller.session, token), user: mapUser(caller.user) },
+    found: {
+      session: mapSession(caller.session, token, toDate, fields.session),
+      user: mapUser(caller.user, toDate, fields.user),
+    },
     read: caller,
     rows: rows as RowsOf<R>,
   };
 }
 
 /** The caller's rows as get-session answers them: each timestamp as the row's own text (isoTimestamp). */
-export function callerAsText(read: CallerSessionRows, token: string): SessionWithUserText {
-  return { session: mapSession(read.session, token, isoTimestamp), user: mapUser(read.user, isoTimestamp) };
+export function callerAsText(
+  read: CallerSessionRows,
+  token: string,
+  fields: AdditionalFields = NO_ADDITIONAL_FIELDS,
+): SessionWithUserText {
+  return {
+    session: mapSession(read.session, token, isoTimestamp, fields.session),
+    user: mapUser(read.user, isoTimestamp, fields.user),
+  };
 }
 
 function readRows(
@@ -94,19 +106,20 @@ function readRows(
   tokenHash: string,
   read: CallerRead,
   pages: MemberPageCache,
+  fields: AdditionalFields,
 ): Promise<CallerRows<unknown>> {
   switch (read.rows) {
     case "none":
-      return readCallerSession(db, dialect, tokenHash);
+      return readCallerSession(db, dialect, tokenHash, fields);
     case "sessions":
-      return readCallerSessionList(dialect, read.now)(db, dialect, tokenHash);
+      return readCallerSessionList(dialect, read.now, fields.session, fields.key)(db, dialect, tokenHash, fields);
     case "accounts":
-      return readCallerAccounts(dialect)(db, dialect, tokenHash);
+      return readCallerAccounts(dialect)(db, dialect, tokenHash, fields);
     case "organizations":
-      return readCallerOrganizations(dialect)(db, dialect, tokenHash);
+      return readCallerOrganizations(dialect, fields.organization, fields.key)(db, dialect, tokenHash, fields);
     case "activeMember":
-      return readCallerActiveMember(read.organizationId)(db, dialect, tokenHash);
+      return readCallerActiveMember(read.organizationId)(db, dialect, tokenHash, fields);
     case "membersPage":
-      return readCallerMembersPage(dialect, read.page, pages)(db, dialect, tokenHash);
+      return readCallerMembersPage(dialect, read.page, pages)(db, dialect, tokenHash, fields);
   }
 }

@@ -491,7 +491,7 @@ export function readCallerMembersPage(
   const literalLimit = q.limit === q.pageSize;
   const shape = `membersPage.${byId ? "id" : "slug"}.${q.sortBy}.${q.sortDirection}.${literalLimit ? q.limit : "bound"}`;
   const page = `${q.sortBy}.${q.sortDirection}.${q.limit}`;
-  return (db, readDialect, tokenHash) => {
+  return (db, readDialect, tokenHash, fields) => {
     const naming = !byId ? `slug ${named}` : named === null ? `active ${tokenHash}` : `id ${named}`;
     const known = pages.known(naming, page);
     const read = readWithCallerSession(
@@ -517,7 +517,7 @@ export function readCallerMembersPage(
         return { caller, reply };
       },
     );
-    return read(db, readDialect, tokenHash);
+    return read(db, readDialect, tokenHash, fields);
   };
 }
 

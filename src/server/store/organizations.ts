@@ -1,5 +1,6 @@
 import { type ExpressionBuilder, type Selectable, sql } from "kysely";
 import type { Organization } from "../../contract/models.js";
+import { copyFields, NO_FIELDS, storedValues, type TableFields } from "./additional-fields.js";
 import type { DB } from "./database.js";
 import type { DialectName } from "./dialect.js";
 import { type CallerSessionRead, readCallerList, readPrecompiled } from "./reads/index.js";
@@ -18,13 +19,19 @@ function parseMetadata(text: string | null): Record<string, unknown> | null {
   }
 }
 
-export function mapOrganization(row: OrganizationRow): Organization;
-export function mapOrganization<T>(row: OrganizationRow, time: TimeOf<T>): WithTimes<Organization, T>;
+/** The wire Organization; with `fields`, also the app's own returned fields. */
+export function mapOrganization(row: OrganizationRow, time?: TimeOf<Date>, fields?: TableFields): Organization;
+export function mapOrganization<T>(
+  row: OrganizationRow,
+  time: TimeOf<T>,
+  fields?: TableFields,
+): WithTimes<Organization, T>;
 export function mapOrganization(
   row: OrganizationRow,
   time: TimeOf<unknown> = toDate,
+  fields: TableFields = NO_FIELDS,
 ): WithTimes<Organization, unknown> {
-  return {
+  const organization = {
     id: row.id,
     name: row.name,
     slug: row.slug,
@@ -32,6 +39,14 @@ export function mapOrganization(
     metadata: parseMetadata(row.metadata),
     createdAt: time(row.createdAt),
   };
+  if (fields.returned.length > 0) copyFields(organization, row as unknown as Record<string, unknown>, fields, time);
+  return organization;
+}
+
+/** The app's own fields of a write: which they are, and the checked values to store. */
+export interface FieldValues {
+  spec: TableFields;
+  values: Readonly<Record<string, unknown>>;
 }
 
 export const metadataText = (value: Record<string, unknown> | null | undefined) =>
@@ -39,23 +54,43 @@ export const metadataText = (value: Record<string, unknown> | null | undefined) 
 
 export async function insertOrganization(
   db: DB,
-  org: { id: string; name: string; slug: string; logo: string | null; metadata: string | null; now: Date },
+  org: {
+    id: string;
+    name: string;
+    slug: string;
+    logo: string | null;
+    metadata: string | null;
+    now: Date;
+    fields?: FieldValues;
+  },
 ): Promise<Organization> {
   const row = await db
     .insertInto("organization")
-    .values({ id: org.id, name: org.name, slug: org.slug, logo: org.logo, metadata: org.metadata, createdAt: org.now })
+    .values({
+      id: org.id,
+      name: org.name,
+      slug: org.slug,
+      logo: org.logo,
+      metadata: org.metadata,
+      createdAt: org.now,
+      ...(org.fields ? storedValues(org.fields.spec, org.fields.values) : {}),
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
-  return mapOrganization(row);
+  return mapOrganization(row, toDate, org.fields?.spec);
 }
 
-export async function findOrganization(db: DB, by: { id?: string; slug?: string }): Promise<Organization | null> {
+export async function findOrganization(
+  db: DB,
+  by: { id?: string; slug?: string },
+  fields?: TableFields,
+): Promise<Organization | null> {
   let query = db.selectFrom("organization").selectAll();
   if (by.id !== undefined) query = query.where("id", "=", by.id);
   else if (by.slug !== undefined) query = query.where("slug", "=", by.slug);
   else return null;
   const row = await query.executeTakeFirst();
-  return row ? mapOrganization(row) : null;
+  return row ? mapOrganization(row, toDate, fields) : null;
 }
 
 export async function slugExists(db: DB, slug: string): Promise<boolean> {
@@ -67,10 +102,12 @@ export async function updateOrganizationRow(
   db: DB,
   id: string,
   patch: { name?: string; slug?: string; logo?: string | null; metadata?: string | null },
+  fields?: FieldValues,
 ): Promise<Organization | null> {
-  if (Object.keys(patch).length === 0) return findOrganization(db, { id });
-  const row = await db.updateTable("organization").set(patch).where("id", "=", id).returningAll().executeTakeFirst();
-  return row ? mapOrganization(row) : null;
+  const set = { ...patch, ...(fields ? storedValues(fields.spec, fields.values) : {}) };
+  if (Object.keys(set).length === 0) return findOrganization(db, { id }, fields?.spec);
+  const row = await db.updateTable("organization").set(set).where("id", "=", id).returningAll().executeTakeFirst();
+  return row ? mapOrganization(row, toDate, fields?.spec) : null;
 }
 
 /**
@@ -118,10 +155,14 @@ export async function listUserOrganizations(db: DB, userId: string): Promise<Org
  * The same organizations read with the caller's session, in the lookup's statement
  * (store/caller-reads.ts), as the reply has them: timestamps as text (see isoTimestamp).
  */
-export function readCallerOrganizations(dialect: DialectName): CallerSessionRead<WithTimes<Organization, string>[]> {
+export function readCallerOrganizations(
+  dialect: DialectName,
+  fields: TableFields,
+  fieldsKey: string,
+): CallerSessionRead<WithTimes<Organization, string>[]> {
   return readCallerList(
     dialect,
-    "organizations",
+    `organizations${fieldsKey}`,
     [],
     (eb) =>
       eb
@@ -134,10 +175,11 @@ export function readCallerOrganizations(dialect: DialectName): CallerSessionRead
           "organization.logo",
           "organization.metadata",
           "organization.createdAt",
+          ...fields.returned.map((f) => sql.ref<unknown>(`organization.${f.name}`).as(f.name)),
         ])
         .whereRef("member.userId", "=", "callerSession.userId")
         .orderBy("member.createdAt", "asc"),
-    (row: OrganizationRow) => mapOrganization(row, isoTimestamp),
+    (row: OrganizationRow) => mapOrganization(row, isoTimestamp, fields),
   );
 }
 

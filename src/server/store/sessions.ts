@@ -1,5 +1,6 @@
-import type { Selectable } from "kysely";
+import { type Selectable, sql } from "kysely";
 import type { Session } from "../../contract/models.js";
+import { copyFields, NO_FIELDS, storedValues, type TableFields } from "./additional-fields.js";
 import type { DB } from "./database.js";
 import type { DialectName } from "./dialect.js";
 import { type CallerSessionRead, readCallerList, readPrecompiled } from "./reads/index.js";
@@ -8,15 +9,24 @@ import { isoTimestamp, type TimeOf, toDate, type WithTimes } from "./values.js";
 
 export type SessionRow = Selectable<SessionTable>;
 
-/** The wire Session; `token` is the caller's own token, or a revocation handle in lists. */
-export function mapSession(row: SessionRow, token: string): Session;
-export function mapSession<T>(row: SessionRow, token: string, time: TimeOf<T>): WithTimes<Session, T>;
+/**
+ * The wire Session; `token` is the caller's own token, or a revocation handle in lists. With
+ * `fields`, also the app's own returned fields.
+ */
+export function mapSession(row: SessionRow, token: string, time?: TimeOf<Date>, fields?: TableFields): Session;
+export function mapSession<T>(
+  row: SessionRow,
+  token: string,
+  time: TimeOf<T>,
+  fields?: TableFields,
+): WithTimes<Session, T>;
 export function mapSession(
   row: SessionRow,
   token: string,
   time: TimeOf<unknown> = toDate,
+  fields: TableFields = NO_FIELDS,
 ): WithTimes<Session, unknown> {
-  return {
+  const session = {
     id: row.id,
     token,
     userId: row.userId,
@@ -29,6 +39,8 @@ export function mapSession(
     activeTeamId: row.activeTeamId,
     impersonatedBy: row.impersonatedBy,
   };
+  if (fields.returned.length > 0) copyFields(session, row as unknown as Record<string, unknown>, fields, time);
+  return session;
 }
 
 export interface NewSession {
@@ -42,6 +54,8 @@ export interface NewSession {
   activeTeamId?: string | null;
   impersonatedBy?: string | null;
   now: Date;
+  /** The app's own fields (their defaults, or what the server set). */
+  fields?: { spec: TableFields; values: Readonly<Record<string, unknown>> };
 }
 
 export async function insertSession(db: DB, session: NewSession): Promise<SessionRow> {
@@ -59,6 +73,7 @@ export async function insertSession(db: DB, session: NewSession): Promise<Sessio
       impersonatedBy: session.impersonatedBy ?? null,
       createdAt: session.now,
       updatedAt: session.now,
+      ...(session.fields ? storedValues(session.fields.spec, session.fields.values) : {}),
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -66,6 +81,21 @@ export async function insertSession(db: DB, session: NewSession): Promise<Sessio
 
 export async function extendSession(db: DB, id: string, expiresAt: Date, now: Date): Promise<void> {
   await db.updateTable("session").set({ expiresAt, updatedAt: now }).where("id", "=", id).execute();
+}
+
+/** Sets the app's own fields of a session (update-session); answers the row, or undefined when gone. */
+export async function updateSessionFields(
+  db: DB,
+  id: string,
+  fields: { spec: TableFields; values: Readonly<Record<string, unknown>> },
+  now: Date,
+): Promise<SessionRow | undefined> {
+  return db
+    .updateTable("session")
+    .set({ ...storedValues(fields.spec, fields.values), updatedAt: now })
+    .where("id", "=", id)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 export async function deleteSessionById(db: DB, id: string): Promise<void> {
@@ -130,10 +160,12 @@ export async function listActiveUserSessions(db: DB, userId: string, now: Date):
 export function readCallerSessionList(
   dialect: DialectName,
   now: Date,
+  fields: TableFields,
+  fieldsKey: string,
 ): CallerSessionRead<WithTimes<Session, string>[]> {
   return readCallerList(
     dialect,
-    "sessions",
+    `sessions${fieldsKey}`,
     [now],
     (eb, [at]) =>
       eb
@@ -149,12 +181,13 @@ export function readCallerSessionList(
           "session.impersonatedBy",
           "session.createdAt",
           "session.updatedAt",
+          ...fields.returned.map((f) => sql.ref<unknown>(`session.${f.name}`).as(f.name)),
         ])
         .whereRef("session.userId", "=", "callerSession.userId")
         .where("session.expiresAt", ">", at as Date)
         .orderBy("session.createdAt", "desc"),
     // The list never reads tokenHash (only the caller's own session needs it): the rows lack it.
-    (row) => mapSession(row as SessionRow, row.id, isoTimestamp),
+    (row) => mapSession(row as SessionRow, row.id, isoTimestamp, fields),
   );
 }
 

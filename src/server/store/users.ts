@@ -1,5 +1,6 @@
 import type { Selectable } from "kysely";
 import type { User } from "../../contract/models.js";
+import { copyFields, NO_FIELDS, storedValues, type TableFields } from "./additional-fields.js";
 import type { DB } from "./database.js";
 import type { UserTable } from "./schema.js";
 import { type TimeOf, timeOrNull, toBool, toDate, toDateOrNull, type WithTimes } from "./values.js";
@@ -9,10 +10,15 @@ export const DEFAULT_USER_ROLE = "user";
 
 export type UserRow = Selectable<UserTable>;
 
-export function mapUser(row: UserRow): User;
-export function mapUser<T>(row: UserRow, time: TimeOf<T>): WithTimes<User, T>;
-export function mapUser(row: UserRow, time: TimeOf<unknown> = toDate): WithTimes<User, unknown> {
-  return {
+/** The wire User; with `fields`, also the app's own returned fields (read from the row's columns). */
+export function mapUser(row: UserRow, time?: TimeOf<Date>, fields?: TableFields): User;
+export function mapUser<T>(row: UserRow, time: TimeOf<T>, fields?: TableFields): WithTimes<User, T>;
+export function mapUser(
+  row: UserRow,
+  time: TimeOf<unknown> = toDate,
+  fields: TableFields = NO_FIELDS,
+): WithTimes<User, unknown> {
+  const user = {
     id: row.id,
     name: row.name,
     email: row.email,
@@ -27,11 +33,13 @@ export function mapUser(row: UserRow, time: TimeOf<unknown> = toDate): WithTimes
     createdAt: time(row.createdAt),
     updatedAt: time(row.updatedAt),
   };
+  if (fields.returned.length > 0) copyFields(user, row as unknown as Record<string, unknown>, fields, time);
+  return user;
 }
 
-export async function findUserById(db: DB, id: string): Promise<User | null> {
+export async function findUserById(db: DB, id: string, fields?: TableFields): Promise<User | null> {
   const row = await db.selectFrom("user").selectAll().where("id", "=", id).executeTakeFirst();
-  return row ? mapUser(row) : null;
+  return row ? mapUser(row, toDate, fields) : null;
 }
 
 export async function findUserByEmail(db: DB, email: string): Promise<User | null> {
@@ -43,6 +51,7 @@ export async function findUserByEmail(db: DB, email: string): Promise<User | nul
 export async function findUserWithPasswordByEmail(
   db: DB,
   email: string,
+  fields?: TableFields,
 ): Promise<{ user: User; passwordHash: string | null; accountId: string | null } | null> {
   const row = await db
     .selectFrom("user")
@@ -55,7 +64,11 @@ export async function findUserWithPasswordByEmail(
     .executeTakeFirst();
   if (!row) return null;
   const { passwordHash, credentialAccountId, ...user } = row;
-  return { user: mapUser(user), passwordHash: passwordHash ?? null, accountId: credentialAccountId ?? null };
+  return {
+    user: mapUser(user, toDate, fields),
+    passwordHash: passwordHash ?? null,
+    accountId: credentialAccountId ?? null,
+  };
 }
 
 export interface NewUser {
@@ -68,6 +81,8 @@ export interface NewUser {
   /** options.admin.defaultRole for sign-ups; an admin may choose another. */
   role: string;
   now: Date;
+  /** The app's own fields, checked (services/additional-fields.ts). */
+  fields?: { spec: TableFields; values: Readonly<Record<string, unknown>> };
 }
 
 export async function insertUser(db: DB, user: NewUser): Promise<User> {
@@ -84,10 +99,11 @@ export async function insertUser(db: DB, user: NewUser): Promise<User> {
       banned: false,
       createdAt: user.now,
       updatedAt: user.now,
+      ...(user.fields ? storedValues(user.fields.spec, user.fields.values) : {}),
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  return mapUser(row);
+  return mapUser(row, toDate, user.fields?.spec);
 }
 
 export async function updateUserProfile(
@@ -104,14 +120,20 @@ export async function updateUserProfile(
     banExpires?: Date | null;
   },
   now: Date,
+  fields?: { spec: TableFields; values: Readonly<Record<string, unknown>> },
 ): Promise<User | null> {
   const row = await db
     .updateTable("user")
-    .set({ ...patch, ...(patch.email ? { email: patch.email.toLowerCase() } : {}), updatedAt: now })
+    .set({
+      ...patch,
+      ...(patch.email ? { email: patch.email.toLowerCase() } : {}),
+      ...(fields ? storedValues(fields.spec, fields.values) : {}),
+      updatedAt: now,
+    })
     .where("id", "=", id)
     .returningAll()
     .executeTakeFirst();
-  return row ? mapUser(row) : null;
+  return row ? mapUser(row, toDate, fields?.spec) : null;
 }
 
 /** Whether the user may open a session now: a ban that has run out is lifted on the way. */

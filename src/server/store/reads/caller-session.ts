@@ -1,6 +1,7 @@
-import type { Compilable, ExpressionBuilder, SelectQueryBuilder } from "kysely";
+import { type Compilable, type ExpressionBuilder, type SelectQueryBuilder, sql } from "kysely";
 import { jsonArrayFrom as postgresJsonArray, jsonObjectFrom as postgresJsonObject } from "kysely/helpers/postgres";
 import { jsonArrayFrom as sqliteJsonArray, jsonObjectFrom as sqliteJsonObject } from "kysely/helpers/sqlite";
+import type { AdditionalFields } from "../additional-fields.js";
 import type { DB } from "../database.js";
 import type { DialectName } from "../dialect.js";
 import type { Database } from "../schema.js";
@@ -12,8 +13,10 @@ import { readPrecompiled } from "./precompiled.js";
  * The caller's session (aliased `callerSession`, columns prefixed `s_`) and its user as one JSON
  * column (`su`, a subquery: faster than a join on large SQLite databases), found by token digest:
  * the base every hot read route extends. Liveness (expiry, ban) is decided in services/sessions.ts.
+ * The app's own returned fields are columns of the same statement: session ones prefixed `s_`,
+ * user ones inside `su` under their names.
  */
-export function callerSessionQuery(db: DB, dialect: DialectName, tokenHash: string) {
+export function callerSessionQuery(db: DB, dialect: DialectName, tokenHash: string, fields: AdditionalFields) {
   return db
     .selectFrom("session as callerSession")
     .select((eb) => [
@@ -27,6 +30,7 @@ export function callerSessionQuery(db: DB, dialect: DialectName, tokenHash: stri
       "callerSession.impersonatedBy as s_impersonatedBy",
       "callerSession.createdAt as s_createdAt",
       "callerSession.updatedAt as s_updatedAt",
+      ...fields.session.returned.map((f) => sql.ref<unknown>(`callerSession.${f.name}`).as(`s_${f.name}`)),
       jsonObject(
         dialect,
         eb
@@ -44,6 +48,7 @@ export function callerSessionQuery(db: DB, dialect: DialectName, tokenHash: stri
             "user.twoFactorEnabled",
             "user.createdAt",
             "user.updatedAt",
+            ...fields.user.returned.map((f) => sql.ref<unknown>(`user.${f.name}`).as(f.name)),
           ])
           .whereRef("user.id", "=", "callerSession.userId"),
       ).as("su"),
@@ -68,11 +73,11 @@ export interface CallerRows<Rows> {
 }
 
 /** The session and user rows inside a combined row (null: its user is gone). */
-function callerRows(row: CallerSessionRow, tokenHash: string): CallerSessionRows | null {
+function callerRows(row: CallerSessionRow, tokenHash: string, fields: AdditionalFields): CallerSessionRows | null {
   const user = parseJsonColumn<Omit<UserRow, "id">>(row.su);
   // The user row goes with its sessions (ON DELETE CASCADE); none means none.
   if (!user) return null;
-  return {
+  const rows: CallerSessionRows = {
     session: {
       id: row.s_id,
       tokenHash,
@@ -103,15 +108,29 @@ function callerRows(row: CallerSessionRow, tokenHash: string): CallerSessionRows
       updatedAt: user.updatedAt,
     },
   };
+  // Raw column values; mapSession and mapUser decode them by type.
+  for (const f of fields.session.returned) {
+    (rows.session as Record<string, unknown>)[f.name] = (row as Record<string, unknown>)[`s_${f.name}`];
+  }
+  for (const f of fields.user.returned) {
+    (rows.user as Record<string, unknown>)[f.name] = (user as Record<string, unknown>)[f.name];
+  }
+  return rows;
 }
 
 /** How a route reads its rows along with the caller's session: one statement for both. */
-export type CallerSessionRead<Rows> = (db: DB, dialect: DialectName, tokenHash: string) => Promise<CallerRows<Rows>>;
+export type CallerSessionRead<Rows> = (
+  db: DB,
+  dialect: DialectName,
+  tokenHash: string,
+  fields: AdditionalFields,
+) => Promise<CallerRows<Rows>>;
 
 /**
  * Runs callerSessionQuery extended by `join` as a precompiled statement of `shape`: the token digest
  * is argument 0, `args` follow. The extension keeps one row per session found: a column of JSON
  * rows (jsonRows), or a LEFT JOIN of at most one row. `rowsOf` takes the route's rows out of them.
+ * Statements of different additional fields are compiled apart (fields.key, "" without any).
  */
 export function readWithCallerSession<Joined extends CallerSessionRow, Rows>(
   shape: string,
@@ -119,12 +138,13 @@ export function readWithCallerSession<Joined extends CallerSessionRow, Rows>(
   join: (base: ReturnType<typeof callerSessionQuery>, args: readonly unknown[]) => Compilable<Joined>,
   rowsOf: (joined: Joined[]) => Rows,
 ): CallerSessionRead<Rows> {
-  return async (db, dialect, tokenHash) => {
-    const joined = await readPrecompiled(db, `caller.${shape}`, [tokenHash, ...args], ([hash, ...rest]) =>
-      join(callerSessionQuery(db, dialect, hash as string), rest),
+  return async (db, dialect, tokenHash, fields) => {
+    const name = fields.key === "" ? `caller.${shape}` : `caller.${shape}${fields.key}`;
+    const joined = await readPrecompiled(db, name, [tokenHash, ...args], ([hash, ...rest]) =>
+      join(callerSessionQuery(db, dialect, hash as string, fields), rest),
     );
     const first = joined[0];
-    const caller = first ? callerRows(first, tokenHash) : null;
+    const caller = first ? callerRows(first, tokenHash, fields) : null;
     return caller ? { caller, rows: rowsOf(joined) } : { caller: null, rows: undefined };
   };
 }
