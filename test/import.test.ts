@@ -1,0 +1,147 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCommand } from "../src/cli/run.js";
+import { makeBetterAuthDatabase } from "./helpers/better-auth-source.js";
+import { startTestServer, type TestServer } from "./helpers/server.js";
+
+/**
+ * `gatehouse import` into a running Gatehouse's database (the dialect under test), from exports
+ * made by the other systems' own code, then sign-in through Gatehouse's HTTP API.
+ */
+
+let workDir: string;
+let server: TestServer;
+
+beforeAll(async () => {
+  workDir = mkdtempSync(join(tmpdir(), "gatehouse-import-"));
+  server = await startTestServer({ shareable: true, options: { organization: { enabled: true } } });
+});
+
+afterAll(async () => {
+  await server?.close();
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+/** `gatehouse import <args>` in process, writing to the test server's database. */
+async function gatehouseImport(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCommand(["import", ...args], {
+    env: { DATABASE_URL: server.databaseUrl },
+    stdin: Object.assign(Readable.from([]), { isTTY: false }),
+    out: (line) => out.push(line),
+    err: (line) => err.push(line),
+  });
+  return { code, stdout: out.join("\n"), stderr: err.join("\n") };
+}
+
+const count = async (table: "user" | "account" | "member" | "organization") =>
+  Number(
+    (
+      await server.auth.database.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+describe("import --from better-auth", () => {
+  const people = [
+    { email: "ada@ba.example", password: "ada's long passphrase", name: "Ada" },
+    { email: "bob@ba.example", password: "bob's long passphrase", name: "Bob" },
+    { email: "carol@ba.example", password: "carol's long passphrase", name: "Carol" },
+  ];
+  let path: string;
+
+  beforeAll(async () => {
+    path = join(workDir, "better-auth.sqlite");
+    await makeBetterAuthDatabase(path, people, "acme-ba");
+    // Rows better-auth would not have made, but a hand-edited database may hold.
+    const sqlite = new Database(path);
+    const row = sqlite.prepare(
+      `insert into "user" ("id", "name", "email", "emailVerified", "createdAt", "updatedAt") values (?, ?, ?, 0, ?, ?)`,
+    );
+    const at = new Date().toISOString();
+    row.run("zz-no-email", "Nobody", "", at, at);
+    row.run("zz-bad-email", "Bad", "not-an-email", at, at);
+    row.run("zz-odd-hash", "Odd", "odd@ba.example", at, at);
+    sqlite
+      .prepare(
+        `insert into "account" ("id", "accountId", "providerId", "userId", "password", "createdAt", "updatedAt") values ('acc-odd', 'zz-odd-hash', 'credential', 'zz-odd-hash', 'plain:text', ?, ?)`,
+      )
+      .run(at, at);
+    sqlite.close();
+    // Carol already has a Gatehouse account: a conflict, reported and left alone.
+    const carol = await server
+      .browser()
+      .post("/sign-up/email", { email: "carol@ba.example", password: "another passphrase here", name: "Carol G" });
+    expect(carol.status).toBe(200);
+  });
+
+  it("dry run reports users, hash formats, conflicts and refused rows, and writes nothing", async () => {
+    const run = await gatehouseImport("--from", "better-auth", "--source", path);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("users read: 6");
+    expect(run.stdout).toContain("users to import: 2");
+    expect(run.stdout).toContain("conflicts (skipped): 1");
+    expect(run.stdout).toMatch(/carol@ba\.example: email already present/);
+    expect(run.stdout).toContain("rows refused: 3");
+    expect(run.stdout).toMatch(/: no email/);
+    expect(run.stdout).toMatch(/not-an-email: invalid email/);
+    expect(run.stdout).toMatch(/odd@ba\.example: unknown hash format/);
+    expect(run.stdout).toContain("better-auth-scrypt 3");
+    expect(run.stdout).toContain("organizations to import: 1");
+    expect(await count("user")).toBe(1);
+    expect(await count("organization")).toBe(0);
+  });
+
+  it("--apply writes users, passwords and memberships; they sign in with the same password and see the organization", async () => {
+    const run = await gatehouseImport("--from", "better-auth", "--source", path, "--apply");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("users imported: 2");
+    expect(run.stderr).toMatch(/import: 6 users read/);
+    expect(await count("user")).toBe(3);
+
+    for (const [person, role] of [
+      [people[0]!, "owner"],
+      [people[1]!, "admin"],
+    ] as const) {
+      const browser = server.browser();
+      const signIn = await browser.post("/sign-in/email", { email: person.email, password: person.password });
+      expect(signIn.status).toBe(200);
+      const organizations = await browser.get("/organization/list");
+      expect(organizations.body.map((o: { slug: string }) => o.slug)).toEqual(["acme-ba"]);
+      const full = await browser.get("/organization/get-full-organization?organizationSlug=acme-ba");
+      const me = full.body.members.find((m: { user: { email: string } }) => m.user.email === person.email);
+      expect(me.role).toBe(role);
+    }
+    // Carol's own account is untouched: her Gatehouse password still works, the other does not.
+    const carol = await server
+      .browser()
+      .post("/sign-in/email", { email: "carol@ba.example", password: people[2]!.password });
+    expect(carol.status).toBe(401);
+  });
+
+  it("a second run changes nothing", async () => {
+    const before = await Promise.all([count("user"), count("account"), count("member"), count("organization")]);
+    const run = await gatehouseImport("--from", "better-auth", "--source", path, "--apply");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("users imported: 0");
+    expect(run.stdout).toContain("users already imported (skipped): 2");
+    expect(run.stdout).toContain("already imported: 1");
+    expect(await Promise.all([count("user"), count("account"), count("member"), count("organization")])).toEqual(
+      before,
+    );
+  });
+
+  it("says what is wrong with the arguments or the source", async () => {
+    expect((await gatehouseImport("--from", "nowhere", "--source", path)).code).toBe(64);
+    const missing = await gatehouseImport("--from", "better-auth", "--source", join(workDir, "missing.sqlite"));
+    expect(missing.code).toBe(66);
+    expect(missing.stderr).toMatch(/no SQLite database/);
+  });
+});
