@@ -13,12 +13,25 @@ import { startTestServer, type TestServer } from "./helpers/server.js";
  * made by the other systems' own code, then sign-in through Gatehouse's HTTP API.
  */
 
+const FIXTURES = join(import.meta.dirname, "fixtures/import");
+const FIREBASE_PROJECT = {
+  signerKey: "jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==",
+  saltSeparator: "Bw==",
+};
+
 let workDir: string;
 let server: TestServer;
 
 beforeAll(async () => {
   workDir = mkdtempSync(join(tmpdir(), "gatehouse-import-"));
-  server = await startTestServer({ shareable: true, options: { organization: { enabled: true } } });
+  server = await startTestServer({
+    shareable: true,
+    options: {
+      organization: { enabled: true },
+      // Firebase's published example project (firebase/scrypt README), whose hash the fixture holds.
+      emailAndPassword: { legacyHashes: { firebaseScrypt: FIREBASE_PROJECT } },
+    },
+  });
 });
 
 afterAll(async () => {
@@ -143,5 +156,110 @@ describe("import --from better-auth", () => {
     const missing = await gatehouseImport("--from", "better-auth", "--source", join(workDir, "missing.sqlite"));
     expect(missing.code).toBe(66);
     expect(missing.stderr).toMatch(/no SQLite database/);
+  });
+});
+
+/**
+ * The file exports, from fixtures whose hashes other code made (bcryptjs; Firebase's published
+ * example). Each: the dry run's counts and refusals, then --apply, sign-in with the same password
+ * (which replaces the hash with argon2id), and a second run that changes nothing.
+ */
+describe.each([
+  {
+    from: "auth0",
+    file: "auth0-users.ndjson",
+    flags: [] as string[],
+    read: 4,
+    imported: 2,
+    formats: "bcrypt 1, none 1",
+    refused: [/line 3: not a JSON object/, /line 4: no email/, /line 5: una@auth0\.example: unknown hash format/],
+    signIn: { email: "alice@auth0.example", password: "alice auth0 passphrase" },
+    social: { email: "gary@auth0.example", providerId: "google", accountId: "1234567890" },
+  },
+  {
+    from: "supabase",
+    file: "supabase-users.csv",
+    flags: [],
+    read: 2,
+    imported: 1,
+    formats: "bcrypt 1",
+    refused: [/line 3: no email/],
+    signIn: { email: "sue@supabase.example", password: "sue supabase passphrase" },
+  },
+  {
+    from: "supabase",
+    file: "supabase-users.json",
+    flags: [],
+    read: 1,
+    imported: 1,
+    formats: "bcrypt 1",
+    refused: [],
+    signIn: { email: "sam@supabase.example", password: "sam supabase passphrase" },
+  },
+  {
+    from: "clerk",
+    file: "clerk-users.csv",
+    flags: [],
+    read: 3,
+    imported: 2,
+    formats: "bcrypt 1, none 1",
+    refused: [/line 3: unknown hash format \(Clerk hasher "scrypt_werkzeug"\)/, /line 4: not-an-email: invalid email/],
+    signIn: { email: "carl@clerk.example", password: "carl clerk passphrase" },
+  },
+  {
+    from: "firebase",
+    file: "firebase-users.json",
+    flags: ["--firebase-params", join(FIXTURES, "firebase-params.txt")],
+    read: 2,
+    imported: 2,
+    formats: "firebase-scrypt 1, none 1",
+    refused: [],
+    signIn: { email: "fiona@firebase.example", password: "user1password" },
+    social: { email: "gus@firebase.example", providerId: "google", accountId: "109876543210" },
+  },
+])("import --from $from ($file)", (source) => {
+  const args = () => ["--from", source.from, "--source", join(FIXTURES, source.file), ...source.flags];
+
+  it("dry run counts users and hash formats and lists refused rows with their line", async () => {
+    const run = await gatehouseImport(...args());
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`users read: ${source.read}`);
+    expect(run.stdout).toContain(`users to import: ${source.imported}`);
+    expect(run.stdout).toContain(`password hash formats: ${source.formats}`);
+    expect(run.stdout).toContain(`rows refused: ${source.refused.length}`);
+    for (const refusal of source.refused) expect(run.stdout).toMatch(refusal);
+  });
+
+  it("--apply writes them; they sign in with the same password; a second run changes nothing", async () => {
+    const before = await count("user");
+    const run = await gatehouseImport(...args(), "--apply");
+    expect(run.stdout).toContain(`users imported: ${source.imported}`);
+    expect(await count("user")).toBe(before + source.imported);
+
+    const signIn = await server.browser().post("/sign-in/email", source.signIn);
+    expect(signIn.status).toBe(200);
+    expect(signIn.body.user.email).toBe(source.signIn.email);
+    if (source.social) {
+      const account = await server.auth.database.db
+        .selectFrom("account")
+        .innerJoin("user", "user.id", "account.userId")
+        .select(["account.providerId", "account.accountId"])
+        .where("user.email", "=", source.social.email)
+        .executeTakeFirstOrThrow();
+      expect(account).toEqual({ providerId: source.social.providerId, accountId: source.social.accountId });
+    }
+
+    const again = await gatehouseImport(...args(), "--apply");
+    expect(again.stdout).toContain("users imported: 0");
+    expect(again.stdout).toContain(`users already imported (skipped): ${source.imported}`);
+    expect(await count("user")).toBe(before + source.imported);
+  });
+});
+
+describe("import --from firebase without the project's parameters", () => {
+  it("refuses to start: its hashes would be written without their cost", async () => {
+    const run = await gatehouseImport("--from", "firebase", "--source", join(FIXTURES, "firebase-users.json"));
+    expect(run.code).toBe(66);
+    expect(run.stderr).toMatch(/--firebase-params/);
   });
 });

@@ -22,6 +22,9 @@ export async function importCommand(args: string[], io: CommandIO = processIO): 
       from: { type: "string" },
       source: { type: "string" },
       apply: { type: "boolean" },
+      "firebase-params": { type: "string" },
+      "firebase-mem-cost": { type: "string" },
+      "firebase-rounds": { type: "string" },
     },
     strict: true,
   });
@@ -35,7 +38,7 @@ export async function importCommand(args: string[], io: CommandIO = processIO): 
   const database = openDatabase(readDatabaseUrl(io.env));
   let source: Awaited<ReturnType<typeof open>> | undefined;
   try {
-    source = await open(values.source);
+    source = await open(values.source, values);
     const pending = await pendingMigrations(database.db, database.dialect);
     if (values.apply) await migrateToLatest(database.db, database.dialect);
     const started = Date.now();
