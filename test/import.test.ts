@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -6,6 +6,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCommand } from "../src/cli/run.js";
 import { makeBetterAuthDatabase } from "./helpers/better-auth-source.js";
+import { dialectUnderTest } from "./helpers/database.js";
 import { startTestServer, type TestServer } from "./helpers/server.js";
 
 /**
@@ -261,5 +262,32 @@ describe("import --from firebase without the project's parameters", () => {
     const run = await gatehouseImport("--from", "firebase", "--source", join(FIXTURES, "firebase-users.json"));
     expect(run.code).toBe(66);
     expect(run.stderr).toMatch(/--firebase-params/);
+  });
+});
+
+describe("import throughput", () => {
+  it("writes 20,000 users well within the time the 100,000-a-minute target allows", async () => {
+    const users = 20_000;
+    const path = join(workDir, "many.ndjson");
+    const hash = "$2b$04$25YaYpSSuNKG00Kusaats.LdAfwaruXYYCQHyjTp7v2S8x3Rkxdm2";
+    const lines = Array.from({ length: users }, (_, i) =>
+      JSON.stringify({
+        user_id: `auth0|bulk${i}`,
+        email: `bulk${i}@many.example`,
+        name: `Bulk ${i}`,
+        passwordHash: hash,
+      }),
+    );
+    writeFileSync(path, `${lines.join("\n")}\n`);
+    const started = performance.now();
+    const run = await gatehouseImport("--from", "auth0", "--source", path, "--apply");
+    const seconds = (performance.now() - started) / 1000;
+    expect(run.stdout).toContain(`users imported: ${users}`);
+    const perMinute = Math.round((users / seconds) * 60);
+    console.log(
+      `import throughput (${dialectUnderTest()}): ${perMinute} users a minute (${users} in ${seconds.toFixed(1)} s)`,
+    );
+    // A floor far below the target (a shared 2-core machine), so that only a real slowdown fails it.
+    expect(perMinute).toBeGreaterThan(25_000);
   });
 });
