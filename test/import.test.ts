@@ -6,7 +6,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCommand } from "../src/cli/run.js";
 import { makeBetterAuthDatabase } from "./helpers/better-auth-source.js";
-import { dialectUnderTest } from "./helpers/database.js";
+import { dialectUnderTest, freshDatabaseUrl } from "./helpers/database.js";
 import { startTestServer, type TestServer } from "./helpers/server.js";
 
 /**
@@ -157,6 +157,30 @@ describe("import --from better-auth", () => {
     const missing = await gatehouseImport("--from", "better-auth", "--source", join(workDir, "missing.sqlite"));
     expect(missing.code).toBe(66);
     expect(missing.stderr).toMatch(/no SQLite database/);
+  });
+});
+
+describe.runIf(dialectUnderTest() === "postgres")("import --from better-auth (a PostgreSQL database)", () => {
+  it("reads better-auth's tables from a postgres:// URL; the users sign in and see their organization", async () => {
+    const source = await freshDatabaseUrl();
+    try {
+      const people = [
+        { email: "pat@ba-pg.example", password: "pat's long passphrase", name: "Pat" },
+        { email: "quinn@ba-pg.example", password: "quinn's long passphrase", name: "Quinn" },
+      ];
+      await makeBetterAuthDatabase(source.url, people, "acme-ba-pg");
+      const run = await gatehouseImport("--from", "better-auth", "--source", source.url, "--apply");
+      expect(run.stdout).toContain("users imported: 2");
+      expect(run.stdout).toContain("organizations imported: 1");
+      const browser = server.browser();
+      expect(
+        (await browser.post("/sign-in/email", { email: people[1]!.email, password: people[1]!.password })).status,
+      ).toBe(200);
+      const organizations = await browser.get("/organization/list");
+      expect(organizations.body.map((o: { slug: string }) => o.slug)).toEqual(["acme-ba-pg"]);
+    } finally {
+      await source.drop();
+    }
   });
 });
 

@@ -2,6 +2,7 @@ import { betterAuth } from "better-auth";
 import { getMigrations } from "better-auth/db/migration";
 import { organization } from "better-auth/plugins";
 import Database from "better-sqlite3";
+import pg from "pg";
 
 export interface BetterAuthPerson {
   email: string;
@@ -10,18 +11,20 @@ export interface BetterAuthPerson {
 }
 
 /**
- * A better-auth database made by better-auth itself (its migrations, sign-ups and organization
+ * A better-auth database (an SQLite file path or a PostgreSQL URL) made by better-auth itself (its migrations, sign-ups and organization
  * plugin), as a team moving to Gatehouse would have it: the people, and one organization that the
  * first owns and the others are members of (role "admin").
  */
 export async function makeBetterAuthDatabase(
-  path: string,
+  location: string,
   people: BetterAuthPerson[],
   slug: string,
 ): Promise<{ userIds: string[]; organizationId: string }> {
-  const sqlite = new Database(path);
+  const database = location.startsWith("postgres")
+    ? new pg.Pool({ connectionString: location })
+    : new Database(location);
   const auth = betterAuth({
-    database: sqlite,
+    database,
     secret: "better-auth-source-secret-0123456789abcdef",
     baseURL: "http://localhost:3000",
     emailAndPassword: { enabled: true },
@@ -36,6 +39,7 @@ export async function makeBetterAuthDatabase(
   for (const userId of userIds.slice(1)) {
     await auth.api.addMember({ body: { userId, organizationId: made!.id, role: "admin" } });
   }
-  sqlite.close();
+  if (database instanceof pg.Pool) await database.end();
+  else database.close();
   return { userIds, organizationId: made!.id };
 }
