@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCommand } from "../src/cli/run.js";
 import { makeBetterAuthDatabase } from "./helpers/better-auth-source.js";
 import { dialectUnderTest, freshDatabaseUrl } from "./helpers/database.js";
+import { createOrganization } from "./helpers/organization.js";
 import { startTestServer, type TestServer } from "./helpers/server.js";
 
 /**
@@ -157,6 +158,32 @@ describe("import --from better-auth", () => {
     const missing = await gatehouseImport("--from", "better-auth", "--source", join(workDir, "missing.sqlite"));
     expect(missing.code).toBe(66);
     expect(missing.stderr).toMatch(/no SQLite database/);
+  });
+});
+
+describe("import --from better-auth: an organization whose slug is taken", () => {
+  it("reports the organization as a conflict, leaves out its memberships, and still brings the users", async () => {
+    await createOrganization(server, { slug: "taken-slug" });
+    const path = join(workDir, "taken.sqlite");
+    const people = [
+      { email: "tara@taken.example", password: "tara's long passphrase", name: "Tara" },
+      { email: "theo@taken.example", password: "theo's long passphrase", name: "Theo" },
+    ];
+    await makeBetterAuthDatabase(path, people, "taken-slug");
+    const run = await gatehouseImport("--from", "better-auth", "--source", path, "--apply");
+    expect(run.stdout).toContain("users imported: 2");
+    expect(run.stdout).toMatch(/line 1: slug "taken-slug" belongs to another organization/);
+    expect(run.stdout).toContain("memberships left out (their organization was not imported): 2");
+    const browser = server.browser();
+    expect(
+      (await browser.post("/sign-in/email", { email: people[0]!.email, password: people[0]!.password })).status,
+    ).toBe(200);
+    expect((await browser.get("/organization/list")).body).toEqual([]);
+  });
+
+  it("an unreachable source database is said in words", async () => {
+    const run = await gatehouseImport("--from", "better-auth", "--source", "postgres://nobody@127.0.0.1:1/none");
+    expect([run.code, run.stderr]).toEqual([66, expect.stringMatching(/cannot connect to the source database/)]);
   });
 });
 

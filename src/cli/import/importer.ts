@@ -144,6 +144,7 @@ export async function runImport(db: DB, source: ImportSource, options: ImportOpt
 /** The user as written, or why it is refused. */
 function checkUser(user: ImportUser, line: number, sourceName: string, now: Date): PendingUser | string {
   const email = user.email?.trim().toLowerCase() ?? "";
+  if (user.sourceId.trim() === "") return "no id";
   if (email === "") return "no email";
   if (!isValidEmail(email)) return "invalid email";
   if (user.passwordHash && !hashFormatOf(user.passwordHash)) return "unknown hash format";

@@ -26,7 +26,8 @@ export async function auth0Source(path: string): Promise<ImportSource> {
 
 function auth0User(row: Auth0Row): ImportUser {
   const identifier = (row.identifiers as Auth0Row[] | undefined)?.find((entry) => entry?.type === "email");
-  const sourceId = row.user_id ?? `auth0|${row.alt_id ?? row._id?.$oid ?? ""}`;
+  const localId = row.alt_id ?? row._id?.$oid;
+  const sourceId = row.user_id ?? (localId ? `auth0|${localId}` : "");
   const fullName = [row.given_name, row.family_name].filter(Boolean).join(" ");
   const socialAccounts = ((row.identities as Auth0Row[] | undefined) ?? [])
     .filter((identity) => identity?.provider && identity.provider !== "auth0" && identity.user_id !== undefined)

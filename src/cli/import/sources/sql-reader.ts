@@ -11,7 +11,11 @@ export async function openSqlReader(location: string): Promise<SqlReader> {
   if (/^postgres(ql)?:\/\//.test(location)) {
     const pg = (await import("pg")).default;
     const client = new pg.Client({ connectionString: location });
-    await client.connect();
+    try {
+      await client.connect();
+    } catch (error) {
+      throw new SourceError(`cannot connect to the source database: ${(error as Error).message}`);
+    }
     return {
       async all(text, parameters = []) {
         let index = 0;
