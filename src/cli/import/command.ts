@@ -42,7 +42,7 @@ export async function importCommand(args: string[], io: CommandIO = processIO): 
     const pending = await pendingMigrations(database.db, database.dialect);
     if (values.apply) await migrateToLatest(database.db, database.dialect);
     const started = Date.now();
-    let said = 0;
+    let said = started;
     const report = await runImport(database.db, source, {
       sourceName: values.from!,
       apply: values.apply === true,

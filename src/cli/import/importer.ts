@@ -19,6 +19,7 @@ export interface ImportIssue {
 
 export interface ImportReport {
   applied: boolean;
+  /** User rows of the source, refused ones included. */
   usersRead: number;
   /** Written, or (dry run) to be written. */
   usersImported: number;
@@ -102,6 +103,7 @@ export async function runImport(db: DB, source: ImportSource, options: ImportOpt
 
   for await (const record of source.records()) {
     if (record.kind === "refused") {
+      report.usersRead += 1;
       report.refused.push({ line: record.line, reason: record.reason });
       continue;
     }
