@@ -3,6 +3,7 @@ import { findConfigModule, loadConfigModule } from "./config-module.js";
 import { createAdmin } from "./create-admin.js";
 import { doctor } from "./doctor.js";
 import { generateSecret } from "./generate-secret.js";
+import { importCommand } from "./import/command.js";
 import { type Command, type CommandIO, processIO } from "./io.js";
 import { migrate } from "./migrate.js";
 import { start } from "./start.js";
@@ -21,6 +22,10 @@ const COMMANDS: Record<string, { run: Command; summary: string; usesConfig?: boo
     run: doctor,
     summary: "check the environment, database, Redis, SMTP and cookies; non-zero exit on problems",
     usesConfig: true,
+  },
+  import: {
+    run: importCommand,
+    summary: "--from SOURCE --source FILE_OR_URL [--apply]: import users from another system (dry run unless --apply)",
   },
   start: { run: start, summary: "run the service (migrates first), like npm start" },
 };

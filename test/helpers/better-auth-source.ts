@@ -1,0 +1,45 @@
+import { betterAuth } from "better-auth";
+import { getMigrations } from "better-auth/db/migration";
+import { organization } from "better-auth/plugins";
+import Database from "better-sqlite3";
+import pg from "pg";
+
+export interface BetterAuthPerson {
+  email: string;
+  password: string;
+  name: string;
+}
+
+/**
+ * A better-auth database (an SQLite file path or a PostgreSQL URL) made by better-auth itself (its migrations, sign-ups and organization
+ * plugin), as a team moving to Gatehouse would have it: the people, and one organization that the
+ * first owns and the others are members of (role "admin").
+ */
+export async function makeBetterAuthDatabase(
+  location: string,
+  people: BetterAuthPerson[],
+  slug: string,
+): Promise<{ userIds: string[]; organizationId: string }> {
+  const database = location.startsWith("postgres")
+    ? new pg.Pool({ connectionString: location })
+    : new Database(location);
+  const auth = betterAuth({
+    database,
+    secret: "better-auth-source-secret-0123456789abcdef",
+    baseURL: "http://localhost:3000",
+    emailAndPassword: { enabled: true },
+    plugins: [organization()],
+    logger: { disabled: true },
+  });
+  const { runMigrations } = await getMigrations(auth.options);
+  await runMigrations();
+  const userIds: string[] = [];
+  for (const person of people) userIds.push((await auth.api.signUpEmail({ body: person })).user.id);
+  const made = await auth.api.createOrganization({ body: { name: `Org ${slug}`, slug, userId: userIds[0] } });
+  for (const userId of userIds.slice(1)) {
+    await auth.api.addMember({ body: { userId, organizationId: made!.id, role: "admin" } });
+  }
+  if (database instanceof pg.Pool) await database.end();
+  else database.close();
+  return { userIds, organizationId: made!.id };
+}
