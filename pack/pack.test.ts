@@ -78,7 +78,7 @@ import type { AddressInfo } from "node:net";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { type Auth, AuthError, createAuth, type OutgoingMail, type SessionWithUser, toNextJsHandler } from "gatehouse-auth";
-import { createNodeAuthClient } from "gatehouse-auth/client";
+import { createNodeAuthClient, type InferAdditionalFields } from "gatehouse-auth/client";
 import { AuthProvider, useSession } from "gatehouse-auth/react";
 import { fromNodeHeaders, toNodeHandler } from "gatehouse-auth/node";
 import { readFileSync } from "node:fs";
@@ -93,15 +93,24 @@ const quiet = { info() {}, warn() {}, error(message: string) { console.error(mes
 // Mail through the app's own function (as with Resend or SES), linking to the app's own reset page.
 const mailed: OutgoingMail[] = [];
 const database = process.env.CONSUMER_DATABASE_URL ?? "sqlite::memory:";
+// The app's own user field (docs/configuration.md, additional fields), typed in the client below.
+const options = {
+  pages: { resetPassword: "/account/reset" },
+  user: { additionalFields: { company: { type: "string", required: false } } },
+} as const;
 const auth = await createAuth({
   baseURL,
   secret: "a-consumer-secret-of-at-least-32-characters",
   database,
   logger: quiet,
-  options: { pages: { resetPassword: "/account/reset" } },
+  options,
   mail: { send: async (mail) => void mailed.push(mail), from: "Consumer <auth@consumer.example>" },
   // Hooks given in code (docs/hooks.md): one changes a reply, one the row a sign-up writes.
   hooks: {
+    before: ({ path, body }) => {
+      if (path === "/sign-up/email" && String((body as { email?: string }).email).endsWith("@blocked.example"))
+        throw new AuthError("FORBIDDEN", { message: "This domain may not sign up" });
+    },
     after: ({ path, reply }) =>
       path === "/get-session" && reply.json ? { json: { ...(reply.json as object), hooked: true } } : undefined,
   },
@@ -110,11 +119,12 @@ const auth = await createAuth({
 ready(auth);
 
 // From Node: the client sends an Origin and keeps the session cookie between calls.
-const client = createNodeAuthClient({ baseURL });
+const client = createNodeAuthClient<InferAdditionalFields<typeof options>>({ baseURL });
 
 const email = "consumer@example.com";
-const signUp = await client.signUp.email({ name: "Consumer", email, password: "correct horse battery" });
+const signUp = await client.signUp.email({ name: "Consumer", email, password: "correct horse battery", company: "Acme" });
 if (signUp.error) throw new Error(signUp.error.code);
+const blocked = await client.signUp.email({ name: "B", email: "b@blocked.example", password: "correct horse battery" });
 const viaClient = await client.getSession();
 const cookie = [...client.cookies].map(([name, value]) => \`\${name}=\${value}\`).join("; ");
 await client.requestPasswordReset({ email });
@@ -155,6 +165,8 @@ export function typeChecks() {
 console.log(JSON.stringify({
   signedUp: signUp.data.user.email,
   hookedName: signUp.data.user.name,
+  company: signUp.data.user.company satisfies string | null | undefined,
+  blocked: [blocked.error?.status, blocked.error?.code],
   hookedReply: (viaClient.data as Record<string, unknown> | null)?.hooked,
   client: viaClient.data?.user.email,
   api: viaApi?.user.email,
@@ -250,6 +262,8 @@ describe("the npm package", () => {
     expect(JSON.parse(stdout.trim().split("\n").pop()!)).toEqual({
       signedUp: "consumer@example.com",
       hookedName: "CONSUMER",
+      company: "Acme",
+      blocked: [403, "FORBIDDEN"],
       hookedReply: true,
       client: "consumer@example.com",
       api: "consumer@example.com",

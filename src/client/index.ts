@@ -281,10 +281,12 @@ export interface NodeAuthClientOptions extends Omit<AuthClientOptions, "baseURL"
  * Origin, keeps the session cookies between calls and listens to no focus events. `cookies` is the
  * jar, to read or to hand a session on.
  */
-export function createNodeAuthClient(options: NodeAuthClientOptions): AuthClient & { cookies: CookieJar } {
+export function createNodeAuthClient<Fields extends AdditionalFieldTypes = {}>(
+  options: NodeAuthClientOptions,
+): WithFieldTypes<AuthClient, Fields> & { cookies: CookieJar } {
   const fetchWithCookies = cookieKeepingFetch(options.fetch);
   const origin = options.origin ?? new URL(options.baseURL).origin;
-  const client = createAuthClient({
+  const client = createAuthClient<Fields>({
     ...options,
     headers: { origin, ...options.headers },
     fetch: fetchWithCookies,
