@@ -11,6 +11,8 @@ const integration = (name: string, dialect: string) => ({
   test: {
     name,
     include: ["test/**/*.test.ts"],
+    // PostgreSQL test servers copy one migrated database rather than each migrating its own.
+    globalSetup: dialect === "postgres" ? ["test/helpers/postgres-template.ts"] : [],
     // Every JSON reply is checked against its endpoint's reply schema (src/server/http/route.ts).
     // createAuth reads the mail variables: a developer's own SMTP_URL must not receive test mail.
     env: { TEST_DIALECT: dialect, GATEHOUSE_CHECK_REPLIES: "1", SMTP_URL: "", MAIL_DISABLED: "", MAIL_FROM: "" },

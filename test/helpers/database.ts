@@ -2,15 +2,20 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { inject } from "vitest";
 import { LOWER_ALPHANUMERIC, randomString } from "../../src/server/crypto/random.js";
 
 /**
  * A fresh, empty database for one test file, on the dialect this project run is for
  * (TEST_DIALECT): an in-memory SQLite database, or a new PostgreSQL database on TEST_DATABASE_URL
  * that is dropped afterwards. `shared`: a SQLite database in a file, which a second instance can open
- * too (removed afterwards).
+ * too (removed afterwards). `migrated`: on PostgreSQL, a copy of the run's migrated template
+ * (test/helpers/postgres-template.ts), for servers that would migrate it at once anyway.
  */
-export async function freshDatabaseUrl({ shared = false } = {}): Promise<{ url: string; drop(): Promise<void> }> {
+export async function freshDatabaseUrl({ shared = false, migrated = false } = {}): Promise<{
+  url: string;
+  drop(): Promise<void>;
+}> {
   if (process.env.TEST_DIALECT !== "postgres" && shared) {
     const dir = mkdtempSync(join(tmpdir(), "gatehouse-test-db-"));
     return {
@@ -24,7 +29,9 @@ export async function freshDatabaseUrl({ shared = false } = {}): Promise<{ url: 
   const name = `gatehouse_test_${randomString(12, LOWER_ALPHANUMERIC)}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(
+    migrated ? `CREATE DATABASE ${name} TEMPLATE ${inject("postgresTemplate")}` : `CREATE DATABASE ${name}`,
+  );
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;

@@ -63,7 +63,7 @@ export interface TestServerInput {
 export async function startTestServer(input: TestServerInput = {}): Promise<TestServer> {
   const database = input.shareDatabaseWith
     ? { url: input.shareDatabaseWith.databaseUrl, drop: async () => {} }
-    : await freshDatabaseUrl({ shared: input.shareable });
+    : await freshDatabaseUrl({ shared: input.shareable, migrated: true });
   // Instances on one machine share its clock.
   const clock = input.shareDatabaseWith?.clock ?? createTestClock();
   const loggedErrors: string[] = [];
