@@ -281,6 +281,7 @@ export interface NodeAuthClientOptions extends Omit<AuthClientOptions, "baseURL"
  * Origin, keeps the session cookies between calls and listens to no focus events. `cookies` is the
  * jar, to read or to hand a session on.
  */
+// biome-ignore lint/complexity/noBannedTypes: {} means "no fields declared", as in createAuthClient.
 export function createNodeAuthClient<Fields extends AdditionalFieldTypes = {}>(
   options: NodeAuthClientOptions,
 ): WithFieldTypes<AuthClient, Fields> & { cookies: CookieJar } {
