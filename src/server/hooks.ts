@@ -1,7 +1,10 @@
 import type { Member, Organization, SessionWithUser, User } from "../contract/models.js";
 import { ConfigError } from "./options.js";
+import type { OrganizationPatch } from "./store/organizations.js";
 import type { NewSession, RevokedSessionRow, SessionRow } from "./store/sessions.js";
-import type { NewUser } from "./store/users.js";
+import type { NewUser, UserPatch } from "./store/users.js";
+
+export type { OrganizationPatch, UserPatch };
 
 /**
  * Hooks an app gives createAuth in code (functions, so never in AUTH_CONFIG's JSON): around every
@@ -76,18 +79,6 @@ export interface ModelHooks<Data, Row, Patch, Removed = Row> {
 /** A new user as written (`now` becomes createdAt and updatedAt). */
 export type UserData = NewUser;
 
-/** The user columns an update may change. */
-export interface UserPatch {
-  name?: string;
-  image?: string | null;
-  emailVerified?: boolean;
-  email?: string;
-  role?: string;
-  banned?: boolean;
-  banReason?: string | null;
-  banExpires?: Date | null;
-}
-
 /** A new session as written: the token is stored only as its digest. */
 export type SessionData = NewSession;
 
@@ -108,13 +99,6 @@ export interface OrganizationData {
   /** JSON text, as stored. */
   metadata: string | null;
   now: Date;
-}
-
-export interface OrganizationPatch {
-  name?: string;
-  slug?: string;
-  logo?: string | null;
-  metadata?: string | null;
 }
 
 export interface MemberData {

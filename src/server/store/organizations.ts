@@ -98,10 +98,18 @@ export async function slugExists(db: DB, slug: string): Promise<boolean> {
   return row !== undefined;
 }
 
+/** The organization columns an update may change (metadata as JSON text, as stored). */
+export interface OrganizationPatch {
+  name?: string;
+  slug?: string;
+  logo?: string | null;
+  metadata?: string | null;
+}
+
 export async function updateOrganizationRow(
   db: DB,
   id: string,
-  patch: { name?: string; slug?: string; logo?: string | null; metadata?: string | null },
+  patch: OrganizationPatch,
   fields?: FieldValues,
 ): Promise<Organization | null> {
   const set = { ...patch, ...(fields ? storedValues(fields.spec, fields.values) : {}) };

@@ -106,19 +106,22 @@ export async function insertUser(db: DB, user: NewUser): Promise<User> {
   return mapUser(row, toDate, user.fields?.spec);
 }
 
+/** The user columns an update may change. */
+export interface UserPatch {
+  name?: string;
+  image?: string | null;
+  emailVerified?: boolean;
+  email?: string;
+  role?: string;
+  banned?: boolean;
+  banReason?: string | null;
+  banExpires?: Date | null;
+}
+
 export async function updateUserProfile(
   db: DB,
   id: string,
-  patch: {
-    name?: string;
-    image?: string | null;
-    emailVerified?: boolean;
-    email?: string;
-    role?: string;
-    banned?: boolean;
-    banReason?: string | null;
-    banExpires?: Date | null;
-  },
+  patch: UserPatch,
   now: Date,
   fields?: { spec: TableFields; values: Readonly<Record<string, unknown>> },
 ): Promise<User | null> {
