@@ -8,6 +8,8 @@ export interface TestClock {
 }
 
 export function createTestClock(start: Date = new Date()): TestClock {
+  // Measured from this clock's own start: a module-level origin would run a later clock ahead.
+  const startedAt = Date.now();
   let offsetMs = 0;
   let frozenAt: number | null = null;
   const elapsed = () => frozenAt ?? Date.now() - startedAt;
@@ -27,4 +29,3 @@ export function createTestClock(start: Date = new Date()): TestClock {
   };
 }
 
-const startedAt = Date.now();
