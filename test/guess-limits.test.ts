@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { RECIPIENT_CAP } from "../src/server/email/outbox.js";
 import { FREE_FAILURES } from "../src/server/services/sign-in-throttle.js";
 import type { TestBrowser, TestResponse } from "./helpers/browser.js";
+import { PARALLEL_REQUESTS } from "./helpers/burst.js";
 import { uniqueEmail } from "./helpers/mail-flows.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
 
@@ -10,7 +11,7 @@ import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
 // checked, so a burst of guesses fired at once gets no more checks than the limit allows.
 
 /** Guesses fired at once at one secret, over real HTTP. */
-const BURST = 150;
+const BURST = PARALLEL_REQUESTS;
 /** Wrong codes one two-factor challenge takes (services/two-factor.ts). */
 const CHALLENGE_ATTEMPTS = 5;
 /** emailOTP.allowedAttempts's default. */

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { sweepExpired } from "../src/server/services/housekeeping.js";
+import { PARALLEL_REQUESTS } from "./helpers/burst.js";
 import { type MailCapture, startMailCapture } from "./helpers/mail.js";
 import { createOrganization, joinAs } from "./helpers/organization.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
@@ -78,13 +79,13 @@ describe("invitation abuse", () => {
     expect(`${mail?.text}${mail?.html}`).not.toContain("evil.example");
   });
 
-  it("150 parallel resends of one invitation send one mail; the next waits out the cooldown", async () => {
+  it(`${PARALLEL_REQUESTS} parallel resends of one invitation send one mail; the next waits out the cooldown`, async () => {
     const { owner } = await createOrganization(server);
     const email = freshEmail();
     expect((await owner.browser.post("/organization/invite-member", { email, role: "member" })).status).toBe(200);
     server.clock.advance(60);
     const answers = await Promise.all(
-      Array.from({ length: 150 }, () =>
+      Array.from({ length: PARALLEL_REQUESTS }, () =>
         owner.browser.post("/organization/invite-member", { email, role: "member", resend: true }),
       ),
     );
@@ -107,7 +108,7 @@ describe("invitation abuse", () => {
     expect(Number(row.sendCount)).toBe(3);
   });
 
-  it("one address gets at most 10 invitation mails a day across organizations, under 150 parallel requests", async () => {
+  it(`one address gets at most 10 invitation mails a day across organizations, under ${PARALLEL_REQUESTS} parallel requests`, async () => {
     const { owner, organizationId } = await createOrganization(server);
     const organizations = [organizationId];
     for (let i = 0; i < 11; i++) {
@@ -116,7 +117,7 @@ describe("invitation abuse", () => {
     }
     const email = freshEmail();
     const answers = await Promise.all(
-      Array.from({ length: 150 }, (_, i) =>
+      Array.from({ length: PARALLEL_REQUESTS }, (_, i) =>
         owner.browser.post("/organization/invite-member", {
           email,
           role: "member",
@@ -186,7 +187,7 @@ describe("invitation abuse", () => {
 });
 
 describe("invitations per inviter under parallel requests", () => {
-  it("150 parallel invitations across 15 organizations create at most invitationsPerInviterPerDay", async () => {
+  it(`${PARALLEL_REQUESTS} parallel invitations across 15 organizations create at most invitationsPerInviterPerDay`, async () => {
     const cap = 5;
     const capped = await startTestServer({ options: { organization: { invitationsPerInviterPerDay: cap } } });
     try {
@@ -198,7 +199,7 @@ describe("invitations per inviter under parallel requests", () => {
       );
       const organizations = [organizationId, ...others];
       const answers = await Promise.all(
-        Array.from({ length: 150 }, (_, i) =>
+        Array.from({ length: PARALLEL_REQUESTS }, (_, i) =>
           owner.browser.post("/organization/invite-member", {
             email: freshEmail(),
             role: "member",

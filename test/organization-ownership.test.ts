@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TestBrowser } from "./helpers/browser.js";
+import { PARALLEL_REQUESTS } from "./helpers/burst.js";
 import { createOrganization, joinAs } from "./helpers/organization.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
 import { WebhookReceiver } from "./helpers/webhook-receiver.js";
@@ -218,7 +219,7 @@ describe("POST /organization/transfer-ownership", () => {
 });
 
 describe("ownership under concurrency", () => {
-  it("150 parallel transfers and role changes never leave the organization with 0 or 2 owners", async () => {
+  it(`${PARALLEL_REQUESTS} parallel transfers and role changes never leave the organization with 0 or 2 owners`, async () => {
     const { owner, organizationId } = await createOrganization(server);
     const people: { browser: TestBrowser; userId: string; memberId: string }[] = [];
     const ownRow = (await owner.browser.get(`/organization/get-active-member?organizationId=${organizationId}`)).body;
@@ -228,7 +229,7 @@ describe("ownership under concurrency", () => {
       people.push({ browser: joined.browser, userId: joined.user.id, memberId: joined.memberId });
     }
     const pick = (i: number, skip: number) => people[(skip + 1 + (i % (people.length - 1))) % people.length]!;
-    const requests = Array.from({ length: 150 }, (_, i) => {
+    const requests = Array.from({ length: PARALLEL_REQUESTS }, (_, i) => {
       const caller = people[i % people.length]!;
       const other = pick(i, i % people.length);
       switch (i % 5) {
@@ -268,11 +269,11 @@ describe("ownership under concurrency", () => {
     expect([...seen]).toEqual([1]);
   });
 
-  it("150 parallel account deletions and leaves by owners leave exactly one owner", async () => {
+  it(`${PARALLEL_REQUESTS} parallel account deletions and leaves by owners leave exactly one owner`, async () => {
     const { owner, organizationId } = await createOrganization(server);
     await joinAs(server, organizationId, "member");
     const owners = [{ browser: owner.browser, userId: owner.user.id }];
-    for (let i = 1; i < 75; i++) {
+    for (let i = 1; i < PARALLEL_REQUESTS / 2; i++) {
       const joined = await joinAs(server, organizationId, "owner", `Owner ${i}`);
       owners.push({ browser: joined.browser, userId: joined.user.id });
     }

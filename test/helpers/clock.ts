@@ -28,4 +28,3 @@ export function createTestClock(start: Date = new Date()): TestClock {
     },
   };
 }
-
