@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Readable } from "node:stream";
 import { serve } from "@hono/node-server";
-import { build } from "esbuild";
+import { type BuildOptions, build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCommand } from "../src/cli/run.js";
 import { type Auth, createAuth } from "../src/server/auth.js";
@@ -31,6 +31,17 @@ interface Run {
   stdout: string;
   stderr: string;
 }
+
+/** The package's esbuild command line (build:cli, build:server). */
+const BUNDLE: BuildOptions = {
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  packages: "external",
+  logLevel: "warning",
+  // Bare imports resolve from the repository's node_modules, as they would from an installed package.
+  nodePaths: [join(ROOT, "node_modules")],
+};
 
 let workDir: string;
 const databases: { url: string; drop(): Promise<void> }[] = [];
@@ -79,17 +90,7 @@ async function inProcess(args: string[], env: Record<string, string>, stdin = ""
 beforeAll(async () => {
   workDir = mkdtempSync(join(tmpdir(), "gatehouse-cli-"));
   CLI = join(workDir, "cli/main.js");
-  await build({
-    entryPoints: [join(ROOT, "src/cli/main.ts")],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    packages: "external",
-    logLevel: "warning",
-    outfile: CLI,
-    // Bare imports resolve from the repository's node_modules, as they would from an installed package.
-    nodePaths: [join(ROOT, "node_modules")],
-  });
+  await build({ ...BUNDLE, entryPoints: [join(ROOT, "src/cli/main.ts")], outfile: CLI });
   symlinkSync(join(ROOT, "node_modules"), join(workDir, "node_modules"));
 });
 afterAll(async () => {
@@ -644,10 +645,13 @@ describe("the app's configuration module (issue 30, item 6)", () => {
   it("npm start says a bad AUTH_CONFIG in words with exit 78, without a stack trace (a real process)", async () => {
     const badJson = join(workDir, "bad-start.json");
     writeFileSync(badJson, "{ not json");
+    // Bundled as `npm run build:server` does (loading the source through tsx took seconds longer).
+    const main = join(workDir, "server/main.js");
+    await build({ ...BUNDLE, entryPoints: [join(ROOT, "src/main.ts")], outfile: main });
     const run = await new Promise<Run>((done) => {
       execFile(
         process.execPath,
-        ["--import", "tsx", join(ROOT, "src/main.ts")],
+        [main],
         { cwd: workDir, env: { PATH: process.env.PATH ?? "", AUTH_CONFIG: badJson, PORT: "0" }, timeout: 30_000 },
         (error, stdout, stderr) => done({ code: typeof error?.code === "number" ? error.code : 0, stdout, stderr }),
       );
