@@ -389,7 +389,7 @@ describe("delivery", () => {
         true,
       ]);
       sender.clock.advance(8 * 86400);
-      expect((await sweepExpired(sender.auth.context)).webhooks).toBe(1);
+      expect((await sweepExpired(sender.auth.context))?.webhooks).toBe(1);
       const left = await sender.auth.context.webhooks.list();
       expect(left).toHaveLength(1);
       expect(left[0]?.deliveredAt).toBeNull();

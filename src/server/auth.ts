@@ -194,7 +194,7 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     database,
     api: createServerApi(context, app),
     async close() {
-      stopHousekeeping();
+      await stopHousekeeping();
       await mail.stop();
       await webhooks.stop();
       await revocations.close();

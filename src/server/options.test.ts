@@ -55,6 +55,7 @@ describe("resolveOptions", () => {
     expect(o.organization.organizationLimit).toBeUndefined();
     expect(o.advanced).toMatchObject({ cookiePrefix: "gatehouse", useSecureCookies: false });
     expect(o.trustedOrigins).toEqual([]);
+    expect(o.housekeeping).toEqual({ enabled: true, interval: 60, batchSize: 1000 });
   });
 
   it("derives sendOnSignUp from requireEmailVerification and secure cookies from an https BASE_URL", () => {
@@ -82,6 +83,8 @@ describe("resolveOptions", () => {
     ],
     [{ advanced: { cookiePrefix: "bad prefix;" } }, "advanced.cookiePrefix"],
     [{ socialProviders: { google: { clientSecret: "x" } } }, "socialProviders.google.clientId"],
+    [{ housekeeping: { batchSize: 0 } }, "housekeeping.batchSize"],
+    [{ housekeeping: { interval: 0.5 } }, "housekeeping.interval"],
     [{ nope: true }, "(root)"],
   ])("refuses %j naming %s", (input, key) => {
     expect(() => resolveOptions(input, base)).toThrow(ConfigError);

@@ -313,6 +313,15 @@ const pages = z.strictObject({
   error: pageOption.default("/"),
 });
 
+/** Pruning of rows that can never be used again (services/housekeeping.ts, docs/configuration.md). */
+const housekeeping = z.strictObject({
+  enabled: z.boolean().default(true),
+  /** Seconds from the end of one sweep of this instance to its next. */
+  interval: positiveSeconds.max(86400).default(60),
+  /** Most rows one DELETE statement removes: its locks and its time stay small. */
+  batchSize: z.number().int().min(1).max(10_000).default(1000),
+});
+
 export const authOptionsSchema = z.strictObject({
   emailAndPassword: emailAndPassword.prefault({}),
   emailVerification: emailVerification.prefault({}),
@@ -334,6 +343,7 @@ export const authOptionsSchema = z.strictObject({
   advanced: advanced.prefault({}),
   webhooks: webhooks.default([]),
   pages: pages.prefault({}),
+  housekeeping: housekeeping.prefault({}),
 });
 
 /** Options as written in AUTH_CONFIG: every key optional. */

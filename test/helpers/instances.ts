@@ -31,7 +31,8 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-const START_TIMEOUT_MS = 30_000;
+// Generous: on a loaded machine, three processes compiling TypeScript at once take a while.
+const START_TIMEOUT_MS = 60_000;
 
 /**
  * Starts `count` instances at once on one database and one Redis, each on its own loopback port and

@@ -79,7 +79,12 @@ export async function startTestServer(input: TestServerInput = {}): Promise<Test
   });
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const options = { ...input.options, rateLimit: { enabled: false, ...input.options?.rateLimit } };
+  // No background sweeps either: tests sweep when they mean to (their deletes would land in query counts).
+  const options = {
+    ...input.options,
+    rateLimit: { enabled: false, ...input.options?.rateLimit },
+    housekeeping: { enabled: false, ...input.options?.housekeeping },
+  };
   const auth: Auth = await createAuth({
     baseURL: origin,
     secret: TEST_SECRET,

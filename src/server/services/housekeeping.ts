@@ -1,10 +1,13 @@
 import type { AuthContext } from "../context.js";
-import { deleteExpiredAttempts } from "../store/attempt-counters.js";
 import {
+  deleteDeliveredWebhooksBefore,
+  deleteExpiredAttempts,
   deleteExpiredSessions,
+  deleteExpiredTwoFactorChallenges,
   deleteExpiredVerifications,
-  deleteFinishedWebhookDeliveries,
+  deleteFailedWebhooksBefore,
   deleteSentMailBefore,
+  withHousekeepingLease,
 } from "../store/housekeeping.js";
 
 /** Delivered mail is kept this long for the development outbox page and support questions. */
@@ -13,31 +16,97 @@ const SENT_MAIL_RETENTION_MS = 7 * 86400 * 1000;
 export const DELIVERED_WEBHOOK_RETENTION_MS = 7 * 86400 * 1000;
 export const FAILED_WEBHOOK_RETENTION_MS = 30 * 86400 * 1000;
 
-/**
- * Deletes what can never be used again: expired sessions and one-time values, old delivered mail and
- * old finished webhook deliveries.
- * Expired rows are already refused when read; this keeps the tables (and their indexes) small.
- */
-export async function sweepExpired(
-  ctx: AuthContext,
-): Promise<{ sessions: number; verifications: number; mail: number; webhooks: number }> {
-  const now = ctx.now();
-  const sessions = await deleteExpiredSessions(ctx.db, now);
-  const verifications = await deleteExpiredVerifications(ctx.db, now);
-  await deleteExpiredAttempts(ctx.db, now);
-  const mail = await deleteSentMailBefore(ctx.db, new Date(now.getTime() - SENT_MAIL_RETENTION_MS));
-  const webhooks = await deleteFinishedWebhookDeliveries(ctx.db, {
-    delivered: new Date(now.getTime() - DELIVERED_WEBHOOK_RETENTION_MS),
-    failed: new Date(now.getTime() - FAILED_WEBHOOK_RETENTION_MS),
-  });
-  return { sessions, verifications, mail, webhooks };
+/** Rows one sweep deleted, by kind, and when it held the lease (epoch ms). */
+export interface Sweep {
+  sessions: number;
+  verifications: number;
+  twoFactorChallenges: number;
+  attempts: number;
+  mail: number;
+  webhooks: number;
+  startedAt: number;
+  finishedAt: number;
 }
 
-/** Runs the sweep every `intervalMs` in the background; returns a function that stops it. */
-export function startHousekeeping(ctx: AuthContext, intervalMs = 10 * 60_000): () => void {
-  const timer = setInterval(() => {
-    sweepExpired(ctx).catch((error) => ctx.logger.warn("housekeeping sweep failed", { error: String(error) }));
-  }, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
+/**
+ * Deletes what can never be used again: expired sessions (with their proofs), one-time values
+ * (OAuth states among them), two-factor challenges and attempt counts, old delivered mail and old
+ * finished webhook deliveries. Expired rows are already refused when read; this keeps the tables
+ * (and their indexes) at the size of what is live. Each kind goes in statements of at most
+ * `housekeeping.batchSize` rows until none is left; the cut-off is fixed when the sweep starts, so
+ * it ends however fast rows expire. Answers null when another instance is sweeping the database.
+ */
+export async function sweepExpired(ctx: AuthContext, stopped: () => boolean = () => false): Promise<Sweep | null> {
+  const { batchSize } = ctx.options.housekeeping;
+  const drain = async (prune: (limit: number) => Promise<number>): Promise<number> => {
+    let total = 0;
+    for (;;) {
+      const deleted = await prune(batchSize);
+      total += deleted;
+      if (deleted < batchSize || stopped()) return total;
+      // Between batches, let the requests waiting on this process run.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  return withHousekeepingLease(ctx.db, ctx.dialect, async () => {
+    const startedAt = Date.now();
+    const now = ctx.now();
+    const ago = (ms: number) => new Date(now.getTime() - ms);
+    const deleted = {
+      sessions: await drain((limit) => deleteExpiredSessions(ctx.db, ctx.dialect, now, limit)),
+      verifications: await drain((limit) => deleteExpiredVerifications(ctx.db, ctx.dialect, now, limit)),
+      twoFactorChallenges: await drain((limit) => deleteExpiredTwoFactorChallenges(ctx.db, ctx.dialect, now, limit)),
+      attempts: await drain((limit) => deleteExpiredAttempts(ctx.db, ctx.dialect, now, limit)),
+      mail: await drain((limit) => deleteSentMailBefore(ctx.db, ctx.dialect, ago(SENT_MAIL_RETENTION_MS), limit)),
+      webhooks:
+        (await drain((limit) =>
+          deleteDeliveredWebhooksBefore(ctx.db, ctx.dialect, ago(DELIVERED_WEBHOOK_RETENTION_MS), limit),
+        )) +
+        (await drain((limit) =>
+          deleteFailedWebhooksBefore(ctx.db, ctx.dialect, ago(FAILED_WEBHOOK_RETENTION_MS), limit),
+        )),
+    };
+    return { ...deleted, startedAt, finishedAt: Date.now() };
+  });
+}
+
+/**
+ * Sweeps every `housekeeping.interval` seconds in the background (the next sweep is timed from the
+ * end of the last, so one process never runs two). Returns a function that stops it, waiting for a
+ * sweep under way to finish its batch.
+ */
+export function startHousekeeping(ctx: AuthContext): () => Promise<void> {
+  const { enabled, interval } = ctx.options.housekeeping;
+  if (!enabled) return async () => {};
+  let stopped = false;
+  let running: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout;
+  const sweepOnce = async () => {
+    try {
+      const sweep = await sweepExpired(ctx, () => stopped);
+      if (sweep && deletedRows(sweep) > 0) ctx.logger.info("housekeeping sweep", { ...sweep });
+    } catch (error) {
+      if (!stopped) ctx.logger.warn("housekeeping sweep failed", { error: String(error) });
+    }
+  };
+  const schedule = () => {
+    timer = setTimeout(() => {
+      running = sweepOnce().then(() => {
+        if (!stopped) schedule();
+      });
+    }, interval * 1000);
+    timer.unref();
+  };
+  schedule();
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await running;
+  };
+}
+
+function deletedRows(sweep: Sweep): number {
+  return (
+    sweep.sessions + sweep.verifications + sweep.twoFactorChallenges + sweep.attempts + sweep.mail + sweep.webhooks
+  );
 }

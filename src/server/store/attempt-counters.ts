@@ -101,9 +101,3 @@ export async function releaseAttempt(db: DB, key: string): Promise<void> {
 export async function clearAttempts(db: DB, key: string): Promise<void> {
   await db.deleteFrom("attemptCounter").where("key", "=", key).execute();
 }
-
-/** Counts past their expiry: housekeeping keeps the table to live limits. */
-export async function deleteExpiredAttempts(db: DB, now: Date): Promise<number> {
-  const result = await db.deleteFrom("attemptCounter").where("expiresAt", "<=", now).executeTakeFirst();
-  return Number(result.numDeletedRows);
-}

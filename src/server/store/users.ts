@@ -43,7 +43,11 @@ export async function findUserById(db: DB, id: string, fields?: TableFields): Pr
 }
 
 export async function findUserByEmail(db: DB, email: string): Promise<User | null> {
-  const row = await db.selectFrom("user").selectAll().where("email", "=", email.toLowerCase()).executeTakeFirst();
+  const row = await db
+    .selectFrom("user")
+    .selectAll()
+    .where((eb) => eb(eb.fn("lower", ["email"]), "=", email.toLowerCase()))
+    .executeTakeFirst();
   return row ? mapUser(row) : null;
 }
 
@@ -60,7 +64,8 @@ export async function findUserWithPasswordByEmail(
     )
     .selectAll("user")
     .select(["account.password as passwordHash", "account.id as credentialAccountId"])
-    .where("user.email", "=", email.toLowerCase())
+    // By lower(email): the unique index is on that expression (0001), and plain email has none.
+    .where((eb) => eb(eb.fn("lower", ["user.email"]), "=", email.toLowerCase()))
     .executeTakeFirst();
   if (!row) return null;
   const { passwordHash, credentialAccountId, ...user } = row;
