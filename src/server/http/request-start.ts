@@ -33,7 +33,7 @@ const WELL_FORMED_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 function requestStart(ctx: AuthContext, route: RouteName): (c: Context<AuthEnv>) => void {
   const ipHeaders = ctx.options.advanced.ipAddress.ipAddressHeaders;
   const metrics = ctx.metrics?.route(route.method, route.path) ?? null;
-  const span = routeSpan(route.method, `${ctx.basePath}${route.path}`);
+  const span = routeSpan(route.method, route.path.startsWith("/") ? `${ctx.basePath}${route.path}` : null);
   return (c) => {
     c.set("auth", ctx);
     c.set("clientIp", resolveClientIp(c, ipHeaders));

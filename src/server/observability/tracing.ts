@@ -28,7 +28,9 @@ export interface RouteSpan {
   attributes: Attributes;
 }
 
-export function routeSpan(method: string, route: string): RouteSpan {
+/** `route` null: no endpoint matched (a 404), so the span names no route. */
+export function routeSpan(method: string, route: string | null): RouteSpan {
+  if (route === null) return { name: "(unknown route)", attributes: Object.freeze({}) };
   return {
     name: `${method} ${route}`,
     attributes: Object.freeze({ "http.request.method": method, "http.route": route }),
