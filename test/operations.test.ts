@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServiceApp } from "../src/service-app.js";
 import { startMailCapture } from "./helpers/mail.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
 
@@ -197,6 +198,18 @@ describe("operations: the metrics path's switch and token", () => {
     expect(await scraped.text()).toContain("gatehouse_http_requests_total");
     // Only the configured path: the default one is not served.
     expect((await fetch(`${guarded.origin}/metrics`)).status).toBe(404);
+  });
+
+  it("is served by the service's own app (npm start), beside the API", async () => {
+    const service = createServiceApp(guarded.auth, "./no-application-here");
+    const url = `${guarded.origin}/internal/metrics`;
+    expect((await service.fetch(new Request(url))).status).toBe(401);
+    const scraped = await service.fetch(new Request(url, { headers: { Authorization: `Bearer ${token}` } }));
+    expect(scraped.status).toBe(200);
+    expect(await scraped.text()).toContain("gatehouse_outbox_pending");
+    expect(
+      (await createServiceApp(off.auth, "./no-application-here").fetch(new Request(`${off.origin}/metrics`))).status,
+    ).toBe(404);
   });
 
   it("refuses a malformed metrics option at start-up", async () => {
