@@ -13,14 +13,19 @@ export function servesApplication(appDir = APPLICATION_DIR): boolean {
 }
 
 /**
- * One origin for everything: the API under its base path, the built application (dist/app) for
- * every other GET, with client-side routes falling back to the application shell.
+ * One origin for everything: the API under its base path, the metrics when on, the built
+ * application (dist/app) for every other GET, with client-side routes falling back to the application shell.
  */
 export function createServiceApp(auth: Auth, appDir = APPLICATION_DIR): Hono {
   const basePath = auth.context.basePath;
   const root = new Hono();
   root.all(`${basePath}/*`, (c) => auth.handler(c.req.raw, c.env));
   root.all(basePath, () => new Response(null, { status: 404 }));
+  // The metrics (options.metrics) on the service's port; the auth handler answers them, token and all.
+  const metrics = auth.context.options.metrics;
+  if (metrics.enabled && !metrics.path.startsWith(`${basePath}/`)) {
+    root.on(["GET", "HEAD"], metrics.path, (c) => auth.handler(c.req.raw, c.env));
+  }
   // After the API routes, so only the application's pages and files carry the page policy.
   root.use("/*", applicationPageHeaders(auth.context));
   if (servesApplication(appDir)) {

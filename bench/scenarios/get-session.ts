@@ -31,3 +31,12 @@ export const getSessionCached: Scenario = {
   options: { session: { cookieCache: { enabled: true } } },
   setup: (target) => getSessionRequests(target, "get-session-cached"),
 };
+
+/** get-session with Prometheus metrics on (options.metrics), against get-session in the same rounds: their cost. */
+export const getSessionMetrics: Scenario = {
+  name: "get-session-metrics",
+  description: "GET /get-session as get-session, with metrics on (per-route counter and histogram)",
+  options: { session: { cookieCache: { enabled: false } }, metrics: { enabled: true } },
+  optIn: true,
+  setup: (target) => getSessionRequests(target, "get-session-metrics"),
+};

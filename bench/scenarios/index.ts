@@ -1,4 +1,4 @@
-import { getSession, getSessionCached } from "./get-session.js";
+import { getSession, getSessionCached, getSessionMetrics } from "./get-session.js";
 import { listAccounts } from "./list-accounts.js";
 import { listSessions } from "./list-sessions.js";
 import { getActiveMember, listMembers, listOrganizations } from "./organizations.js";
@@ -17,6 +17,7 @@ export const scenarios: readonly Scenario[] = [
   listMembers,
   signInEmail,
   getSessionScale,
+  getSessionMetrics,
 ];
 
 /** Each read route against its floor (bench/floor-server.ts on the same SQLite database). */

@@ -3,7 +3,7 @@ import type { AuthContext } from "./context.js";
 import { AuthError } from "./errors.js";
 import type { AuthEnv } from "./http/env.js";
 import { createRateLimit } from "./http/rate-limit.js";
-import { startingRequest } from "./http/request-start.js";
+import { finishRequest, startingRequest } from "./http/request-start.js";
 import { respondWithError } from "./http/respond-error.js";
 import { createRoute } from "./http/route.js";
 import { registerRoutes } from "./routes/index.js";
@@ -12,8 +12,9 @@ import { isDatabaseUnavailable } from "./store/database.js";
 /** How long a client should wait before retrying while the database does not answer. */
 const DATABASE_RETRY_AFTER_SECONDS = 5;
 
-/** The rate-limit identity every unrouted request shares. */
+/** The rate-limit identity (and metrics route) every unrouted request shares, whatever its method. */
 const UNKNOWN_PATH = { method: "GET", path: "(unknown)", summary: "", reply: null, policy: {} } as const;
+const UNKNOWN_ROUTE = { method: "*", path: "(unknown)" };
 
 /**
  * The auth API as a Hono app mounted at the base path, assembled here above http/ and routes/: each
@@ -29,23 +30,26 @@ export function createHttpApp(ctx: AuthContext): Hono<AuthEnv> {
   // share one rate-limit window per client, so a scan of random paths is slowed like any other.
   const limitUnknown = createRateLimit(UNKNOWN_PATH, ctx.options.rateLimit);
   app.notFound(
-    startingRequest(ctx, async (c) => {
+    startingRequest(ctx, UNKNOWN_ROUTE, async (c) => {
       try {
         await limitUnknown?.(c);
       } catch (error) {
         return respondWithError(error, c);
       }
-      return new Response(null, { status: 404 });
+      // c.body, not a bare Response: the request id and nosniff set at the start go with it.
+      return c.body(null, 404);
     }),
   );
   // A database that cannot answer is a moment's outage, not a bug: 503 with Retry-After, as /ready says.
-  app.onError((error, c) =>
-    respondWithError(
+  app.onError((error, c) => {
+    const response = respondWithError(
       isDatabaseUnavailable(error)
         ? new AuthError("SERVICE_UNAVAILABLE", { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS })
         : error,
       c,
-    ),
-  );
+    );
+    finishRequest(c, response);
+    return response;
+  });
   return app;
 }

@@ -1,4 +1,5 @@
 import type { Hono } from "hono";
+import type { Registry } from "prom-client";
 import { createServerApi, type ServerApi } from "./api.js";
 import { createHttpApp } from "./app.js";
 import type { AuthContext, OnLinkAccount } from "./context.js";
@@ -9,6 +10,7 @@ import { MailOutbox } from "./email/outbox.js";
 import { checkHooks, type DatabaseHooks, type EndpointHooks } from "./hooks.js";
 import type { AuthEnv } from "./http/env.js";
 import { consoleLogger, type Logger } from "./logger.js";
+import { newCacheCounts } from "./observability/request-metrics.js";
 import { type AuthOptions, type AuthOptionsInput, ConfigError, resolveOptions } from "./options.js";
 import { resolvePages } from "./pages.js";
 import { createProviderRegistry } from "./providers/registry.js";
@@ -17,6 +19,7 @@ import type { RevocationFeed } from "./services/revocations.js";
 import { RevocationList } from "./services/revocations.js";
 import { ensureAdditionalColumns, resolveAdditionalFields } from "./store/additional-fields.js";
 import { migrateToLatest, type OpenedDatabase, openDatabase } from "./store/database.js";
+import { mailBacklog, webhookBacklog } from "./store/outbox-backlog.js";
 import { MemoryRateLimitStore, type RateLimitStore } from "./store/rate-limit-store.js";
 import { MemberPageCache } from "./store/reads/index.js";
 import { createOriginPredicate, normalizeOrigin } from "./trusted-origins.js";
@@ -82,6 +85,11 @@ export interface Auth {
    * server-only addMember and setPassword; a refused call throws AuthError (docs/server-api.md).
    */
   readonly api: ServerApi;
+  /**
+   * The instance's Prometheus registry when options.metrics is on (null otherwise): the handler
+   * answers options.metrics.path with it; an app may also merge it into its own (docs/operations.md).
+   */
+  readonly metrics: Registry | null;
   close(): Promise<void>;
 }
 
@@ -157,6 +165,18 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     logger,
     feed: cookieCache.enabled ? (input.revocationFeed ?? database.revocationFeed?.(logger)) : undefined,
   });
+  const cacheCounts = newCacheCounts();
+  // Its own registry per instance (never prom-client's global one): two instances in a process do not
+  // clash. prom-client is loaded only when metrics are on.
+  const metrics = options.metrics.enabled
+    ? (await import("./observability/metrics.js")).createMetrics(options.metrics, {
+        database: database.stats,
+        mailBacklog: () => mailBacklog(database.db),
+        webhookBacklog: () => webhookBacklog(database.db),
+        caches: cacheCounts,
+        now,
+      })
+    : null;
   const context: AuthContext = {
     options,
     pages,
@@ -172,7 +192,9 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     mail,
     devOutbox: delivery.devOutbox,
     webhooks,
-    memberPages: new MemberPageCache(),
+    memberPages: new MemberPageCache(cacheCounts.memberPages),
+    metrics: metrics?.requests ?? null,
+    cacheCounts,
     now,
     isTrustedOrigin,
     providers,
@@ -188,7 +210,11 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
   webhooks.start();
   const stopHousekeeping = startHousekeeping(context);
   return {
-    handler: (request, env) => Promise.resolve(app.fetch(request, env)),
+    handler: metrics
+      ? (request, env) =>
+          metrics.isMetricsRequest(request) ? metrics.answer(request) : Promise.resolve(app.fetch(request, env))
+      : (request, env) => Promise.resolve(app.fetch(request, env)),
+    metrics: metrics?.registry ?? null,
     app,
     context,
     database,

@@ -4,6 +4,7 @@ import type { TokenCipher } from "./crypto/token-cipher.js";
 import type { MailOutbox } from "./email/outbox.js";
 import type { DatabaseHooks, EndpointHooks } from "./hooks.js";
 import type { Logger } from "./logger.js";
+import type { CacheCounts, RequestMetrics } from "./observability/request-metrics.js";
 import type { AuthOptions } from "./options.js";
 import type { AppPages } from "./pages.js";
 import type { ProviderRegistry } from "./providers/registry.js";
@@ -52,6 +53,10 @@ export interface AuthContext {
   readonly revocations: Revocations;
   /** list-members' first pages this instance has sent, reused while the database says they still hold. */
   readonly memberPages: MemberPageCache;
+  /** Per-route request metrics when options.metrics is on; null: nothing is recorded. */
+  readonly metrics: RequestMetrics | null;
+  /** Hits and misses of the caches, counted always (plain numbers), read by the metrics at scrape time. */
+  readonly cacheCounts: CacheCounts;
   /** Encrypts provider tokens at rest. */
   readonly tokenCipher: TokenCipher;
   /** Encrypts TOTP secrets at rest, under a key of their own. */

@@ -5,9 +5,21 @@ export interface Logger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
-/** One JSON object per line on stdout/stderr, for any log collector. */
+type Level = "info" | "warn" | "error";
+
+/**
+ * One JSON object per line (docs/operations.md): `time` (ISO 8601), `level`, `message`, then the
+ * fields (a request's `requestId` among them); no field can stand in for those three.
+ */
+export function logLine(level: Level, message: string, fields?: Record<string, unknown>): string {
+  const line: Record<string, unknown> = { time: new Date().toISOString(), level, message };
+  if (fields) for (const key of Object.keys(fields)) if (!(key in line)) line[key] = fields[key];
+  return JSON.stringify(line);
+}
+
+/** Info on stdout, warnings and errors on stderr, for any log collector. */
 export const consoleLogger: Logger = {
-  info: (message, fields) => console.log(JSON.stringify({ level: "info", message, ...fields })),
-  warn: (message, fields) => console.warn(JSON.stringify({ level: "warn", message, ...fields })),
-  error: (message, fields) => console.error(JSON.stringify({ level: "error", message, ...fields })),
+  info: (message, fields) => console.log(logLine("info", message, fields)),
+  warn: (message, fields) => console.warn(logLine("warn", message, fields)),
+  error: (message, fields) => console.error(logLine("error", message, fields)),
 };

@@ -25,6 +25,7 @@ describe("resolveOptions", () => {
       autoSignInAfterVerification: false,
       expiresIn: 3600,
     });
+    expect(o.metrics).toEqual({ enabled: false, path: "/metrics" });
     expect(o.session).toEqual({
       additionalFields: {},
       expiresIn: 604800,

@@ -322,6 +322,17 @@ const housekeeping = z.strictObject({
   batchSize: z.number().int().min(1).max(10_000).default(1000),
 });
 
+/** Prometheus metrics (docs/operations.md): served on the service's port at `path` when enabled. */
+const metrics = z.strictObject({
+  enabled: z.boolean().default(false),
+  path: z
+    .string()
+    .regex(/^\/[A-Za-z0-9._~/-]*$/, "must be a path starting with '/' (letters, digits, '.', '_', '~', '-', '/')")
+    .default("/metrics"),
+  /** When set, a scrape must send `Authorization: Bearer <token>`; otherwise it is answered 401. */
+  token: z.string().min(16, "must be at least 16 characters").optional(),
+});
+
 export const authOptionsSchema = z.strictObject({
   emailAndPassword: emailAndPassword.prefault({}),
   emailVerification: emailVerification.prefault({}),
@@ -344,6 +355,7 @@ export const authOptionsSchema = z.strictObject({
   webhooks: webhooks.default([]),
   pages: pages.prefault({}),
   housekeeping: housekeeping.prefault({}),
+  metrics: metrics.prefault({}),
 });
 
 /** Options as written in AUTH_CONFIG: every key optional. */

@@ -1,13 +1,18 @@
 import type { Context } from "hono";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
+import type { RequestTiming } from "./request-start.js";
 
 /** What each request carries from its start (http/request-start.ts) and its steps to the route handler. */
 export interface AuthEnv {
   Variables: {
     auth: AuthContext;
-    /** Drawn when first needed (http/request-start.ts `requestId`): read it through that. */
+    /** The incoming X-Request-Id when well-formed, else drawn at the start (http/request-start.ts). */
     requestId?: string;
+    /** When the request started, its route's metrics and its span; cleared once the answer is recorded. */
+    timing?: RequestTiming;
+    /** The code of the error the request answered (respond-error.ts), for the metrics. */
+    errorCode?: string;
     /** The parsed JSON or form body of a POST; `{}` when there is none. */
     body: Record<string, unknown>;
     clientIp: string | null;

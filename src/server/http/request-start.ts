@@ -1,52 +1,95 @@
 import { randomUUID } from "node:crypto";
+import type { Span } from "@opentelemetry/api";
 import type { Context } from "hono";
 import type { AuthContext } from "../context.js";
+import type { RouteMetrics } from "../observability/request-metrics.js";
+import { endRequestSpan, routeSpan, startRequestSpan, withinSpan } from "../observability/tracing.js";
 import { resolveClientIp } from "./client-ip.js";
 import type { AuthEnv } from "./env.js";
 
+/** A route as the endpoint table names it: method and path template (`/callback/:id`), never the raw URL. */
+export interface RouteName {
+  method: string;
+  path: string;
+}
+
+/** What a request carries from its start to its answer, for the metrics and its span. */
+export interface RequestTiming {
+  startedAt: number;
+  metrics: RouteMetrics | null;
+  span: Span;
+}
+
+/** An incoming `X-Request-Id` kept as the request's id: a proxy's or caller's, if short and plain. */
+const WELL_FORMED_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
 /**
  * What every request starts with: the context, the client's IP (resolved while the socket is surely
- * open, before a slow password hash) and nosniff. Called by each route's handler and the not-found
- * handler, not a middleware: Hono calls a route's only handler without composing a chain.
+ * open, before a slow password hash), nosniff, its request id (echoed in X-Request-Id), and its
+ * timing and span. Called by each route's handler and the not-found handler, not a middleware: Hono
+ * calls a route's only handler without composing a chain. The metrics and span name come from the
+ * route, fixed at start-up, so a scan of random paths adds no series.
  */
-function requestStart(ctx: AuthContext): (c: Context<AuthEnv>) => void {
+function requestStart(ctx: AuthContext, route: RouteName): (c: Context<AuthEnv>) => void {
   const ipHeaders = ctx.options.advanced.ipAddress.ipAddressHeaders;
+  const metrics = ctx.metrics?.route(route.method, route.path) ?? null;
+  const span = routeSpan(route.method, route.path.startsWith("/") ? `${ctx.basePath}${route.path}` : null);
   return (c) => {
     c.set("auth", ctx);
     c.set("clientIp", resolveClientIp(c, ipHeaders));
     c.header("X-Content-Type-Options", "nosniff");
+    const headers = c.req.raw.headers;
+    const incoming = headers.get("x-request-id");
+    const id = incoming !== null && WELL_FORMED_REQUEST_ID.test(incoming) ? incoming : newRequestId();
+    c.set("requestId", id);
+    c.header("X-Request-Id", id);
+    c.set("timing", { startedAt: performance.now(), metrics, span: startRequestSpan(span, headers) });
   };
 }
 
 /**
  * `handler` with the request started first and, once it is done (answered or thrown), the webhooks
- * its committed transactions queued woken. Errors still reach app.onError, which finds the context set.
+ * its committed transactions queued woken. Errors still reach app.onError, which finds the context
+ * set and finishes the request (finishRequest) with the answer it makes.
  */
 export function startingRequest<Rest extends unknown[], R>(
   ctx: AuthContext,
+  route: RouteName,
   handler: (c: Context<AuthEnv>, ...rest: Rest) => R | Promise<R>,
 ): (c: Context<AuthEnv>, ...rest: Rest) => Promise<R> {
-  const start = requestStart(ctx);
+  const start = requestStart(ctx, route);
   return async (c, ...rest) => {
     start(c);
     try {
-      return await handler(c, ...rest);
+      const result = await withinSpan((c.get("timing") as RequestTiming).span, () => handler(c, ...rest));
+      finishRequest(c, result instanceof Response ? result : c.res);
+      return result;
     } finally {
       ctx.webhooks.wakeIfQueued();
     }
   };
 }
 
-/**
- * 12 random hex characters naming the request in logs and 500 answers, drawn when first asked for:
- * most requests never need one. randomUUID draws from a buffered entropy pool, so this costs no
- * system call on most requests.
- */
+/** Records the answer once (metrics, span): a page's inner error is finished by onError before its outer handler returns. */
+export function finishRequest(c: Context<AuthEnv>, response: Response): void {
+  const timing = c.get("timing");
+  if (timing === undefined) return;
+  c.set("timing", undefined);
+  timing.metrics?.observe(response, (performance.now() - timing.startedAt) / 1000, c.get("errorCode"));
+  endRequestSpan(timing.span, response.status, requestId(c));
+}
+
+/** 12 random hex characters; randomUUID draws from a buffered entropy pool, so this costs no system call on most requests. */
+function newRequestId(): string {
+  const uuid = randomUUID();
+  return uuid.slice(0, 8) + uuid.slice(9, 13);
+}
+
+/** The request's id (X-Request-Id), naming it in logs, 500 answers and its span. */
 export function requestId(c: Context<AuthEnv>): string {
   let id = c.get("requestId");
   if (id === undefined) {
-    const uuid = randomUUID();
-    id = uuid.slice(0, 8) + uuid.slice(9, 13);
+    id = newRequestId();
     c.set("requestId", id);
   }
   return id;

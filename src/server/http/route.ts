@@ -219,7 +219,7 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
     };
     // Each API route is one handler, which Hono calls directly (no middleware chain composed per
     // request); a page's security headers wrap it, started first as before.
-    if (page) app.on(endpoint.method, endpoint.path, startingRequest(ctx, page), serve);
-    else app.on(endpoint.method, endpoint.path, startingRequest(ctx, serve));
+    if (page) app.on(endpoint.method, endpoint.path, startingRequest(ctx, endpoint, page), serve);
+    else app.on(endpoint.method, endpoint.path, startingRequest(ctx, endpoint, serve));
   };
 }

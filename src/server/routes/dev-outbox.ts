@@ -42,7 +42,7 @@ function isLocalRequest(c: Context<AuthEnv>): boolean {
 export function devOutboxRoutes(route: Route): void {
   route(serviceEndpoints.developmentOutbox, async (c) => {
     const ctx = c.get("auth");
-    if (!isLocalRequest(c)) return new Response(null, { status: 404 });
+    if (!isLocalRequest(c)) return c.body(null, 404);
     c.header("Cache-Control", "no-store");
     const entries = await ctx.mail.list();
     return entries.map(({ id, to, subject, text, html, kind, createdAt, sentAt }) => ({

@@ -36,7 +36,7 @@ export function magicLinkRoutes(route: Route): void {
 
   route(passwordlessEndpoints.verifyMagicLink, async (c, { query }) => {
     // A link checker's HEAD must not spend the link (GET routes answer HEAD too).
-    if (c.req.method === "HEAD") return new Response(null, { status: 200 });
+    if (c.req.method === "HEAD") return c.body(null, 200);
     const ctx = c.get("auth");
     // A link or redirect can be aimed at any browser (login CSRF): unless this browser asked for the
     // link, it goes to the app's confirmation page, whose form POSTs here; nothing is spent before.

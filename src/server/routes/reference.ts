@@ -76,7 +76,7 @@ export function referenceRoutes(route: Route, ctx: AuthContext): void {
   route(serviceEndpoints.referenceAsset, (c) => {
     const name = c.req.param("asset") ?? "";
     const asset = ASSETS.get(name);
-    if (!asset) return new Response(null, { status: 404 });
+    if (!asset) return c.body(null, 404);
     c.header("Cache-Control", "public, max-age=3600");
     return c.body(asset.text, 200, { "Content-Type": asset.type });
   });

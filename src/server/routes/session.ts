@@ -44,6 +44,7 @@ export function sessionRoutes(route: Route): void {
     // A JWT is only ever signed for a session read from the database, so set-auth-jwt skips the cache.
     if (!query.disableCookieCache && !(ctx.options.jwt.enabled && ctx.options.jwt.setAuthJwtHeader)) {
       const cachedJson = readCookieCacheJson(c, token);
+      if (ctx.options.session.cookieCache.enabled) ctx.cacheCounts.cookieCache[cachedJson ? "hits" : "misses"] += 1;
       if (cachedJson !== null) return new JsonReply(cachedJson);
     }
     const dontRemember = isDontRemember(c);

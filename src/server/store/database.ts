@@ -33,11 +33,21 @@ function loadDriver(name: "pg" | "better-sqlite3", dialect: DialectName): unknow
   }
 }
 
+/** What the metrics read at scrape time (docs/operations.md): plain counts, kept whether or not anyone reads them. */
+export interface DatabaseStats {
+  /** PostgreSQL's pool: connections open, idle, and queries waiting for one; null on SQLite (one connection). */
+  pool: { total: number; idle: number; waiting: number; max: number } | null;
+  /** Hot reads (store/reads) sent to PostgreSQL: statements, those carrying several reads, and the reads they carried. */
+  hotReads: { statements: number; coalescedStatements: number; coalescedReads: number };
+}
+
 export interface OpenedDatabase {
   db: DB;
   dialect: DialectName;
   /** Round trips made so far; hot paths are counted, not guessed. */
   readonly queryCount: () => number;
+  /** The pool and hot-read counts, for the metrics. */
+  readonly stats: () => DatabaseStats;
   /** PostgreSQL only: LISTEN/NOTIFY, so instances without Redis still hear each other's revocations. */
   revocationFeed?(logger: Logger): RevocationFeed;
   close(): Promise<void>;
@@ -109,9 +119,17 @@ export function openDatabase(url: string): OpenedDatabase {
     // crash the process. The query in flight fails on its own, and the pool drops the connection.
     pool.on("connect", (client) => client.on("error", () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
+    const hotReads = { statements: 0, coalescedStatements: 0, coalescedReads: 0 };
     registerDirectReader(
       db,
-      postgresReader(pool, () => (queries += 1)),
+      postgresReader(pool, (reads) => {
+        queries += 1;
+        hotReads.statements += 1;
+        if (reads > 1) {
+          hotReads.coalescedStatements += 1;
+          hotReads.coalescedReads += reads;
+        }
+      }),
     );
     const notify = async (channel: string, payload: string) => {
       await sql`select pg_notify(${channel}, ${payload})`.execute(db);
@@ -120,6 +138,10 @@ export function openDatabase(url: string): OpenedDatabase {
       db,
       dialect,
       queryCount: () => queries,
+      stats: () => ({
+        pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize },
+        hotReads: { ...hotReads },
+      }),
       revocationFeed: (logger) => postgresRevocationFeed(location, pg, notify, logger),
       close: async () => {
         closing = true;
@@ -155,7 +177,9 @@ export function openDatabase(url: string): OpenedDatabase {
     // Kysely closes only a connection it has used itself; the direct reads use it without Kysely.
     if (sqlite.open) sqlite.close();
   };
-  return { db, dialect, queryCount: () => queries, close };
+  // SQLite's hot reads run straight on its one connection: nothing to pool or coalesce.
+  const stats = () => ({ pool: null, hotReads: { statements: 0, coalescedStatements: 0, coalescedReads: 0 } });
+  return { db, dialect, queryCount: () => queries, stats, close };
 }
 
 /** Prepared statements kept per SQL text; bounded so queries with varying IN-lists cannot grow it forever. */

@@ -509,8 +509,10 @@ export function readCallerMembersPage(
         const version = row.pageVersion === null ? null : Number(row.pageVersion);
         // The statement's own test: this is the page held, so the statement left the page out.
         if (known && known.organizationId === caller.organizationId && known.version === version) {
+          pages.counts.hits += 1;
           return { caller, reply: known.reply };
         }
+        pages.counts.misses += 1;
         const members = parseJsonRows<MemberUserRow>(row.rows).map((member) => mapMemberWithUser(member, isoTimestamp));
         const reply = Object.freeze({ members, total: Number(row.total ?? 0) });
         pages.remember(naming, page, { organizationId: caller.organizationId, version, reply });

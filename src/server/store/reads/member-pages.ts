@@ -1,4 +1,5 @@
 import { LRUCache } from "lru-cache";
+import type { HitCount } from "../../observability/request-metrics.js";
 import type { MembersReply } from "../members.js";
 
 /** A page of list-members this instance has sent, and the member-list version it was read at. */
@@ -26,6 +27,9 @@ export class MemberPageCache {
     sizeCalculation: (page) => approximateBytes(page.reply) + page.organizationId.length,
   });
   readonly #organizationOf = new LRUCache<string, string>({ max: NAMINGS });
+
+  /** `counts`: where pages answered again (hits) and read anew (misses) are counted, for the metrics. */
+  constructor(readonly counts: HitCount = { hits: 0, misses: 0 }) {}
 
   /** The page held for this naming of an organization and this page (sort, direction, size), if any. */
   known(naming: string, page: string): KnownPage | undefined {

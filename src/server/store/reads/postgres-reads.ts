@@ -52,7 +52,7 @@ interface Shape {
  * table). Reads of one SQL text issued in the same event-loop turn share a statement, a `UNION ALL`
  * of up to MOST_READS_PER_ROUND_TRIP copies; if PostgreSQL refuses it, each read runs again alone.
  */
-export function postgresReader(pool: QueryPool, countRoundTrip: () => void): PostgresRead {
+export function postgresReader(pool: QueryPool, countRoundTrip: (reads: number) => void): PostgresRead {
   // By SQL text: the compiled shapes of the hot reads, a bounded set.
   const shapes = new Map<string, Shape>();
   const due: Shape[] = [];
@@ -68,7 +68,7 @@ export function postgresReader(pool: QueryPool, countRoundTrip: () => void): Pos
   }
 
   async function run(shape: Shape, reads: Waiting[]): Promise<void> {
-    countRoundTrip();
+    countRoundTrip(reads.length);
     const statement = statementFor(shape, reads.length);
     const values = reads.length === 1 ? reads[0]!.parameters : reads.flatMap((read) => read.parameters);
     let rows: unknown[][];
