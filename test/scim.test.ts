@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { dialectUnderTest } from "./helpers/database.js";
 import { createOrganization, joinAs } from "./helpers/organization.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
 
@@ -307,6 +308,44 @@ describe("deprovisioning", () => {
     expect(deactivated.status).toBe(200);
     expect((await member.browser.get("/get-session")).body).toBeNull();
     expect(await db().selectFrom("session").select("id").where("userId", "=", member.user.id).execute()).toEqual([]);
+  });
+});
+
+describe.skipIf(dialectUnderTest() !== "postgres")("deprovisioning on another instance", () => {
+  let second: TestServer;
+  beforeAll(async () => {
+    second = await startTestServer({
+      shareDatabaseWith: server,
+      options: { scim: { enabled: true }, session: { cookieCache: { enabled: true, maxAge: 300 } } },
+    });
+  });
+  afterAll(async () => {
+    await second?.close();
+  });
+
+  it("ends a session whose cached copy another instance holds", async () => {
+    const { organizationId, token } = await connectedOrganization("other-instance", { linkExistingMembers: true });
+    const member = await joinAs(server, organizationId, "member", "Elsewhere");
+    const elsewhere = second.browser();
+    const signedIn = await elsewhere.post("/sign-in/email", { email: member.email, password: "correct horse battery" });
+    expect(signedIn.status).toBe(200);
+    expect((await elsewhere.get("/get-session")).body?.user?.id).toBe(member.user.id);
+    expect((await scim(token, "POST", "/Users", newUser(member.email))).status).toBe(201);
+
+    const deactivated = await scim(token, "PATCH", `/Users/${member.user.id}`, {
+      schemas: [PATCH_OP],
+      Operations: [{ op: "replace", value: { active: false } }],
+    });
+    expect(deactivated.status).toBe(200);
+    await expect.poll(async () => (await elsewhere.get("/get-session")).body, { timeout: 5000 }).toBeNull();
+  });
+});
+
+describe("races", () => {
+  it("two creates of one person at once: one 201, the others 409, never a 500", async () => {
+    const { token } = await connectedOrganization("race");
+    const answers = await Promise.all([1, 2, 3].map(() => scim(token, "POST", "/Users", newUser("twice@example.com"))));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409]);
   });
 });
 

@@ -83,6 +83,7 @@ describe("resolveOptions", () => {
     [{ advanced: { cookiePrefix: "bad prefix;" } }, "advanced.cookiePrefix"],
     [{ socialProviders: { google: { clientSecret: "x" } } }, "socialProviders.google.clientId"],
     [{ nope: true }, "(root)"],
+    [{ scim: { enabled: true }, organization: { enabled: false } }, "scim.enabled"],
   ])("refuses %j naming %s", (input, key) => {
     expect(() => resolveOptions(input, base)).toThrow(ConfigError);
     expect(() => resolveOptions(input, base)).toThrow(`option "${key}"`);
