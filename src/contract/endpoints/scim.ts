@@ -17,7 +17,8 @@ export const scimEndpoints = {
     body: scim.generateScimTokenBody,
     reply: scim.scimTokenReply,
     errors: [...MEMBERSHIP, "SCIM_PROVIDER_ID_INVALID", "SCIM_PROVIDER_ID_TAKEN"],
-    policy: OWNER,
+    // A token outlives the session that made it: an admin's impersonation session may not make one.
+    policy: { ...OWNER, credentials: "manage" },
   }),
   listSCIMProviderConnections: endpoint({
     method: "GET",
