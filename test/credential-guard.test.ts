@@ -39,6 +39,10 @@ const IMPERSONATION_MAY = new Set([
   "GET /list-accounts",
   "POST /delete-anonymous-user",
   "GET /passkey/list-user-passkeys",
+  // Reading and revoking an organization's SCIM connections adds no credential.
+  "GET /scim/list-provider-connections",
+  "GET /scim/get-provider-connection",
+  "POST /scim/delete-provider-connection",
 ]);
 const mayImpersonate = (key: string) =>
   IMPERSONATION_MAY.has(key) || key.includes(" /organization/") || key.includes(" /admin/");
@@ -59,6 +63,7 @@ const SAMPLE_INPUT: Record<string, { body?: object; query?: string }> = {
   "POST /passkey/verify-registration": { body: { response: { id: "x", type: "public-key" } } },
   "POST /passkey/update-passkey": { body: { id: "x", name: "renamed" } },
   "POST /passkey/delete-passkey": { body: { id: "x" } },
+  "POST /scim/generate-token": { body: { providerId: "impersonated" } },
 };
 
 const keyOf = (endpoint: { method: string; path: string }) => `${endpoint.method} ${endpoint.path}`;

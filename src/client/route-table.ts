@@ -379,6 +379,22 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["POST"],
     refreshes: ["session"],
   },
+  "/scim/delete-provider-connection": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/scim/generate-token": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/scim/get-provider-connection": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/scim/list-provider-connections": {
+    methods: ["GET"],
+    refreshes: [],
+  },
   "/send-verification-email": {
     methods: ["POST"],
     refreshes: [],

@@ -87,6 +87,7 @@ describe("resolveOptions", () => {
     [{ housekeeping: { batchSize: 0 } }, "housekeeping.batchSize"],
     [{ housekeeping: { interval: 0.5 } }, "housekeeping.interval"],
     [{ nope: true }, "(root)"],
+    [{ scim: { enabled: true }, organization: { enabled: false } }, "scim.enabled"],
   ])("refuses %j naming %s", (input, key) => {
     expect(() => resolveOptions(input, base)).toThrow(ConfigError);
     expect(() => resolveOptions(input, base)).toThrow(`option "${key}"`);

@@ -269,6 +269,14 @@ const passkey = z.strictObject({
   origin: z.string().url().optional(),
 });
 
+/**
+ * The SCIM 2.0 server (docs/scim.md): an organization's directory provisions its members with a
+ * bearer token its owner generates. Needs organizations on.
+ */
+const scim = z.strictObject({
+  enabled: z.boolean().default(false),
+});
+
 /** A receiver of signed event notifications (docs/webhooks.md). */
 const webhook = z.strictObject({
   url: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
@@ -351,6 +359,7 @@ export const authOptionsSchema = z.strictObject({
   magicLink: magicLink.prefault({}),
   emailOTP: emailOTP.prefault({}),
   passkey: passkey.prefault({}),
+  scim: scim.prefault({}),
   advanced: advanced.prefault({}),
   webhooks: webhooks.default([]),
   pages: pages.prefault({}),
@@ -392,6 +401,11 @@ export function resolveOptions(
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, source));
   const options = parsed.data;
   if (context.production) refusePlainHttpWebhooks(options.webhooks, source);
+  if (options.scim.enabled && !options.organization.enabled) {
+    throw new ConfigError(
+      `${source}: option "scim.enabled": needs organization.enabled (a directory provisions an organization)`,
+    );
+  }
   const resolved: AuthOptions = {
     ...options,
     emailVerification: {

@@ -3,6 +3,7 @@ import { adminEndpoints } from "./admin.js";
 import { organizationEndpoints, teamEndpoints } from "./organization.js";
 import { passkeyEndpoints } from "./passkeys.js";
 import { passwordlessEndpoints } from "./passwordless.js";
+import { scimEndpoints } from "./scim.js";
 import { serviceEndpoints } from "./service.js";
 import { socialEndpoints } from "./social.js";
 import { twoFactorEndpoints } from "./two-factor.js";
@@ -93,6 +94,7 @@ export const apiEndpoints = {
   verifyPasskeyRegistration,
   generatePasskeyAuthenticationOptions,
   verifyPasskeyAuthentication,
+  ...scimEndpoints,
 } as const;
 
 export type ApiEndpoints = typeof apiEndpoints;

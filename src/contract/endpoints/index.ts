@@ -4,6 +4,7 @@ import type { Endpoint } from "./define.js";
 import { organizationEndpoints, teamEndpoints } from "./organization.js";
 import { passkeyEndpoints } from "./passkeys.js";
 import { passwordlessEndpoints } from "./passwordless.js";
+import { scimEndpoints } from "./scim.js";
 import { serviceEndpoints } from "./service.js";
 import { socialEndpoints } from "./social.js";
 import { twoFactorEndpoints } from "./two-factor.js";
@@ -16,6 +17,7 @@ export {
   organizationEndpoints,
   passkeyEndpoints,
   passwordlessEndpoints,
+  scimEndpoints,
   serviceEndpoints,
   socialEndpoints,
   teamEndpoints,
@@ -37,6 +39,7 @@ export const endpointAreas = {
   twoFactor: twoFactorEndpoints,
   passwordless: passwordlessEndpoints,
   passkeys: passkeyEndpoints,
+  scim: scimEndpoints,
 } as const;
 
 export const allEndpoints: readonly Endpoint[] = Object.values(endpointAreas).flatMap((area) => Object.values(area));

@@ -2,6 +2,7 @@ import { adminErrors } from "./admin.js";
 import { coreErrors } from "./core.js";
 import type { ErrorEntry } from "./define.js";
 import { organizationErrors } from "./organization.js";
+import { scimErrors } from "./scim.js";
 import { socialErrors } from "./social.js";
 import { twoFactorErrors } from "./two-factor.js";
 
@@ -15,6 +16,7 @@ export const errorCatalogue = {
   ...organizationErrors,
   ...adminErrors,
   ...twoFactorErrors,
+  ...scimErrors,
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

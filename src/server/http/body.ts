@@ -50,7 +50,7 @@ export function parseBody(formAllowed: boolean): RequestStep {
 }
 
 /** The body as text, refusing it as soon as it passes the limit (a missing Content-Length cannot sneak past). */
-async function readLimited(request: Request): Promise<string> {
+export async function readLimited(request: Request): Promise<string> {
   if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

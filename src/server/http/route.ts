@@ -91,6 +91,7 @@ function featureSwitches(ctx: AuthContext): Record<Feature, boolean> {
     magicLink: options.magicLink.enabled,
     emailOTP: options.emailOTP.enabled,
     passkey: options.passkey.enabled,
+    scim: options.organization.enabled && options.scim.enabled,
   };
 }
 

@@ -18,6 +18,7 @@ import { organizationRoutes } from "./organization.js";
 import { passkeyRoutes } from "./passkeys.js";
 import { passwordRoutes } from "./password.js";
 import { referenceRoutes } from "./reference.js";
+import { scimRoutes } from "./scim.js";
 import { sessionRoutes } from "./session.js";
 import { socialRoutes } from "./social.js";
 import { teamRoutes } from "./teams.js";
@@ -50,4 +51,5 @@ export function registerRoutes(route: Route, ctx: AuthContext): void {
   magicLinkRoutes(route);
   emailOtpRoutes(route);
   passkeyRoutes(route);
+  scimRoutes(route);
 }

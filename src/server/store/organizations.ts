@@ -130,6 +130,8 @@ export async function deleteOrganizationWithContents(db: DB, id: string): Promis
   await db.deleteFrom("team").where("organizationId", "=", id).execute();
   await db.deleteFrom("invitation").where("organizationId", "=", id).execute();
   await db.deleteFrom("member").where("organizationId", "=", id).execute();
+  await db.deleteFrom("scimUser").where("organizationId", "=", id).execute();
+  await db.deleteFrom("scimProvider").where("organizationId", "=", id).execute();
   const row = await db.deleteFrom("organization").where("id", "=", id).returningAll().executeTakeFirst();
   return row ? mapOrganization(row) : null;
 }

@@ -245,6 +245,30 @@ export interface AuditLogTable {
   createdAt: Timestamp;
 }
 
+/** An organization's SCIM connection (migration 0020): its bearer token as a SHA-256 digest. */
+export interface ScimProviderTable {
+  id: string;
+  providerId: string;
+  organizationId: string;
+  tokenHash: string;
+  linkExistingMembers: Bool;
+  createdBy: string | null;
+  createdAt: Timestamp;
+}
+
+/** A user a SCIM connection provisioned in its organization: what its token may see and change. */
+export interface ScimUserTable {
+  id: string;
+  organizationId: string;
+  providerId: string;
+  userId: string;
+  /** As the directory sent it; matched without regard to case (RFC 7643: caseExact false). */
+  userName: string;
+  externalId: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
 export interface Database {
   user: UserTable;
   twoFactor: TwoFactorTable;
@@ -265,4 +289,6 @@ export interface Database {
   outbox: OutboxTable;
   webhookDelivery: WebhookDeliveryTable;
   auditLog: AuditLogTable;
+  scimProvider: ScimProviderTable;
+  scimUser: ScimUserTable;
 }

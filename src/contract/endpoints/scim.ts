@@ -1,0 +1,48 @@
+import * as scim from "../scim.js";
+import { endpoint } from "./define.js";
+import { successReply } from "./replies.js";
+
+const OWNER = { session: "required", feature: "scim" } as const;
+const MEMBERSHIP = ["NO_ACTIVE_ORGANIZATION", "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SCIM"] as const;
+
+/**
+ * An organization's SCIM connections (better-auth's @better-auth/scim management routes). The
+ * directory's own calls under /scim/v2 speak SCIM, not this API: docs/scim.md.
+ */
+export const scimEndpoints = {
+  generateSCIMToken: endpoint({
+    method: "POST",
+    path: "/scim/generate-token",
+    summary: "Create or rotate an organization's SCIM connection; its bearer token is shown once",
+    body: scim.generateScimTokenBody,
+    reply: scim.scimTokenReply,
+    errors: [...MEMBERSHIP, "SCIM_PROVIDER_ID_INVALID", "SCIM_PROVIDER_ID_TAKEN"],
+    // A token outlives the session that made it: an admin's impersonation session may not make one.
+    policy: { ...OWNER, credentials: "manage" },
+  }),
+  listSCIMProviderConnections: endpoint({
+    method: "GET",
+    path: "/scim/list-provider-connections",
+    summary: "The SCIM connections of the organizations the caller owns (never their tokens)",
+    reply: scim.scimConnectionsReply,
+    policy: OWNER,
+  }),
+  getSCIMProviderConnection: endpoint({
+    method: "GET",
+    path: "/scim/get-provider-connection",
+    summary: "One SCIM connection, by provider id",
+    query: scim.providerIdQuery,
+    reply: scim.scimConnectionModel,
+    errors: [...MEMBERSHIP, "SCIM_PROVIDER_NOT_FOUND"],
+    policy: OWNER,
+  }),
+  deleteSCIMProviderConnection: endpoint({
+    method: "POST",
+    path: "/scim/delete-provider-connection",
+    summary: "Revoke a SCIM connection's token; its users stay, unlinked from the directory",
+    body: scim.providerIdBody,
+    reply: successReply,
+    errors: [...MEMBERSHIP, "SCIM_PROVIDER_NOT_FOUND"],
+    policy: OWNER,
+  }),
+} as const;

@@ -1,0 +1,9 @@
+import { defineErrors } from "./define.js";
+
+/** SCIM connections (docs/scim.md): the management routes under /scim that a signed-in owner calls. */
+export const scimErrors = defineErrors({
+  SCIM_PROVIDER_NOT_FOUND: { message: "SCIM provider not found", status: 404 },
+  SCIM_PROVIDER_ID_INVALID: { message: "Provider id contains forbidden characters", status: 400 },
+  SCIM_PROVIDER_ID_TAKEN: { message: "Provider id is already used by another organization", status: 400 },
+  YOU_ARE_NOT_ALLOWED_TO_MANAGE_SCIM: { message: "Only an owner of the organization can manage SCIM", status: 403 },
+});

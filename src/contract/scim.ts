@@ -1,0 +1,37 @@
+import { z } from "zod";
+
+/**
+ * Bodies and replies of the SCIM connection routes (better-auth's @better-auth/scim wire). The SCIM
+ * protocol itself (/scim/v2/...) is not part of this API: docs/scim.md.
+ */
+
+/** A connection's name within the service; `:` would be ambiguous inside better-auth's token format. */
+const providerId = z.string().trim().min(1).max(100);
+
+export const generateScimTokenBody = z.object({
+  providerId,
+  /** Defaults to the session's active organization. */
+  organizationId: z.string().min(1).optional(),
+  /**
+   * Gatehouse's addition: the directory may take over people who are already members of the
+   * organization (matched by email). Off: a token only ever touches the people it provisioned.
+   */
+  linkExistingMembers: z.boolean().optional(),
+});
+
+export const providerIdBody = z.object({ providerId });
+export const providerIdQuery = z.object({ providerId });
+
+export const scimTokenReply = z.object({ scimToken: z.string() });
+
+export const scimConnectionModel = z.object({
+  id: z.string(),
+  providerId: z.string(),
+  organizationId: z.string(),
+  linkExistingMembers: z.boolean(),
+  createdAt: z.date(),
+});
+
+export type ScimConnection = z.infer<typeof scimConnectionModel>;
+
+export const scimConnectionsReply = z.object({ providers: z.array(scimConnectionModel) });

@@ -1,0 +1,136 @@
+import type { Context, Hono } from "hono";
+import type { AuthContext } from "../context.js";
+import { AuthError } from "../errors.js";
+import { MAX_BODY_BYTES, readLimited } from "../http/body.js";
+import type { AuthEnv } from "../http/env.js";
+import { startingRequest } from "../http/request-start.js";
+import { authenticateScimToken, type ScimConnectionRow } from "../services/scim-connections.js";
+import { invalidSyntax, ScimError } from "../services/scim-errors.js";
+import {
+  ERROR_SCHEMA,
+  listResponse,
+  serviceProviderConfig,
+  userResource,
+  userResourceType,
+  userSchema,
+} from "../services/scim-resources.js";
+import { USER_SCHEMA } from "../services/scim-user-input.js";
+import { createUser, deleteUser, getUser, listUsers, patchUser, replaceUser } from "../services/scim-users.js";
+
+/**
+ * The SCIM 2.0 protocol (RFC 7644) an organization's directory calls, under <basePath>/scim/v2. It
+ * is not part of the auth API's endpoint table: it authenticates by bearer token rather than
+ * session, answers `application/scim+json`, errors in SCIM's format, and uses PUT, PATCH and
+ * DELETE (docs/wire-decisions.md). Registered only when scim.enabled.
+ */
+const SCIM_JSON = "application/scim+json";
+const ACCEPTED_TYPES = new Set([SCIM_JSON, "application/json"]);
+
+function scimJson(c: Context<AuthEnv>, body: unknown, status = 200): Response {
+  return c.body(JSON.stringify(body), status as 200, { "Content-Type": SCIM_JSON });
+}
+
+function scimErrorResponse(c: Context<AuthEnv>, error: ScimError): Response {
+  const body = {
+    schemas: [ERROR_SCHEMA],
+    status: String(error.status),
+    ...(error.scimType ? { scimType: error.scimType } : {}),
+    detail: error.message,
+  };
+  if (error.status === 401) c.header("WWW-Authenticate", 'Bearer realm="SCIM"');
+  return scimJson(c, body, error.status);
+}
+
+/** The connection the Authorization header's bearer token belongs to, or a SCIM 401. */
+async function connectionOf(c: Context<AuthEnv>): Promise<ScimConnectionRow> {
+  const header = c.req.header("authorization") ?? "";
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  const connection = match?.[1] ? await authenticateScimToken(c.get("auth"), match[1]) : null;
+  if (!connection) throw new ScimError(401, "A valid SCIM bearer token is required");
+  return connection;
+}
+
+/** The request's JSON body: SCIM's or plain JSON media type, within the body limit, an object. */
+async function jsonBody(c: Context<AuthEnv>): Promise<unknown> {
+  const type = (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  if (!ACCEPTED_TYPES.has(type)) throw new ScimError(415, `The body must be ${SCIM_JSON} or application/json`);
+  if (Number(c.req.header("content-length") ?? "0") > MAX_BODY_BYTES) throw new ScimError(413, "The body is too large");
+  let raw: string;
+  try {
+    raw = await readLimited(c.req.raw);
+  } catch (error) {
+    if (error instanceof AuthError) throw new ScimError(413, "The body is too large");
+    throw error;
+  }
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw invalidSyntax("The body is not valid JSON");
+  }
+}
+
+const idOf = (c: Context<AuthEnv>): string => c.req.param("id") ?? "";
+
+type ScimHandler = (c: Context<AuthEnv>, connection: ScimConnectionRow, v2Url: string) => Promise<Response> | Response;
+
+export function scimProtocolRoutes(app: Hono<AuthEnv>, ctx: AuthContext): void {
+  const v2Url = `${ctx.baseURL}${ctx.basePath}/scim/v2`;
+  const on = (method: string, path: string, handler: ScimHandler) => {
+    app.on(
+      method,
+      `/scim/v2${path}`,
+      startingRequest(ctx, async (c) => {
+        try {
+          return await handler(c, await connectionOf(c), v2Url);
+        } catch (error) {
+          if (error instanceof ScimError) return scimErrorResponse(c, error);
+          // A catalogue error (a hook refusing a write, the database away) keeps its status, in SCIM's format.
+          if (error instanceof AuthError && error.status < 500) {
+            return scimErrorResponse(c, new ScimError(error.status, error.message));
+          }
+          throw error;
+        }
+      }),
+    );
+  };
+
+  on("GET", "/ServiceProviderConfig", (c) => scimJson(c, serviceProviderConfig(v2Url)));
+  on("GET", "/ResourceTypes", (c) => scimJson(c, listResponse([userResourceType(v2Url)], 1, 1)));
+  on("GET", "/ResourceTypes/:id", (c) => {
+    if (c.req.param("id") !== "User") throw new ScimError(404, "Resource type not found");
+    return scimJson(c, userResourceType(v2Url));
+  });
+  on("GET", "/Schemas", (c) => scimJson(c, listResponse([userSchema(v2Url)], 1, 1)));
+  on("GET", "/Schemas/:id", (c) => {
+    if (c.req.param("id") !== USER_SCHEMA) throw new ScimError(404, "Schema not found");
+    return scimJson(c, userSchema(v2Url));
+  });
+
+  on("GET", "/Users", async (c, connection) => {
+    const { filter, startIndex, count } = c.req.query();
+    const page = await listUsers(c.get("auth"), connection, { filter, startIndex, count });
+    const resources = page.users.map((user) => userResource(v2Url, user));
+    return scimJson(c, listResponse(resources, page.total, page.startIndex));
+  });
+  on("POST", "/Users", async (c, connection) => {
+    const user = await createUser(c.get("auth"), connection, await jsonBody(c));
+    const resource = userResource(v2Url, user);
+    c.header("Location", resource.meta.location);
+    return scimJson(c, resource, 201);
+  });
+  on("GET", "/Users/:id", async (c, connection) => {
+    return scimJson(c, userResource(v2Url, await getUser(c.get("auth"), connection, idOf(c))));
+  });
+  on("PUT", "/Users/:id", async (c, connection) => {
+    const user = await replaceUser(c.get("auth"), connection, idOf(c), await jsonBody(c));
+    return scimJson(c, userResource(v2Url, user));
+  });
+  on("PATCH", "/Users/:id", async (c, connection) => {
+    const user = await patchUser(c.get("auth"), connection, idOf(c), await jsonBody(c));
+    return scimJson(c, userResource(v2Url, user));
+  });
+  on("DELETE", "/Users/:id", async (c, connection) => {
+    await deleteUser(c.get("auth"), connection, idOf(c));
+    return c.body(null, 204);
+  });
+}

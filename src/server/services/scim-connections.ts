@@ -1,0 +1,114 @@
+import type { Session } from "../../contract/models.js";
+import type { ScimConnection } from "../../contract/scim.js";
+import type { AuthContext } from "../context.js";
+import { sha256Base64Url } from "../crypto/digest.js";
+import { newId, randomString } from "../crypto/random.js";
+import { AuthError } from "../errors.js";
+import type { DB } from "../store/database.js";
+import { isUniqueViolation } from "../store/database.js";
+import { findMember } from "../store/members.js";
+import {
+  deleteScimConnection,
+  deleteScimUserLinks,
+  findScimConnection,
+  findScimConnectionByTokenHash,
+  insertScimConnection,
+  listScimConnectionsOfMember,
+  type ScimConnectionRow,
+} from "../store/scim.js";
+import { isOwnerRole } from "./access-control.js";
+
+export type { ScimConnectionRow };
+
+/**
+ * An organization's SCIM connections, managed by its owners (better-auth's /scim management
+ * routes). A connection's bearer token is shown once and kept only as its SHA-256 digest.
+ */
+
+/** Characters of the token's random part (62^43 > 2^256). */
+const TOKEN_SECRET_LENGTH = 43;
+
+async function requireOwner(ctx: AuthContext, db: DB, organizationId: string, userId: string): Promise<void> {
+  const member = await findMember(db, organizationId, userId);
+  if (!member || !isOwnerRole(ctx, member.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_MANAGE_SCIM");
+}
+
+/** The connection named, if the caller owns its organization; a stranger cannot tell it exists. */
+async function ownedConnection(ctx: AuthContext, session: Session, providerId: string): Promise<ScimConnectionRow> {
+  const connection = await findScimConnection(ctx.db, providerId);
+  if (!connection || !(await findMember(ctx.db, connection.organizationId, session.userId))) {
+    throw new AuthError("SCIM_PROVIDER_NOT_FOUND");
+  }
+  await requireOwner(ctx, ctx.db, connection.organizationId, session.userId);
+  return connection;
+}
+
+/**
+ * Creates the connection, or rotates its token (the old one stops at once; the people it
+ * provisioned stay linked). The token has better-auth's shape: base64url of
+ * `secret:providerId:organizationId`, opaque to the directory.
+ */
+export async function generateScimToken(
+  ctx: AuthContext,
+  session: Session,
+  input: { providerId: string; organizationId?: string; linkExistingMembers?: boolean },
+): Promise<{ scimToken: string }> {
+  const organizationId = input.organizationId ?? session.activeOrganizationId;
+  if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
+  if (input.providerId.includes(":")) throw new AuthError("SCIM_PROVIDER_ID_INVALID");
+  const scimToken = Buffer.from(
+    `${randomString(TOKEN_SECRET_LENGTH)}:${input.providerId}:${organizationId}`,
+    "utf8",
+  ).toString("base64url");
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      await requireOwner(ctx, trx, organizationId, session.userId);
+      const existing = await findScimConnection(trx, input.providerId);
+      if (existing && existing.organizationId !== organizationId) throw new AuthError("SCIM_PROVIDER_ID_TAKEN");
+      if (existing) await deleteScimConnection(trx, input.providerId);
+      await insertScimConnection(trx, {
+        id: newId(),
+        providerId: input.providerId,
+        organizationId,
+        linkExistingMembers: input.linkExistingMembers ?? existing?.linkExistingMembers ?? false,
+        tokenHash: sha256Base64Url(scimToken),
+        createdBy: session.userId,
+        createdAt: ctx.now(),
+      });
+    });
+  } catch (error) {
+    // Another organization's owner took the id at the same moment.
+    if (isUniqueViolation(error)) throw new AuthError("SCIM_PROVIDER_ID_TAKEN");
+    throw error;
+  }
+  return { scimToken };
+}
+
+/** The connections of the organizations the caller owns; never a token. */
+export async function listScimConnections(ctx: AuthContext, session: Session): Promise<ScimConnection[]> {
+  const rows = await listScimConnectionsOfMember(ctx.db, session.userId);
+  return rows.filter((row) => isOwnerRole(ctx, row.role)).map(({ role: _role, ...connection }) => connection);
+}
+
+export async function getScimConnection(
+  ctx: AuthContext,
+  session: Session,
+  providerId: string,
+): Promise<ScimConnection> {
+  return ownedConnection(ctx, session, providerId);
+}
+
+/** Revokes the token: the directory's calls fail from now on; its users and their memberships stay. */
+export async function deleteScimConnectionOf(ctx: AuthContext, session: Session, providerId: string): Promise<void> {
+  const connection = await ownedConnection(ctx, session, providerId);
+  await ctx.db.transaction().execute(async (trx) => {
+    await deleteScimUserLinks(trx, connection);
+    await deleteScimConnection(trx, providerId);
+  });
+}
+
+/** The connection a bearer token belongs to, or null: one indexed read of its digest. */
+export async function authenticateScimToken(ctx: AuthContext, token: string): Promise<ScimConnectionRow | null> {
+  if (token.length === 0 || token.length > 1024) return null;
+  return findScimConnectionByTokenHash(ctx.db, sha256Base64Url(token));
+}

@@ -1,0 +1,252 @@
+import { z } from "zod";
+import { invalidPath, invalidSyntax, invalidValue, ScimError } from "./scim-errors.js";
+
+/**
+ * What the directory says about a user, as Gatehouse keeps it: a User resource (POST, PUT) or a
+ * PATCH applied to the current state ends here. Pure: no database.
+ */
+export interface UserDraft {
+  userName: string;
+  /** Lowercased; the primary email, else the first, else the userName. */
+  email: string;
+  name: string;
+  externalId: string | null;
+  active: boolean;
+}
+
+export const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
+export const PATCH_OP_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
+
+/**
+ * The User schema's attributes (RFC 7643 section 4.1, with the common ones), lower-cased, as
+ * SCIM names are case-insensitive. Those Gatehouse keeps are mapped; the rest are accepted and
+ * ignored, as are extension schemas (`urn:...`). A name outside the schema is refused.
+ */
+const STORED = new Set(["username", "name", "displayname", "externalid", "active", "emails"]);
+const IGNORED = new Set([
+  "schemas",
+  "id",
+  "meta",
+  "nickname",
+  "profileurl",
+  "title",
+  "usertype",
+  "preferredlanguage",
+  "locale",
+  "timezone",
+  "password",
+  "phonenumbers",
+  "ims",
+  "photos",
+  "addresses",
+  "groups",
+  "entitlements",
+  "roles",
+  "x509certificates",
+]);
+const NAME_PARTS = new Set([
+  "formatted",
+  "givenname",
+  "familyname",
+  "middlename",
+  "honorificprefix",
+  "honorificsuffix",
+]);
+
+const MAX_TEXT = 256;
+const emailFormat = z.email();
+
+function text(value: unknown, what: string): string {
+  if (typeof value !== "string" || value.trim() === "" || value.length > MAX_TEXT) {
+    throw invalidValue(`${what} must be a non-empty string of at most ${MAX_TEXT} characters`);
+  }
+  return value.trim();
+}
+
+function email(value: unknown): string {
+  const address = text(value, "The email").toLowerCase();
+  if (!emailFormat.safeParse(address).success)
+    throw invalidValue("The user's email (or userName) is not an email address");
+  return address;
+}
+
+/** Booleans, and the "True"/"False" strings Entra ID sends for them. */
+function bool(value: unknown, what: string): boolean {
+  if (typeof value === "boolean") return value;
+  if (typeof value === "string" && /^(true|false)$/i.test(value)) return value.toLowerCase() === "true";
+  throw invalidValue(`${what} must be a boolean`);
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** A case-insensitive read of one attribute. */
+function attribute(resource: Record<string, unknown>, name: string): unknown {
+  const key = Object.keys(resource).find((k) => k.toLowerCase() === name);
+  return key === undefined ? undefined : resource[key];
+}
+
+function knownOrRefused(name: string): void {
+  const lower = name.toLowerCase();
+  if (lower.startsWith("urn:") || STORED.has(lower) || IGNORED.has(lower)) return;
+  throw invalidSyntax("The request names an attribute the User schema does not have");
+}
+
+/** The address an `emails` value gives: its primary entry's, else its first's. */
+function emailOf(emails: unknown): string | undefined {
+  if (emails === undefined || emails === null) return undefined;
+  if (!Array.isArray(emails)) throw invalidValue("emails must be a list");
+  const entries = emails.filter(isObject);
+  const chosen = entries.find((entry) => attribute(entry, "primary") === true) ?? entries[0];
+  return chosen === undefined ? undefined : email(attribute(chosen, "value"));
+}
+
+/** The display name a `name` object gives: formatted, else given and family names joined. */
+function nameOf(name: unknown): string | undefined {
+  if (name === undefined || name === null) return undefined;
+  if (!isObject(name)) throw invalidValue("name must be an object");
+  for (const key of Object.keys(name)) {
+    if (!NAME_PARTS.has(key.toLowerCase()))
+      throw invalidSyntax("The request names an attribute the User schema does not have");
+  }
+  const formatted = attribute(name, "formatted");
+  if (typeof formatted === "string" && formatted.trim() !== "") return text(formatted, "name.formatted");
+  const parts = [attribute(name, "givenname"), attribute(name, "familyname")].filter(
+    (part): part is string => typeof part === "string" && part.trim() !== "",
+  );
+  return parts.length > 0 ? text(parts.join(" "), "name") : undefined;
+}
+
+/** A whole User resource (POST, PUT): userName required; what it leaves out takes its default. */
+export function parseUserResource(body: unknown): UserDraft {
+  if (!isObject(body)) throw invalidSyntax("The body must be a JSON object");
+  const schemas = attribute(body, "schemas");
+  if (!Array.isArray(schemas) || !schemas.includes(USER_SCHEMA)) {
+    throw invalidSyntax(`schemas must include ${USER_SCHEMA}`);
+  }
+  for (const key of Object.keys(body)) knownOrRefused(key);
+  const userName = text(attribute(body, "username"), "userName");
+  const address = emailOf(attribute(body, "emails")) ?? email(userName);
+  const externalId = attribute(body, "externalid");
+  const displayName = attribute(body, "displayname");
+  const active = attribute(body, "active");
+  return {
+    userName,
+    email: address,
+    name:
+      (typeof displayName === "string" && displayName.trim() !== "" ? text(displayName, "displayName") : undefined) ??
+      nameOf(attribute(body, "name")) ??
+      userName,
+    externalId: externalId === undefined || externalId === null ? null : text(externalId, "externalId"),
+    active: active === undefined || active === null ? true : bool(active, "active"),
+  };
+}
+
+type Operation = { op: "add" | "replace" | "remove"; path: string | undefined; value: unknown };
+
+function operationsOf(body: unknown): Operation[] {
+  if (!isObject(body)) throw invalidSyntax("The body must be a JSON object");
+  const schemas = attribute(body, "schemas");
+  if (!Array.isArray(schemas) || !schemas.includes(PATCH_OP_SCHEMA)) {
+    throw invalidSyntax(`schemas must include ${PATCH_OP_SCHEMA}`);
+  }
+  const operations = attribute(body, "operations");
+  if (!Array.isArray(operations) || operations.length === 0 || operations.length > 100) {
+    throw invalidSyntax("Operations must list 1 to 100 operations");
+  }
+  return operations.map((operation) => {
+    if (!isObject(operation)) throw invalidSyntax("Each operation must be an object");
+    // Entra ID capitalises op ("Replace"); RFC 7644 names them in lower case.
+    const op = attribute(operation, "op");
+    const name = typeof op === "string" ? op.toLowerCase() : "";
+    if (name !== "add" && name !== "replace" && name !== "remove") {
+      throw invalidSyntax("op must be add, replace or remove");
+    }
+    const path = attribute(operation, "path");
+    if (path !== undefined && (typeof path !== "string" || path.trim() === "")) {
+      throw invalidPath("path must be a non-empty string");
+    }
+    return { op: name, path: path as string | undefined, value: attribute(operation, "value") };
+  });
+}
+
+/** A path's attribute, lower-cased, without a value filter: `emails[type eq "work"].value` -> emails, value. */
+function splitPath(path: string): { root: string; sub: string | undefined } {
+  const trimmed = path.trim();
+  if (trimmed.toLowerCase().startsWith("urn:")) return { root: "urn:", sub: undefined };
+  const match = /^([A-Za-z][\w-]*)(\[[^\]]*\])?(?:\.([A-Za-z][\w-]*))?$/.exec(trimmed);
+  if (!match) throw invalidPath("The path is not a valid attribute path");
+  return { root: (match[1] ?? "").toLowerCase(), sub: match[3]?.toLowerCase() };
+}
+
+/** Sets one attribute of the draft (add and replace are the same for single-valued attributes). */
+function set(draft: UserDraft, path: string, value: unknown): void {
+  const { root, sub } = splitPath(path);
+  if (root === "urn:" || IGNORED.has(root)) return;
+  switch (root) {
+    case "active":
+      draft.active = bool(value, "active");
+      return;
+    case "username":
+      draft.userName = text(value, "userName");
+      return;
+    case "externalid":
+      draft.externalId = value === null ? null : text(value, "externalId");
+      return;
+    case "displayname":
+      draft.name = text(value, "displayName");
+      return;
+    case "name":
+      if (sub === undefined) draft.name = nameOf(value) ?? draft.name;
+      else if (!NAME_PARTS.has(sub)) throw invalidPath("The path is not an attribute of name");
+      // Only the whole display name is kept: given and family names alone cannot rebuild it.
+      else if (sub === "formatted") draft.name = text(value, "name.formatted");
+      return;
+    case "emails":
+      if (sub === undefined) draft.email = emailOf(Array.isArray(value) ? value : [value]) ?? draft.email;
+      else if (sub === "value") draft.email = email(value);
+      else if (sub !== "type" && sub !== "primary" && sub !== "display")
+        throw invalidPath("The path is not an attribute of emails");
+      return;
+    default:
+      throw invalidPath("The path names an attribute the User schema does not have");
+  }
+}
+
+function remove(draft: UserDraft, path: string): void {
+  const { root } = splitPath(path);
+  if (root === "urn:" || IGNORED.has(root)) return;
+  switch (root) {
+    case "externalid":
+      draft.externalId = null;
+      return;
+    case "name":
+    case "displayname":
+      draft.name = draft.userName;
+      return;
+    case "username":
+    case "emails":
+    case "active":
+      throw new ScimError(400, "This attribute is required and cannot be removed", "mutability");
+    default:
+      throw invalidPath("The path names an attribute the User schema does not have");
+  }
+}
+
+/** A PATCH (RFC 7644 section 3.5.2) applied to the current state: a new draft, the old one untouched. */
+export function applyUserPatch(current: UserDraft, body: unknown): UserDraft {
+  const draft = { ...current };
+  for (const { op, path, value } of operationsOf(body)) {
+    if (op === "remove") {
+      if (path === undefined) throw new ScimError(400, "remove needs a path", "noTarget");
+      remove(draft, path);
+    } else if (path !== undefined) {
+      set(draft, path, value);
+    } else {
+      // No path (Okta's `{"op":"replace","value":{"active":false}}`): each key is a path of its own.
+      if (!isObject(value)) throw invalidValue("An operation without a path needs an object value");
+      for (const [key, inner] of Object.entries(value)) set(draft, key, inner);
+    }
+  }
+  return draft;
+}

@@ -1,0 +1,232 @@
+import type { AuthContext } from "../context.js";
+import { newId } from "../crypto/random.js";
+import { AuthError } from "../errors.js";
+import type { DB } from "../store/database.js";
+import { isUniqueViolation } from "../store/database.js";
+import { countMembersWithRole, findMember } from "../store/members.js";
+import { clearUserActiveOrganization, lockOrganization } from "../store/organizations.js";
+import {
+  deleteScimUserLink,
+  findScimUser,
+  insertScimUserLink,
+  listScimUsers,
+  type ScimConnectionRow,
+  type ScimUserRow,
+  updateScimUserLink,
+} from "../store/scim.js";
+import { findUserByEmail } from "../store/users.js";
+import { isOwnerRole } from "./access-control.js";
+import { createUserRow, deleteMemberRow, updateUserRow } from "./hooked-writes.js";
+import { insertMemberUnderLimit } from "./members.js";
+import { ScimError, userNotFound } from "./scim-errors.js";
+import { parseUserFilter } from "./scim-filter.js";
+import { MAX_RESULTS } from "./scim-resources.js";
+import { applyUserPatch, parseUserResource, type UserDraft } from "./scim-user-input.js";
+import { revokeAllSessions } from "./sessions.js";
+
+/**
+ * The directory's view of an organization's members (RFC 7644 section 3 on /scim/v2/Users). A
+ * connection sees only the users it provisioned (store/scim.ts); active means "is a member", so
+ * deactivating or deleting removes the membership and ends the user's sessions on every instance.
+ */
+
+/** The role a provisioned user joins with. */
+const PROVISIONED_ROLE = "member";
+
+const uniqueness = (detail: string) => new ScimError(409, detail, "uniqueness");
+
+/** SCIM's 1-based startIndex and count (RFC 7644 section 3.4.2.4), bounded. */
+export function pageOf(query: { startIndex?: string; count?: string }): { startIndex: number; count: number } {
+  const number = (raw: string | undefined, fallback: number) => {
+    if (raw === undefined || raw === "") return fallback;
+    if (!/^-?\d{1,9}$/.test(raw.trim()))
+      throw new ScimError(400, "startIndex and count must be integers", "invalidValue");
+    return Number(raw);
+  };
+  // Below 1 means 1, a negative count means 0 and a larger one the most a page holds (the RFC's words).
+  const startIndex = Math.max(1, number(query.startIndex, 1));
+  const count = Math.min(MAX_RESULTS, Math.max(0, number(query.count, MAX_RESULTS)));
+  return { startIndex, count };
+}
+
+export async function listUsers(
+  ctx: AuthContext,
+  connection: ScimConnectionRow,
+  query: { filter?: string; startIndex?: string; count?: string },
+): Promise<{ total: number; startIndex: number; users: ScimUserRow[] }> {
+  const filter = parseUserFilter(query.filter);
+  const { startIndex, count } = pageOf(query);
+  const page = await listScimUsers(ctx.db, connection, { filter, offset: startIndex - 1, limit: count });
+  return { total: page.total, startIndex, users: page.users };
+}
+
+export async function getUser(ctx: AuthContext, connection: ScimConnectionRow, userId: string): Promise<ScimUserRow> {
+  const user = await findScimUser(ctx.db, connection, userId);
+  if (!user) throw userNotFound();
+  return user;
+}
+
+/** Takes the membership away under the organization lock; the only owner keeps theirs. */
+async function endMembership(ctx: AuthContext, trx: DB, organizationId: string, userId: string): Promise<boolean> {
+  const member = await findMember(trx, organizationId, userId);
+  if (!member) return false;
+  if (isOwnerRole(ctx, member.role)) {
+    const owners = await countMembersWithRole(trx, organizationId, ctx.options.organization.creatorRole);
+    if (owners <= 1) throw new ScimError(400, "The only owner of the organization cannot be deactivated", "mutability");
+  }
+  await deleteMemberRow(ctx, trx, member);
+  await ctx.webhooks.enqueue(trx, "member.removed", member);
+  await clearUserActiveOrganization(trx, userId, organizationId);
+  await revokeAllSessions(ctx, trx, userId);
+  return true;
+}
+
+async function beginMembership(ctx: AuthContext, trx: DB, organizationId: string, userId: string): Promise<void> {
+  if (await findMember(trx, organizationId, userId)) return;
+  try {
+    await insertMemberUnderLimit(ctx, trx, { organizationId, userId, role: PROVISIONED_ROLE, teamIds: [] });
+  } catch (error) {
+    if (error instanceof AuthError && error.code === "ORGANIZATION_MEMBERSHIP_LIMIT_REACHED") {
+      throw new ScimError(409, "The organization has reached its membership limit");
+    }
+    throw error;
+  }
+}
+
+/** Whether another of this connection's users already has the userName. */
+async function userNameTaken(trx: DB, connection: ScimConnectionRow, draft: UserDraft, userId?: string) {
+  const same = await listScimUsers(trx, connection, {
+    filter: { attribute: "userName", value: draft.userName },
+    offset: 0,
+    limit: 1,
+  });
+  return same.users.some((user) => user.id !== userId);
+}
+
+/**
+ * POST /Users: a new user with the directory's (verified) email joins the organization. An
+ * existing account is taken over only when the owner allowed it (linkExistingMembers) and the
+ * person is already a member; otherwise 409, as Okta and Entra expect for a user who exists.
+ */
+export async function createUser(ctx: AuthContext, connection: ScimConnectionRow, body: unknown): Promise<ScimUserRow> {
+  const draft = parseUserResource(body);
+  const { organizationId } = connection;
+  let revoked = false;
+  let userId: string;
+  try {
+    userId = await ctx.db.transaction().execute(async (trx) => {
+      if (!(await lockOrganization(trx, ctx.dialect, organizationId))) throw userNotFound();
+      if (await userNameTaken(trx, connection, draft)) throw uniqueness("A user with this userName exists");
+      const now = ctx.now();
+      const existing = await findUserByEmail(trx, draft.email);
+      let id: string;
+      if (existing) {
+        const member = await findMember(trx, organizationId, existing.id);
+        if (!connection.linkExistingMembers || !member) throw uniqueness("A user with this email exists");
+        id = existing.id;
+      } else {
+        const user = await createUserRow(ctx, trx, {
+          id: newId(),
+          name: draft.name,
+          email: draft.email,
+          emailVerified: true,
+          image: null,
+          role: ctx.options.admin.defaultRole,
+          now,
+        });
+        await ctx.webhooks.enqueue(trx, "user.created", user);
+        id = user.id;
+      }
+      await insertScimUserLink(trx, {
+        ...connection,
+        id: newId(),
+        userId: id,
+        userName: draft.userName,
+        externalId: draft.externalId,
+        now,
+      });
+      if (draft.active) await beginMembership(ctx, trx, organizationId, id);
+      else revoked = await endMembership(ctx, trx, organizationId, id);
+      return id;
+    });
+  } catch (error) {
+    // Two creates of one person at once: the loser meets the unique email or link.
+    if (isUniqueViolation(error)) throw uniqueness("A user with this userName or email exists");
+    throw error;
+  }
+  if (revoked) await ctx.revocations.revokeUser(userId);
+  return getUser(ctx, connection, userId);
+}
+
+/** Writes a draft over the user's current state: profile, link, then membership. */
+async function writeDraft(
+  ctx: AuthContext,
+  connection: ScimConnectionRow,
+  userId: string,
+  next: (current: UserDraft) => UserDraft,
+): Promise<ScimUserRow> {
+  let revoked = false;
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      if (!(await lockOrganization(trx, ctx.dialect, connection.organizationId))) throw userNotFound();
+      const current = await findScimUser(trx, connection, userId);
+      if (!current) throw userNotFound();
+      const draft = next({
+        userName: current.userName,
+        email: current.email,
+        name: current.name,
+        externalId: current.externalId,
+        active: current.active,
+      });
+      if (draft.userName.toLowerCase() !== current.userName.toLowerCase()) {
+        if (await userNameTaken(trx, connection, draft, userId)) throw uniqueness("A user with this userName exists");
+      }
+      if (draft.email !== current.email) {
+        const holder = await findUserByEmail(trx, draft.email);
+        if (holder && holder.id !== userId) throw uniqueness("A user with this email exists");
+      }
+      const now = ctx.now();
+      if (draft.email !== current.email || draft.name !== current.name) {
+        await updateUserRow(ctx, trx, userId, { email: draft.email, name: draft.name, emailVerified: true }, now);
+      }
+      await updateScimUserLink(trx, connection, userId, {
+        userName: draft.userName,
+        externalId: draft.externalId,
+        now,
+      });
+      if (draft.active && !current.active) await beginMembership(ctx, trx, connection.organizationId, userId);
+      if (!draft.active && current.active) revoked = await endMembership(ctx, trx, connection.organizationId, userId);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw uniqueness("A user with this email exists");
+    throw error;
+  }
+  if (revoked) await ctx.revocations.revokeUser(userId);
+  return getUser(ctx, connection, userId);
+}
+
+/** PUT /Users/:id: the resource replaces what the directory said before. */
+export function replaceUser(ctx: AuthContext, connection: ScimConnectionRow, userId: string, body: unknown) {
+  const draft = parseUserResource(body);
+  return writeDraft(ctx, connection, userId, () => draft);
+}
+
+/** PATCH /Users/:id: the operations applied to the current state. */
+export function patchUser(ctx: AuthContext, connection: ScimConnectionRow, userId: string, body: unknown) {
+  return writeDraft(ctx, connection, userId, (current) => applyUserPatch(current, body));
+}
+
+/**
+ * DELETE /Users/:id: the person leaves the organization, their sessions end and the directory lets
+ * go of them. The account itself stays: it may belong to other organizations.
+ */
+export async function deleteUser(ctx: AuthContext, connection: ScimConnectionRow, userId: string): Promise<void> {
+  const revoked = await ctx.db.transaction().execute(async (trx) => {
+    if (!(await lockOrganization(trx, ctx.dialect, connection.organizationId))) throw userNotFound();
+    if (!(await findScimUser(trx, connection, userId))) throw userNotFound();
+    const ended = await endMembership(ctx, trx, connection.organizationId, userId);
+    await deleteScimUserLink(trx, connection, userId);
+    return ended;
+  });
+  if (revoked) await ctx.revocations.revokeUser(userId);
+}
