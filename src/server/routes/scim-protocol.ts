@@ -79,7 +79,7 @@ export function scimProtocolRoutes(app: Hono<AuthEnv>, ctx: AuthContext): void {
     app.on(
       method,
       `/scim/v2${path}`,
-      startingRequest(ctx, async (c) => {
+      startingRequest(ctx, { method, path: `/scim/v2${path}` }, async (c) => {
         try {
           return await handler(c, await connectionOf(c), v2Url);
         } catch (error) {
