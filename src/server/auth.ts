@@ -12,6 +12,7 @@ import { consoleLogger, type Logger } from "./logger.js";
 import { type AuthOptions, type AuthOptionsInput, ConfigError, resolveOptions } from "./options.js";
 import { resolvePages } from "./pages.js";
 import { createProviderRegistry } from "./providers/registry.js";
+import { auditPending, auditWebhookChange } from "./services/audit-trail.js";
 import { startHousekeeping } from "./services/housekeeping.js";
 import type { RevocationFeed } from "./services/revocations.js";
 import { RevocationList } from "./services/revocations.js";
@@ -143,11 +144,19 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     retryBaseMs: input.mail?.retryBaseMs,
     pollIntervalMs: input.mail?.pollIntervalMs,
   });
+  // The audit trail hears of every change the outbox is handed, in the change's transaction.
+  let context: AuthContext | undefined;
   const webhooks = new WebhookOutbox(database.db, {
     ...input.webhookDelivery,
     endpoints: options.webhooks,
     logger,
     now,
+    changeHook: options.audit.enabled
+      ? {
+          pending: auditPending,
+          record: (db, event, data) => auditWebhookChange(context as AuthContext, db, event, data),
+        }
+      : undefined,
   });
   const cookieCache = options.session.cookieCache;
   // Only a cookie cache needs to hear revocations: without one every request reads the database.
@@ -157,7 +166,7 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     logger,
     feed: cookieCache.enabled ? (input.revocationFeed ?? database.revocationFeed?.(logger)) : undefined,
   });
-  const context: AuthContext = {
+  context = {
     options,
     pages,
     fields,

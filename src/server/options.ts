@@ -313,6 +313,14 @@ const pages = z.strictObject({
   error: pageOption.default("/"),
 });
 
+/** The security audit trail (docs/audit.md). */
+const audit = z.strictObject({
+  /** Record every security event in the hash-chained trail. */
+  enabled: z.boolean().default(false),
+  /** Entries older than this many days are pruned from the chain's start (by housekeeping); unset: kept. */
+  retentionDays: z.number().int().min(1).max(36500).optional(),
+});
+
 export const authOptionsSchema = z.strictObject({
   emailAndPassword: emailAndPassword.prefault({}),
   emailVerification: emailVerification.prefault({}),
@@ -334,6 +342,7 @@ export const authOptionsSchema = z.strictObject({
   advanced: advanced.prefault({}),
   webhooks: webhooks.default([]),
   pages: pages.prefault({}),
+  audit: audit.prefault({}),
 });
 
 /** Options as written in AUTH_CONFIG: every key optional. */
