@@ -31,6 +31,7 @@ export const AUDIT_ACTIONS = [
   "organization.created",
   "organization.updated",
   "organization.deleted",
+  "organization.member_added",
   "organization.member_removed",
   "organization.member_left",
   "organization.member_role_updated",

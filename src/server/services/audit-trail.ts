@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { AuditAction, AuditActorType, AuditOutcome, AuditTrailEntry } from "../../contract/audit.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
-import { appendAuditEntry, type NewAuditEntry } from "../store/audit-trail.js";
+import { appendAuditEntry, type NewAuditEntry, pruneAuditTrail } from "../store/audit-trail.js";
 import type { DB } from "../store/database.js";
 import type { WebhookEvent } from "../webhooks/events.js";
 
@@ -138,14 +138,8 @@ export async function auditOutcome(ctx: AuthContext, scope: AuditScope, outcome:
   await append(ctx, ctx.db, entryOf(ctx, scope, outcome === "success" && scope.challenged ? "challenged" : outcome));
 }
 
-/** An entry the service writes for itself (housekeeping): actor `system`. */
-export async function auditSystemEvent(
-  ctx: AuthContext,
-  trx: DB,
-  action: AuditAction,
-  details: Record<string, unknown>,
-): Promise<void> {
-  const scope: AuditScope = {
+function systemScope(action: AuditAction, details: Record<string, unknown>): AuditScope {
+  return {
     action,
     whenChanged: false,
     actorType: "system",
@@ -160,7 +154,55 @@ export async function auditSystemEvent(
     challenged: false,
     written: false,
   };
-  await append(ctx, trx, entryOf(ctx, scope, "success"));
+}
+
+/** An entry the service writes for itself (housekeeping): actor `system`. */
+export async function auditSystemEvent(
+  ctx: AuthContext,
+  trx: DB,
+  action: AuditAction,
+  details: Record<string, unknown>,
+): Promise<void> {
+  await append(ctx, trx, entryOf(ctx, systemScope(action, details), "success"));
+}
+
+/**
+ * A change the app makes through auth.api without a request (add-member, set-password): audited as
+ * the `system` actor, the entry in the change's transaction, a failure on its own.
+ */
+export async function auditedSystemCall<T>(ctx: AuthContext, action: AuditAction, run: () => Promise<T>): Promise<T> {
+  if (!ctx.options.audit.enabled) return run();
+  const scope = systemScope(action, {});
+  try {
+    const result = await scopes.run(scope, run);
+    await auditOutcome(ctx, scope, "success");
+    return result;
+  } catch (error) {
+    scope.details.code = (error as { code?: unknown }).code ?? "INTERNAL_SERVER_ERROR";
+    await auditOutcome(ctx, scope, "failure");
+    throw error;
+  }
+}
+
+/**
+ * Retention (audit.retentionDays): drops the entries older than that from the chain's start, moves
+ * the anchor to the last one dropped, and records the pruning as an entry of its own, all in one
+ * transaction. Returns how many went.
+ */
+export async function pruneAuditTrailByRetention(ctx: AuthContext): Promise<number> {
+  const days = ctx.options.audit.retentionDays;
+  if (days === undefined) return 0;
+  const before = new Date(ctx.now().getTime() - days * 86400_000);
+  return ctx.db.transaction().execute(async (trx) => {
+    const pruned = await pruneAuditTrail(trx, ctx.dialect, before);
+    if (!pruned) return 0;
+    await auditSystemEvent(ctx, trx, "audit.pruned", {
+      entries: pruned.pruned,
+      throughSeq: pruned.anchorSeq,
+      before: before.toISOString(),
+    });
+    return pruned.pruned;
+  });
 }
 
 export type { AuditTrailEntry };

@@ -6,6 +6,7 @@ import {
   deleteFinishedWebhookDeliveries,
   deleteSentMailBefore,
 } from "../store/housekeeping.js";
+import { pruneAuditTrailByRetention } from "./audit-trail.js";
 
 /** Delivered mail is kept this long for the development outbox page and support questions. */
 const SENT_MAIL_RETENTION_MS = 7 * 86400 * 1000;
@@ -15,12 +16,12 @@ export const FAILED_WEBHOOK_RETENTION_MS = 30 * 86400 * 1000;
 
 /**
  * Deletes what can never be used again: expired sessions and one-time values, old delivered mail and
- * old finished webhook deliveries.
+ * old finished webhook deliveries, and audit entries past their retention (audit.retentionDays).
  * Expired rows are already refused when read; this keeps the tables (and their indexes) small.
  */
 export async function sweepExpired(
   ctx: AuthContext,
-): Promise<{ sessions: number; verifications: number; mail: number; webhooks: number }> {
+): Promise<{ sessions: number; verifications: number; mail: number; webhooks: number; audit: number }> {
   const now = ctx.now();
   const sessions = await deleteExpiredSessions(ctx.db, now);
   const verifications = await deleteExpiredVerifications(ctx.db, now);
@@ -30,7 +31,8 @@ export async function sweepExpired(
     delivered: new Date(now.getTime() - DELIVERED_WEBHOOK_RETENTION_MS),
     failed: new Date(now.getTime() - FAILED_WEBHOOK_RETENTION_MS),
   });
-  return { sessions, verifications, mail, webhooks };
+  const audit = await pruneAuditTrailByRetention(ctx);
+  return { sessions, verifications, mail, webhooks, audit };
 }
 
 /** Runs the sweep every `intervalMs` in the background; returns a function that stops it. */
