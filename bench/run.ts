@@ -46,8 +46,11 @@ for (const d of databases)
 /** services/revocations.ts: DEFAULT_FEED_CLOCK_SKEW_MS. */
 const REVOCATION_SKEW_MS = 1000;
 
-/** The options every scenario starts from: production defaults with rate limiting off. */
-const BASE_OPTIONS = { rateLimit: { enabled: false } };
+/** The options every scenario starts from: production defaults with rate limiting off (BENCH_AUDIT=1: the audit trail on). */
+const BASE_OPTIONS = {
+  rateLimit: { enabled: false },
+  ...(process.env.BENCH_AUDIT === "1" ? { audit: { enabled: true } } : {}),
+};
 
 function positiveInt(name: string, fallback: number): number {
   const value = process.env[name];

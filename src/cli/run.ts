@@ -1,4 +1,5 @@
 import { ConfigError } from "../server/options.js";
+import { auditCommand } from "./audit.js";
 import { findConfigModule, loadConfigModule } from "./config-module.js";
 import { createAdmin } from "./create-admin.js";
 import { doctor } from "./doctor.js";
@@ -27,6 +28,11 @@ const COMMANDS: Record<string, { run: Command; summary: string; usesConfig?: boo
     run: importCommand,
     summary: "--from SOURCE --source FILE_OR_URL [--apply]: import users from another system (dry run unless --apply)",
   },
+  audit: {
+    run: auditCommand,
+    summary: "verify: check the audit trail's hash chain; names the first edited or deleted entry",
+    usesConfig: true,
+  },
   start: { run: start, summary: "run the service (migrates first), like npm start" },
 };
 
@@ -39,7 +45,7 @@ function usage(): string {
     ...lines,
     "",
     "Configuration: --config PATH or gatehouse.config.ts|.mjs|.js in this folder (what createAuth takes),",
-    "else the environment (docs/configuration.md). migrate, create-admin and doctor read it.",
+    "else the environment (docs/configuration.md). migrate, create-admin, doctor and audit read it.",
   ].join("\n");
 }
 
@@ -76,7 +82,7 @@ export async function runCommand(argv: string[], io: CommandIO = processIO): Pro
   try {
     const { configPath, rest } = takeConfigFlag(args);
     if (configPath !== undefined && !command.usesConfig) {
-      io.err(`gatehouse ${name}: --config is not accepted (only migrate, create-admin and doctor read it)`);
+      io.err(`gatehouse ${name}: --config is not accepted (only migrate, create-admin, doctor and audit read it)`);
       return 64;
     }
     const found = command.usesConfig ? findConfigModule(configPath, io.cwd ?? process.cwd()) : null;

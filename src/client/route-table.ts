@@ -19,6 +19,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["POST"],
     refreshes: [],
   },
+  "/admin/export-audit-trail": {
+    methods: ["GET"],
+    refreshes: [],
+  },
   "/admin/get-user": {
     methods: ["GET"],
     refreshes: [],
@@ -32,6 +36,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     refreshes: ["organizations", "session"],
   },
   "/admin/list-audit-log": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/admin/list-audit-trail": {
     methods: ["GET"],
     refreshes: [],
   },
@@ -211,6 +219,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["POST"],
     refreshes: ["activeOrganization", "organizations", "session"],
   },
+  "/organization/export-audit-trail": {
+    methods: ["GET"],
+    refreshes: [],
+  },
   "/organization/get-active-member": {
     methods: ["GET"],
     refreshes: [],
@@ -244,6 +256,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     refreshes: ["activeOrganization", "organizations", "session"],
   },
   "/organization/list": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/organization/list-audit-trail": {
     methods: ["GET"],
     refreshes: [],
   },

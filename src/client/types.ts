@@ -116,6 +116,8 @@ export interface OrganizationCalls {
   update: Call<typeof org.updateOrganization>;
   delete: Call<typeof org.deleteOrganization>;
   list: OptionalCall<typeof org.listOrganizations>;
+  /** The organization's audit trail, for its owners. */
+  listAuditTrail: Call<typeof org.listAuditTrail>;
   /** The organization alone, without members (by id or slug, else the active one). */
   getOrganization: OptionalCall<typeof org.getOrganization>;
   getFullOrganization: OptionalCall<typeof org.getFullOrganization>;
@@ -165,6 +167,8 @@ export interface AdminCalls {
   stopImpersonating: OptionalCall<typeof admin.stopImpersonating>;
   hasPermission: Call<typeof admin.hasPermission>;
   listAuditLog: OptionalCall<typeof admin.listAuditLog>;
+  /** The security audit trail (docs/audit.md); export-audit-trail answers a file, fetched directly. */
+  listAuditTrail: OptionalCall<typeof admin.listAuditTrail>;
   listUserMemberships: Call<typeof admin.listUserMemberships>;
   listUserAccounts: Call<typeof admin.listUserAccounts>;
 }

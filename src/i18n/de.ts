@@ -519,6 +519,7 @@ export const de: Catalogue = {
     "Diese Adresse hat heute so viele Einladungen erhalten wie erlaubt. Versuchen Sie es morgen wieder.",
   "error.USER_IS_THE_ONLY_OWNER_OF_AN_ORGANIZATION":
     "Sie sind der einzige Inhaber einer Organisation mit weiteren Mitgliedern. Übertragen Sie zuerst die Inhaberschaft an ein anderes Mitglied oder löschen Sie die Organisation.",
+  "error.YOU_ARE_NOT_ALLOWED_TO_READ_THE_AUDIT_TRAIL": "Nur ein Inhaber kann das Prüfprotokoll der Organisation lesen.",
   "error.YOU_ARE_NOT_ALLOWED_TO_TRANSFER_OWNERSHIP": "Nur ein Inhaber kann die Inhaberschaft übertragen.",
   "error.YOU_CANNOT_TRANSFER_OWNERSHIP_TO_YOURSELF": "Diese Organisation gehört Ihnen bereits.",
   "error.YOU_CANNOT_REMOVE_YOURSELF": "Ihr eigenes Konto können Sie hier nicht löschen.",

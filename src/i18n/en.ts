@@ -505,6 +505,7 @@ export const en = {
     "This address has received as many invitations as it may today. Try again tomorrow.",
   "error.USER_IS_THE_ONLY_OWNER_OF_AN_ORGANIZATION":
     "You are the only owner of an organization that has other members. Transfer its ownership to another member, or delete the organization, first.",
+  "error.YOU_ARE_NOT_ALLOWED_TO_READ_THE_AUDIT_TRAIL": "Only an owner can read the organization's audit trail.",
   "error.YOU_ARE_NOT_ALLOWED_TO_TRANSFER_OWNERSHIP": "Only an owner can transfer the ownership.",
   "error.YOU_CANNOT_TRANSFER_OWNERSHIP_TO_YOURSELF": "You already own this organization.",
   "error.YOU_CANNOT_REMOVE_YOURSELF": "You cannot delete your own account from here.",

@@ -11,6 +11,7 @@ import { AuthError } from "./errors.js";
 import type { AuthEnv } from "./http/env.js";
 import { sessionFromHeaders } from "./http/header-session.js";
 import { isRouted } from "./http/route.js";
+import { auditedSystemCall, noteAudit } from "./services/audit-trail.js";
 import { addMember } from "./services/members.js";
 import { createOrganization } from "./services/organizations.js";
 import { setPassword } from "./services/passwords.js";
@@ -54,18 +55,27 @@ export function createServerApi(ctx: AuthContext, app: Hono<AuthEnv>): ServerApi
     const endpoint = organizationEndpoints.createOrganization;
     if (!isRouted(endpoint, ctx)) throw new AuthError("NOT_FOUND");
     const fields = parseInput(endpoint.body, body, "body");
-    return (await wakingWebhooks(ctx, () => createOrganization(ctx, null, fields))).organization;
+    const created = await wakingWebhooks(ctx, () =>
+      auditedSystemCall(ctx, "organization.created", () => createOrganization(ctx, null, fields)),
+    );
+    return created.organization;
   };
 
   calls.addMember = async (input) => {
     checkShape("addMember", input);
-    return wakingWebhooks(ctx, () => addMember(ctx, parseInput(addMemberInput, input?.body, "body")));
+    const fields = parseInput(addMemberInput, input?.body, "body");
+    return wakingWebhooks(ctx, () => auditedSystemCall(ctx, "organization.member_added", () => addMember(ctx, fields)));
   };
 
   calls.setPassword = async (input) => {
     checkShape("setPassword", input);
     const { userId, newPassword } = parseInput(setPasswordBody, input?.body, "body");
-    await wakingWebhooks(ctx, () => setPassword(ctx, userId, newPassword));
+    await wakingWebhooks(ctx, () =>
+      auditedSystemCall(ctx, "user.password_changed", async () => {
+        noteAudit({ subjectId: userId });
+        await setPassword(ctx, userId, newPassword);
+      }),
+    );
     return { status: true };
   };
 

@@ -341,6 +341,14 @@ const metrics = z.strictObject({
   token: z.string().min(16, "must be at least 16 characters").optional(),
 });
 
+/** The security audit trail (docs/audit.md). */
+const audit = z.strictObject({
+  /** Record every security event in the hash-chained trail. */
+  enabled: z.boolean().default(false),
+  /** Entries older than this many days are pruned from the chain's start (by housekeeping); unset: kept. */
+  retentionDays: z.number().int().min(1).max(36500).optional(),
+});
+
 export const authOptionsSchema = z.strictObject({
   emailAndPassword: emailAndPassword.prefault({}),
   emailVerification: emailVerification.prefault({}),
@@ -365,6 +373,7 @@ export const authOptionsSchema = z.strictObject({
   pages: pages.prefault({}),
   housekeeping: housekeeping.prefault({}),
   metrics: metrics.prefault({}),
+  audit: audit.prefault({}),
 });
 
 /** Options as written in AUTH_CONFIG: every key optional. */

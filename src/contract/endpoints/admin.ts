@@ -1,6 +1,7 @@
 import { z } from "zod";
 import * as admin from "../admin.js";
 import { auditPageModel, userAccountSummaryModel, userMembershipModel, userPageModel } from "../admin-models.js";
+import { auditTrailPageModel, exportAuditTrailQuery, listAuditTrailQuery } from "../audit.js";
 import { listedSessionModel, userModel } from "../models.js";
 import { endpoint } from "./define.js";
 import { permissionReply, sessionAndUserReply, statusReply, successReply, userReply } from "./replies.js";
@@ -187,6 +188,25 @@ export const adminEndpoints = {
     summary: "Administration actions, newest first, paged",
     query: admin.listAuditLogQuery,
     reply: auditPageModel,
+    errors: ["YOU_ARE_NOT_ALLOWED_TO_READ_THE_AUDIT_LOG"],
+    policy: ADMIN,
+  }),
+  listAuditTrail: endpoint({
+    method: "GET",
+    path: "/admin/list-audit-trail",
+    summary: "The whole security audit trail, newest first, by cursor",
+    query: listAuditTrailQuery,
+    reply: auditTrailPageModel,
+    errors: ["YOU_ARE_NOT_ALLOWED_TO_READ_THE_AUDIT_LOG"],
+    policy: ADMIN,
+  }),
+  exportAuditTrail: endpoint({
+    method: "GET",
+    path: "/admin/export-audit-trail",
+    summary: "The whole security audit trail as JSON Lines or CSV",
+    query: exportAuditTrailQuery,
+    reply: null,
+    answers: "file",
     errors: ["YOU_ARE_NOT_ALLOWED_TO_READ_THE_AUDIT_LOG"],
     policy: ADMIN,
   }),

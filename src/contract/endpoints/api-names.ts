@@ -21,7 +21,14 @@ const {
   listAccounts: listUserAccounts,
   ...social
 } = socialEndpoints;
-const { checkSlug: checkOrganizationSlug, inviteMember: createInvitation, ...organization } = organizationEndpoints;
+const {
+  checkSlug: checkOrganizationSlug,
+  inviteMember: createInvitation,
+  // The admin table has calls of the same names (the whole trail).
+  listAuditTrail: listOrganizationAuditTrail,
+  exportAuditTrail: exportOrganizationAuditTrail,
+  ...organization
+} = organizationEndpoints;
 const { listTeams: listOrganizationTeams, ...teams } = teamEndpoints;
 const {
   updateUser: adminUpdateUser,
@@ -70,6 +77,8 @@ export const apiEndpoints = {
   ...organization,
   checkOrganizationSlug,
   createInvitation,
+  listOrganizationAuditTrail,
+  exportOrganizationAuditTrail,
   ...teams,
   listOrganizationTeams,
   ...admin,

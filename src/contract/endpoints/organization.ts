@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { createdOrganizationModel, fullOrganizationModel, invitationDetailsModel } from "../api-models.js";
+import { auditTrailPageModel, exportOrganizationAuditTrailQuery, listOrganizationAuditTrailQuery } from "../audit.js";
 import {
   invitationModel,
   memberModel,
@@ -254,6 +255,25 @@ export const organizationEndpoints = {
     reply: permissionReply,
     errors: MEMBERSHIP,
     policy: CHANGES,
+  }),
+  listAuditTrail: endpoint({
+    method: "GET",
+    path: "/organization/list-audit-trail",
+    summary: "An organization's audit trail (owners only), newest first, by cursor",
+    query: listOrganizationAuditTrailQuery,
+    reply: auditTrailPageModel,
+    errors: ["YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION", "YOU_ARE_NOT_ALLOWED_TO_READ_THE_AUDIT_TRAIL"],
+    policy: SIGNED_IN,
+  }),
+  exportAuditTrail: endpoint({
+    method: "GET",
+    path: "/organization/export-audit-trail",
+    summary: "An organization's audit trail (owners only) as JSON Lines or CSV",
+    query: exportOrganizationAuditTrailQuery,
+    reply: null,
+    answers: "file",
+    errors: ["YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION", "YOU_ARE_NOT_ALLOWED_TO_READ_THE_AUDIT_TRAIL"],
+    policy: SIGNED_IN,
   }),
 } as const;
 

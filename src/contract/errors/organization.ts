@@ -48,6 +48,10 @@ export const organizationErrors = defineErrors({
       "The account is the only owner of an organization that has other members: transfer the ownership to another member or delete the organization first",
     status: 400,
   },
+  YOU_ARE_NOT_ALLOWED_TO_READ_THE_AUDIT_TRAIL: {
+    message: "Only an owner of the organization can read its audit trail",
+    status: 403,
+  },
   YOU_ARE_NOT_ALLOWED_TO_TRANSFER_OWNERSHIP: {
     message: "Only an owner of the organization can transfer its ownership",
     status: 403,

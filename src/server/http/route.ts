@@ -6,6 +6,8 @@ import type { AuthContext } from "../context.js";
 import { guardCredentialChange } from "../services/credential-guard.js";
 import type { CallerRead, RowsOf } from "../services/sessions.js";
 import { parseInput } from "../validation.js";
+import { noteAuditCaller, runAudited } from "./audit.js";
+import { auditDeclarationOf } from "./audited-endpoints.js";
 import { parseBody } from "./body.js";
 import { hookContext, runAfterHook, runBeforeHook } from "./endpoint-hooks.js";
 import type { AuthEnv, RequestStep } from "./env.js";
@@ -177,6 +179,7 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
     const fresh = sessionRule === "fresh";
     const credentials = endpoint.policy.credentials;
     const hooks = ctx.hooks;
+    const audit = ctx.options.audit.enabled ? auditDeclarationOf(endpoint) : undefined;
     const answer = async (c: Context<AuthEnv>, changedQuery?: Record<string, string>): Promise<Response> => {
       const body = endpoint.body ? readBody(c, endpoint.body) : undefined;
       const query = endpoint.query
@@ -192,6 +195,7 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
         session: withRows ? withRows.caller : sessionRule ? await requireSession(c, { fresh }) : undefined,
         rows: withRows?.rows,
       } as Input<typeof endpoint>;
+      if (audit) noteAuditCaller(c, input.session, query);
       if (credentials && input.session) {
         await guardCredentialChange(ctx, input.session as SessionWithUser, credentials, passwordIn(body));
       }
@@ -204,7 +208,7 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
       if (CHECK_REPLIES) assertReplyMatches(endpoint, reply);
       return isKept(reply) ? sendKept(c, reply) : c.json(reply as object);
     };
-    const serve = async (c: Context<AuthEnv>) => {
+    const serveOnce = async (c: Context<AuthEnv>) => {
       if (endpoint.method !== "POST") c.set("body", NO_BODY);
       for (const step of isServerCall(c) ? serverPrelude : prelude) {
         // Most steps are synchronous (bounds, origin): awaiting only a promise saves a turn each.
@@ -218,6 +222,8 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
       const response = await answer(c, changedQuery);
       return hooks.after ? runAfterHook(hooks.after, hookCtx, response) : response;
     };
+    // An audited endpoint's prelude and handler run in its audit scope (http/audit.ts).
+    const serve = audit ? (c: Context<AuthEnv>) => runAudited(c, endpoint, audit, () => serveOnce(c)) : serveOnce;
     // Each API route is one handler, which Hono calls directly (no middleware chain composed per
     // request); a page's security headers wrap it, started first as before.
     if (page) app.on(endpoint.method, endpoint.path, startingRequest(ctx, endpoint, page), serve);

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { TwoFactorRedirectReply } from "../../contract/two-factor.js";
+import { noteAuditChallenge } from "../services/audit-trail.js";
 import { TwoFactorRequired } from "../services/sessions.js";
 import { CHALLENGE_SECONDS, startTwoFactorChallenge } from "../services/two-factor.js";
 import { writeSignedCookie } from "./cookies.js";
@@ -19,6 +20,7 @@ export async function signInOrChallenge<T>(
     return await signIn();
   } catch (error) {
     if (!(error instanceof TwoFactorRequired)) throw error;
+    noteAuditChallenge(error.userId);
     return challenge(c, error.userId, rememberMe);
   }
 }

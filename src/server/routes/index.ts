@@ -5,6 +5,7 @@ import { accountRoutes } from "./accounts.js";
 import { adminRoutes } from "./admin.js";
 import { anonymousRoutes } from "./anonymous.js";
 import { appConfigRoutes } from "./app-config.js";
+import { auditTrailRoutes } from "./audit-trail.js";
 import { coreRoutes } from "./core.js";
 import { devOutboxRoutes } from "./dev-outbox.js";
 import { emailOtpRoutes } from "./email-otp.js";
@@ -34,6 +35,7 @@ export function registerRoutes(route: Route, ctx: AuthContext): void {
   sessionRoutes(route);
   jwtRoutes(route);
   adminRoutes(route);
+  auditTrailRoutes(route);
   socialRoutes(route);
   accountRoutes(route);
   anonymousRoutes(route);

@@ -3,6 +3,7 @@ import { newId } from "../crypto/random.js";
 import { insertAuditEntry, listAuditEntries } from "../store/audit.js";
 import type { DB } from "../store/database.js";
 import { type AdminActor, requireAdminPermission } from "./admin-access.js";
+import { auditChange } from "./audit-trail.js";
 import type { RequestMeta } from "./sessions.js";
 
 /** Appends to the audit log; pass the transaction of the change so the record and the change land together. */
@@ -27,6 +28,8 @@ export async function recordAudit(
     details: entry.details ?? null,
     createdAt: ctx.now(),
   });
+  // The security trail's entry for the request, in the same transaction (services/audit-trail.ts).
+  await auditChange(ctx, db, { subjectId: entry.targetUserId ?? undefined, details: entry.details });
 }
 
 export async function listAuditLog(

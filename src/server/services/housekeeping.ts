@@ -9,6 +9,7 @@ import {
   deleteSentMailBefore,
   withHousekeepingLease,
 } from "../store/housekeeping.js";
+import { pruneAuditTrailByRetention } from "./audit-trail.js";
 
 /** Delivered mail is kept this long for the development outbox page and support questions. */
 const SENT_MAIL_RETENTION_MS = 7 * 86400 * 1000;
@@ -24,14 +25,16 @@ export interface Sweep {
   attempts: number;
   mail: number;
   webhooks: number;
+  /** Audit entries past audit.retentionDays. */
+  audit: number;
   startedAt: number;
   finishedAt: number;
 }
 
 /**
  * Deletes what can never be used again: expired sessions (with their proofs), one-time values
- * (OAuth states among them), two-factor challenges and attempt counts, old delivered mail and old
- * finished webhook deliveries. Expired rows are already refused when read; this keeps the tables
+ * (OAuth states among them), two-factor challenges and attempt counts, old delivered mail, old
+ * finished webhook deliveries and audit entries past audit.retentionDays. Expired rows are already refused when read; this keeps the tables
  * (and their indexes) at the size of what is live. Each kind goes in statements of at most
  * `housekeeping.batchSize` rows until none is left; the cut-off is fixed when the sweep starts, so
  * it ends however fast rows expire. Answers null when another instance is sweeping the database.
@@ -65,6 +68,7 @@ export async function sweepExpired(ctx: AuthContext, stopped: () => boolean = ()
         (await drain((limit) =>
           deleteFailedWebhooksBefore(ctx.db, ctx.dialect, ago(FAILED_WEBHOOK_RETENTION_MS), limit),
         )),
+      audit: await pruneAuditTrailByRetention(ctx),
     };
     return { ...deleted, startedAt, finishedAt: Date.now() };
   });
@@ -107,6 +111,12 @@ export function startHousekeeping(ctx: AuthContext): () => Promise<void> {
 
 function deletedRows(sweep: Sweep): number {
   return (
-    sweep.sessions + sweep.verifications + sweep.twoFactorChallenges + sweep.attempts + sweep.mail + sweep.webhooks
+    sweep.sessions +
+    sweep.verifications +
+    sweep.twoFactorChallenges +
+    sweep.attempts +
+    sweep.mail +
+    sweep.webhooks +
+    sweep.audit
   );
 }

@@ -269,6 +269,34 @@ export interface ScimUserTable {
   updatedAt: Timestamp;
 }
 
+/** One security event (store/audit-trail.ts); `hash` chains it to the entry before. */
+export interface AuditTrailTable {
+  seq: ColumnType<number | string, number, number>;
+  id: string;
+  createdAt: Timestamp;
+  action: string;
+  outcome: string;
+  actorType: string;
+  actorId: string | null;
+  subjectId: string | null;
+  organizationId: string | null;
+  ipAddress: string | null;
+  userAgent: string | null;
+  requestId: string | null;
+  /** JSON text. */
+  details: string | null;
+  hash: string;
+}
+
+/** The chain's single row (id 1): its head, and the anchor retention pruned up to. */
+export interface AuditChainTable {
+  id: number;
+  headSeq: ColumnType<number | string, number, number>;
+  headHash: string;
+  anchorSeq: ColumnType<number | string, number, number>;
+  anchorHash: string;
+}
+
 export interface Database {
   user: UserTable;
   twoFactor: TwoFactorTable;
@@ -291,4 +319,6 @@ export interface Database {
   auditLog: AuditLogTable;
   scimProvider: ScimProviderTable;
   scimUser: ScimUserTable;
+  auditTrail: AuditTrailTable;
+  auditChain: AuditChainTable;
 }

@@ -27,6 +27,17 @@ export interface WebhookOutboxOptions {
   timeoutMs?: number;
   /** How often due retries are looked for when nothing wakes the worker. */
   pollIntervalMs?: number;
+  /**
+   * Told of every change handed to enqueue, in its transaction, whether or not a webhook subscribes
+   * (the audit trail, services/audit-trail.ts); `pending` says whether it wants the next one, so a
+   * one-statement change gets a transaction to share with it.
+   */
+  changeHook?: ChangeHook;
+}
+
+export interface ChangeHook {
+  pending(): boolean;
+  record(db: DB, event: WebhookEvent, data: unknown): Promise<void>;
 }
 
 export interface WebhookDeliveryEntry {
@@ -62,7 +73,8 @@ const LEASE_MS = 60_000;
  */
 export class WebhookOutbox {
   readonly #db: DB;
-  readonly #options: Required<WebhookOutboxOptions>;
+  readonly #options: Required<Omit<WebhookOutboxOptions, "changeHook">>;
+  readonly #changeHook: ChangeHook | undefined;
   readonly #byEvent = new Map<WebhookEvent, WebhookEndpoint[]>();
   readonly #byUrl = new Map<string, WebhookEndpoint>();
   readonly #worker: OutboxWorker;
@@ -70,6 +82,7 @@ export class WebhookOutbox {
 
   constructor(db: DB, options: WebhookOutboxOptions) {
     this.#db = db;
+    this.#changeHook = options.changeHook;
     this.#options = {
       ...options,
       retryBaseMs: options.retryBaseMs ?? WEBHOOK_RETRY_BASE_MS,
@@ -109,8 +122,10 @@ export class WebhookOutbox {
     event: E,
     data: WebhookEventData[E] | readonly WebhookEventData[E][] | null,
   ): Promise<void> {
+    if (data === null || (Array.isArray(data) && data.length === 0)) return;
+    if (this.#changeHook) await this.#changeHook.record(db, event, data);
     const endpoints = this.#byEvent.get(event);
-    if (!endpoints || data === null) return;
+    if (!endpoints) return;
     const items: readonly WebhookEventData[E][] = Array.isArray(data) ? data : [data as WebhookEventData[E]];
     if (items.length === 0) return;
     const now = this.#options.now();
@@ -137,7 +152,7 @@ export class WebhookOutbox {
    * event has a subscriber, so the change and its enqueue commit together; otherwise straight on `db`.
    */
   async atomic<T>(db: DB, event: WebhookEvent, change: (db: DB) => Promise<T>): Promise<T> {
-    if (!this.#byEvent.has(event) || db.isTransaction) return change(db);
+    if (db.isTransaction || !(this.#byEvent.has(event) || this.#changeHook?.pending())) return change(db);
     return db.transaction().execute(change);
   }
 

@@ -16,6 +16,7 @@ import { sessionProofMigration } from "./0016_session_proof.js";
 import { attemptCountersMigration } from "./0017_attempt_counters.js";
 import { invitationSendsMigration } from "./0018_invitation_sends.js";
 import { scimMigration } from "./0020_scim.js";
+import { auditTrailMigration } from "./0021_audit_trail.js";
 import { pruningIndexesMigration } from "./0022_pruning_indexes.js";
 
 /** All migrations in order. Names sort by their numeric prefix; never rename or edit a landed one. */
@@ -37,6 +38,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     "0017_attempt_counters": attemptCountersMigration(dialect),
     "0018_invitation_sends": invitationSendsMigration(dialect),
     "0020_scim": scimMigration(dialect),
+    "0021_audit_trail": auditTrailMigration(dialect),
     "0022_pruning_indexes": pruningIndexesMigration(),
   };
 }

@@ -1,0 +1,120 @@
+import { z } from "zod";
+import { queryInt } from "./fields.js";
+import { timestamp } from "./models.js";
+
+/**
+ * Every action the audit trail names (docs/audit.md): one declared list, so a reader can filter on a
+ * name and know it is spelled one way. Sign-in methods and factors go in an entry's details.
+ */
+export const AUDIT_ACTIONS = [
+  "user.sign_up",
+  "user.sign_in",
+  "user.sign_out",
+  "user.two_factor_verified",
+  "user.updated",
+  "user.deleted",
+  "user.password_changed",
+  "user.password_reset_requested",
+  "user.password_reset",
+  "user.email_change_requested",
+  "user.email_verified",
+  "user.two_factor_enabled",
+  "user.two_factor_disabled",
+  "user.backup_codes_generated",
+  "user.passkey_added",
+  "user.passkey_removed",
+  "user.social_linked",
+  "user.social_unlinked",
+  "session.revoked",
+  "session.revoked_all",
+  "session.revoked_others",
+  "organization.created",
+  "organization.updated",
+  "organization.deleted",
+  "organization.member_added",
+  "organization.member_removed",
+  "organization.member_left",
+  "organization.member_role_updated",
+  "organization.ownership_transferred",
+  "organization.invitation_created",
+  "organization.invitation_accepted",
+  "organization.invitation_rejected",
+  "organization.invitation_canceled",
+  "organization.team_created",
+  "organization.team_updated",
+  "organization.team_removed",
+  "organization.team_member_added",
+  "organization.team_member_removed",
+  "admin.user_created",
+  "admin.user_updated",
+  "admin.role_set",
+  "admin.user_banned",
+  "admin.user_unbanned",
+  "admin.user_removed",
+  "admin.password_set",
+  "admin.session_revoked",
+  "admin.sessions_revoked",
+  "admin.impersonation_started",
+  "admin.impersonation_stopped",
+  "audit.pruned",
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Who acted: a signed-in user, an admin (or an admin impersonating), the service itself, or a directory (SCIM). */
+export const AUDIT_ACTOR_TYPES = ["user", "admin", "system", "directory"] as const;
+export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
+
+/** `challenged`: a sign-in that now owes a second factor (no session yet). */
+export const AUDIT_OUTCOMES = ["success", "failure", "challenged"] as const;
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+
+/** One entry of the trail as it is read; `hash` chains it to the one before (docs/audit.md). */
+export const auditTrailEntryModel = z.object({
+  seq: z.number().int(),
+  id: z.string(),
+  createdAt: timestamp,
+  action: z.enum(AUDIT_ACTIONS),
+  outcome: z.enum(AUDIT_OUTCOMES),
+  actorType: z.enum(AUDIT_ACTOR_TYPES),
+  actorId: z.string().nullable(),
+  subjectId: z.string().nullable(),
+  organizationId: z.string().nullable(),
+  ipAddress: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  requestId: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()).nullable(),
+  hash: z.string(),
+});
+export type AuditTrailEntry = z.output<typeof auditTrailEntryModel>;
+
+/** A page, newest first; `nextCursor` asks for the next (older) page, null on the last. */
+export const auditTrailPageModel = z.object({
+  entries: z.array(auditTrailEntryModel),
+  nextCursor: z.string().nullable(),
+});
+export type AuditTrailPage = z.output<typeof auditTrailPageModel>;
+
+const isoTime = z.iso.datetime({ offset: true }).transform((text) => new Date(text));
+
+/** The filters both readers take: actor, action, a time range [from, to), a cursor and a page size. */
+const trailFilter = {
+  actorId: z.string().min(1).max(200).optional(),
+  action: z.enum(AUDIT_ACTIONS).optional(),
+  from: isoTime.optional(),
+  to: isoTime.optional(),
+};
+
+export const listAuditTrailQuery = z.object({
+  ...trailFilter,
+  cursor: z
+    .string()
+    .regex(/^[1-9][0-9]{0,15}$/)
+    .optional(),
+  limit: queryInt(500).optional(),
+});
+
+export const exportAuditTrailQuery = z.object({ ...trailFilter, format: z.enum(["jsonl", "csv"]).optional() });
+
+/** An organization's trail: the same, for one organization its caller owns. */
+export const listOrganizationAuditTrailQuery = listAuditTrailQuery.extend({ organizationId: z.string().min(1) });
+export const exportOrganizationAuditTrailQuery = exportAuditTrailQuery.extend({ organizationId: z.string().min(1) });

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { auditEntryHash, type HashedAuditFields } from "./audit-hash.js";
+
+const entry: HashedAuditFields = {
+  seq: 1,
+  id: "a1",
+  createdAt: new Date("2026-11-26T10:00:00.000Z"),
+  action: "user.sign_in",
+  outcome: "success",
+  actorType: "user",
+  actorId: "u1",
+  subjectId: "u1",
+  organizationId: null,
+  ipAddress: "127.0.0.1",
+  userAgent: "test",
+  requestId: "r1",
+  details: '{"method":"email"}',
+};
+
+describe("auditEntryHash", () => {
+  it("is 64 hex characters and the same for the same entry and previous hash", () => {
+    const hash = auditEntryHash(entry, "0".repeat(64));
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(auditEntryHash({ ...entry }, "0".repeat(64))).toBe(hash);
+  });
+
+  it("changes with any field and with the previous hash", () => {
+    const hash = auditEntryHash(entry, "0".repeat(64));
+    expect(auditEntryHash(entry, "1".repeat(64))).not.toBe(hash);
+    for (const change of [
+      { seq: 2 },
+      { actorId: null },
+      { outcome: "failure" },
+      { details: null },
+      { ipAddress: "::1" },
+    ]) {
+      expect(auditEntryHash({ ...entry, ...change }, "0".repeat(64))).not.toBe(hash);
+    }
+  });
+
+  it("keeps field boundaries: moving text from one field to the next changes the hash", () => {
+    const a = auditEntryHash({ ...entry, ipAddress: "ab", userAgent: "c" }, "0".repeat(64));
+    const b = auditEntryHash({ ...entry, ipAddress: "a", userAgent: "bc" }, "0".repeat(64));
+    expect(a).not.toBe(b);
+  });
+});

@@ -1,0 +1,119 @@
+import type { AuditAction } from "../../contract/audit.js";
+import {
+  accountEndpoints,
+  accountFlowEndpoints,
+  adminEndpoints,
+  type Endpoint,
+  organizationEndpoints,
+  passkeyEndpoints,
+  passwordlessEndpoints,
+  socialEndpoints,
+  teamEndpoints,
+  twoFactorEndpoints,
+} from "../../contract/endpoints/index.js";
+
+/**
+ * What an endpoint's audit entry says: its action, the sign-in method or factor it is about, and
+ * `whenChanged` for a flow whose refusals are redirects rather than errors (an entry only when the
+ * change is made). Endpoints not listed here are not audited (reads, probes, sending a link).
+ */
+export interface AuditDeclaration {
+  action: AuditAction;
+  details?: { method?: string; factor?: string };
+  whenChanged?: boolean;
+}
+
+const a = accountEndpoints;
+const f = accountFlowEndpoints;
+const o = organizationEndpoints;
+const t = teamEndpoints;
+const m = adminEndpoints;
+const s = socialEndpoints;
+const p = passkeyEndpoints;
+const w = passwordlessEndpoints;
+const z = twoFactorEndpoints;
+
+const signIn = (method: string, whenChanged = false): AuditDeclaration => ({
+  action: "user.sign_in",
+  details: { method },
+  whenChanged,
+});
+const factor = (name: string): AuditDeclaration => ({ action: "user.two_factor_verified", details: { factor: name } });
+
+/** The one table of audited endpoints (docs/audit.md lists the actions). */
+const declarations: [Endpoint, AuditDeclaration][] = [
+  [a.signUpEmail, { action: "user.sign_up", details: { method: "email" } }],
+  [a.signInEmail, signIn("email")],
+  [a.signOut, { action: "user.sign_out" }],
+  [a.updateUser, { action: "user.updated" }],
+  [a.revokeSession, { action: "session.revoked" }],
+  [a.revokeSessions, { action: "session.revoked_all" }],
+  [a.revokeOtherSessions, { action: "session.revoked_others" }],
+  [a.changePassword, { action: "user.password_changed" }],
+  [f.changeEmail, { action: "user.email_change_requested" }],
+  [f.requestPasswordReset, { action: "user.password_reset_requested" }],
+  [f.forgetPassword, { action: "user.password_reset_requested" }],
+  [f.resetPassword, { action: "user.password_reset" }],
+  [f.verifyEmail, { action: "user.email_verified", whenChanged: true }],
+  [f.confirmEmailVerification, { action: "user.email_verified" }],
+  [f.deleteUser, { action: "user.deleted", whenChanged: true }],
+  [f.deleteUserCallback, { action: "user.deleted", whenChanged: true }],
+  [s.callback, signIn("social", true)],
+  [s.callbackFormPost, signIn("social", true)],
+  [s.unlinkAccount, { action: "user.social_unlinked" }],
+  [s.signInAnonymous, signIn("anonymous")],
+  [s.deleteAnonymousUser, { action: "user.deleted" }],
+  [s.oneTapCallback, signIn("one-tap")],
+  [w.verifyMagicLink, signIn("magic-link", true)],
+  [w.confirmMagicLink, signIn("magic-link")],
+  [w.signInEmailOtp, signIn("email-otp")],
+  [w.verifyEmailOtp, { action: "user.email_verified", details: { method: "email-otp" } }],
+  [w.forgetPasswordEmailOtp, { action: "user.password_reset_requested", details: { method: "email-otp" } }],
+  [w.resetPasswordEmailOtp, { action: "user.password_reset", details: { method: "email-otp" } }],
+  [p.verifyRegistration, { action: "user.passkey_added" }],
+  [p.verifyAuthentication, signIn("passkey")],
+  [p.deletePasskey, { action: "user.passkey_removed" }],
+  [z.enableTwoFactor, { action: "user.two_factor_enabled" }],
+  [z.disableTwoFactor, { action: "user.two_factor_disabled" }],
+  [z.generateBackupCodes, { action: "user.backup_codes_generated" }],
+  [z.verifyTotp, factor("totp")],
+  [z.verifyBackupCode, factor("backup-code")],
+  [z.verifyTwoFactorOtp, factor("otp")],
+  [o.createOrganization, { action: "organization.created" }],
+  [o.updateOrganization, { action: "organization.updated" }],
+  [o.deleteOrganization, { action: "organization.deleted" }],
+  [o.inviteMember, { action: "organization.invitation_created" }],
+  [o.acceptInvitation, { action: "organization.invitation_accepted" }],
+  [o.rejectInvitation, { action: "organization.invitation_rejected" }],
+  [o.cancelInvitation, { action: "organization.invitation_canceled" }],
+  [o.removeMember, { action: "organization.member_removed" }],
+  [o.updateMemberRole, { action: "organization.member_role_updated" }],
+  [o.transferOwnership, { action: "organization.ownership_transferred" }],
+  [o.leaveOrganization, { action: "organization.member_left" }],
+  [t.createTeam, { action: "organization.team_created" }],
+  [t.updateTeam, { action: "organization.team_updated" }],
+  [t.removeTeam, { action: "organization.team_removed" }],
+  [t.addTeamMember, { action: "organization.team_member_added" }],
+  [t.removeTeamMember, { action: "organization.team_member_removed" }],
+  [m.createUser, { action: "admin.user_created" }],
+  [m.updateUser, { action: "admin.user_updated" }],
+  [m.setRole, { action: "admin.role_set" }],
+  [m.banUser, { action: "admin.user_banned" }],
+  [m.unbanUser, { action: "admin.user_unbanned" }],
+  [m.removeUser, { action: "admin.user_removed" }],
+  [m.setUserPassword, { action: "admin.password_set" }],
+  [m.revokeUserSession, { action: "admin.session_revoked" }],
+  [m.revokeUserSessions, { action: "admin.sessions_revoked" }],
+  [m.impersonateUser, { action: "admin.impersonation_started" }],
+  [m.stopImpersonating, { action: "admin.impersonation_stopped" }],
+];
+
+const byEndpoint = new Map<Endpoint, AuditDeclaration>(declarations);
+
+/** The endpoint's audit declaration, or undefined when it is not audited. */
+export function auditDeclarationOf(endpoint: Endpoint): AuditDeclaration | undefined {
+  return byEndpoint.get(endpoint);
+}
+
+/** Admin endpoints act as an admin. */
+export const isAdminEndpoint = (endpoint: Endpoint): boolean => endpoint.path.startsWith("/admin/");

@@ -1,0 +1,122 @@
+import type { AuditAction, AuditTrailEntry, AuditTrailPage } from "../../contract/audit.js";
+import type { Session } from "../../contract/models.js";
+import type { AuthContext } from "../context.js";
+import { AuthError } from "../errors.js";
+import { type AuditTrailFilter, listAuditTrail } from "../store/audit-trail.js";
+import { isOwnerRole } from "./access-control.js";
+import { type AdminActor, requireAdminPermission } from "./admin-access.js";
+import { requireMember } from "./organization-access.js";
+
+/** The filters a reader gives (contract/audit.ts). */
+export interface TrailQuery {
+  actorId?: string;
+  action?: AuditAction;
+  from?: Date;
+  to?: Date;
+}
+
+const DEFAULT_PAGE = 100;
+/** An export reads the trail in pages of this many, so memory stays flat however long it is. */
+const EXPORT_PAGE = 500;
+
+/** Whose trail a caller may read: the whole one (an admin) or one organization's (its owner). */
+export type TrailScope = { organizationId?: string };
+
+export function requireWholeTrail(ctx: AuthContext, actor: AdminActor): TrailScope {
+  requireAdminPermission(ctx, actor, { user: ["list"] }, "YOU_ARE_NOT_ALLOWED_TO_READ_THE_AUDIT_LOG");
+  return {};
+}
+
+/** An organization's trail is its owners' to read: a member who is not one, or an outsider, is refused. */
+export async function requireOrganizationTrail(
+  ctx: AuthContext,
+  session: Session,
+  organizationId: string,
+): Promise<TrailScope> {
+  const member = await requireMember(
+    ctx.db,
+    organizationId,
+    session.userId,
+    "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION",
+  );
+  if (!isOwnerRole(ctx, member.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_READ_THE_AUDIT_TRAIL");
+  return { organizationId };
+}
+
+function filterOf(scope: TrailScope, query: TrailQuery, limit: number, beforeSeq?: number): AuditTrailFilter {
+  return { ...scope, ...query, limit, beforeSeq };
+}
+
+/** One page, newest first; the cursor is the last entry's sequence number. */
+export async function readTrailPage(
+  ctx: AuthContext,
+  scope: TrailScope,
+  query: TrailQuery & { cursor?: string; limit?: number },
+): Promise<AuditTrailPage> {
+  const limit = query.limit ?? DEFAULT_PAGE;
+  const { cursor, limit: _limit, ...filters } = query;
+  const entries = await listAuditTrail(
+    ctx.db,
+    filterOf(scope, filters, limit + 1, cursor ? Number(cursor) : undefined),
+  );
+  const page = entries.slice(0, limit);
+  const last = page[page.length - 1];
+  return { entries: page, nextCursor: entries.length > limit && last ? String(last.seq) : null };
+}
+
+const CSV_COLUMNS = [
+  "seq",
+  "id",
+  "createdAt",
+  "action",
+  "outcome",
+  "actorType",
+  "actorId",
+  "subjectId",
+  "organizationId",
+  "ipAddress",
+  "userAgent",
+  "requestId",
+  "details",
+  "hash",
+] as const satisfies readonly (keyof AuditTrailEntry)[];
+
+/**
+ * A CSV field (RFC 4180): quoted when it holds a comma, quote or line break; a leading = + - @ is
+ * prefixed with ' so a spreadsheet does not run it as a formula (user agents are the caller's text).
+ */
+function csvField(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  let text =
+    value instanceof Date ? value.toISOString() : typeof value === "object" ? JSON.stringify(value) : String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** Every matching entry, newest first, one line each: JSON Lines or CSV with a header. */
+export function exportTrail(
+  ctx: AuthContext,
+  scope: TrailScope,
+  query: TrailQuery,
+  format: "jsonl" | "csv",
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let beforeSeq: number | undefined;
+  let started = false;
+  return new ReadableStream({
+    async pull(controller) {
+      if (!started && format === "csv") controller.enqueue(encoder.encode(`${CSV_COLUMNS.join(",")}\r\n`));
+      started = true;
+      const entries = await listAuditTrail(ctx.db, filterOf(scope, query, EXPORT_PAGE, beforeSeq));
+      const lines = entries.map((entry) =>
+        format === "csv"
+          ? `${CSV_COLUMNS.map((column) => csvField(entry[column])).join(",")}\r\n`
+          : `${JSON.stringify(entry)}\n`,
+      );
+      if (lines.length > 0) controller.enqueue(encoder.encode(lines.join("")));
+      const last = entries[entries.length - 1];
+      if (entries.length < EXPORT_PAGE || !last) controller.close();
+      else beforeSeq = last.seq;
+    },
+  });
+}

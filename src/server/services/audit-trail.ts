@@ -1,0 +1,208 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { AuditAction, AuditActorType, AuditOutcome, AuditTrailEntry } from "../../contract/audit.js";
+import type { AuthContext } from "../context.js";
+import { newId } from "../crypto/random.js";
+import { appendAuditEntry, type NewAuditEntry, pruneAuditTrail } from "../store/audit-trail.js";
+import type { DB } from "../store/database.js";
+import type { WebhookEvent } from "../webhooks/events.js";
+
+/**
+ * What one audited request knows of its entry as it runs (http/audit.ts opens it): the action its
+ * endpoint declares, who asks and from where, and what the services learn on the way (whose account,
+ * which organization). Services reach it through AsyncLocalStorage, so none takes a parameter for it.
+ */
+export interface AuditScope {
+  action: AuditAction;
+  /** Entries only when a change is seen (a redirecting flow whose refusals are redirects, not errors). */
+  whenChanged: boolean;
+  actorType: AuditActorType;
+  actorId: string | null;
+  subjectId: string | null;
+  /** The signed-in user: the subject of an account action that names no other. */
+  sessionUserId: string | null;
+  organizationId: string | null;
+  ipAddress: string | null;
+  userAgent: string | null;
+  requestId: string | null;
+  details: Record<string, unknown>;
+  /** Set by the two-factor gate: the sign-in now owes a second factor. */
+  challenged: boolean;
+  /** Set once the entry is written inside the change's transaction. */
+  written: boolean;
+}
+
+const scopes = new AsyncLocalStorage<AuditScope>();
+
+export function runInAuditScope<T>(scope: AuditScope, run: () => Promise<T>): Promise<T> {
+  return scopes.run(scope, run);
+}
+
+/** The request's scope, when it is audited. */
+export function currentAuditScope(): AuditScope | undefined {
+  return scopes.getStore();
+}
+
+/** What a service learned about the request's entry: filled in where still unknown, details merged. */
+export function noteAudit(facts: { subjectId?: string; organizationId?: string; details?: Record<string, unknown> }) {
+  const scope = scopes.getStore();
+  if (!scope) return;
+  if (facts.subjectId && !scope.subjectId) scope.subjectId = facts.subjectId;
+  if (facts.organizationId && !scope.organizationId) scope.organizationId = facts.organizationId;
+  if (facts.details) Object.assign(scope.details, facts.details);
+}
+
+/** A sign-in that ended at the second-factor gate: its entry says `challenged`, naming the user. */
+export function noteAuditChallenge(userId: string): void {
+  const scope = scopes.getStore();
+  if (!scope) return;
+  scope.challenged = true;
+  noteAudit({ subjectId: userId });
+}
+
+const isAccountAction = (action: AuditAction) => action.startsWith("user.") || action.startsWith("session.");
+
+function entryOf(ctx: AuthContext, scope: AuditScope, outcome: AuditOutcome): NewAuditEntry {
+  const subjectId = scope.subjectId ?? (isAccountAction(scope.action) ? scope.sessionUserId : null);
+  // Without a session the account acted on its own behalf (a sign-in, a reset by mailed token).
+  const actorId = scope.actorId ?? (scope.actorType === "user" ? subjectId : null);
+  const details = Object.keys(scope.details).length > 0 ? JSON.stringify(scope.details) : null;
+  return {
+    id: newId(),
+    createdAt: ctx.now(),
+    action: scope.action,
+    outcome,
+    actorType: scope.actorType,
+    actorId,
+    subjectId,
+    organizationId: scope.organizationId,
+    ipAddress: scope.ipAddress,
+    userAgent: scope.userAgent,
+    requestId: scope.requestId,
+    details,
+  };
+}
+
+/** Appends in `db` when it is a transaction, else in one of its own (the head must stay locked). */
+async function append(ctx: AuthContext, db: DB, entry: NewAuditEntry): Promise<void> {
+  if (db.isTransaction) await appendAuditEntry(db, ctx.dialect, entry);
+  else await db.transaction().execute((trx) => appendAuditEntry(trx, ctx.dialect, entry));
+}
+
+/**
+ * Writes the request's entry as a success inside the change's transaction `trx`, once per request:
+ * call it where the change is made (the webhook outbox calls it for every event it is handed).
+ */
+export async function auditChange(
+  ctx: AuthContext,
+  trx: DB,
+  facts: { subjectId?: string; organizationId?: string; details?: Record<string, unknown> } = {},
+): Promise<void> {
+  const scope = scopes.getStore();
+  if (!scope || scope.written) return;
+  noteAudit(facts);
+  scope.written = true;
+  await append(ctx, trx, entryOf(ctx, scope, "success"));
+}
+
+/** The subject and organization a webhook event's row names. */
+function factsOfEvent(event: WebhookEvent, data: unknown): { subjectId?: string; organizationId?: string } {
+  const row = (Array.isArray(data) ? data[0] : data) as Record<string, unknown> | undefined;
+  if (!row) return {};
+  const text = (key: string) => (typeof row[key] === "string" ? (row[key] as string) : undefined);
+  if (event.startsWith("user.")) return { subjectId: text("id") };
+  if (event.startsWith("session.") || event.startsWith("member.")) {
+    return { subjectId: text("userId"), organizationId: text("organizationId") };
+  }
+  if (event.startsWith("organization.")) return { organizationId: text("id") };
+  return { organizationId: text("organizationId") };
+}
+
+/** The webhook outbox's change hook: every event it is handed is a change, in its transaction. */
+export function auditWebhookChange(ctx: AuthContext, db: DB, event: WebhookEvent, data: unknown): Promise<void> {
+  return auditChange(ctx, db, factsOfEvent(event, data));
+}
+
+/** Whether a change now would be audited (the outbox then wraps one-statement changes in a transaction). */
+export function auditPending(): boolean {
+  const scope = scopes.getStore();
+  return scope !== undefined && !scope.written;
+}
+
+/**
+ * After the handler: a success no transaction recorded (a change without an event) is written on
+ * its own; a failure always is (its transaction, if any, rolled back with whatever it wrote).
+ */
+export async function auditOutcome(ctx: AuthContext, scope: AuditScope, outcome: AuditOutcome): Promise<void> {
+  if (outcome !== "failure" && (scope.written || scope.whenChanged)) return;
+  scope.written = true;
+  await append(ctx, ctx.db, entryOf(ctx, scope, outcome === "success" && scope.challenged ? "challenged" : outcome));
+}
+
+function systemScope(action: AuditAction, details: Record<string, unknown>): AuditScope {
+  return {
+    action,
+    whenChanged: false,
+    actorType: "system",
+    actorId: null,
+    subjectId: null,
+    sessionUserId: null,
+    organizationId: null,
+    ipAddress: null,
+    userAgent: null,
+    requestId: null,
+    details,
+    challenged: false,
+    written: false,
+  };
+}
+
+/** An entry the service writes for itself (housekeeping): actor `system`. */
+export async function auditSystemEvent(
+  ctx: AuthContext,
+  trx: DB,
+  action: AuditAction,
+  details: Record<string, unknown>,
+): Promise<void> {
+  await append(ctx, trx, entryOf(ctx, systemScope(action, details), "success"));
+}
+
+/**
+ * A change the app makes through auth.api without a request (add-member, set-password): audited as
+ * the `system` actor, the entry in the change's transaction, a failure on its own.
+ */
+export async function auditedSystemCall<T>(ctx: AuthContext, action: AuditAction, run: () => Promise<T>): Promise<T> {
+  if (!ctx.options.audit.enabled) return run();
+  const scope = systemScope(action, {});
+  try {
+    const result = await scopes.run(scope, run);
+    await auditOutcome(ctx, scope, "success");
+    return result;
+  } catch (error) {
+    scope.details.code = (error as { code?: unknown }).code ?? "INTERNAL_SERVER_ERROR";
+    await auditOutcome(ctx, scope, "failure");
+    throw error;
+  }
+}
+
+/**
+ * Retention (audit.retentionDays): drops the entries older than that from the chain's start, moves
+ * the anchor to the last one dropped, and records the pruning as an entry of its own, all in one
+ * transaction. Returns how many went.
+ */
+export async function pruneAuditTrailByRetention(ctx: AuthContext): Promise<number> {
+  const days = ctx.options.audit.retentionDays;
+  if (days === undefined) return 0;
+  const before = new Date(ctx.now().getTime() - days * 86400_000);
+  return ctx.db.transaction().execute(async (trx) => {
+    const pruned = await pruneAuditTrail(trx, ctx.dialect, before);
+    if (!pruned) return 0;
+    await auditSystemEvent(ctx, trx, "audit.pruned", {
+      entries: pruned.pruned,
+      throughSeq: pruned.anchorSeq,
+      before: before.toISOString(),
+    });
+    return pruned.pruned;
+  });
+}
+
+export type { AuditTrailEntry };

@@ -1,0 +1,175 @@
+import type { AuditTrailEntry } from "../../contract/audit.js";
+import { auditEntryHash } from "../crypto/audit-hash.js";
+import type { DB } from "./database.js";
+import type { DialectName } from "./dialect.js";
+import { toDate } from "./values.js";
+
+/** An entry before the chain numbers and hashes it. */
+export type NewAuditEntry = Omit<AuditTrailEntry, "seq" | "hash" | "details"> & { details: string | null };
+
+type HeadRow = { headSeq: number | string; headHash: string; anchorSeq: number | string; anchorHash: string };
+
+/**
+ * The chain's head, locked until the transaction ends on PostgreSQL (FOR UPDATE): a second appender
+ * waits here, so no two entries ever claim the same predecessor. SQLite has one writer at a time.
+ */
+async function lockHead(trx: DB, dialect: DialectName): Promise<HeadRow> {
+  let query = trx
+    .selectFrom("auditChain")
+    .select(["headSeq", "headHash", "anchorSeq", "anchorHash"])
+    .where("id", "=", 1);
+  if (dialect === "postgres") query = query.forUpdate();
+  return query.executeTakeFirstOrThrow();
+}
+
+/**
+ * Appends one entry at the chain's head: numbered one past it and hashed over the head's hash. Call
+ * inside a transaction (the change's own, or one of its own for a failure).
+ */
+export async function appendAuditEntry(trx: DB, dialect: DialectName, entry: NewAuditEntry): Promise<void> {
+  const head = await lockHead(trx, dialect);
+  const seq = Number(head.headSeq) + 1;
+  const hash = auditEntryHash({ ...entry, seq }, head.headHash);
+  await trx
+    .insertInto("auditTrail")
+    .values({ ...entry, seq, hash })
+    .execute();
+  await trx.updateTable("auditChain").set({ headSeq: seq, headHash: hash }).where("id", "=", 1).execute();
+}
+
+export interface AuditTrailFilter {
+  organizationId?: string;
+  actorId?: string;
+  action?: string;
+  from?: Date;
+  to?: Date;
+  /** Only entries older than this sequence number (the cursor). */
+  beforeSeq?: number;
+  limit: number;
+}
+
+type TrailRow = {
+  seq: number | string;
+  createdAt: Date | string;
+  details: string | null;
+} & Omit<AuditTrailEntry, "seq" | "createdAt" | "details" | "action" | "outcome" | "actorType"> & {
+    action: string;
+    outcome: string;
+    actorType: string;
+  };
+
+function mapEntry(row: TrailRow): AuditTrailEntry {
+  return {
+    ...row,
+    seq: Number(row.seq),
+    createdAt: toDate(row.createdAt),
+    details: row.details === null ? null : (JSON.parse(row.details) as Record<string, unknown>),
+  } as AuditTrailEntry;
+}
+
+/** Newest first, filtered; `limit` rows at most. */
+export async function listAuditTrail(db: DB, filter: AuditTrailFilter): Promise<AuditTrailEntry[]> {
+  let query = db.selectFrom("auditTrail").selectAll();
+  if (filter.organizationId !== undefined) query = query.where("organizationId", "=", filter.organizationId);
+  if (filter.actorId !== undefined) query = query.where("actorId", "=", filter.actorId);
+  if (filter.action !== undefined) query = query.where("action", "=", filter.action);
+  if (filter.from !== undefined) query = query.where("createdAt", ">=", filter.from);
+  if (filter.to !== undefined) query = query.where("createdAt", "<", filter.to);
+  if (filter.beforeSeq !== undefined) query = query.where("seq", "<", filter.beforeSeq);
+  const rows = await query.orderBy("seq", "desc").limit(filter.limit).execute();
+  return rows.map(mapEntry);
+}
+
+/** Where a check of the chain found it broken: the first entry that does not hold, and why. */
+export interface ChainBreak {
+  seq: number;
+  id: string | null;
+  reason: "edited" | "missing" | "head-mismatch";
+}
+
+export interface ChainCheck {
+  ok: boolean;
+  checked: number;
+  anchorSeq: number;
+  headSeq: number;
+  headHash: string;
+  firstBad: ChainBreak | null;
+}
+
+const VERIFY_PAGE = 1000;
+
+/**
+ * Walks the chain from its anchor to its head, recomputing every hash. A changed entry no longer
+ * hashes to what it holds (or what the next one was chained to); a removed one leaves a gap in the
+ * numbers, or, at either end, an anchor or head that no row meets.
+ */
+export async function verifyAuditChain(db: DB): Promise<ChainCheck> {
+  const head = await db
+    .selectFrom("auditChain")
+    .select(["headSeq", "headHash", "anchorSeq", "anchorHash"])
+    .where("id", "=", 1)
+    .executeTakeFirstOrThrow();
+  const headSeq = Number(head.headSeq);
+  const anchorSeq = Number(head.anchorSeq);
+  const result = (firstBad: ChainBreak | null, checked: number): ChainCheck => ({
+    ok: firstBad === null,
+    checked,
+    anchorSeq,
+    headSeq,
+    headHash: head.headHash,
+    firstBad,
+  });
+  let expectedSeq = anchorSeq + 1;
+  let previousHash = head.anchorHash;
+  let checked = 0;
+  for (;;) {
+    const rows = await db
+      .selectFrom("auditTrail")
+      .selectAll()
+      .where("seq", ">=", expectedSeq)
+      .where("seq", "<=", headSeq)
+      .orderBy("seq")
+      .limit(VERIFY_PAGE)
+      .execute();
+    for (const raw of rows) {
+      const seq = Number(raw.seq);
+      if (seq !== expectedSeq) return result({ seq: expectedSeq, id: null, reason: "missing" }, checked);
+      const fields = { ...raw, seq, createdAt: toDate(raw.createdAt) };
+      if (auditEntryHash(fields, previousHash) !== raw.hash) {
+        return result({ seq, id: raw.id, reason: "edited" }, checked);
+      }
+      previousHash = raw.hash;
+      expectedSeq = seq + 1;
+      checked++;
+    }
+    if (rows.length < VERIFY_PAGE) break;
+  }
+  if (expectedSeq <= headSeq) return result({ seq: expectedSeq, id: null, reason: "missing" }, checked);
+  if (previousHash !== head.headHash) return result({ seq: headSeq, id: null, reason: "head-mismatch" }, checked);
+  return result(null, checked);
+}
+
+/**
+ * Drops the entries older than `before` from the chain's start, in one transaction with the head
+ * locked: the anchor moves to the last one dropped (its number and hash), so the first entry kept
+ * still chains to something the check knows. Returns how many went and the new anchor.
+ */
+export async function pruneAuditTrail(
+  trx: DB,
+  dialect: DialectName,
+  before: Date,
+): Promise<{ pruned: number; anchorSeq: number } | null> {
+  await lockHead(trx, dialect);
+  const last = await trx
+    .selectFrom("auditTrail")
+    .select(["seq", "hash"])
+    .where("createdAt", "<", before)
+    .orderBy("seq", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  if (!last) return null;
+  const anchorSeq = Number(last.seq);
+  const deleted = await trx.deleteFrom("auditTrail").where("seq", "<=", anchorSeq).executeTakeFirst();
+  await trx.updateTable("auditChain").set({ anchorSeq, anchorHash: last.hash }).where("id", "=", 1).execute();
+  return { pruned: Number(deleted.numDeletedRows), anchorSeq };
+}

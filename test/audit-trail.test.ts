@@ -1,0 +1,402 @@
+import { Readable } from "node:stream";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { runCommand } from "../src/cli/run.js";
+import { sweepExpired } from "../src/server/services/housekeeping.js";
+import { verifyAuditChain } from "../src/server/store/audit-trail.js";
+import { dialectUnderTest } from "./helpers/database.js";
+import { createOrganization, joinAs } from "./helpers/organization.js";
+import { EVERY_FEATURE_ON, signUp, startTestServer, type TestServer } from "./helpers/server.js";
+
+/** Issue 34, items 1 and 2: the hash-chained security audit trail and its readers. */
+let server: TestServer;
+
+beforeAll(async () => {
+  // A file on SQLite, so the CLI can open the same database.
+  server = await startTestServer({ options: { ...EVERY_FEATURE_ON, audit: { enabled: true } }, shareable: true });
+});
+afterAll(() => server.close());
+afterEach(() => expect(server.loggedErrors).toEqual([]));
+
+const db = () => server.auth.database.db;
+
+/** The entries of one request, by its id, or every entry since `seq`. */
+async function entriesAfter(seq: number) {
+  const rows = await db().selectFrom("auditTrail").selectAll().where("seq", ">", seq).orderBy("seq").execute();
+  return rows.map((row) => ({ ...row, seq: Number(row.seq), details: row.details ? JSON.parse(row.details) : null }));
+}
+
+async function headSeq(): Promise<number> {
+  const head = await db().selectFrom("auditChain").select("headSeq").executeTakeFirstOrThrow();
+  return Number(head.headSeq);
+}
+
+/** What `act` added to the trail. */
+async function added(act: () => Promise<unknown>) {
+  const before = await headSeq();
+  await act();
+  return entriesAfter(before);
+}
+
+describe("account events appear once, with who, what, whence and how it ended", () => {
+  it("sign-up, sign-in, a refused sign-in and sign-out", async () => {
+    const email = `audit-${Math.random().toString(36).slice(2)}@example.com`;
+    let account!: Awaited<ReturnType<typeof signUp>>;
+    const signUpEntries = await added(async () => {
+      account = await signUp(server, { email });
+    });
+    expect(signUpEntries).toHaveLength(1);
+    expect(signUpEntries[0]).toMatchObject({
+      action: "user.sign_up",
+      outcome: "success",
+      actorType: "user",
+      actorId: account.user.id,
+      subjectId: account.user.id,
+      ipAddress: "127.0.0.1",
+      details: { method: "email" },
+    });
+    expect(signUpEntries[0]?.requestId).toMatch(/^[0-9a-f]{12}$/);
+
+    const browser = server.browser();
+    const signIn = await added(() => browser.post("/sign-in/email", { email, password: account.password }));
+    expect(signIn).toMatchObject([
+      { action: "user.sign_in", outcome: "success", actorId: account.user.id, subjectId: account.user.id },
+    ]);
+
+    const sessionsBefore = await db().selectFrom("session").select("id").execute();
+    const refused = await added(async () => {
+      const answer = await server.browser().post("/sign-in/email", { email, password: "wrong password here" });
+      expect(answer.status).toBe(401);
+    });
+    expect(refused).toMatchObject([
+      {
+        action: "user.sign_in",
+        outcome: "failure",
+        actorId: null,
+        subjectId: null,
+        details: { method: "email", code: "INVALID_EMAIL_OR_PASSWORD", email },
+      },
+    ]);
+    // The refusal changed nothing else.
+    expect(await db().selectFrom("session").select("id").execute()).toEqual(sessionsBefore);
+
+    const signOut = await added(() => browser.post("/sign-out", {}));
+    expect(signOut).toMatchObject([{ action: "user.sign_out", outcome: "success", actorId: account.user.id }]);
+  });
+});
+
+describe("organization events carry the organization", () => {
+  it("create, invite, re-role, remove", async () => {
+    let created!: Awaited<ReturnType<typeof createOrganization>>;
+    const createEntries = await added(async () => {
+      created = await createOrganization(server);
+    });
+    expect(createEntries.filter((e) => e.action === "organization.created")).toMatchObject([
+      { outcome: "success", actorId: created.owner.user.id, organizationId: created.organizationId },
+    ]);
+    let member!: Awaited<ReturnType<typeof joinAs>>;
+    const join = await added(async () => {
+      member = await joinAs(server, created.organizationId, "member");
+    });
+    expect(join.filter((e) => e.action === "organization.member_added")).toMatchObject([
+      {
+        outcome: "success",
+        actorType: "system",
+        actorId: null,
+        subjectId: member.user.id,
+        organizationId: created.organizationId,
+      },
+    ]);
+    const reRole = await added(() =>
+      created.owner.browser.post("/organization/update-member-role", {
+        memberId: member.memberId,
+        role: "admin",
+        organizationId: created.organizationId,
+      }),
+    );
+    expect(reRole).toMatchObject([
+      {
+        action: "organization.member_role_updated",
+        outcome: "success",
+        actorId: created.owner.user.id,
+        subjectId: member.user.id,
+        organizationId: created.organizationId,
+      },
+    ]);
+  });
+});
+
+describe("the chain", () => {
+  it("verifies, and names the first edited or deleted entry", async () => {
+    await signUp(server);
+    await signUp(server);
+    const clean = await verifyAuditChain(db());
+    expect(clean).toMatchObject({ ok: true, firstBad: null });
+    expect(clean.checked).toBeGreaterThan(2);
+
+    const rows = await entriesAfter(0);
+    const victim = rows[1]!;
+    await db().updateTable("auditTrail").set({ outcome: "failure" }).where("seq", "=", victim.seq).execute();
+    expect((await verifyAuditChain(db())).firstBad).toEqual({ seq: victim.seq, id: victim.id, reason: "edited" });
+    await db().updateTable("auditTrail").set({ outcome: victim.outcome }).where("seq", "=", victim.seq).execute();
+    expect((await verifyAuditChain(db())).ok).toBe(true);
+
+    const original = await db()
+      .selectFrom("auditTrail")
+      .selectAll()
+      .where("seq", "=", victim.seq)
+      .executeTakeFirstOrThrow();
+    await db().deleteFrom("auditTrail").where("seq", "=", victim.seq).execute();
+    expect((await verifyAuditChain(db())).firstBad).toEqual({ seq: victim.seq, id: null, reason: "missing" });
+    await db()
+      .insertInto("auditTrail")
+      .values({ ...original, seq: Number(original.seq), createdAt: new Date(original.createdAt) })
+      .execute();
+    expect((await verifyAuditChain(db())).ok).toBe(true);
+  });
+});
+
+/** `gatehouse audit verify` against the server's database, in process. */
+async function verifyCommand(): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCommand(["audit", "verify"], {
+    env: { DATABASE_URL: server.databaseUrl },
+    stdin: Object.assign(Readable.from([]), { isTTY: false }),
+    out: (line) => out.push(line),
+    err: (line) => err.push(line),
+  });
+  return { code, out: out.join("\n"), err: err.join("\n") };
+}
+
+async function makeAdmin() {
+  const account = await signUp(server);
+  await db().updateTable("user").set({ role: "admin" }).where("id", "=", account.user.id).execute();
+  return account;
+}
+
+describe("more events, each once", () => {
+  it("password change, session revocation, profile update", async () => {
+    const account = await signUp(server);
+    const cases: [string, () => Promise<unknown>][] = [
+      ["user.updated", () => account.browser.post("/update-user", { name: "Renamed" })],
+      [
+        "user.password_changed",
+        () =>
+          account.browser.post("/change-password", {
+            currentPassword: account.password,
+            newPassword: "another sturdy passphrase",
+          }),
+      ],
+      ["session.revoked_others", () => account.browser.post("/revoke-other-sessions", {})],
+    ];
+    for (const [action, act] of cases) {
+      const entries = await added(act);
+      expect(entries, action).toMatchObject([
+        { action, outcome: "success", actorType: "user", actorId: account.user.id, subjectId: account.user.id },
+      ]);
+    }
+  });
+
+  it("admin actions and impersonation name the admin as actor and the user as subject", async () => {
+    const admin = await makeAdmin();
+    const target = await signUp(server);
+    const cases: [string, string, object][] = [
+      ["admin.role_set", "/admin/set-role", { userId: target.user.id, role: "user" }],
+      ["admin.user_banned", "/admin/ban-user", { userId: target.user.id }],
+      ["admin.user_unbanned", "/admin/unban-user", { userId: target.user.id }],
+      ["admin.impersonation_started", "/admin/impersonate-user", { userId: target.user.id }],
+      ["admin.impersonation_stopped", "/admin/stop-impersonating", {}],
+    ];
+    for (const [action, path, body] of cases) {
+      const entries = await added(async () => expect((await admin.browser.post(path, body)).status).toBe(200));
+      expect(entries, action).toMatchObject([
+        { action, outcome: "success", actorType: "admin", actorId: admin.user.id, subjectId: target.user.id },
+      ]);
+    }
+  });
+
+  it("a refused organization change audits a failure and changes nothing", async () => {
+    const { organizationId } = await createOrganization(server);
+    const member = await joinAs(server, organizationId, "member");
+    const other = await joinAs(server, organizationId, "member", "other");
+    const entries = await added(async () => {
+      const answer = await member.browser.post("/organization/remove-member", {
+        memberIdOrEmail: other.memberId,
+        organizationId,
+      });
+      expect(answer.status).toBe(403);
+    });
+    expect(entries).toMatchObject([
+      {
+        action: "organization.member_removed",
+        outcome: "failure",
+        actorId: member.user.id,
+        organizationId,
+        details: { code: expect.stringMatching(/^YOU_ARE_NOT_ALLOWED_TO_/) },
+      },
+    ]);
+    expect(await db().selectFrom("member").select("id").where("id", "=", other.memberId).execute()).toHaveLength(1);
+  });
+});
+
+describe("reading the trail", () => {
+  it("an owner reads their organization's trail, filtered and paged; never another's", async () => {
+    const mine = await createOrganization(server);
+    const theirs = await createOrganization(server);
+    for (const role of ["member", "admin", "member"]) await joinAs(server, mine.organizationId, role);
+    await joinAs(server, theirs.organizationId, "member");
+
+    const page = await mine.owner.browser.get(
+      `/organization/list-audit-trail?organizationId=${mine.organizationId}&limit=2`,
+    );
+    expect(page.status).toBe(200);
+    expect(page.body.entries).toHaveLength(2);
+    expect(page.body.nextCursor).toMatch(/^[0-9]+$/);
+    const all = [...page.body.entries];
+    let cursor = page.body.nextCursor;
+    while (cursor) {
+      const next = await mine.owner.browser.get(
+        `/organization/list-audit-trail?organizationId=${mine.organizationId}&limit=2&cursor=${cursor}`,
+      );
+      all.push(...next.body.entries);
+      cursor = next.body.nextCursor;
+    }
+    expect(all.every((entry) => entry.organizationId === mine.organizationId)).toBe(true);
+    expect(all.map((entry) => entry.seq)).toEqual([...all.map((entry) => entry.seq)].sort((a, b) => b - a));
+    expect(all.some((entry) => entry.action === "organization.created")).toBe(true);
+
+    const byAction = await mine.owner.browser.get(
+      `/organization/list-audit-trail?organizationId=${mine.organizationId}&action=organization.created`,
+    );
+    expect(byAction.body.entries).toMatchObject([{ action: "organization.created", actorId: mine.owner.user.id }]);
+    const future = new Date(Date.now() + 86400_000).toISOString();
+    const none = await mine.owner.browser.get(
+      `/organization/list-audit-trail?organizationId=${mine.organizationId}&from=${encodeURIComponent(future)}`,
+    );
+    expect(none.body).toEqual({ entries: [], nextCursor: null });
+
+    const other = await mine.owner.browser.get(
+      `/organization/list-audit-trail?organizationId=${theirs.organizationId}`,
+    );
+    expect([other.status, other.body.code]).toEqual([403, "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION"]);
+    const otherExport = await mine.owner.browser.get(
+      `/organization/export-audit-trail?organizationId=${theirs.organizationId}`,
+    );
+    expect(otherExport.status).toBe(403);
+    const member = await joinAs(server, mine.organizationId, "member", "reader");
+    const notOwner = await member.browser.get(`/organization/list-audit-trail?organizationId=${mine.organizationId}`);
+    expect([notOwner.status, notOwner.body.code]).toEqual([403, "YOU_ARE_NOT_ALLOWED_TO_READ_THE_AUDIT_TRAIL"]);
+
+    const jsonl = await mine.owner.browser.get(
+      `/organization/export-audit-trail?organizationId=${mine.organizationId}`,
+    );
+    expect(jsonl.headers.get("content-type")).toContain("application/x-ndjson");
+    const lines = String(jsonl.body)
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(lines.length).toBeGreaterThanOrEqual(all.length);
+    expect(lines.every((entry) => entry.organizationId === mine.organizationId)).toBe(true);
+    const csv = await mine.owner.browser.get(
+      `/organization/export-audit-trail?organizationId=${mine.organizationId}&format=csv`,
+    );
+    const rows = String(csv.body).trim().split("\r\n");
+    expect(rows[0]).toBe(
+      "seq,id,createdAt,action,outcome,actorType,actorId,subjectId,organizationId,ipAddress,userAgent,requestId,details,hash",
+    );
+    expect(rows).toHaveLength(lines.length + 1);
+  });
+
+  it("an admin reads the whole trail by actor; a plain user is refused", async () => {
+    const admin = await makeAdmin();
+    const someone = await signUp(server);
+    const page = await admin.browser.get(`/admin/list-audit-trail?actorId=${someone.user.id}`);
+    expect(page.status).toBe(200);
+    expect(page.body.entries).toMatchObject([{ action: "user.sign_up", actorId: someone.user.id }]);
+    const refused = await someone.browser.get("/admin/list-audit-trail");
+    expect(refused.status).toBe(403);
+    const bad = await admin.browser.get("/admin/list-audit-trail?action=no.such_action");
+    expect(bad.status).toBe(400);
+  });
+});
+
+describe("gatehouse audit verify", () => {
+  it("exits 0 on an intact chain and 1 naming the first edited entry", async () => {
+    await signUp(server);
+    expect(await verifyCommand()).toMatchObject({ code: 0, out: expect.stringContaining("audit chain intact") });
+    const last = await db()
+      .selectFrom("auditTrail")
+      .select(["seq", "id", "ipAddress"])
+      .orderBy("seq", "desc")
+      .executeTakeFirstOrThrow();
+    await db().updateTable("auditTrail").set({ ipAddress: "10.9.9.9" }).where("seq", "=", last.seq).execute();
+    const broken = await verifyCommand();
+    expect(broken.code).toBe(1);
+    expect(broken.err).toContain(`entry ${Number(last.seq)} (id ${last.id})`);
+    await db().updateTable("auditTrail").set({ ipAddress: last.ipAddress }).where("seq", "=", last.seq).execute();
+    // The newest entry removed: the recorded head is no longer met.
+    await db().deleteFrom("auditTrail").where("seq", "=", last.seq).execute();
+    expect((await verifyAuditChain(db())).firstBad).toMatchObject({ seq: Number(last.seq), reason: "missing" });
+  });
+});
+
+describe.skipIf(dialectUnderTest() !== "postgres")("concurrent writers on PostgreSQL", () => {
+  it("150 parallel sign-ins leave one unbroken chain", async () => {
+    // A fresh chain: the previous case broke this one on purpose.
+    await db().deleteFrom("auditTrail").execute();
+    await db()
+      .updateTable("auditChain")
+      .set({ headSeq: 0, headHash: "0".repeat(64), anchorSeq: 0, anchorHash: "0".repeat(64) })
+      .execute();
+    // Three sign-ins per account: the sign-in brake turns away a fifth attempt in flight for one account.
+    const accounts = await Promise.all(Array.from({ length: 50 }, () => signUp(server)));
+    const before = await headSeq();
+    const answers = await Promise.all(
+      Array.from({ length: 150 }, (_, i) => {
+        const account = accounts[i % accounts.length]!;
+        return server.browser().post("/sign-in/email", { email: account.email, password: account.password });
+      }),
+    );
+    expect(
+      answers.filter((answer) => answer.status !== 200).map((answer) => [answer.status, answer.body?.code]),
+    ).toEqual([]);
+    const entries = await entriesAfter(before);
+    expect(entries.filter((entry) => entry.action === "user.sign_in" && entry.outcome === "success")).toHaveLength(150);
+    expect(await verifyAuditChain(db())).toMatchObject({ ok: true, headSeq: before + 150 });
+  }, 120_000);
+});
+
+describe("retention", () => {
+  it("prunes from the chain's start, records it, and the chain still verifies", async () => {
+    const pruner = await startTestServer({
+      shareDatabaseWith: server,
+      options: { ...EVERY_FEATURE_ON, audit: { enabled: true, retentionDays: 1 } },
+    });
+    try {
+      // Whatever an earlier case left broken goes first, so the check below is about pruning alone.
+      await db().deleteFrom("auditTrail").execute();
+      await db()
+        .updateTable("auditChain")
+        .set({ headSeq: 0, headHash: "0".repeat(64), anchorSeq: 0, anchorHash: "0".repeat(64) })
+        .execute();
+      await signUp(server);
+      await signUp(server);
+      server.clock.advance(2 * 86400);
+      const kept = await signUp(server);
+      const swept = await sweepExpired(pruner.auth.context);
+      expect(swept?.audit).toBe(2);
+      const rows = await entriesAfter(0);
+      expect(rows.map((row) => [row.action, row.actorId])).toEqual([
+        ["user.sign_up", kept.user.id],
+        ["audit.pruned", null],
+      ]);
+      expect(rows[1]).toMatchObject({ actorType: "system", details: { entries: 2, throughSeq: 2 } });
+      expect(await verifyAuditChain(db())).toMatchObject({ ok: true, anchorSeq: 2, checked: 2 });
+      // Deleting the first kept entry is still caught.
+      await db().deleteFrom("auditTrail").where("seq", "=", rows[0]!.seq).execute();
+      expect((await verifyAuditChain(db())).firstBad).toMatchObject({ seq: 3, reason: "missing" });
+    } finally {
+      await pruner.close();
+    }
+  });
+});
