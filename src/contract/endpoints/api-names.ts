@@ -5,6 +5,7 @@ import { passkeyEndpoints } from "./passkeys.js";
 import { passwordlessEndpoints } from "./passwordless.js";
 import { serviceEndpoints } from "./service.js";
 import { socialEndpoints } from "./social.js";
+import { ssoEndpoints } from "./sso.js";
 import { twoFactorEndpoints } from "./two-factor.js";
 
 /*
@@ -93,6 +94,7 @@ export const apiEndpoints = {
   verifyPasskeyRegistration,
   generatePasskeyAuthenticationOptions,
   verifyPasskeyAuthentication,
+  ...ssoEndpoints,
 } as const;
 
 export type ApiEndpoints = typeof apiEndpoints;

@@ -26,7 +26,8 @@ export type Feature =
   | "twoFactor"
   | "magicLink"
   | "emailOTP"
-  | "passkey";
+  | "passkey"
+  | "sso";
 
 /** How an endpoint is guarded and what it changes, in one place. Everything is off unless set. */
 export interface Policy {

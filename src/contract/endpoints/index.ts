@@ -6,6 +6,7 @@ import { passkeyEndpoints } from "./passkeys.js";
 import { passwordlessEndpoints } from "./passwordless.js";
 import { serviceEndpoints } from "./service.js";
 import { socialEndpoints } from "./social.js";
+import { ssoEndpoints } from "./sso.js";
 import { twoFactorEndpoints } from "./two-factor.js";
 
 export type { Endpoint, Feature, Policy, RateLimitClass, Refresh } from "./define.js";
@@ -18,6 +19,7 @@ export {
   passwordlessEndpoints,
   serviceEndpoints,
   socialEndpoints,
+  ssoEndpoints,
   teamEndpoints,
   twoFactorEndpoints,
 };
@@ -37,6 +39,7 @@ export const endpointAreas = {
   twoFactor: twoFactorEndpoints,
   passwordless: passwordlessEndpoints,
   passkeys: passkeyEndpoints,
+  sso: ssoEndpoints,
 } as const;
 
 export const allEndpoints: readonly Endpoint[] = Object.values(endpointAreas).flatMap((area) => Object.values(area));

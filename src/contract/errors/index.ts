@@ -3,6 +3,7 @@ import { coreErrors } from "./core.js";
 import type { ErrorEntry } from "./define.js";
 import { organizationErrors } from "./organization.js";
 import { socialErrors } from "./social.js";
+import { ssoErrors } from "./sso.js";
 import { twoFactorErrors } from "./two-factor.js";
 
 /**
@@ -15,6 +16,7 @@ export const errorCatalogue = {
   ...organizationErrors,
   ...adminErrors,
   ...twoFactorErrors,
+  ...ssoErrors,
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -91,6 +91,8 @@ function featureSwitches(ctx: AuthContext): Record<Feature, boolean> {
     magicLink: options.magicLink.enabled,
     emailOTP: options.emailOTP.enabled,
     passkey: options.passkey.enabled,
+    // Connections belong to organizations: without them there is nothing to sign in to.
+    sso: options.sso.enabled && options.organization.enabled,
   };
 }
 

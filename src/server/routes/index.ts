@@ -20,6 +20,7 @@ import { passwordRoutes } from "./password.js";
 import { referenceRoutes } from "./reference.js";
 import { sessionRoutes } from "./session.js";
 import { socialRoutes } from "./social.js";
+import { ssoRoutes } from "./sso.js";
 import { teamRoutes } from "./teams.js";
 import { twoFactorRoutes } from "./two-factor.js";
 
@@ -50,4 +51,5 @@ export function registerRoutes(route: Route, ctx: AuthContext): void {
   magicLinkRoutes(route);
   emailOtpRoutes(route);
   passkeyRoutes(route);
+  ssoRoutes(route);
 }

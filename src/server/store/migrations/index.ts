@@ -15,6 +15,7 @@ import { memberListVersionMigration } from "./0014_member_list_version.js";
 import { sessionProofMigration } from "./0016_session_proof.js";
 import { attemptCountersMigration } from "./0017_attempt_counters.js";
 import { invitationSendsMigration } from "./0018_invitation_sends.js";
+import { ssoMigration } from "./0019_sso.js";
 
 /** All migrations in order. Names sort by their numeric prefix; never rename or edit a landed one. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -34,5 +35,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     "0016_session_proof": sessionProofMigration(dialect),
     "0017_attempt_counters": attemptCountersMigration(dialect),
     "0018_invitation_sends": invitationSendsMigration(dialect),
+    "0019_sso": ssoMigration(dialect),
   };
 }
