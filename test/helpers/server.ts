@@ -24,6 +24,7 @@ export const EVERY_FEATURE_ON = {
   magicLink: { enabled: true },
   emailOTP: { enabled: true },
   passkey: { enabled: true },
+  sso: { enabled: true },
 };
 
 export interface TestServer {

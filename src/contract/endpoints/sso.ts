@@ -4,6 +4,11 @@ import { endpoint } from "./define.js";
 import { redirectReply, successReply } from "./replies.js";
 
 const OWNER = { session: "required", feature: "sso" } as const;
+/**
+ * A connection is a way in for every address of its domains: changing one is a credential change,
+ * which an admin's impersonation session may not make (services/credential-guard.ts).
+ */
+const OWNER_CHANGE = { ...OWNER, credentials: "manage" } as const;
 const PROVIDER_ERRORS = ["SSO_PROVIDER_NOT_FOUND", "SSO_INSUFFICIENT_ACCESS"] as const;
 
 /** Enterprise single sign-on: connections per organization, verified domains, sign-in (docs/sso.md). */
@@ -24,7 +29,7 @@ export const ssoEndpoints = {
       "ROLE_NOT_FOUND",
       "NO_ACTIVE_ORGANIZATION",
     ],
-    policy: OWNER,
+    policy: OWNER_CHANGE,
   }),
   listSSOProviders: endpoint({
     method: "GET",
@@ -49,7 +54,7 @@ export const ssoEndpoints = {
     body: sso.updateSSOProviderBody,
     reply: sso.ssoProviderModel,
     errors: [...PROVIDER_ERRORS, "SAML_NOT_SUPPORTED", "INVALID_ISSUER", "DISCOVERY_FAILED", "ROLE_NOT_FOUND"],
-    policy: OWNER,
+    policy: OWNER_CHANGE,
   }),
   deleteSSOProvider: endpoint({
     method: "POST",
@@ -58,7 +63,7 @@ export const ssoEndpoints = {
     body: sso.ssoProviderIdBody,
     reply: successReply,
     errors: PROVIDER_ERRORS,
-    policy: OWNER,
+    policy: OWNER_CHANGE,
   }),
   requestDomainVerification: endpoint({
     method: "POST",
@@ -67,7 +72,7 @@ export const ssoEndpoints = {
     body: sso.ssoProviderIdBody,
     reply: sso.domainVerificationReply,
     errors: [...PROVIDER_ERRORS, "DOMAIN_VERIFIED"],
-    policy: OWNER,
+    policy: OWNER_CHANGE,
   }),
   verifyDomain: endpoint({
     method: "POST",
@@ -82,7 +87,7 @@ export const ssoEndpoints = {
       "DOMAIN_VERIFICATION_FAILED",
       "DOMAIN_VERIFIED_ELSEWHERE",
     ],
-    policy: OWNER,
+    policy: OWNER_CHANGE,
   }),
   signInSSO: endpoint({
     method: "POST",
