@@ -241,6 +241,18 @@ describe("verified domains", () => {
     expect((await owner.browser.post("/sso/request-domain-verification", { providerId: "other-org" })).status).toBe(
       409,
     );
+
+    // Another organization claims the same domain and even publishes its record: the domain stays put.
+    const rival = await createOrganization(server);
+    expect((await rival.owner.browser.post("/sso/register", connection("rival", "proof.test"))).status).toBe(200);
+    const rivalToken = await rival.owner.browser.post("/sso/request-domain-verification", { providerId: "rival" });
+    txt["proof.test"] = [...(txt["proof.test"] ?? []), rivalToken.body.records[0].value];
+    await dns.setTxtRecords(txt);
+    const taken = await rival.owner.browser.post("/sso/verify-domain", { providerId: "rival" });
+    expect(taken.status).toBe(409);
+    expect(taken.body.code).toBe("DOMAIN_VERIFIED_ELSEWHERE");
+    const stillRouted = await browser.post("/sign-in/sso", { email: "ann@proof.test", callbackURL: "/" });
+    expect(new URL(stillRouted.body.url).searchParams.get("redirect_uri")).toContain("/sso/callback/other-org");
   });
 });
 

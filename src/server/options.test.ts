@@ -72,6 +72,19 @@ describe("resolveOptions", () => {
     expect(Object.isFrozen(o.session.cookieCache)).toBe(true);
   });
 
+  it("leaves single sign-on off, asking the system's resolvers", () => {
+    expect(resolveOptions({}, base).sso).toEqual({
+      enabled: false,
+      dnsResolvers: [],
+      domainVerification: { tokenPrefix: "better-auth-token", expiresIn: 604800 },
+    });
+    const on = resolveOptions(
+      { sso: { enabled: true, dnsResolvers: ["127.0.0.1:5353", "[::1]:53", "10.0.0.2"] } },
+      base,
+    );
+    expect(on.sso.dnsResolvers).toEqual(["127.0.0.1:5353", "[::1]:53", "10.0.0.2"]);
+  });
+
   it.each([
     [{ session: { expiresIn: "a week" } }, "session.expiresIn"],
     [{ emailAndPassword: { minPasswordLegth: 8 } }, "emailAndPassword"],
@@ -83,6 +96,8 @@ describe("resolveOptions", () => {
     [{ advanced: { cookiePrefix: "bad prefix;" } }, "advanced.cookiePrefix"],
     [{ socialProviders: { google: { clientSecret: "x" } } }, "socialProviders.google.clientId"],
     [{ nope: true }, "(root)"],
+    [{ sso: { dnsResolvers: ["dns.example.com"] } }, "sso.dnsResolvers.0"],
+    [{ sso: { domainVerification: { tokenPrefix: "a b" } } }, "sso.domainVerification.tokenPrefix"],
   ])("refuses %j naming %s", (input, key) => {
     expect(() => resolveOptions(input, base)).toThrow(ConfigError);
     expect(() => resolveOptions(input, base)).toThrow(`option "${key}"`);
