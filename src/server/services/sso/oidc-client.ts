@@ -51,7 +51,7 @@ export function mapClaims(claims: Claims, mapping: ClaimMapping): ProviderProfil
   };
 }
 
-const clients = new WeakMap<AuthContext, Map<string, { version: number; client: SocialProvider }>>();
+const clients = new WeakMap<AuthContext, Map<string, { version: string; client: SocialProvider }>>();
 
 /**
  * The client of a connection, kept while the connection is unchanged (its discovery document is
@@ -63,7 +63,8 @@ export function ssoClient(ctx: AuthContext, p: SsoProviderRecord, redirectURI: s
     cache = new Map();
     clients.set(ctx, cache);
   }
-  const version = p.updatedAt.getTime();
+  // Every field the client is built from: an update within the same millisecond still shows.
+  const version = JSON.stringify([p.issuer, p.clientId, p.clientSecret, p.scopes, p.mapping, p.updatedAt.getTime()]);
   const kept = cache.get(p.providerId);
   if (kept && kept.version === version) return kept.client;
   const clientSecret = ssoSecretCipher(ctx).decrypt(p.clientSecret);
