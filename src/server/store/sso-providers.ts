@@ -147,7 +147,12 @@ export async function updateSsoProviderRow(
     .execute();
 }
 
-export async function deleteSsoProviderRow(db: DB, id: string): Promise<void> {
+/**
+ * Removes a connection, its domains and the accounts it linked: a later connection reusing the
+ * provider id (perhaps another organization's) must not inherit the links to its users.
+ */
+export async function deleteSsoProviderRow(db: DB, id: string, providerId: string): Promise<void> {
+  await db.deleteFrom("account").where("providerId", "=", providerId).execute();
   await db.deleteFrom("ssoDomain").where("providerId", "=", id).execute();
   await db.deleteFrom("ssoProvider").where("id", "=", id).execute();
 }

@@ -202,5 +202,5 @@ export async function updateProvider(
 
 export async function deleteProvider(ctx: AuthContext, userId: string, providerId: string): Promise<void> {
   const provider = await findManagedProvider(ctx, userId, providerId);
-  await ctx.db.transaction().execute((trx) => deleteSsoProviderRow(trx, provider.id));
+  await ctx.db.transaction().execute((trx) => deleteSsoProviderRow(trx, provider.id, provider.providerId));
 }

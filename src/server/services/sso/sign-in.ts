@@ -4,6 +4,7 @@ import type { AuthContext } from "../../context.js";
 import { newId } from "../../crypto/random.js";
 import { AuthError } from "../../errors.js";
 import type { Claims, ProviderTokens } from "../../providers/types.js";
+import { isUniqueViolation } from "../../store/database.js";
 import { findMember } from "../../store/members.js";
 import { findOrganization, lockOrganization } from "../../store/organizations.js";
 import { findAccountWithUser, updateAccountTokens } from "../../store/social-accounts.js";
@@ -212,6 +213,8 @@ export async function completeSSOCallback(ctx: AuthContext, input: CallbackInput
   } catch (error) {
     if (error instanceof SSORefusal) return fail(error.code);
     if (error instanceof AuthError) return fail(error.code.toLowerCase());
+    // Two first sign-ins of one person at once: the unique keys decide, the loser is told so.
+    if (isUniqueViolation(error)) return fail("unable_to_create_user");
     throw error;
   }
 
