@@ -258,7 +258,7 @@ describe("verified domains", () => {
 
 describe("sign-in", () => {
   it("by work email: a first sign-in creates the user, joins the organization with the default role", async () => {
-    const { organizationId } = await verifiedConnection("slugged", "signin.test");
+    const { organizationId, owner: orgOwner } = await verifiedConnection("slugged", "signin.test");
     const person = oidc.addUser({ email: "dana@signin.test" });
     const { start, callback, browser } = await ssoFlow({ email: "dana@signin.test" }, person.sub);
     const q = new URL(start.body.url).searchParams;
@@ -292,6 +292,10 @@ describe("sign-in", () => {
     expect(
       await db().selectFrom("member").select("id").where("userId", "=", session.body.user.id).execute(),
     ).toHaveLength(1);
+
+    // Removing the connection removes its links: a later connection reusing the id inherits nobody.
+    expect((await orgOwner.browser.post("/sso/delete-provider", { providerId: "slugged" })).status).toBe(200);
+    expect(await db().selectFrom("account").select("id").where("providerId", "=", "slugged").execute()).toEqual([]);
   });
 
   it("maps a groups claim to the role the member joins with", async () => {
