@@ -43,6 +43,9 @@ const IMPERSONATION_MAY = new Set([
   "GET /scim/list-provider-connections",
   "GET /scim/get-provider-connection",
   "POST /scim/delete-provider-connection",
+  // Reading an organization's SSO connections changes nothing.
+  "GET /sso/providers",
+  "GET /sso/get-provider",
 ]);
 const mayImpersonate = (key: string) =>
   IMPERSONATION_MAY.has(key) || key.includes(" /organization/") || key.includes(" /admin/");
@@ -64,6 +67,18 @@ const SAMPLE_INPUT: Record<string, { body?: object; query?: string }> = {
   "POST /passkey/update-passkey": { body: { id: "x", name: "renamed" } },
   "POST /passkey/delete-passkey": { body: { id: "x" } },
   "POST /scim/generate-token": { body: { providerId: "impersonated" } },
+  "POST /sso/register": {
+    body: {
+      providerId: "x",
+      issuer: "https://idp.example.com",
+      domain: "x.test",
+      oidcConfig: { clientId: "c", clientSecret: "s" },
+    },
+  },
+  "POST /sso/update-provider": { body: { providerId: "x" } },
+  "POST /sso/delete-provider": { body: { providerId: "x" } },
+  "POST /sso/request-domain-verification": { body: { providerId: "x" } },
+  "POST /sso/verify-domain": { body: { providerId: "x" } },
 };
 
 const keyOf = (endpoint: { method: string; path: string }) => `${endpoint.method} ${endpoint.path}`;

@@ -57,12 +57,12 @@ describe("the endpoint table", () => {
       path === "/jwks" ||
       path === "/token";
     const expected = allEndpoints
-      // Account deletion, two-factor, sign-in links, codes and passkeys are off by default; the
+      // Account deletion, two-factor, sign-in links, codes, passkeys and SSO are off by default; the
       // development outbox is served only when createAuth asks for it.
       .filter(
         (endpoint) =>
           !switchedOff(endpoint.path) &&
-          !["deleteUser", "twoFactor", "magicLink", "emailOTP", "passkey", "developmentOutbox"].includes(
+          !["deleteUser", "twoFactor", "magicLink", "emailOTP", "passkey", "sso", "developmentOutbox"].includes(
             endpoint.policy.feature ?? "",
           ),
       )

@@ -435,6 +435,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["POST"],
     refreshes: ["organizations"],
   },
+  "/sign-in/sso": {
+    methods: ["POST"],
+    refreshes: [],
+  },
   "/sign-out": {
     methods: ["POST"],
     refreshes: ["organizations", "session"],
@@ -442,6 +446,38 @@ export const ROUTES: Readonly<Record<string, Route>> = {
   "/sign-up/email": {
     methods: ["POST"],
     refreshes: ["organizations", "session"],
+  },
+  "/sso/callback/:providerId": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/sso/delete-provider": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/sso/get-provider": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/sso/providers": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/sso/register": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/sso/request-domain-verification": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/sso/update-provider": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/sso/verify-domain": {
+    methods: ["POST"],
+    refreshes: [],
   },
   "/token": {
     methods: ["GET"],

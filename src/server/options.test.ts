@@ -74,6 +74,19 @@ describe("resolveOptions", () => {
     expect(Object.isFrozen(o.session.cookieCache)).toBe(true);
   });
 
+  it("leaves single sign-on off, asking the system's resolvers", () => {
+    expect(resolveOptions({}, base).sso).toEqual({
+      enabled: false,
+      dnsResolvers: [],
+      domainVerification: { tokenPrefix: "better-auth-token", expiresIn: 604800 },
+    });
+    const on = resolveOptions(
+      { sso: { enabled: true, dnsResolvers: ["127.0.0.1:5353", "[::1]:53", "10.0.0.2"] } },
+      base,
+    );
+    expect(on.sso.dnsResolvers).toEqual(["127.0.0.1:5353", "[::1]:53", "10.0.0.2"]);
+  });
+
   it.each([
     [{ session: { expiresIn: "a week" } }, "session.expiresIn"],
     [{ emailAndPassword: { minPasswordLegth: 8 } }, "emailAndPassword"],
@@ -88,6 +101,8 @@ describe("resolveOptions", () => {
     [{ housekeeping: { interval: 0.5 } }, "housekeeping.interval"],
     [{ nope: true }, "(root)"],
     [{ scim: { enabled: true }, organization: { enabled: false } }, "scim.enabled"],
+    [{ sso: { dnsResolvers: ["dns.example.com"] } }, "sso.dnsResolvers.0"],
+    [{ sso: { domainVerification: { tokenPrefix: "a b" } } }, "sso.domainVerification.tokenPrefix"],
   ])("refuses %j naming %s", (input, key) => {
     expect(() => resolveOptions(input, base)).toThrow(ConfigError);
     expect(() => resolveOptions(input, base)).toThrow(`option "${key}"`);

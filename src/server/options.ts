@@ -277,6 +277,32 @@ const scim = z.strictObject({
   enabled: z.boolean().default(false),
 });
 
+/** A DNS server address: an IPv4 or IPv6 address, with an optional port (`127.0.0.1:5353`, `[::1]:53`). */
+const dnsServer = z
+  .string()
+  .regex(
+    /^(?:\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?|\[[0-9a-fA-F:]+\](?::\d{1,5})?|[0-9a-fA-F:]+)$/,
+    "must be an IP address with an optional port, e.g. 127.0.0.1:5353",
+  );
+
+/** Enterprise single sign-on per organization (docs/sso.md). */
+const sso = z.strictObject({
+  enabled: z.boolean().default(false),
+  /** The DNS servers domain verification asks; the system's resolvers when empty. */
+  dnsResolvers: z.array(dnsServer).default([]),
+  domainVerification: z
+    .strictObject({
+      /** The TXT record reads `<tokenPrefix>-<providerId>=<token>` (better-auth's default prefix). */
+      tokenPrefix: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{1,40}$/, "letters, digits, '_' and '-' only")
+        .default("better-auth-token"),
+      /** How long a verification token stays valid, in seconds (a week). */
+      expiresIn: positiveSeconds.default(604800),
+    })
+    .prefault({}),
+});
+
 /** A receiver of signed event notifications (docs/webhooks.md). */
 const webhook = z.strictObject({
   url: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
@@ -368,6 +394,7 @@ export const authOptionsSchema = z.strictObject({
   emailOTP: emailOTP.prefault({}),
   passkey: passkey.prefault({}),
   scim: scim.prefault({}),
+  sso: sso.prefault({}),
   advanced: advanced.prefault({}),
   webhooks: webhooks.default([]),
   pages: pages.prefault({}),

@@ -15,6 +15,8 @@ export interface OidcUser {
   email_verified?: boolean;
   name?: string;
   picture?: string;
+  /** Sent for the `groups` scope (SSO role mapping). */
+  groups?: string[];
 }
 
 export const CLIENT_ID = "gatehouse-test";
@@ -133,6 +135,7 @@ export async function startOidcProvider(): Promise<TestOidcProvider> {
         email_verified: user.email_verified ?? true,
         name: user.name ?? `User ${id}`,
         ...(user.picture ? { picture: user.picture } : {}),
+        ...(user.groups ? { groups: user.groups } : {}),
       };
       users.set(full.sub, full);
       return full;
@@ -198,7 +201,7 @@ async function createProvider(issuer: string, users: Map<string, OidcUser>, redi
     clients: [client(CLIENT_ID, CLIENT_SECRET), client(OTHER_CLIENT_ID, OTHER_CLIENT_SECRET)],
     jwks: { keys: [jwk] },
     cookies: { keys: [randomBytes(16).toString("hex")] },
-    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "picture"] },
+    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "picture"], groups: ["groups"] },
     // Like Google, put the granted scopes' claims (email, name) in the ID token itself.
     conformIdTokenClaims: false,
     features: { devInteractions: { enabled: false } },

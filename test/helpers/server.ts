@@ -25,6 +25,7 @@ export const EVERY_FEATURE_ON = {
   emailOTP: { enabled: true },
   passkey: { enabled: true },
   scim: { enabled: true },
+  sso: { enabled: true },
 };
 
 export interface TestServer {

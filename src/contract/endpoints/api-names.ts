@@ -6,6 +6,7 @@ import { passwordlessEndpoints } from "./passwordless.js";
 import { scimEndpoints } from "./scim.js";
 import { serviceEndpoints } from "./service.js";
 import { socialEndpoints } from "./social.js";
+import { ssoEndpoints } from "./sso.js";
 import { twoFactorEndpoints } from "./two-factor.js";
 
 /*
@@ -104,6 +105,7 @@ export const apiEndpoints = {
   generatePasskeyAuthenticationOptions,
   verifyPasskeyAuthentication,
   ...scimEndpoints,
+  ...ssoEndpoints,
 } as const;
 
 export type ApiEndpoints = typeof apiEndpoints;

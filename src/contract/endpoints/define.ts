@@ -27,7 +27,8 @@ export type Feature =
   | "magicLink"
   | "emailOTP"
   | "passkey"
-  | "scim";
+  | "scim"
+  | "sso";
 
 /** How an endpoint is guarded and what it changes, in one place. Everything is off unless set. */
 export interface Policy {

@@ -7,6 +7,7 @@ import { passwordlessEndpoints } from "./passwordless.js";
 import { scimEndpoints } from "./scim.js";
 import { serviceEndpoints } from "./service.js";
 import { socialEndpoints } from "./social.js";
+import { ssoEndpoints } from "./sso.js";
 import { twoFactorEndpoints } from "./two-factor.js";
 
 export type { Endpoint, Feature, Policy, RateLimitClass, Refresh } from "./define.js";
@@ -20,6 +21,7 @@ export {
   scimEndpoints,
   serviceEndpoints,
   socialEndpoints,
+  ssoEndpoints,
   teamEndpoints,
   twoFactorEndpoints,
 };
@@ -40,6 +42,7 @@ export const endpointAreas = {
   passwordless: passwordlessEndpoints,
   passkeys: passkeyEndpoints,
   scim: scimEndpoints,
+  sso: ssoEndpoints,
 } as const;
 
 export const allEndpoints: readonly Endpoint[] = Object.values(endpointAreas).flatMap((area) => Object.values(area));

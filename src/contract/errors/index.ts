@@ -4,6 +4,7 @@ import type { ErrorEntry } from "./define.js";
 import { organizationErrors } from "./organization.js";
 import { scimErrors } from "./scim.js";
 import { socialErrors } from "./social.js";
+import { ssoErrors } from "./sso.js";
 import { twoFactorErrors } from "./two-factor.js";
 
 /**
@@ -17,6 +18,7 @@ export const errorCatalogue = {
   ...adminErrors,
   ...twoFactorErrors,
   ...scimErrors,
+  ...ssoErrors,
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

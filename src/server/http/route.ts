@@ -94,6 +94,8 @@ function featureSwitches(ctx: AuthContext): Record<Feature, boolean> {
     emailOTP: options.emailOTP.enabled,
     passkey: options.passkey.enabled,
     scim: options.organization.enabled && options.scim.enabled,
+    // Connections belong to organizations: without them there is nothing to sign in to.
+    sso: options.sso.enabled && options.organization.enabled,
   };
 }
 

@@ -22,6 +22,7 @@ import { referenceRoutes } from "./reference.js";
 import { scimRoutes } from "./scim.js";
 import { sessionRoutes } from "./session.js";
 import { socialRoutes } from "./social.js";
+import { ssoRoutes } from "./sso.js";
 import { teamRoutes } from "./teams.js";
 import { twoFactorRoutes } from "./two-factor.js";
 
@@ -54,4 +55,5 @@ export function registerRoutes(route: Route, ctx: AuthContext): void {
   emailOtpRoutes(route);
   passkeyRoutes(route);
   scimRoutes(route);
+  ssoRoutes(route);
 }

@@ -245,6 +245,38 @@ export interface AuditLogTable {
   createdAt: Timestamp;
 }
 
+/** An organization's OpenID Connect connection (0019); the client secret is sealed with its own key. */
+export interface SsoProviderTable {
+  id: string;
+  providerId: string;
+  organizationId: string;
+  userId: string | null;
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** Space separated. */
+  scopes: string;
+  /** JSON: which claim holds the subject, email, name, ... */
+  mapping: string;
+  defaultRole: string;
+  /** JSON `{claim, values}` or null. */
+  roleMapping: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+/** An email domain a connection claims; it routes sign-ins once verified by DNS. */
+export interface SsoDomainTable {
+  id: string;
+  providerId: string;
+  domain: string;
+  verified: Bool;
+  verificationToken: string | null;
+  tokenExpiresAt: NullableTimestamp;
+  verifiedAt: NullableTimestamp;
+  createdAt: Timestamp;
+}
+
 /** An organization's SCIM connection (migration 0020): its bearer token as a SHA-256 digest. */
 export interface ScimProviderTable {
   id: string;
@@ -317,6 +349,8 @@ export interface Database {
   outbox: OutboxTable;
   webhookDelivery: WebhookDeliveryTable;
   auditLog: AuditLogTable;
+  ssoProvider: SsoProviderTable;
+  ssoDomain: SsoDomainTable;
   scimProvider: ScimProviderTable;
   scimUser: ScimUserTable;
   auditTrail: AuditTrailTable;

@@ -3,12 +3,12 @@ import { type CallbackParams, callbackParams } from "../../../contract/social.js
 import { type AuthContext, apiURL } from "../../context.js";
 import { safeEqual } from "../../crypto/digest.js";
 import { AuthError } from "../../errors.js";
-import type { SocialProvider } from "../../providers/social-provider.js";
+import type { CodeExchange, SocialProvider } from "../../providers/social-provider.js";
 import type { Claims, ProviderProfile } from "../../providers/types.js";
 import { isSafeRedirectTarget } from "../../trusted-origins.js";
 import { type RequestMeta, TwoFactorRequired } from "../sessions.js";
 import { linkProfileToUser, SocialSignInError, signInWithProfile } from "./profile-sign-in.js";
-import { consumeOAuthState } from "./state.js";
+import { consumeOAuthState, type OAuthStateData } from "./state.js";
 
 /** Where the browser goes after the callback, and the session to set when it signed in. */
 export type CallbackOutcome =
@@ -52,10 +52,7 @@ export async function completeCallback(ctx: AuthContext, input: CallbackInput): 
     location: withError(errorURL, code, description),
   });
 
-  if (!params.state) return fail("state_not_found");
-  // The state must come back to the browser that started the flow (login CSRF), and be used once.
-  const boundToBrowser = input.stateCookie !== null && safeEqual(input.stateCookie, params.state);
-  const state = boundToBrowser ? await consumeOAuthState(ctx, params.state) : null;
+  const state = await takeBoundState(ctx, params, input.stateCookie);
   if (!state) return fail("state_not_found");
   if (state.errorURL) errorURL = state.errorURL;
 
@@ -67,32 +64,9 @@ export async function completeCallback(ctx: AuthContext, input: CallbackInput): 
     return fail("no_callback_url");
   }
 
-  let validated: URLSearchParams;
-  try {
-    validated = await provider.validateCallback(new URLSearchParams(definedEntries(params)));
-  } catch (error) {
-    // Never redeemed. Another issuer's `iss` is a mix-up (a response meant elsewhere); a code
-    // without the `iss` the provider always sends was made by hand: to the app, a forged code.
-    ctx.logger.warn("oauth callback refused", { provider: provider.id, error: describe(error) });
-    return fail(params.iss === undefined ? "invalid_code" : "invalid_callback_request");
-  }
-
-  let exchange: Awaited<ReturnType<SocialProvider["exchangeCode"]>>;
-  try {
-    exchange = await provider.exchangeCode(validated, state.codeVerifier, state.nonce);
-  } catch (error) {
-    ctx.logger.warn("oauth code exchange failed", { provider: provider.id, error: describe(error) });
-    return fail("invalid_code");
-  }
-
-  if (exchange.tokens.idToken) {
-    try {
-      await provider.verifyIdTokenSignature(exchange.tokens.idToken);
-    } catch (error) {
-      ctx.logger.warn("provider ID token signature refused", { provider: provider.id, error: describe(error) });
-      return fail("unable_to_get_user_info");
-    }
-  }
+  const redeemed = await redeemCode(ctx, provider, params, state);
+  if ("failure" in redeemed) return fail(redeemed.failure);
+  const { exchange } = redeemed;
   const profile = await readProfile(ctx, provider, exchange.tokens.accessToken, exchange.idTokenClaims);
   if (!profile) return fail("unable_to_get_user_info");
   const tokens = { ...exchange.tokens, scopes: exchange.tokens.scopes.length ? exchange.tokens.scopes : state.scopes };
@@ -130,6 +104,60 @@ export async function completeCallback(ctx: AuthContext, input: CallbackInput): 
   }
 }
 
+/**
+ * The flow's state when the callback's `state` came back to the browser that started the flow (the
+ * signed cookie, against login CSRF); consumed, so it is used once. Null otherwise.
+ */
+export async function takeBoundState(
+  ctx: AuthContext,
+  params: CallbackParams,
+  stateCookie: string | null,
+): Promise<OAuthStateData | null> {
+  if (!params.state) return null;
+  const boundToBrowser = stateCookie !== null && safeEqual(stateCookie, params.state);
+  return boundToBrowser ? consumeOAuthState(ctx, params.state) : null;
+}
+
+/**
+ * Redeems the callback's code: the response checked (issuer, RFC 9207 `iss`), the code exchanged
+ * with the PKCE verifier and the nonce checked, the ID token's signature verified. A failure is the
+ * callback's `error=` code.
+ */
+export async function redeemCode(
+  ctx: AuthContext,
+  provider: SocialProvider,
+  params: CallbackParams,
+  state: OAuthStateData,
+): Promise<{ exchange: CodeExchange } | { failure: string }> {
+  let validated: URLSearchParams;
+  try {
+    validated = await provider.validateCallback(new URLSearchParams(definedEntries(params)));
+  } catch (error) {
+    // Never redeemed. Another issuer's `iss` is a mix-up (a response meant elsewhere); a code
+    // without the `iss` the provider always sends was made by hand: to the app, a forged code.
+    ctx.logger.warn("oauth callback refused", { provider: provider.id, error: describe(error) });
+    return { failure: params.iss === undefined ? "invalid_code" : "invalid_callback_request" };
+  }
+
+  let exchange: CodeExchange;
+  try {
+    exchange = await provider.exchangeCode(validated, state.codeVerifier, state.nonce);
+  } catch (error) {
+    ctx.logger.warn("oauth code exchange failed", { provider: provider.id, error: describe(error) });
+    return { failure: "invalid_code" };
+  }
+
+  if (exchange.tokens.idToken) {
+    try {
+      await provider.verifyIdTokenSignature(exchange.tokens.idToken);
+    } catch (error) {
+      ctx.logger.warn("provider ID token signature refused", { provider: provider.id, error: describe(error) });
+      return { failure: "unable_to_get_user_info" };
+    }
+  }
+  return { exchange };
+}
+
 /** The provider's user, or null when it cannot be read or has no subject. */
 export async function readProfile(
   ctx: AuthContext,
@@ -164,6 +192,6 @@ function definedEntries(params: CallbackParams): Record<string, string> {
   return Object.fromEntries(Object.entries(params).filter(([, v]) => typeof v === "string")) as Record<string, string>;
 }
 
-function describe(error: unknown): string {
+export function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

@@ -15,6 +15,7 @@ import { memberListVersionMigration } from "./0014_member_list_version.js";
 import { sessionProofMigration } from "./0016_session_proof.js";
 import { attemptCountersMigration } from "./0017_attempt_counters.js";
 import { invitationSendsMigration } from "./0018_invitation_sends.js";
+import { ssoMigration } from "./0019_sso.js";
 import { scimMigration } from "./0020_scim.js";
 import { auditTrailMigration } from "./0021_audit_trail.js";
 import { pruningIndexesMigration } from "./0022_pruning_indexes.js";
@@ -37,6 +38,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     "0016_session_proof": sessionProofMigration(dialect),
     "0017_attempt_counters": attemptCountersMigration(dialect),
     "0018_invitation_sends": invitationSendsMigration(dialect),
+    "0019_sso": ssoMigration(dialect),
     "0020_scim": scimMigration(dialect),
     "0021_audit_trail": auditTrailMigration(dialect),
     "0022_pruning_indexes": pruningIndexesMigration(),

@@ -1,0 +1,109 @@
+import { z } from "zod";
+import * as sso from "../sso.js";
+import { endpoint } from "./define.js";
+import { redirectReply, successReply } from "./replies.js";
+
+const OWNER = { session: "required", feature: "sso" } as const;
+/**
+ * A connection is a way in for every address of its domains: changing one is a credential change,
+ * which an admin's impersonation session may not make (services/credential-guard.ts).
+ */
+const OWNER_CHANGE = { ...OWNER, credentials: "manage" } as const;
+const PROVIDER_ERRORS = ["SSO_PROVIDER_NOT_FOUND", "SSO_INSUFFICIENT_ACCESS"] as const;
+
+/** Enterprise single sign-on: connections per organization, verified domains, sign-in (docs/sso.md). */
+export const ssoEndpoints = {
+  registerSSOProvider: endpoint({
+    method: "POST",
+    path: "/sso/register",
+    summary: "Register an OpenID Connect connection for an organization (owners and admins)",
+    body: sso.registerSSOProviderBody,
+    reply: sso.ssoProviderModel,
+    errors: [
+      ...PROVIDER_ERRORS,
+      "SSO_PROVIDER_ID_TAKEN",
+      "SAML_NOT_SUPPORTED",
+      "OIDC_CONFIG_REQUIRED",
+      "INVALID_ISSUER",
+      "DISCOVERY_FAILED",
+      "ROLE_NOT_FOUND",
+      "NO_ACTIVE_ORGANIZATION",
+    ],
+    policy: OWNER_CHANGE,
+  }),
+  listSSOProviders: endpoint({
+    method: "GET",
+    path: "/sso/providers",
+    summary: "The connections of the organizations the caller owns or administers",
+    reply: z.object({ providers: z.array(sso.ssoProviderModel) }),
+    policy: OWNER,
+  }),
+  getSSOProvider: endpoint({
+    method: "GET",
+    path: "/sso/get-provider",
+    summary: "One connection of an organization the caller owns or administers",
+    query: sso.ssoProviderIdQuery,
+    reply: sso.ssoProviderModel,
+    errors: PROVIDER_ERRORS,
+    policy: OWNER,
+  }),
+  updateSSOProvider: endpoint({
+    method: "POST",
+    path: "/sso/update-provider",
+    summary: "Change a connection (its issuer, client, scopes, mapping, domains or roles)",
+    body: sso.updateSSOProviderBody,
+    reply: sso.ssoProviderModel,
+    errors: [...PROVIDER_ERRORS, "SAML_NOT_SUPPORTED", "INVALID_ISSUER", "DISCOVERY_FAILED", "ROLE_NOT_FOUND"],
+    policy: OWNER_CHANGE,
+  }),
+  deleteSSOProvider: endpoint({
+    method: "POST",
+    path: "/sso/delete-provider",
+    summary: "Remove a connection and its domains",
+    body: sso.ssoProviderIdBody,
+    reply: successReply,
+    errors: PROVIDER_ERRORS,
+    policy: OWNER_CHANGE,
+  }),
+  requestDomainVerification: endpoint({
+    method: "POST",
+    path: "/sso/request-domain-verification",
+    summary: "The DNS TXT record that proves a connection's domains",
+    body: sso.ssoProviderIdBody,
+    reply: sso.domainVerificationReply,
+    errors: [...PROVIDER_ERRORS, "DOMAIN_VERIFIED"],
+    policy: OWNER_CHANGE,
+  }),
+  verifyDomain: endpoint({
+    method: "POST",
+    path: "/sso/verify-domain",
+    summary: "Look the TXT record up and mark the connection's domains verified",
+    body: sso.ssoProviderIdBody,
+    reply: sso.verifyDomainReply,
+    errors: [
+      ...PROVIDER_ERRORS,
+      "DOMAIN_VERIFIED",
+      "NO_PENDING_VERIFICATION",
+      "DOMAIN_VERIFICATION_FAILED",
+      "DOMAIN_VERIFIED_ELSEWHERE",
+    ],
+    policy: OWNER_CHANGE,
+  }),
+  signInSSO: endpoint({
+    method: "POST",
+    path: "/sign-in/sso",
+    summary: "Start a single sign-on by work email, domain, organization slug or provider id",
+    body: sso.signInSSOBody,
+    reply: redirectReply,
+    errors: ["SSO_PROVIDER_NOT_FOUND", "SSO_IDENTIFIER_REQUIRED", "DOMAIN_NOT_VERIFIED", "SAML_NOT_SUPPORTED"],
+    policy: { origin: "login", rateLimit: "credential", feature: "sso" },
+  }),
+  callbackSSO: endpoint({
+    method: "GET",
+    path: "/sso/callback/:providerId",
+    summary: "The identity provider's redirect back: signs in, joins the organization, redirects to the app",
+    reply: null,
+    answers: "redirect",
+    policy: { feature: "sso" },
+  }),
+};

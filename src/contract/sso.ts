@@ -1,0 +1,165 @@
+import { z } from "zod";
+import { timestamp } from "./models.js";
+
+/**
+ * Enterprise single sign-on on better-auth's `@better-auth/sso` wire (docs/sso.md): OpenID Connect
+ * connections registered per organization, sign-in by work email, organization slug or provider id.
+ */
+
+/** A provider id is part of the redirect URI, so it is kept to URL-safe characters. */
+export const ssoProviderId = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, "letters, digits, '_' and '-' only (at most 64)");
+
+const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
+
+/** better-auth's `domain`: one domain, or several separated by commas; lowercased and deduplicated. */
+export const ssoDomains = z
+  .string()
+  .max(2000)
+  .transform((value, ctx) => {
+    const domains = [
+      ...new Set(
+        value
+          .split(",")
+          .map((d) => d.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+    ];
+    if (domains.length === 0 || domains.length > 20) {
+      ctx.addIssue({ code: "custom", message: "must name 1 to 20 email domains" });
+      return z.NEVER;
+    }
+    for (const domain of domains) {
+      if (!DOMAIN.test(domain)) {
+        ctx.addIssue({ code: "custom", message: "must be email domains such as example.com" });
+        return z.NEVER;
+      }
+    }
+    return domains;
+  });
+
+const claimName = z.string().trim().min(1).max(100);
+
+/** Which ID-token or user-info claim holds each user field (better-auth's `oidcConfig.mapping`). */
+export const ssoClaimMapping = z.object({
+  id: claimName.optional(),
+  email: claimName.optional(),
+  emailVerified: claimName.optional(),
+  name: claimName.optional(),
+  image: claimName.optional(),
+});
+
+const roleName = z.string().trim().min(1).max(100);
+
+/**
+ * Gatehouse's addition: the role a claim's value gives on joining (e.g. `groups` containing
+ * "idp-admins" -> "admin"); the first matching value in `values`' order wins.
+ */
+export const ssoRoleMapping = z.object({
+  claim: claimName,
+  values: z.record(z.string().min(1).max(200), roleName).refine((v) => Object.keys(v).length <= 50, {
+    message: "at most 50 values",
+  }),
+});
+
+const scopes = z.array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,100}$/, "not a scope")).max(30);
+
+export const oidcConfigInput = z.object({
+  clientId: z.string().min(1).max(500),
+  clientSecret: z.string().min(1).max(2000),
+  /** Defaults to `<issuer>/.well-known/openid-configuration`; only that document is read. */
+  discoveryEndpoint: z.url().optional(),
+  scopes: scopes.optional(),
+  /** PKCE is always used; `false` is refused rather than silently ignored. */
+  pkce: z.literal(true).optional(),
+  mapping: ssoClaimMapping.optional(),
+});
+
+export const registerSSOProviderBody = z.object({
+  providerId: ssoProviderId,
+  issuer: z.url().max(500),
+  domain: ssoDomains,
+  /** Defaults to the caller's active organization. */
+  organizationId: z.string().min(1).optional(),
+  oidcConfig: oidcConfigInput.optional(),
+  /** SAML arrives in a later increment: a body carrying it is refused, not half-served. */
+  samlConfig: z.unknown().optional(),
+  /** Role a first SSO sign-in joins the organization with (default "member"). */
+  defaultRole: roleName.optional(),
+  roleMapping: ssoRoleMapping.optional(),
+});
+export type RegisterSSOProviderBody = z.output<typeof registerSSOProviderBody>;
+
+export const updateSSOProviderBody = z.object({
+  providerId: ssoProviderId,
+  issuer: z.url().max(500).optional(),
+  domain: ssoDomains.optional(),
+  oidcConfig: oidcConfigInput.partial().optional(),
+  samlConfig: z.unknown().optional(),
+  defaultRole: roleName.optional(),
+  roleMapping: ssoRoleMapping.nullable().optional(),
+});
+export type UpdateSSOProviderBody = z.output<typeof updateSSOProviderBody>;
+
+export const ssoProviderIdBody = z.object({ providerId: ssoProviderId });
+export const ssoProviderIdQuery = z.object({ providerId: ssoProviderId });
+
+export const signInSSOBody = z.object({
+  email: z.string().trim().max(320).optional(),
+  organizationSlug: z.string().trim().min(1).max(200).optional(),
+  providerId: ssoProviderId.optional(),
+  domain: z.string().trim().toLowerCase().max(253).optional(),
+  callbackURL: z.string().min(1),
+  errorCallbackURL: z.string().optional(),
+  newUserCallbackURL: z.string().optional(),
+  scopes: scopes.optional(),
+  loginHint: z.string().max(320).optional(),
+  requestSignUp: z.boolean().optional(),
+  providerType: z.enum(["oidc", "saml"]).optional(),
+});
+export type SignInSSOBody = z.output<typeof signInSSOBody>;
+
+export const ssoDomainModel = z.object({
+  domain: z.string(),
+  verified: z.boolean(),
+});
+
+/** A connection as its organization's owners see it: never the client secret. */
+export const ssoProviderModel = z.object({
+  providerId: z.string(),
+  type: z.literal("oidc"),
+  issuer: z.string(),
+  /** The domains, comma separated, as better-auth answers `domain`. */
+  domain: z.string(),
+  domains: z.array(ssoDomainModel),
+  /** Whether every domain is verified (better-auth's single flag). */
+  domainVerified: z.boolean(),
+  organizationId: z.string(),
+  /** What to register at the identity provider. */
+  redirectURI: z.string(),
+  oidcConfig: z.object({
+    clientIdLastFour: z.string(),
+    discoveryEndpoint: z.string(),
+    scopes: z.array(z.string()),
+    pkce: z.literal(true),
+    mapping: ssoClaimMapping,
+  }),
+  defaultRole: z.string(),
+  roleMapping: ssoRoleMapping.nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export type SSOProviderView = z.input<typeof ssoProviderModel>;
+
+export const domainVerificationReply = z.object({
+  domainVerificationToken: z.string(),
+  /** Gatehouse's addition: where each TXT record goes and what it says. */
+  records: z.array(z.object({ domain: z.string(), name: z.string(), value: z.string() })),
+});
+
+export const verifyDomainReply = z.object({
+  verified: z.boolean(),
+  domains: z.array(ssoDomainModel),
+});

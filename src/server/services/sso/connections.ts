@@ -1,0 +1,206 @@
+import type { Session } from "../../../contract/models.js";
+import type { RegisterSSOProviderBody, SSOProviderView, UpdateSSOProviderBody } from "../../../contract/sso.js";
+import { type AuthContext, apiURL } from "../../context.js";
+import { newId } from "../../crypto/random.js";
+import { AuthError } from "../../errors.js";
+import { isUniqueViolation } from "../../store/database.js";
+import { findMember } from "../../store/members.js";
+import {
+  deleteSsoDomains,
+  deleteSsoProviderRow,
+  findSsoProvider,
+  insertSsoDomains,
+  insertSsoProvider,
+  listOrganizationsSsoProviders,
+  listUserMemberRoles,
+  type SsoProviderRecord,
+  updateSsoProviderRow,
+} from "../../store/sso-providers.js";
+import { normalizeRoles, roleAllows } from "../access-control.js";
+import { discoveryEndpointOf, probeDiscovery, ssoSecretCipher } from "./oidc-client.js";
+
+const DEFAULT_SCOPES = ["openid", "email", "profile"];
+/** Who may manage an organization's connections: roles granting organization:update (owner, admin). */
+const MANAGE = { organization: ["update"] } as const;
+
+export function redirectURIOf(ctx: AuthContext, providerId: string): string {
+  return apiURL(ctx, `/sso/callback/${encodeURIComponent(providerId)}`);
+}
+
+/** https, or plain http on loopback only (tests run a real provider there). */
+function checkIssuer(issuer: string): void {
+  const url = new URL(issuer);
+  const loopback = url.hostname === "127.0.0.1" || url.hostname === "localhost" || url.hostname === "[::1]";
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) throw new AuthError("INVALID_ISSUER");
+  if (url.search || url.hash || url.username || url.password) throw new AuthError("INVALID_ISSUER");
+}
+
+async function requireManager(ctx: AuthContext, organizationId: string, userId: string): Promise<void> {
+  const member = await findMember(ctx.db, organizationId, userId);
+  if (!member || !roleAllows(ctx, member.role, MANAGE)) throw new AuthError("SSO_INSUFFICIENT_ACCESS");
+}
+
+/**
+ * A connection the caller manages. Another organization's connection answers as if it did not exist
+ * (no cross-tenant ids); a member of its own organization without the right role gets 403.
+ */
+export async function findManagedProvider(ctx: AuthContext, userId: string, providerId: string) {
+  const provider = await findSsoProvider(ctx.db, providerId);
+  if (!provider) throw new AuthError("SSO_PROVIDER_NOT_FOUND");
+  const member = await findMember(ctx.db, provider.organizationId, userId);
+  if (!member) throw new AuthError("SSO_PROVIDER_NOT_FOUND");
+  if (!roleAllows(ctx, member.role, MANAGE)) throw new AuthError("SSO_INSUFFICIENT_ACCESS");
+  return provider;
+}
+
+/** A connection as its owners see it: the secret never leaves, the client id only by its last four. */
+export function providerView(ctx: AuthContext, p: SsoProviderRecord): SSOProviderView {
+  return {
+    providerId: p.providerId,
+    type: "oidc",
+    issuer: p.issuer,
+    domain: p.domains.map((d) => d.domain).join(","),
+    domains: p.domains.map((d) => ({ domain: d.domain, verified: d.verified })),
+    domainVerified: p.domains.length > 0 && p.domains.every((d) => d.verified),
+    organizationId: p.organizationId,
+    redirectURI: redirectURIOf(ctx, p.providerId),
+    oidcConfig: {
+      clientIdLastFour: p.clientId.slice(-4),
+      discoveryEndpoint: discoveryEndpointOf(p.issuer),
+      scopes: p.scopes,
+      pkce: true,
+      mapping: JSON.parse(p.mapping),
+    },
+    defaultRole: p.defaultRole,
+    roleMapping: p.roleMapping ? JSON.parse(p.roleMapping) : null,
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+  };
+}
+
+function checkRoles(ctx: AuthContext, body: Pick<RegisterSSOProviderBody, "defaultRole" | "roleMapping">) {
+  const defaultRole = body.defaultRole === undefined ? undefined : normalizeRoles(ctx, body.defaultRole);
+  for (const role of Object.values(body.roleMapping?.values ?? {})) normalizeRoles(ctx, role);
+  return defaultRole;
+}
+
+function checkDiscoveryEndpoint(issuer: string, discoveryEndpoint: string | undefined): void {
+  // Only the issuer's own document is read: a URL elsewhere would make us fetch what a registrant names.
+  if (discoveryEndpoint !== undefined && discoveryEndpoint !== discoveryEndpointOf(issuer)) {
+    throw new AuthError("DISCOVERY_FAILED", { message: "discoveryEndpoint must be the issuer's own" });
+  }
+}
+
+export async function registerProvider(
+  ctx: AuthContext,
+  session: { session: Session; user: { id: string } },
+  body: RegisterSSOProviderBody,
+): Promise<SSOProviderView> {
+  if (body.samlConfig !== undefined) throw new AuthError("SAML_NOT_SUPPORTED");
+  if (!body.oidcConfig) throw new AuthError("OIDC_CONFIG_REQUIRED");
+  const organizationId = body.organizationId ?? session.session.activeOrganizationId;
+  if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
+  await requireManager(ctx, organizationId, session.user.id);
+  checkIssuer(body.issuer);
+  checkDiscoveryEndpoint(body.issuer, body.oidcConfig.discoveryEndpoint);
+  const defaultRole = checkRoles(ctx, body) ?? "member";
+  if (ctx.providers.get(body.providerId)) throw new AuthError("SSO_PROVIDER_ID_TAKEN");
+  if (await findSsoProvider(ctx.db, body.providerId)) throw new AuthError("SSO_PROVIDER_ID_TAKEN");
+  await probeDiscovery(ctx, body.issuer);
+
+  const now = ctx.now();
+  const id = newId();
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      await insertSsoProvider(trx, {
+        id,
+        providerId: body.providerId,
+        organizationId,
+        userId: session.user.id,
+        issuer: body.issuer,
+        clientId: body.oidcConfig?.clientId ?? "",
+        clientSecret: ssoSecretCipher(ctx).encrypt(body.oidcConfig?.clientSecret ?? ""),
+        scopes: body.oidcConfig?.scopes ?? DEFAULT_SCOPES,
+        mapping: JSON.stringify(body.oidcConfig?.mapping ?? {}),
+        defaultRole,
+        roleMapping: body.roleMapping ? JSON.stringify(body.roleMapping) : null,
+        now,
+      });
+      await insertSsoDomains(
+        trx,
+        body.domain.map((domain) => ({ id: newId(), providerId: id, domain })),
+        now,
+      );
+    });
+  } catch (error) {
+    // Two registrations of one providerId at once: the unique key decides.
+    if (isUniqueViolation(error)) throw new AuthError("SSO_PROVIDER_ID_TAKEN");
+    throw error;
+  }
+  const created = await findSsoProvider(ctx.db, body.providerId);
+  if (!created) throw new AuthError("SSO_PROVIDER_NOT_FOUND");
+  return providerView(ctx, created);
+}
+
+export async function listProviders(ctx: AuthContext, userId: string): Promise<SSOProviderView[]> {
+  const memberships = await listUserMemberRoles(ctx.db, userId);
+  const managed = memberships.filter((m) => roleAllows(ctx, m.role, MANAGE)).map((m) => m.organizationId);
+  const providers = await listOrganizationsSsoProviders(ctx.db, managed);
+  return providers.map((p) => providerView(ctx, p));
+}
+
+export async function updateProvider(
+  ctx: AuthContext,
+  userId: string,
+  body: UpdateSSOProviderBody,
+): Promise<SSOProviderView> {
+  if (body.samlConfig !== undefined) throw new AuthError("SAML_NOT_SUPPORTED");
+  const provider = await findManagedProvider(ctx, userId, body.providerId);
+  const issuer = body.issuer ?? provider.issuer;
+  if (body.issuer !== undefined) checkIssuer(body.issuer);
+  checkDiscoveryEndpoint(issuer, body.oidcConfig?.discoveryEndpoint);
+  const defaultRole = checkRoles(ctx, { defaultRole: body.defaultRole, roleMapping: body.roleMapping ?? undefined });
+  if (body.issuer !== undefined && body.issuer !== provider.issuer) await probeDiscovery(ctx, body.issuer);
+  const oidc = body.oidcConfig ?? {};
+  const now = ctx.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    await updateSsoProviderRow(
+      trx,
+      provider.id,
+      {
+        ...(body.issuer !== undefined ? { issuer: body.issuer } : {}),
+        ...(oidc.clientId !== undefined ? { clientId: oidc.clientId } : {}),
+        ...(oidc.clientSecret !== undefined ? { clientSecret: ssoSecretCipher(ctx).encrypt(oidc.clientSecret) } : {}),
+        ...(oidc.scopes !== undefined ? { scopes: oidc.scopes } : {}),
+        ...(oidc.mapping !== undefined ? { mapping: JSON.stringify(oidc.mapping) } : {}),
+        ...(defaultRole !== undefined ? { defaultRole } : {}),
+        ...(body.roleMapping !== undefined
+          ? { roleMapping: body.roleMapping ? JSON.stringify(body.roleMapping) : null }
+          : {}),
+      },
+      now,
+    );
+    if (body.domain) {
+      // Domains kept keep their verification; new ones start unverified; dropped ones go.
+      const wanted = new Set(body.domain);
+      const kept = new Set(provider.domains.map((d) => d.domain));
+      await deleteSsoDomains(
+        trx,
+        provider.domains.filter((d) => !wanted.has(d.domain)).map((d) => d.id),
+      );
+      await insertSsoDomains(
+        trx,
+        body.domain.filter((d) => !kept.has(d)).map((domain) => ({ id: newId(), providerId: provider.id, domain })),
+        now,
+      );
+    }
+  });
+  const updated = await findSsoProvider(ctx.db, provider.providerId);
+  if (!updated) throw new AuthError("SSO_PROVIDER_NOT_FOUND");
+  return providerView(ctx, updated);
+}
+
+export async function deleteProvider(ctx: AuthContext, userId: string, providerId: string): Promise<void> {
+  const provider = await findManagedProvider(ctx, userId, providerId);
+  await ctx.db.transaction().execute((trx) => deleteSsoProviderRow(trx, provider.id, provider.providerId));
+}

@@ -1,0 +1,91 @@
+import { Resolver } from "node:dns/promises";
+import type { AuthContext } from "../../context.js";
+import { safeEqual } from "../../crypto/digest.js";
+import { randomString, URL_SAFE } from "../../crypto/random.js";
+import { AuthError } from "../../errors.js";
+import { isUniqueViolation } from "../../store/database.js";
+import { findSsoProvider, markDomainVerified, setDomainTokens } from "../../store/sso-providers.js";
+import { findManagedProvider } from "./connections.js";
+
+const TOKEN_LENGTH = 24;
+const DNS_TIMEOUT_MS = 5_000;
+
+/** The TXT record text that proves a connection's domain: `<prefix>-<providerId>=<token>` (better-auth's). */
+export function txtRecordValue(ctx: AuthContext, providerId: string, token: string): string {
+  return `${ctx.options.sso.domainVerification.tokenPrefix}-${providerId}=${token}`;
+}
+
+/**
+ * The token every unverified domain of the connection must show in a TXT record. A token still valid
+ * is answered again (asking twice does not invalidate a record already published).
+ */
+export async function requestDomainVerification(ctx: AuthContext, userId: string, providerId: string) {
+  const provider = await findManagedProvider(ctx, userId, providerId);
+  const pending = provider.domains.filter((d) => !d.verified);
+  if (pending.length === 0) throw new AuthError("DOMAIN_VERIFIED");
+  const now = ctx.now();
+  const current = pending.find((d) => d.verificationToken && d.tokenExpiresAt && d.tokenExpiresAt > now);
+  let token = current?.verificationToken ?? null;
+  const everyPendingHasIt = pending.every(
+    (d) => d.verificationToken === token && d.tokenExpiresAt && d.tokenExpiresAt > now,
+  );
+  if (!token || !everyPendingHasIt) {
+    token ??= randomString(TOKEN_LENGTH, URL_SAFE);
+    const expiresAt = new Date(now.getTime() + ctx.options.sso.domainVerification.expiresIn * 1000);
+    await setDomainTokens(ctx.db, provider.id, token, expiresAt);
+  }
+  const value = txtRecordValue(ctx, provider.providerId, token);
+  return {
+    domainVerificationToken: token,
+    records: pending.map((d) => ({ domain: d.domain, name: d.domain, value })),
+  };
+}
+
+function resolverFor(ctx: AuthContext): Resolver {
+  const resolver = new Resolver({ timeout: DNS_TIMEOUT_MS, tries: 2 });
+  if (ctx.options.sso.dnsResolvers.length > 0) resolver.setServers([...ctx.options.sso.dnsResolvers]);
+  return resolver;
+}
+
+/** The TXT strings at `domain` (a record's chunks joined, as RFC 7208 reads them); none when the lookup fails. */
+async function txtRecords(ctx: AuthContext, domain: string): Promise<string[]> {
+  try {
+    return (await resolverFor(ctx).resolveTxt(domain)).map((chunks) => chunks.join(""));
+  } catch (error) {
+    ctx.logger.warn("sso domain TXT lookup failed", { domain, error: String(error) });
+    return [];
+  }
+}
+
+/**
+ * Looks up each pending domain's TXT records and marks verified every domain that shows the
+ * connection's token. None proven: DOMAIN_VERIFICATION_FAILED (nothing changes). A domain already
+ * verified for another connection stays with it (DOMAIN_VERIFIED_ELSEWHERE).
+ */
+export async function verifyDomains(ctx: AuthContext, userId: string, providerId: string) {
+  const provider = await findManagedProvider(ctx, userId, providerId);
+  const pending = provider.domains.filter((d) => !d.verified);
+  if (pending.length === 0) throw new AuthError("DOMAIN_VERIFIED");
+  const now = ctx.now();
+  const live = pending.filter((d) => d.verificationToken && d.tokenExpiresAt && d.tokenExpiresAt > now);
+  if (live.length === 0) throw new AuthError("NO_PENDING_VERIFICATION");
+
+  let proven = 0;
+  let takenElsewhere = false;
+  for (const domain of live) {
+    const expected = txtRecordValue(ctx, provider.providerId, domain.verificationToken as string);
+    const records = await txtRecords(ctx, domain.domain);
+    if (!records.some((record) => safeEqual(record.trim(), expected))) continue;
+    try {
+      await markDomainVerified(ctx.db, domain.id, now);
+      proven++;
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      takenElsewhere = true;
+    }
+  }
+  if (proven === 0) throw new AuthError(takenElsewhere ? "DOMAIN_VERIFIED_ELSEWHERE" : "DOMAIN_VERIFICATION_FAILED");
+  const updated = await findSsoProvider(ctx.db, provider.providerId);
+  const domains = (updated?.domains ?? []).map((d) => ({ domain: d.domain, verified: d.verified }));
+  return { verified: domains.every((d) => d.verified), domains };
+}

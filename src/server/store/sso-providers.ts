@@ -1,0 +1,199 @@
+import type { Selectable } from "kysely";
+import type { DB } from "./database.js";
+import type { SsoDomainTable, SsoProviderTable } from "./schema.js";
+import { toBool, toDate, toDateOrNull } from "./values.js";
+
+/** A connection row with its domains; `clientSecret` is still sealed. */
+export interface SsoProviderRecord {
+  id: string;
+  providerId: string;
+  organizationId: string;
+  userId: string | null;
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  scopes: string[];
+  mapping: string;
+  defaultRole: string;
+  roleMapping: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  domains: SsoDomainRecord[];
+}
+
+export interface SsoDomainRecord {
+  id: string;
+  domain: string;
+  verified: boolean;
+  verificationToken: string | null;
+  tokenExpiresAt: Date | null;
+  verifiedAt: Date | null;
+}
+
+function mapDomain(row: Selectable<SsoDomainTable>): SsoDomainRecord {
+  return {
+    id: row.id,
+    domain: row.domain,
+    verified: toBool(row.verified),
+    verificationToken: row.verificationToken,
+    tokenExpiresAt: toDateOrNull(row.tokenExpiresAt),
+    verifiedAt: toDateOrNull(row.verifiedAt),
+  };
+}
+
+function mapProvider(row: Selectable<SsoProviderTable>, domains: SsoDomainRecord[]): SsoProviderRecord {
+  return {
+    ...row,
+    scopes: row.scopes.split(" ").filter(Boolean),
+    createdAt: toDate(row.createdAt),
+    updatedAt: toDate(row.updatedAt),
+    domains,
+  };
+}
+
+async function withDomains(db: DB, rows: Selectable<SsoProviderTable>[]): Promise<SsoProviderRecord[]> {
+  if (rows.length === 0) return [];
+  const domainRows = await db
+    .selectFrom("ssoDomain")
+    .selectAll()
+    .where(
+      "providerId",
+      "in",
+      rows.map((r) => r.id),
+    )
+    .orderBy("createdAt")
+    .orderBy("domain")
+    .execute();
+  return rows.map((row) => mapProvider(row, domainRows.filter((d) => d.providerId === row.id).map(mapDomain)));
+}
+
+export async function findSsoProvider(db: DB, providerId: string): Promise<SsoProviderRecord | null> {
+  const row = await db.selectFrom("ssoProvider").selectAll().where("providerId", "=", providerId).executeTakeFirst();
+  return row ? ((await withDomains(db, [row]))[0] ?? null) : null;
+}
+
+/** The first connection an organization registered (sign-in by organization slug). */
+export async function findOrganizationSsoProvider(db: DB, organizationId: string): Promise<SsoProviderRecord | null> {
+  const row = await db
+    .selectFrom("ssoProvider")
+    .selectAll()
+    .where("organizationId", "=", organizationId)
+    .orderBy("createdAt")
+    .orderBy("id")
+    .executeTakeFirst();
+  return row ? ((await withDomains(db, [row]))[0] ?? null) : null;
+}
+
+/** The connection holding `domain` verified, if any: the only way a domain routes a sign-in. */
+export async function findProviderByVerifiedDomain(db: DB, domain: string): Promise<SsoProviderRecord | null> {
+  const row = await db
+    .selectFrom("ssoProvider")
+    .innerJoin("ssoDomain", "ssoDomain.providerId", "ssoProvider.id")
+    .selectAll("ssoProvider")
+    .where("ssoDomain.domain", "=", domain)
+    .where("ssoDomain.verified", "=", true)
+    .executeTakeFirst();
+  return row ? ((await withDomains(db, [row]))[0] ?? null) : null;
+}
+
+export async function listOrganizationsSsoProviders(db: DB, organizationIds: string[]): Promise<SsoProviderRecord[]> {
+  if (organizationIds.length === 0) return [];
+  const rows = await db
+    .selectFrom("ssoProvider")
+    .selectAll()
+    .where("organizationId", "in", organizationIds)
+    .orderBy("createdAt")
+    .orderBy("id")
+    .execute();
+  return withDomains(db, rows);
+}
+
+export interface NewSsoProvider {
+  id: string;
+  providerId: string;
+  organizationId: string;
+  userId: string;
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  scopes: string[];
+  mapping: string;
+  defaultRole: string;
+  roleMapping: string | null;
+  now: Date;
+}
+
+export async function insertSsoProvider(db: DB, p: NewSsoProvider): Promise<void> {
+  const { now, scopes, ...rest } = p;
+  await db
+    .insertInto("ssoProvider")
+    .values({ ...rest, scopes: scopes.join(" "), createdAt: now, updatedAt: now })
+    .execute();
+}
+
+export async function updateSsoProviderRow(
+  db: DB,
+  id: string,
+  change: Partial<
+    Pick<NewSsoProvider, "issuer" | "clientId" | "clientSecret" | "scopes" | "mapping" | "defaultRole" | "roleMapping">
+  >,
+  now: Date,
+): Promise<void> {
+  const { scopes, ...rest } = change;
+  await db
+    .updateTable("ssoProvider")
+    .set({ ...rest, ...(scopes ? { scopes: scopes.join(" ") } : {}), updatedAt: now })
+    .where("id", "=", id)
+    .execute();
+}
+
+/**
+ * Removes a connection, its domains and the accounts it linked: a later connection reusing the
+ * provider id (perhaps another organization's) must not inherit the links to its users.
+ */
+export async function deleteSsoProviderRow(db: DB, id: string, providerId: string): Promise<void> {
+  await db.deleteFrom("account").where("providerId", "=", providerId).execute();
+  await db.deleteFrom("ssoDomain").where("providerId", "=", id).execute();
+  await db.deleteFrom("ssoProvider").where("id", "=", id).execute();
+}
+
+export async function insertSsoDomains(
+  db: DB,
+  rows: { id: string; providerId: string; domain: string }[],
+  now: Date,
+): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insertInto("ssoDomain")
+    .values(rows.map((r) => ({ ...r, verified: false, createdAt: now })))
+    .execute();
+}
+
+export async function deleteSsoDomains(db: DB, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.deleteFrom("ssoDomain").where("id", "in", ids).execute();
+}
+
+/** Gives every unverified domain of a connection the token its TXT record must carry. */
+export async function setDomainTokens(db: DB, providerRowId: string, token: string, expiresAt: Date): Promise<void> {
+  await db
+    .updateTable("ssoDomain")
+    .set({ verificationToken: token, tokenExpiresAt: expiresAt })
+    .where("providerId", "=", providerRowId)
+    .where("verified", "=", false)
+    .execute();
+}
+
+/** Marks one domain verified; the partial unique index refuses a second verified holder. */
+export async function markDomainVerified(db: DB, domainId: string, now: Date): Promise<void> {
+  await db
+    .updateTable("ssoDomain")
+    .set({ verified: true, verifiedAt: now, verificationToken: null, tokenExpiresAt: null })
+    .where("id", "=", domainId)
+    .execute();
+}
+
+/** The caller's organizations and roles (list-providers keeps those whose role may manage them). */
+export async function listUserMemberRoles(db: DB, userId: string): Promise<{ organizationId: string; role: string }[]> {
+  return db.selectFrom("member").select(["organizationId", "role"]).where("userId", "=", userId).execute();
+}

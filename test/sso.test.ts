@@ -1,0 +1,379 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { TestBrowser, TestResponse } from "./helpers/browser.js";
+import { startDnsServer, type TestDnsServer } from "./helpers/dns.js";
+import { CLIENT_ID, CLIENT_SECRET, startOidcProvider, type TestOidcProvider } from "./helpers/oidc.js";
+import { createOrganization, joinAs } from "./helpers/organization.js";
+import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
+import { locationOf, socialFlow } from "./helpers/social.js";
+
+let oidc: TestOidcProvider;
+let dns: TestDnsServer;
+let server: TestServer;
+/** Connection ids the provider knows redirect URIs for. */
+const PROVIDER_IDS = ["acme", "beta", "roles", "linker", "slugged", "other-org", "twin"];
+const txt: Record<string, string[]> = {};
+
+beforeAll(async () => {
+  [oidc, dns] = await Promise.all([startOidcProvider(), startDnsServer()]);
+  server = await startTestServer({ options: { sso: { enabled: true, dnsResolvers: [dns.server] } } });
+  await oidc.configure(PROVIDER_IDS.map((id) => `${server.origin}/api/auth/sso/callback/${id}`));
+});
+afterAll(async () => {
+  await server?.close();
+  await oidc?.close();
+  await dns?.close();
+});
+afterEach(() => expect(server.loggedErrors).toEqual([]));
+
+const db = () => server.auth.database.db;
+const errorOf = (response: TestResponse) => locationOf(response).searchParams.get("error");
+
+function connection(providerId: string, domain: string, extra: Record<string, unknown> = {}) {
+  return {
+    providerId,
+    issuer: oidc.issuer,
+    domain,
+    oidcConfig: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
+    ...extra,
+  };
+}
+
+/** Publishes the TXT record request-domain-verification asks for and verifies. */
+async function proveDomains(owner: TestBrowser, providerId: string) {
+  const requested = await owner.post("/sso/request-domain-verification", { providerId });
+  expect(requested.status).toBe(200);
+  for (const record of requested.body.records) txt[record.name] = [record.value];
+  await dns.setTxtRecords(txt);
+  const verified = await owner.post("/sso/verify-domain", { providerId });
+  expect(verified.status).toBe(200);
+  return verified.body;
+}
+
+/** An organization with a registered connection whose domain is verified. */
+async function verifiedConnection(providerId: string, domain: string, extra: Record<string, unknown> = {}) {
+  const org = await createOrganization(server);
+  const registered = await org.owner.browser.post("/sso/register", connection(providerId, domain, extra));
+  expect(registered.status).toBe(200);
+  await proveDomains(org.owner.browser, providerId);
+  return org;
+}
+
+async function ssoFlow(body: Record<string, unknown>, sub: string, browser = server.browser()) {
+  const flow = await socialFlow(browser, oidc, sub, { path: "/sign-in/sso", body: { callbackURL: "/dash", ...body } });
+  return { ...flow, browser };
+}
+
+describe("sso off (the default)", () => {
+  it("routes none of its endpoints", async () => {
+    const plain = await startTestServer();
+    try {
+      const browser = plain.browser();
+      expect((await browser.post("/sign-in/sso", { email: "a@acme.test", callbackURL: "/" })).status).toBe(404);
+      expect((await browser.post("/sso/register", connection("x", "x.test"))).status).toBe(404);
+      expect((await browser.get("/sso/callback/x?state=s&code=c")).status).toBe(404);
+    } finally {
+      await plain.close();
+    }
+  });
+});
+
+describe("connections per organization", () => {
+  it("registers a connection: redirect URI in the reply, secret sealed at rest, domains unverified", async () => {
+    const { owner, organizationId } = await createOrganization(server);
+    const res = await owner.browser.post("/sso/register", connection("acme", "Acme.test, sub.acme.test"));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      providerId: "acme",
+      type: "oidc",
+      organizationId,
+      redirectURI: `${server.origin}/api/auth/sso/callback/acme`,
+      domain: "acme.test,sub.acme.test",
+      domainVerified: false,
+      defaultRole: "member",
+      oidcConfig: { clientIdLastFour: CLIENT_ID.slice(-4), scopes: ["openid", "email", "profile"], pkce: true },
+    });
+    expect(JSON.stringify(res.body)).not.toContain(CLIENT_SECRET);
+    const row = await db()
+      .selectFrom("ssoProvider")
+      .selectAll()
+      .where("providerId", "=", "acme")
+      .executeTakeFirstOrThrow();
+    expect(row.clientSecret).not.toContain(CLIENT_SECRET);
+    expect(row.clientSecret.length).toBeGreaterThan(CLIENT_SECRET.length);
+
+    const listed = await owner.browser.get("/sso/providers");
+    expect(listed.body.providers.map((p: { providerId: string }) => p.providerId)).toEqual(["acme"]);
+    const got = await owner.browser.get("/sso/get-provider?providerId=acme");
+    expect(got.body.redirectURI).toBe(res.body.redirectURI);
+  });
+
+  it("owners update and delete; domains kept keep their state", async () => {
+    const { owner } = await createOrganization(server);
+    expect((await owner.browser.post("/sso/register", connection("beta", "beta.test"))).status).toBe(200);
+    const updated = await owner.browser.post("/sso/update-provider", {
+      providerId: "beta",
+      domain: "beta.test,beta2.test",
+      oidcConfig: { scopes: ["openid", "email"] },
+      defaultRole: "admin",
+    });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ domain: "beta.test,beta2.test", defaultRole: "admin" });
+    expect(updated.body.oidcConfig.scopes).toEqual(["openid", "email"]);
+    const deleted = await owner.browser.post("/sso/delete-provider", { providerId: "beta" });
+    expect(deleted.body).toEqual({ success: true });
+    expect((await owner.browser.get("/sso/get-provider?providerId=beta")).status).toBe(404);
+    expect(await db().selectFrom("ssoDomain").selectAll().where("domain", "like", "beta%").execute()).toEqual([]);
+  });
+
+  it("only the organization's owners and admins; another organization's connection does not exist for them", async () => {
+    const org = await createOrganization(server);
+    expect((await org.owner.browser.post("/sso/register", connection("twin", "twin.test"))).status).toBe(200);
+    const member = await joinAs(server, org.organizationId, "member");
+    const admin = await joinAs(server, org.organizationId, "admin");
+
+    const byMember = await member.browser.post("/sso/register", connection("nope", "nope.test"));
+    expect(byMember.status).toBe(403);
+    expect(byMember.body.code).toBe("SSO_INSUFFICIENT_ACCESS");
+    expect((await member.browser.get("/sso/get-provider?providerId=twin")).status).toBe(403);
+    expect((await member.browser.get("/sso/providers")).body.providers).toEqual([]);
+    expect((await admin.browser.get("/sso/get-provider?providerId=twin")).status).toBe(200);
+
+    const stranger = await createOrganization(server);
+    for (const [path, body] of [
+      ["/sso/update-provider", { providerId: "twin", defaultRole: "owner" }],
+      ["/sso/delete-provider", { providerId: "twin" }],
+      ["/sso/request-domain-verification", { providerId: "twin" }],
+      ["/sso/verify-domain", { providerId: "twin" }],
+    ] as const) {
+      const res = await stranger.owner.browser.post(path, body);
+      expect(res.status, path).toBe(404);
+      expect(res.body.code).toBe("SSO_PROVIDER_NOT_FOUND");
+    }
+    expect((await stranger.owner.browser.get("/sso/get-provider?providerId=twin")).status).toBe(404);
+    // Registering into an organization one does not manage, by naming its id.
+    const intoOther = await stranger.owner.browser.post(
+      "/sso/register",
+      connection("sneaky", "sneaky.test", { organizationId: org.organizationId }),
+    );
+    expect(intoOther.status).toBe(403);
+    expect(
+      await db().selectFrom("ssoProvider").select("providerId").where("providerId", "=", "sneaky").execute(),
+    ).toEqual([]);
+  });
+
+  it("refuses bad input with a 4xx that changes nothing", async () => {
+    const { owner } = await createOrganization(server);
+    const cases: [Record<string, unknown>, number, string?][] = [
+      [connection("bad id!", "x.test"), 400],
+      [connection("okid", "not a domain"), 400],
+      [connection("okid", ""), 400],
+      [{ ...connection("okid", "x.test"), oidcConfig: undefined }, 400, "OIDC_CONFIG_REQUIRED"],
+      [connection("okid", "x.test", { samlConfig: { entryPoint: "https://idp" } }), 400, "SAML_NOT_SUPPORTED"],
+      [connection("okid", "x.test", { issuer: "http://idp.example.com" }), 400, "INVALID_ISSUER"],
+      [connection("okid", "x.test", { issuer: "http://127.0.0.1:9" }), 400, "DISCOVERY_FAILED"],
+      [connection("okid", "x.test", { defaultRole: "emperor" }), 400, "ROLE_NOT_FOUND"],
+      [connection("okid", "x.test", { oidcConfig: { clientId: CLIENT_ID, clientSecret: "s", pkce: false } }), 400],
+      [
+        connection("okid", "x.test", {
+          oidcConfig: { clientId: CLIENT_ID, clientSecret: "s", discoveryEndpoint: "http://127.0.0.1:1/x" },
+        }),
+        400,
+        "DISCOVERY_FAILED",
+      ],
+      [connection("acme", "x.test"), 422, "SSO_PROVIDER_ID_TAKEN"],
+    ];
+    for (const [body, status, code] of cases) {
+      const res = await owner.browser.post("/sso/register", body);
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(typeof res.body.code).toBe("string");
+      if (code) expect(res.body.code).toBe(code);
+    }
+    expect(await db().selectFrom("ssoProvider").select("id").where("providerId", "=", "okid").execute()).toEqual([]);
+    expect((await owner.browser.post("/sign-in/sso", { callbackURL: "/" })).body.code).toBe("SSO_IDENTIFIER_REQUIRED");
+    expect((await owner.browser.post("/sign-in/sso", { email: "a@b.test" })).status).toBe(400);
+  });
+});
+
+describe("verified domains", () => {
+  it("a domain routes sign-ins only after its TXT record proves it", async () => {
+    const { owner } = await createOrganization(server);
+    expect((await owner.browser.post("/sso/register", connection("other-org", "proof.test"))).status).toBe(200);
+    const browser = server.browser();
+    const byEmail = await browser.post("/sign-in/sso", { email: "ann@proof.test", callbackURL: "/" });
+    expect(byEmail.status).toBe(404);
+    const byId = await browser.post("/sign-in/sso", { providerId: "other-org", callbackURL: "/" });
+    expect(byId.status).toBe(401);
+    expect(byId.body.code).toBe("DOMAIN_NOT_VERIFIED");
+
+    expect((await owner.browser.post("/sso/verify-domain", { providerId: "other-org" })).body.code).toBe(
+      "NO_PENDING_VERIFICATION",
+    );
+    const requested = await owner.browser.post("/sso/request-domain-verification", { providerId: "other-org" });
+    expect(requested.body.records).toEqual([
+      {
+        domain: "proof.test",
+        name: "proof.test",
+        value: `better-auth-token-other-org=${requested.body.domainVerificationToken}`,
+      },
+    ]);
+    // Asked again, the same token: a record already published stays good.
+    const again = await owner.browser.post("/sso/request-domain-verification", { providerId: "other-org" });
+    expect(again.body.domainVerificationToken).toBe(requested.body.domainVerificationToken);
+
+    // No record, then a record with another token: not verified, nothing changes.
+    const missing = await owner.browser.post("/sso/verify-domain", { providerId: "other-org" });
+    expect(missing.status).toBe(502);
+    expect(missing.body.code).toBe("DOMAIN_VERIFICATION_FAILED");
+    txt["proof.test"] = ["better-auth-token-other-org=not-the-token", "v=spf1 -all"];
+    await dns.setTxtRecords(txt);
+    expect((await owner.browser.post("/sso/verify-domain", { providerId: "other-org" })).status).toBe(502);
+    expect((await browser.post("/sign-in/sso", { email: "ann@proof.test", callbackURL: "/" })).status).toBe(404);
+
+    txt["proof.test"] = ["v=spf1 -all", requested.body.records[0].value];
+    await dns.setTxtRecords(txt);
+    const verified = await owner.browser.post("/sso/verify-domain", { providerId: "other-org" });
+    expect(verified.body).toEqual({ verified: true, domains: [{ domain: "proof.test", verified: true }] });
+    const routed = await browser.post("/sign-in/sso", { email: "Ann@Proof.test", callbackURL: "/" });
+    expect(routed.status).toBe(200);
+    expect(new URL(routed.body.url).searchParams.get("redirect_uri")).toBe(
+      `${server.origin}/api/auth/sso/callback/other-org`,
+    );
+    expect((await owner.browser.post("/sso/request-domain-verification", { providerId: "other-org" })).status).toBe(
+      409,
+    );
+
+    // Another organization claims the same domain and even publishes its record: the domain stays put.
+    const rival = await createOrganization(server);
+    expect((await rival.owner.browser.post("/sso/register", connection("rival", "proof.test"))).status).toBe(200);
+    const rivalToken = await rival.owner.browser.post("/sso/request-domain-verification", { providerId: "rival" });
+    txt["proof.test"] = [...(txt["proof.test"] ?? []), rivalToken.body.records[0].value];
+    await dns.setTxtRecords(txt);
+    const taken = await rival.owner.browser.post("/sso/verify-domain", { providerId: "rival" });
+    expect(taken.status).toBe(409);
+    expect(taken.body.code).toBe("DOMAIN_VERIFIED_ELSEWHERE");
+    const stillRouted = await browser.post("/sign-in/sso", { email: "ann@proof.test", callbackURL: "/" });
+    expect(new URL(stillRouted.body.url).searchParams.get("redirect_uri")).toContain("/sso/callback/other-org");
+  });
+});
+
+describe("sign-in", () => {
+  it("by work email: a first sign-in creates the user, joins the organization with the default role", async () => {
+    const { organizationId, owner: orgOwner } = await verifiedConnection("slugged", "signin.test");
+    const person = oidc.addUser({ email: "dana@signin.test" });
+    const { start, callback, browser } = await ssoFlow({ email: "dana@signin.test" }, person.sub);
+    const q = new URL(start.body.url).searchParams;
+    expect(q.get("code_challenge_method")).toBe("S256");
+    expect(q.get("nonce")).toMatch(/^[\w-]{32}$/);
+    expect(q.get("login_hint")).toBe("dana@signin.test");
+    expect(callback.status).toBe(302);
+    expect(locationOf(callback).pathname).toBe("/dash");
+
+    const session = await browser.get("/get-session");
+    expect(session.body.user).toMatchObject({ email: "dana@signin.test", emailVerified: true });
+    expect(session.body.session.activeOrganizationId).toBe(organizationId);
+    const member = await db()
+      .selectFrom("member")
+      .selectAll()
+      .where("userId", "=", session.body.user.id)
+      .executeTakeFirstOrThrow();
+    expect(member).toMatchObject({ organizationId, role: "member" });
+
+    // Again, by organization slug and by provider id: the same user, still one membership.
+    const org = await db()
+      .selectFrom("organization")
+      .select("slug")
+      .where("id", "=", organizationId)
+      .executeTakeFirstOrThrow();
+    for (const body of [{ organizationSlug: org.slug }, { providerId: "slugged" }]) {
+      const again = await ssoFlow(body, person.sub);
+      expect(locationOf(again.callback).pathname).toBe("/dash");
+      expect((await again.browser.get("/get-session")).body.user.id).toBe(session.body.user.id);
+    }
+    expect(
+      await db().selectFrom("member").select("id").where("userId", "=", session.body.user.id).execute(),
+    ).toHaveLength(1);
+
+    // Removing the connection removes its links: a later connection reusing the id inherits nobody.
+    expect((await orgOwner.browser.post("/sso/delete-provider", { providerId: "slugged" })).status).toBe(200);
+    expect(await db().selectFrom("account").select("id").where("providerId", "=", "slugged").execute()).toEqual([]);
+  });
+
+  it("maps a groups claim to the role the member joins with", async () => {
+    await verifiedConnection("roles", "roles.test", {
+      oidcConfig: {
+        clientId: CLIENT_ID,
+        clientSecret: CLIENT_SECRET,
+        scopes: ["openid", "email", "profile", "groups"],
+      },
+      roleMapping: { claim: "groups", values: { "idp-admins": "admin" } },
+    });
+    const lead = oidc.addUser({ email: "lead@roles.test", groups: ["staff", "idp-admins"] });
+    const staff = oidc.addUser({ email: "staff@roles.test", groups: ["staff"] });
+    const roleOf = async (sub: string) => {
+      const { browser } = await ssoFlow({ email: "x@roles.test" }, sub);
+      const userId = (await browser.get("/get-session")).body.user.id;
+      return (await db().selectFrom("member").select("role").where("userId", "=", userId).executeTakeFirstOrThrow())
+        .role;
+    };
+    expect(await roleOf(lead.sub)).toBe("admin");
+    expect(await roleOf(staff.sub)).toBe("member");
+  });
+
+  it("links an existing verified user through the verified domain; an unproven account is not handed over", async () => {
+    await verifiedConnection("linker", "link.test");
+    const existing = await signUp(server, { email: "erin@link.test", verified: true });
+    const erin = oidc.addUser({ email: "erin@link.test" });
+    const flow = await ssoFlow({ email: "erin@link.test" }, erin.sub);
+    expect((await flow.browser.get("/get-session")).body.user.id).toBe(existing.user.id);
+
+    const squatted = await signUp(server, { email: "finn@link.test" });
+    const finn = oidc.addUser({ email: "finn@link.test" });
+    const refused = await ssoFlow({ email: "finn@link.test" }, finn.sub);
+    expect(errorOf(refused.callback)).toBe("account_not_linked");
+    expect(await db().selectFrom("account").select("id").where("userId", "=", squatted.user.id).execute()).toHaveLength(
+      1,
+    );
+  });
+
+  it("refuses an address outside the connection's verified domains", async () => {
+    const outsider = oidc.addUser({ email: "gus@elsewhere.test" });
+    const { callback } = await ssoFlow({ providerId: "linker" }, outsider.sub);
+    expect(errorOf(callback)).toBe("email_domain_not_verified");
+    expect(await db().selectFrom("user").select("id").where("email", "=", "gus@elsewhere.test").execute()).toEqual([]);
+  });
+
+  it("refuses a wrong state, a wrong nonce and another connection's callback with ?error=", async () => {
+    const person = oidc.addUser({ email: "hal@link.test" });
+    const browser = server.browser();
+    const start = await browser.post("/sign-in/sso", { providerId: "linker", callbackURL: "/dash" });
+    const back = await oidc.authorize(start.body.url, person.sub);
+    if (back.kind !== "redirect") throw new Error("expected a redirect");
+    const forged = new URL(back.location);
+    forged.searchParams.set("state", "x".repeat(32));
+    expect(errorOf(await browser.get(forged.toString()))).toBe("state_not_found");
+
+    // The nonce the provider signs is not the one this flow stored.
+    const second = await browser.post("/sign-in/sso", { providerId: "linker", callbackURL: "/dash" });
+    const tampered = new URL(second.body.url);
+    tampered.searchParams.set("nonce", "n".repeat(32));
+    const nonceBack = await oidc.authorize(tampered.toString(), person.sub);
+    if (nonceBack.kind !== "redirect") throw new Error("expected a redirect");
+    expect(errorOf(await browser.get(nonceBack.location))).toBe("invalid_code");
+
+    // A flow started for one connection, finished at another's callback.
+    const third = await browser.post("/sign-in/sso", { providerId: "linker", callbackURL: "/dash" });
+    const thirdBack = await oidc.authorize(third.body.url, person.sub);
+    if (thirdBack.kind !== "redirect") throw new Error("expected a redirect");
+    const crossed = thirdBack.location.replace("/sso/callback/linker", "/sso/callback/roles");
+    expect(errorOf(await browser.get(crossed))).toBe("oauth_provider_not_found");
+    // Nor can the social callback finish it.
+    const fourth = await browser.post("/sign-in/sso", { providerId: "linker", callbackURL: "/dash" });
+    const fourthBack = await oidc.authorize(fourth.body.url, person.sub);
+    if (fourthBack.kind !== "redirect") throw new Error("expected a redirect");
+    expect(errorOf(await browser.get(fourthBack.location.replace("/sso/callback/linker", "/callback/linker")))).toMatch(
+      /state_not_found|oauth_provider_not_found/,
+    );
+    expect((await browser.get("/get-session")).body).toBeNull();
+    expect(await db().selectFrom("user").select("id").where("email", "=", "hal@link.test").execute()).toEqual([]);
+  });
+});
