@@ -10,8 +10,12 @@ import type { Database } from "./schema.js";
  * so a new kind of credential cannot be added without deciding how a mailbox proof strips it.
  */
 export const CREDENTIAL_TABLES = ["account", "passkey", "twoFactor", "twoFactorChallenge", "session"] as const;
-/** What the account owns or did, not a way in: it stays with the account when its owner takes it. */
-export const NON_CREDENTIAL_USER_TABLES = ["member", "invitation", "teamMember"] as const;
+/**
+ * What the account owns or did, not a way in: it stays with the account when its owner takes it.
+ * `scimUser` is a directory's claim on a member (it signs no one in; SSO sign-ins are `account`
+ * rows), `ssoProvider.userId` who registered a connection.
+ */
+export const NON_CREDENTIAL_USER_TABLES = ["member", "invitation", "teamMember", "scimUser", "ssoProvider"] as const;
 
 /** Which credentials an unproven account loses: all of them, or those enrolled on top of sign-up. */
 export type StripScope = "everything" | "enrolled-factors";
