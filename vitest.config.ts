@@ -11,6 +11,9 @@ const integration = (name: string, dialect: string) => ({
   test: {
     name,
     include: ["test/**/*.test.ts"],
+    // Files share their worker's loaded modules (each starts its own server and database): loading the
+    // service's module graph anew for every file cost more than many files' tests.
+    isolate: false,
     // PostgreSQL test servers copy one migrated database rather than each migrating its own.
     globalSetup: dialect === "postgres" ? ["test/helpers/postgres-template.ts"] : [],
     // Every JSON reply is checked against its endpoint's reply schema (src/server/http/route.ts).
@@ -84,6 +87,7 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["e2e/**/*.test.ts"],
+          isolate: false,
           globalSetup: ["e2e/global-setup.ts"],
           testTimeout: 60_000,
           // A page settles on a shared 2-core machine in well under this; polls stop as soon as it does.
