@@ -72,21 +72,21 @@ async function writeOutcome(c: Context<AuthEnv>, scope: AuditScope, outcome: "su
  * What the prelude and session tell the request's entry: the caller (an impersonating admin acts as
  * the admin), and the organization or user the input names.
  */
-export function noteAuditCaller(c: Context<AuthEnv>, session: SessionWithUser | undefined, query: unknown): void {
+export function noteAuditCaller(c: Context<AuthEnv>, caller: SessionWithUser | undefined, query: unknown): void {
   const scope = currentAuditScope();
   if (!scope) return;
   const body = c.get("body");
   scope.organizationId ??= textIn(body, "organizationId") ?? textIn(query, "organizationId") ?? null;
   if (scope.actorType === "admin") scope.subjectId ??= textIn(body, "userId") ?? null;
-  if (!session) return;
-  scope.sessionUserId = session.user.id;
-  const impersonator = session.session.impersonatedBy;
+  if (!caller) return;
+  scope.sessionUserId = caller.user.id;
+  const impersonator = caller.session.impersonatedBy;
   if (impersonator) {
     scope.actorType = "admin";
     scope.actorId = impersonator;
-    scope.details.impersonating = session.user.id;
+    scope.details.impersonating = caller.user.id;
   } else {
-    scope.actorId = session.user.id;
+    scope.actorId = caller.user.id;
   }
-  if (scope.action.startsWith("organization.")) scope.organizationId ??= session.session.activeOrganizationId ?? null;
+  if (scope.action.startsWith("organization.")) scope.organizationId ??= caller.session.activeOrganizationId ?? null;
 }

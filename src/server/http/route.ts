@@ -26,7 +26,7 @@ import { requireSession, requireSessionWith } from "./session.js";
 export interface Input<E extends Endpoint, R extends CallerRead | null = null> {
   body: Parsed<E["body"]>;
   query: Parsed<E["query"]>;
-  session: E["policy"] extends { session: "required" | "fresh" } ? SessionWithUser : undefined;
+  caller: E["policy"] extends { session: "required" | "fresh" } ? SessionWithUser : undefined;
   rows: R extends CallerRead ? RowsOf<R> | (null extends R ? undefined : never) : undefined;
 }
 
@@ -194,12 +194,12 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
       const input = {
         body,
         query,
-        session: withRows ? withRows.caller : sessionRule ? await requireSession(c, { fresh }) : undefined,
+        caller: withRows ? withRows.caller : sessionRule ? await requireSession(c, { fresh }) : undefined,
         rows: withRows?.rows,
       } as Input<typeof endpoint>;
-      if (audit) noteAuditCaller(c, input.session, query);
-      if (credentials && input.session) {
-        await guardCredentialChange(ctx, input.session as SessionWithUser, credentials, passwordIn(body));
+      if (audit) noteAuditCaller(c, input.caller, query);
+      if (credentials && input.caller) {
+        await guardCredentialChange(ctx, input.caller as SessionWithUser, credentials, passwordIn(body));
       }
       const reply = await handler(c, input as never);
       if (reply instanceof Response) return reply;

@@ -8,8 +8,8 @@ import { deleteUser, deleteUserWithToken } from "../services/account-deletion.js
 
 /** Routed only while user.deleteUser is on (the endpoints' feature switch). */
 export function accountDeletionRoutes(route: Route): void {
-  route(accountFlowEndpoints.deleteUser, async (c, { body, session: current }) => {
-    const outcome = await deleteUser(c.get("auth"), current, body, requestLocale(c));
+  route(accountFlowEndpoints.deleteUser, async (c, { body, caller }) => {
+    const outcome = await deleteUser(c.get("auth"), caller, body, requestLocale(c));
     if (outcome === "verification-sent") return { success: true, message: "Verification email sent" };
     clearSessionCookies(c);
     return { success: true, message: "User deleted" };

@@ -28,7 +28,7 @@ async function callerId(c: Context<AuthEnv>, selector: AccountSelector): Promise
 export function accountRoutes(route: Route): void {
   route(socialEndpoints.listAccounts, (_c, { rows }) => accountList(rows), { reads: callerAccountsRead });
 
-  route(socialEndpoints.unlinkAccount, async (c, { body, session: { user } }) => {
+  route(socialEndpoints.unlinkAccount, async (c, { body, caller: { user } }) => {
     await unlinkAccount(c.get("auth"), user.id, body);
     return { status: true };
   });

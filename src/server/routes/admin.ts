@@ -38,69 +38,69 @@ function actor(c: Context<AuthEnv>, { user }: SessionWithUser): AdminActor {
 }
 
 export function adminRoutes(route: Route): void {
-  route(adminEndpoints.createUser, async (c, { body, session }) => {
-    return { user: await createUserAsAdmin(c.get("auth"), actor(c, session), body) };
+  route(adminEndpoints.createUser, async (c, { body, caller }) => {
+    return { user: await createUserAsAdmin(c.get("auth"), actor(c, caller), body) };
   });
 
-  route(adminEndpoints.listUsers, async (c, { query, session }) => {
-    return listUsersAsAdmin(c.get("auth"), actor(c, session), query);
+  route(adminEndpoints.listUsers, async (c, { query, caller }) => {
+    return listUsersAsAdmin(c.get("auth"), actor(c, caller), query);
   });
 
-  route(adminEndpoints.getUser, async (c, { query: { id }, session }) => {
-    return getUserAsAdmin(c.get("auth"), actor(c, session), id);
+  route(adminEndpoints.getUser, async (c, { query: { id }, caller }) => {
+    return getUserAsAdmin(c.get("auth"), actor(c, caller), id);
   });
 
-  route(adminEndpoints.listUserMemberships, async (c, { query: { userId }, session }) => {
-    return { memberships: await listUserMembershipsAsAdmin(c.get("auth"), actor(c, session), userId) };
+  route(adminEndpoints.listUserMemberships, async (c, { query: { userId }, caller }) => {
+    return { memberships: await listUserMembershipsAsAdmin(c.get("auth"), actor(c, caller), userId) };
   });
 
-  route(adminEndpoints.listUserAccounts, async (c, { query: { userId }, session }) => {
-    return { accounts: await listUserAccountsAsAdmin(c.get("auth"), actor(c, session), userId) };
+  route(adminEndpoints.listUserAccounts, async (c, { query: { userId }, caller }) => {
+    return { accounts: await listUserAccountsAsAdmin(c.get("auth"), actor(c, caller), userId) };
   });
 
-  route(adminEndpoints.updateUser, async (c, { body: { userId, data }, session }) => {
-    return updateUserAsAdmin(c.get("auth"), actor(c, session), userId, data);
+  route(adminEndpoints.updateUser, async (c, { body: { userId, data }, caller }) => {
+    return updateUserAsAdmin(c.get("auth"), actor(c, caller), userId, data);
   });
 
-  route(adminEndpoints.setRole, async (c, { body: { userId, role }, session }) => {
-    return { user: await setRoleAsAdmin(c.get("auth"), actor(c, session), userId, role) };
+  route(adminEndpoints.setRole, async (c, { body: { userId, role }, caller }) => {
+    return { user: await setRoleAsAdmin(c.get("auth"), actor(c, caller), userId, role) };
   });
 
-  route(adminEndpoints.banUser, async (c, { body, session }) => {
-    return { user: await banUserAsAdmin(c.get("auth"), actor(c, session), body) };
+  route(adminEndpoints.banUser, async (c, { body, caller }) => {
+    return { user: await banUserAsAdmin(c.get("auth"), actor(c, caller), body) };
   });
 
-  route(adminEndpoints.unbanUser, async (c, { body: { userId }, session }) => {
-    return { user: await unbanUserAsAdmin(c.get("auth"), actor(c, session), userId) };
+  route(adminEndpoints.unbanUser, async (c, { body: { userId }, caller }) => {
+    return { user: await unbanUserAsAdmin(c.get("auth"), actor(c, caller), userId) };
   });
 
-  route(adminEndpoints.removeUser, async (c, { body: { userId }, session }) => {
-    await removeUserAsAdmin(c.get("auth"), actor(c, session), userId);
+  route(adminEndpoints.removeUser, async (c, { body: { userId }, caller }) => {
+    await removeUserAsAdmin(c.get("auth"), actor(c, caller), userId);
     return { success: true };
   });
 
-  route(adminEndpoints.setUserPassword, async (c, { body: { userId, newPassword }, session }) => {
-    await setUserPasswordAsAdmin(c.get("auth"), actor(c, session), userId, newPassword);
+  route(adminEndpoints.setUserPassword, async (c, { body: { userId, newPassword }, caller }) => {
+    await setUserPasswordAsAdmin(c.get("auth"), actor(c, caller), userId, newPassword);
     return { status: true };
   });
 
-  route(adminEndpoints.listUserSessions, async (c, { body: { userId }, session }) => {
-    return { sessions: await listUserSessionsAsAdmin(c.get("auth"), actor(c, session), userId) };
+  route(adminEndpoints.listUserSessions, async (c, { body: { userId }, caller }) => {
+    return { sessions: await listUserSessionsAsAdmin(c.get("auth"), actor(c, caller), userId) };
   });
 
-  route(adminEndpoints.revokeUserSession, async (c, { body: { sessionToken }, session }) => {
-    await revokeUserSessionAsAdmin(c.get("auth"), actor(c, session), sessionToken);
+  route(adminEndpoints.revokeUserSession, async (c, { body: { sessionToken }, caller }) => {
+    await revokeUserSessionAsAdmin(c.get("auth"), actor(c, caller), sessionToken);
     return { success: true };
   });
 
-  route(adminEndpoints.revokeUserSessions, async (c, { body: { userId }, session }) => {
-    await revokeUserSessionsAsAdmin(c.get("auth"), actor(c, session), userId);
+  route(adminEndpoints.revokeUserSessions, async (c, { body: { userId }, caller }) => {
+    await revokeUserSessionsAsAdmin(c.get("auth"), actor(c, caller), userId);
     return { success: true };
   });
 
-  route(adminEndpoints.impersonateUser, async (c, { body: { userId }, session }) => {
+  route(adminEndpoints.impersonateUser, async (c, { body: { userId }, caller }) => {
     const ctx = c.get("auth");
-    const admin = actor(c, session);
+    const admin = actor(c, caller);
     const adminToken = readSignedCookie(c, "session_token");
     const impersonation = await impersonateUser(ctx, admin, userId);
     // Remember the admin's own session (and whether it was remembered) for stop-impersonating.
@@ -114,18 +114,18 @@ export function adminRoutes(route: Route): void {
     return impersonation;
   });
 
-  route(adminEndpoints.stopImpersonating, async (c, { session: current }) => {
+  route(adminEndpoints.stopImpersonating, async (c, { caller }) => {
     const [adminToken = null, dontRemember] = (readSignedCookie(c, "admin_session") ?? "").split(":");
-    const restored = await stopImpersonating(c.get("auth"), current, adminToken || null, requestMeta(c));
+    const restored = await stopImpersonating(c.get("auth"), caller, adminToken || null, requestMeta(c));
     clearSessionCookies(c);
     expireCookie(c, "admin_session");
     writeSessionCookies(c, restored, { rememberMe: dontRemember !== "1" });
     return restored;
   });
 
-  route(adminEndpoints.hasPermission, async (c, { body, session }) => {
+  route(adminEndpoints.hasPermission, async (c, { body, caller }) => {
     const ctx = c.get("auth");
-    const { user, meta } = actor(c, session);
+    const { user, meta } = actor(c, caller);
     let subject = { id: user.id, role: user.role };
     if (body.role !== undefined) subject = { id: "", role: parseRoles(body.role).join(",") };
     else if (body.userId && body.userId !== user.id) {
@@ -135,7 +135,7 @@ export function adminRoutes(route: Route): void {
     return { error: null, success: hasAdminPermission(ctx, subject, body.permissions) };
   });
 
-  route(adminEndpoints.listAuditLog, async (c, { query, session }) => {
-    return listAuditLog(c.get("auth"), actor(c, session), query);
+  route(adminEndpoints.listAuditLog, async (c, { query, caller }) => {
+    return listAuditLog(c.get("auth"), actor(c, caller), query);
   });
 }

@@ -13,8 +13,8 @@ export function anonymousRoutes(route: Route): void {
     return { token: data.session.token, user: data.user };
   });
 
-  route(socialEndpoints.deleteAnonymousUser, async (c, { session }) => {
-    await deleteAnonymousUser(c.get("auth"), session);
+  route(socialEndpoints.deleteAnonymousUser, async (c, { caller }) => {
+    await deleteAnonymousUser(c.get("auth"), caller);
     clearSessionCookies(c);
     return { success: true };
   });

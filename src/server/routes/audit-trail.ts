@@ -31,23 +31,23 @@ function sendExport(
 
 /** The security audit trail's readers (docs/audit.md): admins the whole, owners their organization's. */
 export function auditTrailRoutes(route: Route): void {
-  route(adminEndpoints.listAuditTrail, async (c, { query, session }) => {
-    const scope = requireWholeTrail(c.get("auth"), { user: session.user, meta: requestMeta(c) });
+  route(adminEndpoints.listAuditTrail, async (c, { query, caller }) => {
+    const scope = requireWholeTrail(c.get("auth"), { user: caller.user, meta: requestMeta(c) });
     return readTrailPage(c.get("auth"), scope, query);
   });
 
-  route(adminEndpoints.exportAuditTrail, async (c, { query, session }) => {
-    const scope = requireWholeTrail(c.get("auth"), { user: session.user, meta: requestMeta(c) });
+  route(adminEndpoints.exportAuditTrail, async (c, { query, caller }) => {
+    const scope = requireWholeTrail(c.get("auth"), { user: caller.user, meta: requestMeta(c) });
     return sendExport(c, scope, query);
   });
 
-  route(organizationEndpoints.listAuditTrail, async (c, { query: { organizationId, ...query }, session }) => {
-    const scope = await requireOrganizationTrail(c.get("auth"), session.session, organizationId);
+  route(organizationEndpoints.listAuditTrail, async (c, { query: { organizationId, ...query }, caller }) => {
+    const scope = await requireOrganizationTrail(c.get("auth"), caller.session, organizationId);
     return readTrailPage(c.get("auth"), scope, query);
   });
 
-  route(organizationEndpoints.exportAuditTrail, async (c, { query: { organizationId, ...query }, session }) => {
-    const scope = await requireOrganizationTrail(c.get("auth"), session.session, organizationId);
+  route(organizationEndpoints.exportAuditTrail, async (c, { query: { organizationId, ...query }, caller }) => {
+    const scope = await requireOrganizationTrail(c.get("auth"), caller.session, organizationId);
     return sendExport(c, scope, query);
   });
 }

@@ -43,7 +43,7 @@ export function emailVerificationRoutes(route: Route): void {
   // The confirmation page's form: the origin check (login) has refused other sites already.
   route(accountFlowEndpoints.confirmEmailVerification, async (c, { body }) => followVerificationLink(c, body, true));
 
-  route(accountFlowEndpoints.changeEmail, async (c, { body, session: { user } }) => {
+  route(accountFlowEndpoints.changeEmail, async (c, { body, caller: { user } }) => {
     await requestEmailChange(c.get("auth"), user, body, requestLocale(c));
     return { status: true };
   });

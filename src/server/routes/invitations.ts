@@ -16,21 +16,21 @@ import { invalidInput } from "../validation.js";
 
 /** Invitations: invite, the recipient's accept/reject/get, and the organization's cancel/list. */
 export function invitationRoutes(route: Route): void {
-  route(organizationEndpoints.inviteMember, async (c, { body, session: { session, user } }) => {
+  route(organizationEndpoints.inviteMember, async (c, { body, caller: { session, user } }) => {
     return inviteMember(c.get("auth"), session, user, body, requestLocale(c));
   });
 
-  route(organizationEndpoints.acceptInvitation, async (c, { body: { invitationId }, session: data }) => {
-    const result = await acceptInvitation(c.get("auth"), data.session, data.user, invitationId);
-    applyActiveChange(c, data, result.active);
+  route(organizationEndpoints.acceptInvitation, async (c, { body: { invitationId }, caller }) => {
+    const result = await acceptInvitation(c.get("auth"), caller.session, caller.user, invitationId);
+    applyActiveChange(c, caller, result.active);
     return { invitation: result.invitation, member: result.member };
   });
 
-  route(organizationEndpoints.rejectInvitation, async (c, { body: { invitationId }, session: { user } }) => {
+  route(organizationEndpoints.rejectInvitation, async (c, { body: { invitationId }, caller: { user } }) => {
     return { invitation: await rejectInvitation(c.get("auth"), user, invitationId), member: null };
   });
 
-  route(organizationEndpoints.cancelInvitation, async (c, { body: { invitationId }, session: { session } }) => {
+  route(organizationEndpoints.cancelInvitation, async (c, { body: { invitationId }, caller: { session } }) => {
     return cancelInvitation(c.get("auth"), session, invitationId);
   });
 
@@ -40,7 +40,7 @@ export function invitationRoutes(route: Route): void {
     return getInvitation(c.get("auth"), data.user, id);
   });
 
-  route(organizationEndpoints.listInvitations, async (c, { query: { organizationId }, session: { session } }) => {
+  route(organizationEndpoints.listInvitations, async (c, { query: { organizationId }, caller: { session } }) => {
     return listInvitations(c.get("auth"), session, organizationId);
   });
 

@@ -9,8 +9,8 @@ export function jwtRoutes(route: Route): void {
     return publicKeySet(c.get("auth"));
   });
 
-  route(serviceEndpoints.token, async (c, { session }) => {
+  route(serviceEndpoints.token, async (c, { caller }) => {
     c.header("Cache-Control", "no-store");
-    return { token: await issueSessionToken(c.get("auth"), session) };
+    return { token: await issueSessionToken(c.get("auth"), caller) };
   });
 }

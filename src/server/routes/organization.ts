@@ -15,12 +15,12 @@ import {
 
 /** Organization lifecycle and the session's active organization (WIRE 8.2). */
 export function organizationRoutes(route: Route): void {
-  route(organizationEndpoints.createOrganization, async (c, { body, session: data }) => {
-    const result = await createOrganization(c.get("auth"), data.session, {
+  route(organizationEndpoints.createOrganization, async (c, { body, caller }) => {
+    const result = await createOrganization(c.get("auth"), caller.session, {
       ...body,
       additional: { from: c.get("body"), source: fieldSource(c) },
     });
-    applyActiveChange(c, data, result.active);
+    applyActiveChange(c, caller, result.active);
     return result.organization;
   });
 
@@ -29,30 +29,30 @@ export function organizationRoutes(route: Route): void {
     return { status: true };
   });
 
-  route(organizationEndpoints.updateOrganization, async (c, { body, session: { session } }) => {
+  route(organizationEndpoints.updateOrganization, async (c, { body, caller: { session } }) => {
     const raw = (c.get("body") as { data?: unknown }).data;
     return updateOrganization(c.get("auth"), session, body, { from: raw, source: fieldSource(c) });
   });
 
-  route(organizationEndpoints.deleteOrganization, async (c, { body: { organizationId }, session: data }) => {
-    const result = await deleteOrganization(c.get("auth"), data.session, organizationId);
-    applyActiveChange(c, data, result.active);
+  route(organizationEndpoints.deleteOrganization, async (c, { body: { organizationId }, caller }) => {
+    const result = await deleteOrganization(c.get("auth"), caller.session, organizationId);
+    applyActiveChange(c, caller, result.active);
     return result.organization;
   });
 
   route(organizationEndpoints.listOrganizations, (_c, { rows }) => rows, { reads: callerOrganizationsRead });
 
-  route(organizationEndpoints.setActiveOrganization, async (c, { body, session: data }) => {
-    const result = await setActiveOrganization(c.get("auth"), data.session, body);
-    applyActiveChange(c, data, result.active);
+  route(organizationEndpoints.setActiveOrganization, async (c, { body, caller }) => {
+    const result = await setActiveOrganization(c.get("auth"), caller.session, body);
+    applyActiveChange(c, caller, result.active);
     return result.organization;
   });
 
-  route(organizationEndpoints.getOrganization, async (c, { query, session: { session } }) => {
+  route(organizationEndpoints.getOrganization, async (c, { query, caller: { session } }) => {
     return getOrganization(c.get("auth"), session, query);
   });
 
-  route(organizationEndpoints.getFullOrganization, async (c, { query, session: { session } }) => {
+  route(organizationEndpoints.getFullOrganization, async (c, { query, caller: { session } }) => {
     return getFullOrganization(c.get("auth"), session, query);
   });
 }

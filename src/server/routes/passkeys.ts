@@ -16,15 +16,15 @@ import {
 
 /** Routed only while passkey is on (the endpoints' feature switch). */
 export function passkeyRoutes(route: Route): void {
-  route(passkeyEndpoints.generateRegisterOptions, async (c, { query, session }) => {
-    const { options, token } = await registrationOptions(c.get("auth"), session, query);
+  route(passkeyEndpoints.generateRegisterOptions, async (c, { query, caller }) => {
+    const { options, token } = await registrationOptions(c.get("auth"), caller, query);
     writeSignedCookie(c, "passkey_challenge", token, CHALLENGE_SECONDS);
     return { ...options };
   });
 
-  route(passkeyEndpoints.verifyRegistration, async (c, { body, session }) => {
+  route(passkeyEndpoints.verifyRegistration, async (c, { body, caller }) => {
     const challenge = readSignedCookie(c, "passkey_challenge");
-    const passkey = await registerPasskey(c.get("auth"), session, body, challenge, requestLocale(c));
+    const passkey = await registerPasskey(c.get("auth"), caller, body, challenge, requestLocale(c));
     expireCookie(c, "passkey_challenge");
     return passkey;
   });
@@ -47,14 +47,14 @@ export function passkeyRoutes(route: Route): void {
     return result;
   });
 
-  route(passkeyEndpoints.listPasskeys, (c, { session }) => listPasskeys(c.get("auth"), session.user.id));
+  route(passkeyEndpoints.listPasskeys, (c, { caller }) => listPasskeys(c.get("auth"), caller.user.id));
 
-  route(passkeyEndpoints.updatePasskey, async (c, { body, session }) => ({
-    passkey: await renameUserPasskey(c.get("auth"), session.user.id, body.id, body.name),
+  route(passkeyEndpoints.updatePasskey, async (c, { body, caller }) => ({
+    passkey: await renameUserPasskey(c.get("auth"), caller.user.id, body.id, body.name),
   }));
 
-  route(passkeyEndpoints.deletePasskey, async (c, { body, session }) => {
-    await deleteUserPasskey(c.get("auth"), session.user, body.id, requestLocale(c));
+  route(passkeyEndpoints.deletePasskey, async (c, { body, caller }) => {
+    await deleteUserPasskey(c.get("auth"), caller.user, body.id, requestLocale(c));
     return { status: true };
   });
 }

@@ -34,16 +34,16 @@ export function passwordRoutes(route: Route): void {
     return { status: true, ...credentialsRemovedReply(reset) };
   });
 
-  route(accountEndpoints.changePassword, async (c, { body, session: current }) => {
+  route(accountEndpoints.changePassword, async (c, { body, caller }) => {
     const rememberMe = !isDontRemember(c);
-    const result = await changePassword(c.get("auth"), current, body, requestMeta(c), { rememberMe });
+    const result = await changePassword(c.get("auth"), caller, body, requestMeta(c), { rememberMe });
     if (result.session) writeSessionCookies(c, { session: result.session, user: result.user }, { rememberMe });
     return { token: result.session?.token ?? null, user: result.user };
   });
 
   // Also the way to re-prove on an existing session before adding a passkey (the credential guard).
-  route(accountEndpoints.verifyPassword, async (c, { body: { password }, session }) => {
-    await proveWithPassword(c.get("auth"), session, password);
+  route(accountEndpoints.verifyPassword, async (c, { body: { password }, caller }) => {
+    await proveWithPassword(c.get("auth"), caller, password);
     return { status: true };
   });
 }

@@ -9,20 +9,20 @@ import {
 
 /** An organization's SCIM connections (registered when scim.enabled); the protocol is routes/scim-protocol.ts. */
 export function scimRoutes(route: Route): void {
-  route(scimEndpoints.generateSCIMToken, async (c, { body, session: { session } }) => {
+  route(scimEndpoints.generateSCIMToken, async (c, { body, caller: { session } }) => {
     // 201, as better-auth answers: a connection (or a new token for it) was created.
     return c.json(await generateScimToken(c.get("auth"), session, body), 201);
   });
 
-  route(scimEndpoints.listSCIMProviderConnections, async (c, { session: { session } }) => {
+  route(scimEndpoints.listSCIMProviderConnections, async (c, { caller: { session } }) => {
     return { providers: await listScimConnections(c.get("auth"), session) };
   });
 
-  route(scimEndpoints.getSCIMProviderConnection, async (c, { query, session: { session } }) => {
+  route(scimEndpoints.getSCIMProviderConnection, async (c, { query, caller: { session } }) => {
     return getScimConnection(c.get("auth"), session, query.providerId);
   });
 
-  route(scimEndpoints.deleteSCIMProviderConnection, async (c, { body, session: { session } }) => {
+  route(scimEndpoints.deleteSCIMProviderConnection, async (c, { body, caller: { session } }) => {
     await deleteScimConnectionOf(c.get("auth"), session, body.providerId);
     return { success: true };
   });

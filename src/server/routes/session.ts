@@ -66,36 +66,36 @@ export function sessionRoutes(route: Route): void {
     return { success: true };
   });
 
-  route(accountEndpoints.updateUser, async (c, { body, session: { session } }) => {
+  route(accountEndpoints.updateUser, async (c, { body, caller: { session } }) => {
     const user = await updateUser(c.get("auth"), session.userId, body, fieldSource(c));
     writeSessionCookies(c, { session, user }, { rememberMe: !isDontRemember(c) });
     return { status: true };
   });
 
-  route(accountEndpoints.updateSession, async (c, { body, session: caller }) => {
+  route(accountEndpoints.updateSession, async (c, { body, caller }) => {
     const { session } = await updateSession(c.get("auth"), caller, body);
     // A cookie cache copy must carry the new values.
     writeSessionCookies(c, { session, user: caller.user }, { rememberMe: !isDontRemember(c) });
     return { session };
   });
 
-  route(accountEndpoints.listSessions, (_c, { session: caller, rows }) => listedSessions(rows, caller.session), {
+  route(accountEndpoints.listSessions, (_c, { caller, rows }) => listedSessions(rows, caller.session), {
     reads: liveSessionsRead,
   });
 
-  route(accountEndpoints.revokeSession, async (c, { body: { token }, session: { session } }) => {
+  route(accountEndpoints.revokeSession, async (c, { body: { token }, caller: { session } }) => {
     await revokeSession(c.get("auth"), session.userId, token);
     if (token === session.token || token === session.id) clearSessionCookies(c);
     return { status: true };
   });
 
-  route(accountEndpoints.revokeSessions, async (c, { session: { session } }) => {
+  route(accountEndpoints.revokeSessions, async (c, { caller: { session } }) => {
     await signOutEverywhere(c.get("auth"), session.userId);
     clearSessionCookies(c);
     return { status: true };
   });
 
-  route(accountEndpoints.revokeOtherSessions, async (c, { session: { session } }) => {
+  route(accountEndpoints.revokeOtherSessions, async (c, { caller: { session } }) => {
     await revokeOtherSessions(c.get("auth"), session);
     return { status: true };
   });

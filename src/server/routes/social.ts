@@ -75,7 +75,7 @@ export function socialRoutes(route: Route): void {
     return c.redirect(outcome.location, 302);
   });
 
-  route(socialEndpoints.linkSocial, async (c, { body, session: { user } }) => {
+  route(socialEndpoints.linkSocial, async (c, { body, caller: { user } }) => {
     const ctx = c.get("auth");
     const provider = requireProvider(ctx, body.provider);
     if (body.idToken) {

@@ -19,30 +19,30 @@ import { requestDomainVerification, verifyDomains } from "../services/sso/domain
 import { completeSSOCallback, startSSOSignIn } from "../services/sso/sign-in.js";
 
 export function ssoRoutes(route: Route): void {
-  route(ssoEndpoints.registerSSOProvider, (c, { body, session }) => registerProvider(c.get("auth"), session, body));
+  route(ssoEndpoints.registerSSOProvider, (c, { body, caller }) => registerProvider(c.get("auth"), caller, body));
 
-  route(ssoEndpoints.listSSOProviders, async (c, { session }) => ({
-    providers: await listProviders(c.get("auth"), session.user.id),
+  route(ssoEndpoints.listSSOProviders, async (c, { caller }) => ({
+    providers: await listProviders(c.get("auth"), caller.user.id),
   }));
 
-  route(ssoEndpoints.getSSOProvider, async (c, { query, session }) => {
+  route(ssoEndpoints.getSSOProvider, async (c, { query, caller }) => {
     const ctx = c.get("auth");
-    return providerView(ctx, await findManagedProvider(ctx, session.user.id, query.providerId));
+    return providerView(ctx, await findManagedProvider(ctx, caller.user.id, query.providerId));
   });
 
-  route(ssoEndpoints.updateSSOProvider, (c, { body, session }) => updateProvider(c.get("auth"), session.user.id, body));
+  route(ssoEndpoints.updateSSOProvider, (c, { body, caller }) => updateProvider(c.get("auth"), caller.user.id, body));
 
-  route(ssoEndpoints.deleteSSOProvider, async (c, { body, session }) => {
-    await deleteProvider(c.get("auth"), session.user.id, body.providerId);
+  route(ssoEndpoints.deleteSSOProvider, async (c, { body, caller }) => {
+    await deleteProvider(c.get("auth"), caller.user.id, body.providerId);
     return { success: true };
   });
 
-  route(ssoEndpoints.requestDomainVerification, (c, { body, session }) =>
-    requestDomainVerification(c.get("auth"), session.user.id, body.providerId),
+  route(ssoEndpoints.requestDomainVerification, (c, { body, caller }) =>
+    requestDomainVerification(c.get("auth"), caller.user.id, body.providerId),
   );
 
-  route(ssoEndpoints.verifyDomain, (c, { body, session }) =>
-    verifyDomains(c.get("auth"), session.user.id, body.providerId),
+  route(ssoEndpoints.verifyDomain, (c, { body, caller }) =>
+    verifyDomains(c.get("auth"), caller.user.id, body.providerId),
   );
 
   route(ssoEndpoints.signInSSO, async (c, { body }) => {

@@ -15,42 +15,42 @@ import {
 
 /** Teams inside an organization (registered when organization.teams.enabled). */
 export function teamRoutes(route: Route): void {
-  route(teamEndpoints.createTeam, async (c, { body, session: { session } }) => {
+  route(teamEndpoints.createTeam, async (c, { body, caller: { session } }) => {
     return createTeam(c.get("auth"), session, body);
   });
 
-  route(teamEndpoints.updateTeam, async (c, { body, session: { session } }) => {
+  route(teamEndpoints.updateTeam, async (c, { body, caller: { session } }) => {
     return updateTeam(c.get("auth"), session, body);
   });
 
-  route(teamEndpoints.removeTeam, async (c, { body, session: { session } }) => {
+  route(teamEndpoints.removeTeam, async (c, { body, caller: { session } }) => {
     await removeTeam(c.get("auth"), session, body);
     return { message: "Team removed successfully." };
   });
 
-  route(teamEndpoints.listTeams, async (c, { query: { organizationId }, session: { session } }) => {
+  route(teamEndpoints.listTeams, async (c, { query: { organizationId }, caller: { session } }) => {
     return listTeams(c.get("auth"), session, organizationId);
   });
 
-  route(teamEndpoints.setActiveTeam, async (c, { body: { teamId }, session: data }) => {
-    const result = await setActiveTeam(c.get("auth"), data.session, teamId);
-    applyActiveChange(c, data, result.active);
+  route(teamEndpoints.setActiveTeam, async (c, { body: { teamId }, caller }) => {
+    const result = await setActiveTeam(c.get("auth"), caller.session, teamId);
+    applyActiveChange(c, caller, result.active);
     return result.team;
   });
 
-  route(teamEndpoints.listUserTeams, async (c, { query, session: { session } }) => {
+  route(teamEndpoints.listUserTeams, async (c, { query, caller: { session } }) => {
     return listUserTeams(c.get("auth"), session, query);
   });
 
-  route(teamEndpoints.listTeamMembers, async (c, { query: { teamId }, session: { session } }) => {
+  route(teamEndpoints.listTeamMembers, async (c, { query: { teamId }, caller: { session } }) => {
     return listTeamMembers(c.get("auth"), session, teamId);
   });
 
-  route(teamEndpoints.addTeamMember, async (c, { body, session: { session } }) => {
+  route(teamEndpoints.addTeamMember, async (c, { body, caller: { session } }) => {
     return addTeamMember(c.get("auth"), session, body);
   });
 
-  route(teamEndpoints.removeTeamMember, async (c, { body, session: { session } }) => {
+  route(teamEndpoints.removeTeamMember, async (c, { body, caller: { session } }) => {
     await removeTeamMember(c.get("auth"), session, body);
     return { message: "Team member removed successfully." };
   });

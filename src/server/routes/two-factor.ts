@@ -41,27 +41,27 @@ function answer(c: Context<AuthEnv>, outcome: SecondFactorOutcome) {
 
 /** Routed only while twoFactor is on (the endpoints' feature switch). */
 export function twoFactorRoutes(route: Route): void {
-  route(twoFactorEndpoints.enableTwoFactor, async (c, { body, session }) => {
-    const result = await enableTwoFactor(c.get("auth"), session, body, requestLocale(c));
+  route(twoFactorEndpoints.enableTwoFactor, async (c, { body, caller }) => {
+    const result = await enableTwoFactor(c.get("auth"), caller, body, requestLocale(c));
     // The cookie cache must show the switch when skipVerificationOnEnable turned it on.
-    writeSessionCookies(c, { session: session.session, user: result.user }, { rememberMe: !isDontRemember(c) });
+    writeSessionCookies(c, { session: caller.session, user: result.user }, { rememberMe: !isDontRemember(c) });
     return { method: "totp" as const, totpURI: result.totpURI, backupCodes: result.backupCodes };
   });
 
-  route(twoFactorEndpoints.getTotpUri, async (c, { session }) => ({
-    totpURI: await getTotpUri(c.get("auth"), session),
+  route(twoFactorEndpoints.getTotpUri, async (c, { caller }) => ({
+    totpURI: await getTotpUri(c.get("auth"), caller),
   }));
 
-  route(twoFactorEndpoints.disableTwoFactor, async (c, { session }) => {
-    const user = await disableTwoFactor(c.get("auth"), session, requestLocale(c));
-    writeSessionCookies(c, { session: session.session, user }, { rememberMe: !isDontRemember(c) });
+  route(twoFactorEndpoints.disableTwoFactor, async (c, { caller }) => {
+    const user = await disableTwoFactor(c.get("auth"), caller, requestLocale(c));
+    writeSessionCookies(c, { session: caller.session, user }, { rememberMe: !isDontRemember(c) });
     expireCookie(c, "trust_device");
     return { status: true };
   });
 
-  route(twoFactorEndpoints.generateBackupCodes, async (c, { session }) => ({
+  route(twoFactorEndpoints.generateBackupCodes, async (c, { caller }) => ({
     status: true,
-    backupCodes: await regenerateBackupCodes(c.get("auth"), session),
+    backupCodes: await regenerateBackupCodes(c.get("auth"), caller),
   }));
 
   route(twoFactorEndpoints.verifyTotp, async (c, { body }) =>

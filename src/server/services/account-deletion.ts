@@ -26,12 +26,12 @@ export type DeleteUserOutcome = "deleted" | "verification-sent";
  */
 export async function deleteUser(
   ctx: AuthContext,
-  current: SessionWithUser,
+  caller: SessionWithUser,
   input: { password?: string; token?: string; callbackURL?: string },
   locale: Locale,
 ): Promise<DeleteUserOutcome> {
   const { sendDeleteAccountVerification, deleteTokenExpiresIn } = ctx.options.user.deleteUser;
-  const { user, session } = current;
+  const { user, session } = caller;
   if (input.password) {
     if (input.password.length > ctx.options.emailAndPassword.maxPasswordLength)
       throw new AuthError("PASSWORD_TOO_LONG");

@@ -21,10 +21,10 @@ export const ANONYMOUS_EMAIL_DOMAIN = "anonymous.placeholder.invalid";
 /** A user with a generated name and a placeholder email, flagged isAnonymous, and a session; no account row. */
 export async function signInAnonymously(
   ctx: AuthContext,
-  current: SessionWithUser | null,
+  caller: SessionWithUser | null,
   meta: RequestMeta,
 ): Promise<SessionWithUser> {
-  if (current?.user.isAnonymous) throw new AuthError("ANONYMOUS_USERS_CANNOT_SIGN_IN_AGAIN_ANONYMOUSLY");
+  if (caller?.user.isAnonymous) throw new AuthError("ANONYMOUS_USERS_CANNOT_SIGN_IN_AGAIN_ANONYMOUSLY");
   const id = newId();
   const domain = ctx.options.anonymous.emailDomainName;
   let email: string;
@@ -102,9 +102,9 @@ export async function retireAnonymousUser(
  * A guest leaving for good, under every account deletion's owner rules: organizations only they
  * belong to go with them, then the user with everything they own, in one transaction.
  */
-export async function deleteAnonymousUser(ctx: AuthContext, current: SessionWithUser): Promise<void> {
-  if (!current.user.isAnonymous) throw new AuthError("USER_IS_NOT_ANONYMOUS");
-  const guestId = current.user.id;
+export async function deleteAnonymousUser(ctx: AuthContext, caller: SessionWithUser): Promise<void> {
+  if (!caller.user.isAnonymous) throw new AuthError("USER_IS_NOT_ANONYMOUS");
+  const guestId = caller.user.id;
   await ctx.db.transaction().execute((trx) => deleteAccountRows(ctx, trx, guestId));
   await ctx.revocations.revokeUser(guestId);
 }

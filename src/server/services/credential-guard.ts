@@ -21,37 +21,37 @@ export const RECENT_PROOF_SECONDS = 300;
  */
 export async function guardCredentialChange(
   ctx: AuthContext,
-  current: SessionWithUser,
+  caller: SessionWithUser,
   rule: CredentialRule,
   password: string | undefined,
 ): Promise<void> {
-  if (current.session.impersonatedBy) throw new AuthError("IMPERSONATION_NOT_ALLOWED");
+  if (caller.session.impersonatedBy) throw new AuthError("IMPERSONATION_NOT_ALLOWED");
   if (rule === "manage") return;
-  if (rule === "enrol" && (!current.user.emailVerified || current.user.isAnonymous)) {
+  if (rule === "enrol" && (!caller.user.emailVerified || caller.user.isAnonymous)) {
     throw new AuthError("EMAIL_NOT_VERIFIED");
   }
   if (password !== undefined) {
-    await proveWithPassword(ctx, current, password);
+    await proveWithPassword(ctx, caller, password);
     return;
   }
-  const proof = await findSessionProof(ctx.db, current.session.id);
+  const proof = await findSessionProof(ctx.db, caller.session.id);
   const recentSince = ctx.now().getTime() - RECENT_PROOF_SECONDS * 1000;
   if (!proof || proof.provedAt.getTime() <= recentSince) throw new AuthError("REAUTHENTICATION_REQUIRED");
 }
 
 /** Checks the user's password and records it as the session's latest proof; INVALID_PASSWORD otherwise. */
-export async function proveWithPassword(ctx: AuthContext, current: SessionWithUser, password: string): Promise<void> {
-  const stored = await findCredentialPassword(ctx.db, current.user.id);
-  const valid = await checkPasswordUnderBrake(ctx, current.user.email, () =>
+export async function proveWithPassword(ctx: AuthContext, caller: SessionWithUser, password: string): Promise<void> {
+  const stored = await findCredentialPassword(ctx.db, caller.user.id);
+  const valid = await checkPasswordUnderBrake(ctx, caller.user.email, () =>
     verifyPasswordOrDummy(ctx.hasher, stored, password),
   );
   if (!valid) throw new AuthError("INVALID_PASSWORD");
-  await noteProof(ctx, current, "password");
+  await noteProof(ctx, caller, "password");
 }
 
 /** A signed-in user just proved themselves on this session (a password, a TOTP code). */
-export async function noteProof(ctx: AuthContext, current: SessionWithUser, method: ProofMethod): Promise<void> {
+export async function noteProof(ctx: AuthContext, caller: SessionWithUser, method: ProofMethod): Promise<void> {
   // An impersonation session is refused every credential change, so its proof would count for nothing.
-  if (current.session.impersonatedBy) return;
-  await recordSessionProof(ctx.db, current.session.id, method, ctx.now());
+  if (caller.session.impersonatedBy) return;
+  await recordSessionProof(ctx.db, caller.session.id, method, ctx.now());
 }

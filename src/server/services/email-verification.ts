@@ -71,15 +71,15 @@ export async function resendVerificationOnSignIn(
 export async function sendVerificationEmail(
   ctx: AuthContext,
   input: { email: string; callbackURL?: string },
-  current: SessionWithUser | null,
+  caller: SessionWithUser | null,
   locale: Locale,
 ): Promise<void> {
   if (!ctx.options.emailVerification.sendVerificationEmail) throw new AuthError("VERIFICATION_EMAIL_NOT_ENABLED");
   const email = normalizeEmail(input.email);
-  if (current) {
-    if (current.user.email !== email) throw new AuthError("EMAIL_MISMATCH");
-    if (current.user.emailVerified) throw new AuthError("EMAIL_ALREADY_VERIFIED");
-    await enqueueVerificationMail(ctx, ctx.db, current.user, locale, input.callbackURL);
+  if (caller) {
+    if (caller.user.email !== email) throw new AuthError("EMAIL_MISMATCH");
+    if (caller.user.emailVerified) throw new AuthError("EMAIL_ALREADY_VERIFIED");
+    await enqueueVerificationMail(ctx, ctx.db, caller.user, locale, input.callbackURL);
     ctx.mail.wake();
     return;
   }
@@ -113,7 +113,7 @@ const refuse = (code: "INVALID_TOKEN" | "TOKEN_EXPIRED" | "USER_NOT_FOUND" | "UN
 export async function verifyEmail(
   ctx: AuthContext,
   input: { token: string; callbackURL?: string },
-  current: SessionWithUser | null,
+  caller: SessionWithUser | null,
   meta: RequestMeta,
   confirmed: boolean,
 ): Promise<VerifyEmailOutcome> {
@@ -124,7 +124,7 @@ export async function verifyEmail(
   const user = await findUserByEmail(ctx.db, claims.email);
   if (!user) throw refuse("USER_NOT_FOUND");
   if (user.id !== claims.userId) throw refuse("INVALID_TOKEN");
-  if (current && current.user.id !== user.id) throw refuse("UNAUTHORIZED");
+  if (caller && caller.user.id !== user.id) throw refuse("UNAUTHORIZED");
 
   if (claims.requestType === "change-email-confirmation") {
     await sendNewAddressLink(ctx, user, requireNewEmail(claims), meta.locale, input.callbackURL);
@@ -135,7 +135,7 @@ export async function verifyEmail(
     if (claims.fromUnverified && user.emailVerified) throw refuse("INVALID_TOKEN");
     return { kind: "email-changed", user: await applyEmailChange(ctx, user, requireNewEmail(claims), meta.locale) };
   }
-  return markVerified(ctx, user, { signIn: current === null, confirmed }, meta);
+  return markVerified(ctx, user, { signIn: caller === null, confirmed }, meta);
 }
 
 function requireNewEmail(claims: EmailTokenClaims): string {

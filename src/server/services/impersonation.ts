@@ -40,25 +40,25 @@ export async function impersonateUser(ctx: AuthContext, actor: AdminActor, userI
 /** Ends the impersonation session and hands back the admin's own, which must still be live and theirs. */
 export async function stopImpersonating(
   ctx: AuthContext,
-  current: SessionWithUser,
+  caller: SessionWithUser,
   adminSessionToken: string | null,
   meta: AdminActor["meta"],
 ): Promise<SessionWithUser> {
-  const adminId = current.session.impersonatedBy;
+  const adminId = caller.session.impersonatedBy;
   if (!adminId) throw new AuthError("NOT_IMPERSONATING");
   const admin = adminSessionToken ? await lookupSession(ctx, adminSessionToken, { refresh: false }) : null;
   if (admin?.status !== "active" || admin.data.user.id !== adminId) throw new AuthError("ADMIN_SESSION_NOT_FOUND");
   await ctx.db.transaction().execute(async (trx) => {
-    await deleteSessionById(trx, current.session.id);
-    await ctx.webhooks.enqueue(trx, "session.revoked", current.session);
+    await deleteSessionById(trx, caller.session.id);
+    await ctx.webhooks.enqueue(trx, "session.revoked", caller.session);
     await recordAudit(ctx, trx, {
       actorUserId: adminId,
       action: "user.stop-impersonating",
-      targetUserId: current.user.id,
+      targetUserId: caller.user.id,
       meta,
-      details: { sessionId: current.session.id },
+      details: { sessionId: caller.session.id },
     });
   });
-  await ctx.revocations.revokeUser(current.user.id);
+  await ctx.revocations.revokeUser(caller.user.id);
   return admin.data;
 }

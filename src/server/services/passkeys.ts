@@ -82,16 +82,16 @@ async function verified<T>(
 /** GET /passkey/generate-register-options: excludes the caller's existing passkeys. */
 export async function registrationOptions(
   ctx: AuthContext,
-  current: SessionWithUser,
+  caller: SessionWithUser,
   input: { authenticatorAttachment?: "platform" | "cross-platform"; name?: string },
 ) {
   const { rpID, rpName } = relyingParty(ctx);
-  const existing = await listUserPasskeys(ctx.db, current.user.id);
+  const existing = await listUserPasskeys(ctx.db, caller.user.id);
   const options = await (await webauthn()).generateRegistrationOptions({
     rpName,
     rpID,
-    userName: input.name || current.user.email,
-    userDisplayName: current.user.name,
+    userName: input.name || caller.user.email,
+    userDisplayName: caller.user.name,
     attestationType: "none",
     excludeCredentials: existing.map((passkey) => ({
       id: passkey.credentialID,
@@ -106,7 +106,7 @@ export async function registrationOptions(
   const token = await storeCeremony(ctx, {
     type: "registration",
     challenge: options.challenge,
-    userId: current.user.id,
+    userId: caller.user.id,
   });
   return { options, token };
 }
@@ -114,13 +114,13 @@ export async function registrationOptions(
 /** POST /passkey/verify-registration: the attestation checked against the stored challenge, then kept. */
 export async function registerPasskey(
   ctx: AuthContext,
-  current: SessionWithUser,
+  caller: SessionWithUser,
   input: { response: unknown; name?: string },
   challengeToken: string | null,
   locale: Locale,
 ): Promise<Passkey> {
   const ceremony = await takeCeremony(ctx, challengeToken, "registration");
-  if (ceremony.userId !== current.user.id) throw new AuthError("CHALLENGE_NOT_FOUND");
+  if (ceremony.userId !== caller.user.id) throw new AuthError("CHALLENGE_NOT_FOUND");
   const { rpID, origin } = relyingParty(ctx);
   const { verifyRegistrationResponse } = await webauthn();
   const verification = await verified(ctx, "FAILED_TO_VERIFY_REGISTRATION", () =>
@@ -138,7 +138,7 @@ export async function registerPasskey(
   const passkey: Passkey = {
     id: newId(),
     name: input.name || null,
-    userId: current.user.id,
+    userId: caller.user.id,
     credentialID: credential.id,
     publicKey: Buffer.from(credential.publicKey).toString("base64url"),
     counter: credential.counter,
@@ -148,7 +148,7 @@ export async function registerPasskey(
     aaguid,
     createdAt: ctx.now(),
   };
-  await withNotice(ctx, current.user.email, "passkeyAdded", locale, async (trx) => {
+  await withNotice(ctx, caller.user.email, "passkeyAdded", locale, async (trx) => {
     await insertPasskey(trx, passkey);
     return true;
   });

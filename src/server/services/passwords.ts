@@ -24,13 +24,13 @@ export interface ChangePasswordInput {
  */
 export async function changePassword(
   ctx: AuthContext,
-  current: SessionWithUser,
+  caller: SessionWithUser,
   input: ChangePasswordInput,
   meta: RequestMeta,
   options: { rememberMe: boolean },
 ): Promise<{ user: User; session: Session | null }> {
   assertNewPasswordAcceptable(ctx, input.newPassword);
-  const { user } = current;
+  const { user } = caller;
   await assertCurrentPassword(ctx, user, input.currentPassword);
   // Checked once the current password is proven, so a wrong one is always INVALID_PASSWORD.
   if (input.newPassword === input.currentPassword) throw new AuthError("NEW_PASSWORD_SAME_AS_CURRENT");

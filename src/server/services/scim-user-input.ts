@@ -234,8 +234,8 @@ function remove(draft: UserDraft, path: string): void {
 }
 
 /** A PATCH (RFC 7644 section 3.5.2) applied to the current state: a new draft, the old one untouched. */
-export function applyUserPatch(current: UserDraft, body: unknown): UserDraft {
-  const draft = { ...current };
+export function applyUserPatch(caller: UserDraft, body: unknown): UserDraft {
+  const draft = { ...caller };
   for (const { op, path, value } of operationsOf(body)) {
     if (op === "remove") {
       if (path === undefined) throw new ScimError(400, "remove needs a path", "noTarget");

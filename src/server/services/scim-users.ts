@@ -163,7 +163,7 @@ async function writeDraft(
   ctx: AuthContext,
   connection: ScimConnectionRow,
   userId: string,
-  next: (current: UserDraft) => UserDraft,
+  next: (caller: UserDraft) => UserDraft,
 ): Promise<ScimUserRow> {
   let revoked = false;
   try {
@@ -213,7 +213,7 @@ export function replaceUser(ctx: AuthContext, connection: ScimConnectionRow, use
 
 /** PATCH /Users/:id: the operations applied to the current state. */
 export function patchUser(ctx: AuthContext, connection: ScimConnectionRow, userId: string, body: unknown) {
-  return writeDraft(ctx, connection, userId, (current) => applyUserPatch(current, body));
+  return writeDraft(ctx, connection, userId, (caller) => applyUserPatch(caller, body));
 }
 
 /**

@@ -304,7 +304,7 @@ export async function signOutEverywhere(ctx: AuthContext, userId: string): Promi
   await ctx.revocations.revokeUser(userId);
 }
 
-export async function revokeOtherSessions(ctx: AuthContext, current: Session): Promise<void> {
-  await revokeAllSessions(ctx, ctx.db, current.userId, { exceptId: current.id });
-  await ctx.revocations.revokeUser(current.userId);
+export async function revokeOtherSessions(ctx: AuthContext, caller: Session): Promise<void> {
+  await revokeAllSessions(ctx, ctx.db, caller.userId, { exceptId: caller.id });
+  await ctx.revocations.revokeUser(caller.userId);
 }

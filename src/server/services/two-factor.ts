@@ -64,28 +64,28 @@ function newBackupCodes(ctx: AuthContext): string[] {
 /** POST /two-factor/enable: a new secret and backup codes; two-factor turns on once a code proves the app has it. */
 export async function enableTwoFactor(
   ctx: AuthContext,
-  current: SessionWithUser,
+  caller: SessionWithUser,
   input: { issuer?: string },
   locale: Locale,
 ): Promise<{ totpURI: string; backupCodes: string[]; user: User }> {
-  const existing = await findTwoFactor(ctx.db, current.user.id);
-  if (existing?.verified && current.user.twoFactorEnabled) throw new AuthError("TOTP_ALREADY_ENABLED");
+  const existing = await findTwoFactor(ctx.db, caller.user.id);
+  if (existing?.verified && caller.user.twoFactorEnabled) throw new AuthError("TOTP_ALREADY_ENABLED");
   const secret = new Secret({ size: 20 });
   const backupCodes = newBackupCodes(ctx);
   const verified = ctx.options.twoFactor.skipVerificationOnEnable;
   const now = ctx.now();
   await ctx.db.transaction().execute(async (trx) => {
     await saveTwoFactor(trx, {
-      userId: current.user.id,
+      userId: caller.user.id,
       secret: ctx.totpCipher.encrypt(secret.base32),
       backupCodeHashes: backupCodes.map(hashBackupCode),
       verified,
       now,
     });
-    if (verified) await turnTwoFactor(ctx, trx, current.user, true, locale);
+    if (verified) await turnTwoFactor(ctx, trx, caller.user, true, locale);
   });
   if (verified) ctx.mail.wake();
-  const user = { ...current.user, twoFactorEnabled: verified || current.user.twoFactorEnabled };
+  const user = { ...caller.user, twoFactorEnabled: verified || caller.user.twoFactorEnabled };
   return { totpURI: totpFor(ctx, user, secret.base32, input.issuer).toString(), backupCodes, user };
 }
 
@@ -103,29 +103,29 @@ async function requireSecret(ctx: AuthContext, userId: string) {
   return { record, base32 };
 }
 
-export async function getTotpUri(ctx: AuthContext, current: SessionWithUser): Promise<string> {
-  const { base32 } = await requireSecret(ctx, current.user.id);
-  return totpFor(ctx, current.user, base32).toString();
+export async function getTotpUri(ctx: AuthContext, caller: SessionWithUser): Promise<string> {
+  const { base32 } = await requireSecret(ctx, caller.user.id);
+  return totpFor(ctx, caller.user, base32).toString();
 }
 
 /** POST /two-factor/disable: secret, codes and trusted devices go. */
-export async function disableTwoFactor(ctx: AuthContext, current: SessionWithUser, locale: Locale): Promise<User> {
-  if (!current.user.twoFactorEnabled && !(await findTwoFactor(ctx.db, current.user.id))) {
+export async function disableTwoFactor(ctx: AuthContext, caller: SessionWithUser, locale: Locale): Promise<User> {
+  if (!caller.user.twoFactorEnabled && !(await findTwoFactor(ctx.db, caller.user.id))) {
     throw new AuthError("TWO_FACTOR_NOT_ENABLED");
   }
   await ctx.db.transaction().execute(async (trx) => {
-    await deleteTwoFactor(trx, current.user.id);
-    await forgetTrustedDevices(trx, current.user.id);
-    await turnTwoFactor(ctx, trx, current.user, false, locale);
+    await deleteTwoFactor(trx, caller.user.id);
+    await forgetTrustedDevices(trx, caller.user.id);
+    await turnTwoFactor(ctx, trx, caller.user, false, locale);
   });
   ctx.mail.wake();
-  return { ...current.user, twoFactorEnabled: false };
+  return { ...caller.user, twoFactorEnabled: false };
 }
 
-export async function regenerateBackupCodes(ctx: AuthContext, current: SessionWithUser): Promise<string[]> {
-  if (!current.user.twoFactorEnabled) throw new AuthError("TWO_FACTOR_NOT_ENABLED");
+export async function regenerateBackupCodes(ctx: AuthContext, caller: SessionWithUser): Promise<string[]> {
+  if (!caller.user.twoFactorEnabled) throw new AuthError("TWO_FACTOR_NOT_ENABLED");
   const codes = newBackupCodes(ctx);
-  if (!(await replaceBackupCodes(ctx.db, current.user.id, codes.map(hashBackupCode), ctx.now()))) {
+  if (!(await replaceBackupCodes(ctx.db, caller.user.id, codes.map(hashBackupCode), ctx.now()))) {
     throw new AuthError("TWO_FACTOR_NOT_ENABLED");
   }
   return codes;
@@ -160,14 +160,14 @@ export async function startTwoFactorChallenge(
 /** Who is proving a second factor: a pending sign-in (its challenge), or a signed-in user (set-up). */
 export type TwoFactorSubject =
   | { kind: "sign-in"; challenge: TwoFactorChallenge; user: User }
-  | { kind: "signed-in"; current: SessionWithUser };
+  | { kind: "signed-in"; caller: SessionWithUser };
 
 export async function resolveSubject(
   ctx: AuthContext,
-  current: SessionWithUser | null,
+  caller: SessionWithUser | null,
   challengeToken: string | null,
 ): Promise<TwoFactorSubject> {
-  if (current) return { kind: "signed-in", current };
+  if (caller) return { kind: "signed-in", caller };
   const challenge = challengeToken ? await findChallenge(ctx.db, sha256Base64Url(challengeToken)) : null;
   if (!challenge || challenge.expiresAt.getTime() <= ctx.now().getTime()) {
     throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
@@ -179,7 +179,7 @@ export async function resolveSubject(
   return { kind: "sign-in", challenge, user };
 }
 
-const subjectUser = (subject: TwoFactorSubject) => (subject.kind === "sign-in" ? subject.user : subject.current.user);
+const subjectUser = (subject: TwoFactorSubject) => (subject.kind === "sign-in" ? subject.user : subject.caller.user);
 
 const challengeKey = (challenge: TwoFactorChallenge) => `two-factor-challenge:${challenge.tokenHash}`;
 
@@ -235,13 +235,13 @@ async function complete(
 ): Promise<SecondFactorOutcome> {
   let data: SessionWithUser;
   if (subject.kind === "signed-in") {
-    const { current } = subject;
-    if (!current.user.twoFactorEnabled) {
-      await ctx.db.transaction().execute((trx) => turnTwoFactor(ctx, trx, current.user, true, meta.locale));
+    const { caller } = subject;
+    if (!caller.user.twoFactorEnabled) {
+      await ctx.db.transaction().execute((trx) => turnTwoFactor(ctx, trx, caller.user, true, meta.locale));
       ctx.mail.wake();
     }
-    if (proof) await noteProof(ctx, current, proof);
-    data = { session: current.session, user: { ...current.user, twoFactorEnabled: true } };
+    if (proof) await noteProof(ctx, caller, proof);
+    data = { session: caller.session, user: { ...caller.user, twoFactorEnabled: true } };
   } else {
     const { challenge, user } = subject;
     data = await ctx.db.transaction().execute(async (trx) => {
