@@ -290,6 +290,31 @@ describe("Entra ID's sequence", () => {
   });
 });
 
+describe("a linked member's own account", () => {
+  it("keeps its email: the directory may rename it but not move its address (a reset would follow)", async () => {
+    const { organizationId, token } = await connectedOrganization("linked-email", { linkExistingMembers: true });
+    const member = await joinAs(server, organizationId, "member", "Own Account");
+    expect((await scim(token, "POST", "/Users", newUser(member.email))).status).toBe(201);
+    const moved = await scim(token, "PATCH", `/Users/${member.user.id}`, {
+      schemas: [PATCH_OP],
+      Operations: [{ op: "replace", path: 'emails[type eq "work"].value', value: "directory@evil.example" }],
+    });
+    expectScimError(moved, 400, "mutability");
+    const replaced = await scim(token, "PUT", `/Users/${member.user.id}`, newUser("directory@evil.example"));
+    expectScimError(replaced, 400, "mutability");
+    const user = await db().selectFrom("user").select(["email"]).where("id", "=", member.user.id).executeTakeFirst();
+    expect(user?.email).toBe(member.email);
+    // A user the directory created is the directory's to re-address.
+    const created = await scim(token, "POST", "/Users", newUser("made.here@example.com"));
+    const readdressed = await scim(token, "PATCH", `/Users/${created.body.id}`, {
+      schemas: [PATCH_OP],
+      Operations: [{ op: "replace", path: 'emails[type eq "work"].value', value: "moved.here@example.com" }],
+    });
+    expect(readdressed.status).toBe(200);
+    expect(readdressed.body.emails[0].value).toBe("moved.here@example.com");
+  });
+});
+
 describe("deprovisioning", () => {
   it("ends the user's sessions at once, cached copies too", async () => {
     const { organizationId, token } = await connectedOrganization("sessions", { linkExistingMembers: true });

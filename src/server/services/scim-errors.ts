@@ -30,3 +30,9 @@ export const invalidSyntax = (detail: string) => new ScimError(400, detail, "inv
 export const invalidPath = (detail: string) => new ScimError(400, detail, "invalidPath");
 export const invalidFilter = (detail: string) => new ScimError(400, detail, "invalidFilter");
 export const userNotFound = () => new ScimError(404, "User not found");
+export const emailNotOwned = () =>
+  new ScimError(
+    400,
+    "The email of an account the directory linked rather than created cannot be changed",
+    "mutability",
+  );

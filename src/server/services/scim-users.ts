@@ -18,7 +18,7 @@ import { findUserByEmail } from "../store/users.js";
 import { isOwnerRole } from "./access-control.js";
 import { createUserRow, deleteMemberRow, updateUserRow } from "./hooked-writes.js";
 import { insertMemberUnderLimit } from "./members.js";
-import { ScimError, userNotFound } from "./scim-errors.js";
+import { emailNotOwned, ScimError, userNotFound } from "./scim-errors.js";
 import { parseUserFilter } from "./scim-filter.js";
 import { MAX_RESULTS } from "./scim-resources.js";
 import { applyUserPatch, parseUserResource, type UserDraft } from "./scim-user-input.js";
@@ -143,6 +143,7 @@ export async function createUser(ctx: AuthContext, connection: ScimConnectionRow
         userId: id,
         userName: draft.userName,
         externalId: draft.externalId,
+        createdUser: !existing,
         now,
       });
       if (draft.active) await beginMembership(ctx, trx, organizationId, id);
@@ -182,6 +183,9 @@ async function writeDraft(
         if (await userNameTaken(trx, connection, draft, userId)) throw uniqueness("A user with this userName exists");
       }
       if (draft.email !== current.email) {
+        // A linked member's account is their own (they may belong to other organizations): moving
+        // its address would let the directory take it over through a reset.
+        if (!current.createdUser) throw emailNotOwned();
         const holder = await findUserByEmail(trx, draft.email);
         if (holder && holder.id !== userId) throw uniqueness("A user with this email exists");
       }

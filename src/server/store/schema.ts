@@ -297,6 +297,8 @@ export interface ScimUserTable {
   /** As the directory sent it; matched without regard to case (RFC 7643: caseExact false). */
   userName: string;
   externalId: string | null;
+  /** The directory created the account (rather than linking an existing member): it owns the email. */
+  createdUser: Bool;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

@@ -91,6 +91,8 @@ export interface ScimUserRow {
   name: string;
   externalId: string | null;
   active: boolean;
+  /** The directory created the account (rather than linking an existing member): it owns the email. */
+  createdUser: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -117,6 +119,7 @@ function mapScimUser(row: {
   email: string;
   name: string;
   externalId: string | null;
+  createdUser: boolean | number;
   memberId: string | null;
   createdAt: Date | string;
   userUpdatedAt: Date | string;
@@ -131,6 +134,7 @@ function mapScimUser(row: {
     name: row.name,
     externalId: row.externalId,
     active: row.memberId !== null,
+    createdUser: toBool(row.createdUser),
     createdAt: toDate(row.createdAt),
     updatedAt: userUpdated > linkUpdated ? userUpdated : linkUpdated,
   };
@@ -142,6 +146,7 @@ const USER_COLUMNS = [
   "user.email",
   "user.name",
   "scimUser.externalId",
+  "scimUser.createdUser",
   "member.id as memberId",
   "scimUser.createdAt",
   "user.updatedAt as userUpdatedAt",
@@ -182,7 +187,14 @@ export async function listScimUsers(
 
 export async function insertScimUserLink(
   db: DB,
-  link: ScimScope & { id: string; userId: string; userName: string; externalId: string | null; now: Date },
+  link: ScimScope & {
+    id: string;
+    userId: string;
+    userName: string;
+    externalId: string | null;
+    createdUser: boolean;
+    now: Date;
+  },
 ): Promise<void> {
   await db
     .insertInto("scimUser")
@@ -193,6 +205,7 @@ export async function insertScimUserLink(
       userId: link.userId,
       userName: link.userName,
       externalId: link.externalId,
+      createdUser: link.createdUser,
       createdAt: link.now,
       updatedAt: link.now,
     })

@@ -33,6 +33,8 @@ export function scimMigration(dialect: DialectName): Migration {
         .addColumn("userId", "text", (c) => c.notNull().references("user.id").onDelete("cascade"))
         .addColumn("userName", "text", (c) => c.notNull())
         .addColumn("externalId", "text")
+        // Whether this link created the account: only then may the directory change its email.
+        .addColumn("createdUser", t.boolean, (c) => c.notNull().defaultTo(false))
         .addColumn("createdAt", t.timestamp, (c) => c.notNull())
         .addColumn("updatedAt", t.timestamp, (c) => c.notNull())
         .addUniqueConstraint("scimUser_connection_user_key", ["organizationId", "providerId", "userId"])
