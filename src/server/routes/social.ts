@@ -1,21 +1,14 @@
 import { socialEndpoints } from "../../contract/endpoints/index.js";
-import { callbackParams } from "../../contract/social.js";
 import { apiURL } from "../context.js";
-import { expireCookie, readSignedCookie, writeSessionCookies, writeSignedCookie } from "../http/cookies.js";
-import { requestId } from "../http/request-start.js";
+import { writeSessionCookies, writeSignedCookie } from "../http/cookies.js";
 import type { Route } from "../http/route.js";
 import { getRequestSession, requestMeta } from "../http/session.js";
-import { challenge, isTwoFactorRedirect, signInOrChallenge } from "../http/two-factor-gate.js";
-import {
-  type CallbackOutcome,
-  completeCallback,
-  defaultErrorURL,
-  repeatsCallbackParam,
-  withError,
-} from "../services/social/callback.js";
+import { isTwoFactorRedirect, signInOrChallenge } from "../http/two-factor-gate.js";
+import { completeCallback } from "../services/social/callback.js";
 import { linkWithIdToken, signInWithIdToken, signInWithOneTap } from "../services/social/id-token.js";
 import { requireProvider, startAuthorization } from "../services/social/start.js";
 import { STATE_COOKIE_MAX_AGE } from "../services/social/state.js";
+import { answerOAuthCallback } from "./oauth-callback.js";
 
 export function socialRoutes(route: Route): void {
   route(socialEndpoints.signInSocial, async (c, { body }) => {
@@ -47,33 +40,9 @@ export function socialRoutes(route: Route): void {
     return c.redirect(target.toString(), 302);
   });
 
-  route(socialEndpoints.callback, async (c) => {
-    const ctx = c.get("auth");
-    const params = callbackParams.safeParse(c.req.query());
-    const wellFormed = params.success && !repeatsCallbackParam(new URL(c.req.url).searchParams);
-    let outcome: CallbackOutcome;
-    try {
-      outcome = wellFormed
-        ? await completeCallback(ctx, {
-            providerId: c.req.param("id") ?? "",
-            params: params.data,
-            stateCookie: readSignedCookie(c, "state"),
-            currentSession: () => getRequestSession(c),
-            meta: requestMeta(c),
-          })
-        : { kind: "redirect", location: withError(defaultErrorURL(ctx), "invalid_callback_request") };
-    } catch (error) {
-      ctx.logger.error("oauth callback failed", {
-        requestId: requestId(c),
-        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-      });
-      outcome = { kind: "redirect", location: withError(defaultErrorURL(ctx), "internal_server_error") };
-    }
-    expireCookie(c, "state");
-    if (outcome.kind === "signed-in") writeSessionCookies(c, outcome.data, { rememberMe: true });
-    if (outcome.kind === "two-factor") await challenge(c, outcome.userId, true);
-    return c.redirect(outcome.location, 302);
-  });
+  route(socialEndpoints.callback, (c) =>
+    answerOAuthCallback(c, { providerId: c.req.param("id") ?? "", logLabel: "oauth" }, completeCallback),
+  );
 
   route(socialEndpoints.linkSocial, async (c, { body, caller: { user } }) => {
     const ctx = c.get("auth");

@@ -1,11 +1,6 @@
 import { ssoEndpoints } from "../../contract/endpoints/index.js";
-import { callbackParams } from "../../contract/social.js";
-import { expireCookie, readSignedCookie, writeSessionCookies, writeSignedCookie } from "../http/cookies.js";
-import { requestId } from "../http/request-start.js";
+import { writeSignedCookie } from "../http/cookies.js";
 import type { Route } from "../http/route.js";
-import { getRequestSession, requestMeta } from "../http/session.js";
-import { challenge } from "../http/two-factor-gate.js";
-import { type CallbackOutcome, defaultErrorURL, repeatsCallbackParam, withError } from "../services/social/callback.js";
 import { STATE_COOKIE_MAX_AGE } from "../services/social/state.js";
 import {
   deleteProvider,
@@ -17,6 +12,7 @@ import {
 } from "../services/sso/connections.js";
 import { requestDomainVerification, verifyDomains } from "../services/sso/domains.js";
 import { completeSSOCallback, startSSOSignIn } from "../services/sso/sign-in.js";
+import { answerOAuthCallback } from "./oauth-callback.js";
 
 export function ssoRoutes(route: Route): void {
   route(ssoEndpoints.registerSSOProvider, (c, { body, caller }) => registerProvider(c.get("auth"), caller, body));
@@ -52,31 +48,7 @@ export function ssoRoutes(route: Route): void {
     return { url, redirect: true };
   });
 
-  route(ssoEndpoints.callbackSSO, async (c) => {
-    const ctx = c.get("auth");
-    const params = callbackParams.safeParse(c.req.query());
-    const wellFormed = params.success && !repeatsCallbackParam(new URL(c.req.url).searchParams);
-    let outcome: CallbackOutcome;
-    try {
-      outcome = wellFormed
-        ? await completeSSOCallback(ctx, {
-            providerId: c.req.param("providerId") ?? "",
-            params: params.data,
-            stateCookie: readSignedCookie(c, "state"),
-            currentSession: () => getRequestSession(c),
-            meta: requestMeta(c),
-          })
-        : { kind: "redirect", location: withError(defaultErrorURL(ctx), "invalid_callback_request") };
-    } catch (error) {
-      ctx.logger.error("sso callback failed", {
-        requestId: requestId(c),
-        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-      });
-      outcome = { kind: "redirect", location: withError(defaultErrorURL(ctx), "internal_server_error") };
-    }
-    expireCookie(c, "state");
-    if (outcome.kind === "signed-in") writeSessionCookies(c, outcome.data, { rememberMe: true });
-    if (outcome.kind === "two-factor") await challenge(c, outcome.userId, true);
-    return c.redirect(outcome.location, 302);
-  });
+  route(ssoEndpoints.callbackSSO, (c) =>
+    answerOAuthCallback(c, { providerId: c.req.param("providerId") ?? "", logLabel: "sso" }, completeSSOCallback),
+  );
 }

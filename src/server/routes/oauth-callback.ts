@@ -1,0 +1,51 @@
+import type { Context } from "hono";
+import { callbackParams } from "../../contract/social.js";
+import type { AuthContext } from "../context.js";
+import { expireCookie, readSignedCookie, writeSessionCookies } from "../http/cookies.js";
+import type { AuthEnv } from "../http/env.js";
+import { requestId } from "../http/request-start.js";
+import { getRequestSession, requestMeta } from "../http/session.js";
+import { challenge } from "../http/two-factor-gate.js";
+import {
+  type CallbackInput,
+  type CallbackOutcome,
+  defaultErrorURL,
+  repeatsCallbackParam,
+  withError,
+} from "../services/social/callback.js";
+
+/**
+ * The GET callback of an OAuth flow, social or SSO (`complete` is the flow's own): every outcome is a
+ * redirect, a bug included (SPEC 8), so a browser never lands on a JSON error.
+ */
+export async function answerOAuthCallback(
+  c: Context<AuthEnv>,
+  flow: { providerId: string; logLabel: string },
+  complete: (ctx: AuthContext, input: CallbackInput) => Promise<CallbackOutcome>,
+): Promise<Response> {
+  const ctx = c.get("auth");
+  const params = callbackParams.safeParse(c.req.query());
+  const wellFormed = params.success && !repeatsCallbackParam(new URL(c.req.url).searchParams);
+  let outcome: CallbackOutcome;
+  try {
+    outcome = wellFormed
+      ? await complete(ctx, {
+          providerId: flow.providerId,
+          params: params.data,
+          stateCookie: readSignedCookie(c, "state"),
+          currentSession: () => getRequestSession(c),
+          meta: requestMeta(c),
+        })
+      : { kind: "redirect", location: withError(defaultErrorURL(ctx), "invalid_callback_request") };
+  } catch (error) {
+    ctx.logger.error(`${flow.logLabel} callback failed`, {
+      requestId: requestId(c),
+      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    });
+    outcome = { kind: "redirect", location: withError(defaultErrorURL(ctx), "internal_server_error") };
+  }
+  expireCookie(c, "state");
+  if (outcome.kind === "signed-in") writeSessionCookies(c, outcome.data, { rememberMe: true });
+  if (outcome.kind === "two-factor") await challenge(c, outcome.userId, true);
+  return c.redirect(outcome.location, 302);
+}
