@@ -15,7 +15,10 @@ const txt: Record<string, string[]> = {};
 
 beforeAll(async () => {
   [oidc, dns] = await Promise.all([startOidcProvider(), startDnsServer()]);
-  server = await startTestServer({ options: { sso: { enabled: true, dnsResolvers: [dns.server] } } });
+  // The provider runs on loopback, which connections may name only when the operator allows it.
+  server = await startTestServer({
+    options: { sso: { enabled: true, dnsResolvers: [dns.server], allowPrivateIssuers: true } },
+  });
   await oidc.configure(PROVIDER_IDS.map((id) => `${server.origin}/api/auth/sso/callback/${id}`));
 });
 afterAll(async () => {
@@ -73,6 +76,28 @@ describe("sso off (the default)", () => {
       expect((await browser.get("/sso/callback/x?state=s&code=c")).status).toBe(404);
     } finally {
       await plain.close();
+    }
+  });
+});
+
+describe("issuer addresses (the default: public only)", () => {
+  it("refuses issuers on loopback, private and link-local addresses, by literal or by name", async () => {
+    const guarded = await startTestServer({ options: { sso: { enabled: true } } });
+    try {
+      const { owner } = await createOrganization(guarded);
+      const refused = async (issuer: string) =>
+        (await owner.browser.post("/sso/register", connection("internal", "internal.test", { issuer }))).body;
+      // Plain http is refused outright; https to a non-public address is refused before connecting.
+      expect((await refused(oidc.issuer)).code).toBe("INVALID_ISSUER");
+      // The provider's own port: without the guard these would reach it and fail later, in TLS.
+      const { port } = new URL(oidc.issuer);
+      for (const host of ["127.0.0.1", "localhost", "10.1.2.3", "169.254.169.254", "[::1]", "[::ffff:127.0.0.1]"]) {
+        expect(await refused(`https://${host}:${port}`), host).toMatchObject({ code: "ISSUER_NOT_PUBLIC" });
+      }
+      const saved = await guarded.auth.database.db.selectFrom("ssoProvider").select("id").execute();
+      expect(saved).toEqual([]);
+    } finally {
+      await guarded.close();
     }
   });
 });

@@ -290,6 +290,11 @@ const sso = z.strictObject({
   enabled: z.boolean().default(false),
   /** The DNS servers domain verification asks; the system's resolvers when empty. */
   dnsResolvers: z.array(dnsServer).default([]),
+  /**
+   * Lets connections name issuers on loopback or private addresses (an IdP inside your own network,
+   * or tests). Off: the server never fetches such an address for a tenant, by name or literal.
+   */
+  allowPrivateIssuers: z.boolean().default(false),
   domainVerification: z
     .strictObject({
       /** The TXT record reads `<tokenPrefix>-<providerId>=<token>` (better-auth's default prefix). */

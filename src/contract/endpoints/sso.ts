@@ -25,6 +25,7 @@ export const ssoEndpoints = {
       "SAML_NOT_SUPPORTED",
       "OIDC_CONFIG_REQUIRED",
       "INVALID_ISSUER",
+      "ISSUER_NOT_PUBLIC",
       "DISCOVERY_FAILED",
       "ROLE_NOT_FOUND",
       "NO_ACTIVE_ORGANIZATION",
@@ -53,7 +54,14 @@ export const ssoEndpoints = {
     summary: "Change a connection (its issuer, client, scopes, mapping, domains or roles)",
     body: sso.updateSSOProviderBody,
     reply: sso.ssoProviderModel,
-    errors: [...PROVIDER_ERRORS, "SAML_NOT_SUPPORTED", "INVALID_ISSUER", "DISCOVERY_FAILED", "ROLE_NOT_FOUND"],
+    errors: [
+      ...PROVIDER_ERRORS,
+      "SAML_NOT_SUPPORTED",
+      "INVALID_ISSUER",
+      "ISSUER_NOT_PUBLIC",
+      "DISCOVERY_FAILED",
+      "ROLE_NOT_FOUND",
+    ],
     policy: OWNER_CHANGE,
   }),
   deleteSSOProvider: endpoint({

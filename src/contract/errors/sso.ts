@@ -15,6 +15,10 @@ export const ssoErrors = defineErrors({
   SAML_NOT_SUPPORTED: { message: "SAML connections are not supported yet", status: 400 },
   OIDC_CONFIG_REQUIRED: { message: "oidcConfig is required", status: 400 },
   INVALID_ISSUER: { message: "The issuer must be an https URL", status: 400 },
+  ISSUER_NOT_PUBLIC: {
+    message: "The issuer resolves to a loopback or private address, which this server does not reach",
+    status: 400,
+  },
   DISCOVERY_FAILED: { message: "The issuer's OpenID Connect discovery document could not be read", status: 400 },
   DOMAIN_NOT_VERIFIED: { message: "Provider domain has not been verified", status: 401 },
   DOMAIN_VERIFIED: { message: "Domain has already been verified", status: 409 },

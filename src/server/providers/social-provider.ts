@@ -1,5 +1,6 @@
-import { compactVerify, createRemoteJWKSet, type JWTPayload, jwtVerify } from "jose";
+import { compactVerify, createRemoteJWKSet, customFetch, type JWTPayload, jwtVerify } from "jose";
 import * as oauth from "oauth4webapi";
+import type { Fetch } from "./public-fetch.js";
 import type { Claims, ProviderConfig, ProviderPreset, ProviderProfile, ProviderTokens } from "./types.js";
 
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -10,10 +11,11 @@ function isLoopbackHttp(url: string): boolean {
   return protocol === "http:" && (hostname === "127.0.0.1" || hostname === "localhost" || hostname === "[::1]");
 }
 
-function requestOptions(url: string | undefined) {
+function requestOptions(url: string | undefined, fetch: Fetch | undefined) {
   return {
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     [oauth.allowInsecureRequests]: url !== undefined && isLoopbackHttp(url),
+    ...(fetch ? { [oauth.customFetch]: fetch } : {}),
   };
 }
 
@@ -49,6 +51,8 @@ export class SocialProvider {
     readonly config: ProviderConfig,
     readonly redirectURI: string,
     private readonly now: () => Date = () => new Date(),
+    /** Replaces the global fetch for every request to this provider (SSO connections: services/sso/oidc-client.ts). */
+    private readonly fetch?: Fetch,
   ) {
     this.#client = { client_id: config.clientId };
     // No secret: a public client, protected by PKCE alone (and One Tap only verifies tokens).
@@ -91,7 +95,10 @@ export class SocialProvider {
       Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Record<string, string>;
     if (config.issuer) {
       const issuer = new URL(config.issuer);
-      const response = await oauth.discoveryRequest(issuer, { ...requestOptions(config.issuer), algorithm: "oidc" });
+      const response = await oauth.discoveryRequest(issuer, {
+        ...requestOptions(config.issuer, this.fetch),
+        algorithm: "oidc",
+      });
       const discovered = await oauth.processDiscoveryResponse(issuer, response);
       return { ...discovered, ...clean(overrides) };
     }
@@ -153,7 +160,7 @@ export class SocialProvider {
       validated,
       this.redirectURI,
       codeVerifier,
-      requestOptions(as.token_endpoint),
+      requestOptions(as.token_endpoint, this.fetch),
     );
     const result = await oauth.processAuthorizationCodeResponse(as, this.#client, response, {
       expectedNonce: nonce ?? oauth.expectNoNonce,
@@ -170,7 +177,7 @@ export class SocialProvider {
       this.#client,
       this.#clientAuth,
       refreshToken,
-      requestOptions(as.token_endpoint),
+      requestOptions(as.token_endpoint, this.fetch),
     );
     const result = await oauth.processRefreshTokenResponse(as, this.#client, response);
     if (result.id_token) await this.verifyIdTokenSignature(result.id_token);
@@ -207,7 +214,7 @@ export class SocialProvider {
       });
     }
     if (!this.preset.openid) return (await this.#getJson(endpoint, accessToken)) as Claims;
-    const response = await oauth.userInfoRequest(as, this.#client, accessToken, requestOptions(endpoint));
+    const response = await oauth.userInfoRequest(as, this.#client, accessToken, requestOptions(endpoint, this.fetch));
     const expectedSubject = typeof idTokenClaims?.sub === "string" ? idTokenClaims.sub : oauth.skipSubjectCheck;
     const info = await oauth.processUserInfoResponse(as, this.#client, expectedSubject, response);
     return { ...idTokenClaims, ...info };
@@ -220,7 +227,7 @@ export class SocialProvider {
       new URL(url),
       new Headers({ accept: "application/json" }),
       null,
-      requestOptions(url),
+      requestOptions(url, this.fetch),
     );
     if (!response.ok) throw new Error(`provider ${this.id} answered ${response.status} from ${new URL(url).pathname}`);
     return response.json();
@@ -234,7 +241,10 @@ export class SocialProvider {
   async #keySet(): Promise<ReturnType<typeof createRemoteJWKSet>> {
     const as = await this.metadata();
     if (!as.jwks_uri) throw new Error(`provider ${this.id} has no JWKS`);
-    this.#jwks ??= createRemoteJWKSet(new URL(as.jwks_uri), { timeoutDuration: REQUEST_TIMEOUT_MS });
+    this.#jwks ??= createRemoteJWKSet(new URL(as.jwks_uri), {
+      timeoutDuration: REQUEST_TIMEOUT_MS,
+      ...(this.fetch ? { [customFetch]: this.fetch } : {}),
+    });
     return this.#jwks;
   }
 

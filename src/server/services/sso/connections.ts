@@ -27,11 +27,15 @@ export function redirectURIOf(ctx: AuthContext, providerId: string): string {
   return apiURL(ctx, `/sso/callback/${encodeURIComponent(providerId)}`);
 }
 
-/** https, or plain http on loopback only (tests run a real provider there). */
-function checkIssuer(issuer: string): void {
+/**
+ * https, or plain http on loopback when private issuers are allowed (tests run a real provider
+ * there). Whether the host is public is checked where it is dialled (providers/public-fetch.ts).
+ */
+function checkIssuer(ctx: AuthContext, issuer: string): void {
   const url = new URL(issuer);
   const loopback = url.hostname === "127.0.0.1" || url.hostname === "localhost" || url.hostname === "[::1]";
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) throw new AuthError("INVALID_ISSUER");
+  const plainAllowed = loopback && ctx.options.sso.allowPrivateIssuers;
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && plainAllowed)) throw new AuthError("INVALID_ISSUER");
   if (url.search || url.hash || url.username || url.password) throw new AuthError("INVALID_ISSUER");
 }
 
@@ -101,7 +105,7 @@ export async function registerProvider(
   const organizationId = body.organizationId ?? session.session.activeOrganizationId;
   if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
   await requireManager(ctx, organizationId, session.user.id);
-  checkIssuer(body.issuer);
+  checkIssuer(ctx, body.issuer);
   checkDiscoveryEndpoint(body.issuer, body.oidcConfig.discoveryEndpoint);
   const defaultRole = checkRoles(ctx, body) ?? "member";
   if (ctx.providers.get(body.providerId)) throw new AuthError("SSO_PROVIDER_ID_TAKEN");
@@ -157,7 +161,7 @@ export async function updateProvider(
   if (body.samlConfig !== undefined) throw new AuthError("SAML_NOT_SUPPORTED");
   const provider = await findManagedProvider(ctx, userId, body.providerId);
   const issuer = body.issuer ?? provider.issuer;
-  if (body.issuer !== undefined) checkIssuer(body.issuer);
+  if (body.issuer !== undefined) checkIssuer(ctx, body.issuer);
   checkDiscoveryEndpoint(issuer, body.oidcConfig?.discoveryEndpoint);
   const defaultRole = checkRoles(ctx, { defaultRole: body.defaultRole, roleMapping: body.roleMapping ?? undefined });
   if (body.issuer !== undefined && body.issuer !== provider.issuer) await probeDiscovery(ctx, body.issuer);

@@ -1,6 +1,7 @@
 import type { AuthContext } from "../../context.js";
 import { createTokenCipher, type TokenCipher } from "../../crypto/token-cipher.js";
 import { AuthError } from "../../errors.js";
+import { type Fetch, PrivateAddressError, publicFetch } from "../../providers/public-fetch.js";
 import { SocialProvider } from "../../providers/social-provider.js";
 import { type Claims, claimString, claimTrue, type ProviderProfile } from "../../providers/types.js";
 import type { SsoProviderRecord } from "../../store/sso-providers.js";
@@ -23,6 +24,11 @@ export function ssoSecretCipher(ctx: AuthContext): TokenCipher {
     ciphers.set(ctx, cipher);
   }
   return cipher;
+}
+
+/** A tenant names the issuer, so the server dials public addresses only unless the operator allows more. */
+function issuerFetch(ctx: AuthContext): Fetch | undefined {
+  return ctx.options.sso.allowPrivateIssuers ? undefined : publicFetch;
 }
 
 export function discoveryEndpointOf(issuer: string): string {
@@ -76,6 +82,7 @@ export function ssoClient(ctx: AuthContext, p: SsoProviderRecord, redirectURI: s
     { clientId: p.clientId, clientSecret, issuer: p.issuer, scopes: p.scopes, disableSignUp: false },
     redirectURI,
     ctx.now,
+    issuerFetch(ctx),
   );
   cache.set(p.providerId, { version, client });
   return client;
@@ -89,11 +96,23 @@ export async function probeDiscovery(ctx: AuthContext, issuer: string): Promise<
     { clientId: "probe", clientSecret: "", issuer, disableSignUp: false },
     "http://localhost/",
     ctx.now,
+    issuerFetch(ctx),
   );
   try {
     await probe.metadata();
   } catch (error) {
     ctx.logger.warn("sso discovery failed", { issuer, error: String(error) });
+    if (hasCause(error, PrivateAddressError)) throw new AuthError("ISSUER_NOT_PUBLIC");
     throw new AuthError("DISCOVERY_FAILED");
   }
+}
+
+/** undici wraps a connection failure (TypeError "fetch failed", its cause the lookup's error). */
+function hasCause(error: unknown, kind: typeof PrivateAddressError): boolean {
+  let e: unknown = error;
+  while (e instanceof Error) {
+    if (e instanceof kind) return true;
+    e = e.cause;
+  }
+  return false;
 }
