@@ -74,10 +74,11 @@ describe("resolveOptions", () => {
     expect(Object.isFrozen(o.session.cookieCache)).toBe(true);
   });
 
-  it("leaves single sign-on off, asking the system's resolvers", () => {
+  it("leaves single sign-on off, asking the system's resolvers, issuers public only", () => {
     expect(resolveOptions({}, base).sso).toEqual({
       enabled: false,
       dnsResolvers: [],
+      allowPrivateIssuers: false,
       domainVerification: { tokenPrefix: "better-auth-token", expiresIn: 604800 },
     });
     const on = resolveOptions(
