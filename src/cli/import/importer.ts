@@ -288,22 +288,30 @@ async function importBatch(
 async function sortBatch(db: DB, batch: PendingUser[], report: ImportReport, merge: MergeMode): Promise<Write[]> {
   const ids = batch.map((user) => user.id);
   const emails = batch.map((user) => user.email);
-  const present = await db
-    .selectFrom("user")
-    .select(["id", "email", "emailVerified"])
-    .where((eb) => eb.or([eb("id", "in", ids), eb("email", "in", emails)]))
-    .execute();
+  // Two lookups, each on its index: by lower(email), the unique index's expression (plain email has
+  // none), and by id. One `id in … or lower(email) in …` made PostgreSQL scan the table at 500 of each.
+  const present = [
+    ...(await db.selectFrom("user").select(["id", "email", "emailVerified"]).where("id", "in", ids).execute()),
+    ...(await db
+      .selectFrom("user")
+      .select(["id", "email", "emailVerified"])
+      .where((eb) => eb(eb.fn("lower", ["email"]), "in", emails))
+      .execute()),
+  ];
   const byId = new Map(present.map((row) => [row.id, row.email]));
   const byEmail = new Map(
     present.map((row) => [row.email.toLowerCase(), { id: row.id, verified: toBool(row.emailVerified) }]),
   );
   const socialIds = batch.flatMap((user) => user.socialAccounts.map((account) => account.accountId));
+  const providers = [...new Set(batch.flatMap((user) => user.socialAccounts.map((account) => account.providerId)))];
+  // Both columns, so that the (providerId, accountId) unique index finds them; pairs are matched below.
   const linked =
     socialIds.length === 0
       ? []
       : await db
           .selectFrom("account")
           .select(["providerId", "accountId", "userId"])
+          .where("providerId", "in", providers)
           .where("accountId", "in", socialIds)
           .execute();
   const linkedTo = new Map(linked.map((row) => [`${row.providerId}\n${row.accountId}`, row.userId]));
