@@ -269,7 +269,7 @@ describe("import --merge", () => {
   it("without --merge, an existing email is a conflict and nothing of it is written", async () => {
     const run = await gatehouseImport("--from", "better-auth", "--source", path);
     expect(run.stdout).toContain("conflicts (skipped): 3");
-    expect(run.stdout).toMatch(/mia@merge\.example: email already present \(user [^)]+\)\n/);
+    expect(run.stdout).toMatch(/mia@merge\.example: email already present \(user [^)]+\)$/m);
     expect(run.stdout).not.toContain("merged");
   });
 
