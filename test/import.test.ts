@@ -583,6 +583,45 @@ describe("import: hashes made by other implementations, through sign-in", () => 
   });
 });
 
+describe("import --refuse-weak", () => {
+  // "correct horse", salted and hashed by Python's hashlib (as in src/server/crypto/legacy-hashes.test.ts).
+  const weak = [
+    "$sha256$sp$NaCl$cc0c19e7e854dad3a1ac59d270a830024c7d2efa248ea80d0a27223f30bbf504",
+    "$md5$ps$NaCl$5af3612cb8ad14d34cd17b21ceeb449d",
+  ];
+  const exportOf = (prefix: string) => {
+    const path = join(workDir, `${prefix}.ndjson`);
+    const lines = weak.map((passwordHash, i) =>
+      JSON.stringify({ user_id: `auth0|${prefix}${i}`, email: `${prefix}${i}@weak.example`, passwordHash }),
+    );
+    writeFileSync(path, `${lines.join("\n")}\n`);
+    return path;
+  };
+  const signIn = (email: string) => server.browser().post("/sign-in/email", { email, password: "correct horse" });
+
+  it("without it, salted SHA-256 and MD5 come over and sign in (the server's refuseWeak is off)", async () => {
+    const run = await gatehouseImport("--from", "auth0", "--source", exportOf("kept"), "--apply");
+    expect(run.stdout).toContain("password hash formats: sha256 1, md5 1");
+    expect(run.stdout).not.toContain("weak hashes left out");
+    expect((await signIn("kept0@weak.example")).status).toBe(200);
+    expect((await signIn("kept1@weak.example")).status).toBe(200);
+  });
+
+  it("with it, the users come over without those hashes, to reset their password", async () => {
+    const run = await gatehouseImport("--from", "auth0", "--source", exportOf("left"), "--apply", "--refuse-weak");
+    expect(run.stdout).toContain("users imported: 2");
+    expect(run.stdout).toContain("weak hashes left out (--refuse-weak; those users reset their password): 2");
+    expect((await signIn("left0@weak.example")).status).toBe(401);
+    const credentials = await server.auth.database.db
+      .selectFrom("account")
+      .innerJoin("user", "user.id", "account.userId")
+      .select("account.password")
+      .where("user.email", "like", "left%@weak.example")
+      .execute();
+    expect(credentials).toEqual([]);
+  });
+});
+
 describe("import --from firebase without the project's parameters", () => {
   it("refuses to start: its hashes would be written without their cost", async () => {
     const run = await gatehouseImport("--from", "firebase", "--source", join(FIXTURES, "firebase-users.json"));

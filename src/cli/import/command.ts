@@ -23,6 +23,7 @@ export async function importCommand(args: string[], io: CommandIO = processIO): 
       source: { type: "string" },
       apply: { type: "boolean" },
       merge: { type: "string" },
+      "refuse-weak": { type: "boolean" },
       "firebase-params": { type: "string" },
       "firebase-mem-cost": { type: "string" },
       "firebase-rounds": { type: "string" },
@@ -54,6 +55,7 @@ export async function importCommand(args: string[], io: CommandIO = processIO): 
       sourceName: values.from!,
       apply: values.apply === true,
       merge,
+      refuseWeak: values["refuse-weak"] === true,
       targetReady: values.apply === true || pending.length === 0,
       progress: (report) => {
         if (Date.now() - said < PROGRESS_EVERY_MS) return;

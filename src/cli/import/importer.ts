@@ -1,3 +1,4 @@
+import { type LegacyFormat, WEAK_FORMATS } from "../../server/crypto/legacy-hashes.js";
 import { newId } from "../../server/crypto/random.js";
 import { CREDENTIAL_PROVIDER } from "../../server/store/accounts.js";
 import type { DB } from "../../server/store/database.js";
@@ -31,6 +32,8 @@ export interface ImportReport {
   conflicts: ImportIssue[];
   refused: ImportIssue[];
   hashFormats: Map<string, number>;
+  /** With `refuseWeak`: users written without their salted SHA-256 or MD5 hash (they reset their password). */
+  weakHashesLeftOut: number;
   organizationsImported: number;
   organizationsAlreadyImported: number;
   organizationConflicts: ImportIssue[];
@@ -54,6 +57,8 @@ export interface ImportOptions {
   sourceName: string;
   apply: boolean;
   merge?: MergeMode;
+  /** Leave salted SHA-256 and MD5 hashes out: their users come over without a password and reset it. */
+  refuseWeak?: boolean;
   /** Users per transaction; each user's rows are all in one. */
   batchSize?: number;
   /** False when the target has no tables yet (a dry run before migrating): nothing is present. */
@@ -96,6 +101,7 @@ export async function runImport(db: DB, source: ImportSource, options: ImportOpt
     conflicts: [],
     refused: [],
     hashFormats: new Map(),
+    weakHashesLeftOut: 0,
     organizationsImported: 0,
     organizationsAlreadyImported: 0,
     organizationConflicts: [],
@@ -157,6 +163,10 @@ export async function runImport(db: DB, source: ImportSource, options: ImportOpt
     seenIds.set(checked.id, record.line);
     const format = checked.passwordHash ? (hashFormatOf(checked.passwordHash) ?? "unknown") : "none";
     report.hashFormats.set(format, (report.hashFormats.get(format) ?? 0) + 1);
+    if (options.refuseWeak && WEAK_FORMATS.has(format as LegacyFormat)) {
+      checked.passwordHash = null;
+      report.weakHashesLeftOut += 1;
+    }
     checked.memberships = record.user.memberships.flatMap((membership) => {
       const organizationId = organizations.get(membership.organizationId);
       if (!organizationId) {
