@@ -1,14 +1,22 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { pbkdf2Sync, randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
+import bcryptjs from "bcryptjs";
 import Database from "better-sqlite3";
+import { build } from "esbuild";
+import { argon2i, argon2id } from "hash-wasm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCommand } from "../src/cli/run.js";
 import { makeBetterAuthDatabase } from "./helpers/better-auth-source.js";
 import { dialectUnderTest, freshDatabaseUrl } from "./helpers/database.js";
+import { refuseWrites } from "./helpers/faults.js";
+import { startOidcProvider, type TestOidcProvider } from "./helpers/oidc.js";
 import { createOrganization } from "./helpers/organization.js";
 import { startTestServer, type TestServer } from "./helpers/server.js";
+import { providerOptions, socialFlow } from "./helpers/social.js";
 
 /**
  * `gatehouse import` into a running Gatehouse's database (the dialect under test), from exports
@@ -23,21 +31,27 @@ const FIREBASE_PROJECT = {
 
 let workDir: string;
 let server: TestServer;
+/** A real OpenID provider on loopback, configured as the social provider "oidc". */
+let oidc: TestOidcProvider;
 
 beforeAll(async () => {
   workDir = mkdtempSync(join(tmpdir(), "gatehouse-import-"));
+  oidc = await startOidcProvider();
   server = await startTestServer({
     shareable: true,
     options: {
       organization: { enabled: true },
+      socialProviders: { oidc: providerOptions(oidc) },
       // Firebase's published example project (firebase/scrypt README), whose hash the fixture holds.
       emailAndPassword: { legacyHashes: { firebaseScrypt: FIREBASE_PROJECT } },
     },
   });
+  await oidc.configure([`${server.origin}/api/auth/callback/oidc`]);
 });
 
 afterAll(async () => {
   await server?.close();
+  await oidc?.close();
   rmSync(workDir, { recursive: true, force: true });
 });
 
@@ -71,10 +85,14 @@ describe("import --from better-auth", () => {
     { email: "carol@ba.example", password: "carol's long passphrase", name: "Carol" },
   ];
   let path: string;
+  let sourceIds: string[];
 
   beforeAll(async () => {
     path = join(workDir, "better-auth.sqlite");
-    await makeBetterAuthDatabase(path, people, "acme-ba");
+    // Ada also signed in with the "oidc" provider there: better-auth keeps her provider account and its tokens.
+    ({ userIds: sourceIds } = await makeBetterAuthDatabase(path, people, "acme-ba", {
+      socialAccounts: [{ email: people[0]!.email, providerId: "oidc", accountId: "sub-ada-ba" }],
+    }));
     // Rows better-auth would not have made, but a hand-edited database may hold.
     const sqlite = new Database(path);
     const row = sqlite.prepare(
@@ -118,8 +136,29 @@ describe("import --from better-auth", () => {
     const run = await gatehouseImport("--from", "better-auth", "--source", path, "--apply");
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("users imported: 2");
-    expect(run.stderr).toMatch(/import: 6 users read/);
+    expect(run.stderr).toMatch(/import \[#{30}\] 100% 6\/6 users read, 2 done, 4 skipped/);
     expect(await count("user")).toBe(3);
+
+    // Ids are kept; sessions and OAuth tokens are not brought over (better-auth had made sessions at sign-up).
+    const source = new Database(path, { readonly: true });
+    expect((source.prepare(`select count(*) as n from "session"`).get() as { n: number }).n).toBeGreaterThan(0);
+    source.close();
+    const imported = await server.auth.database.db
+      .selectFrom("session")
+      .select("id")
+      .where("userId", "in", sourceIds)
+      .execute();
+    expect(imported).toEqual([]);
+    const adaAccounts = await server.auth.database.db
+      .selectFrom("account")
+      .select(["providerId", "accountId", "accessToken", "refreshToken", "idToken"])
+      .where("userId", "=", sourceIds[0]!)
+      .orderBy("providerId")
+      .execute();
+    expect(adaAccounts).toEqual([
+      { providerId: "credential", accountId: sourceIds[0], accessToken: null, refreshToken: null, idToken: null },
+      { providerId: "oidc", accountId: "sub-ada-ba", accessToken: null, refreshToken: null, idToken: null },
+    ]);
 
     for (const [person, role] of [
       [people[0]!, "owner"],
@@ -141,6 +180,33 @@ describe("import --from better-auth", () => {
     expect(carol.status).toBe(401);
   });
 
+  it("a user who signed in with a provider there signs in with the same provider here, as the same user", async () => {
+    oidc.addUser({ sub: "sub-ada-ba", email: people[0]!.email, email_verified: true });
+    const browser = server.browser();
+    const { callback } = await socialFlow(browser, oidc, "sub-ada-ba", {
+      body: { provider: "oidc", callbackURL: "/" },
+    });
+    expect(callback.status).toBe(302);
+    expect((await browser.get("/get-session")).body.user.id).toBe(sourceIds[0]);
+    expect(await count("user")).toBe(3);
+  });
+
+  it("the imported hash is replaced by the service's argon2id at the first sign-in, and the password still works", async () => {
+    const stored = () =>
+      server.auth.database.db
+        .selectFrom("account")
+        .select("password")
+        .where("userId", "=", sourceIds[1]!)
+        .where("providerId", "=", "credential")
+        .executeTakeFirstOrThrow();
+    // Bob signed in once in the test above: his better-auth scrypt hash is gone.
+    expect((await stored()).password).toMatch(/^\$argon2id\$/);
+    const again = await server
+      .browser()
+      .post("/sign-in/email", { email: people[1]!.email, password: people[1]!.password });
+    expect(again.status).toBe(200);
+  });
+
   it("a second run changes nothing", async () => {
     const before = await Promise.all([count("user"), count("account"), count("member"), count("organization")]);
     const run = await gatehouseImport("--from", "better-auth", "--source", path, "--apply");
@@ -158,6 +224,158 @@ describe("import --from better-auth", () => {
     const missing = await gatehouseImport("--from", "better-auth", "--source", join(workDir, "missing.sqlite"));
     expect(missing.code).toBe(66);
     expect(missing.stderr).toMatch(/no SQLite database/);
+  });
+});
+
+describe("import --merge", () => {
+  const people = [
+    { email: "mia@merge.example", password: "mia's better-auth passphrase", name: "Mia" },
+    { email: "nora@merge.example", password: "nora's better-auth passphrase", name: "Nora" },
+    { email: "olga@merge.example", password: "olga's better-auth passphrase", name: "Olga" },
+  ];
+  const gatehousePassword = "the passphrase used here";
+  let path: string;
+  const here = new Map<string, string>();
+
+  beforeAll(async () => {
+    path = join(workDir, "merge.sqlite");
+    await makeBetterAuthDatabase(path, people, "merge-org", {
+      verified: [people[0]!.email, people[1]!.email],
+      socialAccounts: [{ email: people[0]!.email, providerId: "oidc", accountId: "sub-mia-ba" }],
+    });
+    // All three already have an account here; Mia's and Olga's addresses are verified here, Nora's is not.
+    for (const person of people) {
+      const signUp = await server
+        .browser()
+        .post("/sign-up/email", { email: person.email, password: gatehousePassword, name: `${person.name} G` });
+      expect(signUp.status).toBe(200);
+      here.set(person.email, signUp.body.user.id);
+    }
+    await server.auth.database.db
+      .updateTable("user")
+      .set({ emailVerified: true })
+      .where("email", "in", [people[0]!.email, people[2]!.email])
+      .execute();
+  });
+
+  const accountsOf = (email: string) =>
+    server.auth.database.db
+      .selectFrom("account")
+      .select(["providerId", "accountId"])
+      .where("userId", "=", here.get(email)!)
+      .orderBy("providerId")
+      .execute();
+
+  it("without --merge, an existing email is a conflict and nothing of it is written", async () => {
+    const run = await gatehouseImport("--from", "better-auth", "--source", path);
+    expect(run.stdout).toContain("conflicts (skipped): 3");
+    expect(run.stdout).toMatch(/mia@merge\.example: email already present \(user [^)]+\)$/m);
+    expect(run.stdout).not.toContain("merged");
+  });
+
+  it("refuses a --merge mode it does not know", async () => {
+    const run = await gatehouseImport("--from", "better-auth", "--source", path, "--merge", "overwrite");
+    expect([run.code, run.stderr]).toEqual([64, "gatehouse import: --merge is skip or link"]);
+  });
+
+  it("--merge link links provider accounts and memberships only where the address is verified on both sides", async () => {
+    const dry = await gatehouseImport("--from", "better-auth", "--source", path, "--merge", "link");
+    expect(dry.stdout).toContain("users merged into the existing user of their email (--merge link): 1");
+    expect(dry.stdout).toMatch(
+      /nora@merge\.example: email already present \(user [^)]+\); not merged: the address is not verified here/,
+    );
+    expect(dry.stdout).toMatch(/olga@merge\.example: .*not merged: the address is not verified in the source/);
+    expect(await accountsOf(people[0]!.email)).toEqual([
+      { providerId: "credential", accountId: here.get(people[0]!.email) },
+    ]);
+
+    const run = await gatehouseImport("--from", "better-auth", "--source", path, "--merge", "link", "--apply");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("users merged into the existing user of their email (--merge link): 1");
+    expect(run.stdout).toContain("conflicts (skipped): 2");
+    // Mia: her provider account and membership joined her existing user; her password here is unchanged.
+    expect(await accountsOf(people[0]!.email)).toEqual([
+      { providerId: "credential", accountId: here.get(people[0]!.email) },
+      { providerId: "oidc", accountId: "sub-mia-ba" },
+    ]);
+    const mia = server.browser();
+    expect((await mia.post("/sign-in/email", { email: people[0]!.email, password: people[0]!.password })).status).toBe(
+      401,
+    );
+    expect((await mia.post("/sign-in/email", { email: people[0]!.email, password: gatehousePassword })).status).toBe(
+      200,
+    );
+    const full = await mia.get("/organization/get-full-organization?organizationSlug=merge-org");
+    expect(full.body.members.map((m: { user: { email: string }; role: string }) => [m.user.email, m.role])).toEqual([
+      [people[0]!.email, "owner"],
+    ]);
+    oidc.addUser({ sub: "sub-mia-ba", email: people[0]!.email, email_verified: true });
+    const viaProvider = server.browser();
+    await socialFlow(viaProvider, oidc, "sub-mia-ba", { body: { provider: "oidc", callbackURL: "/" } });
+    expect((await viaProvider.get("/get-session")).body.user.id).toBe(here.get(people[0]!.email));
+    // Nora's and Olga's accounts are as they were.
+    for (const person of people.slice(1)) {
+      expect(await accountsOf(person.email)).toEqual([{ providerId: "credential", accountId: here.get(person.email) }]);
+    }
+  });
+
+  it("a second --merge link run changes nothing", async () => {
+    const before = await Promise.all([count("user"), count("account"), count("member"), count("organization")]);
+    const run = await gatehouseImport("--from", "better-auth", "--source", path, "--merge", "link", "--apply");
+    expect(run.stdout).toContain("users already imported (skipped): 1");
+    expect(run.stdout).not.toContain("merged into");
+    expect(await Promise.all([count("user"), count("account"), count("member"), count("organization")])).toEqual(
+      before,
+    );
+  });
+});
+
+describe("import: each user in one transaction", () => {
+  it("a user the database refuses halfway is not written at all; the others of the batch are", async () => {
+    const path = join(workDir, "halfway.ndjson");
+    const lines = ["ivy", "jon", "kim"].map((name, i) =>
+      JSON.stringify({
+        user_id: `auth0|half${i}`,
+        email: `${name}@half.example`,
+        email_verified: true,
+        identities: [{ provider: "google-oauth2", user_id: `half-google-${i}` }],
+      }),
+    );
+    // A line sharing Kim's Google account: refused before any write, with the line it repeats.
+    lines.push(
+      JSON.stringify({
+        user_id: "auth0|half3",
+        email: "lee@half.example",
+        identities: [{ provider: "google-oauth2", user_id: "half-google-2" }],
+      }),
+    );
+    writeFileSync(path, `${lines.join("\n")}\n`);
+    // The database refuses Jon's provider account: his user row was already inserted in the same transaction.
+    const undo = await refuseWrites(server, {
+      table: "account",
+      op: "INSERT",
+      column: "accountId",
+      equals: "half-google-1",
+    });
+    try {
+      const run = await gatehouseImport("--from", "auth0", "--source", path, "--apply");
+      expect(run.stdout).toContain("users imported: 2");
+      expect(run.stdout).toMatch(/line 2: jon@half\.example: .*refused by test/);
+      expect(run.stdout).toMatch(/line 4: lee@half\.example: google account half-google-2 is also on line 3/);
+    } finally {
+      await undo();
+    }
+    const written = await server.auth.database.db
+      .selectFrom("user")
+      .select("email")
+      .where("email", "like", "%@half.example")
+      .orderBy("email")
+      .execute();
+    expect(written.map((row) => row.email)).toEqual(["ivy@half.example", "kim@half.example"]);
+    // Run again with the database healthy: Jon comes in now, the others are skipped.
+    const again = await gatehouseImport("--from", "auth0", "--source", path, "--apply");
+    expect(again.stdout).toContain("users imported: 1");
+    expect(again.stdout).toContain("users already imported (skipped): 2");
   });
 });
 
@@ -308,11 +526,169 @@ describe.each([
   });
 });
 
+describe("import: hashes made by other implementations, through sign-in", () => {
+  it("bcryptjs, Django's PBKDF2 made with node:crypto, and hash-wasm's argon2i/argon2id sign in and become the service's argon2id", async () => {
+    const password = (name: string) => `${name}'s password from elsewhere`;
+    const djangoSalt = randomBytes(9).toString("base64url");
+    const argon = {
+      salt: randomBytes(16),
+      iterations: 2,
+      memorySize: 512,
+      hashLength: 32,
+      parallelism: 1,
+      outputType: "encoded",
+    } as const;
+    const users: [string, string, string][] = [
+      ["bea", "bcrypt", bcryptjs.hashSync(password("bea"), 5)],
+      [
+        "dan",
+        "pbkdf2_sha256_django",
+        // Django's PBKDF2PasswordHasher: the salt used as text, the key in standard base64.
+        `pbkdf2_sha256$30000$${djangoSalt}$${pbkdf2Sync(password("dan"), djangoSalt, 30000, 32, "sha256").toString("base64")}`,
+      ],
+      ["ari", "argon2i", await argon2i({ ...argon, password: password("ari") })],
+      ["aid", "argon2id", await argon2id({ ...argon, password: password("aid") })],
+    ];
+    const path = join(workDir, "elsewhere.csv");
+    // Quoted as a CSV writer does: argon2 hashes hold commas.
+    const rows = users.map(
+      ([name, hasher, digest], i) =>
+        `user_else${i},${name},,,${name}@else.example,${name}@else.example,"${digest}",${hasher}`,
+    );
+    writeFileSync(
+      path,
+      `id,first_name,last_name,username,primary_email_address,verified_email_addresses,password_digest,password_hasher\n${rows.join("\n")}\n`,
+    );
+    const run = await gatehouseImport("--from", "clerk", "--source", path, "--apply");
+    expect(run.stdout).toContain("users imported: 4");
+    expect(run.stdout).toContain("password hash formats: bcrypt 1, pbkdf2 1, argon2 2");
+
+    for (const [name, , digest] of users) {
+      const email = `${name}@else.example`;
+      expect((await server.browser().post("/sign-in/email", { email, password: `${password(name)}!` })).status).toBe(
+        401,
+      );
+      const signIn = await server.browser().post("/sign-in/email", { email, password: password(name) });
+      expect([name, signIn.status]).toEqual([name, 200]);
+      const stored = await server.auth.database.db
+        .selectFrom("account")
+        .select("password")
+        .where("userId", "=", signIn.body.user.id)
+        .executeTakeFirstOrThrow();
+      expect(stored.password).not.toBe(digest);
+      expect(stored.password).toMatch(/^\$argon2id\$/);
+      expect(server.auth.context.hasher.needsRehash(stored.password!)).toBe(false);
+      expect((await server.browser().post("/sign-in/email", { email, password: password(name) })).status).toBe(200);
+    }
+  });
+});
+
+describe("import --refuse-weak", () => {
+  // "correct horse", salted and hashed by Python's hashlib (as in src/server/crypto/legacy-hashes.test.ts).
+  const weak = [
+    "$sha256$sp$NaCl$cc0c19e7e854dad3a1ac59d270a830024c7d2efa248ea80d0a27223f30bbf504",
+    "$md5$ps$NaCl$5af3612cb8ad14d34cd17b21ceeb449d",
+  ];
+  const exportOf = (prefix: string) => {
+    const path = join(workDir, `${prefix}.ndjson`);
+    const lines = weak.map((passwordHash, i) =>
+      JSON.stringify({ user_id: `auth0|${prefix}${i}`, email: `${prefix}${i}@weak.example`, passwordHash }),
+    );
+    writeFileSync(path, `${lines.join("\n")}\n`);
+    return path;
+  };
+  const signIn = (email: string) => server.browser().post("/sign-in/email", { email, password: "correct horse" });
+
+  it("without it, salted SHA-256 and MD5 come over and sign in (the server's refuseWeak is off)", async () => {
+    const run = await gatehouseImport("--from", "auth0", "--source", exportOf("kept"), "--apply");
+    expect(run.stdout).toContain("password hash formats: sha256 1, md5 1");
+    expect(run.stdout).not.toContain("weak hashes left out");
+    expect((await signIn("kept0@weak.example")).status).toBe(200);
+    expect((await signIn("kept1@weak.example")).status).toBe(200);
+  });
+
+  it("with it, the users come over without those hashes, to reset their password", async () => {
+    const run = await gatehouseImport("--from", "auth0", "--source", exportOf("left"), "--apply", "--refuse-weak");
+    expect(run.stdout).toContain("users imported: 2");
+    expect(run.stdout).toContain("weak hashes left out (--refuse-weak; those users reset their password): 2");
+    expect((await signIn("left0@weak.example")).status).toBe(401);
+    const credentials = await server.auth.database.db
+      .selectFrom("account")
+      .innerJoin("user", "user.id", "account.userId")
+      .select("account.password")
+      .where("user.email", "like", "left%@weak.example")
+      .execute();
+    expect(credentials).toEqual([]);
+  });
+});
+
 describe("import --from firebase without the project's parameters", () => {
   it("refuses to start: its hashes would be written without their cost", async () => {
     const run = await gatehouseImport("--from", "firebase", "--source", join(FIXTURES, "firebase-users.json"));
     expect(run.code).toBe(66);
     expect(run.stderr).toMatch(/--firebase-params/);
+  });
+});
+
+describe("import: an interrupted run", () => {
+  it("a run killed midway left only whole users; running it again writes the rest", async () => {
+    const users = 30_000;
+    const path = join(workDir, "resume.ndjson");
+    const hash = "$2b$04$25YaYpSSuNKG00Kusaats.LdAfwaruXYYCQHyjTp7v2S8x3Rkxdm2";
+    const lines = Array.from({ length: users }, (_, i) =>
+      JSON.stringify({ user_id: `auth0|resume${i}`, email: `resume${i}@resume.example`, passwordHash: hash }),
+    );
+    writeFileSync(path, `${lines.join("\n")}\n`);
+    // The command as `npm run build:cli` bundles it, run as its own process and killed at its first progress line.
+    const cli = join(workDir, "cli/main.js");
+    // Its bare imports resolve from the repository's node_modules, as from an installed package's.
+    symlinkSync(join(import.meta.dirname, "../node_modules"), join(workDir, "node_modules"));
+    await build({
+      entryPoints: [join(import.meta.dirname, "../src/cli/main.ts")],
+      outfile: cli,
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      packages: "external",
+      logLevel: "warning",
+    });
+    const progress = await new Promise<string>((done, fail) => {
+      const child = spawn(process.execPath, [cli, "import", "--from", "auth0", "--source", path, "--apply"], {
+        env: { PATH: process.env.PATH ?? "", DATABASE_URL: server.databaseUrl },
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+      let seen = "";
+      let stderr = "";
+      child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+        stderr += chunk;
+        const line = /import \[[#.]+\] \d+% .* [1-9]\d* done.*\n/.exec(stderr)?.[0];
+        if (line && !seen) {
+          seen = line;
+          child.kill("SIGKILL");
+        }
+      });
+      child.on("exit", () => (seen ? done(seen) : fail(new Error(`not interrupted: ${stderr}`))));
+    });
+    expect(progress).toMatch(/\d+\/30000 users read/);
+
+    const resumeUsers = () =>
+      server.auth.database.db
+        .selectFrom("user")
+        .leftJoin("account", "account.userId", "user.id")
+        .select((eb) => [eb.fn.count("user.id").as("users"), eb.fn.count("account.id").as("accounts")])
+        .where("user.email", "like", "%@resume.example")
+        .executeTakeFirstOrThrow();
+    const left = await resumeUsers();
+    const written = Number(left.users);
+    expect(written).toBeGreaterThan(0);
+    expect(written).toBeLessThan(users);
+    // Whole transactions only: every user written has its password account.
+    expect(Number(left.accounts)).toBe(written);
+
+    const again = await gatehouseImport("--from", "auth0", "--source", path, "--apply");
+    expect(again.stdout).toContain(`users imported: ${users - written}`);
+    expect(again.stdout).toContain(`users already imported (skipped): ${written}`);
+    expect(Number((await resumeUsers()).users)).toBe(users);
   });
 });
 

@@ -12,6 +12,11 @@ export interface CommandIO {
   stdin: AsyncIterable<string | Buffer> & { isTTY?: boolean };
   out(line: string): void;
   err(line: string): void;
+  /**
+   * A status line rewritten in place (a progress bar) on a terminal; null clears it. Absent when
+   * standard error is not a terminal: the command then writes its status with `err`, a line at a time.
+   */
+  status?(text: string | null): void;
 }
 
 export const processIO: CommandIO = {
@@ -19,6 +24,12 @@ export const processIO: CommandIO = {
   stdin: process.stdin,
   out: (line) => console.log(line),
   err: (line) => console.error(line),
+  status: process.stderr.isTTY
+    ? (text) =>
+        process.stderr.write(
+          text === null ? "\r\x1b[K" : `\r\x1b[K${text.slice(0, (process.stderr.columns || 80) - 1)}`,
+        )
+    : undefined,
 };
 
 /**

@@ -26,7 +26,8 @@ const COMMANDS: Record<string, { run: Command; summary: string; usesConfig?: boo
   },
   import: {
     run: importCommand,
-    summary: "--from SOURCE --source FILE_OR_URL [--apply]: import users from another system (dry run unless --apply)",
+    summary:
+      "--from SOURCE --source FILE_OR_URL [--apply] [--merge skip|link] [--refuse-weak]: import users from another system (dry run unless --apply)",
   },
   audit: {
     run: auditCommand,

@@ -1,6 +1,8 @@
+import { type LegacyFormat, WEAK_FORMATS } from "../../server/crypto/legacy-hashes.js";
 import { newId } from "../../server/crypto/random.js";
 import { CREDENTIAL_PROVIDER } from "../../server/store/accounts.js";
 import type { DB } from "../../server/store/database.js";
+import { toBool } from "../../server/store/values.js";
 import {
   hashFormatOf,
   type ImportOrganization,
@@ -23,11 +25,15 @@ export interface ImportReport {
   usersRead: number;
   /** Written, or (dry run) to be written. */
   usersImported: number;
-  /** Present from an earlier run (same id and email): skipped, which makes a second run change nothing. */
+  /** Present from an earlier run (same id and email, or merged with nothing left to add): skipped, which makes a second run change nothing. */
   usersAlreadyImported: number;
+  /** With `merge: "link"`: users whose provider accounts and memberships were (or would be) added to the existing user of their email. */
+  usersMerged: number;
   conflicts: ImportIssue[];
   refused: ImportIssue[];
   hashFormats: Map<string, number>;
+  /** With `refuseWeak`: users written without their salted SHA-256 or MD5 hash (they reset their password). */
+  weakHashesLeftOut: number;
   organizationsImported: number;
   organizationsAlreadyImported: number;
   organizationConflicts: ImportIssue[];
@@ -35,10 +41,24 @@ export interface ImportReport {
   membershipsDropped: number;
 }
 
+/**
+ * What to do with a user whose email already belongs to a user in the target:
+ * - `skip` (the default): report it as a conflict and write nothing;
+ * - `link`: add the source's provider accounts and organization memberships to the existing user,
+ *   but only when the address is proven on both sides (verified in the target and in the source);
+ *   the existing user's password, name and image stay, and the source's password is never added.
+ * There is no mode that takes an existing account over.
+ */
+export type MergeMode = "skip" | "link";
+export const MERGE_MODES: readonly MergeMode[] = ["skip", "link"];
+
 export interface ImportOptions {
   /** The source's name: part of the ids derived from its ids. */
   sourceName: string;
   apply: boolean;
+  merge?: MergeMode;
+  /** Leave salted SHA-256 and MD5 hashes out: their users come over without a password and reset it. */
+  refuseWeak?: boolean;
   /** Users per transaction; each user's rows are all in one. */
   batchSize?: number;
   /** False when the target has no tables yet (a dry run before migrating): nothing is present. */
@@ -77,9 +97,11 @@ export async function runImport(db: DB, source: ImportSource, options: ImportOpt
     usersRead: 0,
     usersImported: 0,
     usersAlreadyImported: 0,
+    usersMerged: 0,
     conflicts: [],
     refused: [],
     hashFormats: new Map(),
+    weakHashesLeftOut: 0,
     organizationsImported: 0,
     organizationsAlreadyImported: 0,
     organizationConflicts: [],
@@ -90,13 +112,14 @@ export async function runImport(db: DB, source: ImportSource, options: ImportOpt
   const targetReady = options.targetReady ?? true;
   const seenEmails = new Map<string, number>();
   const seenIds = new Map<string, number>();
+  const seenAccounts = new Map<string, number>();
   /** Source organization id -> the id written, or null when it was not imported. */
   const organizations = new Map<string, string | null>();
   let batch: PendingUser[] = [];
 
   const flush = async () => {
     if (batch.length === 0) return;
-    await importBatch(db, batch, report, options.apply, targetReady);
+    await importBatch(db, batch, report, options.apply, targetReady, options.merge ?? "skip");
     batch = [];
     options.progress?.(report);
   };
@@ -124,10 +147,26 @@ export async function runImport(db: DB, source: ImportSource, options: ImportOpt
       report.refused.push({ line: record.line, email: checked.email, reason: `duplicate of line ${earlier}` });
       continue;
     }
+    const accountKeys = checked.socialAccounts.map((account) => `${account.providerId}\n${account.accountId}`);
+    const shared = accountKeys.findIndex((key) => seenAccounts.has(key));
+    if (shared >= 0) {
+      const account = checked.socialAccounts[shared]!;
+      report.refused.push({
+        line: record.line,
+        email: checked.email,
+        reason: `${account.providerId} account ${account.accountId} is also on line ${seenAccounts.get(accountKeys[shared]!)}`,
+      });
+      continue;
+    }
+    for (const key of accountKeys) seenAccounts.set(key, record.line);
     seenEmails.set(checked.email, record.line);
     seenIds.set(checked.id, record.line);
     const format = checked.passwordHash ? (hashFormatOf(checked.passwordHash) ?? "unknown") : "none";
     report.hashFormats.set(format, (report.hashFormats.get(format) ?? 0) + 1);
+    if (options.refuseWeak && WEAK_FORMATS.has(format as LegacyFormat)) {
+      checked.passwordHash = null;
+      report.weakHashesLeftOut += 1;
+    }
     checked.memberships = record.user.memberships.flatMap((membership) => {
       const organizationId = organizations.get(membership.organizationId);
       if (!organizationId) {
@@ -209,105 +248,182 @@ async function importOrganization(
   return true;
 }
 
-/** Sorts a batch into present, in conflict and new, then writes the new ones. */
+/** A user to write: a new one, or (merge "link") one whose accounts and memberships go to an existing user. */
+interface Write {
+  user: PendingUser;
+  /** The existing user's id when merging; the new user is not written then. */
+  into?: string;
+}
+
+/** Sorts a batch into present, in conflict, to merge and new, then writes the new and merged ones. */
 async function importBatch(
   db: DB,
   batch: PendingUser[],
   report: ImportReport,
   apply: boolean,
   targetReady: boolean,
+  merge: MergeMode,
 ): Promise<void> {
-  const fresh = targetReady ? await withoutPresent(db, batch, report) : batch;
-  if (!apply || fresh.length === 0) {
-    report.usersImported += fresh.length;
+  const writes = targetReady ? await sortBatch(db, batch, report, merge) : batch.map((user) => ({ user }));
+  const count = (done: Write[]) => {
+    for (const write of done) {
+      if (write.into) report.usersMerged += 1;
+      else report.usersImported += 1;
+    }
+  };
+  if (!apply || writes.length === 0) {
+    count(writes);
     return;
   }
   try {
-    await db.transaction().execute((trx) => writeUsers(trx, fresh));
-    report.usersImported += fresh.length;
+    await db.transaction().execute((trx) => writeBatch(trx, writes));
+    count(writes);
   } catch {
-    for (const user of fresh) {
+    for (const write of writes) {
       try {
-        await db.transaction().execute((trx) => writeUsers(trx, [user]));
-        report.usersImported += 1;
+        await db.transaction().execute((trx) => writeBatch(trx, [write]));
+        count([write]);
       } catch (error) {
-        report.conflicts.push({ line: user.line, email: user.email, reason: (error as Error).message });
+        report.conflicts.push({ line: write.user.line, email: write.user.email, reason: (error as Error).message });
       }
     }
   }
 }
 
-/** The batch's users that are not in the target yet; the others are counted as present or in conflict. */
-async function withoutPresent(db: DB, batch: PendingUser[], report: ImportReport): Promise<PendingUser[]> {
+/**
+ * The batch's users that are to be written (new, or merged into the existing user of their email);
+ * the others are counted as present or in conflict. A merge keeps only what the existing user lacks,
+ * so a second run finds nothing left and counts the user as already imported.
+ */
+async function sortBatch(db: DB, batch: PendingUser[], report: ImportReport, merge: MergeMode): Promise<Write[]> {
   const ids = batch.map((user) => user.id);
   const emails = batch.map((user) => user.email);
-  const present = await db
-    .selectFrom("user")
-    .select(["id", "email"])
-    .where((eb) => eb.or([eb("id", "in", ids), eb("email", "in", emails)]))
-    .execute();
+  // Two lookups, each on its index: by lower(email), the unique index's expression (plain email has
+  // none), and by id. One `id in … or lower(email) in …` made PostgreSQL scan the table at 500 of each.
+  const present = [
+    ...(await db.selectFrom("user").select(["id", "email", "emailVerified"]).where("id", "in", ids).execute()),
+    ...(await db
+      .selectFrom("user")
+      .select(["id", "email", "emailVerified"])
+      .where((eb) => eb(eb.fn("lower", ["email"]), "in", emails))
+      .execute()),
+  ];
   const byId = new Map(present.map((row) => [row.id, row.email]));
-  const byEmail = new Map(present.map((row) => [row.email.toLowerCase(), row.id]));
+  const byEmail = new Map(
+    present.map((row) => [row.email.toLowerCase(), { id: row.id, verified: toBool(row.emailVerified) }]),
+  );
   const socialIds = batch.flatMap((user) => user.socialAccounts.map((account) => account.accountId));
+  const providers = [...new Set(batch.flatMap((user) => user.socialAccounts.map((account) => account.providerId)))];
+  // Both columns, so that the (providerId, accountId) unique index finds them; pairs are matched below.
   const linked =
     socialIds.length === 0
       ? []
       : await db
           .selectFrom("account")
           .select(["providerId", "accountId", "userId"])
+          .where("providerId", "in", providers)
           .where("accountId", "in", socialIds)
           .execute();
   const linkedTo = new Map(linked.map((row) => [`${row.providerId}\n${row.accountId}`, row.userId]));
+  const mergeTargets = [...byEmail.values()].map((owner) => owner.id);
+  const memberships =
+    merge === "link" && mergeTargets.length > 0
+      ? await db.selectFrom("member").select(["organizationId", "userId"]).where("userId", "in", mergeTargets).execute()
+      : [];
+  const isMember = new Set(memberships.map((row) => `${row.organizationId}\n${row.userId}`));
 
-  return batch.filter((user) => {
+  const writes: Write[] = [];
+  for (const user of batch) {
     const emailOwner = byEmail.get(user.email);
     if (byId.get(user.id)?.toLowerCase() === user.email) {
       report.usersAlreadyImported += 1;
-      return false;
+      continue;
     }
     const conflict = (reason: string) => {
       report.conflicts.push({ line: user.line, email: user.email, reason });
-      return false;
     };
-    if (emailOwner !== undefined) return conflict(`email already present (user ${emailOwner})`);
-    if (byId.has(user.id)) return conflict(`id ${user.id} belongs to another user`);
+    const owner = emailOwner?.id ?? user.id;
     const taken = user.socialAccounts.find((account) => {
-      const owner = linkedTo.get(`${account.providerId}\n${account.accountId}`);
-      return owner !== undefined && owner !== user.id;
+      const holder = linkedTo.get(`${account.providerId}\n${account.accountId}`);
+      return holder !== undefined && holder !== owner;
     });
-    if (taken) return conflict(`${taken.providerId} account ${taken.accountId} is linked to another user`);
-    return true;
-  });
+    if (emailOwner !== undefined) {
+      const already = `email already present (user ${emailOwner.id})`;
+      if (merge === "skip") {
+        conflict(already);
+        continue;
+      }
+      if (!emailOwner.verified || !user.emailVerified) {
+        const where = emailOwner.verified ? "in the source" : "here";
+        conflict(`${already}; not merged: the address is not verified ${where}`);
+        continue;
+      }
+      if (taken) {
+        conflict(`${already}; not merged: ${taken.providerId} account ${taken.accountId} is linked to another user`);
+        continue;
+      }
+      const missing: PendingUser = {
+        ...user,
+        passwordHash: null,
+        socialAccounts: user.socialAccounts.filter(
+          (account) => !linkedTo.has(`${account.providerId}\n${account.accountId}`),
+        ),
+        memberships: user.memberships.filter(
+          (membership) => !isMember.has(`${membership.organizationId}\n${emailOwner.id}`),
+        ),
+      };
+      if (missing.socialAccounts.length === 0 && missing.memberships.length === 0) {
+        report.usersAlreadyImported += 1;
+        continue;
+      }
+      writes.push({ user: missing, into: emailOwner.id });
+      continue;
+    }
+    if (byId.has(user.id)) {
+      conflict(`id ${user.id} belongs to another user`);
+      continue;
+    }
+    if (taken) {
+      conflict(`${taken.providerId} account ${taken.accountId} is linked to another user`);
+      continue;
+    }
+    writes.push({ user });
+  }
+  return writes;
 }
 
-/** Every row of these users, a few multi-row inserts per table. */
-async function writeUsers(db: DB, users: PendingUser[]): Promise<void> {
-  const users_ = users.map((user) => ({
-    id: user.id,
-    name: user.name,
-    email: user.email,
-    emailVerified: user.emailVerified,
-    image: user.image,
-    createdAt: user.createdAt,
-    updatedAt: user.updatedAt,
-  }));
-  const accounts = users.flatMap((user) => [
+/** Every row of these users (a merged one's accounts and memberships only), a few multi-row inserts per table. */
+async function writeBatch(db: DB, writes: Write[]): Promise<void> {
+  const users_ = writes
+    .filter((write) => !write.into)
+    .map(({ user }) => ({
+      id: user.id,
+      name: user.name,
+      email: user.email,
+      emailVerified: user.emailVerified,
+      image: user.image,
+      createdAt: user.createdAt,
+      updatedAt: user.updatedAt,
+    }));
+  const accounts = writes.flatMap(({ user, into = user.id }) => [
     ...(user.passwordHash
-      ? [{ providerId: CREDENTIAL_PROVIDER, accountId: user.id, password: user.passwordHash as string | null, user }]
+      ? [{ providerId: CREDENTIAL_PROVIDER, accountId: into, password: user.passwordHash as string | null, user, into }]
       : []),
-    ...user.socialAccounts.map((account) => ({ ...account, password: null, user })),
+    ...user.socialAccounts.map((account) => ({ ...account, password: null, user, into })),
   ]);
-  const members = users.flatMap((user) => user.memberships.map((membership) => ({ ...membership, user })));
+  const members = writes.flatMap(({ user, into = user.id }) =>
+    user.memberships.map((membership) => ({ ...membership, into })),
+  );
   for (const rows of chunks(users_)) await db.insertInto("user").values(rows).execute();
   for (const rows of chunks(accounts)) {
     await db
       .insertInto("account")
       .values(
-        rows.map(({ providerId, accountId, password, user }) => ({
+        rows.map(({ providerId, accountId, password, user, into }) => ({
           id: newId(),
           accountId,
           providerId,
-          userId: user.id,
+          userId: into,
           password,
           createdAt: user.createdAt,
           updatedAt: user.updatedAt,
@@ -319,10 +435,10 @@ async function writeUsers(db: DB, users: PendingUser[]): Promise<void> {
     await db
       .insertInto("member")
       .values(
-        rows.map(({ organizationId, role, createdAt, user }) => ({
+        rows.map(({ organizationId, role, createdAt, into }) => ({
           id: newId(),
           organizationId,
-          userId: user.id,
+          userId: into,
           role,
           createdAt,
         })),

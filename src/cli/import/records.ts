@@ -36,6 +36,8 @@ export type SourceRecord =
 
 export interface ImportSource {
   records(): AsyncIterable<SourceRecord>;
+  /** How many user rows the source holds (for the progress bar), or null when it cannot say cheaply. */
+  total?(): Promise<number | null>;
   close(): Promise<void>;
 }
 

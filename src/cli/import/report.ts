@@ -17,6 +17,12 @@ export function formatReport(report: ImportReport): string[] {
     `  password hash formats: ${formats}`,
     `  organizations ${verb}: ${report.organizationsImported}, already imported: ${report.organizationsAlreadyImported}, conflicts: ${report.organizationConflicts.length}`,
   ];
+  if (report.usersMerged > 0) {
+    lines.push(`  users merged into the existing user of their email (--merge link): ${report.usersMerged}`);
+  }
+  if (report.weakHashesLeftOut > 0) {
+    lines.push(`  weak hashes left out (--refuse-weak; those users reset their password): ${report.weakHashesLeftOut}`);
+  }
   if (report.membershipsDropped > 0) {
     lines.push(`  memberships left out (their organization was not imported): ${report.membershipsDropped}`);
   }

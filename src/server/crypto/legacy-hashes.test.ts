@@ -1,3 +1,4 @@
+import { pbkdf2Sync, randomBytes } from "node:crypto";
 import bcryptjs from "bcryptjs";
 import { argon2i, argon2id } from "hash-wasm";
 import { describe, expect, it } from "vitest";
@@ -54,6 +55,20 @@ describe("legacy password hashes", () => {
       const variant = prefix + stored.slice(4);
       expect(await verifyLegacyHash(variant, PASSWORD, settings)).toBe(true);
       expect(await verifyLegacyHash(variant, "correct horsf", settings)).toBe(false);
+    }
+  });
+
+  it("verifies Django's PBKDF2 as node:crypto makes it (the salt used as text, the key in base64)", async () => {
+    for (const [digest, name, length] of [
+      ["sha256", "pbkdf2_sha256", 32],
+      ["sha1", "pbkdf2_sha1", 20],
+    ] as const) {
+      const salt = randomBytes(12).toString("base64url");
+      const key = pbkdf2Sync(PASSWORD, salt, 1000, length, digest).toString("base64");
+      const stored = `${name}$1000$${salt}$${key}`;
+      expect(legacyFormatOf(stored)).toBe("pbkdf2");
+      expect(await verifyLegacyHash(stored, PASSWORD, settings)).toBe(true);
+      expect(await verifyLegacyHash(stored, "correct horsf", settings)).toBe(false);
     }
   });
 

@@ -1,5 +1,5 @@
 import { dateOf, type ImportSource, type ImportUser, type SourceRecord } from "../records.js";
-import { jsonLines } from "./files.js";
+import { countJsonLines, jsonLines } from "./files.js";
 
 /** Auth0's identity provider names as Gatehouse's social providers are named. */
 const PROVIDERS: Record<string, string> = { "google-oauth2": "google", windowslive: "microsoft" };
@@ -21,7 +21,7 @@ export async function auth0Source(path: string): Promise<ImportSource> {
       yield { kind: "user", line, user: auth0User(value as Auth0Row) };
     }
   }
-  return { records, close: async () => {} };
+  return { records, total: () => countJsonLines(path), close: async () => {} };
 }
 
 function auth0User(row: Auth0Row): ImportUser {

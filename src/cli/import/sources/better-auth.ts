@@ -80,7 +80,8 @@ export async function betterAuthSource(location: string): Promise<ImportSource> 
     }
   }
 
-  return { records, close: () => reader.close() };
+  const total = async () => Number((await reader.all(`select count(*) as n from "user"`))[0]?.n ?? 0);
+  return { records, total, close: () => reader.close() };
 }
 
 async function tableNames(reader: Awaited<ReturnType<typeof openSqlReader>>, location: string): Promise<Set<string>> {

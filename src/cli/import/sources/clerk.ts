@@ -1,5 +1,5 @@
 import type { ImportSource, SourceRecord } from "../records.js";
-import { csvRecords } from "./files.js";
+import { countCsvRecords, csvRecords } from "./files.js";
 
 /**
  * Clerk's user export (CSV from its dashboard). `password_hasher` says how `password_digest` was
@@ -37,5 +37,5 @@ export async function clerkSource(path: string): Promise<ImportSource> {
       };
     }
   }
-  return { records, close: async () => {} };
+  return { records, total: () => countCsvRecords(path), close: async () => {} };
 }

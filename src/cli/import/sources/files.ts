@@ -22,6 +22,23 @@ export async function* jsonLines(path: string): AsyncIterable<{ line: number; va
   }
 }
 
+/** How many non-empty lines a JSON-lines file has: the users of an export, for the progress bar. */
+export async function countJsonLines(path: string): Promise<number> {
+  mustExist(path);
+  let count = 0;
+  for await (const text of createInterface({ input: createReadStream(path), crlfDelay: Number.POSITIVE_INFINITY })) {
+    if (text.trim() !== "") count += 1;
+  }
+  return count;
+}
+
+/** How many records (the header row aside) a CSV file has. */
+export async function countCsvRecords(path: string): Promise<number> {
+  let count = 0;
+  for await (const _ of csvRecords(path)) count += 1;
+  return count;
+}
+
 /** A whole JSON document; a file that is not JSON is said to the operator. */
 export async function jsonDocument(path: string): Promise<unknown> {
   mustExist(path);

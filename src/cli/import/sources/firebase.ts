@@ -62,7 +62,7 @@ export function firebaseSource(cost: FirebaseScryptCost | null) {
         };
       }
     }
-    return { records, close: async () => {} };
+    return { records, total: async () => users.length, close: async () => {} };
   };
 }
 

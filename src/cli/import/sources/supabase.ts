@@ -1,5 +1,5 @@
 import { dateOf, type ImportSource, type SourceRecord } from "../records.js";
-import { csvRecords, jsonDocument } from "./files.js";
+import { countCsvRecords, csvRecords, jsonDocument } from "./files.js";
 import { SourceError } from "./sql-reader.js";
 
 /**
@@ -7,14 +7,15 @@ import { SourceError } from "./sql-reader.js";
  * CSV (`\copy auth.users to … csv header`). Its `encrypted_password` is bcrypt, written as it is.
  */
 export async function supabaseSource(path: string): Promise<ImportSource> {
+  const csv = path.toLowerCase().endsWith(".csv");
+  const document = csv ? null : await jsonDocument(path);
+  if (!csv && !Array.isArray(document)) throw new SourceError(`${path} is not a JSON array of auth.users rows`);
   async function* rows(): AsyncIterable<{ line: number; value: Record<string, unknown> }> {
-    if (path.toLowerCase().endsWith(".csv")) {
+    if (csv) {
       yield* csvRecords(path);
       return;
     }
-    const document = await jsonDocument(path);
-    if (!Array.isArray(document)) throw new SourceError(`${path} is not a JSON array of auth.users rows`);
-    for (const [index, value] of document.entries()) yield { line: index + 1, value };
+    for (const [index, value] of (document as Record<string, unknown>[]).entries()) yield { line: index + 1, value };
   }
   async function* records(): AsyncIterable<SourceRecord> {
     for await (const { line, value: row } of rows()) {
@@ -37,7 +38,11 @@ export async function supabaseSource(path: string): Promise<ImportSource> {
       };
     }
   }
-  return { records, close: async () => {} };
+  return {
+    records,
+    total: async () => (csv ? countCsvRecords(path) : (document as unknown[]).length),
+    close: async () => {},
+  };
 }
 
 /** raw_user_meta_data: an object in JSON, its JSON text in CSV. */
