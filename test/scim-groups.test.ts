@@ -685,3 +685,54 @@ describe("team roles", () => {
     expect((await can(owner as any, { permissions: { member: ["update"] } })).body.success).toBe(true);
   });
 });
+
+describe("what a group may not do", () => {
+  it("take the owner role from the only owner; and the groups go with their organization", async () => {
+    const { owner, organizationId, token } = await connectedOrganization("owner-guard");
+    await db()
+      .updateTable("scimProvider")
+      .set({ linkExistingMembers: true })
+      .where("providerId", "=", "owner-guard")
+      .execute();
+    expect((await scim(token, "POST", "/Users", newUser(owner.email))).body.id).toBe(owner.user.id);
+    const groupId = (await scim(token, "POST", "/Groups", { schemas: [GROUP], displayName: "Staff" })).body.id;
+    await owner.browser.post("/scim/update-group-mapping", { providerId: "owner-guard", groupId, role: "admin" });
+
+    const demote = await scim(
+      token,
+      "PATCH",
+      `/Groups/${groupId}`,
+      patchOp({ op: "add", path: "members", value: [{ value: owner.user.id }] }),
+    );
+    expectScimError(demote, 400, "mutability");
+    expect(await memberRole(organizationId, owner.user.id)).toBe("owner");
+    expect((await scim(token, "GET", `/Groups/${groupId}`)).body.members).toEqual([]);
+
+    // Mapped to the owner role instead: the owner is in it, and unmapping is refused likewise.
+    await owner.browser.post("/scim/update-group-mapping", { providerId: "owner-guard", groupId, role: "owner" });
+    expect(
+      (
+        await scim(
+          token,
+          "PATCH",
+          `/Groups/${groupId}`,
+          patchOp({ op: "add", path: "members", value: [{ value: owner.user.id }] }),
+        )
+      ).status,
+    ).toBe(200);
+    const unmap = await owner.browser.post("/scim/update-group-mapping", {
+      providerId: "owner-guard",
+      groupId,
+      role: null,
+    });
+    expect(unmap.body.code).toBe("SCIM_GROUP_MAPPING_REFUSED");
+    expect(await memberRole(organizationId, owner.user.id)).toBe("owner");
+
+    expect((await owner.browser.post("/organization/delete", { organizationId })).status).toBe(200);
+    const left = await db().selectFrom("scimGroup").select("id").where("organizationId", "=", organizationId).execute();
+    expect(left).toEqual([]);
+    expect(await db().selectFrom("scimGroupMember").select("userId").where("groupId", "=", groupId).execute()).toEqual(
+      [],
+    );
+  });
+});

@@ -453,6 +453,11 @@ export function resolveOptions(
       `${source}: option "scim.enabled": needs organization.enabled (a directory provisions an organization)`,
     );
   }
+  for (const field of Object.keys(options.scim.userFields)) {
+    if (!Object.hasOwn(options.user.additionalFields ?? {}, field)) {
+      throw new ConfigError(`${source}: option "scim.userFields.${field}": not a field of user.additionalFields`);
+    }
+  }
   const resolved: AuthOptions = {
     ...options,
     emailVerification: {
