@@ -133,7 +133,7 @@ const teams = z.strictObject({
   allowRemovingAllTeams: z.boolean().default(false),
   defaultTeam: z.strictObject({ enabled: z.boolean().default(true) }).prefault({}),
   /**
-   * Team roles (docs/organizations.md#team-roles): roles a member may hold within a team, in the
+   * Team roles (docs/configuration.md, "Team roles"): roles a member may hold within a team, in the
    * organization roles' statement format. Empty (the default): teams have no roles.
    */
   roles: z.record(z.string(), z.record(z.string(), z.array(z.string()))).default({}),

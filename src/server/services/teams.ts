@@ -32,7 +32,7 @@ import {
 
 /**
  * Whether the member's organization role, or their role in this team, grants the request (team
- * roles, docs/organizations.md#team-roles). Without team roles configured it is the role check alone.
+ * roles, docs/configuration.md, "Team roles"). Without team roles configured it is the role check alone.
  */
 async function allowsInTeam(
   ctx: AuthContext,

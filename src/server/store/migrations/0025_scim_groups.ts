@@ -2,7 +2,7 @@ import type { Kysely, Migration } from "kysely";
 import { columnTypes, type DialectName } from "../dialect.js";
 
 /**
- * SCIM Groups (docs/scim.md) and team roles (docs/organizations.md#team-roles).
+ * SCIM Groups (docs/scim.md) and team roles (docs/configuration.md, "Team roles").
  *
  * `scimGroup` is a group one connection pushed; the owner may map it to an organization role
  * (`role`) or to a team (`teamId`, with an optional team role), else it grants nothing.
