@@ -736,3 +736,24 @@ describe("what a group may not do", () => {
     );
   });
 });
+
+describe("races", () => {
+  it("membership PATCHes of one mapped group at once all apply, each with its role, never a 500", async () => {
+    const { owner, organizationId, token } = await connectedOrganization("groups-race");
+    const ids: string[] = [];
+    for (const n of [1, 2, 3, 4]) {
+      ids.push((await scim(token, "POST", "/Users", newUser(`racer${n}.groups@example.com`))).body.id);
+    }
+    const groupId = (await scim(token, "POST", "/Groups", { schemas: [GROUP], displayName: "Racers" })).body.id;
+    await owner.browser.post("/scim/update-group-mapping", { providerId: "groups-race", groupId, role: "admin" });
+    const answers = await Promise.all(
+      ids.map((id) =>
+        scim(token, "PATCH", `/Groups/${groupId}`, patchOp({ op: "add", path: "members", value: [{ value: id }] })),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    const group = await scim(token, "GET", `/Groups/${groupId}`);
+    expect(group.body.members.map((m: any) => m.value).sort()).toEqual([...ids].sort());
+    for (const id of ids) expect(await memberRole(organizationId, id)).toBe("admin");
+  });
+});
