@@ -294,6 +294,16 @@ describe("Entra ID's group sequence", () => {
     expect(add.status).toBe(200);
     expect((await teamPlace(teamId, carol))?.role).toBe("lead");
     expect((await teamPlace(teamId, dan))?.role).toBe("lead");
+    // Entra ID's check of one membership.
+    const isIn = async (userId: string) =>
+      (
+        await scim(
+          token,
+          "GET",
+          `/Groups?filter=${encodeURIComponent(`id eq "${groupId}" and members eq "${userId}"`)}&excludedAttributes=members`,
+        )
+      ).body.totalResults;
+    expect(await isIn(dan)).toBe(1);
     expect(await memberRole(organizationId, carol)).toBe("member");
 
     const rename = await scim(
@@ -313,6 +323,9 @@ describe("Entra ID's group sequence", () => {
     expect(remove.status).toBe(200);
     expect(await teamPlace(teamId, dan)).toBeUndefined();
     expect((await teamPlace(teamId, carol))?.role).toBe("lead");
+    expect(await isIn(dan)).toBe(0);
+    const bracketed = `id eq "${groupId}" and members[value eq "${carol}"]`;
+    expect((await scim(token, "GET", `/Groups?filter=${encodeURIComponent(bracketed)}`)).body.totalResults).toBe(1);
 
     // Unmapping takes the team places away; the group and its members stay.
     await owner.browser.post("/scim/update-group-mapping", { providerId: "entra-groups", groupId, teamId: null });

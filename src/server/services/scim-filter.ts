@@ -26,8 +26,34 @@ const GROUP_FILTERABLE: Record<string, ScimGroupFilter["attribute"]> = {
   id: "id",
 };
 
-/** A Groups list filter: `displayName eq`, `externalId eq` or `id eq`. */
+const QUOTED = '"((?:[^"\\\\]|\\\\.)*)"';
+/** Entra ID's membership check: `id eq "<group>" and members eq "<user>"` (or `members[value eq "<user>"]`). */
+const MEMBERSHIP = new RegExp(
+  `^\\s*id\\s+eq\\s+${QUOTED}\\s+and\\s+members(?:\\s+eq\\s+${QUOTED}|\\s*\\[\\s*value\\s+eq\\s+${QUOTED}\\s*\\])\\s*$`,
+  "i",
+);
+
+function unquoted(quoted: string): string {
+  try {
+    return JSON.parse(`"${quoted}"`) as string;
+  } catch {
+    throw invalidFilter("The filter's value is not a valid string");
+  }
+}
+
+/**
+ * A Groups list filter: `displayName eq`, `externalId eq` or `id eq`, or Entra ID's check of one
+ * member: `id eq "<group>" and members eq "<user>"`.
+ */
 export function parseGroupFilter(filter: string | undefined): ScimGroupFilter | null {
+  const membership = filter === undefined ? null : MEMBERSHIP.exec(filter);
+  if (membership) {
+    return {
+      attribute: "id",
+      value: unquoted(membership[1] ?? ""),
+      member: unquoted(membership[2] ?? membership[3] ?? ""),
+    };
+  }
   return parseFilter(filter, GROUP_FILTERABLE, "Groups can be filtered on displayName, externalId or id only");
 }
 

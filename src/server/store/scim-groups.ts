@@ -29,7 +29,8 @@ export interface ScimGrant {
   teamRole: string | null;
 }
 
-export type ScimGroupFilter = { attribute: "displayName" | "externalId" | "id"; value: string };
+/** An equality on one attribute; with `member`, only a group that user is a member of matches. */
+export type ScimGroupFilter = { attribute: "displayName" | "externalId" | "id"; value: string; member?: string };
 
 const GROUP_COLUMNS = [
   "id",
@@ -103,6 +104,18 @@ export async function listScimGroups(
   }
   if (filter?.attribute === "externalId") query = query.where("externalId", "=", filter.value);
   if (filter?.attribute === "id") query = query.where("id", "=", filter.value);
+  const member = filter?.member;
+  if (member !== undefined) {
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("scimGroupMember")
+          .select("scimGroupMember.userId")
+          .whereRef("scimGroupMember.groupId", "=", "scimGroup.id")
+          .where("scimGroupMember.userId", "=", member),
+      ),
+    );
+  }
   const counted = await query.select(countAll.as("total")).executeTakeFirstOrThrow();
   const total = Number(counted.total);
   if (page.limit === 0 || page.offset >= total) return { total, groups: [] };
