@@ -43,6 +43,9 @@ const IMPERSONATION_MAY = new Set([
   "GET /scim/list-provider-connections",
   "GET /scim/get-provider-connection",
   "POST /scim/delete-provider-connection",
+  // A group's mapping changes organization roles and teams, as /organization/ routes do; no credential.
+  "GET /scim/list-groups",
+  "POST /scim/update-group-mapping",
   // Reading an organization's SSO connections changes nothing.
   "GET /sso/providers",
   "GET /sso/get-provider",

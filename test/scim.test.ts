@@ -436,7 +436,7 @@ describe("discovery", () => {
       bulk: { supported: false },
     });
     const types = await scim(token, "GET", "/ResourceTypes");
-    expect(types.body.Resources.map((r: any) => r.endpoint)).toEqual(["/Users"]);
+    expect(types.body.Resources.map((r: any) => r.endpoint)).toEqual(["/Users", "/Groups"]);
     expect((await scim(token, "GET", "/ResourceTypes/User")).body.schema).toBe(USER);
     const schemas = await scim(token, "GET", "/Schemas");
     expect(schemas.body.Resources[0].id).toBe(USER);

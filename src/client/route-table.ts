@@ -327,6 +327,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["POST"],
     refreshes: ["activeOrganization"],
   },
+  "/organization/update-team-member-role": {
+    methods: ["POST"],
+    refreshes: ["activeOrganization"],
+  },
   "/passkey/delete-passkey": {
     methods: ["POST"],
     refreshes: [],
@@ -407,8 +411,16 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["GET"],
     refreshes: [],
   },
+  "/scim/list-groups": {
+    methods: ["GET"],
+    refreshes: [],
+  },
   "/scim/list-provider-connections": {
     methods: ["GET"],
+    refreshes: [],
+  },
+  "/scim/update-group-mapping": {
+    methods: ["POST"],
     refreshes: [],
   },
   "/send-verification-email": {

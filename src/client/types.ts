@@ -147,6 +147,8 @@ export interface OrganizationCalls {
   listTeamMembers: OptionalCall<typeof teams.listTeamMembers>;
   addTeamMember: Call<typeof teams.addTeamMember>;
   removeTeamMember: Call<typeof teams.removeTeamMember>;
+  /** Sets (or with null clears) a member's role within a team (team roles). */
+  updateTeamMemberRole: Call<typeof teams.updateTeamMemberRole>;
 }
 
 /** Administration calls (`/admin/...`). */

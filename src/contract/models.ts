@@ -117,5 +117,7 @@ export const teamMemberModel = z.object({
   teamId: z.string(),
   userId: z.string(),
   createdAt: timestamp,
+  /** The member's role within the team (team roles); left out when they hold none. */
+  role: z.string().optional(),
 });
 export type TeamMember = z.output<typeof teamMemberModel>;

@@ -115,7 +115,13 @@ export type ListMembersQuery = z.infer<typeof listMembersQuery>;
 
 const permissions = z.record(z.string(), z.array(z.string()));
 export const hasPermissionBody = z
-  .object({ organizationId: id.optional(), permissions: permissions.optional(), permission: permissions.optional() })
+  .object({
+    organizationId: id.optional(),
+    /** Gatehouse's addition (team roles): also count the caller's role in this team. */
+    teamId: id.optional(),
+    permissions: permissions.optional(),
+    permission: permissions.optional(),
+  })
   .refine((b) => (b.permissions === undefined) !== (b.permission === undefined), {
     message: "Invalid input: send exactly one of permissions or permission",
   });
@@ -139,3 +145,7 @@ export const setActiveTeamBody = z.object({ teamId: id.nullish() });
 export const listUserTeamsQuery = z.object({ userId: id.optional(), organizationId: id.optional() });
 export const listTeamMembersQuery = z.object({ teamId: id.optional() });
 export const teamMemberBody = z.object({ teamId: id, userId: id, organizationId: id.optional() });
+/** add-team-member; `role` is the member's role within the team (team roles, Gatehouse's addition). */
+export const addTeamMemberBody = teamMemberBody.extend({ role: roleInput.optional() });
+/** A member's role within a team; null clears it. */
+export const updateTeamMemberRoleBody = teamMemberBody.extend({ role: roleInput.nullable() });

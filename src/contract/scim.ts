@@ -35,3 +35,34 @@ export const scimConnectionModel = z.object({
 export type ScimConnection = z.infer<typeof scimConnectionModel>;
 
 export const scimConnectionsReply = z.object({ providers: z.array(scimConnectionModel) });
+
+/** A role list as the organization routes take it: "admin", "admin,billing" or ["admin","billing"]. */
+const roles = z.union([z.string().min(1).max(200), z.array(z.string().min(1).max(100)).min(1).max(20)]);
+
+/**
+ * What a directory's group grants (Gatehouse's addition; better-auth configures this in code):
+ * an organization role, or a place in a team with an optional team role, or nothing (all null).
+ */
+export const updateScimGroupMappingBody = z.object({
+  providerId,
+  groupId: z.string().min(1).max(200),
+  role: roles.nullable().optional(),
+  teamId: z.string().min(1).max(200).nullable().optional(),
+  teamRole: roles.nullable().optional(),
+});
+
+export const scimGroupMappingModel = z.object({
+  id: z.string(),
+  displayName: z.string(),
+  externalId: z.string().nullable(),
+  role: z.string().nullable(),
+  teamId: z.string().nullable(),
+  teamRole: z.string().nullable(),
+  /** How many of the connection's users the directory put in the group. */
+  members: z.number(),
+  updatedAt: z.date(),
+});
+
+export type ScimGroupMapping = z.infer<typeof scimGroupMappingModel>;
+
+export const scimGroupMappingsReply = z.object({ groups: z.array(scimGroupMappingModel) });

@@ -102,6 +102,8 @@ describe("resolveOptions", () => {
     [{ housekeeping: { interval: 0.5 } }, "housekeeping.interval"],
     [{ nope: true }, "(root)"],
     [{ scim: { enabled: true }, organization: { enabled: false } }, "scim.enabled"],
+    [{ scim: { enabled: true, userFields: { department: "title" } } }, "scim.userFields.department"],
+    [{ organization: { teams: { roles: { lead: ["update"] } } } }, "organization.teams.roles.lead"],
     [{ sso: { dnsResolvers: ["dns.example.com"] } }, "sso.dnsResolvers.0"],
     [{ sso: { domainVerification: { tokenPrefix: "a b" } } }, "sso.domainVerification.tokenPrefix"],
   ])("refuses %j naming %s", (input, key) => {

@@ -132,6 +132,11 @@ const teams = z.strictObject({
   maximumMembersPerTeam: z.number().int().positive().optional(),
   allowRemovingAllTeams: z.boolean().default(false),
   defaultTeam: z.strictObject({ enabled: z.boolean().default(true) }).prefault({}),
+  /**
+   * Team roles (docs/configuration.md, "Team roles"): roles a member may hold within a team, in the
+   * organization roles' statement format. Empty (the default): teams have no roles.
+   */
+  roles: z.record(z.string(), z.record(z.string(), z.array(z.string()))).default({}),
 });
 
 /** A role's statements: resource -> allowed actions (docs/configuration.md, "Administration"). */
@@ -275,6 +280,12 @@ const passkey = z.strictObject({
  */
 const scim = z.strictObject({
   enabled: z.boolean().default(false),
+  /**
+   * The app's own user fields (user.additionalFields) filled from the User resource a directory
+   * creates: field name -> SCIM attribute (`title`, or an extension's
+   * `urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department`). Read on create.
+   */
+  userFields: z.record(z.string(), z.string().min(1)).default({}),
 });
 
 /** A DNS server address: an IPv4 or IPv6 address, with an optional port (`127.0.0.1:5353`, `[::1]:53`). */
@@ -446,6 +457,11 @@ export function resolveOptions(
     throw new ConfigError(
       `${source}: option "scim.enabled": needs organization.enabled (a directory provisions an organization)`,
     );
+  }
+  for (const field of Object.keys(options.scim.userFields)) {
+    if (!Object.hasOwn(options.user.additionalFields ?? {}, field)) {
+      throw new ConfigError(`${source}: option "scim.userFields.${field}": not a field of user.additionalFields`);
+    }
   }
   const resolved: AuthOptions = {
     ...options,

@@ -55,7 +55,11 @@ export function memberRoutes(route: Route): void {
   route(organizationEndpoints.hasPermission, async (c, { body, caller: { session } }) => {
     // The legacy `permission` key is read as `permissions` (the reference ignores it and answers false).
     const permissions = body.permissions ?? body.permission ?? {};
-    const success = await hasPermission(c.get("auth"), session, { organizationId: body.organizationId, permissions });
+    const success = await hasPermission(c.get("auth"), session, {
+      organizationId: body.organizationId,
+      teamId: body.teamId,
+      permissions,
+    });
     return { error: null, success };
   });
 }

@@ -6,8 +6,13 @@ import type { AuthEnv } from "../http/env.js";
 import { startingRequest } from "../http/request-start.js";
 import { authenticateScimToken, type ScimConnectionRow } from "../services/scim-connections.js";
 import { invalidSyntax, ScimError } from "../services/scim-errors.js";
+import { GROUP_SCHEMA } from "../services/scim-group-input.js";
+import { createGroup, deleteGroup, getGroup, listGroups, patchGroup, replaceGroup } from "../services/scim-groups.js";
 import {
   ERROR_SCHEMA,
+  groupResource,
+  groupResourceType,
+  groupSchema,
   listResponse,
   serviceProviderConfig,
   userResource,
@@ -71,6 +76,12 @@ async function jsonBody(c: Context<AuthEnv>): Promise<unknown> {
 
 const idOf = (c: Context<AuthEnv>): string => c.req.param("id") ?? "";
 
+/** Okta and Entra ID ask for groups without their members (excludedAttributes=members) when they only look one up. */
+function withMembers(c: Context<AuthEnv>): boolean {
+  const excluded = (c.req.query("excludedAttributes") ?? "").split(",").map((name) => name.trim().toLowerCase());
+  return !excluded.includes("members");
+}
+
 type ScimHandler = (c: Context<AuthEnv>, connection: ScimConnectionRow, v2Url: string) => Promise<Response> | Response;
 
 export function scimProtocolRoutes(app: Hono<AuthEnv>, ctx: AuthContext): void {
@@ -95,15 +106,21 @@ export function scimProtocolRoutes(app: Hono<AuthEnv>, ctx: AuthContext): void {
   };
 
   on("GET", "/ServiceProviderConfig", (c) => scimJson(c, serviceProviderConfig(v2Url)));
-  on("GET", "/ResourceTypes", (c) => scimJson(c, listResponse([userResourceType(v2Url)], 1, 1)));
+  const resourceTypes = [userResourceType(v2Url), groupResourceType(v2Url)];
+  const schemas = [userSchema(v2Url), groupSchema(v2Url)];
+  on("GET", "/ResourceTypes", (c) => scimJson(c, listResponse(resourceTypes, 2, 1)));
   on("GET", "/ResourceTypes/:id", (c) => {
-    if (c.req.param("id") !== "User") throw new ScimError(404, "Resource type not found");
-    return scimJson(c, userResourceType(v2Url));
+    const type = resourceTypes.find((t) => t.id === c.req.param("id"));
+    if (!type) throw new ScimError(404, "Resource type not found");
+    return scimJson(c, type);
   });
-  on("GET", "/Schemas", (c) => scimJson(c, listResponse([userSchema(v2Url)], 1, 1)));
+  on("GET", "/Schemas", (c) => scimJson(c, listResponse(schemas, 2, 1)));
   on("GET", "/Schemas/:id", (c) => {
-    if (c.req.param("id") !== USER_SCHEMA) throw new ScimError(404, "Schema not found");
-    return scimJson(c, userSchema(v2Url));
+    const schema = schemas.find((s) => s.id === c.req.param("id"));
+    if (!schema || (schema.id !== USER_SCHEMA && schema.id !== GROUP_SCHEMA)) {
+      throw new ScimError(404, "Schema not found");
+    }
+    return scimJson(c, schema);
   });
 
   on("GET", "/Users", async (c, connection) => {
@@ -131,6 +148,38 @@ export function scimProtocolRoutes(app: Hono<AuthEnv>, ctx: AuthContext): void {
   });
   on("DELETE", "/Users/:id", async (c, connection) => {
     await deleteUser(c.get("auth"), connection, idOf(c));
+    return c.body(null, 204);
+  });
+
+  on("GET", "/Groups", async (c, connection) => {
+    const { filter, startIndex, count } = c.req.query();
+    const page = await listGroups(c.get("auth"), connection, {
+      filter,
+      startIndex,
+      count,
+      withMembers: withMembers(c),
+    });
+    const resources = page.groups.map((group) => groupResource(v2Url, group));
+    return scimJson(c, listResponse(resources, page.total, page.startIndex));
+  });
+  on("POST", "/Groups", async (c, connection) => {
+    const resource = groupResource(v2Url, await createGroup(c.get("auth"), connection, await jsonBody(c)));
+    c.header("Location", resource.meta.location);
+    return scimJson(c, resource, 201);
+  });
+  on("GET", "/Groups/:id", async (c, connection) => {
+    return scimJson(c, groupResource(v2Url, await getGroup(c.get("auth"), connection, idOf(c), withMembers(c))));
+  });
+  on("PUT", "/Groups/:id", async (c, connection) => {
+    const group = await replaceGroup(c.get("auth"), connection, idOf(c), await jsonBody(c));
+    return scimJson(c, groupResource(v2Url, group));
+  });
+  on("PATCH", "/Groups/:id", async (c, connection) => {
+    const group = await patchGroup(c.get("auth"), connection, idOf(c), await jsonBody(c));
+    return scimJson(c, groupResource(v2Url, group));
+  });
+  on("DELETE", "/Groups/:id", async (c, connection) => {
+    await deleteGroup(c.get("auth"), connection, idOf(c));
     return c.body(null, 204);
   });
 }

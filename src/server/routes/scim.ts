@@ -6,6 +6,7 @@ import {
   getScimConnection,
   listScimConnections,
 } from "../services/scim-connections.js";
+import { listGroupMappings, updateGroupMapping } from "../services/scim-groups.js";
 
 /** An organization's SCIM connections (registered when scim.enabled); the protocol is routes/scim-protocol.ts. */
 export function scimRoutes(route: Route): void {
@@ -25,5 +26,13 @@ export function scimRoutes(route: Route): void {
   route(scimEndpoints.deleteSCIMProviderConnection, async (c, { body, caller: { session } }) => {
     await deleteScimConnectionOf(c.get("auth"), session, body.providerId);
     return { success: true };
+  });
+
+  route(scimEndpoints.listSCIMGroups, async (c, { query, caller: { session } }) => {
+    return { groups: await listGroupMappings(c.get("auth"), session, query.providerId) };
+  });
+
+  route(scimEndpoints.updateSCIMGroupMapping, async (c, { body, caller: { session } }) => {
+    return updateGroupMapping(c.get("auth"), session, body);
   });
 }

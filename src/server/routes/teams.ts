@@ -11,6 +11,7 @@ import {
   removeTeamMember,
   setActiveTeam,
   updateTeam,
+  updateTeamMemberRole,
 } from "../services/teams.js";
 
 /** Teams inside an organization (registered when organization.teams.enabled). */
@@ -53,5 +54,9 @@ export function teamRoutes(route: Route): void {
   route(teamEndpoints.removeTeamMember, async (c, { body, caller: { session } }) => {
     await removeTeamMember(c.get("auth"), session, body);
     return { message: "Team member removed successfully." };
+  });
+
+  route(teamEndpoints.updateTeamMemberRole, async (c, { body, caller: { session } }) => {
+    return updateTeamMemberRole(c.get("auth"), session, body);
   });
 }

@@ -33,3 +33,37 @@ export function roleAllows(ctx: AuthContext, role: string, request: Record<strin
 export function isOwnerRole(ctx: AuthContext, role: string): boolean {
   return parseRoles(role).includes(ctx.options.organization.creatorRole);
 }
+
+/** Team roles (options.organization.teams.roles): none unless the app defines them. */
+export function teamRoleTable(ctx: AuthContext): Readonly<Record<string, Statements>> {
+  return ctx.options.organization.teams.roles;
+}
+
+/** Team roles for storage: validated against the team role table; ROLE_NOT_FOUND for an unknown one. */
+export function normalizeTeamRoles(ctx: AuthContext, input: string | readonly string[]): string {
+  const roles = parseRoles(input);
+  if (roles.length === 0) throw new AuthError("ROLE_NOT_FOUND");
+  const table = teamRoleTable(ctx);
+  const unknown = roles.filter((r) => !Object.hasOwn(table, r));
+  if (unknown.length > 0) {
+    throw new AuthError("ROLE_NOT_FOUND", { message: `Team role not found: ${unknown.join(", ")}` });
+  }
+  return roles.join(",");
+}
+
+/**
+ * Whether a member may do everything asked within a team: their organization role, or their role
+ * in that team (null when they hold none), must grant it. A team role adds to the organization
+ * role inside its team only; some single role must still grant every requested action.
+ */
+export function memberAllowsInTeam(
+  ctx: AuthContext,
+  roles: { role: string; teamRole: string | null },
+  request: Record<string, readonly string[]>,
+): boolean {
+  const grants = [
+    ...grantsOf(roleTable(ctx), parseRoles(roles.role)),
+    ...grantsOf(teamRoleTable(ctx), parseRoles(roles.teamRole)),
+  ];
+  return someGrantAllows(grants, request);
+}

@@ -16,6 +16,7 @@ import {
   deleteSessionByTokenHash,
   deleteUserSession,
   deleteUserSessions,
+  deleteUserSessionsIn,
   insertSession,
   type NewSession,
   type RevokedSessionRow,
@@ -192,6 +193,15 @@ export const deleteAllUserSessions = (
   options: { exceptId?: string } = {},
 ): Promise<RevokedSessionRow[]> =>
   hookedDeleteReturning(ctx, db, "session", (trx) => deleteUserSessions(trx, userId, options));
+
+/** The user's sessions acting in one organization (a directory deprovisioning them there). */
+export const deleteUserSessionsInOrganization = (
+  ctx: AuthContext,
+  db: DB,
+  userId: string,
+  organizationId: string,
+): Promise<RevokedSessionRow[]> =>
+  hookedDeleteReturning(ctx, db, "session", (trx) => deleteUserSessionsIn(trx, userId, organizationId));
 
 export const createCredentialAccount = (
   ctx: AuthContext,

@@ -16,10 +16,10 @@ import {
   type MembersReply,
 } from "../store/members.js";
 import { clearUserActiveOrganization, lockOrganization } from "../store/organizations.js";
-import { findOrganizationTeams, insertTeamMember } from "../store/teams.js";
+import { findOrganizationTeams, findTeam, findTeamMember, insertTeamMember } from "../store/teams.js";
 import { findUserById } from "../store/users.js";
 import { invalidInput } from "../validation.js";
-import { isOwnerRole, normalizeRoles, roleAllows } from "./access-control.js";
+import { isOwnerRole, memberAllowsInTeam, normalizeRoles, roleAllows } from "./access-control.js";
 import { createMemberRow, deleteMemberRow, updateMemberRoleData } from "./hooked-writes.js";
 import {
   type ActiveChange,
@@ -295,7 +295,7 @@ export async function listMembers(
 export async function hasPermission(
   ctx: AuthContext,
   session: Session,
-  input: { organizationId?: string; permissions: Record<string, string[]> },
+  input: { organizationId?: string; teamId?: string; permissions: Record<string, string[]> },
 ): Promise<boolean> {
   const organizationId = resolveOrganizationId(session, input.organizationId, "NO_ACTIVE_ORGANIZATION");
   const member = await requireMember(
@@ -304,5 +304,10 @@ export async function hasPermission(
     session.userId,
     new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION", { status: 403 }),
   );
-  return roleAllows(ctx, member.role, input.permissions);
+  if (input.teamId === undefined) return roleAllows(ctx, member.role, input.permissions);
+  // Within a team: the organization role, or the caller's role in that team (team roles).
+  const team = await findTeam(ctx.db, input.teamId);
+  if (!team || team.organizationId !== organizationId) throw new AuthError("TEAM_NOT_FOUND");
+  const place = await findTeamMember(ctx.db, input.teamId, session.userId);
+  return memberAllowsInTeam(ctx, { role: member.role, teamRole: place?.role ?? null }, input.permissions);
 }

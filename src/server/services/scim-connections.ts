@@ -16,6 +16,7 @@ import {
   listScimConnectionsOfMember,
   type ScimConnectionRow,
 } from "../store/scim.js";
+import { deleteScimGroupsOf } from "../store/scim-groups.js";
 import { isOwnerRole } from "./access-control.js";
 
 export type { ScimConnectionRow };
@@ -34,7 +35,11 @@ async function requireOwner(ctx: AuthContext, db: DB, organizationId: string, us
 }
 
 /** The connection named, if the caller owns its organization; a stranger cannot tell it exists. */
-async function ownedConnection(ctx: AuthContext, session: Session, providerId: string): Promise<ScimConnectionRow> {
+export async function ownedConnection(
+  ctx: AuthContext,
+  session: Session,
+  providerId: string,
+): Promise<ScimConnectionRow> {
   const connection = await findScimConnection(ctx.db, providerId);
   if (!connection || !(await findMember(ctx.db, connection.organizationId, session.userId))) {
     throw new AuthError("SCIM_PROVIDER_NOT_FOUND");
@@ -102,6 +107,8 @@ export async function getScimConnection(
 export async function deleteScimConnectionOf(ctx: AuthContext, session: Session, providerId: string): Promise<void> {
   const connection = await ownedConnection(ctx, session, providerId);
   await ctx.db.transaction().execute(async (trx) => {
+    // What its groups gave stays, as its users and their memberships do.
+    await deleteScimGroupsOf(trx, connection);
     await deleteScimUserLinks(trx, connection);
     await deleteScimConnection(trx, providerId);
   });

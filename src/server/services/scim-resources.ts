@@ -1,4 +1,6 @@
 import type { ScimUserRow } from "../store/scim.js";
+import { GROUP_SCHEMA } from "./scim-group-input.js";
+import type { ScimGroupView } from "./scim-groups.js";
 import { USER_SCHEMA } from "./scim-user-input.js";
 
 /**
@@ -30,6 +32,32 @@ export function userResource(v2Url: string, user: ScimUserRow) {
       created: user.createdAt.toISOString(),
       lastModified: user.updatedAt.toISOString(),
       location: `${v2Url}/Users/${user.id}`,
+    },
+  };
+}
+
+/** A Group resource; `members` is left out when the directory asked (excludedAttributes=members). */
+export function groupResource(v2Url: string, { group, members }: ScimGroupView) {
+  return {
+    schemas: [GROUP_SCHEMA],
+    id: group.id,
+    ...(group.externalId === null ? {} : { externalId: group.externalId }),
+    displayName: group.displayName,
+    ...(members === null
+      ? {}
+      : {
+          members: members.map((member) => ({
+            value: member.userId,
+            display: member.userName,
+            type: "User",
+            $ref: `${v2Url}/Users/${member.userId}`,
+          })),
+        }),
+    meta: {
+      resourceType: "Group",
+      created: group.createdAt.toISOString(),
+      lastModified: group.updatedAt.toISOString(),
+      location: `${v2Url}/Groups/${group.id}`,
     },
   };
 }
@@ -80,6 +108,19 @@ export function userResourceType(v2Url: string) {
   };
 }
 
+export function groupResourceType(v2Url: string) {
+  return {
+    schemas: [RESOURCE_TYPE_SCHEMA],
+    id: "Group",
+    name: "Group",
+    endpoint: "/Groups",
+    description: "A group of the directory's users; its owner may map it to a role or a team",
+    schema: GROUP_SCHEMA,
+    schemaExtensions: [],
+    meta: { resourceType: "ResourceType", location: `${v2Url}/ResourceTypes/Group` },
+  };
+}
+
 const attr = (name: string, extra: Record<string, unknown> = {}) => ({
   name,
   type: "string",
@@ -114,5 +155,29 @@ export function userSchema(v2Url: string) {
       attr("active", { type: "boolean" }),
     ],
     meta: { resourceType: "Schema", location: `${v2Url}/Schemas/${USER_SCHEMA}` },
+  };
+}
+
+export function groupSchema(v2Url: string) {
+  return {
+    schemas: [SCHEMA_SCHEMA],
+    id: GROUP_SCHEMA,
+    name: "Group",
+    description: "Group",
+    attributes: [
+      attr("displayName", { required: true }),
+      attr("externalId", { caseExact: true }),
+      attr("members", {
+        type: "complex",
+        multiValued: true,
+        subAttributes: [
+          attr("value", { mutability: "immutable" }),
+          attr("display", { mutability: "readOnly" }),
+          attr("type", { mutability: "immutable", canonicalValues: ["User"] }),
+          attr("$ref", { type: "reference", referenceTypes: ["User"], mutability: "immutable" }),
+        ],
+      }),
+    ],
+    meta: { resourceType: "Schema", location: `${v2Url}/Schemas/${GROUP_SCHEMA}` },
   };
 }

@@ -250,3 +250,25 @@ export function applyUserPatch(caller: UserDraft, body: unknown): UserDraft {
   }
   return draft;
 }
+
+/**
+ * The values the options' scim.userFields mapping takes from a User resource: field name -> the
+ * attribute's value (a core attribute, or `<extension urn>:<attribute>`). Absent attributes are left
+ * out, so the field's default or requirement decides (services/additional-fields.ts).
+ */
+export function mappedFieldValues(body: unknown, mapping: Readonly<Record<string, string>>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  if (!isObject(body)) return values;
+  for (const [field, path] of Object.entries(mapping)) {
+    let value: unknown;
+    if (path.toLowerCase().startsWith("urn:")) {
+      const cut = path.lastIndexOf(":");
+      const extension = attribute(body, path.slice(0, cut).toLowerCase());
+      value = isObject(extension) ? attribute(extension, path.slice(cut + 1).toLowerCase()) : undefined;
+    } else {
+      value = attribute(body, path.toLowerCase());
+    }
+    if (value !== undefined && value !== null) values[field] = value;
+  }
+  return values;
+}

@@ -3,7 +3,7 @@ import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
 import type { DB } from "../store/database.js";
 import { isUniqueViolation } from "../store/database.js";
-import { countMembersWithRole, findMember } from "../store/members.js";
+import { countMembersWithRole, countUserMemberships, findMember } from "../store/members.js";
 import { clearUserActiveOrganization, lockOrganization } from "../store/organizations.js";
 import {
   deleteScimUserLink,
@@ -14,24 +14,24 @@ import {
   type ScimUserRow,
   updateScimUserLink,
 } from "../store/scim.js";
+import { deleteScimGroupMembers, scimGroupIdsOfUser } from "../store/scim-groups.js";
 import { findUserByEmail } from "../store/users.js";
 import { isOwnerRole } from "./access-control.js";
+import { readFieldInput } from "./additional-fields.js";
 import { createUserRow, deleteMemberRow, updateUserRow } from "./hooked-writes.js";
 import { insertMemberUnderLimit } from "./members.js";
-import { emailNotOwned, ScimError, userNotFound } from "./scim-errors.js";
+import { emailNotOwned, invalidValue, ScimError, userNotFound } from "./scim-errors.js";
 import { parseUserFilter } from "./scim-filter.js";
+import { PROVISIONED_ROLE, reconcileAllGrants } from "./scim-grants.js";
 import { MAX_RESULTS } from "./scim-resources.js";
-import { applyUserPatch, parseUserResource, type UserDraft } from "./scim-user-input.js";
-import { revokeAllSessions } from "./sessions.js";
+import { applyUserPatch, mappedFieldValues, parseUserResource, type UserDraft } from "./scim-user-input.js";
+import { revokeAllSessions, revokeOrganizationSessions } from "./sessions.js";
 
 /**
  * The directory's view of an organization's members (RFC 7644 section 3 on /scim/v2/Users). A
  * connection sees only the users it provisioned (store/scim.ts); active means "is a member", so
  * deactivating or deleting removes the membership and ends the user's sessions on every instance.
  */
-
-/** The role a provisioned user joins with. */
-const PROVISIONED_ROLE = "member";
 
 const uniqueness = (detail: string) => new ScimError(409, detail, "uniqueness");
 
@@ -66,7 +66,11 @@ export async function getUser(ctx: AuthContext, connection: ScimConnectionRow, u
   return user;
 }
 
-/** Takes the membership away under the organization lock; the only owner keeps theirs. */
+/**
+ * Takes the membership away under the organization lock (the only owner keeps theirs) and ends the
+ * sessions acting in the organization; when the person belongs to no organization any more, every
+ * session of theirs (docs/scim.md, "Deprovisioning and sessions").
+ */
 async function endMembership(ctx: AuthContext, trx: DB, organizationId: string, userId: string): Promise<boolean> {
   const member = await findMember(trx, organizationId, userId);
   if (!member) return false;
@@ -76,8 +80,10 @@ async function endMembership(ctx: AuthContext, trx: DB, organizationId: string, 
   }
   await deleteMemberRow(ctx, trx, member);
   await ctx.webhooks.enqueue(trx, "member.removed", member);
+  // Before the active organization is cleared, which would hide which sessions acted in it.
+  if ((await countUserMemberships(trx, userId)) === 0) await revokeAllSessions(ctx, trx, userId);
+  else await revokeOrganizationSessions(ctx, trx, userId, organizationId);
   await clearUserActiveOrganization(trx, userId, organizationId);
-  await revokeAllSessions(ctx, trx, userId);
   return true;
 }
 
@@ -85,6 +91,8 @@ async function beginMembership(ctx: AuthContext, trx: DB, organizationId: string
   if (await findMember(trx, organizationId, userId)) return;
   try {
     await insertMemberUnderLimit(ctx, trx, { organizationId, userId, role: PROVISIONED_ROLE, teamIds: [] });
+    // A person made active again gets what the directory's mapped groups give them.
+    await reconcileAllGrants(ctx, trx, organizationId, userId);
   } catch (error) {
     if (error instanceof AuthError && error.code === "ORGANIZATION_MEMBERSHIP_LIMIT_REACHED") {
       throw new ScimError(409, "The organization has reached its membership limit");
@@ -104,12 +112,33 @@ async function userNameTaken(trx: DB, connection: ScimConnectionRow, draft: User
 }
 
 /**
+ * The app's own user fields for a new account: from the resource by scim.userFields, else their
+ * defaults. A required field neither gives is a SCIM invalidValue naming it, not a failed insert.
+ */
+function userFieldValues(ctx: AuthContext, body: unknown): Record<string, unknown> {
+  try {
+    return readFieldInput(ctx.fields.user, mappedFieldValues(body, ctx.options.scim.userFields), {
+      creating: true,
+      source: "server",
+    });
+  } catch (error) {
+    if (error instanceof AuthError) {
+      throw invalidValue(
+        `${error.message.replace(/^Invalid input: /, "The user field ")}; map it from a SCIM attribute (scim.userFields) or give it a default`,
+      );
+    }
+    throw error;
+  }
+}
+
+/**
  * POST /Users: a new user with the directory's (verified) email joins the organization. An
  * existing account is taken over only when the owner allowed it (linkExistingMembers) and the
  * person is already a member; otherwise 409, as Okta and Entra expect for a user who exists.
  */
 export async function createUser(ctx: AuthContext, connection: ScimConnectionRow, body: unknown): Promise<ScimUserRow> {
   const draft = parseUserResource(body);
+  const fieldValues = userFieldValues(ctx, body);
   const { organizationId } = connection;
   let revoked = false;
   let userId: string;
@@ -133,6 +162,7 @@ export async function createUser(ctx: AuthContext, connection: ScimConnectionRow
           image: null,
           role: ctx.options.admin.defaultRole,
           now,
+          fields: { spec: ctx.fields.user, values: fieldValues },
         });
         await ctx.webhooks.enqueue(trx, "user.created", user);
         id = user.id;
@@ -229,6 +259,9 @@ export async function deleteUser(ctx: AuthContext, connection: ScimConnectionRow
     if (!(await lockOrganization(trx, ctx.dialect, connection.organizationId))) throw userNotFound();
     if (!(await findScimUser(trx, connection, userId))) throw userNotFound();
     const ended = await endMembership(ctx, trx, connection.organizationId, userId);
+    for (const groupId of await scimGroupIdsOfUser(trx, connection, userId)) {
+      await deleteScimGroupMembers(trx, groupId, [userId]);
+    }
     await deleteScimUserLink(trx, connection, userId);
     return ended;
   });

@@ -24,6 +24,7 @@ import {
   deleteAllUserSessions,
   deleteOneUserSession,
   deleteSessionByToken,
+  deleteUserSessionsInOrganization,
 } from "./hooked-writes.js";
 import { isTrustedDevice } from "./trusted-devices.js";
 
@@ -293,6 +294,20 @@ export async function revokeAllSessions(
 ): Promise<number> {
   return ctx.webhooks.atomic(db, "session.revoked", async (trx) => {
     const revoked = await deleteAllUserSessions(ctx, trx, userId, options);
+    await ctx.webhooks.enqueue(trx, "session.revoked", revoked);
+    return revoked.length;
+  });
+}
+
+/** Ends the user's sessions whose active organization is this one; how many went. */
+export async function revokeOrganizationSessions(
+  ctx: AuthContext,
+  db: DB,
+  userId: string,
+  organizationId: string,
+): Promise<number> {
+  return ctx.webhooks.atomic(db, "session.revoked", async (trx) => {
+    const revoked = await deleteUserSessionsInOrganization(ctx, trx, userId, organizationId);
     await ctx.webhooks.enqueue(trx, "session.revoked", revoked);
     return revoked.length;
   });

@@ -18,9 +18,10 @@ import {
   listTeamMembers as listTeamMemberRows,
   listTeams as listTeamRows,
   listUserTeams as listUserTeamRows,
+  setTeamMemberRole,
   updateTeamRow,
 } from "../store/teams.js";
-import { roleAllows } from "./access-control.js";
+import { memberAllowsInTeam, normalizeTeamRoles, roleAllows } from "./access-control.js";
 import {
   type ActiveChange,
   requireMember,
@@ -28,6 +29,22 @@ import {
   requirePermission,
   resolveOrganizationId,
 } from "./organization-access.js";
+
+/**
+ * Whether the member's organization role, or their role in this team, grants the request (team
+ * roles, docs/configuration.md, "Team roles"). Without team roles configured it is the role check alone.
+ */
+async function allowsInTeam(
+  ctx: AuthContext,
+  member: { role: string; userId: string },
+  teamId: string,
+  request: Record<string, readonly string[]>,
+): Promise<boolean> {
+  if (roleAllows(ctx, member.role, request)) return true;
+  if (Object.keys(ctx.options.organization.teams.roles).length === 0) return false;
+  const place = await findTeamMember(ctx.db, teamId, member.userId);
+  return memberAllowsInTeam(ctx, { role: member.role, teamRole: place?.role ?? null }, request);
+}
 
 /** The team if it belongs to the organization; TEAM_NOT_FOUND otherwise (another organization's team is not found). */
 async function teamOf(ctx: AuthContext, organizationId: string, teamId: string): Promise<Team> {
@@ -68,7 +85,8 @@ export async function updateTeam(
     input.data.organizationId ?? session.activeOrganizationId ?? (await findTeam(ctx.db, input.teamId))?.organizationId;
   if (!organizationId) throw new AuthError("TEAM_NOT_FOUND");
   const member = await findMember(ctx.db, organizationId, session.userId);
-  if (!member || !roleAllows(ctx, member.role, { team: ["update"] })) {
+  // A team role granting team:update lets its holder rename their own team.
+  if (!member || !(await allowsInTeam(ctx, member, input.teamId, { team: ["update"] }))) {
     throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM");
   }
   await teamOf(ctx, organizationId, input.teamId);
@@ -195,13 +213,9 @@ async function authorizeTeamMemberChange(
 ): Promise<void> {
   const organizationId = resolveOrganizationId(session, input.organizationId, "NO_ACTIVE_ORGANIZATION");
   const notMember = "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION";
-  await requireOrgPermission(ctx, {
-    organizationId,
-    userId: session.userId,
-    notMember,
-    permissions: { member: [action] },
-    denied: refusal,
-  });
+  const caller = await requireMember(ctx.db, organizationId, session.userId, notMember);
+  // A team role granting member:<action> lets its holder manage their own team's members.
+  if (!(await allowsInTeam(ctx, caller, input.teamId, { member: [action] }))) throw new AuthError(refusal);
   await requireMember(ctx.db, organizationId, input.userId, notMember);
   await teamOf(ctx, organizationId, input.teamId);
 }
@@ -209,9 +223,11 @@ async function authorizeTeamMemberChange(
 export async function addTeamMember(
   ctx: AuthContext,
   session: Session,
-  input: { teamId: string; userId: string; organizationId?: string },
+  input: { teamId: string; userId: string; organizationId?: string; role?: string | string[] },
 ): Promise<TeamMember> {
+  const role = input.role === undefined ? null : normalizeTeamRoles(ctx, input.role);
   await authorizeTeamMemberChange(ctx, session, input, "update", "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_TEAM_MEMBER");
+  if (role !== null) await requireOrgRoleToAssignTeamRoles(ctx, session, input);
   const existing = await findTeamMember(ctx.db, input.teamId, input.userId);
   if (existing) return existing;
   const max = ctx.options.organization.teams.maximumMembersPerTeam;
@@ -219,7 +235,13 @@ export async function addTeamMember(
     throw new AuthError("TEAM_MEMBER_LIMIT_REACHED");
   }
   try {
-    return await insertTeamMember(ctx.db, { id: newId(), teamId: input.teamId, userId: input.userId, now: ctx.now() });
+    return await insertTeamMember(ctx.db, {
+      id: newId(),
+      teamId: input.teamId,
+      userId: input.userId,
+      now: ctx.now(),
+      role,
+    });
   } catch (error) {
     // A parallel add won the (teamId, userId) key: the call stays idempotent.
     if (!isUniqueViolation(error)) throw error;
@@ -241,4 +263,39 @@ export async function removeTeamMember(
     }
     await clearActiveTeam(trx, input.teamId, input.userId);
   });
+}
+
+/**
+ * Team roles are given by those whose organization role grants member:update: a team role alone
+ * never lets its holder hand out team roles (their own included).
+ */
+async function requireOrgRoleToAssignTeamRoles(
+  ctx: AuthContext,
+  session: Session,
+  input: { organizationId?: string },
+): Promise<void> {
+  const organizationId = resolveOrganizationId(session, input.organizationId, "NO_ACTIVE_ORGANIZATION");
+  await requireOrgPermission(ctx, {
+    organizationId,
+    userId: session.userId,
+    notMember: "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION",
+    permissions: { member: ["update"] },
+    denied: "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER",
+  });
+}
+
+/** Sets (or, with null, clears) a team member's role within the team. */
+export async function updateTeamMemberRole(
+  ctx: AuthContext,
+  session: Session,
+  input: { teamId: string; userId: string; role: string | string[] | null; organizationId?: string },
+): Promise<TeamMember> {
+  const role = input.role === null ? null : normalizeTeamRoles(ctx, input.role);
+  const organizationId = resolveOrganizationId(session, input.organizationId, "NO_ACTIVE_ORGANIZATION");
+  await requireOrgRoleToAssignTeamRoles(ctx, session, input);
+  await requireMember(ctx.db, organizationId, input.userId, "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
+  await teamOf(ctx, organizationId, input.teamId);
+  const updated = await setTeamMemberRole(ctx.db, input.teamId, input.userId, role);
+  if (!updated) throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_TEAM");
+  return updated;
 }

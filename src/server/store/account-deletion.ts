@@ -13,6 +13,7 @@ export async function deleteUserAndOwnedRows(db: DB, userId: string): Promise<Us
   await db.deleteFrom("account").where("userId", "=", userId).execute();
   await db.deleteFrom("teamMember").where("userId", "=", userId).execute();
   await db.deleteFrom("member").where("userId", "=", userId).execute();
+  await db.deleteFrom("scimGroupMember").where("userId", "=", userId).execute();
   await db.deleteFrom("scimUser").where("userId", "=", userId).execute();
   const row = await db.deleteFrom("user").where("id", "=", userId).returningAll().executeTakeFirst();
   return row ? mapUser(row) : null;

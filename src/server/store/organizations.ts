@@ -127,6 +127,11 @@ export async function deleteOrganizationWithContents(db: DB, id: string): Promis
     .deleteFrom("teamMember")
     .where("teamId", "in", (eb) => eb.selectFrom("team").select("team.id").where("team.organizationId", "=", id))
     .execute();
+  await db
+    .deleteFrom("scimGroupMember")
+    .where("groupId", "in", (eb) => eb.selectFrom("scimGroup").select("scimGroup.id").where("organizationId", "=", id))
+    .execute();
+  await db.deleteFrom("scimGroup").where("organizationId", "=", id).execute();
   await db.deleteFrom("team").where("organizationId", "=", id).execute();
   await db.deleteFrom("invitation").where("organizationId", "=", id).execute();
   await db.deleteFrom("member").where("organizationId", "=", id).execute();

@@ -175,6 +175,8 @@ export interface TeamMemberTable {
   teamId: string;
   userId: string;
   createdAt: Timestamp;
+  /** The member's role within the team (team roles); null: the team's default role. */
+  role: Generated<string | null>;
 }
 
 export interface JwksTable {
@@ -303,6 +305,26 @@ export interface ScimUserTable {
   updatedAt: Timestamp;
 }
 
+/** A group a SCIM connection pushed; it grants `role` or a place in `teamId` once the owner maps it. */
+export interface ScimGroupTable {
+  id: string;
+  organizationId: string;
+  providerId: string;
+  displayName: string;
+  externalId: string | null;
+  role: string | null;
+  teamId: string | null;
+  teamRole: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface ScimGroupMemberTable {
+  groupId: string;
+  userId: string;
+  createdAt: Timestamp;
+}
+
 /** One security event (store/audit-trail.ts); `hash` chains it to the entry before. */
 export interface AuditTrailTable {
   seq: ColumnType<number | string, number, number>;
@@ -355,6 +377,8 @@ export interface Database {
   ssoDomain: SsoDomainTable;
   scimProvider: ScimProviderTable;
   scimUser: ScimUserTable;
+  scimGroup: ScimGroupTable;
+  scimGroupMember: ScimGroupMemberTable;
   auditTrail: AuditTrailTable;
   auditChain: AuditChainTable;
 }

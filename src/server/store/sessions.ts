@@ -142,6 +142,20 @@ export async function deleteUserSessions(
   return query.returning(REVOKED_COLUMNS).execute();
 }
 
+/** Deletes the user's sessions acting in the organization (its active one); answers those that went. */
+export async function deleteUserSessionsIn(
+  db: DB,
+  userId: string,
+  organizationId: string,
+): Promise<RevokedSessionRow[]> {
+  return db
+    .deleteFrom("session")
+    .where("userId", "=", userId)
+    .where("activeOrganizationId", "=", organizationId)
+    .returning(REVOKED_COLUMNS)
+    .execute();
+}
+
 export async function listActiveUserSessions(db: DB, userId: string, now: Date): Promise<SessionRow[]> {
   return readPrecompiled(db, "activeUserSessions", [userId, now], ([user, at]) =>
     db

@@ -18,7 +18,13 @@ export function mapTeam(row: TeamRow): Team {
 }
 
 export function mapTeamMember(row: Selectable<TeamMemberTable>): TeamMember {
-  return { id: row.id, teamId: row.teamId, userId: row.userId, createdAt: toDate(row.createdAt) };
+  return {
+    id: row.id,
+    teamId: row.teamId,
+    userId: row.userId,
+    createdAt: toDate(row.createdAt),
+    ...(row.role ? { role: row.role } : {}),
+  };
 }
 
 export async function insertTeam(
@@ -103,14 +109,31 @@ export async function findTeamMember(db: DB, teamId: string, userId: string): Pr
 
 export async function insertTeamMember(
   db: DB,
-  tm: { id: string; teamId: string; userId: string; now: Date },
+  tm: { id: string; teamId: string; userId: string; now: Date; role?: string | null },
 ): Promise<TeamMember> {
   const row = await db
     .insertInto("teamMember")
-    .values({ id: tm.id, teamId: tm.teamId, userId: tm.userId, createdAt: tm.now })
+    .values({ id: tm.id, teamId: tm.teamId, userId: tm.userId, createdAt: tm.now, role: tm.role ?? null })
     .returningAll()
     .executeTakeFirstOrThrow();
   return mapTeamMember(row);
+}
+
+/** Sets a member's role within the team (null: none); the row as it is now, or null when there is none. */
+export async function setTeamMemberRole(
+  db: DB,
+  teamId: string,
+  userId: string,
+  role: string | null,
+): Promise<TeamMember | null> {
+  const row = await db
+    .updateTable("teamMember")
+    .set({ role })
+    .where("teamId", "=", teamId)
+    .where("userId", "=", userId)
+    .returningAll()
+    .executeTakeFirst();
+  return row ? mapTeamMember(row) : null;
 }
 
 export async function countTeamMembers(db: DB, teamId: string): Promise<number> {
