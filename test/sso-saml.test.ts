@@ -293,6 +293,12 @@ describe.skipIf(unavailable !== null)("SAML 2.0 connections", () => {
       await expectRefused(acs, "invalid_signature", user.email);
     });
 
+    it("a signed response whose assertion is not signed itself", async () => {
+      const user = person();
+      const { acs } = await samlFlow({ providerId: "refuse-saml" }, user, "response-only");
+      await expectRefused(acs, "invalid_signature", user.email);
+    });
+
     it("an expired assertion", async () => {
       const user = person();
       const { acs } = await samlFlow({ providerId: "refuse-saml" }, user, "expired");

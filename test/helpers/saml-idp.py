@@ -10,7 +10,8 @@ Prints "READY <port>" once it listens on 127.0.0.1. Endpoints (JSON unless said)
                        {"acs", "SAMLResponse", "RelayState", "inResponseTo"} (what the browser would post)
   POST /unsolicited    {"user", "mode", "spEntityId", "acs", "relayState"}: an IdP-initiated response
 
-Modes: good (assertion and response signed), assertion-only (only the assertion signed), unsigned,
+Modes: good (assertion and response signed), assertion-only (only the assertion signed),
+response-only (only the response signed), unsigned,
 expired (NotOnOrAfter ten minutes ago), wrong-audience, wrong-recipient.
 """
 
@@ -96,7 +97,7 @@ def respond(user, mode, in_response_to, acs, sp_entity_id):
         name_id=NameID(format=NAMEID_FORMAT_PERSISTENT, text=user["id"]),
         authn=AUTHN,
         sign_response=signed and mode != "assertion-only",
-        sign_assertion=signed,
+        sign_assertion=signed and mode != "response-only",
         sign_alg="http://www.w3.org/2001/04/xmldsig-more#rsa-sha256",
         digest_alg="http://www.w3.org/2001/04/xmlenc#sha256",
     )

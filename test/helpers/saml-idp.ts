@@ -22,7 +22,14 @@ export function samlIdpUnavailable(): string | null {
   return null;
 }
 
-export type SamlMode = "good" | "assertion-only" | "unsigned" | "expired" | "wrong-audience" | "wrong-recipient";
+export type SamlMode =
+  | "good"
+  | "assertion-only"
+  | "response-only"
+  | "unsigned"
+  | "expired"
+  | "wrong-audience"
+  | "wrong-recipient";
 
 export interface SamlUser {
   /** The NameID (persistent). */

@@ -306,14 +306,24 @@ export async function verifySamlResponse(
   const confirmations = ((subject?.SubjectConfirmation as XmlJs[] | undefined) ?? []).filter(
     (c) => c.$?.Method === "urn:oasis:names:tc:SAML:2.0:cm:bearer",
   );
-  const data = confirmations.map((c) => first(c, "SubjectConfirmationData")).filter((d) => d !== undefined);
-  if (!data.some((d) => d?.$?.Recipient !== undefined && acs.includes(d.$.Recipient))) {
-    throw new SamlRefusal("invalid_recipient");
-  }
+  const data = confirmations
+    .map((c) => first(c, "SubjectConfirmationData")?.$)
+    .filter((d): d is Record<string, string> => d !== undefined);
+  // One bearer confirmation must hold it all, inside the signed assertion: for this ACS, answering
+  // this flow's request (none when unsolicited), and within its time window (on node-saml's clock).
+  const now = Date.now();
+  const within = (d: Record<string, string>) =>
+    (d.NotOnOrAfter === undefined || new Date(d.NotOnOrAfter).getTime() + SAML_CLOCK_SKEW_MS > now) &&
+    (d.NotBefore === undefined || new Date(d.NotBefore).getTime() - SAML_CLOCK_SKEW_MS <= now);
+  const forUs = data.filter((d) => d.Recipient !== undefined && acs.includes(d.Recipient));
+  if (forUs.length === 0) throw new SamlRefusal("invalid_recipient");
+  const answering = forUs.filter((d) => (request ? d.InResponseTo === request.id : d.InResponseTo === undefined));
+  if (answering.length === 0) throw new SamlRefusal("invalid_in_response_to");
+  if (!answering.some(within)) throw new SamlRefusal("assertion_expired");
   const destination = await responseDestination(profile.getSamlResponseXml?.() ?? "");
   if (destination !== null && !acs.includes(destination)) throw new SamlRefusal("invalid_recipient");
 
-  const ends = [first(assertion, "Conditions")?.$?.NotOnOrAfter, ...data.map((d) => d?.$?.NotOnOrAfter)]
+  const ends = [first(assertion, "Conditions")?.$?.NotOnOrAfter, ...data.map((d) => d.NotOnOrAfter)]
     .filter((v): v is string => typeof v === "string")
     .map((v) => new Date(v).getTime())
     .filter((t) => Number.isFinite(t));
