@@ -193,7 +193,7 @@ describe("connections per organization", () => {
       [connection("okid", "not a domain"), 400],
       [connection("okid", ""), 400],
       [{ ...connection("okid", "x.test"), oidcConfig: undefined }, 400, "OIDC_CONFIG_REQUIRED"],
-      [connection("okid", "x.test", { samlConfig: { entryPoint: "https://idp" } }), 400, "SAML_NOT_SUPPORTED"],
+      [connection("okid", "x.test", { samlConfig: { entryPoint: "https://idp" } }), 400, "SAML_CONFIG_INVALID"],
       [connection("okid", "x.test", { issuer: "http://idp.example.com" }), 400, "INVALID_ISSUER"],
       [connection("okid", "x.test", { issuer: "http://127.0.0.1:9" }), 400, "DISCOVERY_FAILED"],
       [connection("okid", "x.test", { defaultRole: "emperor" }), 400, "ROLE_NOT_FOUND"],

@@ -483,6 +483,18 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["POST"],
     refreshes: [],
   },
+  "/sso/saml2/callback/:providerId": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/sso/saml2/sp/acs/:providerId": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/sso/saml2/sp/metadata": {
+    methods: ["GET"],
+    refreshes: [],
+  },
   "/sso/update-provider": {
     methods: ["POST"],
     refreshes: [],

@@ -77,6 +77,58 @@ export const oidcConfigInput = z.object({
   mapping: ssoClaimMapping.optional(),
 });
 
+/** Which SAML attribute holds each user field (better-auth's `samlConfig.mapping`). */
+export const ssoAttributeMapping = z.object({
+  id: claimName.optional(),
+  email: claimName.optional(),
+  emailVerified: claimName.optional(),
+  name: claimName.optional(),
+  firstName: claimName.optional(),
+  lastName: claimName.optional(),
+});
+
+const pem = z.string().trim().min(1).max(20_000);
+const samlURL = z.url({ protocol: /^https?$/ }).max(2000);
+
+/**
+ * better-auth's `samlConfig`. The IdP is described by `entryPoint` (its SSO URL) and `cert` (its
+ * signing certificate), or by its metadata XML in `idpMetadata.metadata`. Signed assertions are always
+ * required: `wantAssertionsSigned: false` is refused rather than ignored. The SP entity id (the
+ * audience the IdP must name) is `audience`, else `issuer`, else `spMetadata.entityID`, else the SP
+ * metadata URL.
+ */
+export const samlConfigInput = z.object({
+  entryPoint: samlURL.optional(),
+  cert: pem.optional(),
+  /** The ACS URL; when given it must be this service's own for the connection. */
+  callbackUrl: z.string().max(2000).optional(),
+  audience: z.string().trim().min(1).max(500).optional(),
+  issuer: z.string().trim().min(1).max(500).optional(),
+  idpMetadata: z
+    .object({
+      metadata: z.string().max(100_000).optional(),
+      entityID: z.string().trim().min(1).max(500).optional(),
+      cert: pem.optional(),
+      isAssertionEncrypted: z.literal(false).optional(),
+      singleSignOnService: z
+        .array(z.object({ Binding: z.string().max(200), Location: samlURL }))
+        .max(10)
+        .optional(),
+    })
+    .optional(),
+  spMetadata: z
+    .object({
+      metadata: z.string().max(100_000).optional(),
+      entityID: z.string().trim().min(1).max(500).optional(),
+      binding: z.string().max(200).optional(),
+    })
+    .optional(),
+  wantAssertionsSigned: z.literal(true).optional(),
+  identifierFormat: z.string().trim().min(1).max(200).optional(),
+  mapping: ssoAttributeMapping.optional(),
+});
+export type SamlConfigInput = z.output<typeof samlConfigInput>;
+
 export const registerSSOProviderBody = z.object({
   providerId: ssoProviderId,
   issuer: z.url().max(500),
@@ -84,8 +136,8 @@ export const registerSSOProviderBody = z.object({
   /** Defaults to the caller's active organization. */
   organizationId: z.string().min(1).optional(),
   oidcConfig: oidcConfigInput.optional(),
-  /** SAML arrives in a later increment: a body carrying it is refused, not half-served. */
-  samlConfig: z.unknown().optional(),
+  /** A SAML connection instead of an OpenID Connect one (exactly one of the two). */
+  samlConfig: samlConfigInput.optional(),
   /** Role a first SSO sign-in joins the organization with (default "member"). */
   defaultRole: roleName.optional(),
   roleMapping: ssoRoleMapping.optional(),
@@ -97,7 +149,7 @@ export const updateSSOProviderBody = z.object({
   issuer: z.url().max(500).optional(),
   domain: ssoDomains.optional(),
   oidcConfig: oidcConfigInput.partial().optional(),
-  samlConfig: z.unknown().optional(),
+  samlConfig: samlConfigInput.optional(),
   defaultRole: roleName.optional(),
   roleMapping: ssoRoleMapping.nullable().optional(),
 });
@@ -129,7 +181,7 @@ export const ssoDomainModel = z.object({
 /** A connection as its organization's owners see it: never the client secret. */
 export const ssoProviderModel = z.object({
   providerId: z.string(),
-  type: z.literal("oidc"),
+  type: z.enum(["oidc", "saml"]),
   issuer: z.string(),
   /** The domains, comma separated, as better-auth answers `domain`. */
   domain: z.string(),
@@ -137,15 +189,35 @@ export const ssoProviderModel = z.object({
   /** Whether every domain is verified (better-auth's single flag). */
   domainVerified: z.boolean(),
   organizationId: z.string(),
-  /** What to register at the identity provider. */
+  /** What to register at the identity provider: the OIDC redirect URI, or the SAML ACS URL. */
   redirectURI: z.string(),
-  oidcConfig: z.object({
-    clientIdLastFour: z.string(),
-    discoveryEndpoint: z.string(),
-    scopes: z.array(z.string()),
-    pkce: z.literal(true),
-    mapping: ssoClaimMapping,
-  }),
+  oidcConfig: z
+    .object({
+      clientIdLastFour: z.string(),
+      discoveryEndpoint: z.string(),
+      scopes: z.array(z.string()),
+      pkce: z.literal(true),
+      mapping: ssoClaimMapping,
+    })
+    .optional(),
+  /** SAML connections: what the IdP was given and what its admin enters. */
+  samlConfig: z
+    .object({
+      /** The IdP's entity id (the Issuer of its responses). */
+      idpEntityId: z.string(),
+      entryPoint: z.string(),
+      /** SHA-256 fingerprints of the IdP signing certificates trusted. */
+      certFingerprints: z.array(z.string()),
+      /** The SP entity id: the audience the IdP must name. */
+      audience: z.string(),
+      /** The Assertion Consumer Service URL (HTTP-POST). */
+      callbackUrl: z.string(),
+      spMetadataURL: z.string(),
+      wantAssertionsSigned: z.literal(true),
+      identifierFormat: z.string().nullable(),
+      mapping: ssoAttributeMapping,
+    })
+    .optional(),
   defaultRole: z.string(),
   roleMapping: ssoRoleMapping.nullable(),
   createdAt: timestamp,
@@ -162,4 +234,19 @@ export const domainVerificationReply = z.object({
 export const verifyDomainReply = z.object({
   verified: z.boolean(),
   domains: z.array(ssoDomainModel),
+});
+
+export const spMetadataQuery = z.object({
+  providerId: ssoProviderId,
+  format: z.enum(["xml", "json"]).default("xml"),
+});
+
+/** The IdP's HTTP-POST to the Assertion Consumer Service (form or JSON). */
+export const samlResponseBody = z.object({
+  /** base64 XML; 512 KiB is far past any real response. */
+  SAMLResponse: z
+    .string()
+    .min(1)
+    .max(512 * 1024),
+  RelayState: z.string().max(2000).optional(),
 });

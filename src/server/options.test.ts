@@ -80,6 +80,7 @@ describe("resolveOptions", () => {
       dnsResolvers: [],
       allowPrivateIssuers: false,
       domainVerification: { tokenPrefix: "better-auth-token", expiresIn: 604800 },
+      saml: { allowIdpInitiated: false },
     });
     const on = resolveOptions(
       { sso: { enabled: true, dnsResolvers: ["127.0.0.1:5353", "[::1]:53", "10.0.0.2"] } },

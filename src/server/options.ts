@@ -317,6 +317,15 @@ const sso = z.strictObject({
       expiresIn: positiveSeconds.default(604800),
     })
     .prefault({}),
+  saml: z
+    .strictObject({
+      /**
+       * Accept unsolicited responses (sign-in started at the IdP's portal). Off: every response must
+       * answer an AuthnRequest this service issued.
+       */
+      allowIdpInitiated: z.boolean().default(false),
+    })
+    .prefault({}),
 });
 
 /** A receiver of signed event notifications (docs/webhooks.md). */

@@ -12,8 +12,8 @@ export const ssoErrors = defineErrors({
     message: "Give an email, domain, organizationSlug or providerId",
     status: 400,
   },
-  SAML_NOT_SUPPORTED: { message: "SAML connections are not supported yet", status: 400 },
-  OIDC_CONFIG_REQUIRED: { message: "oidcConfig is required", status: 400 },
+  SAML_CONFIG_INVALID: { message: "The SAML configuration is incomplete or invalid", status: 400 },
+  OIDC_CONFIG_REQUIRED: { message: "oidcConfig or samlConfig is required", status: 400 },
   INVALID_ISSUER: { message: "The issuer must be an https URL", status: 400 },
   ISSUER_NOT_PUBLIC: {
     message: "The issuer resolves to a loopback or private address, which this server does not reach",

@@ -26,19 +26,34 @@ export async function answerOAuthCallback(
   const ctx = c.get("auth");
   const params = callbackParams.safeParse(c.req.query());
   const wellFormed = params.success && !repeatsCallbackParam(new URL(c.req.url).searchParams);
-  let outcome: CallbackOutcome;
-  try {
-    outcome = wellFormed
-      ? await complete(ctx, {
+  return answerSignInOutcome(c, flow.logLabel, async () =>
+    wellFormed
+      ? complete(ctx, {
           providerId: flow.providerId,
           params: params.data,
           stateCookie: readSignedCookie(c, "state"),
           currentSession: () => getRequestSession(c),
           meta: requestMeta(c),
         })
-      : { kind: "redirect", location: withError(defaultErrorURL(ctx), "invalid_callback_request") };
+      : { kind: "redirect", location: withError(defaultErrorURL(ctx), "invalid_callback_request") },
+  );
+}
+
+/**
+ * Sends where a provider's answer leads (an OAuth callback or a SAML response): the session set when
+ * it signed in, a second-factor challenge when one is owed, and a redirect in every case, a bug too.
+ */
+export async function answerSignInOutcome(
+  c: Context<AuthEnv>,
+  logLabel: string,
+  run: () => Promise<CallbackOutcome>,
+): Promise<Response> {
+  const ctx = c.get("auth");
+  let outcome: CallbackOutcome;
+  try {
+    outcome = await run();
   } catch (error) {
-    ctx.logger.error(`${flow.logLabel} callback failed`, {
+    ctx.logger.error(`${logLabel} callback failed`, {
       requestId: requestId(c),
       error: error instanceof Error ? (error.stack ?? error.message) : String(error),
     });
@@ -47,5 +62,6 @@ export async function answerOAuthCallback(
   expireCookie(c, "state");
   if (outcome.kind === "signed-in") writeSessionCookies(c, outcome.data, { rememberMe: true });
   if (outcome.kind === "two-factor") await challenge(c, outcome.userId, true);
-  return c.redirect(outcome.location, 302);
+  // 303: a POSTed SAML response leads the browser on with a GET.
+  return c.redirect(outcome.location, c.req.method === "POST" ? 303 : 302);
 }

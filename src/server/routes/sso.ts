@@ -1,6 +1,7 @@
 import { ssoEndpoints } from "../../contract/endpoints/index.js";
-import { writeSignedCookie } from "../http/cookies.js";
+import { readSignedCookie, writeSignedCookie } from "../http/cookies.js";
 import type { Route } from "../http/route.js";
+import { getRequestSession, requestMeta } from "../http/session.js";
 import { STATE_COOKIE_MAX_AGE } from "../services/social/state.js";
 import {
   deleteProvider,
@@ -11,8 +12,10 @@ import {
   updateProvider,
 } from "../services/sso/connections.js";
 import { requestDomainVerification, verifyDomains } from "../services/sso/domains.js";
+import { spMetadataOf } from "../services/sso/saml.js";
+import { completeSAMLResponse } from "../services/sso/saml-sign-in.js";
 import { completeSSOCallback, startSSOSignIn } from "../services/sso/sign-in.js";
-import { answerOAuthCallback } from "./oauth-callback.js";
+import { answerOAuthCallback, answerSignInOutcome } from "./oauth-callback.js";
 
 export function ssoRoutes(route: Route): void {
   route(ssoEndpoints.registerSSOProvider, (c, { body, caller }) => registerProvider(c.get("auth"), caller, body));
@@ -51,4 +54,26 @@ export function ssoRoutes(route: Route): void {
   route(ssoEndpoints.callbackSSO, (c) =>
     answerOAuthCallback(c, { providerId: c.req.param("providerId") ?? "", logLabel: "sso" }, completeSSOCallback),
   );
+
+  // Public, like better-auth's: the IdP's admin (or the IdP itself) reads it without a session.
+  route(ssoEndpoints.spMetadata, async (c, { query }) => {
+    const metadata = await spMetadataOf(c.get("auth"), query.providerId);
+    if (query.format === "json") return c.json({ providerId: query.providerId, metadata });
+    return c.body(metadata, 200, { "Content-Type": "application/samlmetadata+xml; charset=utf-8" });
+  });
+
+  for (const acs of [ssoEndpoints.callbackSSOSAML, ssoEndpoints.acsEndpoint]) {
+    route(acs, (c, { body }) =>
+      answerSignInOutcome(c, "saml", () =>
+        completeSAMLResponse(c.get("auth"), {
+          providerId: c.req.param("providerId") ?? "",
+          SAMLResponse: body.SAMLResponse,
+          RelayState: body.RelayState,
+          stateCookie: readSignedCookie(c, "state"),
+          currentSession: () => getRequestSession(c),
+          meta: requestMeta(c),
+        }),
+      ),
+    );
+  }
 }

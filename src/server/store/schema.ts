@@ -247,7 +247,7 @@ export interface AuditLogTable {
   createdAt: Timestamp;
 }
 
-/** An organization's OpenID Connect connection (0019); the client secret is sealed with its own key. */
+/** An organization's OpenID Connect (0019) or SAML (0023) connection; the client secret is sealed with its own key. */
 export interface SsoProviderTable {
   id: string;
   providerId: string;
@@ -263,6 +263,10 @@ export interface SsoProviderTable {
   defaultRole: string;
   /** JSON `{claim, values}` or null. */
   roleMapping: string | null;
+  /** `oidc` or `saml` (0023). */
+  type: string;
+  /** SAML connections only: JSON of services/sso/saml.ts's SamlSettings (0023). */
+  samlConfig: string | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

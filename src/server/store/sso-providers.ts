@@ -16,6 +16,9 @@ export interface SsoProviderRecord {
   mapping: string;
   defaultRole: string;
   roleMapping: string | null;
+  type: "oidc" | "saml";
+  /** SAML connections: their settings as JSON; null for OpenID Connect. */
+  samlConfig: string | null;
   createdAt: Date;
   updatedAt: Date;
   domains: SsoDomainRecord[];
@@ -44,6 +47,7 @@ function mapDomain(row: Selectable<SsoDomainTable>): SsoDomainRecord {
 function mapProvider(row: Selectable<SsoProviderTable>, domains: SsoDomainRecord[]): SsoProviderRecord {
   return {
     ...row,
+    type: row.type === "saml" ? "saml" : "oidc",
     scopes: row.scopes.split(" ").filter(Boolean),
     createdAt: toDate(row.createdAt),
     updatedAt: toDate(row.updatedAt),
@@ -120,6 +124,8 @@ export interface NewSsoProvider {
   mapping: string;
   defaultRole: string;
   roleMapping: string | null;
+  type: "oidc" | "saml";
+  samlConfig: string | null;
   now: Date;
 }
 
@@ -135,7 +141,10 @@ export async function updateSsoProviderRow(
   db: DB,
   id: string,
   change: Partial<
-    Pick<NewSsoProvider, "issuer" | "clientId" | "clientSecret" | "scopes" | "mapping" | "defaultRole" | "roleMapping">
+    Pick<
+      NewSsoProvider,
+      "issuer" | "clientId" | "clientSecret" | "scopes" | "mapping" | "defaultRole" | "roleMapping" | "samlConfig"
+    >
   >,
   now: Date,
 ): Promise<void> {

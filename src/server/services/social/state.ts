@@ -21,6 +21,8 @@ export interface OAuthStateData {
   scopes: string[];
   /** Present when the flow links an account to a signed-in user (/link-social). */
   link?: { userId: string; email: string };
+  /** A SAML sign-in: the AuthnRequest the response must answer (InResponseTo) and when it was made. */
+  saml?: { id: string; issuedAt: string };
 }
 
 const identifierOf = (state: string) => `auth-state:${sha256Base64Url(state)}`;

@@ -3,7 +3,7 @@ import type { RegisterSSOProviderBody, SSOProviderView, UpdateSSOProviderBody } 
 import { type AuthContext, apiURL } from "../../context.js";
 import { newId } from "../../crypto/random.js";
 import { AuthError } from "../../errors.js";
-import { isUniqueViolation } from "../../store/database.js";
+import { type DB, isUniqueViolation } from "../../store/database.js";
 import { findMember } from "../../store/members.js";
 import {
   deleteSsoDomains,
@@ -18,10 +18,24 @@ import {
 } from "../../store/sso-providers.js";
 import { normalizeRoles, roleAllows } from "../access-control.js";
 import { discoveryEndpointOf, probeDiscovery, ssoSecretCipher } from "./oidc-client.js";
+import {
+  acsURLOf,
+  certFingerprint,
+  readSamlSettings,
+  type SamlSettings,
+  samlSettingsFrom,
+  spEntityIdOf,
+  spMetadataURLOf,
+} from "./saml.js";
 
 const DEFAULT_SCOPES = ["openid", "email", "profile"];
 /** Who may manage an organization's connections: roles granting organization:update (owner, admin). */
 const MANAGE = { organization: ["update"] } as const;
+
+/** What the identity provider's admin registers: the OIDC redirect URI, or the SAML ACS URL. */
+export function registeredURIOf(ctx: AuthContext, p: SsoProviderRecord): string {
+  return p.type === "saml" ? acsURLOf(ctx, p.providerId) : redirectURIOf(ctx, p.providerId);
+}
 
 export function redirectURIOf(ctx: AuthContext, providerId: string): string {
   return apiURL(ctx, `/sso/callback/${encodeURIComponent(providerId)}`);
@@ -59,15 +73,39 @@ export async function findManagedProvider(ctx: AuthContext, userId: string, prov
 
 /** A connection as its owners see it: the secret never leaves, the client id only by its last four. */
 export function providerView(ctx: AuthContext, p: SsoProviderRecord): SSOProviderView {
-  return {
+  const common = {
     providerId: p.providerId,
-    type: "oidc",
+    type: p.type,
     issuer: p.issuer,
     domain: p.domains.map((d) => d.domain).join(","),
     domains: p.domains.map((d) => ({ domain: d.domain, verified: d.verified })),
     domainVerified: p.domains.length > 0 && p.domains.every((d) => d.verified),
     organizationId: p.organizationId,
-    redirectURI: redirectURIOf(ctx, p.providerId),
+    redirectURI: registeredURIOf(ctx, p),
+    defaultRole: p.defaultRole,
+    roleMapping: p.roleMapping ? JSON.parse(p.roleMapping) : null,
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+  };
+  if (p.type === "saml") {
+    const settings = readSamlSettings(p);
+    return {
+      ...common,
+      samlConfig: {
+        idpEntityId: settings.idpEntityId,
+        entryPoint: settings.entryPoint,
+        certFingerprints: settings.certs.map(certFingerprint),
+        audience: spEntityIdOf(ctx, p, settings),
+        callbackUrl: acsURLOf(ctx, p.providerId),
+        spMetadataURL: spMetadataURLOf(ctx, p.providerId),
+        wantAssertionsSigned: true,
+        identifierFormat: settings.identifierFormat,
+        mapping: settings.mapping,
+      },
+    };
+  }
+  return {
+    ...common,
     oidcConfig: {
       clientIdLastFour: p.clientId.slice(-4),
       discoveryEndpoint: discoveryEndpointOf(p.issuer),
@@ -75,10 +113,6 @@ export function providerView(ctx: AuthContext, p: SsoProviderRecord): SSOProvide
       pkce: true,
       mapping: JSON.parse(p.mapping),
     },
-    defaultRole: p.defaultRole,
-    roleMapping: p.roleMapping ? JSON.parse(p.roleMapping) : null,
-    createdAt: p.createdAt,
-    updatedAt: p.updatedAt,
   };
 }
 
@@ -100,17 +134,23 @@ export async function registerProvider(
   session: { session: Session; user: { id: string } },
   body: RegisterSSOProviderBody,
 ): Promise<SSOProviderView> {
-  if (body.samlConfig !== undefined) throw new AuthError("SAML_NOT_SUPPORTED");
-  if (!body.oidcConfig) throw new AuthError("OIDC_CONFIG_REQUIRED");
+  if (body.samlConfig && body.oidcConfig) {
+    throw new AuthError("SAML_CONFIG_INVALID", { message: "give oidcConfig or samlConfig, not both" });
+  }
+  if (!body.oidcConfig && !body.samlConfig) throw new AuthError("OIDC_CONFIG_REQUIRED");
   const organizationId = body.organizationId ?? session.session.activeOrganizationId;
   if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
   await requireManager(ctx, organizationId, session.user.id);
-  checkIssuer(ctx, body.issuer);
-  checkDiscoveryEndpoint(body.issuer, body.oidcConfig.discoveryEndpoint);
+  let saml: SamlSettings | null = null;
+  if (body.samlConfig) saml = await samlSettingsFrom(ctx, body.providerId, body.issuer, body.samlConfig);
+  else {
+    checkIssuer(ctx, body.issuer);
+    checkDiscoveryEndpoint(body.issuer, body.oidcConfig?.discoveryEndpoint);
+  }
   const defaultRole = checkRoles(ctx, body) ?? "member";
   if (ctx.providers.get(body.providerId)) throw new AuthError("SSO_PROVIDER_ID_TAKEN");
   if (await findSsoProvider(ctx.db, body.providerId)) throw new AuthError("SSO_PROVIDER_ID_TAKEN");
-  await probeDiscovery(ctx, body.issuer);
+  if (!saml) await probeDiscovery(ctx, body.issuer);
 
   const now = ctx.now();
   const id = newId();
@@ -121,13 +161,15 @@ export async function registerProvider(
         providerId: body.providerId,
         organizationId,
         userId: session.user.id,
-        issuer: body.issuer,
+        issuer: saml ? saml.idpEntityId : body.issuer,
         clientId: body.oidcConfig?.clientId ?? "",
-        clientSecret: ssoSecretCipher(ctx).encrypt(body.oidcConfig?.clientSecret ?? ""),
-        scopes: body.oidcConfig?.scopes ?? DEFAULT_SCOPES,
-        mapping: JSON.stringify(body.oidcConfig?.mapping ?? {}),
+        clientSecret: saml ? "" : ssoSecretCipher(ctx).encrypt(body.oidcConfig?.clientSecret ?? ""),
+        scopes: saml ? [] : (body.oidcConfig?.scopes ?? DEFAULT_SCOPES),
+        mapping: JSON.stringify(saml ? saml.mapping : (body.oidcConfig?.mapping ?? {})),
         defaultRole,
         roleMapping: body.roleMapping ? JSON.stringify(body.roleMapping) : null,
+        type: saml ? "saml" : "oidc",
+        samlConfig: saml ? JSON.stringify(saml) : null,
         now,
       });
       await insertSsoDomains(
@@ -158,8 +200,11 @@ export async function updateProvider(
   userId: string,
   body: UpdateSSOProviderBody,
 ): Promise<SSOProviderView> {
-  if (body.samlConfig !== undefined) throw new AuthError("SAML_NOT_SUPPORTED");
   const provider = await findManagedProvider(ctx, userId, body.providerId);
+  if (provider.type === "saml") return updateSamlProvider(ctx, provider, body);
+  if (body.samlConfig !== undefined) {
+    throw new AuthError("SAML_CONFIG_INVALID", { message: "this is an OpenID Connect connection" });
+  }
   const issuer = body.issuer ?? provider.issuer;
   if (body.issuer !== undefined) checkIssuer(ctx, body.issuer);
   checkDiscoveryEndpoint(issuer, body.oidcConfig?.discoveryEndpoint);
@@ -184,20 +229,64 @@ export async function updateProvider(
       },
       now,
     );
-    if (body.domain) {
-      // Domains kept keep their verification; new ones start unverified; dropped ones go.
-      const wanted = new Set(body.domain);
-      const kept = new Set(provider.domains.map((d) => d.domain));
-      await deleteSsoDomains(
-        trx,
-        provider.domains.filter((d) => !wanted.has(d.domain)).map((d) => d.id),
-      );
-      await insertSsoDomains(
-        trx,
-        body.domain.filter((d) => !kept.has(d)).map((domain) => ({ id: newId(), providerId: provider.id, domain })),
-        now,
-      );
-    }
+    if (body.domain) await replaceDomains(trx, provider, body.domain, now);
+  });
+  const updated = await findSsoProvider(ctx.db, provider.providerId);
+  if (!updated) throw new AuthError("SSO_PROVIDER_NOT_FOUND");
+  return providerView(ctx, updated);
+}
+
+/** Domains kept keep their verification; new ones start unverified; dropped ones go. */
+async function replaceDomains(trx: DB, provider: SsoProviderRecord, domains: string[], now: Date): Promise<void> {
+  const wanted = new Set(domains);
+  const kept = new Set(provider.domains.map((d) => d.domain));
+  await deleteSsoDomains(
+    trx,
+    provider.domains.filter((d) => !wanted.has(d.domain)).map((d) => d.id),
+  );
+  await insertSsoDomains(
+    trx,
+    domains.filter((d) => !kept.has(d)).map((domain) => ({ id: newId(), providerId: provider.id, domain })),
+    now,
+  );
+}
+
+/** A SAML connection's update: `samlConfig` fields given replace the kept ones; the rest stays. */
+async function updateSamlProvider(
+  ctx: AuthContext,
+  provider: SsoProviderRecord,
+  body: UpdateSSOProviderBody,
+): Promise<SSOProviderView> {
+  if (body.oidcConfig !== undefined) {
+    throw new AuthError("SAML_CONFIG_INVALID", { message: "this is a SAML connection: use samlConfig" });
+  }
+  const current = readSamlSettings(provider);
+  const settings =
+    body.samlConfig || body.issuer !== undefined
+      ? await samlSettingsFrom(ctx, provider.providerId, body.issuer, body.samlConfig ?? {}, {
+          ...current,
+          // A new top-level issuer names the IdP anew.
+          ...(body.issuer !== undefined ? { idpEntityId: body.issuer } : {}),
+        })
+      : current;
+  const defaultRole = checkRoles(ctx, { defaultRole: body.defaultRole, roleMapping: body.roleMapping ?? undefined });
+  const now = ctx.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    await updateSsoProviderRow(
+      trx,
+      provider.id,
+      {
+        issuer: settings.idpEntityId,
+        mapping: JSON.stringify(settings.mapping),
+        samlConfig: JSON.stringify(settings),
+        ...(defaultRole !== undefined ? { defaultRole } : {}),
+        ...(body.roleMapping !== undefined
+          ? { roleMapping: body.roleMapping ? JSON.stringify(body.roleMapping) : null }
+          : {}),
+      },
+      now,
+    );
+    if (body.domain) await replaceDomains(trx, provider, body.domain, now);
   });
   const updated = await findSsoProvider(ctx.db, provider.providerId);
   if (!updated) throw new AuthError("SSO_PROVIDER_NOT_FOUND");

@@ -61,9 +61,10 @@ const clients = new WeakMap<AuthContext, Map<string, { version: string; client: 
 
 /**
  * The client of a connection, kept while the connection is unchanged (its discovery document is
- * read once); null when its secret no longer opens (AUTH_SECRET changed).
+ * read once); null when its secret no longer opens (AUTH_SECRET changed) or it is a SAML connection.
  */
 export function ssoClient(ctx: AuthContext, p: SsoProviderRecord, redirectURI: string): SocialProvider | null {
+  if (p.type !== "oidc") return null;
   let cache = clients.get(ctx);
   if (!cache) {
     cache = new Map();

@@ -30,9 +30,11 @@ import {
   withError,
 } from "../social/callback.js";
 import { startAuthorization } from "../social/start.js";
+import { createOAuthState } from "../social/state.js";
 import { mergeScopes, sealTokens } from "../social/tokens.js";
 import { redirectURIOf } from "./connections.js";
 import { SSO_STATE_PREFIX, ssoClient } from "./oidc-client.js";
+import { newSamlRequestId, samlAuthorizeURL } from "./saml.js";
 
 function domainOf(email: string): string {
   return email.slice(email.lastIndexOf("@") + 1).toLowerCase();
@@ -58,10 +60,11 @@ async function resolveConnection(ctx: AuthContext, body: SignInSSOBody): Promise
 
 /** POST /sign-in/sso: the identity provider's authorization URL, with state, PKCE and nonce stored. */
 export async function startSSOSignIn(ctx: AuthContext, body: SignInSSOBody): Promise<{ url: string; state: string }> {
-  if (body.providerType === "saml") throw new AuthError("SAML_NOT_SUPPORTED");
   const provider = await resolveConnection(ctx, body);
+  if (body.providerType && body.providerType !== provider.type) throw new AuthError("SSO_PROVIDER_NOT_FOUND");
   // Until a domain is proven, the connection could speak for addresses its organization does not own.
   if (!provider.domains.some((d) => d.verified)) throw new AuthError("DOMAIN_NOT_VERIFIED");
+  if (provider.type === "saml") return startSAMLSignIn(ctx, provider, body);
   const client = ssoClient(ctx, provider, redirectURIOf(ctx, provider.providerId));
   if (!client) throw new AuthError("PROVIDER_NOT_CONFIGURED");
   return startAuthorization(ctx, client, {
@@ -71,6 +74,27 @@ export async function startSSOSignIn(ctx: AuthContext, body: SignInSSOBody): Pro
     scopes: body.scopes,
     loginHint: body.loginHint ?? (body.email?.includes("@") ? body.email : undefined),
   });
+}
+
+/**
+ * SAML: the state (sent as RelayState) keeps the AuthnRequest id the response must answer; the
+ * browser goes to the IdP's SSO URL with the deflated request.
+ */
+async function startSAMLSignIn(ctx: AuthContext, provider: SsoProviderRecord, body: SignInSSOBody) {
+  const request = { id: newSamlRequestId(), issuedAt: ctx.now().toISOString() };
+  const { state } = await createOAuthState(
+    ctx,
+    {
+      providerId: `${SSO_STATE_PREFIX}${provider.providerId}`,
+      callbackURL: body.callbackURL || ctx.baseURL,
+      ...(body.errorCallbackURL ? { errorURL: body.errorCallbackURL } : {}),
+      ...(body.newUserCallbackURL ? { newUserURL: body.newUserCallbackURL } : {}),
+      scopes: [],
+      saml: request,
+    },
+    { openid: false },
+  );
+  return { url: await samlAuthorizeURL(ctx, provider, request, state), state };
 }
 
 /** The role a first sign-in joins with: the first mapped value the claim holds, else the default. */
@@ -200,11 +224,32 @@ export async function completeSSOCallback(ctx: AuthContext, input: CallbackInput
   if (!provider.domains.some((d) => d.verified && d.domain === domain)) return fail("email_domain_not_verified");
 
   const tokens = { ...exchanged, scopes: exchanged.scopes.length ? exchanged.scopes : state.scopes };
+  return finishSSOSignIn(ctx, provider, { profile: { ...profile, email }, claims, tokens }, state, input, fail);
+}
+
+/**
+ * The end of every SSO sign-in, OIDC or SAML, once the provider's answer is verified and its email is
+ * in a verified domain: the user found, linked or created with the organization's membership (the
+ * mapped role), then the session. `fail` makes the flow's `error=` redirect.
+ */
+export async function finishSSOSignIn(
+  ctx: AuthContext,
+  provider: SsoProviderRecord,
+  answer: {
+    profile: { id: string; email: string; name: string; image: string | null };
+    claims: Claims;
+    tokens: ProviderTokens;
+  },
+  flow: { callbackURL: string; newUserURL?: string },
+  input: Pick<CallbackInput, "currentSession" | "meta">,
+  fail: (code: string) => CallbackOutcome,
+): Promise<CallbackOutcome> {
+  const { profile, claims, tokens } = answer;
   let provisioned: SSOUser;
   try {
     provisioned = await provisionUser(ctx, provider, {
       profileId: profile.id,
-      email,
+      email: profile.email,
       name: profile.name,
       image: profile.image,
       tokens,
@@ -227,11 +272,11 @@ export async function completeSSOCallback(ctx: AuthContext, input: CallbackInput
     });
     const data: SessionWithUser = { session, user: provisioned.user };
     await retireAnonymousUser(ctx, await input.currentSession(), data);
-    const location = provisioned.isNewUser && state.newUserURL ? state.newUserURL : state.callbackURL;
+    const location = provisioned.isNewUser && flow.newUserURL ? flow.newUserURL : flow.callbackURL;
     return { kind: "signed-in", location, data };
   } catch (error) {
     if (error instanceof TwoFactorRequired) {
-      const location = new URL(state.callbackURL, ctx.baseURL);
+      const location = new URL(flow.callbackURL, ctx.baseURL);
       location.searchParams.set("twoFactorRedirect", "true");
       return { kind: "two-factor", location: location.toString(), userId: error.userId };
     }

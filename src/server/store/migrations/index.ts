@@ -19,6 +19,7 @@ import { ssoMigration } from "./0019_sso.js";
 import { scimMigration } from "./0020_scim.js";
 import { auditTrailMigration } from "./0021_audit_trail.js";
 import { pruningIndexesMigration } from "./0022_pruning_indexes.js";
+import { ssoSamlMigration } from "./0023_sso_saml.js";
 import { scimGroupsMigration } from "./0025_scim_groups.js";
 
 /** All migrations in order. Names sort by their numeric prefix; never rename or edit a landed one. */
@@ -43,6 +44,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     "0020_scim": scimMigration(dialect),
     "0021_audit_trail": auditTrailMigration(dialect),
     "0022_pruning_indexes": pruningIndexesMigration(),
+    "0023_sso_saml": ssoSamlMigration(),
     "0025_scim_groups": scimGroupsMigration(dialect),
   };
 }

@@ -1,0 +1,91 @@
+import type { AuthContext } from "../../context.js";
+import { safeEqual } from "../../crypto/digest.js";
+import { findSsoProvider } from "../../store/sso-providers.js";
+import { isSafeRedirectTarget } from "../../trusted-origins.js";
+import { type CallbackInput, type CallbackOutcome, defaultErrorURL, withError } from "../social/callback.js";
+import { consumeOAuthState } from "../social/state.js";
+import { SSO_STATE_PREFIX } from "./oidc-client.js";
+import { claimAssertion, readSamlSettings, SamlRefusal, samlProfile, verifySamlResponse } from "./saml.js";
+import { finishSSOSignIn } from "./sign-in.js";
+
+export interface SamlPostInput extends Pick<CallbackInput, "currentSession" | "meta"> {
+  providerId: string;
+  SAMLResponse: string;
+  RelayState: string | undefined;
+  /** The signed `state` cookie when the browser sent it (a cross-site POST usually does not: SameSite=Lax). */
+  stateCookie: string | null;
+}
+
+function domainOf(email: string): string {
+  return email.slice(email.lastIndexOf("@") + 1).toLowerCase();
+}
+
+/**
+ * POST /sso/saml2/callback/:providerId (and /sso/saml2/sp/acs/:providerId): the IdP's response.
+ * SP-initiated: RelayState is the state the sign-in stored (single use), holding the AuthnRequest id
+ * the response must answer. IdP-initiated (no state): refused unless `sso.saml.allowIdpInitiated`.
+ * Every refusal is a redirect to the flow's error URL with `error=<code>`.
+ */
+export async function completeSAMLResponse(ctx: AuthContext, input: SamlPostInput): Promise<CallbackOutcome> {
+  let errorURL = defaultErrorURL(ctx);
+  const fail = (code: string): CallbackOutcome => ({ kind: "redirect", location: withError(errorURL, code) });
+
+  // The state goes whatever follows: a response is tried once.
+  const state = input.RelayState ? await consumeOAuthState(ctx, input.RelayState) : null;
+  if (state?.errorURL) errorURL = state.errorURL;
+  let flow: { callbackURL: string; newUserURL?: string };
+  if (state) {
+    if (state.providerId !== `${SSO_STATE_PREFIX}${input.providerId}` || !state.saml) {
+      return fail("oauth_provider_not_found");
+    }
+    // A browser that still holds another flow's state cookie is not the one that started this flow.
+    if (input.stateCookie !== null && input.RelayState && !safeEqual(input.stateCookie, input.RelayState)) {
+      return fail("state_mismatch");
+    }
+    flow = { callbackURL: state.callbackURL, ...(state.newUserURL ? { newUserURL: state.newUserURL } : {}) };
+  } else {
+    if (!ctx.options.sso.saml.allowIdpInitiated)
+      return fail(input.RelayState ? "state_not_found" : "unsolicited_response");
+    // IdP-initiated: RelayState, when it is a target we may send the browser to, is where it lands.
+    const target =
+      input.RelayState && isSafeRedirectTarget(input.RelayState, ctx.isTrustedOrigin) ? input.RelayState : "/";
+    flow = { callbackURL: target };
+  }
+  if (!isSafeRedirectTarget(flow.callbackURL, ctx.isTrustedOrigin)) return fail("no_callback_url");
+
+  const provider = await findSsoProvider(ctx.db, input.providerId);
+  if (provider?.type !== "saml") return fail("oauth_provider_not_found");
+
+  try {
+    const assertion = await verifySamlResponse(ctx, provider, input.SAMLResponse, state?.saml ?? null);
+    await claimAssertion(ctx, provider, assertion);
+    const profile = samlProfile(readSamlSettings(provider), assertion);
+    const email = profile.email?.trim().toLowerCase();
+    if (!email?.includes("@")) return fail("email_not_found");
+    // The organization speaks only for the domains it proved.
+    const domain = domainOf(email);
+    if (!provider.domains.some((d) => d.verified && d.domain === domain)) return fail("email_domain_not_verified");
+    const tokens = {
+      accessToken: null,
+      refreshToken: null,
+      idToken: null,
+      accessTokenExpiresAt: null,
+      refreshTokenExpiresAt: null,
+      scopes: [],
+    };
+    return await finishSSOSignIn(
+      ctx,
+      provider,
+      { profile: { ...profile, email }, claims: assertion.claims, tokens },
+      flow,
+      input,
+      fail,
+    );
+  } catch (error) {
+    if (error instanceof SamlRefusal) {
+      ctx.logger.warn("saml response refused", { provider: input.providerId, code: error.code, detail: error.detail });
+      return fail(error.code);
+    }
+    throw error;
+  }
+}
