@@ -46,6 +46,6 @@ export async function answerOAuthCallback(
   }
   expireCookie(c, "state");
   if (outcome.kind === "signed-in") writeSessionCookies(c, outcome.data, { rememberMe: true });
-  if (outcome.kind === "two-factor") await challenge(c, outcome.userId, true);
+  if (outcome.kind === "two-factor") await challenge(c, outcome.userId, true, outcome.signInMethod);
   return c.redirect(outcome.location, 302);
 }

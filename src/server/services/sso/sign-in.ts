@@ -223,6 +223,7 @@ export async function completeSSOCallback(ctx: AuthContext, input: CallbackInput
       rememberMe: true,
       knownUser: provisioned.user,
       proof: "provider",
+      signInMethod: "sso",
       activeOrganizationId: provider.organizationId,
     });
     const data: SessionWithUser = { session, user: provisioned.user };
@@ -233,7 +234,12 @@ export async function completeSSOCallback(ctx: AuthContext, input: CallbackInput
     if (error instanceof TwoFactorRequired) {
       const location = new URL(state.callbackURL, ctx.baseURL);
       location.searchParams.set("twoFactorRedirect", "true");
-      return { kind: "two-factor", location: location.toString(), userId: error.userId };
+      return {
+        kind: "two-factor",
+        location: location.toString(),
+        userId: error.userId,
+        signInMethod: error.signInMethod,
+      };
     }
     if (error instanceof AuthError) return fail(error.code === "BANNED_USER" ? "banned" : error.code.toLowerCase());
     throw error;
