@@ -103,8 +103,8 @@ export async function organizationStanding(
   actedIn: ActedIn | null,
 ): Promise<(Standing & { lastActiveAt: Date; ssoProviderId: string | null }) | null> {
   if (!actedIn) return null;
-  const { session, user } = caller;
-  const known = rows ?? (await findSessionRules(ctx.db, session.id, user.id));
+  const { session } = caller;
+  const known = rows ?? (await findSessionRules(ctx.db, session.id));
   // A member of no organization with a policy: the usual case, and nothing more to read.
   if (known.policies.length === 0) return null;
   let organizationId: string | null;
@@ -227,7 +227,7 @@ async function replyOf(
   updatedAt: Date | null,
   owner: boolean,
 ): Promise<PolicyReply> {
-  const known = await findSessionRules(ctx.db, caller.session.id, caller.user.id);
+  const known = await findSessionRules(ctx.db, caller.session.id);
   const lastActiveAt = known.lastActiveAt ? toDate(known.lastActiveAt) : caller.session.createdAt;
   const { state } = await stateOf(ctx, caller, rules, organizationId, known.signInMethod, lastActiveAt);
   // Who holds the break-glass path is the owners' to know.

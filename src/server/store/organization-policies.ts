@@ -75,23 +75,32 @@ export async function organizationIdOf(db: DB, ref: OwnedRef): Promise<string | 
 }
 
 /**
- * What organization policy needs of a session, read on its own: for requests whose session was not
- * read with it (auth.api calls with headers). The same rows as the caller statement's `rules`.
+ * What organization policy needs of a session, read on its own (one statement): for requests whose
+ * session was not read with it (auth.api calls, endpoint hooks). The caller statement's `rules`.
  */
-export async function findSessionRules(db: DB, sessionId: string, userId: string): Promise<CallerRulesRows> {
-  const session = await db
+export async function findSessionRules(db: DB, sessionId: string): Promise<CallerRulesRows> {
+  const rows = await db
     .selectFrom("session")
-    .select(["signInMethod", "lastActiveAt"])
-    .where("id", "=", sessionId)
-    .executeTakeFirst();
-  const policies = await db
-    .selectFrom("member")
-    .innerJoin("organizationPolicy", "organizationPolicy.organizationId", "member.organizationId")
-    .innerJoin("organization", "organization.id", "member.organizationId")
-    .select(["organizationPolicy.organizationId", "organization.slug", "organizationPolicy.rules"])
-    .where("member.userId", "=", userId)
+    .leftJoin("member", "member.userId", "session.userId")
+    .leftJoin("organizationPolicy", "organizationPolicy.organizationId", "member.organizationId")
+    .leftJoin("organization", "organization.id", "organizationPolicy.organizationId")
+    .select([
+      "session.signInMethod",
+      "session.lastActiveAt",
+      "organizationPolicy.organizationId",
+      "organization.slug",
+      "organizationPolicy.rules",
+    ])
+    .where("session.id", "=", sessionId)
     .execute();
-  return { signInMethod: session?.signInMethod ?? null, lastActiveAt: session?.lastActiveAt ?? null, policies };
+  const policies: CallerRulesRows["policies"] = [];
+  for (const row of rows) {
+    if (row.organizationId && row.slug && row.rules) {
+      policies.push({ organizationId: row.organizationId, slug: row.slug, rules: row.rules });
+    }
+  }
+  const first = rows[0];
+  return { signInMethod: first?.signInMethod ?? null, lastActiveAt: first?.lastActiveAt ?? null, policies };
 }
 
 /** Notes that a session acted in an organization with an idle timeout. */
