@@ -152,9 +152,24 @@ describe("enforcement on routes acting in the organization", () => {
       expect(res.body.code, path).toBe("TWO_FACTOR_REQUIRED_BY_ORGANIZATION");
       expect(res.body.organizationId).toBe(org.organizationId);
     }
-    // Naming the organization by slug, or by a team of it, is the same organization.
+    // Naming the organization by slug, or by a team of it, is the same organization, whichever is active.
+    const team = await org.owner.browser.post("/organization/create-team", { name: "Ops" });
+    expect(team.status).toBe(200);
+    await member.browser.post("/organization/set-active", { organizationId: elsewhere.organizationId });
     const bySlug = await member.browser.get(`/organization/get-full-organization?organizationSlug=${org.slug}`);
     expect(bySlug.body.code).toBe("TWO_FACTOR_REQUIRED_BY_ORGANIZATION");
+    const byTeam = await member.browser.get(`/organization/list-team-members?teamId=${team.body.id}`);
+    expect(byTeam.status).toBe(403);
+    expect(byTeam.body.code).toBe("TWO_FACTOR_REQUIRED_BY_ORGANIZATION");
+    await member.browser.post("/organization/set-active", { organizationId: org.organizationId });
+    // auth.api calls with the member's cookie meet the same check.
+    const viaApi = await server.auth.api
+      .listMembers({ headers: { cookie: member.browser.cookieHeader() }, query: {} } as never)
+      .then(
+        () => null,
+        (error: { code?: string }) => error.code,
+      );
+    expect(viaApi).toBe("TWO_FACTOR_REQUIRED_BY_ORGANIZATION");
 
     // get-active-member answers, with what the session still owes.
     const active = await member.browser.get("/organization/get-active-member");

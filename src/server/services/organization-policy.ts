@@ -22,6 +22,7 @@ import {
   upsertPolicyRow,
   verifiedDomainsOf,
 } from "../store/organization-policies.js";
+import { lockOrganization } from "../store/organizations.js";
 import { findUserById } from "../store/users.js";
 import { toDate } from "../store/values.js";
 import { isOwnerRole } from "./access-control.js";
@@ -135,6 +136,7 @@ async function stateOf(
   organizationId: string,
   signInMethod: string | null,
   lastActiveAt: Date,
+  db: DB = ctx.db,
 ): Promise<{ state: PolicyState; ssoProviderId: string | null }> {
   const now = ctx.now().getTime();
   const unmet: PolicyRefusal[] = [];
@@ -146,7 +148,7 @@ async function stateOf(
     rules.breakGlassUserIds.includes(user.id);
   if (rules.requireSSO && signInMethod !== "sso" && !breakGlass) {
     // Only addresses in the organization's verified domains owe SSO (read only for such sessions).
-    const domains = await verifiedDomainsOf(ctx.db, organizationId);
+    const domains = await verifiedDomainsOf(db, organizationId);
     const held = domains.find((d) => d.domain === emailDomain(user.email));
     if (held) {
       unmet.push("SSO_REQUIRED");
@@ -257,36 +259,40 @@ export async function updatePolicy(
   caller: SessionWithUser,
   input: Partial<PolicyRules> & { organizationId?: string },
 ): Promise<PolicyReply> {
-  const member = await callerMemberOf(ctx, caller, input.organizationId);
-  if (!isOwnerRole(ctx, member.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THE_ORGANIZATION_POLICY");
-  const organizationId = member.organizationId;
+  const id = input.organizationId ?? caller.session.activeOrganizationId;
+  if (!id) throw new AuthError("NO_ACTIVE_ORGANIZATION");
   const { organizationId: _named, ...changes } = input;
-  const row = await findPolicyRow(ctx.db, organizationId);
-  const rules: PolicyRules = { ...(row ? parseRules(row.rules) : NO_POLICY), ...changes };
-  rules.breakGlassUserIds = [...new Set(rules.breakGlassUserIds)];
-  for (const userId of rules.breakGlassUserIds) {
-    const holder = await findMember(ctx.db, organizationId, userId);
-    if (!holder || !isOwnerRole(ctx, holder.role)) {
-      throw new AuthError("BREAK_GLASS_USER_MUST_BE_AN_OWNER", { details: { userId } });
+  // Under the organization's lock: a role change cannot slip between the owner checks and the write.
+  const rules = await ctx.db.transaction().execute(async (trx) => {
+    await lockOrganization(trx, ctx.dialect, id);
+    const member = await findMember(trx, id, caller.user.id);
+    if (!member) throw new AuthError("YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
+    if (!isOwnerRole(ctx, member.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THE_ORGANIZATION_POLICY");
+    const row = await findPolicyRow(trx, id);
+    const next: PolicyRules = { ...(row ? parseRules(row.rules) : NO_POLICY), ...changes };
+    next.breakGlassUserIds = [...new Set(next.breakGlassUserIds)];
+    for (const userId of next.breakGlassUserIds) {
+      const holder = await findMember(trx, id, userId);
+      if (!holder || !isOwnerRole(ctx, holder.role)) {
+        throw new AuthError("BREAK_GLASS_USER_MUST_BE_AN_OWNER", { details: { userId } });
+      }
     }
-  }
-  if (rules.requireSSO && (await verifiedDomainsOf(ctx.db, organizationId)).length === 0) {
-    throw new AuthError("SSO_CONNECTION_REQUIRED");
-  }
-  const reply = await replyOf(ctx, caller, organizationId, rules, ctx.now(), true);
-  if (reply.caller.unmet.length > 0) {
-    throw new AuthError("POLICY_WOULD_LOCK_YOU_OUT", { details: { unmet: reply.caller.unmet } });
-  }
-  const now = ctx.now();
-  await ctx.db.transaction().execute(async (trx) => {
-    await upsertPolicyRow(trx, organizationId, JSON.stringify(rules), caller.user.id, now);
+    if (next.requireSSO && (await verifiedDomainsOf(trx, id)).length === 0) {
+      throw new AuthError("SSO_CONNECTION_REQUIRED");
+    }
+    const known = await findSessionRules(trx, caller.session.id);
+    const lastActiveAt = known.lastActiveAt ? toDate(known.lastActiveAt) : caller.session.createdAt;
+    const { state } = await stateOf(ctx, caller, next, id, known.signInMethod, lastActiveAt, trx);
+    if (state.unmet.length > 0) throw new AuthError("POLICY_WOULD_LOCK_YOU_OUT", { details: { unmet: state.unmet } });
+    await upsertPolicyRow(trx, id, JSON.stringify(next), caller.user.id, ctx.now());
     await auditEvent(ctx, trx, "organization.policy_updated", {
       actorId: caller.user.id,
-      organizationId,
+      organizationId: id,
       details: { changed: Object.keys(changes).sort() },
     });
+    return next;
   });
-  return reply;
+  return replyOf(ctx, caller, id, rules, ctx.now(), true);
 }
 
 /**
