@@ -191,6 +191,11 @@ describe("enforcement on routes acting in the organization", () => {
     const before = server.queryCount();
     expect((await member.browser.get("/organization/list-members")).status).toBe(200);
     expect(server.queryCount() - before).toBe(1);
+    for (const path of ["/organization/get-active-member", "/get-session"]) {
+      const at = server.queryCount();
+      expect((await member.browser.get(path)).status).toBe(200);
+      expect(server.queryCount() - at, path).toBe(1);
+    }
   });
 
   it("maxSessionAge: a session older than it cannot act; a new sign-in can", async () => {
