@@ -243,6 +243,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["GET"],
     refreshes: [],
   },
+  "/organization/get-policy": {
+    methods: ["GET"],
+    refreshes: [],
+  },
   "/organization/has-permission": {
     methods: ["POST"],
     refreshes: ["activeOrganization"],
@@ -322,6 +326,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
   "/organization/update-member-role": {
     methods: ["POST"],
     refreshes: ["activeMember", "activeOrganization"],
+  },
+  "/organization/update-policy": {
+    methods: ["POST"],
+    refreshes: ["activeMember"],
   },
   "/organization/update-team": {
     methods: ["POST"],

@@ -45,6 +45,8 @@ export const AUDIT_ACTIONS = [
   "organization.team_removed",
   "organization.team_member_added",
   "organization.team_member_removed",
+  "organization.policy_updated",
+  "organization.sso_break_glass_sign_in",
   "admin.user_created",
   "admin.user_updated",
   "admin.role_set",

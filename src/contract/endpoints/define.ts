@@ -50,6 +50,13 @@ export interface Policy {
    * the body, or one recorded on the session); `enrol` also needs a verified, non-guest account.
    */
   readonly credentials?: CredentialRule;
+  /**
+   * Organization policy (server: services/organization-policy.ts). A signed-in endpoint of the
+   * organization, teams, SSO or SCIM areas acts in an organization and must meet its policy, unless
+   * `exempt` (it acts in none, or lets a member out or in: create, list, set-active, leave,
+   * invitations to the caller) or `state` (exempt, and its handler is told how the caller stands).
+   */
+  readonly organizationRules?: "exempt" | "state";
 }
 
 export type CredentialRule = "manage" | "reprove" | "enrol";

@@ -10,6 +10,7 @@ import {
   teamModel,
 } from "../models.js";
 import * as org from "../organization.js";
+import { getPolicyQuery, policyReply, policyStateModel, updatePolicyBody } from "../organization-policy.js";
 import { endpoint } from "./define.js";
 import { messageReply, permissionReply, statusReply } from "./replies.js";
 
@@ -37,7 +38,11 @@ export const organizationEndpoints = {
       "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION",
       "YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS",
     ],
-    policy: { ...SIGNED_IN, refreshes: ["session", "organizations", "activeOrganization"] },
+    policy: {
+      ...SIGNED_IN,
+      refreshes: ["session", "organizations", "activeOrganization"],
+      organizationRules: "exempt",
+    },
   }),
   checkSlug: endpoint({
     method: "POST",
@@ -46,7 +51,7 @@ export const organizationEndpoints = {
     body: org.checkSlugBody,
     reply: statusReply,
     errors: ["ORGANIZATION_SLUG_ALREADY_TAKEN"],
-    policy: CHANGES,
+    policy: { ...CHANGES, organizationRules: "exempt" },
   }),
   updateOrganization: endpoint({
     method: "POST",
@@ -71,7 +76,7 @@ export const organizationEndpoints = {
     path: "/organization/list",
     summary: "The organizations the caller belongs to",
     reply: z.array(organizationModel),
-    policy: SIGNED_IN,
+    policy: { ...SIGNED_IN, organizationRules: "exempt" },
   }),
   setActiveOrganization: endpoint({
     method: "POST",
@@ -80,7 +85,7 @@ export const organizationEndpoints = {
     body: org.setActiveOrganizationBody,
     reply: organizationModel.nullable(),
     errors: MEMBERSHIP,
-    policy: { ...SIGNED_IN, refreshes: ["session", "activeOrganization"] },
+    policy: { ...SIGNED_IN, refreshes: ["session", "activeOrganization"], organizationRules: "exempt" },
   }),
   getOrganization: endpoint({
     method: "GET",
@@ -132,7 +137,11 @@ export const organizationEndpoints = {
       "EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION",
       "ORGANIZATION_MEMBERSHIP_LIMIT_REACHED",
     ],
-    policy: { ...SIGNED_IN, refreshes: ["session", "organizations", "activeOrganization"] },
+    policy: {
+      ...SIGNED_IN,
+      refreshes: ["session", "organizations", "activeOrganization"],
+      organizationRules: "exempt",
+    },
   }),
   rejectInvitation: endpoint({
     method: "POST",
@@ -141,7 +150,7 @@ export const organizationEndpoints = {
     body: org.invitationIdBody,
     reply: z.object({ invitation: invitationModel, member: z.null() }),
     errors: ["INVITATION_NOT_FOUND", "YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION"],
-    policy: CHANGES,
+    policy: { ...CHANGES, organizationRules: "exempt" },
   }),
   cancelInvitation: endpoint({
     method: "POST",
@@ -177,7 +186,7 @@ export const organizationEndpoints = {
     summary: "Pending invitations addressed to the caller",
     reply: z.array(invitationModel.extend({ organizationName: z.string() })),
     errors: ["EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION"],
-    policy: SIGNED_IN,
+    policy: { ...SIGNED_IN, organizationRules: "exempt" },
   }),
   removeMember: endpoint({
     method: "POST",
@@ -216,9 +225,10 @@ export const organizationEndpoints = {
     path: "/organization/get-active-member",
     summary: "The caller's membership in the active organization",
     query: org.organizationIdQuery,
-    reply: memberWithUserModel,
+    // Ours: `organizationPolicy`, how the caller's session stands with the organization's policy.
+    reply: memberWithUserModel.extend({ organizationPolicy: policyStateModel.optional() }),
     errors: MEMBERSHIP,
-    policy: SIGNED_IN,
+    policy: { ...SIGNED_IN, organizationRules: "state" },
   }),
   getActiveMemberRole: endpoint({
     method: "GET",
@@ -245,7 +255,11 @@ export const organizationEndpoints = {
     body: org.organizationIdBody,
     reply: memberWithUserModel,
     errors: [...MEMBERSHIP, "YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER"],
-    policy: { ...SIGNED_IN, refreshes: ["session", "organizations", "activeOrganization"] },
+    policy: {
+      ...SIGNED_IN,
+      refreshes: ["session", "organizations", "activeOrganization"],
+      organizationRules: "exempt",
+    },
   }),
   hasPermission: endpoint({
     method: "POST",
@@ -274,6 +288,31 @@ export const organizationEndpoints = {
     answers: "file",
     errors: ["YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION", "YOU_ARE_NOT_ALLOWED_TO_READ_THE_AUDIT_TRAIL"],
     policy: SIGNED_IN,
+  }),
+  getPolicy: endpoint({
+    method: "GET",
+    path: "/organization/get-policy",
+    summary: "An organization's policy for its members, and how the caller's session stands with it",
+    query: getPolicyQuery,
+    reply: policyReply,
+    errors: ["NO_ACTIVE_ORGANIZATION", "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION"],
+    policy: { ...SIGNED_IN, organizationRules: "state" },
+  }),
+  updatePolicy: endpoint({
+    method: "POST",
+    path: "/organization/update-policy",
+    summary: "Change an organization's policy (owners only)",
+    body: updatePolicyBody,
+    reply: policyReply,
+    errors: [
+      "NO_ACTIVE_ORGANIZATION",
+      "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION",
+      "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THE_ORGANIZATION_POLICY",
+      "POLICY_WOULD_LOCK_YOU_OUT",
+      "BREAK_GLASS_USER_MUST_BE_AN_OWNER",
+      "SSO_CONNECTION_REQUIRED",
+    ],
+    policy: { ...SIGNED_IN, refreshes: ["activeMember"] },
   }),
 } as const;
 
@@ -337,7 +376,7 @@ export const teamEndpoints = {
     summary: "The teams the caller belongs to",
     query: org.listUserTeamsQuery,
     reply: z.array(teamModel),
-    policy: TEAMS,
+    policy: { ...TEAMS, organizationRules: "exempt" },
   }),
   listTeamMembers: endpoint({
     method: "GET",

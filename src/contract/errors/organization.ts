@@ -134,4 +134,37 @@ export const organizationErrors = defineErrors({
   },
   YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER: { message: "You are not allowed to remove a team member", status: 403 },
   INVALID_TEAM_ID: { message: "Invalid team id", status: 400 },
+  // Organization policy (docs/organization-policy.md): what a member's session owes to act in it.
+  TWO_FACTOR_REQUIRED_BY_ORGANIZATION: {
+    message: "This organization requires two-factor authentication: turn it on to continue",
+    status: 403,
+  },
+  SIGN_IN_METHOD_NOT_ALLOWED_BY_ORGANIZATION: {
+    message: "This organization does not allow the way this session signed in: sign in another way",
+    status: 403,
+  },
+  SESSION_TOO_OLD_FOR_ORGANIZATION: {
+    message: "This organization requires a more recent sign-in: sign in again",
+    status: 403,
+  },
+  SESSION_IDLE_FOR_ORGANIZATION: {
+    message: "This session was idle longer than this organization allows: sign in again",
+    status: 403,
+  },
+  YOU_ARE_NOT_ALLOWED_TO_UPDATE_THE_ORGANIZATION_POLICY: {
+    message: "Only an owner of the organization can change its policy",
+    status: 403,
+  },
+  POLICY_WOULD_LOCK_YOU_OUT: {
+    message: "This policy would refuse your own session: meet it first",
+    status: 400,
+  },
+  BREAK_GLASS_USER_MUST_BE_AN_OWNER: {
+    message: "Break-glass users must be owners of the organization",
+    status: 400,
+  },
+  SSO_CONNECTION_REQUIRED: {
+    message: "Requiring single sign-on needs a connection with a verified domain",
+    status: 400,
+  },
 });

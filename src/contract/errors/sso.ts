@@ -31,4 +31,8 @@ export const ssoErrors = defineErrors({
     message: "Unable to verify domain ownership. Try again later",
     status: 502,
   },
+  SSO_REQUIRED: {
+    message: "Your organization requires single sign-on for this address",
+    status: 403,
+  },
 });

@@ -4,6 +4,12 @@ import type { Endpoint, Feature } from "../../contract/endpoints/index.js";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { guardCredentialChange } from "../services/credential-guard.js";
+import {
+  actedInOrganization,
+  enforceOrganizationPolicy,
+  organizationStanding,
+  type Standing,
+} from "../services/organization-policy.js";
 import type { CallerRead, RowsOf } from "../services/sessions.js";
 import { parseInput } from "../validation.js";
 import { noteAuditCaller, runAudited } from "./audit.js";
@@ -28,6 +34,11 @@ export interface Input<E extends Endpoint, R extends CallerRead | null = null> {
   query: Parsed<E["query"]>;
   caller: E["policy"] extends { session: "required" | "fresh" } ? SessionWithUser : undefined;
   rows: R extends CallerRead ? RowsOf<R> | (null extends R ? undefined : never) : undefined;
+  /**
+   * For an endpoint whose policy says `organizationRules: "state"`: how the caller's session stands
+   * with the policy of the organization the request names (null: it has none).
+   */
+  standing?: Standing | null;
 }
 
 /** A reply already made into JSON (a cookie cache's copy): sent as it is. */
@@ -98,6 +109,21 @@ function featureSwitches(ctx: AuthContext): Record<Feature, boolean> {
     sso: options.sso.enabled && options.organization.enabled,
   };
 }
+
+/** The areas whose signed-in endpoints act in an organization (organization policy applies). */
+const ORGANIZATION_AREAS: ReadonlySet<Feature> = new Set<Feature>(["organization", "teams", "sso", "scim"]);
+
+/**
+ * How organization policy applies to an endpoint: `enforce` (it acts in an organization), `state`
+ * (it reports the caller's standing), or `exempt`. Decided once, at start-up.
+ */
+function organizationRulesOf(endpoint: Endpoint): "enforce" | "state" | "exempt" {
+  const { session, feature, organizationRules } = endpoint.policy;
+  if (!session || feature === undefined || !ORGANIZATION_AREAS.has(feature)) return "exempt";
+  return organizationRules ?? "enforce";
+}
+
+const SESSION_ONLY = { rows: "none" } as const;
 
 /** Whether an endpoint is routed with these options. */
 export function isRouted(endpoint: Endpoint, ctx: AuthContext): boolean {
@@ -182,6 +208,8 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
     const credentials = endpoint.policy.credentials;
     const hooks = ctx.hooks;
     const audit = ctx.options.audit.enabled ? auditDeclarationOf(endpoint) : undefined;
+    const organizationRules = organizationRulesOf(endpoint);
+    const withRules = organizationRules !== "exempt";
     const answer = async (c: Context<AuthEnv>, changedQuery?: Record<string, string>): Promise<Response> => {
       const body = endpoint.body ? readBody(c, endpoint.body) : undefined;
       const query = endpoint.query
@@ -190,7 +218,12 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
           : readQuery(c, endpoint.query)
         : undefined;
       const read = sessionRule && reads ? reads(ctx, query as never) : null;
-      const withRows = read ? await requireSessionWith(c, read, { fresh }) : null;
+      // A route acting in an organization reads what its policy needs in the session's own statement.
+      const withRows = read
+        ? await requireSessionWith(c, read, { fresh, rules: withRules })
+        : withRules && c.get("session") === undefined
+          ? await requireSessionWith(c, SESSION_ONLY, { fresh, rules: true })
+          : null;
       const input = {
         body,
         query,
@@ -198,6 +231,16 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
         rows: withRows?.rows,
       } as Input<typeof endpoint>;
       if (audit) noteAuditCaller(c, input.caller, query);
+      if (withRules && input.caller) {
+        const caller = input.caller as SessionWithUser;
+        const actedIn = actedInOrganization(
+          endpoint.policy.feature,
+          [body, query],
+          caller.session.activeOrganizationId,
+        );
+        if (organizationRules === "enforce") await enforceOrganizationPolicy(ctx, caller, withRows?.rules, actedIn);
+        else input.standing = await organizationStanding(ctx, caller, withRows?.rules, actedIn);
+      }
       if (credentials && input.caller) {
         await guardCredentialChange(ctx, input.caller as SessionWithUser, credentials, passwordIn(body));
       }

@@ -5,6 +5,7 @@ import type { AuthContext } from "../context.js";
 import { AuthError } from "../errors.js";
 import {
   type CallerRead,
+  type CallerRulesRows,
   isSessionFresh,
   lookupSessionWith,
   type RequestMeta,
@@ -30,17 +31,20 @@ export async function getRequestSession(c: Context<AuthEnv>): Promise<SessionWit
 async function readRequestSession<R extends CallerRead>(
   c: Context<AuthEnv>,
   read: R,
-): Promise<{ caller: SessionWithUser | null; rows: RowsOf<R> | undefined }> {
+  rules = false,
+): Promise<{ caller: SessionWithUser | null; rows: RowsOf<R> | undefined; rules?: CallerRulesRows }> {
   const token = readSignedCookie(c, "session_token");
   let caller: SessionWithUser | null = null;
   let rows: RowsOf<R> | undefined;
+  let callerRules: CallerRulesRows | undefined;
   if (token) {
-    const found = await lookupNotingReadAt(c, token, read, { refresh: false });
+    const found = await lookupNotingReadAt(c, token, read, { refresh: false, rules });
     if (found.lookup.status === "active") ({ data: caller } = found.lookup);
     rows = found.rows;
+    callerRules = found.rules;
   }
   c.set("session", caller);
-  return { caller, rows };
+  return { caller, rows, rules: callerRules };
 }
 
 /**
@@ -60,7 +64,7 @@ function lookupNotingReadAt<R extends CallerRead>(
   c: Context<AuthEnv>,
   token: string,
   read: R,
-  options: { refresh: boolean },
+  options: { refresh: boolean; rules?: boolean },
 ): ReturnType<typeof lookupSessionWith<R>> {
   const ctx = c.get("auth");
   c.set("sessionReadAt", ctx.now().getTime());
@@ -80,15 +84,16 @@ function checkRequired(c: Context<AuthEnv>, caller: SessionWithUser | null, opti
 
 /**
  * requireSession with the rows `read` names, read in the session lookup's statement: one round
- * trip where two were. The same lookup and rules as getRequestSession's.
+ * trip where two were. The same lookup and rules as getRequestSession's. With `rules`, the same
+ * statement reads what organization policy needs of the caller (undefined when it could not).
  */
 export async function requireSessionWith<R extends CallerRead>(
   c: Context<AuthEnv>,
   read: R,
-  options: { fresh?: boolean } = {},
-): Promise<{ caller: SessionWithUser; rows: RowsOf<R> }> {
-  const found = await readRequestSession(c, read);
-  return { caller: checkRequired(c, found.caller, options), rows: found.rows as RowsOf<R> };
+  options: { fresh?: boolean; rules?: boolean } = {},
+): Promise<{ caller: SessionWithUser; rows: RowsOf<R>; rules?: CallerRulesRows }> {
+  const found = await readRequestSession(c, read, options.rules === true);
+  return { caller: checkRequired(c, found.caller, options), rows: found.rows as RowsOf<R>, rules: found.rules };
 }
 
 export function requestMeta(c: Context<AuthEnv>): RequestMeta {

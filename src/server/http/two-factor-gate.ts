@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import type { SignInMethod } from "../../contract/organization-policy.js";
 import type { TwoFactorRedirectReply } from "../../contract/two-factor.js";
 import { noteAuditChallenge } from "../services/audit-trail.js";
 import { TwoFactorRequired } from "../services/sessions.js";
@@ -21,7 +22,7 @@ export async function signInOrChallenge<T>(
   } catch (error) {
     if (!(error instanceof TwoFactorRequired)) throw error;
     noteAuditChallenge(error.userId);
-    return challenge(c, error.userId, rememberMe);
+    return challenge(c, error.userId, rememberMe, error.signInMethod);
   }
 }
 
@@ -29,8 +30,9 @@ export async function challenge(
   c: Context<AuthEnv>,
   userId: string,
   rememberMe: boolean,
+  signInMethod: SignInMethod | null = null,
 ): Promise<TwoFactorRedirectReply> {
-  const { token, reply } = await startTwoFactorChallenge(c.get("auth"), userId, rememberMe);
+  const { token, reply } = await startTwoFactorChallenge(c.get("auth"), userId, rememberMe, signInMethod);
   writeSignedCookie(c, "two_factor", token, CHALLENGE_SECONDS);
   return reply;
 }

@@ -32,7 +32,13 @@ export function memberRoutes(route: Route): void {
 
   route(
     organizationEndpoints.getActiveMember,
-    (_c, { query, caller, rows }) => activeMember(caller.session, query.organizationId, rows),
+    (_c, { query, caller, rows, standing }) => {
+      const member = activeMember(caller.session, query.organizationId, rows);
+      // Ours: how the caller's session stands with the organization's policy, when it has one.
+      return standing && standing.organizationId === member.organizationId
+        ? { ...member, organizationPolicy: standing.state }
+        : member;
+    },
     { reads: activeMemberRead },
   );
 

@@ -2,6 +2,7 @@ import { organizationEndpoints } from "../../contract/endpoints/index.js";
 import { applyActiveChange } from "../http/active-organization.js";
 import type { Route } from "../http/route.js";
 import { fieldSource } from "../http/server-call.js";
+import { getPolicy, updatePolicy } from "../services/organization-policy.js";
 import {
   callerOrganizationsRead,
   checkSlug,
@@ -55,4 +56,9 @@ export function organizationRoutes(route: Route): void {
   route(organizationEndpoints.getFullOrganization, async (c, { query, caller: { session } }) => {
     return getFullOrganization(c.get("auth"), session, query);
   });
+
+  // Organization policy (ours; docs/organization-policy.md).
+  route(organizationEndpoints.getPolicy, async (c, { query, caller }) => getPolicy(c.get("auth"), caller, query));
+
+  route(organizationEndpoints.updatePolicy, async (c, { body, caller }) => updatePolicy(c.get("auth"), caller, body));
 }

@@ -46,7 +46,7 @@ export async function signInAnonymously(
       now,
     });
     await ctx.webhooks.enqueue(trx, "user.created", user);
-    const session = await createSession(ctx, trx, user.id, meta, { rememberMe: true });
+    const session = await createSession(ctx, trx, user.id, meta, { rememberMe: true, signInMethod: "anonymous" });
     return { session, user };
   });
 }

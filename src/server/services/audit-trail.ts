@@ -167,6 +167,31 @@ export async function auditSystemEvent(
 }
 
 /**
+ * An entry of its own beside the request's (a break-glass sign-in, a policy change), in `trx`: as
+ * the user `actorId`, with the request's origin when there is one. Written only with auditing on.
+ */
+export async function auditEvent(
+  ctx: AuthContext,
+  trx: DB,
+  action: AuditAction,
+  facts: { actorId: string; subjectId?: string; organizationId?: string; details?: Record<string, unknown> },
+): Promise<void> {
+  if (!ctx.options.audit.enabled) return;
+  const request = scopes.getStore();
+  const scope: AuditScope = {
+    ...systemScope(action, facts.details ?? {}),
+    actorType: "user",
+    actorId: facts.actorId,
+    subjectId: facts.subjectId ?? null,
+    organizationId: facts.organizationId ?? null,
+    ipAddress: request?.ipAddress ?? null,
+    userAgent: request?.userAgent ?? null,
+    requestId: request?.requestId ?? null,
+  };
+  await append(ctx, trx, entryOf(ctx, scope, "success"));
+}
+
+/**
  * A change the app makes through auth.api without a request (add-member, set-password): audited as
  * the `system` actor, the entry in the change's transaction, a failure on its own.
  */

@@ -127,7 +127,7 @@ export async function signInWithEmailOtp(
       locale: meta.locale,
     }),
   );
-  const data = await openMailboxOwnerSession(ctx, owner, meta, guest);
+  const data = await openMailboxOwnerSession(ctx, owner, meta, guest, "email-otp");
   return { ...data, credentialsRemoved: owner.credentialsRemoved };
 }
 
@@ -146,7 +146,11 @@ export async function verifyEmailWithOtp(
     : await ctx.db.transaction().execute((trx) => verifyUnprovenAccount(ctx, trx, found, meta.locale));
   ctx.mail.wake();
   if (!ctx.options.emailVerification.autoSignInAfterVerification) return { user, session: null };
-  const session = await createSession(ctx, ctx.db, user.id, meta, { rememberMe: true, knownUser: user });
+  const session = await createSession(ctx, ctx.db, user.id, meta, {
+    rememberMe: true,
+    knownUser: user,
+    signInMethod: "email-otp",
+  });
   return { user, session };
 }
 

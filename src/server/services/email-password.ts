@@ -80,6 +80,7 @@ export async function signUpEmail(ctx: AuthContext, input: SignUpInput, meta: Re
             rememberMe: input.rememberMe,
             knownUser: user,
             proof: "password",
+            signInMethod: "password",
           })
         : null;
       return { user, session, created: true };
@@ -151,6 +152,7 @@ export async function signInEmail(ctx: AuthContext, input: SignInInput, meta: Re
     rememberMe: input.rememberMe,
     knownUser: found.user,
     proof: "password",
+    signInMethod: "password",
   });
   // A session was granted, so any ban on the row had run out and createSession lifted it.
   const user = found.user.banned ? { ...found.user, banned: false, banReason: null, banExpires: null } : found.user;

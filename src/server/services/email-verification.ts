@@ -162,7 +162,9 @@ async function markVerified(
   if (signIn && !options.confirmed) return { kind: "confirm" };
   const outcome = await ctx.db.transaction().execute(async (trx) => {
     const updated = await verifyUnprovenAccount(ctx, trx, user, meta.locale);
-    const session = signIn ? await createSession(ctx, trx, user.id, meta, { rememberMe: true }) : null;
+    const session = signIn
+      ? await createSession(ctx, trx, user.id, meta, { rememberMe: true, signInMethod: "magic-link" })
+      : null;
     return { kind: "verified" as const, user: updated, session };
   });
   ctx.mail.wake();

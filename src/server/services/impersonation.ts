@@ -21,6 +21,7 @@ export async function impersonateUser(ctx: AuthContext, actor: AdminActor, userI
   return ctx.db.transaction().execute(async (trx) => {
     const session = await createSession(ctx, trx, target.id, actor.meta, {
       secondFactor: "impersonation",
+      signInMethod: "impersonation",
       rememberMe: false,
       impersonatedBy: actor.user.id,
       expiresInSeconds: ctx.options.admin.impersonationSessionDuration,

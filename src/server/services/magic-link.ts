@@ -119,6 +119,6 @@ export async function signInWithMagicLink(
     return { claimed, requestedHere: requestedBy(record.data, browser.requester) };
   });
   // The token is spent even when the second factor is still owed: the challenge carries on from here.
-  const data = await openMailboxOwnerSession(ctx, claimed, meta, requestedHere ? browser.guest : null);
+  const data = await openMailboxOwnerSession(ctx, claimed, meta, requestedHere ? browser.guest : null, "magic-link");
   return { data, isNewUser: claimed.isNewUser, credentialsRemoved: claimed.credentialsRemoved };
 }

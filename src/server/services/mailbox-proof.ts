@@ -140,10 +140,15 @@ export async function openMailboxOwnerSession(
   owner: MailboxOwner,
   meta: RequestMeta,
   guest: SessionWithUser | null,
+  signInMethod: "magic-link" | "email-otp",
 ): Promise<SessionWithUser> {
   if (owner.credentialsRemoved) ctx.mail.wake();
   if (owner.revokedSessions) await ctx.revocations.revokeUser(owner.user.id);
-  const session = await createSession(ctx, ctx.db, owner.user.id, meta, { rememberMe: true, knownUser: owner.user });
+  const session = await createSession(ctx, ctx.db, owner.user.id, meta, {
+    rememberMe: true,
+    knownUser: owner.user,
+    signInMethod,
+  });
   const data = { session, user: owner.user };
   await retireAnonymousUser(ctx, guest, data);
   return data;

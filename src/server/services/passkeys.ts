@@ -221,6 +221,7 @@ export async function signInWithPasskey(
     rememberMe: true,
     knownUser: user,
     secondFactor: verification.authenticationInfo.userVerified ? "passkey" : undefined,
+    signInMethod: "passkey",
   });
   const data = { session, user };
   await retireAnonymousUser(ctx, guest, data);

@@ -48,6 +48,7 @@ export async function changePassword(
       rememberMe: options.rememberMe,
       secondFactor: "rotation",
       proof: "password",
+      signInMethod: "password",
     });
   });
   ctx.mail.wake();

@@ -1,4 +1,5 @@
 import type { Session, SessionWithUser, User } from "../../contract/models.js";
+import type { SignInMethod } from "../../contract/organization-policy.js";
 import type { Locale } from "../../i18n/index.js";
 import type { AuthContext } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
@@ -6,6 +7,7 @@ import { newId, randomString } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
 import {
   type CallerRead,
+  type CallerRulesRows,
   type CallerSessionRows,
   callerAsText,
   type RowsOf,
@@ -26,6 +28,7 @@ import {
   deleteSessionByToken,
   deleteUserSessionsInOrganization,
 } from "./hooked-writes.js";
+import { auditBreakGlass, checkSignInMethod } from "./organization-policy.js";
 import { isTrustedDevice } from "./trusted-devices.js";
 
 /** Where a request came from, as recorded on the session. */
@@ -67,12 +70,21 @@ export interface CreateSessionOptions {
    * one by itself). A sign-in link or mailed code proves only the mailbox, so gives none.
    */
   proof?: ProofMethod;
+  /**
+   * How the user signed in, recorded on the session for organization policy (the first factor: a
+   * password sign-in finished by a TOTP code is `password`). Enforced SSO is checked against it.
+   */
+  signInMethod?: SignInMethod;
 }
 
 /** A sign-in of a user with two-factor on, from an untrusted device: a challenge, not a session. */
 export class TwoFactorRequired extends Error {
   override name = "TwoFactorRequired";
-  constructor(readonly userId: string) {
+  constructor(
+    readonly userId: string,
+    /** How the sign-in began: the session the factor completes records it. */
+    readonly signInMethod: SignInMethod | null = null,
+  ) {
     super("a second factor is required");
   }
 }
@@ -90,10 +102,20 @@ export async function createSession(
   options: CreateSessionOptions,
 ): Promise<Session> {
   const state = await assertNotBanned(ctx, db, userId, options.knownUser);
+  const method = options.signInMethod ?? null;
+  // Enforced SSO (a session that replaces or stands in for one was already judged when it was made).
+  const ssoRule =
+    method && options.secondFactor !== "rotation" && options.secondFactor !== "impersonation"
+      ? await checkSignInMethod(ctx, db, userId, method)
+      : null;
+  const breakGlass = ssoRule?.breakGlass ?? null;
   if (state?.twoFactorEnabled && !options.secondFactor && ctx.options.twoFactor.enabled) {
-    const trusted = meta.trustedDeviceToken && (await isTrustedDevice(db, meta.trustedDeviceToken, userId, ctx.now()));
-    if (!trusted) throw new TwoFactorRequired(userId);
+    // The break-glass path always owes the second factor: a trusted device does not stand in for it.
+    const trusted =
+      !breakGlass && meta.trustedDeviceToken && (await isTrustedDevice(db, meta.trustedDeviceToken, userId, ctx.now()));
+    if (!trusted) throw new TwoFactorRequired(userId, method);
   }
+  if (breakGlass && options.secondFactor !== "verified") throw new TwoFactorRequired(userId, method);
   const token = newSessionToken();
   const now = ctx.now();
   const { expiresIn, absoluteLifetime } = ctx.options.session;
@@ -111,6 +133,7 @@ export async function createSession(
     activeOrganizationId: options.activeOrganizationId,
     activeTeamId: options.activeTeamId,
     impersonatedBy: options.impersonatedBy,
+    signInMethod: method,
     now,
     fields: { spec: ctx.fields.session, values: defaultFieldValues(ctx.fields.session) },
   };
@@ -119,11 +142,12 @@ export async function createSession(
     ctx.webhooks.atomic(trx, "session.created", async (trx) => {
       const inserted = await createSessionRow(ctx, trx, session);
       if (proof) await recordSessionProof(trx, inserted.id, proof, now);
+      if (breakGlass) await auditBreakGlass(ctx, trx, userId, breakGlass);
       await ctx.webhooks.enqueue(trx, "session.created", inserted);
       return inserted;
     });
-  // The session and its proof are two rows: they commit together.
-  const row = proof && !db.isTransaction ? await db.transaction().execute(write) : await write(db);
+  // The session and its proof (or its break-glass entry) are two rows: they commit together.
+  const row = (proof || breakGlass) && !db.isTransaction ? await db.transaction().execute(write) : await write(db);
   return mapSession(row, token, toDate, ctx.fields.session);
 }
 
@@ -165,7 +189,7 @@ export type SessionLookup =
   | { status: "expired" }
   | { status: "missing" };
 
-export type { CallerRead, RowsOf };
+export type { CallerRead, CallerRulesRows, RowsOf };
 
 /**
  * The session for a token: one indexed read. An expired session is deleted. With `refresh`, a session
@@ -182,20 +206,31 @@ export async function lookupSession(
 
 /**
  * lookupSession, with the rows `read` names read in the same statement (store/caller-reads.ts). The
- * rows count only when the lookup is active: those of a dead session are dropped.
+ * rows count only when the lookup is active: those of a dead session are dropped. With `rules`, the
+ * statement also reads what organization policy needs of the caller (services/organization-policy.ts).
  */
 export async function lookupSessionWith<R extends CallerRead>(
   ctx: AuthContext,
   token: string,
   read: R,
-  options: { refresh: boolean },
-): Promise<{ lookup: SessionLookup; rows: RowsOf<R> | undefined }> {
+  options: { refresh: boolean; rules?: boolean },
+): Promise<{ lookup: SessionLookup; rows: RowsOf<R> | undefined; rules?: CallerRulesRows }> {
   const tokenHash = hashSessionToken(token);
-  const found = await readCaller(ctx.db, ctx.dialect, tokenHash, token, read, ctx.memberPages, ctx.fields);
+  const found = await readCaller(
+    ctx.db,
+    ctx.dialect,
+    tokenHash,
+    token,
+    read,
+    ctx.memberPages,
+    ctx.fields,
+    options.rules === true,
+  );
   const lookup = await settleSession(ctx, found.found, options);
   // What was read is what is answered, unless the refresh just changed it.
   if (lookup.status === "active" && !lookup.refreshed && found.read) lookup.read = found.read;
-  return { lookup, rows: lookup.status === "active" ? found.rows : undefined };
+  const active = lookup.status === "active";
+  return { lookup, rows: active ? found.rows : undefined, rules: active ? found.rules : undefined };
 }
 
 /**

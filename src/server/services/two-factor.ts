@@ -1,5 +1,6 @@
 import { Secret, TOTP } from "otpauth";
 import type { SessionWithUser, User } from "../../contract/models.js";
+import type { SignInMethod } from "../../contract/organization-policy.js";
 import type { TwoFactorRedirectReply } from "../../contract/two-factor.js";
 import type { Locale } from "../../i18n/index.js";
 import type { AuthContext } from "../context.js";
@@ -144,6 +145,7 @@ export async function startTwoFactorChallenge(
   ctx: AuthContext,
   userId: string,
   rememberMe: boolean,
+  signInMethod: SignInMethod | null = null,
 ): Promise<{ token: string; reply: TwoFactorRedirectReply }> {
   const token = randomString(32);
   const now = ctx.now();
@@ -151,6 +153,7 @@ export async function startTwoFactorChallenge(
     tokenHash: sha256Base64Url(token),
     userId,
     rememberMe,
+    signInMethod,
     expiresAt: new Date(now.getTime() + CHALLENGE_SECONDS * 1000),
     now,
   });
@@ -251,6 +254,7 @@ async function complete(
         knownUser: user,
         secondFactor: "verified",
         proof: proof ?? undefined,
+        signInMethod: (challenge.signInMethod as SignInMethod | null) ?? undefined,
       });
       return { session, user };
     });

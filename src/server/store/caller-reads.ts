@@ -9,13 +9,19 @@ import {
   readCallerMembersPage,
 } from "./members.js";
 import { readCallerOrganizations } from "./organizations.js";
-import { type CallerRows, type CallerSessionRows, type MemberPageCache, readWithCallerSession } from "./reads/index.js";
+import {
+  type CallerRows,
+  type CallerRulesRows,
+  type CallerSessionRows,
+  type MemberPageCache,
+  readWithCallerSession,
+} from "./reads/index.js";
 import { mapSession, readCallerSessionList } from "./sessions.js";
 import { type ListedAccount, readCallerAccounts } from "./social-accounts.js";
 import { mapUser } from "./users.js";
 import { isoTimestamp, toDate, type WithTimes } from "./values.js";
 
-export type { CallerSessionRows };
+export type { CallerRulesRows, CallerSessionRows };
 
 /** The hot reads' rows keep their timestamps as the ISO text a reply sends (see isoTimestamp). */
 export type SessionText = WithTimes<Session, string>;
@@ -56,6 +62,8 @@ export interface FoundCaller<Rows> {
   /** The session and user rows as read: get-session answers from them (callerAsText). */
   read: CallerSessionRows | null;
   rows: Rows | undefined;
+  /** What organization policy needs of the caller, when the read asked for it. */
+  rules?: CallerRulesRows;
 }
 
 /** The session and user alone: get-session's single round trip. */
@@ -75,10 +83,12 @@ export async function readCaller<R extends CallerRead>(
   read: R,
   pages: MemberPageCache,
   fields: AdditionalFields = NO_ADDITIONAL_FIELDS,
+  rules = false,
 ): Promise<FoundCaller<RowsOf<R>>> {
-  const { caller, rows } = await readRows(db, dialect, tokenHash, read, pages, fields);
+  const { caller, rows } = await readRows(db, dialect, tokenHash, read, pages, fields, rules);
   if (!caller) return { found: null, read: null, rows: undefined };
   return {
+    rules: caller.rules,
     found: {
       session: mapSession(caller.session, token, toDate, fields.session),
       user: mapUser(caller.user, toDate, fields.user),
@@ -107,19 +117,26 @@ function readRows(
   read: CallerRead,
   pages: MemberPageCache,
   fields: AdditionalFields,
+  rules: boolean,
 ): Promise<CallerRows<unknown>> {
   switch (read.rows) {
     case "none":
-      return readCallerSession(db, dialect, tokenHash, fields);
+      return readCallerSession(db, dialect, tokenHash, fields, rules);
     case "sessions":
-      return readCallerSessionList(dialect, read.now, fields.session, fields.key)(db, dialect, tokenHash, fields);
+      return readCallerSessionList(dialect, read.now, fields.session, fields.key)(
+        db,
+        dialect,
+        tokenHash,
+        fields,
+        rules,
+      );
     case "accounts":
-      return readCallerAccounts(dialect)(db, dialect, tokenHash, fields);
+      return readCallerAccounts(dialect)(db, dialect, tokenHash, fields, rules);
     case "organizations":
-      return readCallerOrganizations(dialect, fields.organization, fields.key)(db, dialect, tokenHash, fields);
+      return readCallerOrganizations(dialect, fields.organization, fields.key)(db, dialect, tokenHash, fields, rules);
     case "activeMember":
-      return readCallerActiveMember(read.organizationId)(db, dialect, tokenHash, fields);
+      return readCallerActiveMember(read.organizationId)(db, dialect, tokenHash, fields, rules);
     case "membersPage":
-      return readCallerMembersPage(dialect, read.page, pages)(db, dialect, tokenHash, fields);
+      return readCallerMembersPage(dialect, read.page, pages)(db, dialect, tokenHash, fields, rules);
   }
 }

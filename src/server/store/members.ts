@@ -491,7 +491,7 @@ export function readCallerMembersPage(
   const literalLimit = q.limit === q.pageSize;
   const shape = `membersPage.${byId ? "id" : "slug"}.${q.sortBy}.${q.sortDirection}.${literalLimit ? q.limit : "bound"}`;
   const page = `${q.sortBy}.${q.sortDirection}.${q.limit}`;
-  return (db, readDialect, tokenHash, fields) => {
+  return (db, readDialect, tokenHash, fields, rules) => {
     const naming = !byId ? `slug ${named}` : named === null ? `active ${tokenHash}` : `id ${named}`;
     const known = pages.known(naming, page);
     const read = readWithCallerSession(
@@ -519,7 +519,7 @@ export function readCallerMembersPage(
         return { caller, reply };
       },
     );
-    return read(db, readDialect, tokenHash, fields);
+    return read(db, readDialect, tokenHash, fields, rules);
   };
 }
 

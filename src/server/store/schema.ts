@@ -49,6 +49,8 @@ export interface TwoFactorChallengeTable {
   otpExpiresAt: NullableTimestamp;
   expiresAt: Timestamp;
   createdAt: Timestamp;
+  /** How the sign-in that owes the factor began (migration 0024). */
+  signInMethod: string | null;
 }
 
 /** A WebAuthn credential (passkey) of a user. */
@@ -81,6 +83,10 @@ export interface SessionTable {
   impersonatedBy: string | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+  /** How the session was signed in (migration 0024); null for sessions older than that. */
+  signInMethod: string | null;
+  /** When it last acted in an organization with an idle timeout (coarse: see organization-policies.ts). */
+  lastActiveAt: NullableTimestamp;
 }
 
 /** A session's latest proof of identity (migration 0016); it goes with its session. */
@@ -348,6 +354,14 @@ export interface AuditTrailTable {
   hash: string;
 }
 
+/** An organization's policy (migration 0024): its rules as JSON text (services/organization-policy.ts). */
+export interface OrganizationPolicyTable {
+  organizationId: string;
+  rules: string;
+  updatedBy: string | null;
+  updatedAt: Timestamp;
+}
+
 /** The chain's single row (id 1): its head, and the anchor retention pruned up to. */
 export interface AuditChainTable {
   id: number;
@@ -367,6 +381,7 @@ export interface Database {
   account: AccountTable;
   verification: VerificationTable;
   organization: OrganizationTable;
+  organizationPolicy: OrganizationPolicyTable;
   member: MemberTable;
   memberListVersion: MemberListVersionTable;
   invitation: InvitationTable;

@@ -7,7 +7,8 @@ import { type CallerSessionRead, readCallerList, readPrecompiled } from "./reads
 import type { SessionTable } from "./schema.js";
 import { isoTimestamp, type TimeOf, toDate, type WithTimes } from "./values.js";
 
-export type SessionRow = Selectable<SessionTable>;
+/** A session row as the model is made from it (the policy columns of migration 0024 are read apart). */
+export type SessionRow = Omit<Selectable<SessionTable>, "signInMethod" | "lastActiveAt">;
 
 /**
  * The wire Session; `token` is the caller's own token, or a revocation handle in lists. With
@@ -53,6 +54,8 @@ export interface NewSession {
   activeOrganizationId?: string | null;
   activeTeamId?: string | null;
   impersonatedBy?: string | null;
+  /** How it was signed in (organization policy reads it). */
+  signInMethod?: string | null;
   now: Date;
   /** The app's own fields (their defaults, or what the server set). */
   fields?: { spec: TableFields; values: Readonly<Record<string, unknown>> };
@@ -71,6 +74,7 @@ export async function insertSession(db: DB, session: NewSession): Promise<Sessio
       activeOrganizationId: session.activeOrganizationId ?? null,
       activeTeamId: session.activeTeamId ?? null,
       impersonatedBy: session.impersonatedBy ?? null,
+      signInMethod: session.signInMethod ?? null,
       createdAt: session.now,
       updatedAt: session.now,
       ...(session.fields ? storedValues(session.fields.spec, session.fields.values) : {}),

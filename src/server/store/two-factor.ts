@@ -20,6 +20,8 @@ export interface TwoFactorChallenge {
   otpHash: string | null;
   otpExpiresAt: Date | null;
   expiresAt: Date;
+  /** How the sign-in began (null: not recorded). */
+  signInMethod: string | null;
 }
 
 export async function findTwoFactor(db: DB, userId: string): Promise<TwoFactorRecord | null> {
@@ -109,7 +111,14 @@ export async function setTwoFactorEnabled(db: DB, userId: string, enabled: boole
 
 export async function insertChallenge(
   db: DB,
-  input: { tokenHash: string; userId: string; rememberMe: boolean; expiresAt: Date; now: Date },
+  input: {
+    tokenHash: string;
+    userId: string;
+    rememberMe: boolean;
+    signInMethod: string | null;
+    expiresAt: Date;
+    now: Date;
+  },
 ): Promise<void> {
   await db
     .insertInto("twoFactorChallenge")
@@ -117,6 +126,7 @@ export async function insertChallenge(
       tokenHash: input.tokenHash,
       userId: input.userId,
       rememberMe: input.rememberMe,
+      signInMethod: input.signInMethod,
       expiresAt: input.expiresAt,
       createdAt: input.now,
     })
@@ -137,6 +147,7 @@ export async function findChallenge(db: DB, tokenHash: string): Promise<TwoFacto
     otpHash: row.otpHash,
     otpExpiresAt: toDateOrNull(row.otpExpiresAt),
     expiresAt: toDate(row.expiresAt),
+    signInMethod: row.signInMethod ?? null,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { SessionWithUser } from "../../../contract/models.js";
+import type { SignInMethod } from "../../../contract/organization-policy.js";
 import { type CallbackParams, callbackParams } from "../../../contract/social.js";
 import { type AuthContext, apiURL } from "../../context.js";
 import { safeEqual } from "../../crypto/digest.js";
@@ -15,7 +16,7 @@ export type CallbackOutcome =
   | { kind: "signed-in"; location: string; data: SessionWithUser }
   | { kind: "redirect"; location: string }
   /** The user owes a second factor: the app's callbackURL, told so, and a challenge for the browser. */
-  | { kind: "two-factor"; location: string; userId: string };
+  | { kind: "two-factor"; location: string; userId: string; signInMethod: SignInMethod | null };
 
 /** `url` with `error=<code>` (and a description) added, keeping its own query. */
 export function withError(url: string, code: string, description?: string): string {
@@ -91,7 +92,12 @@ export async function completeCallback(ctx: AuthContext, input: CallbackInput): 
     if (error instanceof TwoFactorRequired) {
       const location = new URL(state.callbackURL, ctx.baseURL);
       location.searchParams.set("twoFactorRedirect", "true");
-      return { kind: "two-factor", location: location.toString(), userId: error.userId };
+      return {
+        kind: "two-factor",
+        location: location.toString(),
+        userId: error.userId,
+        signInMethod: error.signInMethod,
+      };
     }
     if (error instanceof SocialSignInError) {
       if (error.cause)

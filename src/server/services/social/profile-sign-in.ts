@@ -95,7 +95,12 @@ export async function signInWithProfile(
   const sealed = sealTokens(ctx, tokens);
   const openSession = (db: DB, user: User) =>
     step("unable_to_create_session", () =>
-      createSession(ctx, db, user.id, meta, { rememberMe: true, knownUser: user, proof: "provider" }),
+      createSession(ctx, db, user.id, meta, {
+        rememberMe: true,
+        knownUser: user,
+        proof: "provider",
+        signInMethod: "social",
+      }),
     );
 
   const result = await ctx.db.transaction().execute(async (trx): Promise<ProfileSignInResult> => {

@@ -268,6 +268,7 @@ export async function finishSSOSignIn(
       rememberMe: true,
       knownUser: provisioned.user,
       proof: "provider",
+      signInMethod: "sso",
       activeOrganizationId: provider.organizationId,
     });
     const data: SessionWithUser = { session, user: provisioned.user };
@@ -278,7 +279,12 @@ export async function finishSSOSignIn(
     if (error instanceof TwoFactorRequired) {
       const location = new URL(flow.callbackURL, ctx.baseURL);
       location.searchParams.set("twoFactorRedirect", "true");
-      return { kind: "two-factor", location: location.toString(), userId: error.userId };
+      return {
+        kind: "two-factor",
+        location: location.toString(),
+        userId: error.userId,
+        signInMethod: error.signInMethod,
+      };
     }
     if (error instanceof AuthError) return fail(error.code === "BANNED_USER" ? "banned" : error.code.toLowerCase());
     throw error;

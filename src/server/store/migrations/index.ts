@@ -20,6 +20,7 @@ import { scimMigration } from "./0020_scim.js";
 import { auditTrailMigration } from "./0021_audit_trail.js";
 import { pruningIndexesMigration } from "./0022_pruning_indexes.js";
 import { ssoSamlMigration } from "./0023_sso_saml.js";
+import { organizationPolicyMigration } from "./0024_organization_policy.js";
 import { scimGroupsMigration } from "./0025_scim_groups.js";
 
 /** All migrations in order. Names sort by their numeric prefix; never rename or edit a landed one. */
@@ -45,6 +46,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     "0021_audit_trail": auditTrailMigration(dialect),
     "0022_pruning_indexes": pruningIndexesMigration(),
     "0023_sso_saml": ssoSamlMigration(),
+    "0024_organization_policy": organizationPolicyMigration(dialect),
     "0025_scim_groups": scimGroupsMigration(dialect),
   };
 }

@@ -16,7 +16,13 @@ import { readPrecompiled } from "./precompiled.js";
  * The app's own returned fields are columns of the same statement: session ones prefixed `s_`,
  * user ones inside `su` under their names.
  */
-export function callerSessionQuery(db: DB, dialect: DialectName, tokenHash: string, fields: AdditionalFields) {
+export function callerSessionQuery(
+  db: DB,
+  dialect: DialectName,
+  tokenHash: string,
+  fields: AdditionalFields,
+  rules = false,
+) {
   return db
     .selectFrom("session as callerSession")
     .select((eb) => [
@@ -53,7 +59,43 @@ export function callerSessionQuery(db: DB, dialect: DialectName, tokenHash: stri
           .whereRef("user.id", "=", "callerSession.userId"),
       ).as("su"),
     ])
+    .$if(rules, (query) =>
+      query.select((eb) => [
+        "callerSession.signInMethod as s_signInMethod",
+        "callerSession.lastActiveAt as s_lastActiveAt",
+        jsonRows(
+          dialect,
+          eb
+            .selectFrom("member as ruledMember")
+            .innerJoin("organizationPolicy as ruled", "ruled.organizationId", "ruledMember.organizationId")
+            .innerJoin("organization as ruledOrganization", "ruledOrganization.id", "ruledMember.organizationId")
+            .select([
+              "ruled.organizationId as organizationId",
+              "ruledOrganization.slug as slug",
+              "ruled.rules as rules",
+            ])
+            .whereRef("ruledMember.userId", "=", "callerSession.userId"),
+        ).as("s_policies"),
+      ]),
+    )
     .where("callerSession.tokenHash", "=", tokenHash);
+}
+
+/** An organization's policy row as the caller's statement reads it: rules as JSON text. */
+export interface CallerPolicyRow {
+  organizationId: string;
+  slug: string;
+  rules: string;
+}
+
+/**
+ * What organization policy needs of the caller (read only for routes that act in an organization):
+ * how the session was signed in, when it last acted, and the policies of the caller's organizations.
+ */
+export interface CallerRulesRows {
+  signInMethod: string | null;
+  lastActiveAt: Date | string | null;
+  policies: CallerPolicyRow[];
 }
 
 export type CallerSessionRow =
@@ -63,6 +105,8 @@ export type CallerSessionRow =
 export interface CallerSessionRows {
   session: SessionRow;
   user: UserRow;
+  /** Read only when asked for (readWithCallerSession's `rules`). */
+  rules?: CallerRulesRows;
 }
 
 /** The caller's rows for a token (null: no session) and the rows a route read with them. */
@@ -108,6 +152,13 @@ function callerRows(row: CallerSessionRow, tokenHash: string, fields: Additional
       updatedAt: user.updatedAt,
     },
   };
+  if ("s_policies" in row) {
+    rows.rules = {
+      signInMethod: (row.s_signInMethod as string | null | undefined) ?? null,
+      lastActiveAt: (row.s_lastActiveAt as Date | string | null | undefined) ?? null,
+      policies: parseJsonRows<CallerPolicyRow>(row.s_policies),
+    };
+  }
   // Raw column values; mapSession and mapUser decode them by type.
   for (const f of fields.session.returned) {
     (rows.session as Record<string, unknown>)[f.name] = (row as Record<string, unknown>)[`s_${f.name}`];
@@ -124,13 +175,15 @@ export type CallerSessionRead<Rows> = (
   dialect: DialectName,
   tokenHash: string,
   fields: AdditionalFields,
+  rules?: boolean,
 ) => Promise<CallerRows<Rows>>;
 
 /**
  * Runs callerSessionQuery extended by `join` as a precompiled statement of `shape`: the token digest
  * is argument 0, `args` follow. The extension keeps one row per session found: a column of JSON
  * rows (jsonRows), or a LEFT JOIN of at most one row. `rowsOf` takes the route's rows out of them.
- * Statements of different additional fields are compiled apart (fields.key, "" without any).
+ * Statements of different additional fields are compiled apart (fields.key, "" without any), as
+ * are those that also read the caller's organization rules (`rules`: routes acting in an organization).
  */
 export function readWithCallerSession<Joined extends CallerSessionRow, Rows>(
   shape: string,
@@ -138,10 +191,11 @@ export function readWithCallerSession<Joined extends CallerSessionRow, Rows>(
   join: (base: ReturnType<typeof callerSessionQuery>, args: readonly unknown[]) => Compilable<Joined>,
   rowsOf: (joined: Joined[]) => Rows,
 ): CallerSessionRead<Rows> {
-  return async (db, dialect, tokenHash, fields) => {
-    const name = fields.key === "" ? `caller.${shape}` : `caller.${shape}${fields.key}`;
+  return async (db, dialect, tokenHash, fields, rules = false) => {
+    const named = rules ? `${shape}+rules` : shape;
+    const name = fields.key === "" ? `caller.${named}` : `caller.${named}${fields.key}`;
     const joined = await readPrecompiled(db, name, [tokenHash, ...args], ([hash, ...rest]) =>
-      join(callerSessionQuery(db, dialect, hash as string, fields), rest),
+      join(callerSessionQuery(db, dialect, hash as string, fields, rules), rest),
     );
     const first = joined[0];
     const caller = first ? callerRows(first, tokenHash, fields) : null;

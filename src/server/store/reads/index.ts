@@ -5,7 +5,9 @@
  * Services reach it only through store/caller-reads.ts and the table modules.
  */
 export {
+  type CallerPolicyRow,
   type CallerRows,
+  type CallerRulesRows,
   type CallerSessionRead,
   type CallerSessionRows,
   type callerSessionQuery,
