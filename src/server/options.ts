@@ -373,6 +373,11 @@ const audit = z.strictObject({
   enabled: z.boolean().default(false),
   /** Entries older than this many days are pruned from the chain's start (by housekeeping); unset: kept. */
   retentionDays: z.number().int().min(1).max(36500).optional(),
+  /**
+   * A request refused by the rate limiter or the origin check is audited at most once per client,
+   * endpoint and error code in this many seconds (a flood of refusals must not flood the trail).
+   */
+  refusalWindowSeconds: z.number().int().min(1).max(86400).default(60),
 });
 
 export const authOptionsSchema = z.strictObject({
