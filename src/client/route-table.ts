@@ -411,6 +411,14 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["GET"],
     refreshes: [],
   },
+  "/secure-account": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/security-activity": {
+    methods: ["GET"],
+    refreshes: [],
+  },
   "/send-verification-email": {
     methods: ["POST"],
     refreshes: [],

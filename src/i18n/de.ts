@@ -555,6 +555,14 @@ export const de: Catalogue = {
   "mail.resetPassword.subject": "Setzen Sie Ihr Passwort zurück",
   "mail.resetPassword.intro": "Jemand möchte das Passwort Ihres Kontos zurücksetzen.",
   "mail.resetPassword.action": "Neues Passwort wählen",
+  "mail.newDevice.subject": "Neue Anmeldung bei Ihrem Konto",
+  "mail.newDevice.intro": "Bei Ihrem Konto hat sich soeben ein Gerät angemeldet, das es bisher nicht benutzt hat:",
+  "mail.newDevice.device": "{browser} unter {os}, von der IP-Adresse {ipAddress}, am {time} (UTC).",
+  "mail.newDevice.unknown": "unbekannt",
+  "mail.newDevice.ifYou": "Wenn Sie das waren, ist nichts zu tun.",
+  "mail.newDevice.action": "Nicht Sie? Konto sichern",
+  "mail.newDevice.outro":
+    "Die Schaltfläche meldet Ihr Konto auf allen Geräten ab und führt Sie zur Wahl eines neuen Passworts. Sie funktioniert einmal, für {duration}.",
   "mail.passwordChanged.subject": "Ihr Passwort wurde geändert",
   "mail.passwordChanged.reset":
     "Das Passwort Ihres Kontos wurde mit einem an diese Adresse gesendeten Link zurückgesetzt.",

@@ -96,6 +96,7 @@ function featureSwitches(ctx: AuthContext): Record<Feature, boolean> {
     scim: options.organization.enabled && options.scim.enabled,
     // Connections belong to organizations: without them there is nothing to sign in to.
     sso: options.sso.enabled && options.organization.enabled,
+    securityActivity: options.securityActivity.enabled,
   };
 }
 

@@ -21,7 +21,7 @@ import { forgetTrustedDevices } from "./trusted-devices.js";
 export const RESET_PASSWORD_PREFIX = "reset-password:";
 
 /** Reset tokens are 24 alphanumeric characters (SPEC 9); only their SHA-256 is stored. */
-const resetIdentifier = (token: string) => `${RESET_PASSWORD_PREFIX}${sha256Base64Url(token)}`;
+export const resetIdentifier = (token: string) => `${RESET_PASSWORD_PREFIX}${sha256Base64Url(token)}`;
 
 /** The reset page, as a path when it is on BASE_URL (the link stays as short as it always was). */
 function resetPage(ctx: AuthContext): string {

@@ -25,6 +25,7 @@ import {
   deleteOneUserSession,
   deleteSessionByToken,
 } from "./hooked-writes.js";
+import { noteSignInDevice } from "./known-devices.js";
 import { isTrustedDevice } from "./trusted-devices.js";
 
 /** Where a request came from, as recorded on the session. */
@@ -35,6 +36,8 @@ export interface RequestMeta {
   trustedDeviceToken?: string | null;
   /** The language the request asked for (Accept-Language): mail it causes is written in it. */
   locale: Locale;
+  /** The browser's device id (its signed `device` cookie; securityActivity only): new-device mail. */
+  deviceId?: string | null;
 }
 
 /** A session that is not remembered lasts a day at most (the browser drops its cookie sooner). */
@@ -114,15 +117,21 @@ export async function createSession(
     fields: { spec: ctx.fields.session, values: defaultFieldValues(ctx.fields.session) },
   };
   const proof = options.proof ?? (options.secondFactor === "passkey" ? "passkey" : undefined);
+  // A sign-in (not a session replacing one, nor an admin's) notes its device: a new one is mailed.
+  const device =
+    meta.deviceId && options.secondFactor !== "rotation" && options.secondFactor !== "impersonation"
+      ? meta.deviceId
+      : null;
   const write = (trx: DB) =>
     ctx.webhooks.atomic(trx, "session.created", async (trx) => {
       const inserted = await createSessionRow(ctx, trx, session);
       if (proof) await recordSessionProof(trx, inserted.id, proof, now);
+      if (device) await noteSignInDevice(ctx, trx, userId, device, meta);
       await ctx.webhooks.enqueue(trx, "session.created", inserted);
       return inserted;
     });
   // The session and its proof are two rows: they commit together.
-  const row = proof && !db.isTransaction ? await db.transaction().execute(write) : await write(db);
+  const row = (proof || device) && !db.isTransaction ? await db.transaction().execute(write) : await write(db);
   return mapSession(row, token, toDate, ctx.fields.session);
 }
 

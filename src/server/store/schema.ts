@@ -322,6 +322,17 @@ export interface AuditTrailTable {
   hash: string;
 }
 
+/** A browser a user has signed in from (store/known-devices.ts): the hash of its device cookie. */
+export interface KnownDeviceTable {
+  id: string;
+  userId: string;
+  deviceHash: string;
+  userAgent: string | null;
+  ipAddress: string | null;
+  createdAt: Timestamp;
+  lastSeenAt: Timestamp;
+}
+
 /** The chain's single row (id 1): its head, and the anchor retention pruned up to. */
 export interface AuditChainTable {
   id: number;
@@ -357,4 +368,5 @@ export interface Database {
   scimUser: ScimUserTable;
   auditTrail: AuditTrailTable;
   auditChain: AuditChainTable;
+  knownDevice: KnownDeviceTable;
 }

@@ -19,6 +19,7 @@ import { ssoMigration } from "./0019_sso.js";
 import { scimMigration } from "./0020_scim.js";
 import { auditTrailMigration } from "./0021_audit_trail.js";
 import { pruningIndexesMigration } from "./0022_pruning_indexes.js";
+import { knownDevicesMigration } from "./0026_known_devices.js";
 
 /** All migrations in order. Names sort by their numeric prefix; never rename or edit a landed one. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -42,5 +43,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     "0020_scim": scimMigration(dialect),
     "0021_audit_trail": auditTrailMigration(dialect),
     "0022_pruning_indexes": pruningIndexesMigration(),
+    "0026_known_devices": knownDevicesMigration(dialect),
   };
 }
