@@ -75,6 +75,17 @@ export const de: Catalogue = {
   "notice.credentialsRemoved":
     "Dieses Konto wurde eingerichtet, bevor seine Adresse bestätigt war. Damit es Ihres bleibt, wurden das bisherige Passwort, Passkeys, die Zwei-Faktor-Authentifizierung und verknüpfte Konten entfernt und alle anderen Geräte abgemeldet. Wir haben Ihnen dazu eine E-Mail geschickt.",
   "notice.dismiss": "Schließen",
+  "activity.title": "Sicherheitsaktivität",
+  "activity.signIns": "Letzte Anmeldungen",
+  "activity.devices": "Angemeldete Geräte",
+  "activity.noSignIns": "Noch keine Anmeldungen aufgezeichnet.",
+  "activity.signIn": "{device} · IP {ip} · {when}",
+  "activity.challenged": "zweiter Faktor verlangt",
+  "activity.device": "IP {ip} · angemeldet {created} · zuletzt aktiv {active}",
+  "secureAccount.title": "Konto sichern",
+  "secureAccount.intro":
+    "Damit wird Ihr Konto auf allen Geräten abgemeldet, auch auf denen, die Sie nicht kennen; danach wählen Sie ein neues Passwort.",
+  "secureAccount.submit": "Überall abmelden und neues Passwort wählen",
   "resetPassword.title": "Neues Passwort wählen",
   "resetPassword.submit": "Passwort speichern",
   "resetPassword.newLink": "Neuen Link anfordern",

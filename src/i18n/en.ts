@@ -76,6 +76,17 @@ export const en = {
   "notice.credentialsRemoved":
     "This account had been set up before its address was confirmed. To keep it yours, its earlier password, passkeys, two-factor authentication and linked accounts were removed and every other device was signed out. We sent you an email about it.",
   "notice.dismiss": "Dismiss",
+  "activity.title": "Security activity",
+  "activity.signIns": "Recent sign-ins",
+  "activity.devices": "Signed-in devices",
+  "activity.noSignIns": "No sign-ins recorded yet.",
+  "activity.signIn": "{device} · IP {ip} · {when}",
+  "activity.challenged": "second factor asked",
+  "activity.device": "IP {ip} · signed in {created} · last active {active}",
+  "secureAccount.title": "Secure your account",
+  "secureAccount.intro":
+    "This signs your account out on every device, including any you do not recognise, and then lets you choose a new password.",
+  "secureAccount.submit": "Sign out everywhere and choose a new password",
   "resetPassword.title": "Choose a new password",
   "resetPassword.submit": "Save password",
   "resetPassword.newLink": "Ask for a new link",
