@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TestBrowser } from "./helpers/browser.js";
 import { refuseWrites } from "./helpers/faults.js";
 import { type MailCapture, startMailCapture } from "./helpers/mail.js";
+import { linkIn, nthMail } from "./helpers/mail-flows.js";
 import { createOrganization, joinAs } from "./helpers/organization.js";
 import { EVERY_FEATURE_ON, signUp, startTestServer, type TestServer } from "./helpers/server.js";
 import { SoftAuthenticator } from "./helpers/soft-authenticator.js";
@@ -140,6 +141,42 @@ describe("account security changes and their entries commit together", () => {
       "user.email_change_requested",
       () => account.browser.post("/change-email", { newEmail: `moved-${account.email}` }),
       async () => expect(await mails()).toEqual(mailsBefore),
+    );
+  });
+});
+
+describe("password reset and its entries commit together", () => {
+  it("request and reset", async () => {
+    const account = await signUp(server, { verified: true });
+    const resets = () =>
+      db()
+        .selectFrom("verification")
+        .select("id")
+        .where("value", "=", account.user.id)
+        .where("identifier", "like", "reset-password:%")
+        .execute();
+    await inOneTransaction(
+      "user.password_reset_requested",
+      () => server.browser().post("/request-password-reset", { email: account.email }),
+      async () => expect(await resets()).toEqual([]),
+    );
+    const mail = await nthMail(capture, account.email, "Reset your password");
+    const token = linkIn(mail, "/reset-password/").split("/reset-password/")[1]?.split("?")[0] as string;
+    const hash = () =>
+      db()
+        .selectFrom("account")
+        .select("password")
+        .where("userId", "=", account.user.id)
+        .where("providerId", "=", "credential")
+        .executeTakeFirstOrThrow();
+    const hashBefore = await hash();
+    await inOneTransaction(
+      "user.password_reset",
+      () => server.browser().post("/reset-password", { token, newPassword: "a reset horse battery" }),
+      async () => {
+        expect(await hash()).toEqual(hashBefore);
+        expect(await resets()).toHaveLength(1);
+      },
     );
   });
 });
