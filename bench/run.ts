@@ -52,6 +52,15 @@ const BASE_OPTIONS = {
   ...(process.env.BENCH_AUDIT === "1" ? { audit: { enabled: true } } : {}),
 };
 
+/** The seeded requests as sent to `server`: its origin in place of the seeder's in every Origin header. */
+function from(requests: AutocannonRequest[], seeder: RunningServer, server: RunningServer): AutocannonRequest[] {
+  return requests.map((request) =>
+    request.headers?.origin === seeder.origin
+      ? { ...request, headers: { ...request.headers, origin: server.origin } }
+      : request,
+  );
+}
+
 function positiveInt(name: string, fallback: number): number {
   const value = process.env[name];
   if (!value) return fallback;
@@ -112,7 +121,18 @@ async function prepare(scenario: Scenario, kind: DatabaseKind, workDir: string):
     const server = await startService(workDir, label, database.url, options);
     servers.push(server);
     if (kind === "postgres") await new Promise((resolve) => setTimeout(resolve, REVOCATION_SKEW_MS + 200));
-    const loaded: Loaded[] = [{ label, description: scenario.description, server, database, requests, rounds: [] }];
+    // The requests name the seeder's origin (sign-in's login check refuses a foreign one): each server
+    // gets them with its own.
+    const loaded: Loaded[] = [
+      {
+        label,
+        description: scenario.description,
+        server,
+        database,
+        requests: from(requests, seeder, server),
+        rounds: [],
+      },
+    ];
     if (baseline) {
       // The same seeded database (the cookies are signed with the same secret), another build.
       const base = await startService(
@@ -124,7 +144,14 @@ async function prepare(scenario: Scenario, kind: DatabaseKind, workDir: string):
       );
       servers.push(base);
       const description = `${scenario.name} on the baseline build (BENCH_BASELINE)`;
-      loaded.push({ label: `base:${label}`, description, server: base, database, requests, rounds: [] });
+      loaded.push({
+        label: `base:${label}`,
+        description,
+        server: base,
+        database,
+        requests: from(requests, seeder, base),
+        rounds: [],
+      });
     }
     if (scenario.floor && database.sqlitePath) {
       const floor = await startFloor(workDir, database.sqlitePath);

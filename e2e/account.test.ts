@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { screenshot, signInInBrowser, signOutInBrowser, signUpInBrowser } from "./helpers/browser.js";
 import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
-const e2e = setUpServiceAndBrowser();
+const e2e = setUpServiceAndBrowser({ options: { audit: { enabled: true }, securityActivity: { enabled: true } } });
 
 const newUser = (name: string) => ({
   name,
@@ -125,6 +125,51 @@ describe("session revocation", () => {
     // The laptop is still signed in.
     await laptopPage.reload();
     await laptopPage.getByTestId("sessions-list").waitFor();
+    await laptop.close();
+    await phone.close();
+  });
+});
+
+describe("security activity", () => {
+  it("shows sign-ins and devices; the new-device mail's link signs out everywhere and resets the password", async () => {
+    const user = newUser("Eve");
+    const laptop = await e2e.browser.newContext({
+      userAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/156.0.0.0 Safari/537.36",
+    });
+    const phone = await e2e.browser.newContext({
+      userAgent: "Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 Chrome/156.0.0.0 Mobile Safari/537.36",
+    });
+    const laptopPage = await laptop.newPage();
+    await signUpInBrowser(laptopPage, e2e.service.origin, user);
+    await laptopPage.getByTestId("home-title").waitFor();
+    const phonePage = await phone.newPage();
+    await signInInBrowser(phonePage, e2e.service.origin, user);
+    await phonePage.getByTestId("home-title").waitFor();
+
+    await laptopPage.goto(`${e2e.service.origin}/account/security`);
+    await expect.poll(() => laptopPage.getByTestId("activity-device").count()).toBe(2);
+    expect(await laptopPage.getByTestId("activity-devices").textContent()).toContain("Chrome 156 on Android");
+    expect(await laptopPage.getByTestId("activity-sign-ins").textContent()).toContain("Chrome 156 on Android");
+    await screenshot(laptopPage, "account-security-activity");
+
+    // The phone was a device the account had not used: its owner was mailed.
+    const mail = await e2e.service.mail!.waitFor(
+      (m) => m.to === user.email && m.subject === "New sign-in to your account",
+    );
+    const link = mail.links.find((l) => l.includes("/secure-account?token="));
+    expect(link).toBeDefined();
+    const owner = await (await e2e.browser.newContext()).newPage();
+    await owner.goto(link as string);
+    await owner.getByTestId("secure-account-submit").click();
+    await owner.waitForURL(/\/reset-password\?token=/);
+    await owner.getByTestId("reset-password-new").fill("a brand new password");
+    await owner.getByTestId("reset-password-submit").click();
+    await owner.getByTestId("reset-password-done").waitFor();
+
+    // Both devices were signed out.
+    await laptopPage.reload();
+    await laptopPage.waitForURL(/\/sign-in/);
+    await owner.close();
     await laptop.close();
     await phone.close();
   });

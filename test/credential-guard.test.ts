@@ -49,6 +49,8 @@ const IMPERSONATION_MAY = new Set([
   // Reading an organization's SSO connections changes nothing.
   "GET /sso/providers",
   "GET /sso/get-provider",
+  // Reading the account's sign-ins and devices (as /list-sessions) changes nothing.
+  "GET /security-activity",
 ]);
 const mayImpersonate = (key: string) =>
   IMPERSONATION_MAY.has(key) || key.includes(" /organization/") || key.includes(" /admin/");

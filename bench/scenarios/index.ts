@@ -3,7 +3,7 @@ import { listAccounts } from "./list-accounts.js";
 import { listSessions } from "./list-sessions.js";
 import { getActiveMember, listMembers, listOrganizations } from "./organizations.js";
 import { getSessionScale } from "./scale.js";
-import { signInEmail } from "./sign-in.js";
+import { signInEmail, signInEmailAudited } from "./sign-in.js";
 import type { Scenario } from "./types.js";
 
 /** Every scenario, in the order the bench runs them. Add yours here. */
@@ -16,6 +16,7 @@ export const scenarios: readonly Scenario[] = [
   getActiveMember,
   listMembers,
   signInEmail,
+  signInEmailAudited,
   getSessionScale,
   getSessionMetrics,
 ];

@@ -15,3 +15,15 @@ export const signInEmail: Scenario = {
     }));
   },
 };
+
+/**
+ * The same with the audit trail on (docs/audit.md): BENCH_ONLY=sign-in-email,sign-in-email-audited
+ * runs both in the same rounds, so their ratio is what auditing costs a sign-in.
+ */
+export const signInEmailAudited: Scenario = {
+  ...signInEmail,
+  name: "sign-in-email-audited",
+  description: "POST /sign-in/email as sign-in-email, audit trail on (entry in the session's transaction)",
+  options: { audit: { enabled: true } },
+  optIn: true,
+};

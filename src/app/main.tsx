@@ -56,6 +56,7 @@ const router = createBrowserRouter([
   },
   { path: "/forgot-password", element: page(authPages, (m) => m.ForgotPasswordPage) },
   { path: "/reset-password", element: page(authPages, (m) => m.ResetPasswordPage) },
+  { path: "/secure-account", element: page(authPages, (m) => m.SecureAccountPage) },
   { path: "/verified", element: page(authPages, (m) => m.VerifiedPage) },
   { path: "/verify-email", element: page(authPages, (m) => m.VerifyEmailConfirmPage) },
   { path: "/accept-invitation/:id", element: page(miscPages, (m) => m.AcceptInvitationPage) },

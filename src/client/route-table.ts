@@ -431,6 +431,14 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["POST"],
     refreshes: [],
   },
+  "/secure-account": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/security-activity": {
+    methods: ["GET"],
+    refreshes: [],
+  },
   "/send-verification-email": {
     methods: ["POST"],
     refreshes: [],

@@ -8,6 +8,7 @@ import type {
   organizationEndpoints as org,
   passkeyEndpoints as passkeys,
   passwordlessEndpoints as passwordless,
+  securityActivityEndpoints as securityActivity,
   socialEndpoints as social,
   teamEndpoints as teams,
   twoFactorEndpoints as twoFactor,
@@ -84,6 +85,10 @@ export interface AccountCalls {
   deleteAnonymousUser: OptionalCall<typeof social.deleteAnonymousUser>;
   oneTap: { callback: Call<typeof social.oneTapCallback> };
   twoFactor: TwoFactorCalls;
+  /** Recent sign-ins and signed-in devices (securityActivity). */
+  securityActivity: OptionalCall<typeof securityActivity.securityActivity>;
+  /** The new-device mail's "Not you?" token: signs out everywhere, answers a password-reset token. */
+  secureAccount: Call<typeof securityActivity.secureAccount>;
 }
 
 /** Passkeys (`/passkey/...`): the WebAuthn ceremony itself runs in the browser (@simplewebauthn/browser). */

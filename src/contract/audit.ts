@@ -59,6 +59,7 @@ export const AUDIT_ACTIONS = [
   "admin.impersonation_started",
   "admin.impersonation_stopped",
   "audit.pruned",
+  "request.refused",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

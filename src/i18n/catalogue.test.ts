@@ -19,6 +19,7 @@ const sameInGerman = new Set([
   "admin.sort.name",
   "admin.audit.ip",
   "sessions.device",
+  "activity.signIn",
 ]);
 
 describe("the German catalogue", () => {

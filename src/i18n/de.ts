@@ -75,6 +75,17 @@ export const de: Catalogue = {
   "notice.credentialsRemoved":
     "Dieses Konto wurde eingerichtet, bevor seine Adresse bestätigt war. Damit es Ihres bleibt, wurden das bisherige Passwort, Passkeys, die Zwei-Faktor-Authentifizierung und verknüpfte Konten entfernt und alle anderen Geräte abgemeldet. Wir haben Ihnen dazu eine E-Mail geschickt.",
   "notice.dismiss": "Schließen",
+  "activity.title": "Sicherheitsaktivität",
+  "activity.signIns": "Letzte Anmeldungen",
+  "activity.devices": "Angemeldete Geräte",
+  "activity.noSignIns": "Noch keine Anmeldungen aufgezeichnet.",
+  "activity.signIn": "{device} · IP {ip} · {when}",
+  "activity.challenged": "zweiter Faktor verlangt",
+  "activity.device": "IP {ip} · angemeldet {created} · zuletzt aktiv {active}",
+  "secureAccount.title": "Konto sichern",
+  "secureAccount.intro":
+    "Damit wird Ihr Konto auf allen Geräten abgemeldet, auch auf denen, die Sie nicht kennen; danach wählen Sie ein neues Passwort.",
+  "secureAccount.submit": "Überall abmelden und neues Passwort wählen",
   "resetPassword.title": "Neues Passwort wählen",
   "resetPassword.submit": "Passwort speichern",
   "resetPassword.newLink": "Neuen Link anfordern",
@@ -555,6 +566,14 @@ export const de: Catalogue = {
   "mail.resetPassword.subject": "Setzen Sie Ihr Passwort zurück",
   "mail.resetPassword.intro": "Jemand möchte das Passwort Ihres Kontos zurücksetzen.",
   "mail.resetPassword.action": "Neues Passwort wählen",
+  "mail.newDevice.subject": "Neue Anmeldung bei Ihrem Konto",
+  "mail.newDevice.intro": "Bei Ihrem Konto hat sich soeben ein Gerät angemeldet, das es bisher nicht benutzt hat:",
+  "mail.newDevice.device": "{browser} unter {os}, von der IP-Adresse {ipAddress}, am {time} (UTC).",
+  "mail.newDevice.unknown": "unbekannt",
+  "mail.newDevice.ifYou": "Wenn Sie das waren, ist nichts zu tun.",
+  "mail.newDevice.action": "Nicht Sie? Konto sichern",
+  "mail.newDevice.outro":
+    "Die Schaltfläche meldet Ihr Konto auf allen Geräten ab und führt Sie zur Wahl eines neuen Passworts. Sie funktioniert einmal, für {duration}.",
   "mail.passwordChanged.subject": "Ihr Passwort wurde geändert",
   "mail.passwordChanged.reset":
     "Das Passwort Ihres Kontos wurde mit einem an diese Adresse gesendeten Link zurückgesetzt.",

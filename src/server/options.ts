@@ -368,6 +368,8 @@ const pages = z.strictObject({
   verifyEmail: pageOption.default("/verify-email"),
   /** The invitation mail's page; `:id` is the invitation id. */
   acceptInvitation: pageOption.default("/accept-invitation/:id"),
+  /** The new-device mail's "Not you? Secure your account" page (`?token=`). */
+  secureAccount: pageOption.default("/secure-account"),
   /** Where /error redirects in production (`?error=&error_description=`). */
   error: pageOption.default("/"),
 });
@@ -398,6 +400,24 @@ const audit = z.strictObject({
   enabled: z.boolean().default(false),
   /** Entries older than this many days are pruned from the chain's start (by housekeeping); unset: kept. */
   retentionDays: z.number().int().min(1).max(36500).optional(),
+  /**
+   * A request refused by the rate limiter or the origin check is audited at most once per client,
+   * endpoint and error code in this many seconds (a flood of refusals must not flood the trail).
+   */
+  refusalWindowSeconds: z.number().int().min(1).max(86400).default(60),
+});
+
+/** Security activity for users (docs/security-activity.md): the account's sign-ins and devices, the new-device mail. */
+const securityActivity = z.strictObject({
+  /** GET /security-activity, the new-device mail and its "Not you?" link (POST /secure-account). */
+  enabled: z.boolean().default(false),
+  /** How long the "Not you? Secure your account" link works, in seconds (default 7 days). */
+  secureLinkExpiresIn: z
+    .number()
+    .int()
+    .min(300)
+    .max(30 * 86400)
+    .default(7 * 86400),
 });
 
 export const authOptionsSchema = z.strictObject({
@@ -426,6 +446,7 @@ export const authOptionsSchema = z.strictObject({
   housekeeping: housekeeping.prefault({}),
   metrics: metrics.prefault({}),
   audit: audit.prefault({}),
+  securityActivity: securityActivity.prefault({}),
 });
 
 /** Options as written in AUTH_CONFIG: every key optional. */

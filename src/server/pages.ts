@@ -45,6 +45,7 @@ export function resolvePages(
     magicLink: build("magicLink"),
     verifyEmail: build("verifyEmail"),
     acceptInvitation: build("acceptInvitation"),
+    secureAccount: build("secureAccount"),
     error: build("error"),
   });
 }

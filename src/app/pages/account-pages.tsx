@@ -9,6 +9,7 @@ import { useConfirm } from "../components/confirm-dialog.js";
 import { PasskeysCard } from "../components/passkeys-card.js";
 import { ProfilePictureCard } from "../components/profile-picture.js";
 import { SaveGuestAccountCard } from "../components/save-guest-card.js";
+import { SecurityActivityCard } from "../components/security-activity-card.js";
 import { SettingsLayout } from "../components/shell.js";
 import { TwoFactorCard } from "../components/two-factor-card.js";
 import { Button, Card, FormError, Loading, Notice } from "../components/ui.js";
@@ -161,6 +162,7 @@ export function SecurityPage() {
       )}
       {config.passkey && <PasskeysCard hasPassword={hasPassword} />}
       {config.twoFactor.enabled && <TwoFactorCard enabled={user.twoFactorEnabled} hasPassword={hasPassword} />}
+      {config.securityActivity && <SecurityActivityCard />}
     </>
   );
 }

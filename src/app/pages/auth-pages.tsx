@@ -342,3 +342,39 @@ export function VerifiedPage() {
     </AuthLayout>
   );
 }
+
+/**
+ * The new-device mail's "Not you? Secure your account" (`?token=`). Opening the page changes nothing
+ * (mail scanners open links); the button signs out everywhere and continues to the reset page.
+ */
+export function SecureAccountPage() {
+  const [params] = useSearchParams();
+  const token = params.get("token");
+  const submit = useSubmit(authClient.secureAccount);
+  const navigate = useNavigate();
+  const t = useT();
+  return (
+    <AuthLayout titleKey="secureAccount.title">
+      {!token ? (
+        <FormError error="INVALID_TOKEN" testId="secure-account-error" />
+      ) : (
+        <>
+          <p>{t("secureAccount.intro")}</p>
+          <FormError error={submit.error} testId="secure-account-error" />
+          <Button
+            type="button"
+            variant="danger"
+            pending={submit.pending}
+            data-testid="secure-account-submit"
+            onClick={async () => {
+              const done = await submit.run({ token });
+              if (done) navigate(`/reset-password?token=${encodeURIComponent(done.resetToken)}`, { replace: true });
+            }}
+          >
+            {t("secureAccount.submit")}
+          </Button>
+        </>
+      )}
+    </AuthLayout>
+  );
+}

@@ -4,6 +4,7 @@ import { organizationEndpoints, teamEndpoints } from "./organization.js";
 import { passkeyEndpoints } from "./passkeys.js";
 import { passwordlessEndpoints } from "./passwordless.js";
 import { scimEndpoints } from "./scim.js";
+import { securityActivityEndpoints } from "./security-activity.js";
 import { serviceEndpoints } from "./service.js";
 import { socialEndpoints } from "./social.js";
 import { ssoEndpoints } from "./sso.js";
@@ -106,6 +107,7 @@ export const apiEndpoints = {
   verifyPasskeyAuthentication,
   ...scimEndpoints,
   ...ssoEndpoints,
+  ...securityActivityEndpoints,
 } as const;
 
 export type ApiEndpoints = typeof apiEndpoints;

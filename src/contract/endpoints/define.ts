@@ -28,7 +28,8 @@ export type Feature =
   | "emailOTP"
   | "passkey"
   | "scim"
-  | "sso";
+  | "sso"
+  | "securityActivity";
 
 /** How an endpoint is guarded and what it changes, in one place. Everything is off unless set. */
 export interface Policy {

@@ -5,6 +5,7 @@ import { organizationEndpoints, teamEndpoints } from "./organization.js";
 import { passkeyEndpoints } from "./passkeys.js";
 import { passwordlessEndpoints } from "./passwordless.js";
 import { scimEndpoints } from "./scim.js";
+import { securityActivityEndpoints } from "./security-activity.js";
 import { serviceEndpoints } from "./service.js";
 import { socialEndpoints } from "./social.js";
 import { ssoEndpoints } from "./sso.js";
@@ -19,6 +20,7 @@ export {
   passkeyEndpoints,
   passwordlessEndpoints,
   scimEndpoints,
+  securityActivityEndpoints,
   serviceEndpoints,
   socialEndpoints,
   ssoEndpoints,
@@ -43,6 +45,7 @@ export const endpointAreas = {
   passkeys: passkeyEndpoints,
   scim: scimEndpoints,
   sso: ssoEndpoints,
+  securityActivity: securityActivityEndpoints,
 } as const;
 
 export const allEndpoints: readonly Endpoint[] = Object.values(endpointAreas).flatMap((area) => Object.values(area));

@@ -48,6 +48,7 @@ export const serviceEndpoints = {
       magicLink: z.boolean(),
       emailOTP: z.boolean(),
       passkey: z.boolean(),
+      securityActivity: z.boolean(),
       devOutbox: z.boolean(),
     }),
     policy: {},

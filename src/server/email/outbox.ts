@@ -109,6 +109,20 @@ export class MailOutbox {
     this.#worker.wake();
   }
 
+  #wakeAfterRequest = false;
+
+  /** For a message queued in a transaction its writer does not commit: the request's end wakes the worker. */
+  wakeAfterRequest(): void {
+    this.#wakeAfterRequest = true;
+  }
+
+  /** Called when a request ends (its transactions have committed). */
+  wakeIfQueued(): void {
+    if (!this.#wakeAfterRequest) return;
+    this.#wakeAfterRequest = false;
+    this.wake();
+  }
+
   /** Resolves once every due message has had an attempt (for tests and shutdown). */
   flush(): Promise<void> {
     return this.#worker.flush();

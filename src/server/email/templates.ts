@@ -92,6 +92,36 @@ export function passwordChangedNotice(locale: Locale, to: string, how: "changed"
   });
 }
 
+/** A sign-in from a device the account had not used: where, when, and the one-time "Not you?" link. */
+export function newDeviceMail(
+  locale: Locale,
+  to: string,
+  device: { browser: string | null; os: string | null; ipAddress: string | null; at: Date },
+  url: string,
+  expiresInSeconds: number,
+): MailMessage {
+  const t = translator(locale);
+  const unknown = t("mail.newDevice.unknown");
+  return renderActionMail({
+    to,
+    locale,
+    kind: "new-device",
+    subject: t("mail.newDevice.subject"),
+    intro: [
+      t("mail.newDevice.intro"),
+      t("mail.newDevice.device", {
+        browser: device.browser ?? unknown,
+        os: device.os ?? unknown,
+        ipAddress: device.ipAddress ?? unknown,
+        time: formatDateTime(locale, device.at, "UTC"),
+      }),
+      t("mail.newDevice.ifYou"),
+    ],
+    action: { label: t("mail.newDevice.action"), url },
+    outro: [t("mail.newDevice.outro", { duration: describeDuration(locale, expiresInSeconds) })],
+  });
+}
+
 /** How a mailbox proved itself when an account that had never proven its address lost its credentials. */
 export type MailboxProof = "sign-in-link" | "email-code" | "password-reset" | "verification";
 

@@ -4,7 +4,8 @@ import type { SessionWithUser } from "../../contract/models.js";
 import { isAuthError } from "../errors.js";
 import { type AuditScope, auditOutcome, currentAuditScope, runInAuditScope } from "../services/audit-trail.js";
 import { type AuditDeclaration, isAdminEndpoint } from "./audited-endpoints.js";
-import type { AuthEnv } from "./env.js";
+import { rateLimitSubject } from "./client-ip.js";
+import type { AuthEnv, RequestStep } from "./env.js";
 import { requestId } from "./request-start.js";
 
 const textIn = (value: unknown, key: string): string | undefined => {
@@ -23,8 +24,50 @@ export async function runAudited(
   declared: AuditDeclaration,
   serve: () => Promise<Response>,
 ): Promise<Response> {
+  const scope = scopeOf(c, endpoint, declared);
+  let response: Response;
+  try {
+    response = await runInAuditScope(scope, serve);
+  } catch (error) {
+    scope.details.code = isAuthError(error) ? error.code : "INTERNAL_SERVER_ERROR";
+    noteAttemptedEmail(c, scope);
+    // A refusal by the rate limiter or the origin check: once per client, endpoint and code a window.
+    if (!refusalOf(error) || (await claimRefusalEntry(c, endpoint, String(scope.details.code)))) {
+      await writeOutcome(c, scope, "failure");
+    }
+    throw error;
+  }
+  await writeOutcome(c, scope, response.status >= 400 ? "failure" : "success");
+  return response;
+}
+
+/**
+ * An endpoint the table does not audit (a read, a probe, sending a link): only a refusal by the rate
+ * limiter or the origin check is recorded, as `request.refused` naming the path, with the same bound.
+ */
+export async function runRefusalAudited(
+  c: Context<AuthEnv>,
+  endpoint: Endpoint,
+  serve: () => Promise<Response>,
+): Promise<Response> {
+  try {
+    return await serve();
+  } catch (error) {
+    if (refusalOf(error)) {
+      const code = isAuthError(error) ? error.code : "INTERNAL_SERVER_ERROR";
+      if (await claimRefusalEntry(c, endpoint, code)) {
+        const scope = scopeOf(c, endpoint, { action: "request.refused" });
+        Object.assign(scope.details, { code, method: endpoint.method, path: endpoint.path });
+        await writeOutcome(c, scope, "failure");
+      }
+    }
+    throw error;
+  }
+}
+
+function scopeOf(c: Context<AuthEnv>, endpoint: Endpoint, declared: AuditDeclaration): AuditScope {
   const ctx = c.get("auth");
-  const scope: AuditScope = {
+  return {
     action: declared.action,
     whenChanged: declared.whenChanged === true,
     actorType: isAdminEndpoint(endpoint) ? "admin" : "user",
@@ -39,17 +82,54 @@ export async function runAudited(
     challenged: false,
     written: false,
   };
-  let response: Response;
+}
+
+/** The prelude steps whose refusals are audited under a bound (a flood of them is the usual attack). */
+type RefusalKind = "rate-limit" | "origin";
+const refusals = new WeakMap<object, RefusalKind>();
+
+function markRefusal(error: unknown, kind: RefusalKind): unknown {
+  if (typeof error === "object" && error !== null && !refusals.has(error)) refusals.set(error, kind);
+  return error;
+}
+
+/** Which of those steps threw `error`, if one did. */
+export function refusalOf(error: unknown): RefusalKind | undefined {
+  return typeof error === "object" && error !== null ? refusals.get(error) : undefined;
+}
+
+/** Marks what `step` throws as its kind of refusal (only with auditing on: no wrapper otherwise). */
+export function refusingStep(step: RequestStep, kind: RefusalKind): RequestStep {
+  return (c) => {
+    let pending: void | Promise<void>;
+    try {
+      pending = step(c);
+    } catch (error) {
+      throw markRefusal(error, kind);
+    }
+    return pending?.catch((error: unknown) => {
+      throw markRefusal(error, kind);
+    });
+  };
+}
+
+/**
+ * Claims the one refusal entry a client (the rate limiter's subject: an IPv4 address or IPv6 /64) may
+ * leave per endpoint and code in `audit.refusalWindowSeconds`, atomically, in the rate limiter's store
+ * (shared across instances when that store is). A flood of refused requests then writes at most one
+ * row per client, endpoint and code a window, however fast it comes. If the store cannot answer, the
+ * entry is written: the rate limiter lets requests through then too, so there is no flood to bound.
+ */
+async function claimRefusalEntry(c: Context<AuthEnv>, endpoint: Endpoint, code: string): Promise<boolean> {
+  const ctx = c.get("auth");
+  const key = `audit-refusal|${rateLimitSubject(c.get("clientIp"))}|${endpoint.method} ${endpoint.path}|${code}`;
   try {
-    response = await runInAuditScope(scope, serve);
+    const decision = await ctx.rateLimitStore.hit(key, ctx.options.audit.refusalWindowSeconds, 1, ctx.now().getTime());
+    return decision.allowed;
   } catch (error) {
-    scope.details.code = isAuthError(error) ? error.code : "INTERNAL_SERVER_ERROR";
-    noteAttemptedEmail(c, scope);
-    await writeOutcome(c, scope, "failure");
-    throw error;
+    ctx.logger.warn("rate limit store unavailable; refusal audited unbounded", { error: String(error) });
+    return true;
   }
-  await writeOutcome(c, scope, response.status >= 400 ? "failure" : "success");
-  return response;
 }
 
 /** A refused sign-in or sign-up names the address it tried (the account may not exist). */

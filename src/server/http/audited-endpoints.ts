@@ -7,6 +7,7 @@ import {
   organizationEndpoints,
   passkeyEndpoints,
   passwordlessEndpoints,
+  securityActivityEndpoints,
   socialEndpoints,
   teamEndpoints,
   twoFactorEndpoints,
@@ -106,6 +107,7 @@ const declarations: [Endpoint, AuditDeclaration][] = [
   [m.revokeUserSessions, { action: "admin.sessions_revoked" }],
   [m.impersonateUser, { action: "admin.impersonation_started" }],
   [m.stopImpersonating, { action: "admin.impersonation_stopped" }],
+  [securityActivityEndpoints.secureAccount, { action: "session.revoked_all", details: { method: "secure-account" } }],
 ];
 
 const byEndpoint = new Map<Endpoint, AuditDeclaration>(declarations);

@@ -20,7 +20,8 @@ export type CookieName =
   | "two_factor"
   | "trust_device"
   | "passkey_challenge"
-  | "link_requester";
+  | "link_requester"
+  | "device";
 
 /**
  * `[__Host-]<prefix>.<name>`. Secure cookies take the `__Host-` prefix (Gatehouse never sets a

@@ -66,6 +66,7 @@ export function startingRequest<Rest extends unknown[], R>(
       return result;
     } finally {
       ctx.webhooks.wakeIfQueued();
+      ctx.mail.wakeIfQueued();
     }
   };
 }

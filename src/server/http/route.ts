@@ -12,7 +12,7 @@ import {
 } from "../services/organization-policy.js";
 import type { CallerRead, RowsOf } from "../services/sessions.js";
 import { parseInput } from "../validation.js";
-import { noteAuditCaller, runAudited } from "./audit.js";
+import { noteAuditCaller, refusingStep, runAudited, runRefusalAudited } from "./audit.js";
 import { auditDeclarationOf } from "./audited-endpoints.js";
 import { parseBody } from "./body.js";
 import { hookContext, runAfterHook, runBeforeHook } from "./endpoint-hooks.js";
@@ -107,6 +107,7 @@ function featureSwitches(ctx: AuthContext): Record<Feature, boolean> {
     scim: options.organization.enabled && options.scim.enabled,
     // Connections belong to organizations: without them there is nothing to sign in to.
     sso: options.sso.enabled && options.organization.enabled,
+    securityActivity: options.securityActivity.enabled,
   };
 }
 
@@ -137,12 +138,14 @@ export function isRouted(endpoint: Endpoint, ctx: AuthContext): boolean {
  * API is: no rate limit and no browser origin check; its redirect targets are still checked.
  */
 function preludeFor(endpoint: Endpoint, ctx: AuthContext, caller: "client" | "server"): RequestStep[] {
+  // With auditing on, the rate limiter's and the origin check's refusals are marked to be audited.
+  const refusing = caller === "client" && ctx.options.audit.enabled ? refusingStep : (step: RequestStep) => step;
   const rateLimit = caller === "client" ? createRateLimit(endpoint, ctx.options.rateLimit) : null;
-  const steps: RequestStep[] = rateLimit ? [rateLimit] : [];
+  const steps: RequestStep[] = rateLimit ? [refusing(rateLimit, "rate-limit")] : [];
   // Only a POST has a body to parse and bound; any other method's is the empty NO_BODY.
   if (endpoint.method === "POST") steps.push(parseBody(endpoint.policy.form === true), checkInputBounds);
   else steps.push(checkUrlBounds);
-  steps.push(caller === "client" ? originCheck(endpoint.policy.origin) : checkRedirectTargets);
+  steps.push(caller === "client" ? refusing(originCheck(endpoint.policy.origin), "origin") : checkRedirectTargets);
   return steps;
 }
 
@@ -267,8 +270,13 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
       const response = await answer(c, changedQuery);
       return hooks.after ? runAfterHook(hooks.after, hookCtx, response) : response;
     };
-    // An audited endpoint's prelude and handler run in its audit scope (http/audit.ts).
-    const serve = audit ? (c: Context<AuthEnv>) => runAudited(c, endpoint, audit, () => serveOnce(c)) : serveOnce;
+    // An audited endpoint's prelude and handler run in its audit scope (http/audit.ts); any other
+    // endpoint's refusals by the rate limiter or the origin check are audited too.
+    const serve = audit
+      ? (c: Context<AuthEnv>) => runAudited(c, endpoint, audit, () => serveOnce(c))
+      : ctx.options.audit.enabled
+        ? (c: Context<AuthEnv>) => runRefusalAudited(c, endpoint, () => serveOnce(c))
+        : serveOnce;
     // Each API route is one handler, which Hono calls directly (no middleware chain composed per
     // request); a page's security headers wrap it, started first as before.
     if (page) app.on(endpoint.method, endpoint.path, startingRequest(ctx, endpoint, page), serve);

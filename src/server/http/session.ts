@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import type { SessionWithUser } from "../../contract/models.js";
 import { type Locale, localeFromAcceptLanguage } from "../../i18n/index.js";
 import type { AuthContext } from "../context.js";
+import { randomString } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
 import {
   type CallerRead,
@@ -13,7 +14,7 @@ import {
   type SessionLookup,
 } from "../services/sessions.js";
 import { proxiedClientIp } from "./client-ip.js";
-import { readSignedCookie, readSignedCookieFromHeader } from "./cookies.js";
+import { readSignedCookie, readSignedCookieFromHeader, writeSignedCookie } from "./cookies.js";
 import type { AuthEnv } from "./env.js";
 
 /**
@@ -104,7 +105,22 @@ export function requestMeta(c: Context<AuthEnv>): RequestMeta {
     userAgent: c.req.header("user-agent") ?? null,
     trustedDeviceToken: ctx.options.twoFactor.enabled ? readSignedCookie(c, "trust_device") : null,
     locale: requestLocale(c),
+    deviceId: ctx.options.securityActivity.enabled ? deviceIdOf(c) : null,
   };
+}
+
+/** Two years: as long as browsers keep a cookie (they cap it at 400 days and it is renewed on sign-in). */
+const DEVICE_COOKIE_SECONDS = 400 * 86400;
+
+/**
+ * The browser's device id (docs/security-activity.md): a random id in a signed, HttpOnly cookie,
+ * given on the first request that may sign in and renewed each time, so a sign-in can tell a browser
+ * the account has used before from one it has not.
+ */
+function deviceIdOf(c: Context<AuthEnv>): string {
+  const id = readSignedCookie(c, "device") ?? randomString(32);
+  writeSignedCookie(c, "device", id, DEVICE_COOKIE_SECONDS);
+  return id;
 }
 
 /** The language the request asked for (Accept-Language), for the mail it causes; English by default. */

@@ -20,6 +20,7 @@ import { passkeyRoutes } from "./passkeys.js";
 import { passwordRoutes } from "./password.js";
 import { referenceRoutes } from "./reference.js";
 import { scimRoutes } from "./scim.js";
+import { securityActivityRoutes } from "./security-activity.js";
 import { sessionRoutes } from "./session.js";
 import { socialRoutes } from "./social.js";
 import { ssoRoutes } from "./sso.js";
@@ -56,4 +57,5 @@ export function registerRoutes(route: Route, ctx: AuthContext): void {
   passkeyRoutes(route);
   scimRoutes(route);
   ssoRoutes(route);
+  securityActivityRoutes(route);
 }

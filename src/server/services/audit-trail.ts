@@ -82,10 +82,19 @@ function entryOf(ctx: AuthContext, scope: AuditScope, outcome: AuditOutcome): Ne
   };
 }
 
-/** Appends in `db` when it is a transaction, else in one of its own (the head must stay locked). */
-async function append(ctx: AuthContext, db: DB, entry: NewAuditEntry): Promise<void> {
-  if (db.isTransaction) await appendAuditEntry(db, ctx.dialect, entry);
-  else await db.transaction().execute((trx) => appendAuditEntry(trx, ctx.dialect, entry));
+/**
+ * The one way an entry is written: inside `trx`, a transaction (the change's own, or for an entry that
+ * goes with no change, one opened for it). The head stays locked until `trx` ends, and the entry
+ * commits or rolls back with whatever else `trx` holds.
+ */
+async function append(ctx: AuthContext, trx: DB, entry: NewAuditEntry): Promise<void> {
+  if (!trx.isTransaction) throw new Error("an audit entry is written only inside a transaction");
+  await appendAuditEntry(trx, ctx.dialect, entry);
+}
+
+/** An entry that goes with no change (a refusal, a challenge): in a transaction of its own. */
+function appendAlone(ctx: AuthContext, entry: NewAuditEntry): Promise<void> {
+  return ctx.db.transaction().execute((trx) => append(ctx, trx, entry));
 }
 
 /**
@@ -101,7 +110,29 @@ export async function auditChange(
   if (!scope || scope.written) return;
   noteAudit(facts);
   scope.written = true;
-  await append(ctx, trx, entryOf(ctx, scope, "success"));
+  const entry = entryOf(ctx, scope, "success");
+  if (trx.isTransaction) return append(ctx, trx, entry);
+  // A change made straight on the pool has committed already: its entry cannot share it. Written
+  // anyway (not lost), and logged as the defect it is (tests fail on any logged error).
+  ctx.logger.error("audit entry written outside its change's transaction", { action: scope.action });
+  await appendAlone(ctx, entry);
+}
+
+/**
+ * Runs a change that is one statement (or several on `ctx.db`) so its entry commits with it: in a
+ * transaction with the entry when the request is audited and has none yet, else straight on `ctx.db`.
+ */
+export async function auditedChange<T>(
+  ctx: AuthContext,
+  change: (db: DB) => Promise<T>,
+  facts: { subjectId?: string; organizationId?: string } = {},
+): Promise<T> {
+  if (!auditPending()) return change(ctx.db);
+  return ctx.db.transaction().execute(async (trx) => {
+    const result = await change(trx);
+    await auditChange(ctx, trx, facts);
+    return result;
+  });
 }
 
 /** The subject and organization a webhook event's row names. */
@@ -129,13 +160,17 @@ export function auditPending(): boolean {
 }
 
 /**
- * After the handler: a success no transaction recorded (a change without an event) is written on
- * its own; a failure always is (its transaction, if any, rolled back with whatever it wrote).
+ * After the handler: a failure is always written here, in a transaction of its own (its change's, if
+ * any, rolled back with whatever it wrote); so is a challenged sign-in and a success that changed
+ * nothing. Every change records its success inside its own transaction (auditChange).
  */
 export async function auditOutcome(ctx: AuthContext, scope: AuditScope, outcome: AuditOutcome): Promise<void> {
   if (outcome !== "failure" && (scope.written || scope.whenChanged)) return;
   scope.written = true;
-  await append(ctx, ctx.db, entryOf(ctx, scope, outcome === "success" && scope.challenged ? "challenged" : outcome));
+  // A success no change's transaction recorded changed nothing (revoking sessions when none are
+  // left): its entry says so, so a change that forgot to record itself would stand out in the trail.
+  if (outcome === "success" && !scope.challenged) scope.details.unchanged = true;
+  await appendAlone(ctx, entryOf(ctx, scope, outcome === "success" && scope.challenged ? "challenged" : outcome));
 }
 
 function systemScope(action: AuditAction, details: Record<string, unknown>): AuditScope {

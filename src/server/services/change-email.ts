@@ -5,6 +5,7 @@ import { confirmEmailChangeMail, emailChangedNotice, verifyNewEmailMail } from "
 import { AuthError } from "../errors.js";
 import { isUniqueViolation } from "../store/database.js";
 import { findUserByEmail, moveUserEmail } from "../store/users.js";
+import { auditedChange } from "./audit-trail.js";
 import { normalizeEmail } from "./credentials.js";
 import { verifyEmailLink } from "./verification-links.js";
 
@@ -35,11 +36,12 @@ export async function requestEmailChange(
     };
     const url = await verifyEmailLink(ctx, claims, input.callbackURL);
     const expiresIn = ctx.options.emailVerification.expiresIn;
-    await ctx.mail.enqueue(ctx.db, confirmEmailChangeMail(locale, user.email, newEmail, url, expiresIn));
+    const mail = confirmEmailChangeMail(locale, user.email, newEmail, url, expiresIn);
+    await auditedChange(ctx, (db) => ctx.mail.enqueue(db, mail));
     ctx.mail.wake();
     return;
   }
-  await sendNewAddressLink(ctx, user, newEmail, locale, input.callbackURL);
+  await sendNewAddressLink(ctx, user, newEmail, locale, input.callbackURL, true);
 }
 
 /** Mails the new address the link that applies the change (step two for verified users). */
@@ -49,6 +51,8 @@ export async function sendNewAddressLink(
   newEmail: string,
   locale: Locale,
   callbackURL?: string,
+  /** Step one (the request itself): the queued mail is the change its audit entry commits with. */
+  isRequest = false,
 ): Promise<void> {
   if (await findUserByEmail(ctx.db, newEmail)) throw new AuthError("COULD_NOT_UPDATE_EMAIL");
   const claims = {
@@ -59,7 +63,9 @@ export async function sendNewAddressLink(
     ...(user.emailVerified ? {} : { fromUnverified: true as const }),
   };
   const url = await verifyEmailLink(ctx, claims, callbackURL);
-  await ctx.mail.enqueue(ctx.db, verifyNewEmailMail(locale, newEmail, url, ctx.options.emailVerification.expiresIn));
+  const mail = verifyNewEmailMail(locale, newEmail, url, ctx.options.emailVerification.expiresIn);
+  if (isRequest) await auditedChange(ctx, (db) => ctx.mail.enqueue(db, mail));
+  else await ctx.mail.enqueue(ctx.db, mail);
   ctx.mail.wake();
 }
 

@@ -3,6 +3,7 @@ import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import type { MailMessage } from "../email/message.js";
 import { insertVerification } from "../store/verifications.js";
+import { auditChange } from "./audit-trail.js";
 
 /**
  * A single-use token sent by mail: its identifier (a hash of the token, never the token) is stored
@@ -29,6 +30,8 @@ export async function issueMailedToken(
       now,
     });
     await ctx.mail.enqueue(trx, token.mail);
+    // An audited request (a password reset asked for) records its entry with the token it issued.
+    await auditChange(ctx, trx);
   });
   ctx.mail.wake();
 }

@@ -19,6 +19,7 @@ import {
 import { findUserById } from "../store/users.js";
 import { consumeVerification, insertVerification } from "../store/verifications.js";
 import { retireAnonymousUser } from "./anonymous.js";
+import { auditChange } from "./audit-trail.js";
 import { createSession, type RequestMeta } from "./sessions.js";
 
 /**
@@ -165,7 +166,10 @@ async function withNotice(
 ): Promise<boolean> {
   const changed = await ctx.db.transaction().execute(async (trx) => {
     const done = await write(trx);
-    if (done) await ctx.mail.enqueue(trx, factorChangedNotice(locale, email, change));
+    if (done) {
+      await ctx.mail.enqueue(trx, factorChangedNotice(locale, email, change));
+      await auditChange(ctx, trx);
+    }
     return done;
   });
   if (changed) ctx.mail.wake();

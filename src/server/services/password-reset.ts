@@ -10,6 +10,7 @@ import { setCredentialPassword } from "../store/accounts.js";
 import type { DB } from "../store/database.js";
 import { findUserByEmail, findUserById } from "../store/users.js";
 import { consumeVerification, deleteUserVerifications, findVerification } from "../store/verifications.js";
+import { auditChange } from "./audit-trail.js";
 import { assertNewPasswordAcceptable, normalizeEmail } from "./credentials.js";
 import { adoptUnprovenAccount } from "./mailbox-proof.js";
 import { issueMailedToken } from "./mailed-tokens.js";
@@ -21,7 +22,7 @@ import { forgetTrustedDevices } from "./trusted-devices.js";
 export const RESET_PASSWORD_PREFIX = "reset-password:";
 
 /** Reset tokens are 24 alphanumeric characters (SPEC 9); only their SHA-256 is stored. */
-const resetIdentifier = (token: string) => `${RESET_PASSWORD_PREFIX}${sha256Base64Url(token)}`;
+export const resetIdentifier = (token: string) => `${RESET_PASSWORD_PREFIX}${sha256Base64Url(token)}`;
 
 /** The reset page, as a path when it is on BASE_URL (the link stays as short as it always was). */
 function resetPage(ctx: AuthContext): string {
@@ -117,6 +118,7 @@ export async function setPasswordWithMailedProof(
     await forgetTrustedDevices(trx, user.id);
     if (revokeOnReset) await revokeAllSessions(ctx, trx, user.id);
     await ctx.mail.enqueue(trx, passwordChangedNotice(locale, user.email, "reset"));
+    await auditChange(ctx, trx, { subjectId: user.id });
     return { ...adopted, revokedSessions: adopted.revokedSessions || revokeOnReset };
   });
   ctx.mail.wake();

@@ -6,6 +6,7 @@ import { findCredentialPassword, setCredentialPassword } from "../store/accounts
 import { isUniqueViolation } from "../store/database.js";
 import { findUserById } from "../store/users.js";
 import { deleteUserVerifications } from "../store/verifications.js";
+import { auditChange } from "./audit-trail.js";
 import { assertNewPasswordAcceptable } from "./credentials.js";
 import { RESET_PASSWORD_PREFIX } from "./password-reset.js";
 import { createSession, type RequestMeta, revokeAllSessions } from "./sessions.js";
@@ -42,6 +43,7 @@ export async function changePassword(
     // A trusted device must not outlive the password it was trusted under.
     await forgetTrustedDevices(trx, user.id);
     await ctx.mail.enqueue(trx, passwordChangedNotice(meta.locale, user.email, "changed"));
+    await auditChange(ctx, trx);
     if (!input.revokeOtherSessions) return null;
     await revokeAllSessions(ctx, trx, user.id);
     return createSession(ctx, trx, user.id, meta, {

@@ -28,6 +28,7 @@ import {
   deleteSessionByToken,
   deleteUserSessionsInOrganization,
 } from "./hooked-writes.js";
+import { noteSignInDevice } from "./known-devices.js";
 import { auditBreakGlass, checkSignInMethod } from "./organization-policy.js";
 import { isTrustedDevice } from "./trusted-devices.js";
 
@@ -39,6 +40,8 @@ export interface RequestMeta {
   trustedDeviceToken?: string | null;
   /** The language the request asked for (Accept-Language): mail it causes is written in it. */
   locale: Locale;
+  /** The browser's device id (its signed `device` cookie; securityActivity only): new-device mail. */
+  deviceId?: string | null;
 }
 
 /** A session that is not remembered lasts a day at most (the browser drops its cookie sooner). */
@@ -138,16 +141,23 @@ export async function createSession(
     fields: { spec: ctx.fields.session, values: defaultFieldValues(ctx.fields.session) },
   };
   const proof = options.proof ?? (options.secondFactor === "passkey" ? "passkey" : undefined);
+  // A sign-in (not a session replacing one, nor an admin's) notes its device: a new one is mailed.
+  const device =
+    meta.deviceId && options.secondFactor !== "rotation" && options.secondFactor !== "impersonation"
+      ? meta.deviceId
+      : null;
   const write = (trx: DB) =>
     ctx.webhooks.atomic(trx, "session.created", async (trx) => {
       const inserted = await createSessionRow(ctx, trx, session);
       if (proof) await recordSessionProof(trx, inserted.id, proof, now);
       if (breakGlass) await auditBreakGlass(ctx, trx, userId, breakGlass);
+      if (device) await noteSignInDevice(ctx, trx, userId, device, meta);
       await ctx.webhooks.enqueue(trx, "session.created", inserted);
       return inserted;
     });
-  // The session and its proof (or its break-glass entry) are two rows: they commit together.
-  const row = (proof || breakGlass) && !db.isTransaction ? await db.transaction().execute(write) : await write(db);
+  // The session and its proof, break-glass entry or device are rows that commit together.
+  const inTransaction = proof || breakGlass || device;
+  const row = inTransaction && !db.isTransaction ? await db.transaction().execute(write) : await write(db);
   return mapSession(row, token, toDate, ctx.fields.session);
 }
 

@@ -22,6 +22,7 @@ import {
   updateTeamRow,
 } from "../store/teams.js";
 import { memberAllowsInTeam, normalizeTeamRoles, roleAllows } from "./access-control.js";
+import { auditChange, auditedChange } from "./audit-trail.js";
 import {
   type ActiveChange,
   requireMember,
@@ -72,7 +73,9 @@ export async function createTeam(
     if (max !== undefined && (await countTeams(trx, organizationId)) >= max) {
       throw new AuthError("YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_TEAMS");
     }
-    return insertTeam(trx, { id: newId(), name: input.name, organizationId, now: ctx.now() });
+    const team = await insertTeam(trx, { id: newId(), name: input.name, organizationId, now: ctx.now() });
+    await auditChange(ctx, trx, { organizationId });
+    return team;
   });
 }
 
@@ -91,9 +94,15 @@ export async function updateTeam(
   }
   await teamOf(ctx, organizationId, input.teamId);
   const patch = input.data.name !== undefined ? { name: input.data.name } : {};
-  const team = await updateTeamRow(ctx.db, input.teamId, patch, ctx.now());
-  if (!team) throw new AuthError("TEAM_NOT_FOUND");
-  return team;
+  return auditedChange(
+    ctx,
+    async (db) => {
+      const team = await updateTeamRow(db, input.teamId, patch, ctx.now());
+      if (!team) throw new AuthError("TEAM_NOT_FOUND");
+      return team;
+    },
+    { organizationId },
+  );
 }
 
 /**
@@ -119,6 +128,7 @@ export async function removeTeam(
     await deleteTeamRow(trx, input.teamId);
     await removeTeamFromPendingInvitations(trx, organizationId, input.teamId);
     await clearActiveTeam(trx, input.teamId);
+    await auditChange(ctx, trx, { organizationId });
   });
 }
 
@@ -235,13 +245,8 @@ export async function addTeamMember(
     throw new AuthError("TEAM_MEMBER_LIMIT_REACHED");
   }
   try {
-    return await insertTeamMember(ctx.db, {
-      id: newId(),
-      teamId: input.teamId,
-      userId: input.userId,
-      now: ctx.now(),
-      role,
-    });
+    const row = { id: newId(), teamId: input.teamId, userId: input.userId, now: ctx.now(), role };
+    return await auditedChange(ctx, (db) => insertTeamMember(db, row), { subjectId: input.userId });
   } catch (error) {
     // A parallel add won the (teamId, userId) key: the call stays idempotent.
     if (!isUniqueViolation(error)) throw error;
@@ -262,6 +267,7 @@ export async function removeTeamMember(
       throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_TEAM");
     }
     await clearActiveTeam(trx, input.teamId, input.userId);
+    await auditChange(ctx, trx, { subjectId: input.userId });
   });
 }
 

@@ -26,6 +26,7 @@ import {
   type TwoFactorChallenge,
 } from "../store/two-factor.js";
 import { findUserById } from "../store/users.js";
+import { auditChange, auditedChange } from "./audit-trail.js";
 import { noteProof } from "./credential-guard.js";
 import { createSession, type RequestMeta } from "./sessions.js";
 import { beginSecondFactorAttempt } from "./sign-in-throttle.js";
@@ -84,6 +85,7 @@ export async function enableTwoFactor(
       now,
     });
     if (verified) await turnTwoFactor(ctx, trx, caller.user, true, locale);
+    await auditChange(ctx, trx);
   });
   if (verified) ctx.mail.wake();
   const user = { ...caller.user, twoFactorEnabled: verified || caller.user.twoFactorEnabled };
@@ -118,6 +120,7 @@ export async function disableTwoFactor(ctx: AuthContext, caller: SessionWithUser
     await deleteTwoFactor(trx, caller.user.id);
     await forgetTrustedDevices(trx, caller.user.id);
     await turnTwoFactor(ctx, trx, caller.user, false, locale);
+    await auditChange(ctx, trx);
   });
   ctx.mail.wake();
   return { ...caller.user, twoFactorEnabled: false };
@@ -126,9 +129,11 @@ export async function disableTwoFactor(ctx: AuthContext, caller: SessionWithUser
 export async function regenerateBackupCodes(ctx: AuthContext, caller: SessionWithUser): Promise<string[]> {
   if (!caller.user.twoFactorEnabled) throw new AuthError("TWO_FACTOR_NOT_ENABLED");
   const codes = newBackupCodes(ctx);
-  if (!(await replaceBackupCodes(ctx.db, caller.user.id, codes.map(hashBackupCode), ctx.now()))) {
-    throw new AuthError("TWO_FACTOR_NOT_ENABLED");
-  }
+  await auditedChange(ctx, async (db) => {
+    if (!(await replaceBackupCodes(db, caller.user.id, codes.map(hashBackupCode), ctx.now()))) {
+      throw new AuthError("TWO_FACTOR_NOT_ENABLED");
+    }
+  });
   return codes;
 }
 

@@ -362,6 +362,17 @@ export interface OrganizationPolicyTable {
   updatedAt: Timestamp;
 }
 
+/** A browser a user has signed in from (store/known-devices.ts): the hash of its device cookie. */
+export interface KnownDeviceTable {
+  id: string;
+  userId: string;
+  deviceHash: string;
+  userAgent: string | null;
+  ipAddress: string | null;
+  createdAt: Timestamp;
+  lastSeenAt: Timestamp;
+}
+
 /** The chain's single row (id 1): its head, and the anchor retention pruned up to. */
 export interface AuditChainTable {
   id: number;
@@ -400,4 +411,5 @@ export interface Database {
   scimGroupMember: ScimGroupMemberTable;
   auditTrail: AuditTrailTable;
   auditChain: AuditChainTable;
+  knownDevice: KnownDeviceTable;
 }

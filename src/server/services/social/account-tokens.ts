@@ -13,6 +13,7 @@ import {
   updateAccountTokens,
 } from "../../store/social-accounts.js";
 import { invalidInput } from "../../validation.js";
+import { auditChange } from "../audit-trail.js";
 import { openTokens, sealTokens, splitScopes } from "./tokens.js";
 
 /** SPEC 9: an access token is refreshed when it expires within 5 seconds. */
@@ -73,6 +74,7 @@ export async function unlinkAccount(ctx: AuthContext, userId: string, selector: 
       throw new AuthError("FAILED_TO_UNLINK_LAST_ACCOUNT");
     }
     if ((await deleteUserAccount(trx, userId, account.id)) === 0) throw new AuthError("ACCOUNT_NOT_FOUND");
+    await auditChange(ctx, trx, { subjectId: userId });
   });
 }
 
