@@ -68,6 +68,7 @@ export const de: Catalogue = {
   "signIn.magicLink": "Anmeldelink per E-Mail senden",
   "signIn.emailCode": "Code per E-Mail senden",
   "signIn.alternatives": "Andere Wege zur Anmeldung",
+  "signIn.or": "oder",
   "signIn.guest": "Als Gast fortfahren",
   "signIn.newHere": "Neu hier?",
   "signIn.createAccount": "Konto erstellen",
@@ -442,6 +443,7 @@ export const de: Catalogue = {
   "invitation.decline": "Ablehnen",
 
   "outbox.title": "Postausgang (Entwicklung)",
+  "components.title": "Komponenten",
   "outbox.messages": "Nachrichten",
   "outbox.intro": "SMTP ist nicht eingerichtet, daher bleiben E-Mails hier, statt verschickt zu werden.",
   "outbox.back": "Zurück zur Anwendung",

@@ -69,6 +69,7 @@ export const en = {
   "signIn.magicLink": "Email me a sign-in link",
   "signIn.emailCode": "Email me a code",
   "signIn.alternatives": "Other ways to sign in",
+  "signIn.or": "or",
   "signIn.guest": "Continue as guest",
   "signIn.newHere": "New here?",
   "signIn.createAccount": "Create an account",
@@ -433,6 +434,7 @@ export const en = {
   "invitation.decline": "Decline",
 
   "outbox.title": "Mail outbox (development)",
+  "components.title": "Components",
   "outbox.messages": "Messages",
   "outbox.intro": "SMTP is not configured, so mail stays here instead of being sent.",
   "outbox.back": "Back to the application",
