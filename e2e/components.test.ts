@@ -455,7 +455,7 @@ describe("SignIn and SignUp", () => {
     await page.getByTestId("sign-in-submit").click();
     await expect
       .poll(() => signIn.getByTestId("form-error").textContent())
-      .toBe("E-Mail-Adresse oder Passwort stimmen nicht.");
+      .toBe("E-Mail-Adresse oder Passwort ist falsch.");
 
     // The sign-in link, in place: a German screen of its own, and back.
     await page.getByTestId("magic-link-link").click();

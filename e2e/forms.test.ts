@@ -27,7 +27,7 @@ describe("focus after a failed submit", () => {
     await page.getByTestId("sign-in-password").fill("wrong password");
     await page.keyboard.press("Enter");
     await expect.poll(() => focused(page)).toBe("form-error");
-    expect(await page.getByTestId("form-error").textContent()).toBe("The email or password is not right.");
+    expect(await page.getByTestId("form-error").textContent()).toBe("Incorrect email or password.");
     await page.close();
   });
 });

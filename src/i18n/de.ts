@@ -475,7 +475,7 @@ export const de: Catalogue = {
   "validation.sameEmail": "Das ist bereits Ihre E-Mail-Adresse.",
   "validation.invalid": "Dieser Wert ist ungültig.",
 
-  "error.INVALID_EMAIL_OR_PASSWORD": "E-Mail-Adresse oder Passwort stimmen nicht.",
+  "error.INVALID_EMAIL_OR_PASSWORD": "E-Mail-Adresse oder Passwort ist falsch.",
   "error.USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL":
     "Es gibt bereits ein Konto mit dieser E-Mail-Adresse. Melden Sie sich an oder verwenden Sie eine andere E-Mail-Adresse.",
   "error.REAUTHENTICATION_REQUIRED":

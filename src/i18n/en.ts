@@ -466,7 +466,7 @@ export const en = {
   "validation.sameEmail": "This is already your email.",
   "validation.invalid": "This value is not valid.",
 
-  "error.INVALID_EMAIL_OR_PASSWORD": "The email or password is not right.",
+  "error.INVALID_EMAIL_OR_PASSWORD": "Incorrect email or password.",
   "error.USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL":
     "An account with this email already exists. Sign in or use another email.",
   "error.EMAIL_NOT_VERIFIED": "Verify your email first: we have sent you a new link.",
