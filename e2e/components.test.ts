@@ -468,6 +468,22 @@ describe("SignIn and SignUp", () => {
     // Through the app's router (navigate), to the home page, signed in.
     await page.getByTestId("home-title").waitFor();
     expect(new URL(page.url()).pathname).toBe("/");
+
+    // CreateOrganization: German, the slug following the name and checked, then the new one active.
+    await page.goto(preview({ lang: "de", theme: "dark", primary: "#f4a6d7" }));
+    const create = page.getByTestId("org-create-card");
+    expect(await create.getByRole("heading", { level: 1 }).textContent()).toBe(de("org.create.title"));
+    expect(await style(page, "org-create-submit", "background-color")).toBe("rgb(244, 166, 215)");
+    await page.getByTestId("org-create-submit").click();
+    expect(await page.getByTestId("org-create-name-error").textContent()).toBe(de("validation.nameRequired"));
+    await page.getByTestId("org-create-name").fill("Gamma Werke");
+    expect(await page.getByTestId("org-create-slug").inputValue()).toBe("gamma-werke");
+    await page.getByTestId("org-create-slug").focus();
+    await create.getByText(de("org.slug.free")).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByTestId("org-create-submit").click();
+    await page.waitForURL(`${e2e.service.origin}/organization`);
+    await expect.poll(() => page.getByTestId("org-switcher-active").textContent()).toBe("Gamma Werke");
     await context.close();
   });
 

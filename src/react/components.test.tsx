@@ -3,7 +3,7 @@ import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { createNodeAuthClient } from "../client/index.js";
 import * as entry from "./index.js";
-import { AuthProvider, SignIn, SignUp } from "./index.js";
+import { AuthProvider, CreateOrganization, SignIn, SignUp } from "./index.js";
 import { appearanceStyle, componentTranslator } from "./localization.js";
 
 /** The React entry (`gatehouse-auth/react`): its screen components, their words and their appearance. */
@@ -11,7 +11,14 @@ describe("the React entry", () => {
   it("exports the screen components beside UserButton and OrganizationSwitcher", () => {
     const functions = Object.entries(entry).flatMap(([name, value]) => (typeof value === "function" ? [name] : []));
     expect(functions).toEqual(
-      expect.arrayContaining(["SignIn", "SignUp", "UserButton", "OrganizationSwitcher", "useServerOptions"]),
+      expect.arrayContaining([
+        "SignIn",
+        "SignUp",
+        "CreateOrganization",
+        "UserButton",
+        "OrganizationSwitcher",
+        "useServerOptions",
+      ]),
     );
   });
 
@@ -29,6 +36,9 @@ describe("the React entry", () => {
     expect(signIn).toContain("--gh-accent:#7a1f5c;--gh-radius:14px;color-scheme:dark");
     expect(signIn).toContain('data-theme="dark"');
     expect(render(<SignUp {...shared} />)).toContain(">Konto erstellen</h1>");
+    expect(render(<CreateOrganization {...shared} headingLevel={2} />)).toMatch(
+      /<h2[^>]*>Organisation erstellen<\/h2>/,
+    );
   });
 
   it("fills a replacement's placeholders like the catalogue's, and leaves other keys to it", () => {

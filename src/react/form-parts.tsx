@@ -41,9 +41,11 @@ export function ComponentRoot({
   appearance,
   title,
   testId,
+  headingLevel = 1,
   children,
-}: Frame & { appearance?: Appearance; title: string; testId: string; children: ReactNode }) {
+}: Frame & { appearance?: Appearance; title: string; testId: string; headingLevel?: 1 | 2; children: ReactNode }) {
   const titleId = useId();
+  const Heading = headingLevel === 1 ? "h1" : "h2";
   return (
     <FrameContext.Provider value={{ t, navigate }}>
       <section
@@ -53,9 +55,9 @@ export function ComponentRoot({
         aria-labelledby={titleId}
         data-testid={testId}
       >
-        <h1 id={titleId} className="gh-title">
+        <Heading id={titleId} className="gh-title">
           {title}
-        </h1>
+        </Heading>
         {children}
       </section>
     </FrameContext.Provider>

@@ -131,14 +131,3 @@ export function validate<T>(
   }
   return { ok: false, errors };
 }
-
-/** "Acme Inc." -> "acme-inc" */
-export function slugify(name: string): string {
-  return name
-    .toLowerCase()
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 48);
-}

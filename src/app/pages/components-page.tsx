@@ -1,6 +1,6 @@
 import { useNavigate, useSearchParams } from "react-router";
 import { isLocale, type MessageKey } from "../../i18n/index.js";
-import { type Appearance, type Labels, SignIn, SignUp } from "../../react/index.js";
+import { type Appearance, CreateOrganization, type Labels, SignIn, SignUp } from "../../react/index.js";
 import { Loading } from "../components/ui.js";
 import { useAppConfig } from "../lib/config.js";
 import { usePageTitle } from "../lib/i18n.js";
@@ -40,6 +40,7 @@ export function ComponentsPage() {
     <main id="main" className="components-preview">
       <SignIn {...shared} afterSignInHref="/" />
       <SignUp {...shared} afterSignUpHref="/" />
+      <CreateOrganization {...shared} afterCreateHref="/organization" />
     </main>
   );
 }
