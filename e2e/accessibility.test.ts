@@ -78,7 +78,7 @@ describe("accessibility and phone width", () => {
     await page.getByTestId("sign-in-password").fill("wrong password");
     await page.getByTestId("sign-in-submit").click();
     await page.getByRole("alert").waitFor();
-    expect(await page.getByRole("alert").textContent()).toBe("The email or password is not right.");
+    expect(await page.getByRole("alert").textContent()).toBe("Incorrect email or password.");
     await page.getByTestId("sign-in-email").fill("not-an-email");
     await page.getByTestId("sign-in-submit").click();
     const email = page.getByLabel("Email", { exact: true });

@@ -33,7 +33,7 @@ describe("signing up, out and in", () => {
     await page.waitForURL(`${e2e.service.origin}/sign-in`);
 
     await signInInBrowser(page, e2e.service.origin, { email: user.email, password: "wrong password!" });
-    await expect.poll(() => page.getByTestId("form-error").textContent()).toBe("The email or password is not right.");
+    await expect.poll(() => page.getByTestId("form-error").textContent()).toBe("Incorrect email or password.");
 
     await page.getByTestId("sign-in-password").fill(user.password);
     await page.getByTestId("sign-in-submit").click();

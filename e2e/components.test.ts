@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { translate } from "../src/i18n/index.js";
 import { insertCredentialAccount } from "../src/server/store/accounts.js";
 import { insertUser } from "../src/server/store/users.js";
 import { testHasher } from "../test/helpers/server.js";
@@ -14,7 +15,11 @@ import { setUpServiceAndBrowser } from "./helpers/setup.js";
 const PASSWORD = "correct horse battery";
 // An admin by `admin.adminUserIds` only: their role stays "user".
 const CONFIGURED_ADMIN_ID = "configured-admin-0001";
-const e2e = setUpServiceAndBrowser({ options: { admin: { adminUserIds: [CONFIGURED_ADMIN_ID] } } });
+// The development outbox on: /dev/components, where the screen components are rendered, is served with it.
+const e2e = setUpServiceAndBrowser({
+  developmentOutbox: true,
+  options: { admin: { adminUserIds: [CONFIGURED_ADMIN_ID] } },
+});
 const person = (name: string) => ({
   name,
   email: `${name.split(" ")[0]!.toLowerCase()}@example.com`,
@@ -388,5 +393,118 @@ describe("UserButton", () => {
     await expect.poll(() => avatar.textContent()).toBe("II");
     expect(await avatar.locator("img").count()).toBe(0);
     await page.close();
+  });
+});
+
+describe("SignIn and SignUp", () => {
+  // The dev page renders the exported components as a consumer would, set from the query.
+  const preview = (query: Record<string, string>) =>
+    `${e2e.service.origin}/dev/components?${new URLSearchParams(query)}`;
+  const style = (page: Page, testId: string, property: string) =>
+    page.getByTestId(testId).evaluate((node, name) => getComputedStyle(node).getPropertyValue(name), property);
+  const box = async (page: Page, testId: string) => (await page.getByTestId(testId).boundingBox())!;
+
+  it("speak German with words of one's own, take an appearance, and sign in", async () => {
+    const context = await e2e.newContext({ viewport: { width: 1100, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(
+      preview({
+        lang: "de",
+        theme: "dark",
+        primary: "#f4a6d7",
+        radius: "14px",
+        font: "Georgia, serif",
+        "label.signIn.newHere": "Noch kein Konto?",
+      }),
+    );
+    const signIn = page.getByTestId("gh-sign-in");
+    const signUp = page.getByTestId("gh-sign-up");
+    await page.getByTestId("sign-in-submit").waitFor();
+    const de = (key: Parameters<typeof translate>[1]) => translate("de", key);
+    expect(await signIn.getByRole("heading", { level: 1 }).textContent()).toBe(de("signIn.title"));
+    expect(await page.getByTestId("sign-in-submit").textContent()).toBe(de("signIn.submit"));
+    expect(await page.getByTestId("sign-in-passkey").textContent()).toBe(de("signIn.passkey"));
+    expect(await page.getByTestId("magic-link-link").textContent()).toBe(de("signIn.magicLink"));
+    expect(await signIn.getByLabel(de("field.password"), { exact: true }).count()).toBe(1);
+    expect(await signIn.textContent()).toContain("Noch kein Konto?");
+    expect(await signUp.getByRole("heading", { level: 1 }).textContent()).toBe(de("signUp.title"));
+    expect(await page.getByTestId("sign-up-submit").textContent()).toBe(de("signUp.submit"));
+
+    // The appearance: the primary colour, the radius, the font, and the dark theme pinned.
+    expect(await style(page, "sign-in-submit", "background-color")).toBe("rgb(244, 166, 215)");
+    expect(await style(page, "gh-sign-in", "border-top-left-radius")).toBe("14px");
+    expect(await style(page, "sign-in-submit", "border-top-left-radius")).toBe("10px");
+    expect(await style(page, "gh-sign-in", "font-family")).toContain("Georgia");
+    expect(await style(page, "gh-sign-in", "color-scheme")).toBe("dark");
+    expect(await style(page, "gh-sign-in", "background-color")).toBe("rgb(24, 28, 35)");
+    // The designer's finding: the primary action as wide as the other methods, all of one style.
+    const primary = await box(page, "sign-in-submit");
+    for (const other of ["sign-in-passkey", "magic-link-link", "email-code-link"]) {
+      expect(Math.round((await box(page, other)).width)).toBe(Math.round(primary.width));
+      expect(await style(page, other, "background-color")).toBe(
+        await style(page, "sign-in-passkey", "background-color"),
+      );
+    }
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    // Errors in the component's language: the form's checks and the server's answer.
+    await page.getByTestId("sign-in-submit").click();
+    expect(await page.getByTestId("sign-in-email-error").textContent()).toBe(de("validation.email"));
+    await page.getByTestId("sign-in-email").fill(member.email);
+    await page.getByTestId("sign-in-password").fill("not the password");
+    await page.getByTestId("sign-in-submit").click();
+    await expect
+      .poll(() => signIn.getByTestId("form-error").textContent())
+      .toBe("E-Mail-Adresse oder Passwort ist falsch.");
+
+    // The sign-in link, in place: a German screen of its own, and back.
+    await page.getByTestId("magic-link-link").click();
+    expect(await signIn.getByRole("heading", { level: 1 }).textContent()).toBe(de("magicLink.title"));
+    expect(await page.getByTestId("magic-link-email").inputValue()).toBe(member.email);
+    await page.getByTestId("sign-in-back").click();
+    expect(await page.getByTestId("sign-in-email").inputValue()).toBe(member.email);
+    await page.getByTestId("sign-in-password").fill(member.password);
+    await page.getByTestId("sign-in-submit").click();
+    // Through the app's router (navigate), to the home page, signed in.
+    await page.getByTestId("home-title").waitFor();
+    expect(new URL(page.url()).pathname).toBe("/");
+
+    // CreateOrganization: German, the slug following the name and checked, then the new one active.
+    await page.goto(preview({ lang: "de", theme: "dark", primary: "#f4a6d7" }));
+    const create = page.getByTestId("org-create-card");
+    expect(await create.getByRole("heading", { level: 1 }).textContent()).toBe(de("org.create.title"));
+    expect(await style(page, "org-create-submit", "background-color")).toBe("rgb(244, 166, 215)");
+    await page.getByTestId("org-create-submit").click();
+    expect(await page.getByTestId("org-create-name-error").textContent()).toBe(de("validation.nameRequired"));
+    await page.getByTestId("org-create-name").fill("Gamma Werke");
+    expect(await page.getByTestId("org-create-slug").inputValue()).toBe("gamma-werke");
+    await page.getByTestId("org-create-slug").focus();
+    await create.getByText(de("org.slug.free")).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByTestId("org-create-submit").click();
+    await page.waitForURL(`${e2e.service.origin}/organization`);
+    await expect.poll(() => page.getByTestId("org-switcher-active").textContent()).toBe("Gamma Werke");
+    await context.close();
+  });
+
+  it("follow the page's theme when none is pinned, and build the application's sign-in", async () => {
+    const context = await e2e.newContext({ viewport: { width: 1100, height: 900 }, colorScheme: "light" });
+    const page = await context.newPage();
+    await page.goto(preview({ lang: "en" }));
+    await page.getByTestId("sign-up-submit").waitFor();
+    expect(await style(page, "gh-sign-up", "background-color")).toBe("rgb(255, 255, 255)");
+    expect(await style(page, "sign-up-submit", "background-color")).toBe("rgb(10, 79, 214)");
+    expect(await page.getByTestId("sign-up-submit").textContent()).toBe("Create account");
+
+    // The application's own sign-in page is the same component.
+    await page.goto(`${e2e.service.origin}/sign-in`);
+    await page.getByTestId("gh-sign-in").waitFor();
+    await page.getByTestId("sign-in-submit").waitFor();
+    expect(Math.round((await box(page, "sign-in-submit")).width)).toBe(
+      Math.round((await box(page, "sign-in-passkey")).width),
+    );
+    await page.goto(`${e2e.service.origin}/sign-up`);
+    await page.getByTestId("gh-sign-up").waitFor();
+    await context.close();
   });
 });

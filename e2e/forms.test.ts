@@ -27,7 +27,7 @@ describe("focus after a failed submit", () => {
     await page.getByTestId("sign-in-password").fill("wrong password");
     await page.keyboard.press("Enter");
     await expect.poll(() => focused(page)).toBe("form-error");
-    expect(await page.getByTestId("form-error").textContent()).toBe("The email or password is not right.");
+    expect(await page.getByTestId("form-error").textContent()).toBe("Incorrect email or password.");
     await page.close();
   });
 });
@@ -59,7 +59,10 @@ describe("password fields", () => {
     const input = page.getByTestId("sign-up-password");
     const label = page.getByTestId("password-strength-label");
     const messages = () =>
-      page.locator(".field", { has: input }).locator(".hint, .field-error, .strength-label").allTextContents();
+      page
+        .locator(".gh-field", { has: input })
+        .locator(".gh-hint, .gh-field-error, .gh-strength-label")
+        .allTextContents();
     // The page's code loads on first visit: wait for the form before reading it.
     await input.waitFor();
     expect(await messages()).toEqual(["At least 8 characters."]);

@@ -143,6 +143,6 @@ describe("password change and account deletion", () => {
     await page.getByTestId("delete-account-submit").click();
     await page.waitForURL(/\/sign-in/);
     await signInInBrowser(page, e2e.service.origin, { email, password: PASSWORD });
-    await expect.poll(() => page.getByTestId("form-error").textContent()).toBe("The email or password is not right.");
+    await expect.poll(() => page.getByTestId("form-error").textContent()).toBe("Incorrect email or password.");
   });
 });

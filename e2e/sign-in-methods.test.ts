@@ -37,6 +37,11 @@ describe("two-factor and sign-in links through the screens", () => {
     await signInInBrowser(page, e2e.service.origin, user);
     await page.waitForURL(/\/two-factor/);
     expect(await seriousA11yViolations(page)).toEqual([]);
+    // Emphasis follows importance, not width: Verify is filled and as wide as the other ways.
+    const width = async (testId: string) => Math.round((await page.getByTestId(testId).boundingBox())!.width);
+    expect(await width("two-factor-submit")).toBe(await width("two-factor-use-backup"));
+    expect(await page.getByTestId("two-factor-submit").getAttribute("class")).toContain("gh-primary");
+    expect(await page.getByTestId("two-factor-use-backup").getAttribute("class")).toContain("gh-secondary");
     // The code of the next period: the one just used to confirm the set-up is not accepted twice.
     await page.getByTestId("two-factor-code").fill(appCode(secret, 1));
     await page.getByTestId("two-factor-submit").click();

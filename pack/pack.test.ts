@@ -75,11 +75,11 @@ const npm = (args: string[], cwd: string) =>
 const CONSUMER = `
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createElement } from "react";
+import { createElement, type ReactElement } from "react";
 import { renderToString } from "react-dom/server";
 import { type Auth, AuthError, createAuth, type OutgoingMail, type SessionWithUser, toNextJsHandler } from "gatehouse-auth";
 import { createNodeAuthClient, type InferAdditionalFields } from "gatehouse-auth/client";
-import { AuthProvider, useSession } from "gatehouse-auth/react";
+import { AuthProvider, CreateOrganization, SignIn, type SignInProps, SignUp, useSession } from "gatehouse-auth/react";
 import { fromNodeHeaders, toNodeHandler } from "gatehouse-auth/node";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -142,6 +142,15 @@ function Probe() {
   return createElement("p", null, session.isPending ? "pending" : "ready");
 }
 const html = renderToString(createElement(AuthProvider, { client, children: createElement(Probe) }));
+// The screen components, in German with an appearance (before the server's options arrive).
+const appearance = { theme: "dark", variables: { colorPrimary: "#f4a6d7" } } as const;
+const heading = (screen: ReactElement) =>
+  renderToString(createElement(AuthProvider, { client, children: screen })).match(/<h1[^>]*>([^<]*)</)?.[1];
+const screens = [
+  heading(createElement(SignIn, { localization: "de", appearance })),
+  heading(createElement(SignUp, { localization: "de", appearance })),
+  heading(createElement(CreateOrganization, { localization: "de", appearance })),
+];
 
 // Wrong uses must not compile: if a declaration went missing and a type became any, these
 // expectations are unused and tsc fails.
@@ -156,6 +165,9 @@ export function typeChecks() {
   void createAuth({ baseURL, secret: "s", database: "sqlite::memory:", options: { rateLimit: { enabled: "yes" } } });
   // @ts-expect-error hooks are functions
   void createAuth({ baseURL, secret: "s", database: "sqlite::memory:", hooks: { before: "deny" } });
+  // @ts-expect-error the components speak English and German
+  const french: SignInProps = { localization: "fr" };
+  void french;
   // @ts-expect-error sign-up needs a password
   void client.signUp.email({ name: "x", email: "x@example.com" });
   const error: AuthError = new AuthError("UNAUTHORIZED");
@@ -176,6 +188,7 @@ console.log(JSON.stringify({
   mail: mailed.map((m) => [m.kind, m.from, m.to, m.text.includes("callbackURL=%2Faccount%2Freset")]),
   css: /--gh-/.test(readFileSync(fileURLToPath(import.meta.resolve("gatehouse-auth/react/components.css")), "utf8")),
   html,
+  screens,
 }));
 server.close();
 await auth.close();
@@ -273,6 +286,7 @@ describe("the npm package", () => {
       mail: [["reset-password", "Consumer <auth@consumer.example>", "consumer@example.com", true]],
       css: true,
       html: expect.stringMatching(/<p>(pending|ready)<\/p>/),
+      screens: ["Anmelden", "Konto erstellen", "Organisation erstellen"],
     });
   }, 240_000);
 

@@ -38,22 +38,10 @@ const magicLinkPages = () => import("./pages/magic-link-page.js");
 const router = createBrowserRouter([
   { path: "/sign-in", element: page(authPages, (m) => m.SignInPage) },
   { path: "/sign-up", element: page(authPages, (m) => m.SignUpPage) },
-  {
-    path: "/two-factor",
-    element: page(
-      () => import("./pages/two-factor-page.js"),
-      (m) => m.TwoFactorPage,
-    ),
-  },
+  { path: "/two-factor", element: page(authPages, (m) => m.TwoFactorPage) },
   { path: "/magic-link", element: page(magicLinkPages, (m) => m.MagicLinkPage) },
-  { path: "/sign-in/link", element: page(magicLinkPages, (m) => m.MagicLinkRequestPage) },
-  {
-    path: "/sign-in/code",
-    element: page(
-      () => import("./pages/email-code-page.js"),
-      (m) => m.EmailCodePage,
-    ),
-  },
+  { path: "/sign-in/link", element: page(authPages, (m) => m.SignInLinkPage) },
+  { path: "/sign-in/code", element: page(authPages, (m) => m.EmailCodePage) },
   { path: "/forgot-password", element: page(authPages, (m) => m.ForgotPasswordPage) },
   { path: "/reset-password", element: page(authPages, (m) => m.ResetPasswordPage) },
   { path: "/secure-account", element: page(authPages, (m) => m.SecureAccountPage) },
@@ -62,6 +50,13 @@ const router = createBrowserRouter([
   { path: "/accept-invitation/:id", element: page(miscPages, (m) => m.AcceptInvitationPage) },
   // Signed out too: whoever forgot their password must be able to read the reset mail (development only).
   { path: "/dev/outbox", element: page(miscPages, (m) => m.OutboxPage) },
+  {
+    path: "/dev/components",
+    element: page(
+      () => import("./pages/components-page.js"),
+      (m) => m.ComponentsPage,
+    ),
+  },
   {
     element: <AppShell />,
     children: [

@@ -68,6 +68,7 @@ export const de: Catalogue = {
   "signIn.magicLink": "Anmeldelink per E-Mail senden",
   "signIn.emailCode": "Code per E-Mail senden",
   "signIn.alternatives": "Andere Wege zur Anmeldung",
+  "signIn.or": "oder",
   "signIn.guest": "Als Gast fortfahren",
   "signIn.newHere": "Neu hier?",
   "signIn.createAccount": "Konto erstellen",
@@ -453,6 +454,7 @@ export const de: Catalogue = {
   "invitation.decline": "Ablehnen",
 
   "outbox.title": "Postausgang (Entwicklung)",
+  "components.title": "Komponenten",
   "outbox.messages": "Nachrichten",
   "outbox.intro": "SMTP ist nicht eingerichtet, daher bleiben E-Mails hier, statt verschickt zu werden.",
   "outbox.back": "Zurück zur Anwendung",
@@ -484,7 +486,7 @@ export const de: Catalogue = {
   "validation.sameEmail": "Das ist bereits Ihre E-Mail-Adresse.",
   "validation.invalid": "Dieser Wert ist ungültig.",
 
-  "error.INVALID_EMAIL_OR_PASSWORD": "E-Mail-Adresse oder Passwort stimmen nicht.",
+  "error.INVALID_EMAIL_OR_PASSWORD": "E-Mail-Adresse oder Passwort ist falsch.",
   "error.USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL":
     "Es gibt bereits ein Konto mit dieser E-Mail-Adresse. Melden Sie sich an oder verwenden Sie eine andere E-Mail-Adresse.",
   "error.REAUTHENTICATION_REQUIRED":

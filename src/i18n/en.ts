@@ -69,6 +69,7 @@ export const en = {
   "signIn.magicLink": "Email me a sign-in link",
   "signIn.emailCode": "Email me a code",
   "signIn.alternatives": "Other ways to sign in",
+  "signIn.or": "or",
   "signIn.guest": "Continue as guest",
   "signIn.newHere": "New here?",
   "signIn.createAccount": "Create an account",
@@ -444,6 +445,7 @@ export const en = {
   "invitation.decline": "Decline",
 
   "outbox.title": "Mail outbox (development)",
+  "components.title": "Components",
   "outbox.messages": "Messages",
   "outbox.intro": "SMTP is not configured, so mail stays here instead of being sent.",
   "outbox.back": "Back to the application",
@@ -475,7 +477,7 @@ export const en = {
   "validation.sameEmail": "This is already your email.",
   "validation.invalid": "This value is not valid.",
 
-  "error.INVALID_EMAIL_OR_PASSWORD": "The email or password is not right.",
+  "error.INVALID_EMAIL_OR_PASSWORD": "Incorrect email or password.",
   "error.USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL":
     "An account with this email already exists. Sign in or use another email.",
   "error.EMAIL_NOT_VERIFIED": "Verify your email first: we have sent you a new link.",

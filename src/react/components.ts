@@ -1,5 +1,10 @@
-/** The components (UserButton, OrganizationSwitcher, their menu button) and the queries behind them; styles in components.css. */
+/**
+ * The components (UserButton, OrganizationSwitcher, their menu button; the screens SignIn,
+ * SignUp and CreateOrganization) and the queries behind them; styles in components.css.
+ */
 export { Avatar, initials } from "./avatar.js";
+export { CreateOrganization, type CreateOrganizationProps } from "./create-organization.js";
+export type { Appearance, Labels, Localization } from "./localization.js";
 export { MenuButton, type MenuItem } from "./menu-button.js";
 export type { Navigate } from "./navigate.js";
 export {
@@ -8,4 +13,8 @@ export {
   organizationSwitcherLabels,
 } from "./organization-switcher.js";
 export { refreshUserInvitations, useIsAdmin, useUserInvitations } from "./queries.js";
+export { type ServerOptions, useServerOptions } from "./server-options.js";
+export { SignIn, type SignInProps, type SignInView } from "./sign-in.js";
+export { SignUp, type SignUpProps } from "./sign-up.js";
+export { slugify } from "./slug.js";
 export { UserButton, type UserButtonProps, userButtonLabels } from "./user-button.js";

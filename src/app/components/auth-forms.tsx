@@ -1,72 +1,7 @@
 import { useT } from "../lib/i18n.js";
-import { emailForm, resetPasswordForm, signInForm, signUpForm } from "../lib/schemas.js";
+import { emailForm, resetPasswordForm } from "../lib/schemas.js";
 import { FormFooter, type FormProps, type PasswordLimits, useFormState } from "./form-state.js";
-import { Checkbox, Field, Form, PasswordField } from "./ui.js";
-
-export function SignUpForm({
-  onSubmit,
-  pending,
-  error,
-  limits,
-}: FormProps<{ name: string; email: string; password: string }> & { limits: PasswordLimits }) {
-  const t = useT();
-  const { values, field, submitWith } = useFormState({ name: "", email: "", password: "" });
-  const submit = submitWith(signUpForm(limits.minPasswordLength, limits.maxPasswordLength), () => onSubmit(values));
-  return (
-    <Form onSubmit={submit} error={error} aria-label={t("signUp.form")}>
-      <Field label={t("field.name")} testId="sign-up-name" autoComplete="name" {...field("name")} />
-      <Field label={t("field.email")} testId="sign-up-email" type="email" autoComplete="email" {...field("email")} />
-      <PasswordField
-        label={t("field.password")}
-        testId="sign-up-password"
-        meter={{ minLength: limits.minPasswordLength }}
-        autoComplete="new-password"
-        {...field("password")}
-        hint={t("field.password.hint", { min: limits.minPasswordLength })}
-      />
-      <FormFooter error={error} pending={pending} testId="sign-up-submit">
-        {t("signUp.submit")}
-      </FormFooter>
-    </Form>
-  );
-}
-
-export function SignInForm({
-  onSubmit,
-  pending,
-  error,
-  passkeyAutofill = false,
-}: FormProps<{ email: string; password: string; rememberMe: boolean }> & { passkeyAutofill?: boolean }) {
-  const t = useT();
-  const { values, set, field, submitWith } = useFormState({ email: "", password: "", rememberMe: true });
-  return (
-    <Form onSubmit={submitWith(signInForm, () => onSubmit(values))} error={error} aria-label={t("signIn.form")}>
-      <Field
-        label={t("field.email")}
-        testId="sign-in-email"
-        type="email"
-        // "webauthn" lets the browser offer passkeys in this field's autofill (conditional UI).
-        autoComplete={passkeyAutofill ? "username webauthn" : "email"}
-        {...field("email")}
-      />
-      <PasswordField
-        label={t("field.password")}
-        testId="sign-in-password"
-        autoComplete="current-password"
-        {...field("password")}
-      />
-      <Checkbox
-        label={t("signIn.rememberMe")}
-        testId="sign-in-remember"
-        checked={values.rememberMe}
-        onChange={(rememberMe) => set("rememberMe", rememberMe)}
-      />
-      <FormFooter error={error} pending={pending} testId="sign-in-submit">
-        {t("signIn.submit")}
-      </FormFooter>
-    </Form>
-  );
-}
+import { Field, Form, PasswordField } from "./ui.js";
 
 export function EmailOnlyForm({
   onSubmit,

@@ -1,61 +1,8 @@
-import { useState } from "react";
 import type { Organization, Team } from "../../contract/api-models.js";
 import { useT } from "../lib/i18n.js";
-import { inviteForm, organizationForm, organizationSettingsForm, slugify, teamForm } from "../lib/schemas.js";
+import { inviteForm, organizationSettingsForm, teamForm } from "../lib/schemas.js";
 import { FormFooter, type FormProps, useFormState } from "./form-state.js";
 import { Field, Form, FormError, Select } from "./ui.js";
-
-export type SlugStatus = "unknown" | "checking" | "free" | "taken";
-
-/** Name first; the slug follows the name until the user edits it, and is checked when it settles. */
-export function CreateOrganizationForm({
-  onSubmit,
-  onCheckSlug,
-  slugStatus,
-  pending,
-  error,
-}: FormProps<{ name: string; slug: string }> & { onCheckSlug: (slug: string) => void; slugStatus: SlugStatus }) {
-  const t = useT();
-  const { values, setValues, errors, submitWith } = useFormState({ name: "", slug: "" });
-  const { name, slug } = values;
-  const [slugEdited, setSlugEdited] = useState(false);
-  const submit = submitWith(organizationForm, () => slugStatus !== "taken" && onSubmit({ name: name.trim(), slug }));
-  const slugHint =
-    slugStatus === "checking"
-      ? t("org.slug.checking")
-      : slugStatus === "free"
-        ? t("org.slug.free")
-        : slugStatus === "taken"
-          ? undefined
-          : t("org.slug.hint");
-  return (
-    <Form onSubmit={submit} error={error} aria-label={t("switcher.create")}>
-      <Field
-        label={t("field.name")}
-        testId="org-create-name"
-        value={name}
-        onChange={(e) => setValues({ name: e.target.value, slug: slugEdited ? slug : slugify(e.target.value) })}
-        onBlur={() => slug && onCheckSlug(slug)}
-        error={errors.name}
-      />
-      <Field
-        label={t("org.slug")}
-        testId="org-create-slug"
-        value={slug}
-        onChange={(e) => {
-          setSlugEdited(true);
-          setValues({ name, slug: e.target.value });
-        }}
-        onBlur={() => slug && onCheckSlug(slug)}
-        error={errors.slug ?? (slugStatus === "taken" ? { key: "error.ORGANIZATION_SLUG_ALREADY_TAKEN" } : undefined)}
-        hint={slugHint}
-      />
-      <FormFooter error={error} pending={pending} testId="org-create-submit">
-        {t("switcher.create")}
-      </FormFooter>
-    </Form>
-  );
-}
 
 type SettingsValues = { name: string; slug: string; logo: string; metadata: string };
 

@@ -215,6 +215,23 @@ export function SettingsLayout({
 }
 
 /** A signed-out screen: its title is the heading and the document title. */
+/** A signed-out screen drawn by an exported component (SignIn, SignUp), which brings its own card and heading. */
+export function ComponentLayout({ titleKey, children }: { titleKey: MessageKey; children: ReactNode }) {
+  const t = useT();
+  usePageTitle(titleKey);
+  return (
+    <>
+      <main id="main" className="auth-layout">
+        <div className="auth-stack">
+          <p className="brand">{t("app.name")}</p>
+          {children}
+        </div>
+      </main>
+      <PreferencesFooter />
+    </>
+  );
+}
+
 export function AuthLayout({ titleKey, children }: { titleKey: MessageKey; children: ReactNode }) {
   const t = useT();
   usePageTitle(titleKey);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { signInEmailBody, signUpEmailBody, updateUserBody } from "../../contract/account.js";
+import { updateUserBody } from "../../contract/account.js";
 import {
   changeEmailBody,
   changePasswordBody,
@@ -18,13 +18,6 @@ const email = z.email("validation.email");
 export const passwordRule = (min: number, max: number) =>
   z.string().min(min, "validation.minLength").max(max, "validation.maxLength");
 
-export const signUpForm = (min: number, max: number) =>
-  signUpEmailBody.extend({
-    name: z.string().trim().min(1, "validation.name"),
-    email,
-    password: passwordRule(min, max),
-  });
-export const signInForm = signInEmailBody.extend({ email, password: z.string().min(1, "validation.password") });
 export const profileForm = updateUserBody.extend({
   name: z.string().trim().min(1, "validation.name"),
   image: z.union([z.url("validation.imageUrl"), z.literal("")]).optional(),
@@ -130,15 +123,4 @@ export function validate<T>(
     errors[key] ??= fieldMessage(issue);
   }
   return { ok: false, errors };
-}
-
-/** "Acme Inc." -> "acme-inc" */
-export function slugify(name: string): string {
-  return name
-    .toLowerCase()
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 48);
 }

@@ -1,203 +1,72 @@
-import { browserSupportsWebAuthnAutofill, startAuthentication } from "@simplewebauthn/browser";
 import { useEffect, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { GoogleOneTap, useSession } from "../../react/index.js";
-import { EmailOnlyForm, NewPasswordForm, SignInForm, SignUpForm } from "../components/auth-forms.js";
-import { ProviderButtons } from "../components/provider-buttons.js";
-import { AuthLayout } from "../components/shell.js";
+import { SignIn, type SignInView, SignUp, useSession } from "../../react/index.js";
+import { EmailOnlyForm, NewPasswordForm } from "../components/auth-forms.js";
+import { AuthLayout, ComponentLayout, withCredentialsRemovedNotice } from "../components/shell.js";
 import { Button, FormError, Notice } from "../components/ui.js";
 import { authClient } from "../lib/client.js";
 import { useAppConfig } from "../lib/config.js";
-import { useT } from "../lib/i18n.js";
-import type { HasCode } from "../lib/messages.js";
+import { useI18n, useT } from "../lib/i18n.js";
 import { safeNextPath, useSubmit } from "../lib/use-submit.js";
 
-/** Reads the new session before leaving, so the signed-in pages never see the old (empty) one. */
-async function enter(navigate: (to: string) => void, next: string) {
-  await authClient.$store.session.refetch();
-  navigate(next);
+/** The exported components' shared props in this application: its language and its router. */
+function useComponentProps() {
+  const { locale } = useI18n();
+  const navigate = useNavigate();
+  return { localization: locale, navigate: (href: string) => navigate(href) };
 }
 
-/** A passkey that did not verify its user is one factor: a user with two-factor on takes the second step. */
-async function enterAfterPasskey(signedIn: object | null, navigate: (to: string) => void, next: string) {
-  if (signedIn && "twoFactorRedirect" in signedIn) navigate(`/two-factor?${new URLSearchParams({ redirectTo: next })}`);
-  else await enter(navigate, next);
+/** `?redirectTo=` kept on the links between sign-in and sign-up. */
+function withParams(path: string, params: URLSearchParams): string {
+  return params.size ? `${path}?${params}` : path;
 }
 
 export function SignUpPage() {
-  const config = useAppConfig();
-  const navigate = useNavigate();
   const [params] = useSearchParams();
   const next = safeNextPath(params.get("redirectTo"));
-  const t = useT();
-  const [checkMail, setCheckMail] = useState(false);
-  const submit = useSubmit(authClient.signUp.email);
-  const onSubmit = async (values: { name: string; email: string; password: string }) => {
-    const data = await submit.run({ ...values, callbackURL: "/verified" });
-    if (!data) return;
-    if (data.token) await enter(navigate, next);
-    else setCheckMail(true);
-  };
   return (
-    <AuthLayout titleKey="signUp.title">
-      {checkMail ? (
-        <Notice testId="sign-up-check-mail">{t("signUp.checkMail")}</Notice>
-      ) : (
-        <SignUpForm
-          onSubmit={onSubmit}
-          pending={submit.pending}
-          error={submit.error}
-          limits={config.emailAndPassword}
-        />
-      )}
-      <p className="switch">
-        {t("signUp.haveAccount")} <Link to={`/sign-in${params.size ? `?${params}` : ""}`}>{t("signIn.submit")}</Link>
-      </p>
-    </AuthLayout>
+    <ComponentLayout titleKey="signUp.title">
+      <SignUp {...useComponentProps()} afterSignUpHref={next} signInHref={withParams("/sign-in", params)} />
+    </ComponentLayout>
   );
 }
 
-export function SignInPage() {
-  const config = useAppConfig();
-  const navigate = useNavigate();
+/**
+ * Sign-in in every form the application offers: the methods (/sign-in), a sign-in link
+ * (/sign-in/link), an emailed code (/sign-in/code) and the second factor (/two-factor, where a
+ * provider also sends an account with two-factor on). One component, SignIn, draws them all.
+ */
+export function SignInPage({ view = "methods" }: { view?: SignInView }) {
   const [params] = useSearchParams();
   const next = safeNextPath(params.get("redirectTo"));
-  const session = useSession();
-  const emailSignIn = useSubmit(authClient.signIn.email);
-  const guest = useSubmit(authClient.signIn.anonymous);
-  const social = useSubmit(authClient.signIn.social);
-  const redirectError = params.get("error");
-  const [passkeyError, setPasskeyError] = useState<HasCode | null>(null);
-  const t = useT();
-
-  const onEmail = async (values: { email: string; password: string; rememberMe: boolean }) => {
-    const signedIn = await emailSignIn.run(values);
-    if (!signedIn) return;
-    // Two-factor on: no session yet; the second step finishes the sign-in.
-    if ("twoFactorRedirect" in signedIn) navigate(`/two-factor?${new URLSearchParams({ redirectTo: next })}`);
-    else await enter(navigate, next);
-  };
-  const onGuest = async () => {
-    if (await guest.run()) await enter(navigate, next);
-  };
-  // Passkey autofill (conditional UI): the browser offers the site's passkeys in the email field; a
-  // choice there signs in. Starting the button's ceremony cancels this one.
-  useEffect(() => {
-    if (!config.passkey) return;
-    let active = true;
-    void (async () => {
-      if (!(await browserSupportsWebAuthnAutofill())) return;
-      const options = await authClient.passkey.generateAuthenticateOptions();
-      if (!active || options.error) return;
-      try {
-        const response = await startAuthentication({ optionsJSON: options.data as never, useBrowserAutofill: true });
-        const verified = await authClient.passkey.verifyAuthentication({ response: { ...response } });
-        if (active && !verified.error) await enterAfterPasskey(verified.data, navigate, next);
-      } catch {
-        // Cancelled (the page went away or the button took over): nothing to show.
-      }
-    })();
-    return () => {
-      active = false;
-    };
-  }, [config.passkey, navigate, next]);
-
-  const onPasskey = async () => {
-    setPasskeyError(null);
-    const options = await authClient.passkey.generateAuthenticateOptions();
-    if (options.error) return setPasskeyError(options.error);
-    let response: unknown;
-    try {
-      response = await startAuthentication({ optionsJSON: options.data as never });
-    } catch {
-      return setPasskeyError({ code: "AUTH_CANCELLED" });
-    }
-    const verified = await authClient.passkey.verifyAuthentication({
-      response: response as { id: string; type: string },
-    });
-    if (verified.error) return setPasskeyError(verified.error);
-    await enterAfterPasskey(verified.data, navigate, next);
-  };
-  const onSocial = (provider: string) =>
-    // The reply carries {url, redirect: true}: the client takes the browser to the provider.
-    void social.run({ provider, callbackURL: next, errorCallbackURL: "/sign-in" });
-
+  const props = useComponentProps();
+  const titles = {
+    methods: "signIn.title",
+    link: "magicLink.title",
+    code: "emailCode.title",
+    "two-factor": "twoFactor.title",
+  } as const;
   return (
-    <AuthLayout titleKey="signIn.title">
-      {redirectError && <FormError error={redirectError} testId="redirect-error" />}
-      {session.data && !session.data.user.isAnonymous && (
-        <Notice>
-          {t("signIn.signedInAs", { email: session.data.user.email })} <Link to={next}>{t("common.continue")}</Link>
-        </Notice>
-      )}
-      {config.emailAndPassword.enabled && (
-        <SignInForm
-          onSubmit={onEmail}
-          pending={emailSignIn.pending}
-          error={emailSignIn.error}
-          passkeyAutofill={config.passkey}
-        />
-      )}
-      <p>
-        <Link to="/forgot-password" data-testid="forgot-password-link">
-          {t("signIn.forgotPassword")}
-        </Link>
-      </p>
-      {config.passkey && (
-        <div className="passkey-sign-in">
-          <Button type="button" variant="secondary" onClick={() => void onPasskey()} data-testid="sign-in-passkey">
-            {t("signIn.passkey")}
-          </Button>
-          <FormError error={passkeyError} testId="passkey-error" />
-        </div>
-      )}
-      {config.magicLink && (
-        <p>
-          <Link to={`/sign-in/link${params.size ? `?${params}` : ""}`} data-testid="magic-link-link">
-            {t("signIn.magicLink")}
-          </Link>
-        </p>
-      )}
-      {config.emailOTP && (
-        <p>
-          <Link to={`/sign-in/code${params.size ? `?${params}` : ""}`} data-testid="email-code-link">
-            {t("signIn.emailCode")}
-          </Link>
-        </p>
-      )}
-      {(config.socialProviders.length > 0 || config.anonymous) && (
-        <fieldset className="alternatives">
-          <legend className="visually-hidden">{t("signIn.alternatives")}</legend>
-          <ProviderButtons
-            providers={config.socialProviders}
-            pending={social.pending}
-            testIdPrefix="sign-in-social"
-            onChoose={onSocial}
-          />
-          {config.anonymous && (
-            <Button
-              type="button"
-              variant="secondary"
-              pending={guest.pending}
-              data-testid="sign-in-guest"
-              onClick={() => void onGuest()}
-            >
-              {t("signIn.guest")}
-            </Button>
-          )}
-          <FormError error={social.error ?? guest.error} testId="alternative-error" />
-        </fieldset>
-      )}
-      {config.oneTapClientId && <GoogleOneTap clientId={config.oneTapClientId} callbackURL={next} />}
-      {!config.emailAndPassword.disableSignUp && (
-        <p className="switch">
-          {t("signIn.newHere")}{" "}
-          <Link to={`/sign-up${params.size ? `?${params}` : ""}`}>{t("signIn.createAccount")}</Link>
-        </p>
-      )}
-    </AuthLayout>
+    <ComponentLayout titleKey={titles[view]}>
+      <SignIn
+        {...props}
+        key={view}
+        initialView={view}
+        afterSignInHref={next}
+        onSignedIn={({ credentialsRemoved }) =>
+          props.navigate(credentialsRemoved ? withCredentialsRemovedNotice(next) : next)
+        }
+        error={params.get("error")}
+        signUpHref={withParams("/sign-up", params)}
+        twoFactorHref={`/two-factor?${new URLSearchParams({ redirectTo: next })}`}
+      />
+    </ComponentLayout>
   );
 }
+
+export const SignInLinkPage = () => <SignInPage view="link" />;
+export const EmailCodePage = () => <SignInPage view="code" />;
+export const TwoFactorPage = () => <SignInPage view="two-factor" />;
 
 export function ForgotPasswordPage() {
   const submit = useSubmit(authClient.requestPasswordReset);

@@ -1,11 +1,8 @@
-import { useState } from "react";
-import { Link, useSearchParams } from "react-router";
-import { EmailOnlyForm } from "../components/auth-forms.js";
+import { useSearchParams } from "react-router";
 import { AuthLayout } from "../components/shell.js";
-import { Button, FormError, Notice } from "../components/ui.js";
+import { Button, FormError } from "../components/ui.js";
 import { authClient } from "../lib/client.js";
 import { useT } from "../lib/i18n.js";
-import { safeNextPath, useSubmit } from "../lib/use-submit.js";
 
 /** The link's redirect targets, passed on to the API as they came (the server checks them). */
 const REDIRECT_FIELDS = ["callbackURL", "newUserCallbackURL", "errorCallbackURL"] as const;
@@ -38,38 +35,6 @@ export function MagicLinkPage() {
       ) : (
         <FormError error="INVALID_TOKEN" testId="magic-link-error" />
       )}
-    </AuthLayout>
-  );
-}
-
-/** "Email me a sign-in link": the same answer whether or not the address has an account. */
-export function MagicLinkRequestPage() {
-  const [params] = useSearchParams();
-  const next = safeNextPath(params.get("redirectTo"));
-  const submit = useSubmit(authClient.signIn.magicLink);
-  const [sent, setSent] = useState(false);
-  const t = useT();
-  return (
-    <AuthLayout titleKey="magicLink.title">
-      {sent ? (
-        <Notice testId="magic-link-sent">{t("magicLink.sent")}</Notice>
-      ) : (
-        <>
-          <p>{t("magicLink.intro")}</p>
-          <EmailOnlyForm
-            testId="magic-link"
-            submitLabel={t("magicLink.submit")}
-            pending={submit.pending}
-            error={submit.error}
-            onSubmit={async ({ email }) => {
-              if (await submit.run({ email, callbackURL: next, errorCallbackURL: "/sign-in" })) setSent(true);
-            }}
-          />
-        </>
-      )}
-      <p className="switch">
-        <Link to="/sign-in">{t("common.backToSignIn")}</Link>
-      </p>
     </AuthLayout>
   );
 }

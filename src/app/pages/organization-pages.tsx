@@ -1,49 +1,34 @@
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import type { MemberWithUser as Member } from "../../contract/api-models.js";
-import { useActiveMember, useActiveOrganization, useListOrganizations, useSession } from "../../react/index.js";
+import {
+  CreateOrganization,
+  useActiveMember,
+  useActiveOrganization,
+  useListOrganizations,
+  useSession,
+} from "../../react/index.js";
 import { ActiveTeamPicker } from "../components/active-team.js";
 import { useConfirm } from "../components/confirm-dialog.js";
-import {
-  CreateOrganizationForm,
-  InviteMemberForm,
-  OrganizationSettingsForm,
-  type SlugStatus,
-} from "../components/organization-forms.js";
+import { InviteMemberForm, OrganizationSettingsForm } from "../components/organization-forms.js";
 import { InvitationsTable, MembersTable } from "../components/organization-lists.js";
 import { SettingsLayout } from "../components/shell.js";
 import { Button, Card, FormError, Loading, Notice } from "../components/ui.js";
 import { authClient } from "../lib/client.js";
 import { useAppConfig } from "../lib/config.js";
-import { usePageTitle, useT } from "../lib/i18n.js";
+import { useI18n, usePageTitle, useT } from "../lib/i18n.js";
 import { can, roleLabel } from "../lib/permissions.js";
 import { useSubmit } from "../lib/use-submit.js";
 
+/** The exported CreateOrganization, in the application's language and router. */
 export function CreateOrganizationPage() {
   const navigate = useNavigate();
-  const create = useSubmit(authClient.organization.create);
-  const [slugStatus, setSlugStatus] = useState<SlugStatus>("unknown");
-  const t = useT();
+  const { locale } = useI18n();
   usePageTitle("org.create.title");
-  const checkSlug = async (slug: string) => {
-    setSlugStatus("checking");
-    const { data, error } = await authClient.organization.checkSlug({ slug });
-    setSlugStatus(data?.status ? "free" : error?.code === "ORGANIZATION_SLUG_ALREADY_TAKEN" ? "taken" : "unknown");
-  };
   return (
-    <Card title={t("org.create.title")} testId="org-create-card">
-      <CreateOrganizationForm
-        slugStatus={slugStatus}
-        onCheckSlug={(slug) => void checkSlug(slug)}
-        pending={create.pending}
-        error={create.error}
-        onSubmit={async (values) => {
-          if (!(await create.run(values))) return;
-          await authClient.$store.activeOrganization.refetch();
-          navigate("/organization");
-        }}
-      />
-    </Card>
+    <div className="component-page">
+      <CreateOrganization localization={locale} navigate={(href) => navigate(href)} afterCreateHref="/organization" />
+    </div>
   );
 }
 

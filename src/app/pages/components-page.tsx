@@ -1,0 +1,46 @@
+import { useNavigate, useSearchParams } from "react-router";
+import { isLocale, type MessageKey } from "../../i18n/index.js";
+import { type Appearance, CreateOrganization, type Labels, SignIn, SignUp } from "../../react/index.js";
+import { Loading } from "../components/ui.js";
+import { useAppConfig } from "../lib/config.js";
+import { usePageTitle } from "../lib/i18n.js";
+
+/**
+ * Development only (with the dev outbox): the exported screen components as a consumer would drop
+ * them in, set from the query: `lang`, `theme` (light, dark, auto), `primary`, `radius`, `font`, and
+ * `label.<catalogue key>` for words of one's own. The browser tests render them here.
+ */
+export function ComponentsPage() {
+  const config = useAppConfig();
+  const [params] = useSearchParams();
+  const routerNavigate = useNavigate();
+  usePageTitle("components.title");
+  if (!config.devOutbox) return <Loading />;
+  const lang = params.get("lang");
+  const theme = params.get("theme");
+  const appearance: Appearance = {
+    theme: theme === "light" || theme === "dark" ? theme : "auto",
+    variables: {
+      colorPrimary: params.get("primary") ?? undefined,
+      borderRadius: params.get("radius") ?? undefined,
+      fontFamily: params.get("font") ?? undefined,
+    },
+  };
+  const labels: Labels = {};
+  for (const [name, value] of params) {
+    if (name.startsWith("label.")) labels[name.slice("label.".length) as MessageKey] = value;
+  }
+  const shared = {
+    localization: isLocale(lang) ? lang : undefined,
+    labels,
+    appearance,
+    navigate: (href: string) => routerNavigate(href),
+  };
+  return (
+    <main id="main" className="components-preview">
+      <SignIn {...shared} afterSignInHref="/" />
+      <SignUp {...shared} afterSignUpHref="/" />
+      <CreateOrganization {...shared} afterCreateHref="/organization" />
+    </main>
+  );
+}

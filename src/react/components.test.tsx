@@ -1,0 +1,52 @@
+import type { ReactNode } from "react";
+import { renderToString } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { createNodeAuthClient } from "../client/index.js";
+import * as entry from "./index.js";
+import { AuthProvider, CreateOrganization, SignIn, SignUp } from "./index.js";
+import { appearanceStyle, componentTranslator } from "./localization.js";
+
+/** The React entry (`gatehouse-auth/react`): its screen components, their words and their appearance. */
+describe("the React entry", () => {
+  it("exports the screen components beside UserButton and OrganizationSwitcher", () => {
+    const functions = Object.entries(entry).flatMap(([name, value]) => (typeof value === "function" ? [name] : []));
+    expect(functions).toEqual(
+      expect.arrayContaining([
+        "SignIn",
+        "SignUp",
+        "CreateOrganization",
+        "UserButton",
+        "OrganizationSwitcher",
+        "useServerOptions",
+      ]),
+    );
+  });
+
+  it("renders SignIn and SignUp in German with an appearance, before the server's options arrive", () => {
+    const client = createNodeAuthClient({ baseURL: "http://127.0.0.1:9" });
+    const shared = {
+      localization: "de",
+      labels: { "common.loading": "Einen Moment …" },
+      appearance: { theme: "dark", variables: { colorPrimary: "#7a1f5c", borderRadius: "14px" } },
+    } as const;
+    const render = (screen: ReactNode) => renderToString(<AuthProvider client={client}>{screen}</AuthProvider>);
+    const signIn = render(<SignIn {...shared} />);
+    expect(signIn).toContain(">Anmelden</h1>");
+    expect(signIn).toContain("Einen Moment …");
+    expect(signIn).toContain("--gh-accent:#7a1f5c;--gh-radius:14px;color-scheme:dark");
+    expect(signIn).toContain('data-theme="dark"');
+    expect(render(<SignUp {...shared} />)).toContain(">Konto erstellen</h1>");
+    expect(render(<CreateOrganization {...shared} headingLevel={2} />)).toMatch(
+      /<h2[^>]*>Organisation erstellen<\/h2>/,
+    );
+  });
+
+  it("fills a replacement's placeholders like the catalogue's, and leaves other keys to it", () => {
+    const t = componentTranslator("en", { "signIn.signedInAs": "Hello {email}" });
+    expect(t("signIn.signedInAs", { email: "a@example.com" })).toBe("Hello a@example.com");
+    expect(t("signIn.submit")).toBe("Sign in");
+    expect(appearanceStyle({ theme: "auto", variables: { fontFamily: "Georgia" } })).toEqual({
+      "--gh-font": "Georgia",
+    });
+  });
+});

@@ -1,0 +1,299 @@
+import {
+  type ButtonHTMLAttributes,
+  createContext,
+  type FormEvent,
+  type InputHTMLAttributes,
+  type MouseEvent,
+  type ReactNode,
+  useContext,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from "react";
+import { type MessageKey, type MessageVars, type Translate, translator } from "../i18n/index.js";
+import { type Appearance, appearanceStyle } from "./localization.js";
+import { type HasCode, messageFor } from "./messages.js";
+import type { Navigate } from "./navigate.js";
+import { judgePassword, loadCommonPasswords } from "./password-strength.js";
+
+/**
+ * The pieces the screen components (SignIn, SignUp) are built of, styled by components.css with
+ * gh-* classes: each component provides its translate function and navigation once, here.
+ */
+interface Frame {
+  t: Translate;
+  navigate: Navigate;
+}
+const FrameContext = createContext<Frame>({ t: translator("en"), navigate: (href) => window.location.assign(href) });
+export const useFrame = () => useContext(FrameContext);
+
+/** A field's message: a catalogue key, with the values it names (`{min}`). */
+export interface FieldMessage {
+  key: MessageKey;
+  vars?: MessageVars;
+}
+
+/** The component's root: its card, heading, theme variables, words and navigation. */
+export function ComponentRoot({
+  t,
+  navigate,
+  appearance,
+  title,
+  testId,
+  headingLevel = 1,
+  children,
+}: Frame & { appearance?: Appearance; title: string; testId: string; headingLevel?: 1 | 2; children: ReactNode }) {
+  const titleId = useId();
+  const Heading = headingLevel === 1 ? "h1" : "h2";
+  return (
+    <FrameContext.Provider value={{ t, navigate }}>
+      <section
+        className="gh-root gh-card"
+        style={appearanceStyle(appearance)}
+        data-theme={appearance?.theme && appearance.theme !== "auto" ? appearance.theme : undefined}
+        aria-labelledby={titleId}
+        data-testid={testId}
+      >
+        <Heading id={titleId} className="gh-title">
+          {title}
+        </Heading>
+        {children}
+      </section>
+    </FrameContext.Provider>
+  );
+}
+
+/** A link inside the application: a plain click goes through `navigate` (the app's router, if it gave one). */
+export function ComponentLink({ href, children, testId }: { href: string; children: ReactNode; testId?: string }) {
+  const { navigate } = useFrame();
+  const onClick = (event: MouseEvent) => {
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0) return;
+    event.preventDefault();
+    navigate(href);
+  };
+  return (
+    <a href={href} className="gh-link" data-testid={testId} onClick={onClick}>
+      {children}
+    </a>
+  );
+}
+
+interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
+  label: string;
+  error?: FieldMessage;
+  hint?: string;
+  testId: string;
+}
+
+/** A labelled input; its error is announced and tied to it (aria-describedby), and replaces the hint. */
+export function Field({
+  label,
+  error,
+  hint,
+  testId,
+  after,
+  below,
+  describedBy: extra,
+  ...input
+}: FieldProps & { after?: ReactNode; below?: ReactNode; describedBy?: string }) {
+  const id = useId();
+  const { t } = useFrame();
+  const shownHint = error ? undefined : hint;
+  const describedBy =
+    [error ? `${id}-error` : "", shownHint ? `${id}-hint` : "", extra ?? ""].filter(Boolean).join(" ") || undefined;
+  const control = (
+    <input
+      id={id}
+      className="gh-input"
+      data-testid={testId}
+      aria-invalid={error ? true : undefined}
+      aria-describedby={describedBy}
+      {...input}
+    />
+  );
+  return (
+    <div className="gh-field">
+      <label htmlFor={id} className="gh-label">
+        {label}
+      </label>
+      {after ? (
+        <div className="gh-input-row">
+          {control}
+          {after}
+        </div>
+      ) : (
+        control
+      )}
+      {shownHint && (
+        <p id={`${id}-hint`} className="gh-hint">
+          {shownHint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="gh-field-error" data-testid={`${testId}-error`}>
+          {t(error.key, error.vars)}
+        </p>
+      )}
+      {below}
+    </div>
+  );
+}
+
+/** A password input with a show/hide toggle and, with `meter`, the strength of what is typed. */
+export function PasswordField({ meter, ...props }: Omit<FieldProps, "type"> & { meter?: { minLength: number } }) {
+  const [shown, setShown] = useState(false);
+  const meterId = useId();
+  const { t } = useFrame();
+  const value = typeof props.value === "string" ? props.value : "";
+  const showMeter = Boolean(meter && value && !props.error);
+  return (
+    <Field
+      {...props}
+      hint={meter && value ? undefined : props.hint}
+      type={shown ? "text" : "password"}
+      spellCheck={false}
+      autoCapitalize="off"
+      describedBy={showMeter ? meterId : undefined}
+      after={
+        <button
+          type="button"
+          className="gh-button gh-secondary gh-toggle"
+          aria-pressed={shown}
+          aria-label={t("password.showLabel")}
+          data-testid={`${props.testId}-toggle`}
+          onClick={() => setShown(!shown)}
+        >
+          {t("password.show")}
+        </button>
+      }
+      below={showMeter && meter ? <StrengthMeter id={meterId} password={value} minLength={meter.minLength} /> : null}
+    />
+  );
+}
+
+function StrengthMeter({ id, password, minLength }: { id: string; password: string; minLength: number }) {
+  const { t } = useFrame();
+  const [common, setCommon] = useState<Set<string> | null>(null);
+  useEffect(() => {
+    let current = true;
+    void loadCommonPasswords().then((list) => current && setCommon(list));
+    return () => {
+      current = false;
+    };
+  }, []);
+  const strength = judgePassword(password, minLength, common);
+  return (
+    <div className="gh-strength" data-score={strength.score} data-testid="password-strength">
+      <span className="gh-strength-bar" aria-hidden="true">
+        {[1, 2, 3, 4].map((step) => (
+          <span key={step} className={step <= strength.score ? "gh-on" : ""} />
+        ))}
+      </span>
+      <span id={id} className="gh-strength-label" data-testid="password-strength-label">
+        {t("password.strength", { label: t(strength.label, { min: minLength }) })}
+      </span>
+    </div>
+  );
+}
+
+/** A form that moves focus to the first invalid field after a submit, and to the server's error when one comes. */
+export function Form({
+  error,
+  onSubmit,
+  label,
+  children,
+}: {
+  error?: HasCode | null;
+  onSubmit: (event: FormEvent) => void;
+  label: string;
+  children: ReactNode;
+}) {
+  const ref = useRef<HTMLFormElement>(null);
+  const [attempts, setAttempts] = useState(0);
+  useEffect(() => {
+    if (attempts) ref.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [attempts]);
+  useEffect(() => {
+    if (error) ref.current?.querySelector<HTMLElement>(".gh-error")?.focus();
+  }, [error]);
+  return (
+    <form
+      ref={ref}
+      noValidate
+      aria-label={label}
+      className="gh-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit(event);
+        setAttempts((n) => n + 1);
+      }}
+    >
+      {children}
+    </form>
+  );
+}
+
+export function Checkbox({
+  label,
+  testId,
+  checked,
+  onChange,
+}: {
+  label: string;
+  testId: string;
+  checked: boolean;
+  onChange: (value: boolean) => void;
+}) {
+  return (
+    <label className="gh-checkbox">
+      <input type="checkbox" data-testid={testId} checked={checked} onChange={(e) => onChange(e.target.checked)} />
+      {label}
+    </label>
+  );
+}
+
+/** The server's answer in words (role=alert so screen readers hear it). */
+export function ErrorMessage({ error, testId = "form-error" }: { error: HasCode | string | null; testId?: string }) {
+  const { t } = useFrame();
+  if (!error) return null;
+  return (
+    <p role="alert" className="gh-error" data-testid={testId} tabIndex={-1}>
+      {messageFor(error, t)}
+    </p>
+  );
+}
+
+export function Notice({ children, testId = "notice" }: { children: ReactNode; testId?: string }) {
+  return (
+    <p role="status" className="gh-notice" data-testid={testId}>
+      {children}
+    </p>
+  );
+}
+
+/**
+ * Every button of a screen is full width and the same height: one primary action, the rest
+ * secondary (outlined), so emphasis follows importance and not the width.
+ */
+export function Button({
+  pending,
+  variant = "primary",
+  children,
+  ...button
+}: ButtonHTMLAttributes<HTMLButtonElement> & { pending?: boolean; variant?: "primary" | "secondary" | "text" }) {
+  return (
+    <button
+      type="submit"
+      className={`gh-button gh-${variant}`}
+      disabled={pending || button.disabled}
+      aria-busy={pending || undefined}
+      {...button}
+    >
+      {children}
+    </button>
+  );
+}
+
+/** Simple checks before a request (the server checks again): catalogue keys per field. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -1,0 +1,557 @@
+import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
+import type { MessageKey } from "../i18n/index.js";
+import {
+  Button,
+  Checkbox,
+  ComponentLink,
+  ComponentRoot,
+  EMAIL_PATTERN,
+  ErrorMessage,
+  Field,
+  type FieldMessage,
+  Form,
+  Notice,
+  PasswordField,
+  useFrame,
+} from "./form-parts.js";
+import { type Appearance, componentTranslator, type Labels, type Localization } from "./localization.js";
+import type { HasCode } from "./messages.js";
+import { browserNavigate, type Navigate } from "./navigate.js";
+import { GoogleOneTap } from "./one-tap.js";
+import { useAuthClient, useSession } from "./provider.js";
+import { type ServerOptions, useServerOptions } from "./server-options.js";
+import { useCall } from "./use-call.js";
+import { getPasskeyAssertion, supportsPasskeyAutofill } from "./webauthn.js";
+
+/** The screens SignIn moves through: the methods, a sign-in link, an emailed code, the second factor. */
+export type SignInView = "methods" | "link" | "code" | "two-factor";
+
+export interface SignInProps {
+  /** The language of every word shown (English and German ship). */
+  localization?: Localization;
+  /** Words to use instead of the catalogue's, by key. */
+  labels?: Labels;
+  appearance?: Appearance;
+  /** Follows a link inside the app (e.g. a router's navigate); defaults to a page load. */
+  navigate?: Navigate;
+  /** Where to go once signed in (default `/`); also where a provider and a sign-in link come back to. */
+  afterSignInHref?: string;
+  /** Called once signed in instead of going to afterSignInHref (`credentialsRemoved`: see docs/client.md). */
+  onSignedIn?: (info: { credentialsRemoved: boolean }) => void;
+  /** Where "Create an account" goes; null hides it (it is hidden anyway when the server turns sign-up off). */
+  signUpHref?: string | null;
+  /** Where "Forgot your password?" goes; null hides it. */
+  forgotPasswordHref?: string | null;
+  /** This sign-in page: where a provider or a sign-in link sends an error back to. */
+  signInHref?: string;
+  /** Where the second factor is asked for; without it SignIn asks in place. */
+  twoFactorHref?: string;
+  /** The screen to open on (`two-factor` on the page a provider sends an account with two-factor to). */
+  initialView?: SignInView;
+  /** An error code handed back to the page (`?error=` after a provider or a link). */
+  error?: string | null;
+}
+
+const TITLES: Record<SignInView, MessageKey> = {
+  methods: "signIn.title",
+  link: "magicLink.title",
+  code: "emailCode.title",
+  "two-factor": "twoFactor.title",
+};
+
+/**
+ * The sign-in screen: every method the server's options switch on (password, passkey, sign-in link,
+ * email code, providers, guest) and the second-factor step. Needs an AuthProvider above it.
+ */
+export function SignIn({
+  localization,
+  labels,
+  appearance,
+  navigate = browserNavigate,
+  afterSignInHref = "/",
+  onSignedIn,
+  signUpHref = "/sign-up",
+  forgotPasswordHref = "/forgot-password",
+  signInHref = "/sign-in",
+  twoFactorHref,
+  initialView = "methods",
+  error,
+}: SignInProps) {
+  const t = useMemo(() => componentTranslator(localization, labels), [localization, labels]);
+  const client = useAuthClient();
+  const options = useServerOptions();
+  const [view, setView] = useState<SignInView>(initialView);
+  // The address typed on one screen is there on the next (methods, link, code).
+  const [email, setEmail] = useState("");
+
+  const enter = async (result: object | null) => {
+    if (!result) return;
+    // Two-factor on: no session yet; the second step finishes the sign-in.
+    if ("twoFactorRedirect" in result) {
+      if (twoFactorHref) navigate(twoFactorHref);
+      else setView("two-factor");
+      return;
+    }
+    // Read the new session before leaving, so the next screen never sees the old (empty) one.
+    await client.$store.session.refetch();
+    const credentialsRemoved = "credentialsRemoved" in result && result.credentialsRemoved === true;
+    if (onSignedIn) onSignedIn({ credentialsRemoved });
+    else navigate(afterSignInHref);
+  };
+  const back = () => setView("methods");
+
+  let body: ReactNode = null;
+  if (options) {
+    if (view === "methods")
+      body = (
+        <Methods
+          options={options}
+          enter={enter}
+          setView={setView}
+          afterSignInHref={afterSignInHref}
+          signInHref={signInHref}
+          signUpHref={signUpHref}
+          forgotPasswordHref={forgotPasswordHref}
+          redirectError={error ?? null}
+          email={email}
+          setEmail={setEmail}
+        />
+      );
+    else if (view === "link")
+      body = <SignInLink afterSignInHref={afterSignInHref} signInHref={signInHref} back={back} initialEmail={email} />;
+    else if (view === "code") body = <EmailCode enter={enter} back={back} initialEmail={email} />;
+    else body = <SecondFactor options={options} enter={enter} />;
+  }
+  return (
+    <ComponentRoot t={t} navigate={navigate} appearance={appearance} title={t(TITLES[view])} testId="gh-sign-in">
+      {body ?? (
+        <p className="gh-hint" role="status">
+          {t("common.loading")}
+        </p>
+      )}
+    </ComponentRoot>
+  );
+}
+
+type Enter = (result: object | null) => Promise<void>;
+
+function Methods({
+  options,
+  enter,
+  setView,
+  afterSignInHref,
+  signInHref,
+  signUpHref,
+  forgotPasswordHref,
+  redirectError,
+  email,
+  setEmail,
+}: {
+  email: string;
+  setEmail: (email: string) => void;
+  options: ServerOptions;
+  enter: Enter;
+  setView: (view: SignInView) => void;
+  afterSignInHref: string;
+  signInHref: string;
+  signUpHref: string | null;
+  forgotPasswordHref: string | null;
+  redirectError: string | null;
+}) {
+  const { t } = useFrame();
+  const client = useAuthClient();
+  const session = useSession();
+  const emailSignIn = useCall(client.signIn.email);
+  const guest = useCall(client.signIn.anonymous);
+  const social = useCall(client.signIn.social);
+  const [passkeyError, setPasskeyError] = useState<HasCode | null>(null);
+  const [values, setValues] = useState({ password: "", rememberMe: true });
+  const [errors, setErrors] = useState<Partial<Record<"email" | "password", FieldMessage>>>({});
+  const password = options.emailAndPassword.enabled;
+  // The ceremony starts once per screen; it finishes with whatever enter is current then.
+  const latestEnter = useRef(enter);
+  latestEnter.current = enter;
+
+  // Passkey autofill: the browser offers the site's passkeys in the email field; a choice there
+  // signs in. Starting the button's ceremony cancels this one.
+  useEffect(() => {
+    if (!options.passkey || !password) return;
+    let active = true;
+    void (async () => {
+      if (!(await supportsPasskeyAutofill())) return;
+      const challenge = await client.passkey.generateAuthenticateOptions();
+      if (!active || challenge.error) return;
+      try {
+        const response = await getPasskeyAssertion(challenge.data as never, true);
+        const verified = await client.passkey.verifyAuthentication({ response });
+        if (active && !verified.error) await latestEnter.current(verified.data);
+      } catch {
+        // Cancelled (the screen went away or the button took over): nothing to show.
+      }
+    })();
+    return () => {
+      active = false;
+    };
+  }, [client, options.passkey, password]);
+
+  const onPassword = async () => {
+    const found: typeof errors = {};
+    if (!EMAIL_PATTERN.test(email.trim())) found.email = { key: "validation.email" };
+    if (!values.password) found.password = { key: "validation.password" };
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    await enter(await emailSignIn.run({ ...values, email: email.trim() }));
+  };
+  const onPasskey = async () => {
+    setPasskeyError(null);
+    const challenge = await client.passkey.generateAuthenticateOptions();
+    if (challenge.error) return setPasskeyError(challenge.error);
+    let response: Awaited<ReturnType<typeof getPasskeyAssertion>>;
+    try {
+      response = await getPasskeyAssertion(challenge.data as never);
+    } catch {
+      return setPasskeyError({ code: "AUTH_CANCELLED" });
+    }
+    const verified = await client.passkey.verifyAuthentication({ response });
+    if (verified.error) return setPasskeyError(verified.error);
+    await enter(verified.data);
+  };
+  // The reply carries {url, redirect: true}: the client takes the browser to the provider.
+  const onSocial = (provider: string) =>
+    void social.run({ provider, callbackURL: afterSignInHref, errorCallbackURL: signInHref });
+
+  const others = options.passkey || options.magicLink || options.emailOTP || options.socialProviders.length > 0;
+  const signedIn = session.data && !session.data.user.isAnonymous ? session.data.user : null;
+  return (
+    <>
+      {redirectError && <ErrorMessage error={redirectError} testId="redirect-error" />}
+      {signedIn && (
+        <Notice>
+          {t("signIn.signedInAs", { email: signedIn.email })}{" "}
+          <ComponentLink href={afterSignInHref}>{t("common.continue")}</ComponentLink>
+        </Notice>
+      )}
+      {password && (
+        <Form label={t("signIn.form")} error={emailSignIn.error} onSubmit={() => void onPassword()}>
+          <Field
+            label={t("field.email")}
+            testId="sign-in-email"
+            type="email"
+            // "webauthn" lets the browser offer passkeys in this field's autofill (conditional UI).
+            autoComplete={options.passkey ? "username webauthn" : "email"}
+            value={email}
+            error={errors.email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+          <PasswordField
+            label={t("field.password")}
+            testId="sign-in-password"
+            autoComplete="current-password"
+            value={values.password}
+            error={errors.password}
+            onChange={(e) => setValues({ ...values, password: e.target.value })}
+          />
+          <div className="gh-row">
+            <Checkbox
+              label={t("signIn.rememberMe")}
+              testId="sign-in-remember"
+              checked={values.rememberMe}
+              onChange={(rememberMe) => setValues({ ...values, rememberMe })}
+            />
+            {forgotPasswordHref && (
+              <ComponentLink href={forgotPasswordHref} testId="forgot-password-link">
+                {t("signIn.forgotPassword")}
+              </ComponentLink>
+            )}
+          </div>
+          <ErrorMessage error={emailSignIn.error} />
+          <Button pending={emailSignIn.pending} data-testid="sign-in-submit">
+            {t("signIn.submit")}
+          </Button>
+        </Form>
+      )}
+      {(others || options.anonymous) && (
+        <fieldset className="gh-alternatives">
+          <legend className="gh-visually-hidden">{t("signIn.alternatives")}</legend>
+          {password && (
+            <div className="gh-divider" aria-hidden="true">
+              <span>{t("signIn.or")}</span>
+            </div>
+          )}
+          {options.passkey && (
+            <Button type="button" variant="secondary" onClick={() => void onPasskey()} data-testid="sign-in-passkey">
+              {t("signIn.passkey")}
+            </Button>
+          )}
+          {options.magicLink && (
+            <Button type="button" variant="secondary" onClick={() => setView("link")} data-testid="magic-link-link">
+              {t("signIn.magicLink")}
+            </Button>
+          )}
+          {options.emailOTP && (
+            <Button type="button" variant="secondary" onClick={() => setView("code")} data-testid="email-code-link">
+              {t("signIn.emailCode")}
+            </Button>
+          )}
+          {options.socialProviders.map((provider) => (
+            <Button
+              key={provider}
+              type="button"
+              variant="secondary"
+              pending={social.pending}
+              data-testid={`sign-in-social-${provider}`}
+              onClick={() => onSocial(provider)}
+            >
+              {t("provider.continueWith", { provider: provider.charAt(0).toUpperCase() + provider.slice(1) })}
+            </Button>
+          ))}
+          <ErrorMessage error={passkeyError} testId="passkey-error" />
+          {options.anonymous && (
+            <Button
+              type="button"
+              variant="text"
+              pending={guest.pending}
+              data-testid="sign-in-guest"
+              onClick={() => void guest.run().then(enter)}
+            >
+              {t("signIn.guest")}
+            </Button>
+          )}
+          <ErrorMessage error={social.error ?? guest.error} testId="alternative-error" />
+        </fieldset>
+      )}
+      {options.oneTapClientId && <GoogleOneTap clientId={options.oneTapClientId} callbackURL={afterSignInHref} />}
+      {signUpHref && !options.emailAndPassword.disableSignUp && (
+        <p className="gh-switch">
+          {t("signIn.newHere")} <ComponentLink href={signUpHref}>{t("signIn.createAccount")}</ComponentLink>
+        </p>
+      )}
+    </>
+  );
+}
+
+/** An email field and its submit, for the link and the code. */
+function EmailStep({
+  testId,
+  submitLabel,
+  pending,
+  error,
+  onEmail,
+  initialEmail,
+}: {
+  initialEmail: string;
+  testId: string;
+  submitLabel: string;
+  pending: boolean;
+  error: HasCode | null;
+  onEmail: (email: string) => void;
+}) {
+  const { t } = useFrame();
+  const [email, setEmail] = useState(initialEmail);
+  const [invalid, setInvalid] = useState<FieldMessage | undefined>();
+  return (
+    <Form
+      label={submitLabel}
+      error={error}
+      onSubmit={() => {
+        const valid = EMAIL_PATTERN.test(email.trim());
+        setInvalid(valid ? undefined : { key: "validation.email" });
+        if (valid) onEmail(email.trim());
+      }}
+    >
+      <Field
+        label={t("field.email")}
+        testId={`${testId}-email`}
+        type="email"
+        autoComplete="email"
+        value={email}
+        error={invalid}
+        onChange={(e) => setEmail(e.target.value)}
+      />
+      <ErrorMessage error={error} />
+      <Button pending={pending} data-testid={`${testId}-submit`}>
+        {submitLabel}
+      </Button>
+    </Form>
+  );
+}
+
+function BackButton({ back }: { back: () => void }) {
+  const { t } = useFrame();
+  return (
+    <Button type="button" variant="text" onClick={back} data-testid="sign-in-back">
+      {t("common.backToSignIn")}
+    </Button>
+  );
+}
+
+/** "Email me a sign-in link": the same answer whether or not the address has an account. */
+function SignInLink({
+  afterSignInHref,
+  signInHref,
+  back,
+  initialEmail,
+}: {
+  afterSignInHref: string;
+  signInHref: string;
+  back: () => void;
+  initialEmail: string;
+}) {
+  const { t } = useFrame();
+  const client = useAuthClient();
+  const send = useCall(client.signIn.magicLink);
+  const [sent, setSent] = useState(false);
+  return (
+    <>
+      {sent ? (
+        <Notice testId="magic-link-sent">{t("magicLink.sent")}</Notice>
+      ) : (
+        <>
+          <p className="gh-intro">{t("magicLink.intro")}</p>
+          <EmailStep
+            testId="magic-link"
+            initialEmail={initialEmail}
+            submitLabel={t("magicLink.submit")}
+            pending={send.pending}
+            error={send.error}
+            onEmail={async (email) => {
+              if (await send.run({ email, callbackURL: afterSignInHref, errorCallbackURL: signInHref })) setSent(true);
+            }}
+          />
+        </>
+      )}
+      <BackButton back={back} />
+    </>
+  );
+}
+
+/** "Email me a code": the address first, then the 6 digits from the mail. */
+function EmailCode({ enter, back, initialEmail }: { enter: Enter; back: () => void; initialEmail: string }) {
+  const { t } = useFrame();
+  const client = useAuthClient();
+  const send = useCall(client.emailOtp.sendVerificationOtp);
+  const signIn = useCall(client.signIn.emailOtp);
+  const [email, setEmail] = useState<string | null>(null);
+  const [otp, setOtp] = useState("");
+  return (
+    <>
+      {email === null ? (
+        <>
+          <p className="gh-intro">{t("emailCode.intro")}</p>
+          <EmailStep
+            testId="email-code"
+            initialEmail={initialEmail}
+            submitLabel={t("signIn.emailCode")}
+            pending={send.pending}
+            error={send.error}
+            onEmail={async (address) => {
+              if (await send.run({ email: address, type: "sign-in" })) setEmail(address);
+            }}
+          />
+        </>
+      ) : (
+        <Form
+          label={t("emailCode.field")}
+          error={signIn.error}
+          onSubmit={() => void (otp.trim() && signIn.run({ email, otp: otp.trim() }).then(enter))}
+        >
+          <Notice testId="email-code-sent">{t("emailCode.sent", { email })}</Notice>
+          <Field
+            label={t("emailCode.field")}
+            testId="email-code-otp"
+            autoComplete="one-time-code"
+            inputMode="numeric"
+            value={otp}
+            onChange={(e) => setOtp(e.target.value)}
+          />
+          <ErrorMessage error={signIn.error} />
+          <Button pending={signIn.pending} data-testid="email-code-submit">
+            {t("signIn.submit")}
+          </Button>
+        </Form>
+      )}
+      <BackButton back={back} />
+    </>
+  );
+}
+
+type Factor = "totp" | "backup" | "otp";
+
+const FACTOR_LABELS = {
+  totp: { field: "twoFactor.totp.field", hint: "twoFactor.totp.hint", switchTo: "twoFactor.totp.switch" },
+  backup: { field: "twoFactor.backup.field", hint: "twoFactor.backup.hint", switchTo: "twoFactor.backup.switch" },
+  otp: { field: "emailCode.field", hint: "twoFactor.otp.hint", switchTo: "signIn.emailCode" },
+} as const satisfies Record<Factor, Record<"field" | "hint" | "switchTo", MessageKey>>;
+
+/** The step after the first factor when the account has two-factor on. */
+function SecondFactor({ options, enter }: { options: ServerOptions; enter: Enter }) {
+  const { t } = useFrame();
+  const client = useAuthClient();
+  const [factor, setFactor] = useState<Factor>("totp");
+  const [code, setCode] = useState("");
+  const [trustDevice, setTrustDevice] = useState(false);
+  const [sent, setSent] = useState(false);
+  const verifyTotp = useCall(client.twoFactor.verifyTotp);
+  const verifyBackup = useCall(client.twoFactor.verifyBackupCode);
+  const verifyOtp = useCall(client.twoFactor.verifyOtp);
+  const sendOtp = useCall(client.twoFactor.sendOtp);
+  const verify = { totp: verifyTotp, backup: verifyBackup, otp: verifyOtp }[factor];
+  const error = verify.error ?? (factor === "otp" ? sendOtp.error : null);
+
+  const choose = async (chosen: Factor) => {
+    setFactor(chosen);
+    setCode("");
+    if (chosen === "otp" && !sent && (await sendOtp.run())) setSent(true);
+  };
+  const others = (["totp", "backup", ...(options.twoFactor.otp ? ["otp" as const] : [])] as Factor[]).filter(
+    (other) => other !== factor,
+  );
+  return (
+    <>
+      {factor === "otp" && sent && <Notice testId="two-factor-otp-sent">{t("twoFactor.otp.sent")}</Notice>}
+      <Form
+        label={t("twoFactor.secondFactor")}
+        error={error}
+        onSubmit={() => void (code.trim() && verify.run({ code: code.trim(), trustDevice }).then(enter))}
+      >
+        <Field
+          label={t(FACTOR_LABELS[factor].field)}
+          hint={t(FACTOR_LABELS[factor].hint)}
+          testId="two-factor-code"
+          autoComplete="one-time-code"
+          inputMode={factor === "backup" ? "text" : "numeric"}
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+        />
+        <Checkbox
+          label={t("twoFactor.trust")}
+          testId="two-factor-trust"
+          checked={trustDevice}
+          onChange={setTrustDevice}
+        />
+        <ErrorMessage error={error} />
+        <Button pending={verify.pending} data-testid="two-factor-submit">
+          {t("twoFactor.verify")}
+        </Button>
+      </Form>
+      <fieldset className="gh-alternatives">
+        <legend className="gh-visually-hidden">{t("twoFactor.alternatives")}</legend>
+        <div className="gh-divider" aria-hidden="true">
+          <span>{t("signIn.or")}</span>
+        </div>
+        {others.map((other) => (
+          <Button
+            key={other}
+            type="button"
+            variant="secondary"
+            pending={other === "otp" && sendOtp.pending}
+            onClick={() => void choose(other)}
+            data-testid={`two-factor-use-${other}`}
+          >
+            {t(FACTOR_LABELS[other].switchTo)}
+          </Button>
+        ))}
+      </fieldset>
+    </>
+  );
+}
