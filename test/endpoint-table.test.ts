@@ -57,14 +57,21 @@ describe("the endpoint table", () => {
       path === "/jwks" ||
       path === "/token";
     const expected = allEndpoints
-      // Account deletion, two-factor, sign-in links, codes, passkeys and SSO are off by default; the
-      // development outbox is served only when createAuth asks for it.
+      // Account deletion, two-factor, sign-in links, codes, passkeys, SSO and security activity are
+      // off by default; the development outbox is served only when createAuth asks for it.
       .filter(
         (endpoint) =>
           !switchedOff(endpoint.path) &&
-          !["deleteUser", "twoFactor", "magicLink", "emailOTP", "passkey", "sso", "developmentOutbox"].includes(
-            endpoint.policy.feature ?? "",
-          ),
+          ![
+            "deleteUser",
+            "twoFactor",
+            "magicLink",
+            "emailOTP",
+            "passkey",
+            "sso",
+            "securityActivity",
+            "developmentOutbox",
+          ].includes(endpoint.policy.feature ?? ""),
       )
       .map((endpoint) => key(endpoint.method, endpoint.path))
       .sort();

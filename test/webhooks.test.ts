@@ -411,7 +411,8 @@ describe("cost when nothing subscribes", () => {
   }
 
   it("sign-in makes the same round trips with no webhook, or none for session.created; a subscription adds its own", async () => {
-    const plain = await startTestServer();
+    // The same features as the webhook servers (enforced SSO, for one, reads the address's domain).
+    const plain = await startTestServer({ options: EVERY_FEATURE_ON });
     const other = await webhookServer(receiver, ["user.deleted"]);
     try {
       // The worker's poll would count too: stop it (enqueueing still works, it would write rows).

@@ -26,6 +26,7 @@ export const EVERY_FEATURE_ON = {
   passkey: { enabled: true },
   scim: { enabled: true },
   sso: { enabled: true },
+  securityActivity: { enabled: true },
 };
 
 export interface TestServer {

@@ -1,4 +1,4 @@
-import type { SessionWithUser } from "../../contract/models.js";
+import type { SessionWithUser, User } from "../../contract/models.js";
 import {
   NO_POLICY,
   type PolicyRefusal,
@@ -306,10 +306,12 @@ export async function checkSignInMethod(
   db: DB,
   userId: string,
   method: SignInMethod,
+  known: Pick<User, "email" | "twoFactorEnabled"> | null,
 ): Promise<{ breakGlass: { organizationId: string; providerId: string } } | null> {
   if (!ctx.options.sso.enabled || !ctx.options.organization.enabled) return null;
   if (method === "sso" || method === "impersonation" || method === "anonymous") return null;
-  const user = await findUserById(db, userId);
+  // The sign-in read the user already (most do): then only the domain is looked up.
+  const user = known ?? (await findUserById(db, userId));
   if (!user) return null;
   const owner = await findDomainOwner(db, emailDomain(user.email));
   if (!owner?.rules) return null;

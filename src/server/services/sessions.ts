@@ -61,7 +61,7 @@ export interface CreateSessionOptions {
   impersonatedBy?: string | null;
   expiresInSeconds?: number;
   /** The user as the caller just read them, so the ban and two-factor checks need no extra query. */
-  knownUser?: Pick<User, "id" | "banned" | "banReason" | "banExpires" | "twoFactorEnabled">;
+  knownUser?: Pick<User, "id" | "email" | "banned" | "banReason" | "banExpires" | "twoFactorEnabled">;
   /**
    * Why this session needs no second factor: it replaces one the user already has (`rotation`), an
    * admin opens it (`impersonation`), or the second factor was just checked (`verified`). Without a
@@ -109,7 +109,7 @@ export async function createSession(
   // Enforced SSO (a session that replaces or stands in for one was already judged when it was made).
   const ssoRule =
     method && options.secondFactor !== "rotation" && options.secondFactor !== "impersonation"
-      ? await checkSignInMethod(ctx, db, userId, method)
+      ? await checkSignInMethod(ctx, db, userId, method, options.knownUser?.id === userId ? options.knownUser : null)
       : null;
   const breakGlass = ssoRule?.breakGlass ?? null;
   if (state?.twoFactorEnabled && !options.secondFactor && ctx.options.twoFactor.enabled) {

@@ -13,9 +13,20 @@ export const CREDENTIAL_TABLES = ["account", "passkey", "twoFactor", "twoFactorC
 /**
  * What the account owns or did, not a way in: it stays with the account when its owner takes it.
  * `scimUser` is a directory's claim on a member (it signs no one in; SSO sign-ins are `account`
- * rows), `ssoProvider.userId` who registered a connection.
+ * rows), `ssoProvider.userId` who registered a connection, `scimGroupMember` a directory group's
+ * member, `organizationPolicy.updatedBy` who last set a policy. `knownDevice` lets no one in but
+ * silences the new-device mail, so a stripped account forgets its devices too (below).
  */
-export const NON_CREDENTIAL_USER_TABLES = ["member", "invitation", "teamMember", "scimUser", "ssoProvider"] as const;
+export const NON_CREDENTIAL_USER_TABLES = [
+  "member",
+  "invitation",
+  "teamMember",
+  "scimUser",
+  "ssoProvider",
+  "scimGroupMember",
+  "organizationPolicy",
+  "knownDevice",
+] as const;
 
 /** Which credentials an unproven account loses: all of them, or those enrolled on top of sign-up. */
 export type StripScope = "everything" | "enrolled-factors";
@@ -54,6 +65,8 @@ export async function deleteUserCredentials(
   const passkeys = await db.deleteFrom("passkey").where("userId", "=", userId).executeTakeFirst();
   const twoFactor = await db.deleteFrom("twoFactor").where("userId", "=", userId).executeTakeFirst();
   await db.deleteFrom("twoFactorChallenge").where("userId", "=", userId).execute();
+  // Devices whoever held the unproven account signed in from must not count as the owner's.
+  if (scope === "everything") await db.deleteFrom("knownDevice").where("userId", "=", userId).execute();
   await db
     .updateTable("user")
     .set({ twoFactorEnabled: false, updatedAt: input.now })
