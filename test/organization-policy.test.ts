@@ -19,7 +19,7 @@ beforeAll(async () => {
   server = await startTestServer({
     options: {
       organization: { enabled: true, teams: { enabled: true } },
-      sso: { enabled: true, dnsResolvers: [dns.server] },
+      sso: { enabled: true, dnsResolvers: [dns.server], allowPrivateIssuers: true },
       twoFactor: { enabled: true },
       magicLink: { enabled: true },
       emailOTP: { enabled: true },
