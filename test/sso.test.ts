@@ -1,3 +1,4 @@
+import { URI } from "otpauth";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TestBrowser, TestResponse } from "./helpers/browser.js";
 import { startDnsServer, type TestDnsServer } from "./helpers/dns.js";
@@ -10,14 +11,17 @@ let oidc: TestOidcProvider;
 let dns: TestDnsServer;
 let server: TestServer;
 /** Connection ids the provider knows redirect URIs for. */
-const PROVIDER_IDS = ["acme", "beta", "roles", "linker", "slugged", "other-org", "twin"];
+const PROVIDER_IDS = ["acme", "beta", "roles", "linker", "slugged", "other-org", "twin", "resync", "race", "tfa"];
 const txt: Record<string, string[]> = {};
 
 beforeAll(async () => {
   [oidc, dns] = await Promise.all([startOidcProvider(), startDnsServer()]);
   // The provider runs on loopback, which connections may name only when the operator allows it.
   server = await startTestServer({
-    options: { sso: { enabled: true, dnsResolvers: [dns.server], allowPrivateIssuers: true } },
+    options: {
+      sso: { enabled: true, dnsResolvers: [dns.server], allowPrivateIssuers: true },
+      twoFactor: { enabled: true },
+    },
   });
   await oidc.configure(PROVIDER_IDS.map((id) => `${server.origin}/api/auth/sso/callback/${id}`));
 });
@@ -400,5 +404,179 @@ describe("sign-in", () => {
     );
     expect((await browser.get("/get-session")).body).toBeNull();
     expect(await db().selectFrom("user").select("id").where("email", "=", "hal@link.test").execute()).toEqual([]);
+  });
+});
+
+describe("role mapping at every sign-in", () => {
+  const groupsConnection = {
+    oidcConfig: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, scopes: ["openid", "email", "profile", "groups"] },
+    roleMapping: { claim: "groups", values: { "idp-owners": "owner", "idp-admins": "admin" } },
+  };
+  const memberOf = (organizationId: string, userId: string) =>
+    db()
+      .selectFrom("member")
+      .select(["id", "role"])
+      .where("organizationId", "=", organizationId)
+      .where("userId", "=", userId)
+      .executeTakeFirstOrThrow();
+  const signIn = async (sub: string) => {
+    const flow = await ssoFlow({ providerId: "resync" }, sub);
+    expect(locationOf(flow.callback).pathname, flow.callback.headers.get("location") ?? "").toBe("/dash");
+    return { browser: flow.browser, userId: (await flow.browser.get("/get-session")).body.user.id as string };
+  };
+
+  it("gives a member the connection brought in the mapped role again at each sign-in; the IdP wins", async () => {
+    const org = await verifiedConnection("resync", "resync.test", groupsConnection);
+    const person = oidc.addUser({ email: "ivy@resync.test", groups: ["idp-admins"] });
+    const { userId } = await signIn(person.sub);
+    expect((await memberOf(org.organizationId, userId)).role).toBe("admin");
+
+    // Taken out of the admins group at the IdP: the next sign-in makes them a plain member.
+    person.groups = ["staff"];
+    await signIn(person.sub);
+    expect((await memberOf(org.organizationId, userId)).role).toBe("member");
+    person.groups = ["idp-admins"];
+    await signIn(person.sub);
+    expect((await memberOf(org.organizationId, userId)).role).toBe("admin");
+
+    // An owner's change by hand lasts until the next sign-in: the IdP is the source of truth.
+    const { id: memberId } = await memberOf(org.organizationId, userId);
+    const set = await org.owner.browser.post("/organization/update-member-role", { memberId, role: "member" });
+    expect(set.status).toBe(200);
+    expect((await memberOf(org.organizationId, userId)).role).toBe("member");
+    await signIn(person.sub);
+    expect((await memberOf(org.organizationId, userId)).role).toBe("admin");
+
+    // No groups claim at all is no groups: the default role.
+    delete person.groups;
+    await signIn(person.sub);
+    expect((await memberOf(org.organizationId, userId)).role).toBe("member");
+  });
+
+  it("leaves alone a member who was in the organization before the connection linked them", async () => {
+    const org = await db()
+      .selectFrom("ssoProvider")
+      .select("organizationId")
+      .where("providerId", "=", "resync")
+      .executeTakeFirstOrThrow();
+    const existing = await signUp(server, { email: "jo@resync.test", verified: true });
+    await server.auth.api.addMember({
+      body: { userId: existing.user.id, role: "admin", organizationId: org.organizationId },
+    });
+    const person = oidc.addUser({ email: "jo@resync.test", groups: ["staff"] });
+    expect((await signIn(person.sub)).userId).toBe(existing.user.id);
+    await signIn(person.sub);
+    expect((await memberOf(org.organizationId, existing.user.id)).role).toBe("admin");
+  });
+
+  it("never demotes the organization's only owner", async () => {
+    const org = await db()
+      .selectFrom("ssoProvider")
+      .select("organizationId")
+      .where("providerId", "=", "resync")
+      .executeTakeFirstOrThrow();
+    const person = oidc.addUser({ email: "kim@resync.test", groups: ["idp-owners"] });
+    const { userId, browser } = await signIn(person.sub);
+    expect((await memberOf(org.organizationId, userId)).role).toBe("owner");
+    // The owner who created the organization leaves (Kim is an owner too, so they may).
+    const creator = await db()
+      .selectFrom("member")
+      .select("userId")
+      .where("organizationId", "=", org.organizationId)
+      .where("userId", "!=", userId)
+      .where("role", "=", "owner")
+      .execute();
+    for (const { userId: other } of creator) {
+      const { id } = await memberOf(org.organizationId, other);
+      expect((await browser.post("/organization/remove-member", { memberIdOrEmail: id })).status).toBe(200);
+    }
+    person.groups = ["staff"];
+    await signIn(person.sub);
+    expect((await memberOf(org.organizationId, userId)).role).toBe("owner");
+
+    // With another owner beside them, the IdP's word holds again.
+    const second = oidc.addUser({ email: "lee@resync.test", groups: ["idp-owners"] });
+    await signIn(second.sub);
+    await signIn(person.sub);
+    expect((await memberOf(org.organizationId, userId)).role).toBe("member");
+  });
+});
+
+describe("two first sign-ins of one new person at once", () => {
+  it("leave one user, one link and one membership, and both browsers signed in", async () => {
+    const { organizationId } = await verifiedConnection("race", "race.test");
+    for (let round = 0; round < 3; round++) {
+      const person = oidc.addUser({ email: `mo${round}@race.test` });
+      const flows = await Promise.all([
+        ssoFlow({ providerId: "race" }, person.sub),
+        ssoFlow({ providerId: "race" }, person.sub),
+      ]);
+      for (const flow of flows) {
+        expect(flow.callback.status).toBe(302);
+        expect(locationOf(flow.callback).pathname, flow.callback.headers.get("location") ?? "").toBe("/dash");
+      }
+      const sessions = await Promise.all(flows.map((flow) => flow.browser.get("/get-session")));
+      const users = await db()
+        .selectFrom("user")
+        .select("id")
+        .where("email", "=", person.email as string)
+        .execute();
+      expect(users).toHaveLength(1);
+      expect(sessions.map((s) => s.body.user.id)).toEqual([users[0]?.id, users[0]?.id]);
+      const links = await db()
+        .selectFrom("account")
+        .select("id")
+        .where("providerId", "=", "race")
+        .where("accountId", "=", person.sub)
+        .execute();
+      expect(links).toHaveLength(1);
+      const members = await db()
+        .selectFrom("member")
+        .select("id")
+        .where("organizationId", "=", organizationId)
+        .where("userId", "=", users[0]?.id as string)
+        .execute();
+      expect(members).toHaveLength(1);
+    }
+  });
+});
+
+describe("two-factor through SSO", () => {
+  it("a user with two-factor on owes the code: no session until it is given", async () => {
+    const { organizationId } = await verifiedConnection("tfa", "tfa.test");
+    const person = oidc.addUser({ email: "nat@tfa.test" });
+    const first = await ssoFlow({ providerId: "tfa" }, person.sub);
+    const enabled = await first.browser.post("/two-factor/enable", {});
+    expect(enabled.status).toBe(200);
+    const codeFor = () =>
+      (URI.parse(enabled.body.totpURI) as import("otpauth").TOTP).generate({ timestamp: server.clock.now().getTime() });
+    expect((await first.browser.post("/two-factor/verify-totp", { code: codeFor() })).status).toBe(200);
+    server.clock.advance(30);
+
+    const { callback, browser } = await ssoFlow({ providerId: "tfa" }, person.sub);
+    expect(callback.status).toBe(302);
+    const location = locationOf(callback);
+    expect(location.pathname).toBe("/dash");
+    expect(location.searchParams.get("twoFactorRedirect")).toBe("true");
+    expect(browser.cookieNames().some((name) => name.endsWith(".session_token"))).toBe(false);
+    expect(browser.cookieNames().some((name) => name.endsWith(".two_factor"))).toBe(true);
+    expect((await browser.get("/get-session")).body).toBeNull();
+
+    const wrong = await browser.post("/two-factor/verify-totp", { code: "000000" });
+    expect(wrong.status).toBe(401);
+    expect((await browser.get("/get-session")).body).toBeNull();
+    const ok = await browser.post("/two-factor/verify-totp", { code: codeFor() });
+    expect(ok.status).toBe(200);
+    const session = await browser.get("/get-session");
+    expect(session.body.user.email).toBe("nat@tfa.test");
+    // Still the one membership the first sign-in made.
+    expect(
+      await db()
+        .selectFrom("member")
+        .select("id")
+        .where("organizationId", "=", organizationId)
+        .where("userId", "=", session.body.user.id)
+        .execute(),
+    ).toHaveLength(1);
   });
 });

@@ -70,9 +70,7 @@ export async function startOidcProvider(): Promise<TestOidcProvider> {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const jar = new Map<string, string>();
-
-  const fetchProvider = async (url: string, init: RequestInit = {}) => {
+  const fetchProvider = async (jar: Map<string, string>, url: string, init: RequestInit = {}) => {
     const headers = new Headers(init.headers);
     if (url.startsWith(issuer) && jar.size > 0) {
       headers.set("cookie", [...jar].map(([k, v]) => `${k}=${v}`).join("; "));
@@ -90,19 +88,20 @@ export async function startOidcProvider(): Promise<TestOidcProvider> {
   };
 
   const authorize: TestOidcProvider["authorize"] = async (startUrl, sub, options = {}) => {
-    // Each flow is a fresh visitor at the provider: no remembered login from an earlier test.
-    jar.clear();
+    // Each flow is a fresh visitor at the provider, with cookies of its own: no remembered login
+    // from an earlier test, and flows run at once (Promise.all) do not share a provider session.
+    const jar = new Map<string, string>();
     let url = startUrl;
     for (let hop = 0; hop < 20; hop++) {
       if (!url.startsWith(issuer)) return { kind: "redirect", location: url };
       const isInteraction = new URL(url).pathname.startsWith("/interaction/");
       const response = isInteraction
-        ? await fetchProvider(`${url.replace(/\/$/, "")}/submit`, {
+        ? await fetchProvider(jar, `${url.replace(/\/$/, "")}/submit`, {
             method: "POST",
             headers: { "content-type": "application/x-www-form-urlencoded" },
             body: new URLSearchParams(options.deny ? { deny: "1" } : { login: sub }).toString(),
           })
-        : await fetchProvider(url);
+        : await fetchProvider(jar, url);
       const location = response.headers.get("location");
       if (location) {
         url = new URL(location, url).toString();

@@ -206,3 +206,31 @@ export async function markDomainVerified(db: DB, domainId: string, now: Date): P
 export async function listUserMemberRoles(db: DB, userId: string): Promise<{ organizationId: string; role: string }[]> {
   return db.selectFrom("member").select(["organizationId", "role"]).where("userId", "=", userId).execute();
 }
+
+/**
+ * The user's membership of the connection's organization with what tells whether the connection
+ * brought it in: the invitation it came from, if any, and when the user was linked to the connection.
+ */
+export async function findConnectionMembership(
+  db: DB,
+  input: { organizationId: string; userId: string; providerId: string },
+): Promise<{ id: string; role: string; createdAt: Date; invitedBy: string | null; linkedAt: Date | null } | null> {
+  const row = await db
+    .selectFrom("member")
+    .leftJoin("account", (join) =>
+      join.onRef("account.userId", "=", "member.userId").on("account.providerId", "=", input.providerId),
+    )
+    .select(["member.id", "member.role", "member.createdAt", "member.invitedBy", "account.createdAt as linkedAt"])
+    .where("member.organizationId", "=", input.organizationId)
+    .where("member.userId", "=", input.userId)
+    .orderBy("account.createdAt")
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    id: row.id,
+    role: row.role,
+    createdAt: toDate(row.createdAt),
+    invitedBy: row.invitedBy,
+    linkedAt: toDateOrNull(row.linkedAt),
+  };
+}

@@ -1,14 +1,15 @@
-import type { SessionWithUser, User } from "../../../contract/models.js";
+import type { Session, SessionWithUser, User } from "../../../contract/models.js";
 import type { SignInSSOBody } from "../../../contract/sso.js";
 import type { AuthContext } from "../../context.js";
 import { newId } from "../../crypto/random.js";
 import { AuthError } from "../../errors.js";
 import type { Claims, ProviderTokens } from "../../providers/types.js";
-import { isUniqueViolation } from "../../store/database.js";
-import { findMember } from "../../store/members.js";
+import { type DB, isUniqueViolation } from "../../store/database.js";
+import { countMembersWithRole } from "../../store/members.js";
 import { findOrganization, lockOrganization } from "../../store/organizations.js";
 import { findAccountWithUser, updateAccountTokens } from "../../store/social-accounts.js";
 import {
+  findConnectionMembership,
   findOrganizationSsoProvider,
   findProviderByVerifiedDomain,
   findSsoProvider,
@@ -16,8 +17,9 @@ import {
 } from "../../store/sso-providers.js";
 import { findUserByEmail } from "../../store/users.js";
 import { isSafeRedirectTarget } from "../../trusted-origins.js";
+import { isOwnerRole, parseRoles } from "../access-control.js";
 import { retireAnonymousUser } from "../anonymous.js";
-import { createSocialAccount, createUserRow } from "../hooked-writes.js";
+import { createSocialAccount, createUserRow, updateMemberRoleData } from "../hooked-writes.js";
 import { insertMemberUnderLimit } from "../members.js";
 import { createSession, TwoFactorRequired } from "../sessions.js";
 import {
@@ -119,64 +121,116 @@ interface SSOUser {
   isNewUser: boolean;
 }
 
+type SignedIn = { provisioned: SSOUser; session: Session };
+type OwesSecondFactor = { provisioned: SSOUser; twoFactor: TwoFactorRequired };
+
 /**
- * In one transaction: the user the provider account is linked to, else the user with that email
- * (linked now: the domain is verified, so the organization speaks for the address), else a new user;
- * then, the first time, membership of the connection's organization with the mapped role.
+ * Inside the sign-in's transaction: the user the provider account is linked to, else the user with
+ * that email (linked now: the domain is verified, so the organization speaks for the address), else a
+ * new user; then membership of the connection's organization (joining with the mapped role), or, for
+ * a member the connection brought in, the role the provider's answer maps to now.
  */
 async function provisionUser(
   ctx: AuthContext,
+  trx: DB,
   provider: SsoProviderRecord,
   input: { profileId: string; email: string; name: string; image: string | null; tokens: ProviderTokens; role: string },
 ): Promise<SSOUser> {
   const now = ctx.now();
   const sealed = sealTokens(ctx, input.tokens);
-  return ctx.db.transaction().execute(async (trx) => {
-    let result: SSOUser;
-    const linked = await findAccountWithUser(trx, provider.providerId, input.profileId);
-    if (linked) {
-      const scope = mergeScopes(linked.account.scope, input.tokens.scopes).join(",") || null;
-      await updateAccountTokens(trx, linked.account.id, { ...sealed, scope }, now);
-      result = { user: linked.user, isNewUser: false };
-    } else {
-      const existing = await findUserByEmail(trx, input.email);
-      // An account nobody proved the address of may be a squatter's: it is not handed over here.
-      if (existing && !existing.emailVerified) throw new SSORefusal("account_not_linked");
-      const user =
-        existing ??
-        (await createUserRow(ctx, trx, {
-          id: newId(),
-          name: input.name,
-          email: input.email,
-          emailVerified: true,
-          image: input.image,
-          role: ctx.options.admin.defaultRole,
-          now,
-        }));
-      if (!existing) await ctx.webhooks.enqueue(trx, "user.created", user);
-      await createSocialAccount(ctx, trx, {
+  let result: SSOUser;
+  const linked = await findAccountWithUser(trx, provider.providerId, input.profileId);
+  if (linked) {
+    const scope = mergeScopes(linked.account.scope, input.tokens.scopes).join(",") || null;
+    await updateAccountTokens(trx, linked.account.id, { ...sealed, scope }, now);
+    result = { user: linked.user, isNewUser: false };
+  } else {
+    const existing = await findUserByEmail(trx, input.email);
+    // An account nobody proved the address of may be a squatter's: it is not handed over here.
+    if (existing && !existing.emailVerified) throw new SSORefusal("account_not_linked");
+    const user =
+      existing ??
+      (await createUserRow(ctx, trx, {
         id: newId(),
-        userId: user.id,
-        providerId: provider.providerId,
-        accountId: input.profileId,
-        tokens: sealed,
+        name: input.name,
+        email: input.email,
+        emailVerified: true,
+        image: input.image,
+        role: ctx.options.admin.defaultRole,
         now,
-      });
-      result = { user, isNewUser: !existing };
-    }
-    if (!(await lockOrganization(trx, ctx.dialect, provider.organizationId))) {
-      throw new SSORefusal("organization_not_found");
-    }
-    if (!(await findMember(trx, provider.organizationId, result.user.id))) {
-      await insertMemberUnderLimit(ctx, trx, {
-        organizationId: provider.organizationId,
-        userId: result.user.id,
-        role: input.role,
-        teamIds: [],
-      });
-    }
-    return result;
+      }));
+    if (!existing) await ctx.webhooks.enqueue(trx, "user.created", user);
+    await createSocialAccount(ctx, trx, {
+      id: newId(),
+      userId: user.id,
+      providerId: provider.providerId,
+      accountId: input.profileId,
+      tokens: sealed,
+      now,
+    });
+    result = { user, isNewUser: !existing };
+  }
+  if (!(await lockOrganization(trx, ctx.dialect, provider.organizationId))) {
+    throw new SSORefusal("organization_not_found");
+  }
+  const membership = await findConnectionMembership(trx, {
+    organizationId: provider.organizationId,
+    userId: result.user.id,
+    providerId: provider.providerId,
   });
+  if (!membership) {
+    await insertMemberUnderLimit(ctx, trx, {
+      organizationId: provider.organizationId,
+      userId: result.user.id,
+      role: input.role,
+      teamIds: [],
+    });
+  } else if (provider.roleMapping && broughtInByConnection(membership)) {
+    await applyMappedRole(ctx, trx, provider.organizationId, membership, input.role);
+  }
+  return result;
+}
+
+/**
+ * Whether the connection brought the member in (just in time): the membership was made no earlier
+ * than the user's link to the connection, and not from an invitation. A member who was in the
+ * organization before their account was linked keeps the role the organization gave them.
+ */
+function broughtInByConnection(membership: { createdAt: Date; invitedBy: string | null; linkedAt: Date | null }) {
+  return (
+    membership.invitedBy === null &&
+    membership.linkedAt !== null &&
+    membership.createdAt.getTime() >= membership.linkedAt.getTime()
+  );
+}
+
+/**
+ * The identity provider is the source of truth for its members' roles when the connection maps them:
+ * the role the answer maps to replaces the one held (an owner's change by hand included), except that
+ * the organization's only owner is never demoted. Runs under the organization lock.
+ */
+async function applyMappedRole(
+  ctx: AuthContext,
+  trx: DB,
+  organizationId: string,
+  member: { id: string; role: string },
+  role: string,
+) {
+  if (sameRoles(member.role, role)) return;
+  const { creatorRole } = ctx.options.organization;
+  if (isOwnerRole(ctx, member.role) && !isOwnerRole(ctx, role)) {
+    if ((await countMembersWithRole(trx, organizationId, creatorRole)) <= 1) {
+      ctx.logger.warn("sso role mapping left the only owner an owner", { memberId: member.id, mappedRole: role });
+      return;
+    }
+  }
+  const updated = await updateMemberRoleData(ctx, trx, member.id, role);
+  if (updated) await ctx.webhooks.enqueue(trx, "member.updated", updated);
+}
+
+function sameRoles(a: string, b: string): boolean {
+  const set = (roles: string) => [...new Set(parseRoles(roles))].sort().join(",");
+  return set(a) === set(b);
 }
 
 /**
@@ -245,48 +299,62 @@ export async function finishSSOSignIn(
   fail: (code: string) => CallbackOutcome,
 ): Promise<CallbackOutcome> {
   const { profile, claims, tokens } = answer;
-  let provisioned: SSOUser;
+  const role = roleFromClaims(provider, claims);
+  const signIn = () =>
+    ctx.db.transaction().execute(async (trx): Promise<SignedIn | OwesSecondFactor> => {
+      const provisioned = await provisionUser(ctx, trx, provider, {
+        profileId: profile.id,
+        email: profile.email,
+        name: profile.name,
+        image: profile.image,
+        tokens,
+        role,
+      });
+      try {
+        // The session commits with the link, membership and role it was made on, or none of them do.
+        const session = await createSession(ctx, trx, provisioned.user.id, input.meta, {
+          rememberMe: true,
+          knownUser: provisioned.user,
+          proof: "provider",
+          signInMethod: "sso",
+          activeOrganizationId: provider.organizationId,
+        });
+        return { provisioned, session };
+      } catch (error) {
+        // The second factor is owed: the membership and role stand, the session waits for the code.
+        if (error instanceof TwoFactorRequired) return { provisioned, twoFactor: error };
+        throw error;
+      }
+    });
+
+  let outcome: SignedIn | OwesSecondFactor;
   try {
-    provisioned = await provisionUser(ctx, provider, {
-      profileId: profile.id,
-      email: profile.email,
-      name: profile.name,
-      image: profile.image,
-      tokens,
-      role: roleFromClaims(provider, claims),
+    outcome = await signIn().catch((error) => {
+      // Two first sign-ins of one person at once: the unique keys let one create the user and the
+      // link; the other, tried again, finds them.
+      if (isUniqueViolation(error)) return signIn();
+      throw error;
     });
   } catch (error) {
     if (error instanceof SSORefusal) return fail(error.code);
-    if (error instanceof AuthError) return fail(error.code.toLowerCase());
-    // Two first sign-ins of one person at once: the unique keys decide, the loser is told so.
+    if (error instanceof AuthError) return fail(error.code === "BANNED_USER" ? "banned" : error.code.toLowerCase());
     if (isUniqueViolation(error)) return fail("unable_to_create_user");
     throw error;
   }
 
-  try {
-    const session = await createSession(ctx, ctx.db, provisioned.user.id, input.meta, {
-      rememberMe: true,
-      knownUser: provisioned.user,
-      proof: "provider",
-      signInMethod: "sso",
-      activeOrganizationId: provider.organizationId,
-    });
-    const data: SessionWithUser = { session, user: provisioned.user };
-    await retireAnonymousUser(ctx, await input.currentSession(), data);
-    const location = provisioned.isNewUser && flow.newUserURL ? flow.newUserURL : flow.callbackURL;
-    return { kind: "signed-in", location, data };
-  } catch (error) {
-    if (error instanceof TwoFactorRequired) {
-      const location = new URL(flow.callbackURL, ctx.baseURL);
-      location.searchParams.set("twoFactorRedirect", "true");
-      return {
-        kind: "two-factor",
-        location: location.toString(),
-        userId: error.userId,
-        signInMethod: error.signInMethod,
-      };
-    }
-    if (error instanceof AuthError) return fail(error.code === "BANNED_USER" ? "banned" : error.code.toLowerCase());
-    throw error;
+  if ("twoFactor" in outcome) {
+    const location = new URL(flow.callbackURL, ctx.baseURL);
+    location.searchParams.set("twoFactorRedirect", "true");
+    return {
+      kind: "two-factor",
+      location: location.toString(),
+      userId: outcome.twoFactor.userId,
+      signInMethod: outcome.twoFactor.signInMethod,
+    };
   }
+  const { provisioned, session } = outcome;
+  const data: SessionWithUser = { session, user: provisioned.user };
+  await retireAnonymousUser(ctx, await input.currentSession(), data);
+  const location = provisioned.isNewUser && flow.newUserURL ? flow.newUserURL : flow.callbackURL;
+  return { kind: "signed-in", location, data };
 }
