@@ -2,16 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sweepExpired } from "../src/server/services/housekeeping.js";
 import type { DB } from "../src/server/store/database.js";
-import {
-  deleteDeliveredWebhooksBefore,
-  deleteExpiredAttempts,
-  deleteExpiredSessions,
-  deleteExpiredTwoFactorChallenges,
-  deleteExpiredVerifications,
-  deleteFailedWebhooksBefore,
-  deleteSentMailBefore,
-  HOUSEKEEPING_LOCK_KEY,
-} from "../src/server/store/housekeeping.js";
+import { deleteDoneRows, HOUSEKEEPING_LOCK_KEY } from "../src/server/store/housekeeping.js";
 import { dialectUnderTest, freshDatabaseUrl } from "./helpers/database.js";
 import { type Instance, startInstances } from "./helpers/instances.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
@@ -52,7 +43,7 @@ describe("housekeeping", () => {
               updatedAt: now,
             })
             .execute(),
-        prune: (limit: number) => deleteExpiredSessions(db, dialect, now, limit),
+        prune: (limit: number) => deleteDoneRows(db, dialect, "sessions", now, limit),
         left: () => db.selectFrom("session").select("id").where("id", "like", `${tag}-%`).execute(),
       },
       {
@@ -69,7 +60,7 @@ describe("housekeeping", () => {
               updatedAt: now,
             })
             .execute(),
-        prune: (limit: number) => deleteExpiredVerifications(db, dialect, now, limit),
+        prune: (limit: number) => deleteDoneRows(db, dialect, "verifications", now, limit),
         left: () => db.selectFrom("verification").select("id").where("id", "like", `${tag}-%`).execute(),
       },
       {
@@ -79,7 +70,7 @@ describe("housekeeping", () => {
             .insertInto("attemptCounter")
             .values({ key: id(i, live), attempts: 1, blockedUntil: null, expiresAt: live ? future : past(1000) })
             .execute(),
-        prune: (limit: number) => deleteExpiredAttempts(db, dialect, now, limit),
+        prune: (limit: number) => deleteDoneRows(db, dialect, "attempts", now, limit),
         left: () => db.selectFrom("attemptCounter").select("key").where("key", "like", `${tag}-%`).execute(),
       },
       {
@@ -97,7 +88,7 @@ describe("housekeeping", () => {
               createdAt: now,
             })
             .execute(),
-        prune: (limit: number) => deleteExpiredTwoFactorChallenges(db, dialect, now, limit),
+        prune: (limit: number) => deleteDoneRows(db, dialect, "twoFactorChallenges", now, limit),
         left: () =>
           db.selectFrom("twoFactorChallenge").select("tokenHash").where("tokenHash", "like", `${tag}-%`).execute(),
       },
@@ -119,7 +110,7 @@ describe("housekeeping", () => {
               createdAt: past(week),
             })
             .execute(),
-        prune: (limit: number) => deleteSentMailBefore(db, dialect, past(7 * 86400 * 1000), limit),
+        prune: (limit: number) => deleteDoneRows(db, dialect, "sentMail", past(7 * 86400 * 1000), limit),
         left: () => db.selectFrom("outbox").select("id").where("id", "like", `${tag}-%`).execute(),
       },
       {
@@ -137,7 +128,7 @@ describe("housekeeping", () => {
               createdAt: past(week),
             })
             .execute(),
-        prune: (limit: number) => deleteDeliveredWebhooksBefore(db, dialect, past(7 * 86400 * 1000), limit),
+        prune: (limit: number) => deleteDoneRows(db, dialect, "deliveredWebhooks", past(7 * 86400 * 1000), limit),
         left: () => db.selectFrom("webhookDelivery").select("id").where("id", "like", `d-${tag}-%`).execute(),
       },
       {
@@ -155,7 +146,7 @@ describe("housekeeping", () => {
               createdAt: past(month),
             })
             .execute(),
-        prune: (limit: number) => deleteFailedWebhooksBefore(db, dialect, past(30 * 86400 * 1000), limit),
+        prune: (limit: number) => deleteDoneRows(db, dialect, "failedWebhooks", past(30 * 86400 * 1000), limit),
         left: () => db.selectFrom("webhookDelivery").select("id").where("id", "like", `f-${tag}-%`).execute(),
       },
     ];
