@@ -26,6 +26,7 @@ describe("housekeeping", () => {
     const future = new Date(now.getTime() + 60_000);
     const week = 8 * 86400 * 1000;
     const month = 31 * 86400 * 1000;
+    const year = 365 * 86400 * 1000;
     const tag = Math.random().toString(36).slice(2, 8);
     const id = (i: number, live: boolean) => `${tag}-${live ? "live" : "old"}-${i}`;
     return [
@@ -149,6 +150,25 @@ describe("housekeeping", () => {
         prune: (limit: number) => deleteDoneRows(db, dialect, "failedWebhooks", past(30 * 86400 * 1000), limit),
         left: () => db.selectFrom("webhookDelivery").select("id").where("id", "like", `f-${tag}-%`).execute(),
       },
+      {
+        name: "known devices",
+        insert: (i: number, live: boolean) =>
+          db
+            .insertInto("knownDevice")
+            .values({
+              id: id(i, live),
+              userId,
+              deviceHash: id(i, live),
+              userAgent: null,
+              ipAddress: null,
+              createdAt: past(2 * year),
+              // A live row: seen a day short of the device cookie's 400 days.
+              lastSeenAt: live ? past(399 * 86400 * 1000) : past(401 * 86400 * 1000),
+            })
+            .execute(),
+        prune: (limit: number) => deleteDoneRows(db, dialect, "knownDevices", past(400 * 86400 * 1000), limit),
+        left: () => db.selectFrom("knownDevice").select("id").where("id", "like", `${tag}-%`).execute(),
+      },
     ];
   }
 
@@ -207,6 +227,7 @@ describe("housekeeping", () => {
       twoFactorChallenges: 23,
       mail: 23,
       webhooks: 46,
+      knownDevices: 23,
     });
     for (const kind of seeded) expect([kind.name, (await kind.left()).length]).toEqual([kind.name, 1]);
     expect(await sweepExpired(server.auth.context)).toMatchObject({ sessions: 0, verifications: 0, webhooks: 0 });

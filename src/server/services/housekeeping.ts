@@ -7,6 +7,12 @@ const SENT_MAIL_RETENTION_MS = 7 * 86400 * 1000;
 /** Delivered webhooks are kept a week too; given-up ones a month, long enough to notice and replay by hand. */
 export const DELIVERED_WEBHOOK_RETENTION_MS = 7 * 86400 * 1000;
 export const FAILED_WEBHOOK_RETENTION_MS = 30 * 86400 * 1000;
+/**
+ * A known device not seen for 400 days goes: its device cookie lasts 400 days from the last request
+ * that renewed it (http/session.ts), so no browser can still present it; signing in again from that
+ * browser would be a new device in any case (docs/security-activity.md).
+ */
+export const KNOWN_DEVICE_RETENTION_MS = 400 * 86400 * 1000;
 
 /** What a sweep prunes, in order: each kind of done row, how long it is kept once done, and the count it adds to. */
 const PRUNED: readonly {
@@ -21,6 +27,7 @@ const PRUNED: readonly {
   { kind: "sentMail", keptMs: SENT_MAIL_RETENTION_MS, counted: "mail" },
   { kind: "deliveredWebhooks", keptMs: DELIVERED_WEBHOOK_RETENTION_MS, counted: "webhooks" },
   { kind: "failedWebhooks", keptMs: FAILED_WEBHOOK_RETENTION_MS, counted: "webhooks" },
+  { kind: "knownDevices", keptMs: KNOWN_DEVICE_RETENTION_MS, counted: "knownDevices" },
 ];
 
 /** Rows one sweep deleted, by kind, and when it held the lease (epoch ms). */
@@ -31,6 +38,8 @@ export interface Sweep {
   attempts: number;
   mail: number;
   webhooks: number;
+  /** Known devices not seen for KNOWN_DEVICE_RETENTION_MS. */
+  knownDevices: number;
   /** Audit entries past audit.retentionDays. */
   audit: number;
   startedAt: number;
@@ -40,7 +49,7 @@ export interface Sweep {
 /**
  * Deletes what can never be used again: expired sessions (with their proofs), one-time values
  * (OAuth states among them), two-factor challenges and attempt counts, old delivered mail, old
- * finished webhook deliveries and audit entries past audit.retentionDays. Expired rows are already refused when read; this keeps the tables
+ * finished webhook deliveries, devices not seen for 400 days and audit entries past audit.retentionDays. Expired rows are already refused when read; this keeps the tables
  * (and their indexes) at the size of what is live. Each kind goes in statements of at most
  * `housekeeping.batchSize` rows until none is left; the cut-off is fixed when the sweep starts, so
  * it ends however fast rows expire. Answers null when another instance is sweeping the database.
@@ -68,6 +77,7 @@ export async function sweepExpired(ctx: AuthContext, stopped: () => boolean = ()
       attempts: 0,
       mail: 0,
       webhooks: 0,
+      knownDevices: 0,
       audit: 0,
     };
     for (const { kind, keptMs, counted } of PRUNED) {
@@ -121,6 +131,7 @@ function deletedRows(sweep: Sweep): number {
     sweep.attempts +
     sweep.mail +
     sweep.webhooks +
+    sweep.knownDevices +
     sweep.audit
   );
 }

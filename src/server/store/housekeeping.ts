@@ -49,6 +49,11 @@ export const DONE_ROWS = {
   deliveredWebhooks: doneRows("webhookDelivery", "id", "deliveredAt"),
   /** Webhook deliveries given up. */
   failedWebhooks: doneRows("webhookDelivery", "id", "failedAt"),
+  /**
+   * Devices users signed in from, by when they were last seen. No index on lastSeenAt yet (it wants
+   * a migration): this one statement reads the table, which holds a row per user and browser.
+   */
+  knownDevices: doneRows("knownDevice", "id", "lastSeenAt"),
 } as const;
 
 export type DoneRowKind = keyof typeof DONE_ROWS;
