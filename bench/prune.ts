@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
 import { migrateToLatest, openDatabase } from "../src/server/store/database.js";
-import { deleteExpiredSessions } from "../src/server/store/housekeeping.js";
+import { deleteDoneRows } from "../src/server/store/housekeeping.js";
 import { createDatabase, type DatabaseKind } from "./lib/databases.js";
 
 const SESSIONS = Number(process.env.BENCH_PRUNE_SESSIONS ?? 1_000_000);
@@ -63,7 +63,7 @@ for (const kind of kinds) {
     const started = performance.now();
     for (;;) {
       const t = performance.now();
-      const rows = await deleteExpiredSessions(db, kind, now, BATCH);
+      const rows = await deleteDoneRows(db, kind, "sessions", now, BATCH);
       times.push(performance.now() - t);
       deleted += rows;
       if (rows < BATCH) break;

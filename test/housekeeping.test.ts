@@ -2,16 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sweepExpired } from "../src/server/services/housekeeping.js";
 import type { DB } from "../src/server/store/database.js";
-import {
-  deleteDeliveredWebhooksBefore,
-  deleteExpiredAttempts,
-  deleteExpiredSessions,
-  deleteExpiredTwoFactorChallenges,
-  deleteExpiredVerifications,
-  deleteFailedWebhooksBefore,
-  deleteSentMailBefore,
-  HOUSEKEEPING_LOCK_KEY,
-} from "../src/server/store/housekeeping.js";
+import { deleteDoneRows, HOUSEKEEPING_LOCK_KEY } from "../src/server/store/housekeeping.js";
 import { dialectUnderTest, freshDatabaseUrl } from "./helpers/database.js";
 import { type Instance, startInstances } from "./helpers/instances.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
@@ -35,6 +26,7 @@ describe("housekeeping", () => {
     const future = new Date(now.getTime() + 60_000);
     const week = 8 * 86400 * 1000;
     const month = 31 * 86400 * 1000;
+    const year = 365 * 86400 * 1000;
     const tag = Math.random().toString(36).slice(2, 8);
     const id = (i: number, live: boolean) => `${tag}-${live ? "live" : "old"}-${i}`;
     return [
@@ -52,7 +44,7 @@ describe("housekeeping", () => {
               updatedAt: now,
             })
             .execute(),
-        prune: (limit: number) => deleteExpiredSessions(db, dialect, now, limit),
+        prune: (limit: number) => deleteDoneRows(db, dialect, "sessions", now, limit),
         left: () => db.selectFrom("session").select("id").where("id", "like", `${tag}-%`).execute(),
       },
       {
@@ -69,7 +61,7 @@ describe("housekeeping", () => {
               updatedAt: now,
             })
             .execute(),
-        prune: (limit: number) => deleteExpiredVerifications(db, dialect, now, limit),
+        prune: (limit: number) => deleteDoneRows(db, dialect, "verifications", now, limit),
         left: () => db.selectFrom("verification").select("id").where("id", "like", `${tag}-%`).execute(),
       },
       {
@@ -79,7 +71,7 @@ describe("housekeeping", () => {
             .insertInto("attemptCounter")
             .values({ key: id(i, live), attempts: 1, blockedUntil: null, expiresAt: live ? future : past(1000) })
             .execute(),
-        prune: (limit: number) => deleteExpiredAttempts(db, dialect, now, limit),
+        prune: (limit: number) => deleteDoneRows(db, dialect, "attempts", now, limit),
         left: () => db.selectFrom("attemptCounter").select("key").where("key", "like", `${tag}-%`).execute(),
       },
       {
@@ -97,7 +89,7 @@ describe("housekeeping", () => {
               createdAt: now,
             })
             .execute(),
-        prune: (limit: number) => deleteExpiredTwoFactorChallenges(db, dialect, now, limit),
+        prune: (limit: number) => deleteDoneRows(db, dialect, "twoFactorChallenges", now, limit),
         left: () =>
           db.selectFrom("twoFactorChallenge").select("tokenHash").where("tokenHash", "like", `${tag}-%`).execute(),
       },
@@ -119,7 +111,7 @@ describe("housekeeping", () => {
               createdAt: past(week),
             })
             .execute(),
-        prune: (limit: number) => deleteSentMailBefore(db, dialect, past(7 * 86400 * 1000), limit),
+        prune: (limit: number) => deleteDoneRows(db, dialect, "sentMail", past(7 * 86400 * 1000), limit),
         left: () => db.selectFrom("outbox").select("id").where("id", "like", `${tag}-%`).execute(),
       },
       {
@@ -137,7 +129,7 @@ describe("housekeeping", () => {
               createdAt: past(week),
             })
             .execute(),
-        prune: (limit: number) => deleteDeliveredWebhooksBefore(db, dialect, past(7 * 86400 * 1000), limit),
+        prune: (limit: number) => deleteDoneRows(db, dialect, "deliveredWebhooks", past(7 * 86400 * 1000), limit),
         left: () => db.selectFrom("webhookDelivery").select("id").where("id", "like", `d-${tag}-%`).execute(),
       },
       {
@@ -155,8 +147,27 @@ describe("housekeeping", () => {
               createdAt: past(month),
             })
             .execute(),
-        prune: (limit: number) => deleteFailedWebhooksBefore(db, dialect, past(30 * 86400 * 1000), limit),
+        prune: (limit: number) => deleteDoneRows(db, dialect, "failedWebhooks", past(30 * 86400 * 1000), limit),
         left: () => db.selectFrom("webhookDelivery").select("id").where("id", "like", `f-${tag}-%`).execute(),
+      },
+      {
+        name: "known devices",
+        insert: (i: number, live: boolean) =>
+          db
+            .insertInto("knownDevice")
+            .values({
+              id: id(i, live),
+              userId,
+              deviceHash: id(i, live),
+              userAgent: null,
+              ipAddress: null,
+              createdAt: past(2 * year),
+              // A live row: seen a day short of the device cookie's 400 days.
+              lastSeenAt: live ? past(399 * 86400 * 1000) : past(401 * 86400 * 1000),
+            })
+            .execute(),
+        prune: (limit: number) => deleteDoneRows(db, dialect, "knownDevices", past(400 * 86400 * 1000), limit),
+        left: () => db.selectFrom("knownDevice").select("id").where("id", "like", `${tag}-%`).execute(),
       },
     ];
   }
@@ -216,6 +227,7 @@ describe("housekeeping", () => {
       twoFactorChallenges: 23,
       mail: 23,
       webhooks: 46,
+      knownDevices: 23,
     });
     for (const kind of seeded) expect([kind.name, (await kind.left()).length]).toEqual([kind.name, 1]);
     expect(await sweepExpired(server.auth.context)).toMatchObject({ sessions: 0, verifications: 0, webhooks: 0 });

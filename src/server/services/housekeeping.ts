@@ -1,14 +1,5 @@
 import type { AuthContext } from "../context.js";
-import {
-  deleteDeliveredWebhooksBefore,
-  deleteExpiredAttempts,
-  deleteExpiredSessions,
-  deleteExpiredTwoFactorChallenges,
-  deleteExpiredVerifications,
-  deleteFailedWebhooksBefore,
-  deleteSentMailBefore,
-  withHousekeepingLease,
-} from "../store/housekeeping.js";
+import { type DoneRowKind, deleteDoneRows, withHousekeepingLease } from "../store/housekeeping.js";
 import { pruneAuditTrailByRetention } from "./audit-trail.js";
 
 /** Delivered mail is kept this long for the development outbox page and support questions. */
@@ -16,6 +7,28 @@ const SENT_MAIL_RETENTION_MS = 7 * 86400 * 1000;
 /** Delivered webhooks are kept a week too; given-up ones a month, long enough to notice and replay by hand. */
 export const DELIVERED_WEBHOOK_RETENTION_MS = 7 * 86400 * 1000;
 export const FAILED_WEBHOOK_RETENTION_MS = 30 * 86400 * 1000;
+/**
+ * A known device not seen for 400 days goes: its device cookie lasts 400 days from the last request
+ * that renewed it (http/session.ts), so no browser can still present it; signing in again from that
+ * browser would be a new device in any case (docs/security-activity.md).
+ */
+export const KNOWN_DEVICE_RETENTION_MS = 400 * 86400 * 1000;
+
+/** What a sweep prunes, in order: each kind of done row, how long it is kept once done, and the count it adds to. */
+const PRUNED: readonly {
+  kind: DoneRowKind;
+  keptMs: number;
+  counted: keyof Omit<Sweep, "audit" | "startedAt" | "finishedAt">;
+}[] = [
+  { kind: "sessions", keptMs: 0, counted: "sessions" },
+  { kind: "verifications", keptMs: 0, counted: "verifications" },
+  { kind: "twoFactorChallenges", keptMs: 0, counted: "twoFactorChallenges" },
+  { kind: "attempts", keptMs: 0, counted: "attempts" },
+  { kind: "sentMail", keptMs: SENT_MAIL_RETENTION_MS, counted: "mail" },
+  { kind: "deliveredWebhooks", keptMs: DELIVERED_WEBHOOK_RETENTION_MS, counted: "webhooks" },
+  { kind: "failedWebhooks", keptMs: FAILED_WEBHOOK_RETENTION_MS, counted: "webhooks" },
+  { kind: "knownDevices", keptMs: KNOWN_DEVICE_RETENTION_MS, counted: "knownDevices" },
+];
 
 /** Rows one sweep deleted, by kind, and when it held the lease (epoch ms). */
 export interface Sweep {
@@ -25,6 +38,8 @@ export interface Sweep {
   attempts: number;
   mail: number;
   webhooks: number;
+  /** Known devices not seen for KNOWN_DEVICE_RETENTION_MS. */
+  knownDevices: number;
   /** Audit entries past audit.retentionDays. */
   audit: number;
   startedAt: number;
@@ -34,7 +49,7 @@ export interface Sweep {
 /**
  * Deletes what can never be used again: expired sessions (with their proofs), one-time values
  * (OAuth states among them), two-factor challenges and attempt counts, old delivered mail, old
- * finished webhook deliveries and audit entries past audit.retentionDays. Expired rows are already refused when read; this keeps the tables
+ * finished webhook deliveries, devices not seen for 400 days and audit entries past audit.retentionDays. Expired rows are already refused when read; this keeps the tables
  * (and their indexes) at the size of what is live. Each kind goes in statements of at most
  * `housekeeping.batchSize` rows until none is left; the cut-off is fixed when the sweep starts, so
  * it ends however fast rows expire. Answers null when another instance is sweeping the database.
@@ -56,20 +71,19 @@ export async function sweepExpired(ctx: AuthContext, stopped: () => boolean = ()
     const now = ctx.now();
     const ago = (ms: number) => new Date(now.getTime() - ms);
     const deleted = {
-      sessions: await drain((limit) => deleteExpiredSessions(ctx.db, ctx.dialect, now, limit)),
-      verifications: await drain((limit) => deleteExpiredVerifications(ctx.db, ctx.dialect, now, limit)),
-      twoFactorChallenges: await drain((limit) => deleteExpiredTwoFactorChallenges(ctx.db, ctx.dialect, now, limit)),
-      attempts: await drain((limit) => deleteExpiredAttempts(ctx.db, ctx.dialect, now, limit)),
-      mail: await drain((limit) => deleteSentMailBefore(ctx.db, ctx.dialect, ago(SENT_MAIL_RETENTION_MS), limit)),
-      webhooks:
-        (await drain((limit) =>
-          deleteDeliveredWebhooksBefore(ctx.db, ctx.dialect, ago(DELIVERED_WEBHOOK_RETENTION_MS), limit),
-        )) +
-        (await drain((limit) =>
-          deleteFailedWebhooksBefore(ctx.db, ctx.dialect, ago(FAILED_WEBHOOK_RETENTION_MS), limit),
-        )),
-      audit: await pruneAuditTrailByRetention(ctx),
+      sessions: 0,
+      verifications: 0,
+      twoFactorChallenges: 0,
+      attempts: 0,
+      mail: 0,
+      webhooks: 0,
+      knownDevices: 0,
+      audit: 0,
     };
+    for (const { kind, keptMs, counted } of PRUNED) {
+      deleted[counted] += await drain((limit) => deleteDoneRows(ctx.db, ctx.dialect, kind, ago(keptMs), limit));
+    }
+    deleted.audit = await pruneAuditTrailByRetention(ctx);
     return { ...deleted, startedAt, finishedAt: Date.now() };
   });
 }
@@ -117,6 +131,7 @@ function deletedRows(sweep: Sweep): number {
     sweep.attempts +
     sweep.mail +
     sweep.webhooks +
+    sweep.knownDevices +
     sweep.audit
   );
 }

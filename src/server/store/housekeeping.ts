@@ -1,6 +1,7 @@
-import { type Expression, type SqlBool, sql } from "kysely";
+import { type Expression, type Kysely, type SqlBool, sql } from "kysely";
 import type { DB } from "./database.js";
 import type { DialectName } from "./dialect.js";
+import type { Database } from "./schema.js";
 
 // Each pruning statement deletes at most `limit` rows, the longest done first, found through an
 // index on the column that says they are done: it holds row locks for one small batch and never
@@ -17,117 +18,63 @@ function keyInBatch(dialect: DialectName, key: string, batch: Expression<unknown
     : sql<SqlBool>`${sql.ref(key)} in (${batch})`;
 }
 
-/** Sessions past their expiry (their sessionProof rows go with them); answers how many went. */
-export async function deleteExpiredSessions(db: DB, dialect: DialectName, now: Date, limit: number): Promise<number> {
-  const batch = db.selectFrom("session").select("id").where("expiresAt", "<=", now).orderBy("expiresAt").limit(limit);
-  const result = await db
-    .deleteFrom("session")
-    .where(keyInBatch(dialect, "id", batch))
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+/** A kind of row housekeeping prunes: its table, its key, and the column that says when it was done. */
+interface DoneRows<T extends keyof Database = keyof Database> {
+  table: T;
+  key: keyof Database[T] & string;
+  doneAt: keyof Database[T] & string;
 }
 
-/** One-time values (links, codes, OAuth states) past their expiry. */
-export async function deleteExpiredVerifications(
+function doneRows<T extends keyof Database>(table: T, key: DoneRows<T>["key"], doneAt: DoneRows<T>["doneAt"]) {
+  return { table, key, doneAt } satisfies DoneRows<T>;
+}
+
+/**
+ * Every kind of row housekeeping prunes. A row is done once its `doneAt` is at or before the cut-off
+ * the caller gives (now, for an expiry; now less a retention, for a time something finished); a
+ * null `doneAt` (mail not sent yet, a delivery still pending) is never done.
+ */
+export const DONE_ROWS = {
+  /** Sessions past their expiry (their sessionProof rows go with them). */
+  sessions: doneRows("session", "id", "expiresAt"),
+  /** One-time values (links, codes, OAuth states) past their expiry. */
+  verifications: doneRows("verification", "id", "expiresAt"),
+  /** Sign-ins that waited for a second factor past their expiry. */
+  twoFactorChallenges: doneRows("twoFactorChallenge", "tokenHash", "expiresAt"),
+  /** Attempt counts past their expiry: the table keeps only live limits. */
+  attempts: doneRows("attemptCounter", "key", "expiresAt"),
+  /** Delivered mail (unsent mail stays for its retries). */
+  sentMail: doneRows("outbox", "id", "sentAt"),
+  /** Webhook deliveries delivered (pending ones stay). */
+  deliveredWebhooks: doneRows("webhookDelivery", "id", "deliveredAt"),
+  /** Webhook deliveries given up. */
+  failedWebhooks: doneRows("webhookDelivery", "id", "failedAt"),
+  /**
+   * Devices users signed in from, by when they were last seen. No index on lastSeenAt yet (it wants
+   * a migration): this one statement reads the table, which holds a row per user and browser.
+   */
+  knownDevices: doneRows("knownDevice", "id", "lastSeenAt"),
+} as const;
+
+export type DoneRowKind = keyof typeof DONE_ROWS;
+
+/** Each table seen as columns of any type: the kinds above are checked against Database instead. */
+type AnyTables = Record<string, Record<string, unknown>>;
+
+/** Deletes at most `limit` rows of `kind` done at or before `before`, the longest done first; answers how many went. */
+export async function deleteDoneRows(
   db: DB,
   dialect: DialectName,
-  now: Date,
-  limit: number,
-): Promise<number> {
-  const batch = db
-    .selectFrom("verification")
-    .select("id")
-    .where("expiresAt", "<=", now)
-    .orderBy("expiresAt")
-    .limit(limit);
-  const result = await db
-    .deleteFrom("verification")
-    .where(keyInBatch(dialect, "id", batch))
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
-/** Sign-ins that waited for a second factor past their expiry. */
-export async function deleteExpiredTwoFactorChallenges(
-  db: DB,
-  dialect: DialectName,
-  now: Date,
-  limit: number,
-): Promise<number> {
-  const batch = db
-    .selectFrom("twoFactorChallenge")
-    .select("tokenHash")
-    .where("expiresAt", "<=", now)
-    .orderBy("expiresAt")
-    .limit(limit);
-  const result = await db
-    .deleteFrom("twoFactorChallenge")
-    .where(keyInBatch(dialect, "tokenHash", batch))
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
-/** Attempt counts past their expiry: the table keeps only live limits. */
-export async function deleteExpiredAttempts(db: DB, dialect: DialectName, now: Date, limit: number): Promise<number> {
-  const batch = db
-    .selectFrom("attemptCounter")
-    .select("key")
-    .where("expiresAt", "<=", now)
-    .orderBy("expiresAt")
-    .limit(limit);
-  const result = await db
-    .deleteFrom("attemptCounter")
-    .where(keyInBatch(dialect, "key", batch))
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
-/** Delivered mail sent before `before` (unsent mail stays for its retries). */
-export async function deleteSentMailBefore(db: DB, dialect: DialectName, before: Date, limit: number): Promise<number> {
-  const batch = db.selectFrom("outbox").select("id").where("sentAt", "<=", before).orderBy("sentAt").limit(limit);
-  const result = await db
-    .deleteFrom("outbox")
-    .where(keyInBatch(dialect, "id", batch))
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
-/** Webhook deliveries delivered before `before` (pending ones stay). */
-export async function deleteDeliveredWebhooksBefore(
-  db: DB,
-  dialect: DialectName,
+  kind: DoneRowKind,
   before: Date,
   limit: number,
 ): Promise<number> {
-  const batch = db
-    .selectFrom("webhookDelivery")
-    .select("id")
-    .where("deliveredAt", "<=", before)
-    .orderBy("deliveredAt")
-    .limit(limit);
-  const result = await db
-    .deleteFrom("webhookDelivery")
-    .where(keyInBatch(dialect, "id", batch))
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
-/** Webhook deliveries given up before `before`. */
-export async function deleteFailedWebhooksBefore(
-  db: DB,
-  dialect: DialectName,
-  before: Date,
-  limit: number,
-): Promise<number> {
-  const batch = db
-    .selectFrom("webhookDelivery")
-    .select("id")
-    .where("failedAt", "<=", before)
-    .orderBy("failedAt")
-    .limit(limit);
-  const result = await db
-    .deleteFrom("webhookDelivery")
-    .where(keyInBatch(dialect, "id", batch))
+  const { table, key, doneAt }: { table: string; key: string; doneAt: string } = DONE_ROWS[kind];
+  const tables = db as unknown as Kysely<AnyTables>;
+  const batch = tables.selectFrom(table).select(key).where(doneAt, "<=", before).orderBy(doneAt).limit(limit);
+  const result = await tables
+    .deleteFrom(table)
+    .where(keyInBatch(dialect, key, batch))
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -47,17 +47,9 @@ export interface CallbackInput {
  */
 export async function completeCallback(ctx: AuthContext, input: CallbackInput): Promise<CallbackOutcome> {
   const { params } = input;
-  let errorURL = defaultErrorURL(ctx);
-  const fail = (code: string, description?: string): CallbackOutcome => ({
-    kind: "redirect",
-    location: withError(errorURL, code, description),
-  });
-
-  const state = await takeBoundState(ctx, params, input.stateCookie);
-  if (!state) return fail("state_not_found");
-  if (state.errorURL) errorURL = state.errorURL;
-
-  if (params.error) return fail(params.error.replace(/[^A-Za-z0-9_.-]/g, "_"), params.error_description);
+  const opened = await openCallback(ctx, input);
+  if ("outcome" in opened) return opened.outcome;
+  const { state, fail } = opened;
   const provider = ctx.providers.get(input.providerId);
   if (!provider || provider.id !== state.providerId) return fail("oauth_provider_not_found");
   if (!params.code) return fail("no_code");
@@ -108,6 +100,33 @@ export async function completeCallback(ctx: AuthContext, input: CallbackInput): 
     if (error instanceof AuthError) return fail(error.code === "BANNED_USER" ? "banned" : error.code.toLowerCase());
     throw error;
   }
+}
+
+/** A refusal: a redirect to the flow's error URL with `error=<code>` (and a description). */
+export type CallbackFail = (code: string, description?: string) => CallbackOutcome;
+
+/**
+ * How every OAuth callback (social and SSO OIDC) opens: the flow's state taken (bound to the
+ * browser, used once), its error URL adopted, and the provider's own `error=` passed on. Answers the
+ * state and a `fail` that redirects to the flow's error URL, or the refusal to send at once.
+ */
+export async function openCallback(
+  ctx: AuthContext,
+  input: CallbackInput,
+): Promise<{ state: OAuthStateData; fail: CallbackFail } | { outcome: CallbackOutcome }> {
+  const { params } = input;
+  let errorURL = defaultErrorURL(ctx);
+  const fail: CallbackFail = (code, description) => ({
+    kind: "redirect",
+    location: withError(errorURL, code, description),
+  });
+  const state = await takeBoundState(ctx, params, input.stateCookie);
+  if (!state) return { outcome: fail("state_not_found") };
+  if (state.errorURL) errorURL = state.errorURL;
+  if (params.error) {
+    return { outcome: fail(params.error.replace(/[^A-Za-z0-9_.-]/g, "_"), params.error_description) };
+  }
+  return { state, fail };
 }
 
 /**

@@ -22,15 +22,7 @@ import { retireAnonymousUser } from "../anonymous.js";
 import { createSocialAccount, createUserRow, updateMemberRoleData } from "../hooked-writes.js";
 import { insertMemberUnderLimit } from "../members.js";
 import { createSession, TwoFactorRequired } from "../sessions.js";
-import {
-  type CallbackInput,
-  type CallbackOutcome,
-  defaultErrorURL,
-  describe,
-  redeemCode,
-  takeBoundState,
-  withError,
-} from "../social/callback.js";
+import { type CallbackInput, type CallbackOutcome, describe, openCallback, redeemCode } from "../social/callback.js";
 import { startAuthorization } from "../social/start.js";
 import { createOAuthState } from "../social/state.js";
 import { mergeScopes, sealTokens } from "../social/tokens.js";
@@ -239,16 +231,9 @@ function sameRoles(a: string, b: string): boolean {
  */
 export async function completeSSOCallback(ctx: AuthContext, input: CallbackInput): Promise<CallbackOutcome> {
   const { params } = input;
-  let errorURL = defaultErrorURL(ctx);
-  const fail = (code: string, description?: string): CallbackOutcome => ({
-    kind: "redirect",
-    location: withError(errorURL, code, description),
-  });
-
-  const state = await takeBoundState(ctx, params, input.stateCookie);
-  if (!state) return fail("state_not_found");
-  if (state.errorURL) errorURL = state.errorURL;
-  if (params.error) return fail(params.error.replace(/[^A-Za-z0-9_.-]/g, "_"), params.error_description);
+  const opened = await openCallback(ctx, input);
+  if ("outcome" in opened) return opened.outcome;
+  const { state, fail } = opened;
   // The state names the connection it was started for: another connection's callback cannot finish it.
   if (state.providerId !== `${SSO_STATE_PREFIX}${input.providerId}`) return fail("oauth_provider_not_found");
   const provider = await findSsoProvider(ctx.db, input.providerId);
