@@ -20,6 +20,7 @@ const BIG_TABLES = [
   "twoFactorChallenge",
   "outbox",
   "webhookDelivery",
+  "knownDevice",
 ];
 
 interface Statement {
@@ -126,6 +127,10 @@ describe.skipIf(dialectUnderTest() !== "postgres")("the plan of every hot statem
               case when g % 50 = 0 then null else now() - (g % 10) * interval '1 day' end,
               case when g % 50 = 0 then now() - (g % 40) * interval '1 day' end, now() - interval '40 days'
        from generate_series(1, 10000) g`,
+      `insert into "knownDevice" (id, "userId", "deviceHash", "createdAt", "lastSeenAt")
+       select 'd-' || g, 'u-' || g, md5(g::text), now() - interval '500 days',
+              now() - case when g % 10 = 0 then interval '401 days' else interval '1 day' end
+       from generate_series(1, 20000) g`,
       "analyze",
     ];
     for (const statement of statements) await client.query(statement);

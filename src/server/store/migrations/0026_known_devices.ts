@@ -21,6 +21,8 @@ export function knownDevicesMigration(dialect: DialectName): Migration {
         .addColumn("lastSeenAt", t.timestamp, (c) => c.notNull())
         .addUniqueConstraint("knownDevice_userId_deviceHash_key", ["userId", "deviceHash"])
         .execute();
+      // Housekeeping deletes devices not seen for a long time in batches, without reading the table.
+      await db.schema.createIndex("knownDevice_lastSeenAt_idx").on("knownDevice").column("lastSeenAt").execute();
     },
   };
 }
