@@ -1,0 +1,32 @@
+// N sequential requests of one route through auth.handler, in process: the driver behind the
+// instruction counts in bench/README.md. Bundle it in the tree to measure, then run it under callgrind:
+//   npx esbuild bench/handler-driver.ts --bundle --platform=node --format=esm --packages=external --outfile=node_modules/.cache/driver.mjs
+//   N=2000 valgrind --tool=callgrind node node_modules/.cache/driver.mjs   (and N=100: per request = difference / 1900)
+import { createAuth } from "../src/server/index.js";
+
+const N = Number(process.env.N ?? 1000);
+const ROUTE = process.env.ROUTE ?? "/get-session";
+const base = "http://localhost:3000/api/auth";
+const auth = await createAuth({
+  baseURL: "http://localhost:3000",
+  secret: "a-secret-that-is-long-enough-for-the-bench-0123",
+  database: "sqlite::memory:",
+  options: { rateLimit: { enabled: false }, organization: { enabled: true } } as never,
+});
+const headers = { origin: "http://localhost:3000", "content-type": "application/json" };
+const signedUp = await auth.handler(
+  new Request(`${base}/sign-up/email`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ email: "bench@example.com", password: "correct horse battery staple 9", name: "Bench" }),
+  }),
+);
+const cookie = (signedUp.headers.getSetCookie?.() ?? []).map((c) => c.split(";")[0]).join("; ");
+if (!cookie) throw new Error(`sign-up answered ${signedUp.status} ${await signedUp.text()}`);
+for (let i = 0; i < N; i++) {
+  const response = await auth.handler(new Request(`${base}${ROUTE}`, { headers: { ...headers, cookie } }));
+  if (response.status !== 200) throw new Error(`${ROUTE} answered ${response.status}`);
+  await response.arrayBuffer();
+}
+console.log(`done ${N} ${ROUTE}`);
+process.exit(0);
