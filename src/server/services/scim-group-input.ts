@@ -1,5 +1,5 @@
 import { invalidPath, invalidSyntax, invalidValue, ScimError } from "./scim-errors.js";
-import { PATCH_OP_SCHEMA } from "./scim-user-input.js";
+import { attribute, isObject, operationsOf, text } from "./scim-input.js";
 
 /**
  * What the directory says about a group, as Gatehouse keeps it: its name, externalId and member
@@ -17,22 +17,6 @@ export const GROUP_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:Group";
 
 /** The most members one group holds (the body limit allows a little more than this many ids). */
 export const MAX_GROUP_MEMBERS = 1000;
-const MAX_TEXT = 256;
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
-function attribute(resource: Record<string, unknown>, name: string): unknown {
-  const key = Object.keys(resource).find((k) => k.toLowerCase() === name);
-  return key === undefined ? undefined : resource[key];
-}
-
-function text(value: unknown, what: string): string {
-  if (typeof value !== "string" || value.trim() === "" || value.length > MAX_TEXT) {
-    throw invalidValue(`${what} must be a non-empty string of at most ${MAX_TEXT} characters`);
-  }
-  return value.trim();
-}
 
 /** The Group schema's attributes: kept, or accepted and ignored; anything else is refused. */
 const KEPT = new Set(["displayname", "externalid", "members"]);
@@ -87,33 +71,6 @@ export function parseGroupResource(body: unknown): GroupDraft {
     externalId: externalId === undefined || externalId === null ? null : text(externalId, "externalId"),
     members: withinLimit(memberIds(attribute(body, "members"))),
   };
-}
-
-type Operation = { op: "add" | "replace" | "remove"; path: string | undefined; value: unknown };
-
-function operationsOf(body: unknown): Operation[] {
-  if (!isObject(body)) throw invalidSyntax("The body must be a JSON object");
-  const schemas = attribute(body, "schemas");
-  if (!Array.isArray(schemas) || !schemas.includes(PATCH_OP_SCHEMA)) {
-    throw invalidSyntax(`schemas must include ${PATCH_OP_SCHEMA}`);
-  }
-  const operations = attribute(body, "operations");
-  if (!Array.isArray(operations) || operations.length === 0 || operations.length > 100) {
-    throw invalidSyntax("Operations must list 1 to 100 operations");
-  }
-  return operations.map((operation) => {
-    if (!isObject(operation)) throw invalidSyntax("Each operation must be an object");
-    const op = attribute(operation, "op");
-    const name = typeof op === "string" ? op.toLowerCase() : "";
-    if (name !== "add" && name !== "replace" && name !== "remove") {
-      throw invalidSyntax("op must be add, replace or remove");
-    }
-    const path = attribute(operation, "path");
-    if (path !== undefined && (typeof path !== "string" || path.trim() === "")) {
-      throw invalidPath("path must be a non-empty string");
-    }
-    return { op: name, path: path as string | undefined, value: attribute(operation, "value") };
-  });
 }
 
 type Target = { attribute: "displayname" | "externalid" | "members" | "ignored" } | { attribute: "member"; id: string };

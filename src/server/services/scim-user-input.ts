@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { invalidPath, invalidSyntax, invalidValue, ScimError } from "./scim-errors.js";
+import { attribute, isObject, operationsOf, text } from "./scim-input.js";
 
 /**
  * What the directory says about a user, as Gatehouse keeps it: a User resource (POST, PUT) or a
@@ -15,7 +16,6 @@ export interface UserDraft {
 }
 
 export const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
-export const PATCH_OP_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
 
 /**
  * The User schema's attributes (RFC 7643 section 4.1, with the common ones), lower-cased, as
@@ -53,15 +53,7 @@ const NAME_PARTS = new Set([
   "honorificsuffix",
 ]);
 
-const MAX_TEXT = 256;
 const emailFormat = z.email();
-
-function text(value: unknown, what: string): string {
-  if (typeof value !== "string" || value.trim() === "" || value.length > MAX_TEXT) {
-    throw invalidValue(`${what} must be a non-empty string of at most ${MAX_TEXT} characters`);
-  }
-  return value.trim();
-}
 
 function email(value: unknown): string {
   const address = text(value, "The email").toLowerCase();
@@ -75,15 +67,6 @@ function bool(value: unknown, what: string): boolean {
   if (typeof value === "boolean") return value;
   if (typeof value === "string" && /^(true|false)$/i.test(value)) return value.toLowerCase() === "true";
   throw invalidValue(`${what} must be a boolean`);
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
-/** A case-insensitive read of one attribute. */
-function attribute(resource: Record<string, unknown>, name: string): unknown {
-  const key = Object.keys(resource).find((k) => k.toLowerCase() === name);
-  return key === undefined ? undefined : resource[key];
 }
 
 function knownOrRefused(name: string): void {
@@ -140,34 +123,6 @@ export function parseUserResource(body: unknown): UserDraft {
     externalId: externalId === undefined || externalId === null ? null : text(externalId, "externalId"),
     active: active === undefined || active === null ? true : bool(active, "active"),
   };
-}
-
-type Operation = { op: "add" | "replace" | "remove"; path: string | undefined; value: unknown };
-
-function operationsOf(body: unknown): Operation[] {
-  if (!isObject(body)) throw invalidSyntax("The body must be a JSON object");
-  const schemas = attribute(body, "schemas");
-  if (!Array.isArray(schemas) || !schemas.includes(PATCH_OP_SCHEMA)) {
-    throw invalidSyntax(`schemas must include ${PATCH_OP_SCHEMA}`);
-  }
-  const operations = attribute(body, "operations");
-  if (!Array.isArray(operations) || operations.length === 0 || operations.length > 100) {
-    throw invalidSyntax("Operations must list 1 to 100 operations");
-  }
-  return operations.map((operation) => {
-    if (!isObject(operation)) throw invalidSyntax("Each operation must be an object");
-    // Entra ID capitalises op ("Replace"); RFC 7644 names them in lower case.
-    const op = attribute(operation, "op");
-    const name = typeof op === "string" ? op.toLowerCase() : "";
-    if (name !== "add" && name !== "replace" && name !== "remove") {
-      throw invalidSyntax("op must be add, replace or remove");
-    }
-    const path = attribute(operation, "path");
-    if (path !== undefined && (typeof path !== "string" || path.trim() === "")) {
-      throw invalidPath("path must be a non-empty string");
-    }
-    return { op: name, path: path as string | undefined, value: attribute(operation, "value") };
-  });
 }
 
 /** A path's attribute, lower-cased, without a value filter: `emails[type eq "work"].value` -> emails, value. */
