@@ -5,7 +5,7 @@ import type { AdditionalFieldTypes, WithFieldTypes } from "./fields.js";
 import { isSafeRedirect, makesStale, methodFor, pathFor } from "./paths.js";
 import { QueryStore } from "./query-store.js";
 import { AuthClientRequestError, type FetchOptions, type Result, sendRequest } from "./request.js";
-import type { AccountCalls, AdminCalls, OrganizationCalls } from "./types.js";
+import type { AccountCalls, ActiveMember, AdminCalls, OrganizationCalls, ScimCalls } from "./types.js";
 
 export { type CookieJar, type CookieKeepingFetch, cookieKeepingFetch } from "./cookie-jar.js";
 export type { AdditionalFieldTypes, InferAdditionalFields, WithFieldTypes } from "./fields.js";
@@ -38,12 +38,14 @@ export interface AuthClientStores {
   session: QueryStore<SessionWithUser | null>;
   activeOrganization: QueryStore<FullOrganization | null>;
   listOrganizations: QueryStore<Organization[]>;
-  activeMember: QueryStore<Member | null>;
+  /** With `organizationPolicy` when the organization has a policy (what the session still owes). */
+  activeMember: QueryStore<ActiveMember | null>;
 }
 
 export interface AuthClient extends AccountCalls {
   organization: OrganizationCalls;
   admin: AdminCalls;
+  scim: ScimCalls;
   /** The API root every path is appended to, e.g. `http://localhost:3000/api/auth`. */
   readonly apiURL: string;
   /** The server state the UI watches; React hooks subscribe to these. */
@@ -196,7 +198,7 @@ export function createAuthClient<Fields extends AdditionalFieldTypes = {}>(
     ),
     listOrganizations: new QueryStore(() => whenSignedIn([], () => get<Organization[]>("/organization/list"), false)),
     activeMember: new QueryStore(() =>
-      whenSignedIn(null, () => get<Member | null>("/organization/get-active-member"), true),
+      whenSignedIn(null, () => get<ActiveMember | null>("/organization/get-active-member"), true),
     ),
   };
 

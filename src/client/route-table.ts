@@ -427,6 +427,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["GET"],
     refreshes: [],
   },
+  "/scim/list-users": {
+    methods: ["GET"],
+    refreshes: [],
+  },
   "/scim/update-group-mapping": {
     methods: ["POST"],
     refreshes: [],

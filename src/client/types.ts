@@ -8,6 +8,7 @@ import type {
   organizationEndpoints as org,
   passkeyEndpoints as passkeys,
   passwordlessEndpoints as passwordless,
+  scimEndpoints as scim,
   securityActivityEndpoints as securityActivity,
   socialEndpoints as social,
   teamEndpoints as teams,
@@ -154,7 +155,27 @@ export interface OrganizationCalls {
   removeTeamMember: Call<typeof teams.removeTeamMember>;
   /** Sets (or with null clears) a member's role within a team (team roles). */
   updateTeamMemberRole: Call<typeof teams.updateTeamMemberRole>;
+  /** The organization's policy and how the caller's session stands with it (docs/organization-policy.md). */
+  getPolicy: OptionalCall<typeof org.getPolicy>;
+  /** Changes the policy (owners); only the fields sent change. */
+  updatePolicy: Call<typeof org.updatePolicy>;
 }
+
+/** An organization's SCIM connections (`/scim/...`, owners only; docs/scim.md). */
+export interface ScimCalls {
+  /** Creates or rotates a connection; its token is in the reply only. */
+  generateToken: Call<typeof scim.generateSCIMToken>;
+  listProviderConnections: OptionalCall<typeof scim.listSCIMProviderConnections>;
+  getProviderConnection: Call<typeof scim.getSCIMProviderConnection>;
+  deleteProviderConnection: Call<typeof scim.deleteSCIMProviderConnection>;
+  /** The people the connection provisioned. */
+  listUsers: Call<typeof scim.listSCIMUsers>;
+  listGroups: Call<typeof scim.listSCIMGroups>;
+  updateGroupMapping: Call<typeof scim.updateSCIMGroupMapping>;
+}
+
+/** get-active-member's answer: the membership, and how the session stands with the organization's policy. */
+export type ActiveMember = Reply<typeof org.getActiveMember>;
 
 /** Administration calls (`/admin/...`). */
 export interface AdminCalls {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { queryInt } from "./fields.js";
 
 /**
  * Bodies and replies of the SCIM connection routes (better-auth's @better-auth/scim wire). The SCIM
@@ -30,6 +31,8 @@ export const scimConnectionModel = z.object({
   organizationId: z.string(),
   linkExistingMembers: z.boolean(),
   createdAt: z.date(),
+  /** The last directory call its token made (written at most once a minute); null: none yet. */
+  lastUsedAt: z.date().nullable(),
 });
 
 export type ScimConnection = z.infer<typeof scimConnectionModel>;
@@ -66,3 +69,29 @@ export const scimGroupMappingModel = z.object({
 export type ScimGroupMapping = z.infer<typeof scimGroupMappingModel>;
 
 export const scimGroupMappingsReply = z.object({ groups: z.array(scimGroupMappingModel) });
+
+/** The people a connection provisioned, for its owners (Gatehouse's addition): a page at a time. */
+export const listScimUsersQuery = z.object({
+  providerId,
+  limit: queryInt(500).optional(),
+  offset: queryInt().optional(),
+});
+
+export const scimProvisionedUserModel = z.object({
+  /** The user's id. */
+  id: z.string(),
+  userName: z.string(),
+  email: z.string(),
+  name: z.string(),
+  externalId: z.string().nullable(),
+  /** Whether they are a member of the organization now (the directory's `active`). */
+  active: z.boolean(),
+  /** The directory created the account, rather than taking over an existing member. */
+  createdUser: z.boolean(),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+});
+
+export type ScimProvisionedUser = z.infer<typeof scimProvisionedUserModel>;
+
+export const scimUsersReply = z.object({ total: z.number(), users: z.array(scimProvisionedUserModel) });

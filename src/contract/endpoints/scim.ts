@@ -45,6 +45,15 @@ export const scimEndpoints = {
     errors: [...MEMBERSHIP, "SCIM_PROVIDER_NOT_FOUND"],
     policy: OWNER,
   }),
+  listSCIMUsers: endpoint({
+    method: "GET",
+    path: "/scim/list-users",
+    summary: "The people a SCIM connection provisioned, oldest first, a page at a time",
+    query: scim.listScimUsersQuery,
+    reply: scim.scimUsersReply,
+    errors: [...MEMBERSHIP, "SCIM_PROVIDER_NOT_FOUND"],
+    policy: OWNER,
+  }),
   listSCIMGroups: endpoint({
     method: "GET",
     path: "/scim/list-groups",

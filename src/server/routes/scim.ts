@@ -4,6 +4,7 @@ import {
   deleteScimConnectionOf,
   generateScimToken,
   getScimConnection,
+  listProvisionedUsers,
   listScimConnections,
 } from "../services/scim-connections.js";
 import { listGroupMappings, updateGroupMapping } from "../services/scim-groups.js";
@@ -26,6 +27,10 @@ export function scimRoutes(route: Route): void {
   route(scimEndpoints.deleteSCIMProviderConnection, async (c, { body, caller: { session } }) => {
     await deleteScimConnectionOf(c.get("auth"), session, body.providerId);
     return { success: true };
+  });
+
+  route(scimEndpoints.listSCIMUsers, async (c, { query, caller: { session } }) => {
+    return listProvisionedUsers(c.get("auth"), session, query);
   });
 
   route(scimEndpoints.listSCIMGroups, async (c, { query, caller: { session } }) => {

@@ -1,5 +1,5 @@
 import type { Session } from "../../contract/models.js";
-import type { ScimConnection } from "../../contract/scim.js";
+import type { ScimConnection, ScimProvisionedUser } from "../../contract/scim.js";
 import type { AuthContext } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
 import { newId, randomString } from "../crypto/random.js";
@@ -14,7 +14,9 @@ import {
   findScimConnectionByTokenHash,
   insertScimConnection,
   listScimConnectionsOfMember,
+  listScimUsers,
   type ScimConnectionRow,
+  touchScimConnection,
 } from "../store/scim.js";
 import { deleteScimGroupsOf } from "../store/scim-groups.js";
 import { isOwnerRole } from "./access-control.js";
@@ -79,6 +81,8 @@ export async function generateScimToken(
         tokenHash: sha256Base64Url(scimToken),
         createdBy: session.userId,
         createdAt: ctx.now(),
+        // A new token has made no call yet: the owner sees when the directory first uses it.
+        lastUsedAt: null,
       });
     });
   } catch (error) {
@@ -114,8 +118,32 @@ export async function deleteScimConnectionOf(ctx: AuthContext, session: Session,
   });
 }
 
+/** The people the connection provisioned, a page at a time, oldest link first. */
+export async function listProvisionedUsers(
+  ctx: AuthContext,
+  session: Session,
+  query: { providerId: string; limit?: number; offset?: number },
+): Promise<{ total: number; users: ScimProvisionedUser[] }> {
+  const connection = await ownedConnection(ctx, session, query.providerId);
+  return listScimUsers(ctx.db, connection, {
+    filter: null,
+    offset: query.offset ?? 0,
+    limit: Math.min(query.limit ?? 100, 500),
+  });
+}
+
+/** How stale the recorded last use may get: a busy directory costs one write a minute, not one a call. */
+const LAST_USED_PRECISION_MS = 60_000;
+
 /** The connection a bearer token belongs to, or null: one indexed read of its digest. */
 export async function authenticateScimToken(ctx: AuthContext, token: string): Promise<ScimConnectionRow | null> {
   if (token.length === 0 || token.length > 1024) return null;
-  return findScimConnectionByTokenHash(ctx.db, sha256Base64Url(token));
+  const connection = await findScimConnectionByTokenHash(ctx.db, sha256Base64Url(token));
+  if (!connection) return null;
+  const now = ctx.now();
+  if (!connection.lastUsedAt || now.getTime() - connection.lastUsedAt.getTime() >= LAST_USED_PRECISION_MS) {
+    await touchScimConnection(ctx.db, connection.id, now);
+    connection.lastUsedAt = now;
+  }
+  return connection;
 }

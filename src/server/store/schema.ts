@@ -298,6 +298,8 @@ export interface ScimProviderTable {
   linkExistingMembers: Bool;
   createdBy: string | null;
   createdAt: Timestamp;
+  /** The token's last directory call (migration 0028), written at most once a minute. */
+  lastUsedAt: NullableTimestamp;
 }
 
 /** A user a SCIM connection provisioned in its organization: what its token may see and change. */

@@ -9,6 +9,7 @@ export interface ScimConnectionRow {
   organizationId: string;
   linkExistingMembers: boolean;
   createdAt: Date;
+  lastUsedAt: Date | null;
 }
 
 /** Which connection's users: one organization's directory, named by its provider id. */
@@ -23,6 +24,7 @@ function mapConnection(row: {
   organizationId: string;
   linkExistingMembers: boolean | number;
   createdAt: Date | string;
+  lastUsedAt: Date | string | null;
 }): ScimConnectionRow {
   return {
     id: row.id,
@@ -30,10 +32,18 @@ function mapConnection(row: {
     organizationId: row.organizationId,
     linkExistingMembers: toBool(row.linkExistingMembers),
     createdAt: toDate(row.createdAt),
+    lastUsedAt: row.lastUsedAt === null ? null : toDate(row.lastUsedAt),
   };
 }
 
-const CONNECTION_COLUMNS = ["id", "providerId", "organizationId", "linkExistingMembers", "createdAt"] as const;
+const CONNECTION_COLUMNS = [
+  "id",
+  "providerId",
+  "organizationId",
+  "linkExistingMembers",
+  "createdAt",
+  "lastUsedAt",
+] as const;
 
 export async function insertScimConnection(
   db: DB,
@@ -77,6 +87,11 @@ export async function listScimConnectionsOfMember(
     .orderBy("scimProvider.id")
     .execute();
   return rows.map((row) => ({ ...mapConnection(row), role: row.role }));
+}
+
+/** Records a directory call of the connection's token (the caller limits how often). */
+export async function touchScimConnection(db: DB, id: string, now: Date): Promise<void> {
+  await db.updateTable("scimProvider").set({ lastUsedAt: now }).where("id", "=", id).execute();
 }
 
 export async function deleteScimConnection(db: DB, providerId: string): Promise<void> {

@@ -23,6 +23,7 @@ import { ssoSamlMigration } from "./0023_sso_saml.js";
 import { organizationPolicyMigration } from "./0024_organization_policy.js";
 import { scimGroupsMigration } from "./0025_scim_groups.js";
 import { knownDevicesMigration } from "./0026_known_devices.js";
+import { scimLastUsedMigration } from "./0028_scim_last_used.js";
 
 /** All migrations in order. Names sort by their numeric prefix; never rename or edit a landed one. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -50,5 +51,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     "0024_organization_policy": organizationPolicyMigration(dialect),
     "0025_scim_groups": scimGroupsMigration(dialect),
     "0026_known_devices": knownDevicesMigration(dialect),
+    "0028_scim_last_used": scimLastUsedMigration(dialect),
   };
 }
