@@ -48,6 +48,13 @@ const lastUsedAt = async (providerId: string) =>
       .executeTakeFirstOrThrow()
   ).lastUsedAt;
 
+describe("app-config", () => {
+  it("tells the application that SCIM is on, so owners get the Directory screen", async () => {
+    const res = await fetch(`${server.origin}/api/auth/app-config`);
+    expect((await res.json()).scim).toBe(true);
+  });
+});
+
 describe("the last sync", () => {
   it("is null until the token is used, then recorded at most once a minute", async () => {
     const { owner, token } = await connected("sync-okta");

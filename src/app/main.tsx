@@ -87,6 +87,20 @@ const router = createBrowserRouter([
               (m) => m.TeamsPage,
             ),
           },
+          {
+            path: "directory",
+            element: page(
+              () => import("./pages/directory-page.js"),
+              (m) => m.DirectoryPage,
+            ),
+          },
+          {
+            path: "policy",
+            element: page(
+              () => import("./pages/policy-page.js"),
+              (m) => m.PolicyPage,
+            ),
+          },
         ],
       },
       {

@@ -20,6 +20,7 @@ const sameInGerman = new Set([
   "admin.audit.ip",
   "sessions.device",
   "activity.signIn",
+  "directory.groups.team",
 ]);
 
 describe("the German catalogue", () => {

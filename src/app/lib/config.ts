@@ -24,6 +24,7 @@ const fallback: AppConfig = {
   magicLink: false,
   emailOTP: false,
   passkey: false,
+  scim: false,
   securityActivity: false,
   devOutbox: false,
 };

@@ -25,19 +25,21 @@ export const roleLabel = (role: string, t: Translate) =>
     })
     .join(", ");
 
-const isOwner = (role: string | null | undefined) => (role ?? "").split(",").some((r) => r.trim() === "owner");
+/** Whether one of the member's roles is owner (SCIM and the policy are theirs). */
+export const isOwnerRole = (role: string | null | undefined) =>
+  (role ?? "").split(",").some((r) => r.trim() === "owner");
 
 /**
  * Which of a member's controls the viewer gets (the server's rules, services/members.ts): only an
  * owner may touch an owner or hand out the owner role; nobody changes or removes themselves here.
  */
 export function memberControls(viewerRole: string | null | undefined, target: { role: string }, self: boolean) {
-  const reachable = !self && (isOwner(viewerRole) || !isOwner(target.role));
+  const reachable = !self && (isOwnerRole(viewerRole) || !isOwnerRole(target.role));
   return {
     changeRole: reachable && can(viewerRole, "member", "update"),
     remove: reachable && can(viewerRole, "member", "delete"),
-    roles: isOwner(viewerRole) ? ["member", "admin", "owner"] : ["member", "admin"],
+    roles: isOwnerRole(viewerRole) ? ["member", "admin", "owner"] : ["member", "admin"],
     // Only an owner hands the ownership on, to someone who is not an owner yet.
-    transferOwnership: !self && isOwner(viewerRole) && !isOwner(target.role),
+    transferOwnership: !self && isOwnerRole(viewerRole) && !isOwnerRole(target.role),
   };
 }

@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useNavigate } from "react-router";
 import type { Translate } from "../../i18n/index.js";
-import { useSession } from "../../react/index.js";
+import { useActiveMember, useListOrganizations, useSession } from "../../react/index.js";
 import { ChangeEmailForm, ChangePasswordForm, DeleteAccountForm, ProfileForm } from "../components/account-forms.js";
 import { describeDevice, LinkedAccountsList, SessionsList } from "../components/account-lists.js";
 import { useConfirm } from "../components/confirm-dialog.js";
@@ -90,6 +90,20 @@ export function ProfilePage() {
   );
 }
 
+/** Where the organization screens send a member its policy holds back: why they are here. */
+function OrganizationRequiresTwoFactor() {
+  const member = useActiveMember();
+  const list = useListOrganizations();
+  const t = useT();
+  if (!member.data?.organizationPolicy?.unmet.includes("TWO_FACTOR_REQUIRED_BY_ORGANIZATION")) return null;
+  const name = list.data?.find((org) => org.id === member.data?.organizationId)?.name ?? "";
+  return (
+    <Notice testId="security-org-requires-two-factor">
+      {t("security.orgRequiresTwoFactor", { organization: name })}
+    </Notice>
+  );
+}
+
 export function SecurityPage() {
   const config = useAppConfig();
   const session = useSession();
@@ -161,6 +175,7 @@ export function SecurityPage() {
         </Card>
       )}
       {config.passkey && <PasskeysCard hasPassword={hasPassword} />}
+      {config.twoFactor.enabled && !user.twoFactorEnabled && <OrganizationRequiresTwoFactor />}
       {config.twoFactor.enabled && <TwoFactorCard enabled={user.twoFactorEnabled} hasPassword={hasPassword} />}
       {config.securityActivity && <SecurityActivityCard />}
     </>

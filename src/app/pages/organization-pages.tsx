@@ -17,7 +17,8 @@ import { Button, Card, FormError, Loading, Notice } from "../components/ui.js";
 import { authClient } from "../lib/client.js";
 import { useAppConfig } from "../lib/config.js";
 import { useI18n, usePageTitle, useT } from "../lib/i18n.js";
-import { can, roleLabel } from "../lib/permissions.js";
+import { messageFor } from "../lib/messages.js";
+import { can, isOwnerRole, roleLabel } from "../lib/permissions.js";
 import { useSubmit } from "../lib/use-submit.js";
 
 /** The exported CreateOrganization, in the application's language and router. */
@@ -36,15 +37,27 @@ export function CreateOrganizationPage() {
 export function OrganizationLayout() {
   const active = useActiveOrganization();
   const list = useListOrganizations();
+  const member = useActiveMember();
   const config = useAppConfig();
   const t = useT();
-  if (active.isPending) return <Loading />;
+  // What the session still owes the organization's policy: nothing here acts until it is met (the
+  // organization's own reads are refused meanwhile, so its name comes from the caller's list).
+  const unmet = member.data?.organizationPolicy?.unmet ?? [];
+  if (member.data && unmet.length > 0) {
+    const name = list.data?.find((org) => org.id === member.data?.organizationId)?.name ?? active.data?.name ?? "";
+    return <PolicyGuidance organization={name} code={unmet[0]!} />;
+  }
+  if (active.isPending || member.isPending) return <Loading />;
   if (!active.data) return <OrganizationChooser organizations={list.data ?? []} />;
+  const role = member.data?.role;
   const items = [
     { to: "/organization", label: t("org.settings.title") },
     { to: "/organization/members", label: t("members.title") },
     { to: "/organization/invitations", label: t("invitations.title") },
     ...(config.organization.teams ? [{ to: "/organization/teams", label: t("teams.title") }] : []),
+    // SCIM is the owners' alone; admins may read the policy. Plain members see neither.
+    ...(config.scim && isOwnerRole(role) ? [{ to: "/organization/directory", label: t("directory.title") }] : []),
+    ...(can(role, "organization", "update") ? [{ to: "/organization/policy", label: t("policy.title") }] : []),
   ];
   const teamPicker = config.organization.teams ? (
     <ActiveTeamPicker
@@ -54,6 +67,51 @@ export function OrganizationLayout() {
     />
   ) : null;
   return <SettingsLayout title={active.data.name} items={items} aside={teamPicker} />;
+}
+
+/**
+ * The organization's policy refuses this session (get-active-member's `unmet`): say what to do, in
+ * place of screens whose every request would be refused.
+ */
+function PolicyGuidance({ organization, code }: { organization: string; code: string }) {
+  const t = useT();
+  const navigate = useNavigate();
+  usePageTitle("nav.organization");
+  if (code === "TWO_FACTOR_REQUIRED_BY_ORGANIZATION") {
+    return (
+      <div className="settings">
+        <h1>{organization}</h1>
+        <Card title={t("guard.twoFactor.title")} testId="policy-guidance">
+          <p data-testid="policy-guidance-code" data-code={code}>
+            {t("guard.twoFactor.body", { organization })}
+          </p>
+          <Link to="/account/security" className="button primary" data-testid="policy-guidance-action">
+            {t("guard.twoFactor.action")}
+          </Link>
+        </Card>
+      </div>
+    );
+  }
+  return (
+    <div className="settings">
+      <h1>{organization}</h1>
+      <Card title={t("guard.other.title", { organization })} testId="policy-guidance">
+        <p data-testid="policy-guidance-code" data-code={code}>
+          {messageFor(code, t)}
+        </p>
+        <Button
+          type="button"
+          data-testid="policy-guidance-action"
+          onClick={async () => {
+            await authClient.signOut();
+            navigate(`/sign-in?${new URLSearchParams({ redirectTo: "/organization" })}`);
+          }}
+        >
+          {t("guard.signInAgain")}
+        </Button>
+      </Card>
+    </div>
+  );
 }
 
 /** With no active organization: the caller's organizations to open, or a way to create one. */

@@ -48,6 +48,8 @@ export const serviceEndpoints = {
       magicLink: z.boolean(),
       emailOTP: z.boolean(),
       passkey: z.boolean(),
+      /** SCIM provisioning is served: owners get the Directory screen. */
+      scim: z.boolean(),
       securityActivity: z.boolean(),
       devOutbox: z.boolean(),
     }),

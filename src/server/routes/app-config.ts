@@ -30,6 +30,7 @@ export function appConfigRoutes(route: Route): void {
       magicLink: options.magicLink.enabled,
       emailOTP: options.emailOTP.enabled,
       passkey: options.passkey.enabled,
+      scim: options.scim.enabled,
       securityActivity: options.securityActivity.enabled,
       devOutbox,
     };

@@ -1,0 +1,371 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useId, useState } from "react";
+import type { ScimConnection, ScimGroupMapping } from "../../contract/scim.js";
+import { useActiveMember, useActiveOrganization } from "../../react/index.js";
+import { useConfirm } from "../components/confirm-dialog.js";
+import { Button, Card, Checkbox, Field, FormError, Loading, Notice, Select } from "../components/ui.js";
+import { authClient, unwrap } from "../lib/client.js";
+import { useAppConfig } from "../lib/config.js";
+import { useFormatDate, usePageTitle, useT } from "../lib/i18n.js";
+import { isOwnerRole, roleLabel } from "../lib/permissions.js";
+import { useSubmit } from "../lib/use-submit.js";
+
+const CONNECTIONS = ["scim-connections"];
+
+/** A read-only value with a copy button; the text stays selectable where the clipboard is refused. */
+function CopyField({ label, value, testId }: { label: string; value: string; testId: string }) {
+  const t = useT();
+  const id = useId();
+  const [state, setState] = useState<"copied" | "failed" | null>(null);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      setState("copied");
+    } catch {
+      setState("failed");
+    }
+  };
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <div className="input-with-action">
+        <input id={id} readOnly value={value} data-testid={testId} onFocus={(e) => e.target.select()} />
+        <Button
+          type="button"
+          variant="secondary"
+          aria-label={t("directory.copyLabel", { what: label })}
+          data-testid={`${testId}-copy`}
+          onClick={() => void copy()}
+        >
+          {t("directory.copy")}
+        </Button>
+      </div>
+      {state && (
+        <p role="status" className="hint" data-testid={`${testId}-copy-state`}>
+          {t(state === "copied" ? "directory.copied" : "directory.copyFailed")}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The token of a generation, shown this once, with the base URL the identity provider needs. */
+function NewToken({ token, onDone }: { token: string; onDone: () => void }) {
+  const t = useT();
+  return (
+    <Card title={t("directory.token.title")} testId="scim-token-card">
+      <Notice testId="scim-token-once" takeFocus>
+        {t("directory.token.once")}
+      </Notice>
+      <CopyField label={t("directory.token.baseUrl")} value={`${authClient.apiURL}/scim/v2`} testId="scim-base-url" />
+      <CopyField label={t("directory.token.token")} value={token} testId="scim-token" />
+      <Button type="button" variant="secondary" data-testid="scim-token-done" onClick={onDone}>
+        {t("directory.token.done")}
+      </Button>
+    </Card>
+  );
+}
+
+function ConnectForm({ organizationId, onToken }: { organizationId: string; onToken: (token: string) => void }) {
+  const t = useT();
+  const active = useActiveOrganization();
+  const generate = useSubmit(authClient.scim.generateToken);
+  const [providerId, setProviderId] = useState(() => `${active.data?.slug ?? "org"}-scim`);
+  const [linkExistingMembers, setLink] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const data = await generate.run({ providerId, organizationId, linkExistingMembers });
+    if (data) onToken(data.scimToken);
+  };
+  return (
+    <Card title={t("directory.connect.title")} testId="scim-connect-card">
+      <form onSubmit={(e) => void submit(e)} aria-label={t("directory.connect.title")} noValidate>
+        <Field
+          label={t("directory.connect.providerId")}
+          hint={t("directory.connect.providerIdHint")}
+          testId="scim-provider-id"
+          value={providerId}
+          onChange={(e) => setProviderId(e.target.value)}
+        />
+        <Checkbox
+          label={t("directory.connect.linkExisting")}
+          testId="scim-link-existing"
+          checked={linkExistingMembers}
+          onChange={setLink}
+        />
+        <FormError error={generate.error} />
+        <Button pending={generate.pending} data-testid="scim-generate">
+          {t("directory.connect.submit")}
+        </Button>
+      </form>
+    </Card>
+  );
+}
+
+/** The people the directory provisioned, and whether each is a member now. */
+function ProvisionedMembers({ providerId }: { providerId: string }) {
+  const t = useT();
+  const formatDate = useFormatDate();
+  const users = useQuery({
+    queryKey: ["scim-users", providerId],
+    queryFn: () => unwrap(authClient.scim.listUsers({ query: { providerId, limit: 500 } })),
+  });
+  return (
+    <Card title={t("directory.users.title")} testId="scim-users-card">
+      {users.isPending ? (
+        <Loading />
+      ) : users.error ? (
+        <FormError error={users.error} />
+      ) : users.data.users.length === 0 ? (
+        <p data-testid="scim-users-none">{t("directory.users.none")}</p>
+      ) : (
+        <ul className="rows" data-testid="scim-users">
+          {users.data.users.map((user) => (
+            <li key={user.id} className="row" data-testid="scim-user-row">
+              <div>
+                <strong>{user.name || user.email}</strong>
+                <p className="hint">{user.email}</p>
+              </div>
+              <p className="hint">
+                <span className="badge">{t(user.active ? "directory.users.active" : "directory.users.inactive")}</span>{" "}
+                {t("directory.users.since", { date: formatDate(user.createdAt) })}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+const ROLES = ["member", "admin", "owner"] as const;
+
+/** The select's value for a mapping: "", "role:<role>" or "team:<id>". */
+const mappingValue = (group: ScimGroupMapping) =>
+  group.role ? `role:${group.role}` : group.teamId ? `team:${group.teamId}` : "";
+
+function GroupRow({ providerId, group }: { providerId: string; group: ScimGroupMapping }) {
+  const t = useT();
+  const queryClient = useQueryClient();
+  const active = useActiveOrganization();
+  const update = useSubmit(authClient.scim.updateGroupMapping);
+  const [value, setValue] = useState(mappingValue(group));
+  const [saved, setSaved] = useState(false);
+  const teams = active.data?.teams ?? [];
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaved(false);
+    const [kind, target] = value ? [value.slice(0, 4), value.slice(5)] : ["", ""];
+    const body =
+      kind === "role"
+        ? { role: target, teamId: null, teamRole: null }
+        : kind === "team"
+          ? { role: null, teamId: target }
+          : { role: null, teamId: null, teamRole: null };
+    if (await update.run({ providerId, groupId: group.id, ...body })) {
+      setSaved(true);
+      await queryClient.invalidateQueries({ queryKey: ["scim-groups", providerId] });
+      await authClient.$store.activeOrganization.refetch();
+    }
+  };
+  // A role the select does not list (a custom one) is still shown as it is.
+  const roles: string[] = group.role && !ROLES.includes(group.role as never) ? [...ROLES, group.role] : [...ROLES];
+  return (
+    <li className="row column" data-testid="scim-group-row">
+      <h3>{group.displayName}</h3>
+      <p className="hint">{t("directory.groups.members", { count: group.members })}</p>
+      <form className="inline-form" onSubmit={(e) => void save(e)} aria-label={group.displayName}>
+        <Select
+          label={t("directory.groups.mapping", { group: group.displayName })}
+          testId="scim-group-mapping"
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+        >
+          <option value="">{t("directory.groups.unmapped")}</option>
+          {roles.map((role) => (
+            <option key={role} value={`role:${role}`}>
+              {t("directory.groups.role", { role: roleLabel(role, t) })}
+            </option>
+          ))}
+          {teams.map((team) => (
+            <option key={team.id} value={`team:${team.id}`}>
+              {t("directory.groups.team", { team: team.name })}
+            </option>
+          ))}
+        </Select>
+        <Button
+          variant="secondary"
+          pending={update.pending}
+          aria-label={t("directory.groups.saveLabel", { group: group.displayName })}
+          data-testid="scim-group-save"
+        >
+          {t("directory.groups.save")}
+        </Button>
+      </form>
+      {saved && <Notice testId="scim-group-saved">{t("directory.groups.saved", { group: group.displayName })}</Notice>}
+      <FormError error={update.error} />
+    </li>
+  );
+}
+
+function Groups({ providerId }: { providerId: string }) {
+  const t = useT();
+  const groups = useQuery({
+    queryKey: ["scim-groups", providerId],
+    queryFn: () => unwrap(authClient.scim.listGroups({ query: { providerId } })),
+  });
+  return (
+    <Card title={t("directory.groups.title")} testId="scim-groups-card">
+      <p>{t("directory.groups.intro")}</p>
+      {groups.isPending ? (
+        <Loading />
+      ) : groups.error ? (
+        <FormError error={groups.error} />
+      ) : groups.data.groups.length === 0 ? (
+        <p data-testid="scim-groups-none">{t("directory.groups.none")}</p>
+      ) : (
+        <ul className="rows" data-testid="scim-groups">
+          {groups.data.groups.map((group) => (
+            <GroupRow key={`${group.id}:${mappingValue(group)}`} providerId={providerId} group={group} />
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+/** One connection: when it last synced, a new token or none, whom it provisioned, what its groups grant. */
+function Connection({
+  connection,
+  onToken,
+  onRevoked,
+}: {
+  connection: ScimConnection;
+  onToken: (token: string) => void;
+  onRevoked: (name: string) => void;
+}) {
+  const t = useT();
+  const formatDate = useFormatDate();
+  const queryClient = useQueryClient();
+  const rotate = useSubmit(authClient.scim.generateToken);
+  const revoke = useSubmit(authClient.scim.deleteProviderConnection);
+  const { confirm, dialog } = useConfirm();
+  const name = connection.providerId;
+  return (
+    <>
+      {dialog}
+      <Card title={t("directory.connection.title", { name })} testId="scim-connection-card">
+        <dl className="details">
+          <dt>{t("directory.connection.created")}</dt>
+          <dd>{formatDate(connection.createdAt)}</dd>
+          <dt>{t("directory.connection.lastSync")}</dt>
+          <dd data-testid="scim-last-sync">
+            {connection.lastUsedAt ? formatDate(connection.lastUsedAt) : t("directory.connection.never")}
+          </dd>
+        </dl>
+        <FormError error={rotate.error ?? revoke.error} />
+        <div className="actions">
+          <Button
+            type="button"
+            variant="secondary"
+            pending={rotate.pending}
+            data-testid="scim-rotate"
+            onClick={async () => {
+              const yes = await confirm({
+                title: t("directory.rotate.confirm.title", { name }),
+                body: t("directory.rotate.confirm.body"),
+                confirmLabel: t("directory.rotate"),
+              });
+              const data = yes && (await rotate.run({ providerId: name, organizationId: connection.organizationId }));
+              if (data) {
+                onToken(data.scimToken);
+                await queryClient.invalidateQueries({ queryKey: CONNECTIONS });
+              }
+            }}
+          >
+            {t("directory.rotate")}
+          </Button>
+          <Button
+            type="button"
+            variant="danger"
+            pending={revoke.pending}
+            data-testid="scim-revoke"
+            onClick={async () => {
+              const yes = await confirm({
+                title: t("directory.revoke.confirm.title", { name }),
+                body: t("directory.revoke.confirm.body"),
+                confirmLabel: t("directory.revoke"),
+              });
+              if (yes && (await revoke.run({ providerId: name }))) {
+                onRevoked(name);
+                await queryClient.invalidateQueries({ queryKey: CONNECTIONS });
+              }
+            }}
+          >
+            {t("directory.revoke")}
+          </Button>
+        </div>
+      </Card>
+      <ProvisionedMembers providerId={name} />
+      <Groups providerId={name} />
+    </>
+  );
+}
+
+/** The organization's SCIM directory, for its owners (the server lets nobody else manage it). */
+export function DirectoryPage() {
+  const t = useT();
+  const config = useAppConfig();
+  const active = useActiveOrganization();
+  const member = useActiveMember();
+  const queryClient = useQueryClient();
+  const [token, setToken] = useState<string | null>(null);
+  const [revoked, setRevoked] = useState<string | null>(null);
+  usePageTitle("directory.title");
+  const owner = isOwnerRole(member.data?.role);
+  const connections = useQuery({
+    queryKey: CONNECTIONS,
+    queryFn: () => unwrap(authClient.scim.listProviderConnections()),
+    enabled: owner && config.scim,
+  });
+  const org = active.data;
+  if (!org || member.isPending) return <Loading />;
+  if (!config.scim) return <Card title={t("directory.title")}>{<p>{t("directory.disabled")}</p>}</Card>;
+  if (!owner)
+    return (
+      <Card title={t("directory.title")} testId="directory-restricted">
+        <p>{t("directory.ownersOnly")}</p>
+      </Card>
+    );
+  if (connections.isPending) return <Loading label={t("directory.loading")} />;
+  if (connections.error) return <FormError error={connections.error} />;
+  const mine = connections.data.providers.filter((c) => c.organizationId === org.id);
+  const showToken = (value: string) => {
+    setRevoked(null);
+    setToken(value);
+    void queryClient.invalidateQueries({ queryKey: CONNECTIONS });
+  };
+  return (
+    <>
+      <p className="intro">{t("directory.intro")}</p>
+      {revoked && (
+        <Notice key={revoked} testId="scim-revoked" takeFocus>
+          {t("directory.revoke.done", { name: revoked })}
+        </Notice>
+      )}
+      {token && <NewToken token={token} onDone={() => setToken(null)} />}
+      {mine.length === 0 && <ConnectForm organizationId={org.id} onToken={showToken} />}
+      {mine.map((connection) => (
+        <Connection
+          key={connection.id}
+          connection={connection}
+          onToken={showToken}
+          onRevoked={(name) => {
+            setToken(null);
+            setRevoked(name);
+          }}
+        />
+      ))}
+    </>
+  );
+}
