@@ -76,6 +76,18 @@ describe("the Directory and Policy screens", () => {
       }),
     });
     expect(res.status).toBe(201);
+    const dana = (await res.json()) as { id: string };
+    // And a group with that person in it, which grants nothing until the owner maps it.
+    const group = await fetch(`${baseUrl}/Groups`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/scim+json" },
+      body: JSON.stringify({
+        schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"],
+        displayName: "Globex Admins",
+        members: [{ value: dana.id }],
+      }),
+    });
+    expect(group.status).toBe(201);
 
     // Done copying: the token is gone from the screen; the person and the sync are there.
     await owner.page.getByTestId("scim-token-done").click();
@@ -86,6 +98,26 @@ describe("the Directory and Policy screens", () => {
     expect(row).toContain("Dana Directory");
     expect(row).toContain("dana.directory@globex.example");
     expect(await owner.page.getByTestId("scim-last-sync").textContent()).not.toContain("Not yet");
+    expect(await seriousA11yViolations(owner.page)).toEqual([]);
+
+    // The owner maps the group to the admin role: its member becomes an admin.
+    const roleOf = async () =>
+      (
+        await auth.database.db
+          .selectFrom("member")
+          .select("role")
+          .where("organizationId", "=", organizationId)
+          .where("userId", "=", dana.id)
+          .executeTakeFirstOrThrow()
+      ).role;
+    expect(await roleOf()).toBe("member");
+    const groupRow = owner.page.getByTestId("scim-group-row").filter({ hasText: "Globex Admins" });
+    expect(await groupRow.textContent()).toContain("Members in the directory: 1");
+    await groupRow.getByTestId("scim-group-mapping").selectOption("role:admin");
+    await groupRow.getByTestId("scim-group-save").click();
+    await owner.page.getByTestId("scim-group-saved").waitFor();
+    expect(await roleOf()).toBe("admin");
+    expect(await owner.page.getByTestId("scim-group-mapping").inputValue()).toBe("role:admin");
     expect(await seriousA11yViolations(owner.page)).toEqual([]);
 
     // A plain member: neither entry in the nav, and the screens say they are not theirs.

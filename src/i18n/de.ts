@@ -680,7 +680,7 @@ export const de: Catalogue = {
   "directory.token.token": "Bearer-Token",
   "directory.token.done": "Ich habe es kopiert",
   "directory.copy": "Kopieren",
-  "directory.copyLabel": "{what} kopieren",
+  "directory.copyLabel": "Kopieren: {what}",
   "directory.copied": "Kopiert.",
   "directory.copyFailed": "Kopieren ging nicht. Markieren Sie den Text und kopieren Sie ihn selbst.",
   "directory.connection.title": "Verbindung {name}",
@@ -710,7 +710,7 @@ export const de: Catalogue = {
   "directory.groups.role": "Rolle: {role}",
   "directory.groups.team": "Team: {team}",
   "directory.groups.save": "Zuordnung speichern",
-  "directory.groups.saveLabel": "Zuordnung von {group} speichern",
+  "directory.groups.saveLabel": "Zuordnung speichern für {group}",
   "directory.groups.saved": "Die Zuordnung von {group} wurde gespeichert.",
   "policy.title": "Richtlinien",
   "policy.intro":

@@ -683,7 +683,7 @@ export const en = {
   "directory.groups.role": "Role: {role}",
   "directory.groups.team": "Team: {team}",
   "directory.groups.save": "Save mapping",
-  "directory.groups.saveLabel": "Save the mapping of {group}",
+  "directory.groups.saveLabel": "Save mapping for {group}",
   "directory.groups.saved": "The mapping of {group} was saved.",
   "policy.title": "Policy",
   "policy.intro":

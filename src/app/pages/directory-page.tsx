@@ -226,7 +226,7 @@ function Groups({ providerId }: { providerId: string }) {
       ) : (
         <ul className="rows" data-testid="scim-groups">
           {groups.data.groups.map((group) => (
-            <GroupRow key={`${group.id}:${mappingValue(group)}`} providerId={providerId} group={group} />
+            <GroupRow key={group.id} providerId={providerId} group={group} />
           ))}
         </ul>
       )}
