@@ -719,6 +719,7 @@ export const de: Catalogue = {
   "policy.restricted": "Nur Inhaber und Administratoren sehen die Richtlinien der Organisation.",
   "policy.loading": "Richtlinien werden geladen…",
   "policy.form": "Richtlinien der Organisation",
+  "policy.twoFactor.legend": "Zweiter Faktor",
   "policy.twoFactor": "Zwei-Faktor-Authentifizierung verlangen",
   "policy.twoFactor.hint": "Mitglieder ohne zweiten Faktor werden zur Einrichtung geschickt.",
   "policy.methods": "Erlaubte Anmeldeverfahren",
@@ -735,6 +736,7 @@ export const de: Catalogue = {
   "policy.idleTimeout": "Zeitlimit bei Inaktivität (Minuten)",
   "policy.idleTimeout.hint":
     "Wer so lange nicht in der Organisation gearbeitet hat, meldet sich neu an. Leer lassen für keines.",
+  "policy.sso.legend": "Single Sign-On",
   "policy.sso": "Single Sign-On für Adressen in den bestätigten Domains der Organisation verlangen",
   "policy.sso.hint": "Braucht eine SSO-Verbindung mit bestätigter Domain.",
   "policy.breakGlass": "Notfall-Inhaber",

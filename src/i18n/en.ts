@@ -692,6 +692,7 @@ export const en = {
   "policy.restricted": "Only owners and admins see the organization's policy.",
   "policy.loading": "Loading the policy…",
   "policy.form": "Organization policy",
+  "policy.twoFactor.legend": "Second factor",
   "policy.twoFactor": "Require two-factor authentication",
   "policy.twoFactor.hint": "Members without a second factor are sent to set one up.",
   "policy.methods": "Allowed sign-in methods",
@@ -708,6 +709,7 @@ export const en = {
   "policy.idleTimeout": "Idle timeout (minutes)",
   "policy.idleTimeout.hint":
     "Members sign in again after this long without working in the organization. Leave it empty for none.",
+  "policy.sso.legend": "Single sign-on",
   "policy.sso": "Require single sign-on for addresses in the organization's verified domains",
   "policy.sso.hint": "Needs an SSO connection with a verified domain.",
   "policy.breakGlass": "Break-glass owners",

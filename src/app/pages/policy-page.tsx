@@ -5,8 +5,8 @@ import { useActiveMember, useActiveOrganization } from "../../react/index.js";
 import { Button, Card, Checkbox, Field, FormError, Loading, Notice } from "../components/ui.js";
 import { authClient, unwrap } from "../lib/client.js";
 import { usePageTitle, useT } from "../lib/i18n.js";
-import type { HasCode } from "../lib/messages.js";
 import { can, isOwnerRole } from "../lib/permissions.js";
+import { serverFieldErrors } from "../lib/policy-errors.js";
 import type { FieldMessage } from "../lib/schemas.js";
 import { useSubmit } from "../lib/use-submit.js";
 
@@ -24,8 +24,6 @@ interface PolicyDraft {
   allowedSignInMethods: Method[] | null;
 }
 
-type FieldName = "requireTwoFactor" | "requireSSO" | "breakGlassUserIds" | "maxSessionAge" | "idleTimeout" | "methods";
-
 const draftOf = (policy: PolicyRules): PolicyDraft => ({
   requireTwoFactor: policy.requireTwoFactor,
   requireSSO: policy.requireSSO,
@@ -41,37 +39,6 @@ function seconds(text: string, unit: number): number | null | string {
   if (trimmed === "") return null;
   const value = Number(trimmed.replace(",", "."));
   return Number.isFinite(value) ? Math.round(value * unit) : trimmed;
-}
-
-const fieldMessages: Record<FieldName, FieldMessage> = {
-  requireTwoFactor: { key: "policy.error.invalid" },
-  requireSSO: { key: "policy.error.invalid" },
-  breakGlassUserIds: { key: "policy.error.breakGlass" },
-  maxSessionAge: { key: "policy.error.maxSessionAge" },
-  idleTimeout: { key: "policy.error.idleTimeout" },
-  methods: { key: "policy.error.methods" },
-};
-
-/**
- * Which fields the server's refusal is about: VALIDATION_ERROR names them (`[body.idleTimeout] ...`),
- * the policy's own codes each belong to one setting. The rest is the form's error.
- */
-export function serverFieldErrors(error: HasCode | null): {
-  fields: Partial<Record<FieldName, FieldMessage>>;
-  rest: HasCode | null;
-} {
-  if (!error) return { fields: {}, rest: null };
-  if (error.code === "BREAK_GLASS_USER_MUST_BE_AN_OWNER")
-    return { fields: { breakGlassUserIds: { key: "error.BREAK_GLASS_USER_MUST_BE_AN_OWNER" } }, rest: null };
-  if (error.code === "SSO_CONNECTION_REQUIRED")
-    return { fields: { requireSSO: { key: "error.SSO_CONNECTION_REQUIRED" } }, rest: null };
-  if (error.code !== "VALIDATION_ERROR") return { fields: {}, rest: error };
-  const fields: Partial<Record<FieldName, FieldMessage>> = {};
-  for (const [, name] of (error.message ?? "").matchAll(/\[body\.(\w+)/g)) {
-    const field = (name === "allowedSignInMethods" ? "methods" : name) as FieldName;
-    if (field in fieldMessages) fields[field] = fieldMessages[field];
-  }
-  return Object.keys(fields).length ? { fields, rest: null } : { fields: {}, rest: error };
 }
 
 /** A group of checkboxes with a legend, and its error tied to it. */
@@ -171,7 +138,7 @@ function PolicyForm({
       <fieldset disabled={readOnly} className="plain">
         {saved && <Notice testId="policy-saved">{t("policy.saved")}</Notice>}
         <CheckGroup
-          legend={t("policy.twoFactor")}
+          legend={t("policy.twoFactor.legend")}
           hint={t("policy.twoFactor.hint")}
           error={fields.requireTwoFactor}
           testId="policy-two-factor-group"
@@ -220,7 +187,7 @@ function PolicyForm({
           onChange={(e) => set("idleTimeout", e.target.value)}
         />
         <CheckGroup
-          legend={t("policy.sso")}
+          legend={t("policy.sso.legend")}
           hint={t("policy.sso.hint")}
           error={fields.requireSSO}
           testId="policy-sso-group"
