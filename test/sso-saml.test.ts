@@ -146,6 +146,14 @@ describe.skipIf(unavailable !== null)("SAML 2.0 connections", () => {
       expect((await server.browser().get("/sso/saml2/sp/metadata?providerId=nobody")).status).toBe(404);
     });
 
+    it("test the connection: the kept settings check out and an AuthnRequest can be built", async () => {
+      const { owner } = await createOrganization(server);
+      expect((await owner.browser.post("/sso/register", samlConnection("probe-saml", "probe.test"))).status).toBe(200);
+      const res = await owner.browser.post("/sso/test-connection", { providerId: "probe-saml" });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ ok: true, error: null });
+    });
+
     it("reads the IdP's entity id, SSO URL and certificate from its metadata XML", async () => {
       const { owner } = await createOrganization(server);
       const res = await owner.browser.post("/sso/register", {

@@ -26,6 +26,7 @@ const fallback: AppConfig = {
   passkey: false,
   securityActivity: false,
   devOutbox: false,
+  sso: false,
 };
 
 export function useAppConfig(): AppConfig {

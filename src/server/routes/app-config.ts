@@ -32,6 +32,7 @@ export function appConfigRoutes(route: Route): void {
       passkey: options.passkey.enabled,
       securityActivity: options.securityActivity.enabled,
       devOutbox,
+      sso: options.sso.enabled && options.organization.enabled,
     };
   });
 }

@@ -15,6 +15,7 @@ import {
   listProviders,
   providerView,
   registerProvider,
+  testConnection,
   updateProvider,
 } from "../services/sso/connections.js";
 import { requestDomainVerification, verifyDomains } from "../services/sso/domains.js";
@@ -48,6 +49,10 @@ export function ssoRoutes(route: Route): void {
 
   route(ssoEndpoints.verifyDomain, (c, { body, caller }) =>
     verifyDomains(c.get("auth"), caller.user.id, body.providerId),
+  );
+
+  route(ssoEndpoints.testSSOConnection, (c, { body, caller }) =>
+    testConnection(c.get("auth"), caller.user.id, body.providerId),
   );
 
   route(ssoEndpoints.signInSSO, async (c, { body }) => {
