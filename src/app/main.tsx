@@ -87,6 +87,13 @@ const router = createBrowserRouter([
               (m) => m.TeamsPage,
             ),
           },
+          {
+            path: "connections",
+            element: page(
+              () => import("./pages/connections-page.js"),
+              (m) => m.ConnectionsPage,
+            ),
+          },
         ],
       },
       {

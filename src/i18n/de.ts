@@ -670,7 +670,6 @@ export const de: Catalogue = {
   "connections.acsURL": "ACS-URL (Assertion Consumer Service, HTTP-POST)",
   "connections.spEntityId": "SP-Entitäts-ID (Zielgruppe)",
   "connections.spMetadataURL": "SP-Metadaten-URL",
-  "connections.docsLink": "Alle Werte, je Identitätsanbieter",
   "connections.domains": "Domains",
   "connections.domain.verified": "{domain}: bestätigt",
   "connections.domain.unverified": "{domain}: nicht bestätigt",

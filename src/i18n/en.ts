@@ -643,7 +643,6 @@ export const en = {
   "connections.acsURL": "ACS URL (Assertion Consumer Service, HTTP-POST)",
   "connections.spEntityId": "SP entity ID (audience)",
   "connections.spMetadataURL": "SP metadata URL",
-  "connections.docsLink": "All values, per identity provider",
   "connections.domains": "Domains",
   "connections.domain.verified": "{domain}: verified",
   "connections.domain.unverified": "{domain}: not verified",

@@ -35,6 +35,7 @@ export function CreateOrganizationPage() {
 /** The organization area: its own nav, or a chooser when no organization is active. */
 export function OrganizationLayout() {
   const active = useActiveOrganization();
+  const member = useActiveMember();
   const list = useListOrganizations();
   const config = useAppConfig();
   const t = useT();
@@ -45,6 +46,10 @@ export function OrganizationLayout() {
     { to: "/organization/members", label: t("members.title") },
     { to: "/organization/invitations", label: t("invitations.title") },
     ...(config.organization.teams ? [{ to: "/organization/teams", label: t("teams.title") }] : []),
+    // SSO connections: owners and admins only (the server refuses everyone else anyway).
+    ...(config.sso && can(member.data?.role, "organization", "update")
+      ? [{ to: "/organization/connections", label: t("connections.title") }]
+      : []),
   ];
   const teamPicker = config.organization.teams ? (
     <ActiveTeamPicker
