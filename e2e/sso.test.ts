@@ -93,7 +93,14 @@ describe("SSO connections and sign-in", () => {
     await row.getByTestId("connection-domain-verify").click();
     await row.getByTestId("connection-domains-verified").waitFor();
     await expect.poll(() => row.getByTestId("connection-domain").getAttribute("data-verified")).toBe("true");
-    await owner.getByTestId("sso-enforcement-card").waitFor();
+    // Require SSO for the verified domain, the owner kept as break-glass (their address is elsewhere).
+    const enforcement = owner.getByTestId("sso-enforcement-card");
+    await enforcement.getByTestId("sso-require").check();
+    await enforcement.getByRole("checkbox", { name: "Olga Owner may still sign in with a password" }).check();
+    await enforcement.getByTestId("sso-enforcement-submit").click();
+    await enforcement.getByTestId("sso-enforcement-saved").waitFor();
+    const policy = await owner.evaluate(async () => (await fetch("/api/auth/organization/get-policy")).json());
+    expect(policy.policy).toMatchObject({ requireSSO: true, breakGlassUserIds: [expect.any(String)] });
     expect(await seriousA11yViolations(owner)).toEqual([]);
 
     // No connection for a domain: said plainly, and nobody leaves the page.

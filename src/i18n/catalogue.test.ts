@@ -20,6 +20,10 @@ const sameInGerman = new Set([
   "admin.audit.ip",
   "sessions.device",
   "activity.signIn",
+  "connections.type.oidc",
+  "connections.type.saml",
+  "connections.domains",
+  "connections.domain.recordName",
 ]);
 
 describe("the German catalogue", () => {
