@@ -163,6 +163,26 @@ describe("SSO connections and sign-in", () => {
     await page.getByRole("link", { name: "Verbindungen" }).click();
     await page.getByTestId("connections-none").waitFor();
     expect(await page.getByTestId("connection-add-submit").textContent()).toBe("Verbindung hinzufügen");
+    // Add, change and delete a connection (its domain is never verified here).
+    await page.getByTestId("connection-add-id").fill("beispiel");
+    await page.getByTestId("connection-add-domains").fill("beispiel.test");
+    await page.getByTestId("connection-add-issuer").fill(oidc.issuer);
+    await page.getByTestId("connection-add-client-id").fill(CLIENT_ID);
+    await page.getByTestId("connection-add-client-secret").fill(CLIENT_SECRET);
+    await page.getByTestId("connection-add-submit").click();
+    const row = page.getByTestId("connection-row");
+    await row.waitFor();
+    await row.getByTestId("connection-edit").click();
+    await row.getByTestId("connection-edit-domains").fill("beispiel.test, beispiel2.test");
+    await row.getByTestId("connection-edit-submit").click();
+    await row.getByTestId("connection-saved").waitFor();
+    await expect
+      .poll(() => row.getByTestId("connection-domain").allTextContents())
+      .toEqual(["beispiel.test: nicht bestätigt", "beispiel2.test: nicht bestätigt"]);
+    await row.getByTestId("connection-delete").click();
+    await page.getByTestId("confirm-accept").click();
+    await page.getByTestId("connections-notice").waitFor();
+    await page.getByTestId("connections-none").waitFor();
     expect(await page.getByTestId("sso-enforcement-card").getByRole("heading").textContent()).toBe(
       "Einmalanmeldung verlangen",
     );
