@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { TestBrowser, TestResponse } from "./helpers/browser.js";
+import { parseSetCookie, type TestBrowser, type TestResponse } from "./helpers/browser.js";
 import { startDnsServer, type TestDnsServer } from "./helpers/dns.js";
 import { createOrganization, verifyEmail } from "./helpers/organization.js";
 import {
@@ -29,6 +29,8 @@ const txt: Record<string, string[]> = {};
 const db = () => server.auth.database.db;
 const errorOf = (response: TestResponse) => locationOf(response).searchParams.get("error");
 const SP_ENTITY_ID = "urn:gatehouse:test:sp";
+/** The test server is on http://127.0.0.1, so cookies carry no __Host- prefix. */
+const FLOW_COOKIE = "gatehouse.saml_flow";
 
 function samlConnection(providerId: string, domain: string, extra: Record<string, unknown> = {}) {
   return {
@@ -60,12 +62,16 @@ async function verifiedConnection(
   return { ...org, connection: registered.body };
 }
 
-/** The IdP's auto-posting form, as a browser sends it cross-site: from the IdP's origin, without the Lax cookies. */
+/**
+ * The IdP's auto-posting form, as a browser sends it cross-site: from the IdP's origin, with only the
+ * SameSite=None flow cookie (the Lax ones stay behind).
+ */
 function postToAcs(browser: TestBrowser, post: Pick<SamlPost, "acs" | "SAMLResponse" | "RelayState">) {
+  const flow = browser.cookie(FLOW_COOKIE);
   return browser.request(post.acs, {
     method: "POST",
     form: { SAMLResponse: post.SAMLResponse, RelayState: post.RelayState },
-    headers: { origin: idp.base, cookie: "" },
+    headers: { origin: idp.base, cookie: flow ? `${FLOW_COOKIE}=${flow}` : "" },
   });
 }
 
@@ -138,6 +144,14 @@ describe.skipIf(unavailable !== null)("SAML 2.0 connections", () => {
       const json = await server.browser().get("/sso/saml2/sp/metadata?providerId=reg-saml&format=json");
       expect(json.body).toEqual({ providerId: "reg-saml", metadata: xml.body });
       expect((await server.browser().get("/sso/saml2/sp/metadata?providerId=nobody")).status).toBe(404);
+    });
+
+    it("test the connection: the kept settings check out and an AuthnRequest can be built", async () => {
+      const { owner } = await createOrganization(server);
+      expect((await owner.browser.post("/sso/register", samlConnection("probe-saml", "probe.test"))).status).toBe(200);
+      const res = await owner.browser.post("/sso/test-connection", { providerId: "probe-saml" });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ ok: true, error: null });
     });
 
     it("reads the IdP's entity id, SSO URL and certificate from its metadata XML", async () => {
@@ -330,7 +344,8 @@ describe.skipIf(unavailable !== null)("SAML 2.0 connections", () => {
         errorCallbackURL: "/oops",
       });
       const relayState = new URL(fresh.body.url).searchParams.get("RelayState") ?? "";
-      const crossed = await postToAcs(server.browser(), { ...answer, RelayState: relayState });
+      // Posted by the browser that started the fresh flow, so only InResponseTo tells them apart.
+      const crossed = await postToAcs(browser, { ...answer, RelayState: relayState });
       expect(locationOf(crossed).pathname).toBe("/oops");
       expect(errorOf(crossed)).toBe("invalid_in_response_to");
     });
@@ -355,6 +370,32 @@ describe.skipIf(unavailable !== null)("SAML 2.0 connections", () => {
         "invalid_in_response_to",
         user.email,
       );
+    });
+
+    it("a response an attacker obtained for their own flow, posted from a victim's browser (login CSRF)", async () => {
+      const attacker = person();
+      const { answer } = await (async () => {
+        const own = server.browser();
+        const start = await own.post("/sign-in/sso", {
+          providerId: "refuse-saml",
+          callbackURL: "/dash",
+          errorCallbackURL: "/oops",
+        });
+        return { answer: await idp.signIn(start.body.url, attacker) };
+      })();
+      // The victim's browser never started this flow, so it holds no flow cookie for it.
+      const victim = server.browser();
+      await expectRefused(await postToAcs(victim, answer), "state_mismatch", attacker.email);
+    });
+
+    it("the flow cookie crosses sites: SameSite=None, Secure, HttpOnly, as long as the state", async () => {
+      const start = await server
+        .browser()
+        .post("/sign-in/sso", { providerId: "refuse-saml", callbackURL: "/dash", errorCallbackURL: "/oops" });
+      const line = start.setCookies.find((l) => l.startsWith(`${FLOW_COOKIE}=`));
+      expect(line).toBeDefined();
+      const { attributes } = parseSetCookie(line ?? "");
+      expect(attributes).toMatchObject({ samesite: "None", secure: true, httponly: true, "max-age": "300", path: "/" });
     });
 
     it("an unsolicited (IdP-initiated) response, by default", async () => {

@@ -223,6 +223,38 @@ describe("connections per organization", () => {
   });
 });
 
+describe("test the connection (the Connections screen's button)", () => {
+  it("answers ok when the issuer's discovery loads, the failure's code when it does not", async () => {
+    const org = await createOrganization(server);
+    expect((await org.owner.browser.post("/sso/register", connection("probe", "probe.test"))).status).toBe(200);
+    const ok = await org.owner.browser.post("/sso/test-connection", { providerId: "probe" });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ ok: true, error: null });
+
+    // The IdP moved away since the connection was saved: nothing answers at the issuer now.
+    await db()
+      .updateTable("ssoProvider")
+      .set({ issuer: "http://127.0.0.1:9" })
+      .where("providerId", "=", "probe")
+      .execute();
+    const failed = await org.owner.browser.post("/sso/test-connection", { providerId: "probe" });
+    expect(failed.status).toBe(200);
+    expect(failed.body).toMatchObject({ ok: false, error: { code: "DISCOVERY_FAILED" } });
+
+    const member = await joinAs(server, org.organizationId, "member");
+    const byMember = await member.browser.post("/sso/test-connection", { providerId: "probe" });
+    expect(byMember.status).toBe(403);
+    expect(byMember.body.code).toBe("SSO_INSUFFICIENT_ACCESS");
+    const stranger = await createOrganization(server);
+    expect((await stranger.owner.browser.post("/sso/test-connection", { providerId: "probe" })).status).toBe(404);
+    expect((await org.owner.browser.post("/sso/test-connection", { providerId: "bad id!" })).status).toBe(400);
+  });
+
+  it("app-config tells the sign-in screen that SSO is on", async () => {
+    expect((await server.browser().get("/app-config")).body.sso).toBe(true);
+  });
+});
+
 describe("verified domains", () => {
   it("a domain routes sign-ins only after its TXT record proves it", async () => {
     const { owner } = await createOrganization(server);

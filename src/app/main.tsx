@@ -88,6 +88,13 @@ const router = createBrowserRouter([
             ),
           },
           {
+            path: "connections",
+            element: page(
+              () => import("./pages/connections-page.js"),
+              (m) => m.ConnectionsPage,
+            ),
+          },
+          {
             path: "directory",
             element: page(
               () => import("./pages/directory-page.js"),

@@ -515,6 +515,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["GET"],
     refreshes: [],
   },
+  "/sso/test-connection": {
+    methods: ["POST"],
+    refreshes: [],
+  },
   "/sso/update-provider": {
     methods: ["POST"],
     refreshes: [],

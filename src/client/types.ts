@@ -11,6 +11,7 @@ import type {
   scimEndpoints as scim,
   securityActivityEndpoints as securityActivity,
   socialEndpoints as social,
+  ssoEndpoints as sso,
   teamEndpoints as teams,
   twoFactorEndpoints as twoFactor,
 } from "../contract/endpoints/index.js";
@@ -51,6 +52,8 @@ export interface AccountCalls {
     anonymous: OptionalCall<typeof social.signInAnonymous>;
     magicLink: Call<typeof passwordless.signInMagicLink>;
     emailOtp: Call<typeof passwordless.signInEmailOtp>;
+    /** Single sign-on by work email, organization slug or provider id (better-auth's ssoClient). */
+    sso: Call<typeof sso.signInSSO>;
   };
   magicLink: { verify: Call<typeof passwordless.verifyMagicLink> };
   emailOtp: {
@@ -86,6 +89,8 @@ export interface AccountCalls {
   deleteAnonymousUser: OptionalCall<typeof social.deleteAnonymousUser>;
   oneTap: { callback: Call<typeof social.oneTapCallback> };
   twoFactor: TwoFactorCalls;
+  /** An organization's SSO connections (`/sso/...`, owners and admins). */
+  sso: SsoCalls;
   /** Recent sign-ins and signed-in devices (securityActivity). */
   securityActivity: OptionalCall<typeof securityActivity.securityActivity>;
   /** The new-device mail's "Not you?" token: signs out everywhere, answers a password-reset token. */
@@ -101,6 +106,18 @@ export interface PasskeyCalls {
   listUserPasskeys: OptionalCall<typeof passkeys.listPasskeys>;
   updatePasskey: Call<typeof passkeys.updatePasskey>;
   deletePasskey: Call<typeof passkeys.deletePasskey>;
+}
+
+/** SSO connections: better-auth's ssoClient calls, plus testConnection. */
+export interface SsoCalls {
+  register: Call<typeof sso.registerSSOProvider>;
+  providers: OptionalCall<typeof sso.listSSOProviders>;
+  getProvider: Call<typeof sso.getSSOProvider>;
+  updateProvider: Call<typeof sso.updateSSOProvider>;
+  deleteProvider: Call<typeof sso.deleteSSOProvider>;
+  requestDomainVerification: Call<typeof sso.requestDomainVerification>;
+  verifyDomain: Call<typeof sso.verifyDomain>;
+  testConnection: Call<typeof sso.testSSOConnection>;
 }
 
 /** Second factors (`/two-factor/...`, better-auth's twoFactorClient calls). */

@@ -236,6 +236,15 @@ export const verifyDomainReply = z.object({
   domains: z.array(ssoDomainModel),
 });
 
+/**
+ * Gatehouse's addition: whether a saved connection's IdP side looks usable now. Failing is an
+ * answer, not an error: `error` carries the code a registration would have answered.
+ */
+export const testConnectionReply = z.object({
+  ok: z.boolean(),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+});
+
 export const spMetadataQuery = z.object({
   providerId: ssoProviderId,
   format: z.enum(["xml", "json"]).default("xml"),

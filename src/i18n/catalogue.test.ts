@@ -21,6 +21,10 @@ const sameInGerman = new Set([
   "sessions.device",
   "activity.signIn",
   "directory.groups.team",
+  "connections.type.oidc",
+  "connections.type.saml",
+  "connections.domains",
+  "connections.domain.recordName",
 ]);
 
 describe("the German catalogue", () => {

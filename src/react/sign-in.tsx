@@ -24,7 +24,7 @@ import { useCall } from "./use-call.js";
 import { getPasskeyAssertion, supportsPasskeyAutofill } from "./webauthn.js";
 
 /** The screens SignIn moves through: the methods, a sign-in link, an emailed code, the second factor. */
-export type SignInView = "methods" | "link" | "code" | "two-factor";
+export type SignInView = "methods" | "link" | "code" | "two-factor" | "sso";
 
 export interface SignInProps {
   /** The language of every word shown (English and German ship). */
@@ -57,6 +57,7 @@ const TITLES: Record<SignInView, MessageKey> = {
   link: "magicLink.title",
   code: "emailCode.title",
   "two-factor": "twoFactor.title",
+  sso: "sso.signIn.title",
 };
 
 /**
@@ -120,6 +121,10 @@ export function SignIn({
     else if (view === "link")
       body = <SignInLink afterSignInHref={afterSignInHref} signInHref={signInHref} back={back} initialEmail={email} />;
     else if (view === "code") body = <EmailCode enter={enter} back={back} initialEmail={email} />;
+    else if (view === "sso")
+      body = (
+        <SingleSignOn afterSignInHref={afterSignInHref} signInHref={signInHref} back={back} initialEmail={email} />
+      );
     else body = <SecondFactor options={options} enter={enter} />;
   }
   return (
@@ -220,7 +225,8 @@ function Methods({
   const onSocial = (provider: string) =>
     void social.run({ provider, callbackURL: afterSignInHref, errorCallbackURL: signInHref });
 
-  const others = options.passkey || options.magicLink || options.emailOTP || options.socialProviders.length > 0;
+  const others =
+    options.passkey || options.magicLink || options.emailOTP || options.sso || options.socialProviders.length > 0;
   const signedIn = session.data && !session.data.user.isAnonymous ? session.data.user : null;
   return (
     <>
@@ -293,6 +299,11 @@ function Methods({
               {t("signIn.emailCode")}
             </Button>
           )}
+          {options.sso && (
+            <Button type="button" variant="secondary" onClick={() => setView("sso")} data-testid="sign-in-sso">
+              {t("sso.signIn.button")}
+            </Button>
+          )}
           {options.socialProviders.map((provider) => (
             <Button
               key={provider}
@@ -333,6 +344,7 @@ function Methods({
 /** An email field and its submit, for the link and the code. */
 function EmailStep({
   testId,
+  label,
   submitLabel,
   pending,
   error,
@@ -341,6 +353,8 @@ function EmailStep({
 }: {
   initialEmail: string;
   testId: string;
+  /** The field's label (default: "Email"). */
+  label?: string;
   submitLabel: string;
   pending: boolean;
   error: HasCode | null;
@@ -360,7 +374,7 @@ function EmailStep({
       }}
     >
       <Field
-        label={t("field.email")}
+        label={label ?? t("field.email")}
         testId={`${testId}-email`}
         type="email"
         autoComplete="email"
@@ -420,6 +434,49 @@ function SignInLink({
           />
         </>
       )}
+      <BackButton back={back} />
+    </>
+  );
+}
+
+/** The codes of POST /sign-in/sso in this screen's words: a domain with no connection is the usual one. */
+const SSO_CODES: Record<string, string> = {
+  SSO_PROVIDER_NOT_FOUND: "SSO_NO_CONNECTION",
+  DOMAIN_NOT_VERIFIED: "SSO_DOMAIN_NOT_VERIFIED",
+};
+
+/**
+ * "Sign in with SSO", email first: the work email's domain picks the organization's connection; the
+ * reply sends the browser to the identity provider, which comes back to afterSignInHref.
+ */
+function SingleSignOn({
+  afterSignInHref,
+  signInHref,
+  back,
+  initialEmail,
+}: {
+  afterSignInHref: string;
+  signInHref: string;
+  back: () => void;
+  initialEmail: string;
+}) {
+  const { t } = useFrame();
+  const client = useAuthClient();
+  const start = useCall(client.signIn.sso);
+  const code = start.error?.code && SSO_CODES[start.error.code];
+  const error = code ? { ...start.error, code } : start.error;
+  return (
+    <>
+      <p className="gh-intro">{t("sso.signIn.intro")}</p>
+      <EmailStep
+        testId="sso"
+        initialEmail={initialEmail}
+        label={t("sso.signIn.field")}
+        submitLabel={t("sso.signIn.submit")}
+        pending={start.pending}
+        error={error}
+        onEmail={(email) => void start.run({ email, callbackURL: afterSignInHref, errorCallbackURL: signInHref })}
+      />
       <BackButton back={back} />
     </>
   );

@@ -8,8 +8,8 @@ import { LOWER_ALPHANUMERIC, randomString } from "../../src/server/crypto/random
 /**
  * A fresh, empty database for one test file, on the dialect this project run is for
  * (TEST_DIALECT): an in-memory SQLite database, or a new PostgreSQL database on TEST_DATABASE_URL
- * that is dropped afterwards. `shared`: a SQLite database in a file, which a second instance can open
- * too (removed afterwards). `migrated`: on PostgreSQL, a copy of the run's migrated template
+ * that is dropped afterwards (in the postgres project, once the run is over). `shared`: a SQLite
+ * database in a file, which a second instance can open too (removed afterwards). `migrated`: on PostgreSQL, a copy of the run's migrated template
  * (test/helpers/postgres-template.ts), for servers that would migrate it at once anyway.
  */
 export async function freshDatabaseUrl({ shared = false, migrated = false } = {}): Promise<{
@@ -26,7 +26,9 @@ export async function freshDatabaseUrl({ shared = false, migrated = false } = {}
   if (process.env.TEST_DIALECT !== "postgres") return { url: "sqlite::memory:", drop: async () => {} };
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error("TEST_DIALECT=postgres needs TEST_DATABASE_URL");
-  const name = `gatehouse_test_${randomString(12, LOWER_ALPHANUMERIC)}`;
+  // In the postgres project the run drops its test databases once it is over.
+  const runPrefix = inject("postgresTestPrefix");
+  const name = `${runPrefix ?? "gatehouse_test_"}${randomString(12, LOWER_ALPHANUMERIC)}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(
@@ -38,6 +40,7 @@ export async function freshDatabaseUrl({ shared = false, migrated = false } = {}
   return {
     url: url.toString(),
     async drop() {
+      if (runPrefix !== undefined) return;
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
       // pg-pool's end() resolves before its connections have closed; forcing the drop while they

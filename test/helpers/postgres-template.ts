@@ -1,3 +1,5 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { LOWER_ALPHANUMERIC, randomString } from "../../src/server/crypto/random.js";
@@ -7,6 +9,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** A PostgreSQL database holding the migrated schema, which test servers' databases are copied from. */
     postgresTemplate: string;
+    /** The name every test database of this run starts with: they are dropped after the run. */
+    postgresTestPrefix: string;
   }
 }
 
@@ -23,7 +27,9 @@ async function onServer(adminUrl: string, sql: string): Promise<void> {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error("the postgres project needs TEST_DATABASE_URL");
-  const name = `gatehouse_template_${randomString(10, LOWER_ALPHANUMERIC)}`;
+  // The start time in the names lets a later run drop what a killed one left (drop-test-databases.mjs).
+  const run = `${Date.now().toString(36).padStart(8, "0")}_${randomString(8, LOWER_ALPHANUMERIC)}`;
+  const name = `gatehouse_template_${run}`;
   await onServer(adminUrl, `CREATE DATABASE ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -35,5 +41,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await opened.close();
   }
   project.provide("postgresTemplate", name);
-  return () => onServer(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  const testPrefix = `gatehouse_test_${run}_`;
+  project.provide("postgresTestPrefix", testPrefix);
+  // Test files leave their databases; a process of its own drops them once the run is over, with
+  // this run's template, so the run does not wait on a checkpoint per database.
+  return async () => dropDetached(adminUrl, [testPrefix, name]);
+}
+
+function dropDetached(adminUrl: string, prefixes: string[]): void {
+  const script = fileURLToPath(new URL("./drop-test-databases.mjs", import.meta.url));
+  spawn(process.execPath, [script, adminUrl, ...prefixes], { detached: true, stdio: "ignore" }).unref();
 }

@@ -27,6 +27,7 @@ const fallback: AppConfig = {
   scim: false,
   securityActivity: false,
   devOutbox: false,
+  sso: false,
 };
 
 export function useAppConfig(): AppConfig {

@@ -45,6 +45,7 @@ export function SignInPage({ view = "methods" }: { view?: SignInView }) {
     link: "magicLink.title",
     code: "emailCode.title",
     "two-factor": "twoFactor.title",
+    sso: "sso.signIn.title",
   } as const;
   return (
     <ComponentLayout titleKey={titles[view]}>

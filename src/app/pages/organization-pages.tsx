@@ -36,8 +36,8 @@ export function CreateOrganizationPage() {
 /** The organization area: its own nav, or a chooser when no organization is active. */
 export function OrganizationLayout() {
   const active = useActiveOrganization();
-  const list = useListOrganizations();
   const member = useActiveMember();
+  const list = useListOrganizations();
   const config = useAppConfig();
   const t = useT();
   // What the session still owes the organization's policy: nothing here acts until it is met (the
@@ -55,6 +55,10 @@ export function OrganizationLayout() {
     { to: "/organization/members", label: t("members.title") },
     { to: "/organization/invitations", label: t("invitations.title") },
     ...(config.organization.teams ? [{ to: "/organization/teams", label: t("teams.title") }] : []),
+    // SSO connections: owners and admins only (the server refuses everyone else anyway).
+    ...(config.sso && can(role, "organization", "update")
+      ? [{ to: "/organization/connections", label: t("connections.title") }]
+      : []),
     // SCIM is the owners' alone; admins may read the policy. Plain members see neither.
     ...(config.scim && isOwnerRole(role) ? [{ to: "/organization/directory", label: t("directory.title") }] : []),
     ...(can(role, "organization", "update") ? [{ to: "/organization/policy", label: t("policy.title") }] : []),

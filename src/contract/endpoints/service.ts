@@ -52,6 +52,8 @@ export const serviceEndpoints = {
       scim: z.boolean(),
       securityActivity: z.boolean(),
       devOutbox: z.boolean(),
+      /** Enterprise single sign-on (sign in by work email; organizations' Connections screen). */
+      sso: z.boolean(),
     }),
     policy: {},
   }),

@@ -97,6 +97,15 @@ export const ssoEndpoints = {
     ],
     policy: OWNER_CHANGE,
   }),
+  testSSOConnection: endpoint({
+    method: "POST",
+    path: "/sso/test-connection",
+    summary: "Check a connection's configuration: the OIDC discovery document loads, the SAML settings parse",
+    body: sso.ssoProviderIdBody,
+    reply: sso.testConnectionReply,
+    errors: PROVIDER_ERRORS,
+    policy: OWNER,
+  }),
   signInSSO: endpoint({
     method: "POST",
     path: "/sign-in/sso",

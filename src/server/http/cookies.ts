@@ -21,7 +21,8 @@ export type CookieName =
   | "trust_device"
   | "passkey_challenge"
   | "link_requester"
-  | "device";
+  | "device"
+  | "saml_flow";
 
 /**
  * `[__Host-]<prefix>.<name>`. Secure cookies take the `__Host-` prefix (Gatehouse never sets a
@@ -70,6 +71,35 @@ export function readSignedCookieFromHeader(
 export function writeSignedCookie(c: Context<AuthEnv>, name: CookieName, value: string, maxAge?: number): void {
   const ctx = c.get("auth");
   setCookie(c, cookieName(ctx, name), signValue(value, ctx.secret), attributes(ctx, maxAge));
+}
+
+/**
+ * The SAML flow cookie binds an IdP's response to the browser that started the flow. The IdP posts
+ * cross-site, which Lax cookies do not survive, so this one is SameSite=None, which browsers accept
+ * only with Secure: over https, or on a loopback host (browsers count it as secure). Elsewhere (plain
+ * http on a network name) it would be dropped, so the flow is not bound there (docs/sso.md).
+ */
+export function samlFlowBinding(ctx: AuthContext): boolean {
+  if (ctx.options.advanced.useSecureCookies) return true;
+  const host = new URL(ctx.baseURL).hostname;
+  return host === "localhost" || host === "[::1]" || host.startsWith("127.");
+}
+
+const crossSiteAttributes = (maxAge?: number): CookieOptions => ({
+  path: "/",
+  httpOnly: true,
+  sameSite: "None",
+  secure: true,
+  ...(maxAge === undefined ? {} : { maxAge }),
+});
+
+export function writeSamlFlowCookie(c: Context<AuthEnv>, state: string, maxAge: number): void {
+  const ctx = c.get("auth");
+  setCookie(c, cookieName(ctx, "saml_flow"), signValue(state, ctx.secret), crossSiteAttributes(maxAge));
+}
+
+export function expireSamlFlowCookie(c: Context<AuthEnv>): void {
+  deleteCookie(c, cookieName(c.get("auth"), "saml_flow"), crossSiteAttributes());
 }
 
 export function expireCookie(c: Context<AuthEnv>, name: CookieName): void {

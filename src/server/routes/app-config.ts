@@ -33,6 +33,7 @@ export function appConfigRoutes(route: Route): void {
       scim: options.scim.enabled,
       securityActivity: options.securityActivity.enabled,
       devOutbox,
+      sso: options.sso.enabled && options.organization.enabled,
     };
   });
 }

@@ -1,5 +1,11 @@
 import { ssoEndpoints } from "../../contract/endpoints/index.js";
-import { readSignedCookie, writeSignedCookie } from "../http/cookies.js";
+import {
+  expireSamlFlowCookie,
+  readSignedCookie,
+  samlFlowBinding,
+  writeSamlFlowCookie,
+  writeSignedCookie,
+} from "../http/cookies.js";
 import type { Route } from "../http/route.js";
 import { getRequestSession, requestMeta } from "../http/session.js";
 import { STATE_COOKIE_MAX_AGE } from "../services/social/state.js";
@@ -9,6 +15,7 @@ import {
   listProviders,
   providerView,
   registerProvider,
+  testConnection,
   updateProvider,
 } from "../services/sso/connections.js";
 import { requestDomainVerification, verifyDomains } from "../services/sso/domains.js";
@@ -44,9 +51,15 @@ export function ssoRoutes(route: Route): void {
     verifyDomains(c.get("auth"), caller.user.id, body.providerId),
   );
 
+  route(ssoEndpoints.testSSOConnection, (c, { body, caller }) =>
+    testConnection(c.get("auth"), caller.user.id, body.providerId),
+  );
+
   route(ssoEndpoints.signInSSO, async (c, { body }) => {
-    const { url, state } = await startSSOSignIn(c.get("auth"), body);
+    const ctx = c.get("auth");
+    const { url, state, saml } = await startSSOSignIn(ctx, body);
     writeSignedCookie(c, "state", state, STATE_COOKIE_MAX_AGE);
+    if (saml && samlFlowBinding(ctx)) writeSamlFlowCookie(c, state, STATE_COOKIE_MAX_AGE);
     c.header("Location", url);
     return { url, redirect: true };
   });
@@ -63,17 +76,21 @@ export function ssoRoutes(route: Route): void {
   });
 
   for (const acs of [ssoEndpoints.callbackSSOSAML, ssoEndpoints.acsEndpoint]) {
-    route(acs, (c, { body }) =>
-      answerSignInOutcome(c, "saml", () =>
-        completeSAMLResponse(c.get("auth"), {
+    route(acs, (c, { body }) => {
+      const ctx = c.get("auth");
+      const flowCookie = samlFlowBinding(ctx) ? readSignedCookie(c, "saml_flow") : undefined;
+      if (flowCookie !== undefined) expireSamlFlowCookie(c);
+      return answerSignInOutcome(c, "saml", () =>
+        completeSAMLResponse(ctx, {
           providerId: c.req.param("providerId") ?? "",
           SAMLResponse: body.SAMLResponse,
           RelayState: body.RelayState,
           stateCookie: readSignedCookie(c, "state"),
+          flowCookie,
           currentSession: () => getRequestSession(c),
           meta: requestMeta(c),
         }),
-      ),
-    );
+      );
+    });
   }
 }

@@ -2,7 +2,7 @@ import type { Session } from "../../../contract/models.js";
 import type { RegisterSSOProviderBody, SSOProviderView, UpdateSSOProviderBody } from "../../../contract/sso.js";
 import { type AuthContext, apiURL } from "../../context.js";
 import { newId } from "../../crypto/random.js";
-import { AuthError } from "../../errors.js";
+import { AuthError, isAuthError } from "../../errors.js";
 import { type DB, isUniqueViolation } from "../../store/database.js";
 import { findMember } from "../../store/members.js";
 import {
@@ -21,6 +21,7 @@ import { discoveryEndpointOf, probeDiscovery, ssoSecretCipher } from "./oidc-cli
 import {
   acsURLOf,
   certFingerprint,
+  checkSamlConnection,
   readSamlSettings,
   type SamlSettings,
   samlSettingsFrom,
@@ -296,4 +297,24 @@ async function updateSamlProvider(
 export async function deleteProvider(ctx: AuthContext, userId: string, providerId: string): Promise<void> {
   const provider = await findManagedProvider(ctx, userId, providerId);
   await ctx.db.transaction().execute((trx) => deleteSsoProviderRow(trx, provider.id, provider.providerId));
+}
+
+/**
+ * "Test the connection": OIDC reads the issuer's discovery document through the same public-address
+ * guard as sign-in; SAML re-checks the kept settings. A failure is the answer, not a refusal.
+ */
+export async function testConnection(
+  ctx: AuthContext,
+  userId: string,
+  providerId: string,
+): Promise<{ ok: boolean; error: { code: string; message: string } | null }> {
+  const provider = await findManagedProvider(ctx, userId, providerId);
+  try {
+    if (provider.type === "saml") await checkSamlConnection(ctx, provider);
+    else await probeDiscovery(ctx, provider.issuer);
+    return { ok: true, error: null };
+  } catch (error) {
+    if (!isAuthError(error)) throw error;
+    return { ok: false, error: { code: error.code, message: error.message } };
+  }
 }

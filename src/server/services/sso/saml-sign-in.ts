@@ -14,6 +14,11 @@ export interface SamlPostInput extends Pick<CallbackInput, "currentSession" | "m
   RelayState: string | undefined;
   /** The signed `state` cookie when the browser sent it (a cross-site POST usually does not: SameSite=Lax). */
   stateCookie: string | null;
+  /**
+   * The signed SameSite=None flow cookie (null when absent), or undefined where the deployment cannot
+   * set one (plain http on a network name) and responses are not bound to a browser.
+   */
+  flowCookie: string | null | undefined;
 }
 
 function domainOf(email: string): string {
@@ -38,10 +43,13 @@ export async function completeSAMLResponse(ctx: AuthContext, input: SamlPostInpu
     if (state.providerId !== `${SSO_STATE_PREFIX}${input.providerId}` || !state.saml) {
       return fail("oauth_provider_not_found");
     }
+    // Only the browser that started this flow holds its flow cookie: a response someone obtained for
+    // their own account, posted from a victim's browser, would otherwise sign the victim in as them.
+    const bound = (cookie: string | null | undefined) =>
+      cookie === undefined || (cookie !== null && safeEqual(cookie, input.RelayState ?? ""));
+    if (!bound(input.flowCookie)) return fail("state_mismatch");
     // A browser that still holds another flow's state cookie is not the one that started this flow.
-    if (input.stateCookie !== null && input.RelayState && !safeEqual(input.stateCookie, input.RelayState)) {
-      return fail("state_mismatch");
-    }
+    if (input.stateCookie !== null && !bound(input.stateCookie)) return fail("state_mismatch");
     flow = { callbackURL: state.callbackURL, ...(state.newUserURL ? { newUserURL: state.newUserURL } : {}) };
   } else {
     if (!ctx.options.sso.saml.allowIdpInitiated)

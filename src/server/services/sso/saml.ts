@@ -222,6 +222,26 @@ export async function samlAuthorizeURL(
   return samlClient(ctx, provider, settings, request).getAuthorizeUrlAsync(relayState, undefined, {});
 }
 
+/**
+ * "Test the connection" for SAML: the kept settings pass registration's checks again, every signing
+ * certificate is within its validity, and an AuthnRequest can be built from them.
+ */
+export async function checkSamlConnection(ctx: AuthContext, provider: SsoProviderRecord): Promise<void> {
+  const settings = readSamlSettings(provider);
+  await samlSettingsFrom(ctx, provider.providerId, settings.idpEntityId, { entryPoint: settings.entryPoint }, settings);
+  const now = ctx.now().getTime();
+  for (const pem of settings.certs) {
+    const cert = new X509Certificate(pem);
+    if (Date.parse(cert.validTo) < now) throw invalid(`the IdP signing certificate expired on ${cert.validTo}`);
+    if (Date.parse(cert.validFrom) > now)
+      throw invalid(`the IdP signing certificate is valid only from ${cert.validFrom}`);
+  }
+  await samlClient(ctx, provider, settings, {
+    id: newSamlRequestId(),
+    issuedAt: new Date(now).toISOString(),
+  }).getAuthorizeUrlAsync("", undefined, {});
+}
+
 /** GET /sso/saml2/sp/metadata: the SP metadata of a SAML connection (entity id, ACS, signed assertions wanted). */
 export async function spMetadataOf(ctx: AuthContext, providerId: string): Promise<string> {
   const provider = await findSsoProvider(ctx.db, providerId);

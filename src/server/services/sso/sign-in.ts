@@ -53,7 +53,10 @@ async function resolveConnection(ctx: AuthContext, body: SignInSSOBody): Promise
 }
 
 /** POST /sign-in/sso: the identity provider's authorization URL, with state, PKCE and nonce stored. */
-export async function startSSOSignIn(ctx: AuthContext, body: SignInSSOBody): Promise<{ url: string; state: string }> {
+export async function startSSOSignIn(
+  ctx: AuthContext,
+  body: SignInSSOBody,
+): Promise<{ url: string; state: string; saml?: true }> {
   const provider = await resolveConnection(ctx, body);
   if (body.providerType && body.providerType !== provider.type) throw new AuthError("SSO_PROVIDER_NOT_FOUND");
   // Until a domain is proven, the connection could speak for addresses its organization does not own.
@@ -88,7 +91,7 @@ async function startSAMLSignIn(ctx: AuthContext, provider: SsoProviderRecord, bo
     },
     { openid: false },
   );
-  return { url: await samlAuthorizeURL(ctx, provider, request, state), state };
+  return { url: await samlAuthorizeURL(ctx, provider, request, state), state, saml: true as const };
 }
 
 /** The role a first sign-in joins with: the first mapped value the claim holds, else the default. */
