@@ -542,6 +542,7 @@ export const de: Catalogue = {
   "error.AUTH_CANCELLED": "Die Anmeldung mit einem Passkey wurde abgebrochen.",
   "error.REGISTRATION_CANCELLED": "Der Passkey wurde nicht erstellt.",
 
+  "mail.footer": "Diese Nachricht wurde von {appName} gesendet.",
   "mail.openLink": "Oder öffnen Sie diesen Link:",
   "mail.linkWorksFor": "Der Link funktioniert {duration} lang.",
   "mail.linkWorksOnce":

@@ -527,6 +527,7 @@ export const en = {
   "error.AUTH_CANCELLED": "Signing in with a passkey was cancelled.",
   "error.REGISTRATION_CANCELLED": "The passkey was not created.",
 
+  "mail.footer": "This message was sent by {appName}.",
   "mail.openLink": "Or open this link:",
   "mail.linkWorksFor": "The link works for {duration}.",
   "mail.linkWorksOnce": "The link works once, for {duration}. If this was not you, ignore this message.",
