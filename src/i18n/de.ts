@@ -499,7 +499,7 @@ export const de: Catalogue = {
   "error.PASSWORD_TOO_SHORT": "Das Passwort ist zu kurz.",
   "error.PASSWORD_TOO_COMMON": "Dieses Passwort ist zu verbreitet und leicht zu erraten. Wählen Sie ein anderes.",
   "error.PASSWORD_TOO_LONG": "Das Passwort ist zu lang.",
-  "error.INVALID_PASSWORD": "Das aktuelle Passwort stimmt nicht.",
+  "error.INVALID_PASSWORD": "Das aktuelle Passwort ist falsch.",
   "error.NEW_PASSWORD_SAME_AS_CURRENT": "Wählen Sie ein neues Passwort, das sich vom aktuellen unterscheidet.",
   "error.SESSION_EXPIRED": "Melden Sie sich zu Ihrer Sicherheit erneut an, bevor Sie das tun.",
   "error.SESSION_NOT_FRESH": "Melden Sie sich zu Ihrer Sicherheit erneut an, um das zu sehen.",

@@ -484,7 +484,7 @@ export const en = {
   "error.PASSWORD_TOO_SHORT": "The password is too short.",
   "error.PASSWORD_TOO_COMMON": "That password is too common and easy to guess. Choose another.",
   "error.PASSWORD_TOO_LONG": "The password is too long.",
-  "error.INVALID_PASSWORD": "The current password is not right.",
+  "error.INVALID_PASSWORD": "The current password is incorrect.",
   "error.NEW_PASSWORD_SAME_AS_CURRENT": "Choose a new password that differs from the current one.",
   "error.SESSION_EXPIRED": "For your safety, sign in again before doing this.",
   "error.SESSION_NOT_FRESH": "For your safety, sign in again to see this.",
