@@ -7,6 +7,32 @@ const escapeHtml = (value: string) =>
     (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] ?? ch,
   );
 
+const FONT = "system-ui,-apple-system,'Segoe UI',sans-serif";
+
+/**
+ * Every inline style the layout uses. Fixed strings, so the development outbox's page policy can allow
+ * exactly these by hash ('unsafe-hashes') when it shows a mail in a frame.
+ */
+const STYLE = {
+  paragraph: "margin:0 0 16px;line-height:1.5",
+  code: "margin:0 0 16px;font-size:28px;font-weight:700;letter-spacing:6px;font-family:ui-monospace,Menlo,Consolas,monospace",
+  buttonRow: "margin:8px 0 24px",
+  button:
+    "display:inline-block;padding:12px 20px;background:#1d4ed8;color:#ffffff;border-radius:6px;text-decoration:none;font-weight:600",
+  linkNote: "margin:0 0 16px;font-size:13px;color:#4b5563;line-height:1.5",
+  link: "color:#1d4ed8;word-break:break-all",
+  body: "margin:0;padding:0;background:#f3f4f6",
+  outer: "background:#f3f4f6",
+  outerCell: "padding:24px 12px",
+  card: "max-width:560px;background:#ffffff;border-radius:8px;border:1px solid #e5e7eb",
+  header: `padding:20px 28px;border-bottom:1px solid #e5e7eb;font-family:${FONT};font-size:18px;font-weight:700;color:#111827`,
+  content: `padding:24px 28px;font-family:${FONT};font-size:15px;color:#1f2937`,
+  heading: "margin:0 0 16px;font-size:20px;line-height:1.3;color:#111827",
+  footer: `padding:16px 28px;border-top:1px solid #e5e7eb;font-family:${FONT};font-size:12px;color:#6b7280`,
+} as const;
+
+export const MAIL_STYLES: readonly string[] = Object.values(STYLE);
+
 /** A mail's words before the layout: what the templates build and MailOutbox.enqueue renders. */
 export interface ActionMail {
   to: string;
@@ -40,29 +66,27 @@ export function renderActionMail(mail: ActionMail, appName = "Gatehouse"): MailM
   textParts.push(...outro, "--", footer);
 
   const paragraphs = (lines: string[]) =>
-    lines.map((line) => `<p style="margin:0 0 16px;line-height:1.5">${escapeHtml(line)}</p>`).join("\n");
-  const code = mail.code
-    ? `<p style="margin:0 0 16px;font-size:28px;font-weight:700;letter-spacing:6px;font-family:ui-monospace,Menlo,Consolas,monospace">${escapeHtml(mail.code)}</p>`
-    : "";
+    lines.map((line) => `<p style="${STYLE.paragraph}">${escapeHtml(line)}</p>`).join("\n");
+  const code = mail.code ? `<p style="${STYLE.code}">${escapeHtml(mail.code)}</p>` : "";
   const url = mail.action ? escapeHtml(mail.action.url) : "";
   const button = mail.action
-    ? `<p style="margin:8px 0 24px"><a href="${url}" style="display:inline-block;padding:12px 20px;background:#1d4ed8;color:#ffffff;border-radius:6px;text-decoration:none;font-weight:600">${escapeHtml(mail.action.label)}</a></p>
-<p style="margin:0 0 16px;font-size:13px;color:#4b5563;line-height:1.5">${escapeHtml(translate(mail.locale, "mail.openLink"))}<br><a href="${url}" style="color:#1d4ed8;word-break:break-all">${url}</a></p>`
+    ? `<p style="${STYLE.buttonRow}"><a href="${url}" style="${STYLE.button}">${escapeHtml(mail.action.label)}</a></p>
+<p style="${STYLE.linkNote}">${escapeHtml(translate(mail.locale, "mail.openLink"))}<br><a href="${url}" style="${STYLE.link}">${url}</a></p>`
     : "";
   const html = `<!doctype html>
 <html lang="${mail.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(mail.subject)}</title></head>
-<body style="margin:0;padding:0;background:#f3f4f6">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f3f4f6"><tr><td align="center" style="padding:24px 12px">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px;border:1px solid #e5e7eb">
-<tr><td style="padding:20px 28px;border-bottom:1px solid #e5e7eb;font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:18px;font-weight:700;color:#111827">${escapeHtml(appName)}</td></tr>
-<tr><td style="padding:24px 28px;font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:15px;color:#1f2937">
-<h1 style="margin:0 0 16px;font-size:20px;line-height:1.3;color:#111827">${escapeHtml(mail.subject)}</h1>
+<body style="${STYLE.body}">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="${STYLE.outer}"><tr><td align="center" style="${STYLE.outerCell}">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="${STYLE.card}">
+<tr><td style="${STYLE.header}">${escapeHtml(appName)}</td></tr>
+<tr><td style="${STYLE.content}">
+<h1 style="${STYLE.heading}">${escapeHtml(mail.subject)}</h1>
 ${paragraphs(mail.intro)}
 ${code}
 ${button}
 ${paragraphs(outro)}
 </td></tr>
-<tr><td style="padding:16px 28px;border-top:1px solid #e5e7eb;font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:12px;color:#6b7280">${escapeHtml(footer)}</td></tr>
+<tr><td style="${STYLE.footer}">${escapeHtml(footer)}</td></tr>
 </table></td></tr></table>
 </body></html>`;
   return { to: mail.to, kind: mail.kind, subject: mail.subject, text: textParts.join("\n\n"), html };

@@ -1,3 +1,4 @@
+import { RECIPIENT_CAP, RECIPIENT_WINDOW_MS } from "../../contract/mail-limits.js";
 import { newId } from "../crypto/random.js";
 import type { Logger } from "../logger.js";
 import { OUTBOX_BATCH, OutboxWorker } from "../outbox-worker.js";
@@ -50,8 +51,8 @@ export const RECIPIENT_CAPPED_KINDS = [
   "two-factor-otp",
   "email-otp",
 ] as const;
-export const RECIPIENT_CAP = 3;
-export const RECIPIENT_WINDOW_MS = 15 * 60_000;
+export { RECIPIENT_CAP, RECIPIENT_WINDOW_MS } from "../../contract/mail-limits.js";
+
 const cappedKinds: ReadonlySet<string> = new Set(RECIPIENT_CAPPED_KINDS);
 
 /** How long one delivery attempt holds a row, so two instances never send the same mail at once. */
