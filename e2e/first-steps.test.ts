@@ -126,6 +126,8 @@ describe("Home after sign-up", () => {
     await page.getByTestId("home-next-organization").waitFor();
     await page.getByTestId("home-next-secure").waitFor();
     expect(await page.getByTestId("home-next-verify").textContent()).toContain(user.email);
+    // The step says what to do without an organization; no card says it again.
+    expect(await page.getByRole("heading", { name: "Organization", exact: true }).count()).toBe(0);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.getByTestId("home-resend-verification").click();
     await page.getByTestId("home-verification-sent").waitFor();

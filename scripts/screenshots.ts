@@ -22,6 +22,7 @@ const SCHEMES = ["light", "dark"] as const;
 const SCREENS: { name: string; path: string; ready: string; signedIn: boolean; act?: (page: Page) => Promise<void> }[] =
   [
     { name: "sign-in", path: "/sign-in", ready: "sign-in-submit", signedIn: false },
+    { name: "sign-up", path: "/sign-up", ready: "sign-up-submit", signedIn: false },
     {
       name: "email-code",
       path: "/sign-in/code",
@@ -34,6 +35,7 @@ const SCREENS: { name: string; path: string; ready: string; signedIn: boolean; a
       },
     },
     { name: "home", path: "/", ready: "home-next-steps", signedIn: true },
+    { name: "account-security", path: "/account/security", ready: "change-password-submit", signedIn: true },
     { name: "outbox", path: "/dev/outbox", ready: "outbox-html", signedIn: true },
   ];
 const quiet = { info: () => {}, warn: () => {}, error: (message: string) => console.error(message) };

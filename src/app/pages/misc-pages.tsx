@@ -1,7 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { Link, useLocation, useNavigate, useParams } from "react-router";
-import { refreshUserInvitations, useActiveOrganization, useSession, useUserInvitations } from "../../react/index.js";
+import {
+  refreshUserInvitations,
+  useActiveOrganization,
+  useListOrganizations,
+  useSession,
+  useUserInvitations,
+} from "../../react/index.js";
 import { AuthLayout } from "../components/shell.js";
 import { Button, Card, Field, Form, FormError, Loading, Notice } from "../components/ui.js";
 import { authClient, unwrap } from "../lib/client.js";
@@ -14,6 +20,7 @@ export function HomePage() {
   const session = useSession();
   const active = useActiveOrganization();
   const invitations = useUserInvitations();
+  const organizations = useListOrganizations();
   const t = useT();
   const formatDate = useFormatDate();
   usePageTitle("nav.home");
@@ -21,6 +28,9 @@ export function HomePage() {
   const notice = (useLocation().state as { notice?: string } | null)?.notice;
   const user = session.data?.user;
   if (!user) return <Loading />;
+  const hasOrganization = Boolean(active.data) || (organizations.data?.length ?? 0) > 0 || organizations.isPending;
+  // Without any organization the next steps say what to do; the card would say it again.
+  const showOrganizationCard = user.isAnonymous || hasOrganization;
   return (
     <>
       <h1 data-testid="home-title">{t("home.welcome", { name: user.name })}</h1>
@@ -35,20 +45,22 @@ export function HomePage() {
         </Notice>
       )}
       {!user.isAnonymous && <NamePrompt user={user} />}
-      {!user.isAnonymous && <NextSteps user={user} hasOrganization={Boolean(active.data)} />}
-      <Card title={t("nav.organization")}>
-        {active.data ? (
-          <p data-testid="home-active-org">
-            {withElements(t("home.org.active", { count: active.data.members.length }), {
-              organization: <Link to="/organization">{active.data.name}</Link>,
-            })}
-          </p>
-        ) : (
-          <p>
-            {withElements(t("home.org.none"), { link: <Link to="/organizations/new">{t("home.org.create")}</Link> })}
-          </p>
-        )}
-      </Card>
+      {!user.isAnonymous && <NextSteps user={user} hasOrganization={hasOrganization} />}
+      {showOrganizationCard && (
+        <Card title={t("nav.organization")}>
+          {active.data ? (
+            <p data-testid="home-active-org">
+              {withElements(t("home.org.active", { count: active.data.members.length }), {
+                organization: <Link to="/organization">{active.data.name}</Link>,
+              })}
+            </p>
+          ) : (
+            <p>
+              {withElements(t("home.org.none"), { link: <Link to="/organizations/new">{t("home.org.create")}</Link> })}
+            </p>
+          )}
+        </Card>
+      )}
       {invitations.length > 0 && (
         <Card title={t("home.invitations")} testId="home-invitations">
           <ul className="rows">
