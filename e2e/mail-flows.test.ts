@@ -114,7 +114,7 @@ describe("password change and account deletion", () => {
     await laptop.getByTestId("change-password-current").fill("not my password");
     await laptop.getByTestId("change-password-new").fill("another good password");
     await laptop.getByTestId("change-password-submit").click();
-    await expect.poll(() => laptop.getByTestId("form-error").textContent()).toBe("The current password is not right.");
+    await expect.poll(() => laptop.getByTestId("form-error").textContent()).toBe("The current password is incorrect.");
     await laptop.getByTestId("change-password-current").fill(PASSWORD);
     await laptop.getByTestId("change-password-submit").click();
     await laptop.getByTestId("security-notice").waitFor();

@@ -33,6 +33,7 @@ const accountPages = () => import("./pages/account-pages.js");
 const organizationPages = () => import("./pages/organization-pages.js");
 const adminPages = () => import("./pages/admin-pages.js");
 const miscPages = () => import("./pages/misc-pages.js");
+const outboxPage = () => import("./pages/outbox-page.js");
 const magicLinkPages = () => import("./pages/magic-link-page.js");
 
 const router = createBrowserRouter([
@@ -49,7 +50,7 @@ const router = createBrowserRouter([
   { path: "/verify-email", element: page(authPages, (m) => m.VerifyEmailConfirmPage) },
   { path: "/accept-invitation/:id", element: page(miscPages, (m) => m.AcceptInvitationPage) },
   // Signed out too: whoever forgot their password must be able to read the reset mail (development only).
-  { path: "/dev/outbox", element: page(miscPages, (m) => m.OutboxPage) },
+  { path: "/dev/outbox", element: page(outboxPage, (m) => m.OutboxPage) },
   {
     path: "/dev/components",
     element: page(

@@ -8,6 +8,7 @@ import { en } from "./en.js";
  */
 const sameInGerman = new Set([
   "app.name",
+  "outbox.html",
   "passkeys.default",
   "passkeys.title",
   "field.name",

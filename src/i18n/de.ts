@@ -113,6 +113,7 @@ export const de: Catalogue = {
   "impersonation.stop": "Identitätswechsel beenden",
 
   "nav.main": "Hauptnavigation",
+  "nav.menu": "Menü",
   "nav.home": "Start",
   "nav.account": "Konto",
   "nav.organization": "Organisation",
@@ -422,6 +423,10 @@ export const de: Catalogue = {
   "emailCode.intro":
     "Geben Sie Ihre E-Mail-Adresse ein. Wir senden Ihnen einen Code, mit dem Sie sich ohne Passwort anmelden.",
   "emailCode.field": "Code aus der E-Mail",
+  "emailCode.resend": "Code erneut senden",
+  "emailCode.resendIn#one": "Einen neuen Code können Sie in {count} Sekunde anfordern.",
+  "emailCode.resendIn#other": "Einen neuen Code können Sie in {count} Sekunden anfordern.",
+  "code.digit": "Ziffer {index} von {count}",
   "emailCode.sent": "Wenn sich die Adresse anmelden kann, ist ein Code an {email} unterwegs.",
 
   "magicLink.landingTitle": "Per E-Mail-Link anmelden",
@@ -439,6 +444,17 @@ export const de: Catalogue = {
   "home.org.active#other": "Sie arbeiten in {organization} mit {count} Mitgliedern.",
   "home.org.none": "Keine aktive Organisation. {link} oder wählen Sie oben eine aus.",
   "home.org.create": "Erstellen Sie eine",
+  "home.next.title": "Nächste Schritte",
+  "home.next.verify": "Bestätigen Sie {email}: Dann können Sie Ihr Passwort zurücksetzen und Organisationen beitreten.",
+  "home.next.organization": "{link} oder nehmen Sie eine Einladung an, um mit anderen zu arbeiten.",
+  "home.next.organizationLink": "Erstellen Sie eine Organisation",
+  "home.next.secure": "{link} mit einem Passkey oder der Zwei-Faktor-Authentifizierung.",
+  "home.next.secureLink": "Sichern Sie Ihr Konto",
+  "home.name.title": "Wie sollen wir Sie nennen?",
+  "home.name.intro":
+    "Ihr Konto trägt den Namen Ihrer E-Mail-Adresse. Geben Sie Ihren Namen ein oder überspringen Sie das.",
+  "home.name.save": "Namen speichern",
+  "home.name.skip": "Überspringen",
   "home.invitations": "Einladungen für Sie",
   "home.invitation.expires": "läuft ab {date}",
   "home.invitation.answerLabel": "Auf die Einladung zu {organization} antworten",
@@ -458,6 +474,10 @@ export const de: Catalogue = {
   "outbox.messages": "Nachrichten",
   "outbox.intro": "SMTP ist nicht eingerichtet, daher bleiben E-Mails hier, statt verschickt zu werden.",
   "outbox.back": "Zurück zur Anwendung",
+  "outbox.show": "Nachricht anzeigen",
+  "outbox.part": "Welcher Teil der Nachricht",
+  "outbox.html": "HTML",
+  "outbox.text": "Nur Text",
   "outbox.none": "Noch keine E-Mails.",
   "outbox.details": "An {to} · {date} · {kind}",
 
@@ -499,7 +519,7 @@ export const de: Catalogue = {
   "error.PASSWORD_TOO_SHORT": "Das Passwort ist zu kurz.",
   "error.PASSWORD_TOO_COMMON": "Dieses Passwort ist zu verbreitet und leicht zu erraten. Wählen Sie ein anderes.",
   "error.PASSWORD_TOO_LONG": "Das Passwort ist zu lang.",
-  "error.INVALID_PASSWORD": "Das aktuelle Passwort stimmt nicht.",
+  "error.INVALID_PASSWORD": "Das aktuelle Passwort ist falsch.",
   "error.NEW_PASSWORD_SAME_AS_CURRENT": "Wählen Sie ein neues Passwort, das sich vom aktuellen unterscheidet.",
   "error.SESSION_EXPIRED": "Melden Sie sich zu Ihrer Sicherheit erneut an, bevor Sie das tun.",
   "error.SESSION_NOT_FRESH": "Melden Sie sich zu Ihrer Sicherheit erneut an, um das zu sehen.",
@@ -542,6 +562,7 @@ export const de: Catalogue = {
   "error.AUTH_CANCELLED": "Die Anmeldung mit einem Passkey wurde abgebrochen.",
   "error.REGISTRATION_CANCELLED": "Der Passkey wurde nicht erstellt.",
 
+  "mail.footer": "Diese Nachricht wurde von {appName} gesendet.",
   "mail.openLink": "Oder öffnen Sie diesen Link:",
   "mail.linkWorksFor": "Der Link funktioniert {duration} lang.",
   "mail.linkWorksOnce":

@@ -1,5 +1,7 @@
 import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
+import { RECIPIENT_CAP, RECIPIENT_WINDOW_MS, RESEND_COOLDOWN_MS } from "../contract/mail-limits.js";
 import type { MessageKey } from "../i18n/index.js";
+import { CodeInput } from "./code-input.js";
 import {
   Button,
   Checkbox,
@@ -482,7 +484,7 @@ function SingleSignOn({
   );
 }
 
-/** "Email me a code": the address first, then the 6 digits from the mail. */
+/** "Email me a code": the address first, then the digits from the mail, with a paced "Resend code". */
 function EmailCode({ enter, back, initialEmail }: { enter: Enter; back: () => void; initialEmail: string }) {
   const { t } = useFrame();
   const client = useAuthClient();
@@ -490,6 +492,16 @@ function EmailCode({ enter, back, initialEmail }: { enter: Enter; back: () => vo
   const signIn = useCall(client.signIn.emailOtp);
   const [email, setEmail] = useState<string | null>(null);
   const [otp, setOtp] = useState("");
+  const [missing, setMissing] = useState(false);
+  // When each code mail was asked for: the server takes RECIPIENT_CAP per address in its window.
+  const [sentAt, setSentAt] = useState<number[]>([]);
+  const resendWait = useResendWait(sentAt);
+  const sendTo = async (address: string) => {
+    if (!(await send.run({ email: address, type: "sign-in" }))) return false;
+    setSentAt((times) => [...times, Date.now()]);
+    return true;
+  };
+  const code = otp.replace(/\D/g, "");
   return (
     <>
       {email === null ? (
@@ -502,7 +514,7 @@ function EmailCode({ enter, back, initialEmail }: { enter: Enter; back: () => vo
             pending={send.pending}
             error={send.error}
             onEmail={async (address) => {
-              if (await send.run({ email: address, type: "sign-in" })) setEmail(address);
+              if (await sendTo(address)) setEmail(address);
             }}
           />
         </>
@@ -510,26 +522,70 @@ function EmailCode({ enter, back, initialEmail }: { enter: Enter; back: () => vo
         <Form
           label={t("emailCode.field")}
           error={signIn.error}
-          onSubmit={() => void (otp.trim() && signIn.run({ email, otp: otp.trim() }).then(enter))}
+          onSubmit={() => {
+            setMissing(!code);
+            if (code) void signIn.run({ email, otp: code }).then(enter);
+          }}
         >
           <Notice testId="email-code-sent">{t("emailCode.sent", { email })}</Notice>
-          <Field
+          <CodeInput
             label={t("emailCode.field")}
             testId="email-code-otp"
-            autoComplete="one-time-code"
-            inputMode="numeric"
             value={otp}
-            onChange={(e) => setOtp(e.target.value)}
+            onChange={setOtp}
+            invalid={missing}
           />
-          <ErrorMessage error={signIn.error} />
+          <ErrorMessage error={signIn.error ?? send.error} />
           <Button pending={signIn.pending} data-testid="email-code-submit">
             {t("signIn.submit")}
           </Button>
+          <p className="gh-resend">
+            <Button
+              type="button"
+              variant="secondary"
+              pending={send.pending}
+              disabled={resendWait > 0}
+              aria-describedby={resendWait > 0 ? "gh-resend-wait" : undefined}
+              data-testid="email-code-resend"
+              onClick={() => void sendTo(email).then((sent) => sent && setOtp(""))}
+            >
+              {t("emailCode.resend")}
+            </Button>
+            {resendWait > 0 && (
+              <span id="gh-resend-wait" className="gh-hint" data-testid="email-code-resend-wait">
+                {t("emailCode.resendIn", { count: resendWait })}
+              </span>
+            )}
+          </p>
         </Form>
       )}
       <BackButton back={back} />
     </>
   );
+}
+
+/**
+ * Seconds until another code may be asked for: RESEND_COOLDOWN_MS after the last, and once the
+ * address had RECIPIENT_CAP mails, until the oldest of them leaves the server's window.
+ */
+function useResendWait(sentAt: number[]): number {
+  const [now, setNow] = useState(() => Date.now());
+  const last = sentAt.at(-1);
+  const recent = sentAt.filter((at) => now - at < RECIPIENT_WINDOW_MS);
+  const until = Math.max(
+    last === undefined ? 0 : last + RESEND_COOLDOWN_MS,
+    recent.length >= RECIPIENT_CAP ? (recent[recent.length - RECIPIENT_CAP] as number) + RECIPIENT_WINDOW_MS : 0,
+  );
+  const wait = Math.max(0, Math.ceil((until - now) / 1000));
+  useEffect(() => {
+    if (wait <= 0) return;
+    const timer = setTimeout(() => setNow(Date.now()), 1000);
+    return () => clearTimeout(timer);
+  }, [wait]);
+  // A new send starts the clock from now.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the count is the trigger
+  useEffect(() => setNow(Date.now()), [sentAt.length]);
+  return wait;
 }
 
 type Factor = "totp" | "backup" | "otp";

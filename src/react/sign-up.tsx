@@ -1,4 +1,4 @@
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import {
   Button,
   ComponentLink,
@@ -34,6 +34,9 @@ export interface SignUpProps {
 
 type Values = { name: string; email: string; password: string };
 
+/** The server's refusals of the password itself: said once, under the field, not again in an alert. */
+const PASSWORD_REFUSALS = new Set(["PASSWORD_TOO_SHORT", "PASSWORD_TOO_LONG", "PASSWORD_TOO_COMMON"]);
+
 /**
  * The sign-up screen: name, email and a password (with its strength), within the server's length
  * limits. When the server wants the address verified first, it says to check the mail.
@@ -57,6 +60,13 @@ export function SignUp({
   const [checkMail, setCheckMail] = useState(false);
   const min = options?.emailAndPassword.minPasswordLength ?? 8;
   const max = options?.emailAndPassword.maxPasswordLength ?? 128;
+  const refusal = signUp.error?.code && PASSWORD_REFUSALS.has(signUp.error.code) ? signUp.error.code : null;
+  const setSignUpError = signUp.setError;
+  useEffect(() => {
+    if (!refusal) return;
+    setErrors((found) => ({ ...found, password: { key: `error.${refusal}` as FieldMessage["key"] } }));
+    setSignUpError(null);
+  }, [refusal, setSignUpError]);
   const field = (key: keyof Values) => ({
     value: values[key],
     error: errors[key],

@@ -149,6 +149,7 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     from: delivery.from,
     logger,
     now,
+    appName: options.appName,
     retryBaseMs: input.mail?.retryBaseMs,
     pollIntervalMs: input.mail?.pollIntervalMs,
   });

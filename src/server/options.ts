@@ -266,7 +266,7 @@ const emailOTP = z.strictObject({
 
 const passkey = z.strictObject({
   enabled: z.boolean().default(false),
-  /** The name authenticators show; "Gatehouse" when unset. */
+  /** The name authenticators show; options.appName when unset. */
   rpName: z.string().min(1).max(100).optional(),
   /** The relying party id: BASE_URL's host when unset (or a registrable parent of it). */
   rpID: z.string().min(1).optional(),
@@ -421,6 +421,8 @@ const securityActivity = z.strictObject({
 });
 
 export const authOptionsSchema = z.strictObject({
+  /** The product's name in mail (header, footer) and as the default passkey and authenticator name. */
+  appName: z.string().trim().min(1).max(60).default("Gatehouse"),
   emailAndPassword: emailAndPassword.prefault({}),
   emailVerification: emailVerification.prefault({}),
   session: session.prefault({}),

@@ -8,6 +8,8 @@ export interface CapturedMail {
   subject: string;
   text: string;
   html: string;
+  /** The message's own Content-Type, e.g. multipart/alternative. */
+  contentType: string;
   /** Every http(s) link in the text body, in order. */
   links: string[];
 }
@@ -42,6 +44,7 @@ export async function startMailCapture(port = 0): Promise<MailCapture> {
             subject: parsed.subject ?? "",
             text: parsed.text ?? "",
             html: typeof parsed.html === "string" ? parsed.html : "",
+            contentType: (parsed.headers.get("content-type") as { value?: string } | undefined)?.value ?? "",
             links: [...(parsed.text ?? "").matchAll(/https?:\/\/[^\s<>"]+/g)].map((m) => m[0]),
           };
           messages.push(mail);

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import type { MessageKey } from "../../i18n/index.js";
 import { OrganizationSwitcher, UserButton, useIsAdmin, useSession } from "../../react/index.js";
@@ -102,6 +102,11 @@ export function AppShell() {
   const queryClient = useQueryClient();
   const stop = useSubmit(authClient.admin.stopImpersonating);
   const t = useT();
+  const location = useLocation();
+  // Narrow screens fold the main nav behind a menu button (styles.css); a page change folds it again.
+  const [navOpen, setNavOpen] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the path is the trigger, not a value read
+  useEffect(() => setNavOpen(false), [location.pathname]);
   const nav = [
     { to: "/", label: t("nav.home"), end: true },
     { to: "/account", label: t("nav.account") },
@@ -148,6 +153,17 @@ export function AppShell() {
         />
       )}
       <header className="shell-header">
+        <button
+          type="button"
+          className="nav-toggle"
+          aria-expanded={navOpen}
+          aria-controls="shell-nav"
+          data-testid="nav-toggle"
+          onClick={() => setNavOpen(!navOpen)}
+        >
+          <span className="nav-toggle-icon" aria-hidden="true" />
+          <span className="visually-hidden">{t("nav.menu")}</span>
+        </button>
         <NavLink to="/" className="brand">
           {t("app.name")}
         </NavLink>
@@ -160,7 +176,7 @@ export function AppShell() {
           <UserButton navigate={navigate} labels={userButtonLabels} />
         </div>
       </header>
-      <nav className="shell-nav" aria-label={t("nav.main")}>
+      <nav id="shell-nav" className={navOpen ? "shell-nav open" : "shell-nav"} aria-label={t("nav.main")}>
         <ul>
           {nav.map((item) => (
             <li key={item.to}>

@@ -1,10 +1,17 @@
 import { useQuery } from "@tanstack/react-query";
+import { type FormEvent, type ReactNode, useState } from "react";
 import { Link, useLocation, useNavigate, useParams } from "react-router";
-import { refreshUserInvitations, useActiveOrganization, useSession, useUserInvitations } from "../../react/index.js";
-import { PreferencesFooter } from "../components/preferences.js";
+import {
+  refreshUserInvitations,
+  useActiveOrganization,
+  useListOrganizations,
+  useSession,
+  useUserInvitations,
+} from "../../react/index.js";
 import { AuthLayout } from "../components/shell.js";
-import { Button, Card, FormError, Loading, Notice } from "../components/ui.js";
+import { Button, Card, Field, Form, FormError, Loading, Notice } from "../components/ui.js";
 import { authClient, unwrap } from "../lib/client.js";
+import { useAppConfig } from "../lib/config.js";
 import { useFormatDate, usePageTitle, useT, withElements } from "../lib/i18n.js";
 import { roleLabel } from "../lib/permissions.js";
 import { useSubmit } from "../lib/use-submit.js";
@@ -13,6 +20,7 @@ export function HomePage() {
   const session = useSession();
   const active = useActiveOrganization();
   const invitations = useUserInvitations();
+  const organizations = useListOrganizations();
   const t = useT();
   const formatDate = useFormatDate();
   usePageTitle("nav.home");
@@ -20,6 +28,9 @@ export function HomePage() {
   const notice = (useLocation().state as { notice?: string } | null)?.notice;
   const user = session.data?.user;
   if (!user) return <Loading />;
+  const hasOrganization = Boolean(active.data) || (organizations.data?.length ?? 0) > 0 || organizations.isPending;
+  // Without any organization the next steps say what to do; the card would say it again.
+  const showOrganizationCard = user.isAnonymous || hasOrganization;
   return (
     <>
       <h1 data-testid="home-title">{t("home.welcome", { name: user.name })}</h1>
@@ -33,19 +44,23 @@ export function HomePage() {
           {withElements(t("home.guest"), { link: <Link to="/sign-up">{t("signIn.createAccount")}</Link> })}
         </Notice>
       )}
-      <Card title={t("nav.organization")}>
-        {active.data ? (
-          <p data-testid="home-active-org">
-            {withElements(t("home.org.active", { count: active.data.members.length }), {
-              organization: <Link to="/organization">{active.data.name}</Link>,
-            })}
-          </p>
-        ) : (
-          <p>
-            {withElements(t("home.org.none"), { link: <Link to="/organizations/new">{t("home.org.create")}</Link> })}
-          </p>
-        )}
-      </Card>
+      {!user.isAnonymous && <NamePrompt user={user} />}
+      {!user.isAnonymous && <NextSteps user={user} hasOrganization={hasOrganization} />}
+      {showOrganizationCard && (
+        <Card title={t("nav.organization")}>
+          {active.data ? (
+            <p data-testid="home-active-org">
+              {withElements(t("home.org.active", { count: active.data.members.length }), {
+                organization: <Link to="/organization">{active.data.name}</Link>,
+              })}
+            </p>
+          ) : (
+            <p>
+              {withElements(t("home.org.none"), { link: <Link to="/organizations/new">{t("home.org.create")}</Link> })}
+            </p>
+          )}
+        </Card>
+      )}
       {invitations.length > 0 && (
         <Card title={t("home.invitations")} testId="home-invitations">
           <ul className="rows">
@@ -68,6 +83,134 @@ export function HomePage() {
         </Card>
       )}
     </>
+  );
+}
+
+type HomeUser = { id: string; name: string; email: string; emailVerified: boolean; twoFactorEnabled?: boolean | null };
+
+const namePromptKey = (userId: string) => `gatehouse:name-prompt-done:${userId}`;
+
+/**
+ * A sign-in link or code creates the account with the address's local part as its name: the first
+ * Home after that asks for a real one, empty, and can be skipped (remembered in this browser).
+ */
+function NamePrompt({ user }: { user: HomeUser }) {
+  const t = useT();
+  const update = useSubmit(authClient.updateUser);
+  const [name, setName] = useState("");
+  const [missing, setMissing] = useState(false);
+  const [done, setDone] = useState(() => localStorage.getItem(namePromptKey(user.id)) === "1");
+  const localPart = user.email.split("@")[0];
+  if (done || user.name !== localPart) return null;
+  const finish = () => {
+    localStorage.setItem(namePromptKey(user.id), "1");
+    setDone(true);
+  };
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setMissing(!name.trim());
+    if (!name.trim()) return;
+    if (await update.run({ name: name.trim() })) finish();
+  };
+  return (
+    <Card title={t("home.name.title")} testId="name-prompt">
+      <p className="hint">{t("home.name.intro")}</p>
+      <Form error={update.error} onSubmit={(event) => void onSubmit(event)}>
+        <Field
+          label={t("field.name")}
+          testId="name-prompt-name"
+          autoComplete="name"
+          value={name}
+          error={missing ? { key: "validation.name" } : undefined}
+          onChange={(event) => setName(event.target.value)}
+        />
+        <FormError error={update.error} />
+        <p className="actions">
+          <Button pending={update.pending} data-testid="name-prompt-save">
+            {t("home.name.save")}
+          </Button>
+          <Button type="button" variant="secondary" data-testid="name-prompt-skip" onClick={finish}>
+            {t("home.name.skip")}
+          </Button>
+        </p>
+      </Form>
+    </Card>
+  );
+}
+
+/** What a new account does next: prove its address, join an organization, add a second factor. */
+function NextSteps({ user, hasOrganization }: { user: HomeUser; hasOrganization: boolean }) {
+  const t = useT();
+  const config = useAppConfig();
+  const resend = useSubmit(authClient.sendVerificationEmail);
+  const [sent, setSent] = useState(false);
+  const passkeys = useQuery({
+    queryKey: ["passkeys"],
+    queryFn: () => unwrap(authClient.passkey.listUserPasskeys()),
+    enabled: config.passkey,
+  });
+  const canSecure = config.passkey || config.twoFactor.enabled;
+  const secured = Boolean(user.twoFactorEnabled) || (passkeys.data?.length ?? 0) > 0;
+  const steps: { id: string; body: ReactNode }[] = [];
+  if (!user.emailVerified) {
+    steps.push({
+      id: "verify",
+      body: (
+        <>
+          <p>{t("home.next.verify", { email: user.email })}</p>
+          {sent ? (
+            <Notice testId="home-verification-sent">{t("verification.sent")}</Notice>
+          ) : (
+            <Button
+              type="button"
+              variant="secondary"
+              pending={resend.pending}
+              data-testid="home-resend-verification"
+              onClick={async () => setSent(Boolean(await resend.run({ email: user.email, callbackURL: "/verified" })))}
+            >
+              {t("verification.send")}
+            </Button>
+          )}
+          <FormError error={resend.error} />
+        </>
+      ),
+    });
+  }
+  if (config.organization.enabled && !hasOrganization) {
+    steps.push({
+      id: "organization",
+      body: (
+        <p>
+          {withElements(t("home.next.organization"), {
+            link: <Link to="/organizations/new">{t("home.next.organizationLink")}</Link>,
+          })}
+        </p>
+      ),
+    });
+  }
+  if (canSecure && !secured && !(config.passkey && passkeys.isPending)) {
+    steps.push({
+      id: "secure",
+      body: (
+        <p>
+          {withElements(t("home.next.secure"), {
+            link: <Link to="/account/security">{t("home.next.secureLink")}</Link>,
+          })}
+        </p>
+      ),
+    });
+  }
+  if (steps.length === 0) return null;
+  return (
+    <Card title={t("home.next.title")} testId="home-next-steps">
+      <ol className="next-steps">
+        {steps.map((step) => (
+          <li key={step.id} data-testid={`home-next-${step.id}`}>
+            {step.body}
+          </li>
+        ))}
+      </ol>
+    </Card>
   );
 }
 
@@ -148,66 +291,5 @@ export function AcceptInvitationPage() {
         </>
       )}
     </AuthLayout>
-  );
-}
-
-interface OutboxMail {
-  id: string;
-  to: string;
-  subject: string;
-  text: string;
-  kind: string;
-  createdAt: Date;
-}
-
-/** Development only: the mail the server would have sent, with its links to follow. */
-export function OutboxPage() {
-  const mail = useQuery({
-    queryKey: ["dev-outbox"],
-    queryFn: () => unwrap(authClient.$fetch<OutboxMail[]>("/dev/outbox", {}, { method: "GET" })),
-    refetchInterval: 3000,
-  });
-  const t = useT();
-  const formatDate = useFormatDate();
-  usePageTitle("outbox.title");
-  return (
-    <>
-      <main id="main" className="outbox-layout">
-        <h1>{t("outbox.title")}</h1>
-        <Card title={t("outbox.messages")} testId="outbox-card">
-          <p className="hint">
-            {t("outbox.intro")} <a href="/">{t("outbox.back")}</a>
-          </p>
-          {mail.isPending ? (
-            <Loading />
-          ) : mail.error ? (
-            <FormError error={mail.error} />
-          ) : mail.data.length === 0 ? (
-            <p>{t("outbox.none")}</p>
-          ) : (
-            <ul className="rows" data-testid="outbox-list">
-              {mail.data.map((m) => (
-                <li key={m.id} className="row column" data-testid="outbox-mail">
-                  <strong>{m.subject}</strong>
-                  <p className="hint">
-                    {t("outbox.details", { to: m.to, date: formatDate(m.createdAt), kind: m.kind })}
-                  </p>
-                  <ul>
-                    {[...new Set(m.text.match(/https?:\/\/[^\s<>"]+/g))].map((link) => (
-                      <li key={link}>
-                        <a href={link} className="outbox-link" data-testid="outbox-link">
-                          {link}
-                        </a>
-                      </li>
-                    ))}
-                  </ul>
-                </li>
-              ))}
-            </ul>
-          )}
-        </Card>
-      </main>
-      <PreferencesFooter />
-    </>
   );
 }

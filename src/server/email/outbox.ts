@@ -1,9 +1,11 @@
+import { RECIPIENT_CAP, RECIPIENT_WINDOW_MS } from "../../contract/mail-limits.js";
 import { newId } from "../crypto/random.js";
 import type { Logger } from "../logger.js";
 import { OUTBOX_BATCH, OutboxWorker } from "../outbox-worker.js";
 import { claimAttempt } from "../store/attempt-counters.js";
 import type { DB } from "../store/database.js";
 import { toDate, toDateOrNull } from "../store/values.js";
+import { type ActionMail, isActionMail, renderActionMail } from "./layout.js";
 import type { MailMessage } from "./message.js";
 import type { MailTransport } from "./transport.js";
 
@@ -21,6 +23,8 @@ export interface MailOutboxOptions {
   from: string;
   logger: Logger;
   now: () => Date;
+  /** The product's name in every mail's header and footer (options.appName). */
+  appName?: string;
   /** First retry delay; doubles per attempt up to maxRetryDelayMs. */
   retryBaseMs?: number;
   maxRetryDelayMs?: number;
@@ -47,8 +51,8 @@ export const RECIPIENT_CAPPED_KINDS = [
   "two-factor-otp",
   "email-otp",
 ] as const;
-export const RECIPIENT_CAP = 3;
-export const RECIPIENT_WINDOW_MS = 15 * 60_000;
+export { RECIPIENT_CAP, RECIPIENT_WINDOW_MS } from "../../contract/mail-limits.js";
+
 const cappedKinds: ReadonlySet<string> = new Set(RECIPIENT_CAPPED_KINDS);
 
 /** How long one delivery attempt holds a row, so two instances never send the same mail at once. */
@@ -72,6 +76,7 @@ export class MailOutbox {
       retryBaseMs: options.retryBaseMs ?? 1000,
       maxRetryDelayMs: options.maxRetryDelayMs ?? 5 * 60_000,
       pollIntervalMs: options.pollIntervalMs ?? 5000,
+      appName: options.appName ?? "Gatehouse",
     };
     this.#worker = new OutboxWorker({
       name: "mail",
@@ -81,9 +86,12 @@ export class MailOutbox {
     });
   }
 
-  /** Writes the message; pass the transaction of the change that causes it. Call wake() after the commit. */
-  /** Queues the message in the caller's transaction; false when the recipient cap dropped it. */
-  async enqueue(db: DB, message: MailMessage): Promise<boolean> {
+  /**
+   * Queues the message in the caller's transaction (call wake() after the commit); false when the
+   * recipient cap dropped it. A template's words (ActionMail) are laid out here, with the app's name.
+   */
+  async enqueue(db: DB, mail: MailMessage | ActionMail): Promise<boolean> {
+    const message = isActionMail(mail) ? renderActionMail(mail, this.#options.appName) : mail;
     const now = this.#options.now();
     if (cappedKinds.has(message.kind)) {
       const window = { limit: RECIPIENT_CAP, expiresAt: new Date(now.getTime() + RECIPIENT_WINDOW_MS) };

@@ -1,15 +1,15 @@
 import { formatDateTime, type Locale, translator } from "../../i18n/index.js";
-import { renderActionMail } from "./layout.js";
-import type { MailMessage } from "./message.js";
+import type { ActionMail } from "./layout.js";
 
 /**
  * The words of every account mail, from the catalogue (src/i18n, `mail.*`) in the locale of the request
- * that caused it (email/locale.ts). Links arrive absolute (BASE_URL).
+ * that caused it (email/locale.ts). Links arrive absolute (BASE_URL). MailOutbox.enqueue lays them out
+ * (email/layout.ts) with the product's name (options.appName).
  */
 
-export function verifyEmailMail(locale: Locale, to: string, url: string, expiresInSeconds: number): MailMessage {
+export function verifyEmailMail(locale: Locale, to: string, url: string, expiresInSeconds: number): ActionMail {
   const t = translator(locale);
-  return renderActionMail({
+  return {
     to,
     locale,
     kind: "verify-email",
@@ -17,7 +17,7 @@ export function verifyEmailMail(locale: Locale, to: string, url: string, expires
     intro: [t("mail.verifyEmail.intro")],
     action: { label: t("mail.verifyEmail.action"), url },
     outro: [t("mail.verifyEmail.outro", { duration: describeDuration(locale, expiresInSeconds) })],
-  });
+  };
 }
 
 export function confirmEmailChangeMail(
@@ -26,9 +26,9 @@ export function confirmEmailChangeMail(
   newEmail: string,
   url: string,
   expiresInSeconds: number,
-): MailMessage {
+): ActionMail {
   const t = translator(locale);
-  return renderActionMail({
+  return {
     to,
     locale,
     kind: "change-email-confirmation",
@@ -39,12 +39,12 @@ export function confirmEmailChangeMail(
       t("mail.confirmEmailChange.outro", { duration: describeDuration(locale, expiresInSeconds), newEmail }),
       t("mail.notYou.changePassword"),
     ],
-  });
+  };
 }
 
-export function verifyNewEmailMail(locale: Locale, to: string, url: string, expiresInSeconds: number): MailMessage {
+export function verifyNewEmailMail(locale: Locale, to: string, url: string, expiresInSeconds: number): ActionMail {
   const t = translator(locale);
-  return renderActionMail({
+  return {
     to,
     locale,
     kind: "change-email-verification",
@@ -52,24 +52,24 @@ export function verifyNewEmailMail(locale: Locale, to: string, url: string, expi
     intro: [t("mail.verifyNewEmail.intro")],
     action: { label: t("mail.verifyNewEmail.action"), url },
     outro: [t("mail.linkWorksFor", { duration: describeDuration(locale, expiresInSeconds) })],
-  });
+  };
 }
 
-export function emailChangedNotice(locale: Locale, to: string, newEmail: string): MailMessage {
+export function emailChangedNotice(locale: Locale, to: string, newEmail: string): ActionMail {
   const t = translator(locale);
-  return renderActionMail({
+  return {
     to,
     locale,
     kind: "email-changed",
     subject: t("mail.emailChanged.subject"),
     intro: [t("mail.emailChanged.intro", { newEmail })],
     outro: [t("mail.emailChanged.outro")],
-  });
+  };
 }
 
-export function resetPasswordMail(locale: Locale, to: string, url: string, expiresInSeconds: number): MailMessage {
+export function resetPasswordMail(locale: Locale, to: string, url: string, expiresInSeconds: number): ActionMail {
   const t = translator(locale);
-  return renderActionMail({
+  return {
     to,
     locale,
     kind: "reset-password",
@@ -77,19 +77,19 @@ export function resetPasswordMail(locale: Locale, to: string, url: string, expir
     intro: [t("mail.resetPassword.intro")],
     action: { label: t("mail.resetPassword.action"), url },
     outro: [t("mail.linkWorksOnce", { duration: describeDuration(locale, expiresInSeconds) })],
-  });
+  };
 }
 
-export function passwordChangedNotice(locale: Locale, to: string, how: "changed" | "reset"): MailMessage {
+export function passwordChangedNotice(locale: Locale, to: string, how: "changed" | "reset"): ActionMail {
   const t = translator(locale);
-  return renderActionMail({
+  return {
     to,
     locale,
     kind: "password-changed",
     subject: t("mail.passwordChanged.subject"),
     intro: [how === "reset" ? t("mail.passwordChanged.reset") : t("mail.passwordChanged.changed")],
     outro: [t("mail.passwordChanged.outro")],
-  });
+  };
 }
 
 /** A sign-in from a device the account had not used: where, when, and the one-time "Not you?" link. */
@@ -99,10 +99,10 @@ export function newDeviceMail(
   device: { browser: string | null; os: string | null; ipAddress: string | null; at: Date },
   url: string,
   expiresInSeconds: number,
-): MailMessage {
+): ActionMail {
   const t = translator(locale);
   const unknown = t("mail.newDevice.unknown");
-  return renderActionMail({
+  return {
     to,
     locale,
     kind: "new-device",
@@ -119,7 +119,7 @@ export function newDeviceMail(
     ],
     action: { label: t("mail.newDevice.action"), url },
     outro: [t("mail.newDevice.outro", { duration: describeDuration(locale, expiresInSeconds) })],
-  });
+  };
 }
 
 /** How a mailbox proved itself when an account that had never proven its address lost its credentials. */
@@ -138,9 +138,9 @@ export function credentialsRemovedNotice(
   to: string,
   proof: MailboxProof,
   removed: "everything" | "enrolled-factors",
-): MailMessage {
+): ActionMail {
   const t = translator(locale);
-  return renderActionMail({
+  return {
     to,
     locale,
     kind: "credentials-removed",
@@ -150,28 +150,28 @@ export function credentialsRemovedNotice(
       removed === "everything" ? t("mail.credentialsRemoved.everything") : t("mail.credentialsRemoved.factors"),
     ],
     outro: [t("mail.credentialsRemoved.outro")],
-  });
+  };
 }
 
 /** A sign-in factor that was added or removed. */
 export type FactorChange = "passkeyAdded" | "passkeyRemoved" | "twoFactorEnabled" | "twoFactorDisabled";
 
 /** Tells the user a sign-in factor changed, so a factor someone else added does not go unnoticed. */
-export function factorChangedNotice(locale: Locale, to: string, change: FactorChange): MailMessage {
+export function factorChangedNotice(locale: Locale, to: string, change: FactorChange): ActionMail {
   const t = translator(locale);
-  return renderActionMail({
+  return {
     to,
     locale,
     kind: "factor-changed",
     subject: t(`mail.factor.${change}.subject`),
     intro: [t(`mail.factor.${change}.intro`)],
     outro: [t("mail.factor.outro")],
-  });
+  };
 }
 
-export function deleteAccountMail(locale: Locale, to: string, url: string, expiresInSeconds: number): MailMessage {
+export function deleteAccountMail(locale: Locale, to: string, url: string, expiresInSeconds: number): ActionMail {
   const t = translator(locale);
-  return renderActionMail({
+  return {
     to,
     locale,
     kind: "delete-account",
@@ -182,12 +182,12 @@ export function deleteAccountMail(locale: Locale, to: string, url: string, expir
       t("mail.deleteAccount.outro", { duration: describeDuration(locale, expiresInSeconds) }),
       t("mail.deleteAccount.notYou"),
     ],
-  });
+  };
 }
 
-export function magicLinkMail(locale: Locale, to: string, url: string, expiresInSeconds: number): MailMessage {
+export function magicLinkMail(locale: Locale, to: string, url: string, expiresInSeconds: number): ActionMail {
   const t = translator(locale);
-  return renderActionMail({
+  return {
     to,
     locale,
     kind: "magic-link",
@@ -195,7 +195,7 @@ export function magicLinkMail(locale: Locale, to: string, url: string, expiresIn
     intro: [t("mail.magicLink.intro")],
     action: { label: t("mail.magicLink.action"), url },
     outro: [t("mail.linkWorksOnce", { duration: describeDuration(locale, expiresInSeconds) })],
-  });
+  };
 }
 
 const codePurposes = {
@@ -210,29 +210,31 @@ export function emailCodeMail(
   code: string,
   purpose: keyof typeof codePurposes,
   expiresInSeconds: number,
-): MailMessage {
+): ActionMail {
   const t = translator(locale);
   const what = codePurposes[purpose];
-  return renderActionMail({
+  return {
     to,
     locale,
     kind: "email-otp",
     subject: t(what.subject),
     intro: [t(what.intro, { code })],
+    code,
     outro: [t("mail.codeWorksOnce", { duration: describeDuration(locale, expiresInSeconds) })],
-  });
+  };
 }
 
-export function twoFactorCodeMail(locale: Locale, to: string, code: string, expiresInSeconds: number): MailMessage {
+export function twoFactorCodeMail(locale: Locale, to: string, code: string, expiresInSeconds: number): ActionMail {
   const t = translator(locale);
-  return renderActionMail({
+  return {
     to,
     locale,
     kind: "two-factor-otp",
     subject: t("mail.code.signIn.subject"),
     intro: [t("mail.twoFactor.intro", { code })],
+    code,
     outro: [t("mail.twoFactor.outro", { duration: describeDuration(locale, expiresInSeconds) })],
-  });
+  };
 }
 
 export function invitationMail(
@@ -240,9 +242,9 @@ export function invitationMail(
   to: string,
   invitation: { inviterEmail: string; organizationName: string; role: string; expiresAt: Date },
   url: string,
-): MailMessage {
+): ActionMail {
   const t = translator(locale);
-  return renderActionMail({
+  return {
     to,
     locale,
     kind: "organization-invitation",
@@ -260,7 +262,7 @@ export function invitationMail(
       t("mail.invitation.expires", { date: formatDateTime(locale, invitation.expiresAt, "UTC") }),
       t("mail.invitation.ignore"),
     ],
-  });
+  };
 }
 
 /** "2 hours" / "2 Stunden": the longest whole unit, with the locale's plural. */

@@ -10,6 +10,7 @@ interface Rule {
 }
 
 /** Stricter windows where guessing or mail bombing is the risk (WIRE 1.6). */
+// The sign-in screens pace "Resend" by this "mail" rule (contract/mail-limits.ts).
 const CLASS_RULES: Readonly<Record<Exclude<RateLimitClass, "default" | "none">, Rule>> = {
   credential: { window: 10, max: 3 },
   mail: { window: 60, max: 3 },

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import type { AuthContext } from "../context.js";
+import { MAIL_STYLES } from "../email/layout.js";
 import { oneTapClientId } from "../options.js";
 
 /** Where Google Identity Services loads from, when One Tap is on (its documented CSP sources). */
@@ -28,6 +29,9 @@ function commonOptions(ctx: AuthContext) {
  */
 export function applicationPageHeaders(ctx: AuthContext): MiddlewareHandler {
   const google = oneTapClientId(ctx.options) ? [GOOGLE_SIGN_IN] : [];
+  // The development outbox shows each mail in a sandboxed srcdoc frame, which inherits this policy:
+  // the layout's own inline styles, and no others, are allowed by hash (development only).
+  const mailStyles = ctx.devOutbox ? ["'unsafe-hashes'", ...MAIL_STYLES.map(styleHash)] : [];
   return secureHeaders({
     ...commonOptions(ctx),
     // One Tap may open Google's window; a stricter opener policy would cut it off.
@@ -35,7 +39,7 @@ export function applicationPageHeaders(ctx: AuthContext): MiddlewareHandler {
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
       scriptSrc: ["'self'", ...google],
-      styleSrc: ["'self'", ...google],
+      styleSrc: ["'self'", ...google, ...mailStyles],
       connectSrc: ["'self'", ...google],
       frameSrc: google.length > 0 ? google : ["'none'"],
       imgSrc: ["'self'", "data:", "https:"],

@@ -1,7 +1,7 @@
 import { type OtpType, otpType } from "../../contract/passwordless.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
-import type { MailMessage } from "../email/message.js";
+import type { ActionMail } from "../email/layout.js";
 import { insertVerification } from "../store/verifications.js";
 import { auditChange } from "./audit-trail.js";
 
@@ -17,7 +17,7 @@ export async function issueMailedToken(
     /** What the token stands for: the user id, or (magic link) the address and name it signs in. */
     value: string;
     expiresInSeconds: number;
-    mail: MailMessage;
+    mail: ActionMail;
   },
 ): Promise<void> {
   const now = ctx.now();

@@ -41,7 +41,7 @@ const challengeIdentifier = (token: string) => `passkey-challenge:${sha256Base64
 function relyingParty(ctx: AuthContext) {
   const { rpID, rpName, origin } = ctx.options.passkey;
   const base = new URL(ctx.baseURL);
-  return { rpID: rpID ?? base.hostname, rpName: rpName ?? "Gatehouse", origin: origin ?? base.origin };
+  return { rpID: rpID ?? base.hostname, rpName: rpName ?? ctx.options.appName, origin: origin ?? base.origin };
 }
 
 /** The challenge lives server-side, single use, keyed by a token the browser holds in a signed cookie. */
