@@ -10,7 +10,8 @@ import { setUpServiceAndBrowser } from "./helpers/setup.js";
  * notice after creating, and the active organization kept across a sign-out and sign-in.
  */
 const PASSWORD = "correct horse battery";
-const e2e = setUpServiceAndBrowser();
+// The development outbox on: /dev/components, where the components render as a consumer's, needs it.
+const e2e = setUpServiceAndBrowser({ developmentOutbox: true });
 const person = (name: string) => ({
   name,
   email: `${name.split(" ")[0]!.toLowerCase()}@example.com`,
@@ -152,6 +153,50 @@ describe("a plain member's sections", () => {
     await page.getByTestId("teams-list").waitFor();
     expect(await page.getByTestId("team-add").count()).toBe(0);
     await page.context().close();
+  });
+});
+
+describe("the components as a consumer drops them in", () => {
+  it("switch sections in place, add the consumer's own section for owners, and list the organizations", async () => {
+    const page = await pageFor(owner, "de");
+    await setActive(page);
+    const preview = `/dev/components?${new URLSearchParams({ screen: "organization", lang: "de", theme: "dark", primary: "#f4a6d7", extra: "Abrechnung" })}`;
+    await go(page, preview);
+    const profile = page.getByTestId("gh-organization-profile");
+    await page.getByTestId("org-settings-name").waitFor();
+    expect(await profile.getByRole("heading", { level: 1 }).textContent()).toBe("Acme Works");
+    expect(await profile.getByRole("navigation").locator("li").allTextContents()).toEqual([
+      de("org.settings.title"),
+      de("members.title"),
+      de("invitations.title"),
+      de("teams.title"),
+      "Abrechnung",
+    ]);
+    expect(
+      await page.getByTestId("org-settings-submit").evaluate((node) => getComputedStyle(node).backgroundColor),
+    ).toBe("rgb(244, 166, 215)");
+    await page.getByTestId("org-section-members").click();
+    await page.getByTestId("members-list").waitFor();
+    expect(await page.getByTestId("org-section-members").getAttribute("aria-current")).toBe("page");
+    expect(await page.getByTestId("org-leave-only-owner").textContent()).toBe(de("members.leave.onlyOwner"));
+    await page.getByTestId("org-section-extra").click();
+    expect(await page.getByTestId("extra-section").textContent()).toBe("acme-works");
+    // The list: the active one marked, and its only owner told why there is no Leave.
+    const row = page.getByTestId("org-list-row").filter({ hasText: "Acme Works" });
+    expect(await row.textContent()).toContain(de("orgList.active"));
+    expect(await row.getByTestId("org-list-leave").count()).toBe(0);
+    expect(await row.getByTestId("org-list-leave-refused").textContent()).toBe(de("members.leave.onlyOwner"));
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.context().close();
+
+    // A plain member does not get the owners' section.
+    const memberPage = await pageFor(member);
+    await setActive(memberPage);
+    await go(memberPage, preview.replace("lang=de", "lang=en"));
+    await memberPage.getByTestId("org-settings-read-only").waitFor();
+    expect(await memberPage.getByTestId("org-section-extra").count()).toBe(0);
+    expect(await memberPage.getByTestId("org-list-row").getByTestId("org-list-leave").count()).toBe(1);
+    await memberPage.context().close();
   });
 });
 
