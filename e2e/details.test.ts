@@ -345,7 +345,8 @@ describe("active team", () => {
     const defaultTeamId = await activeTeamId();
     expect(defaultTeamId).toBeTruthy();
 
-    await page.goto(`${e2e.service.origin}/organization`);
+    // The select is on the Teams section only (Tom is in two teams here).
+    await page.goto(`${e2e.service.origin}/organization/teams`);
     const select = page.getByLabel("Active team");
     await select.waitFor();
     await expect.poll(() => select.inputValue()).toBe(defaultTeamId);
@@ -387,7 +388,7 @@ describe("in German and dark", () => {
     const screens: [path: string, testId: string, text: string | RegExp][] = [
       ["/account", "profile-picture-card", translate("de", "details.profile.picture")],
       ["/account/sessions", "session-last-active", /^(jetzt|vor )/],
-      ["/organization", "active-team-submit", translate("de", "details.team.switch")],
+      ["/organization/teams", "active-team-submit", translate("de", "details.team.switch")],
       ["/organization/members", "member-invited-by", invitedByGreta],
       ["/organization/invitations", "invitation-inviter", invitedByGreta],
       ["/verified?emailChange=approved", "verify-change-approved", translate("de", "details.verified.approved")],

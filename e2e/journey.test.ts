@@ -74,17 +74,17 @@ describe("organization journey", () => {
 
     // Teams: the owner creates one, renames it, and puts the new member in it.
     await owner.goto(`${e2e.service.origin}/organization/teams`);
+    await owner.getByTestId("team-add").click();
     await owner.getByTestId("team-create-name").fill("Design");
     await owner.getByTestId("team-create-submit").click();
-    const design = owner.getByTestId("team-row").filter({ has: owner.getByRole("heading", { name: "Design" }) });
-    await design.waitFor();
-    await design.getByTestId("team-rename-name").fill("Design Team");
-    await design.getByTestId("team-rename-submit").click();
-    const renamed = owner.getByTestId("team-row").filter({ has: owner.getByRole("heading", { name: "Design Team" }) });
-    await renamed.waitFor();
-    await renamed.getByTestId("team-add-member").selectOption({ label: "Ivan Invitee" });
-    await renamed.getByTestId("team-add-member-submit").click();
-    await expect.poll(() => renamed.getByTestId("team-members").textContent()).toContain("Ivan Invitee");
+    const design = owner.getByTestId("team-row").filter({ hasText: "Design" });
+    await design.getByTestId("team-open").click();
+    await owner.getByTestId("team-rename-name").fill("Design Team");
+    await owner.getByTestId("team-rename-submit").click();
+    await expect.poll(() => owner.getByTestId("team-detail-name").textContent()).toBe("Design Team");
+    await owner.getByTestId("team-add-member").selectOption({ label: "Ivan Invitee" });
+    await owner.getByTestId("team-add-member-submit").click();
+    await expect.poll(() => owner.getByTestId("team-members").textContent()).toContain("Ivan Invitee");
     expect(await seriousA11yViolations(owner)).toEqual([]);
     await screenshot(owner, "organization-teams");
 

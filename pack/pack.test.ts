@@ -79,7 +79,16 @@ import { createElement, type ReactElement } from "react";
 import { renderToString } from "react-dom/server";
 import { type Auth, AuthError, createAuth, type OutgoingMail, type SessionWithUser, toNextJsHandler } from "gatehouse-auth";
 import { createNodeAuthClient, type InferAdditionalFields } from "gatehouse-auth/client";
-import { AuthProvider, CreateOrganization, SignIn, type SignInProps, SignUp, useSession } from "gatehouse-auth/react";
+import {
+  AuthProvider,
+  CreateOrganization,
+  OrganizationList,
+  OrganizationProfile,
+  SignIn,
+  type SignInProps,
+  SignUp,
+  useSession,
+} from "gatehouse-auth/react";
 import { fromNodeHeaders, toNodeHandler } from "gatehouse-auth/node";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -150,6 +159,8 @@ const screens = [
   heading(createElement(SignIn, { localization: "de", appearance })),
   heading(createElement(SignUp, { localization: "de", appearance })),
   heading(createElement(CreateOrganization, { localization: "de", appearance })),
+  heading(createElement(OrganizationProfile, { localization: "de", appearance, section: "members", navigation: false })),
+  heading(createElement(OrganizationList, { localization: "de", appearance })),
 ];
 
 // Wrong uses must not compile: if a declaration went missing and a type became any, these
@@ -286,7 +297,7 @@ describe("the npm package", () => {
       mail: [["reset-password", "Consumer <auth@consumer.example>", "consumer@example.com", true]],
       css: true,
       html: expect.stringMatching(/<p>(pending|ready)<\/p>/),
-      screens: ["Anmelden", "Konto erstellen", "Organisation erstellen"],
+      screens: ["Anmelden", "Konto erstellen", "Organisation erstellen", "Mitglieder", "Ihre Organisationen"],
     });
   }, 240_000);
 

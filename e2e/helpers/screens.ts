@@ -27,6 +27,6 @@ export const signedInScreens: Screen[] = [
   ["/account/linked", "linked-card", "", "linked.title"],
   ["/account/delete", "delete-account-submit", "", "deleteAccount.title"],
   ["/organizations/new", "org-create-submit", "organization-create", "org.create.title"],
-  ["/organization", "org-chooser", "", "switcher.menu"],
+  ["/organization", "gh-organization-list", "", "switcher.menu"],
   ["/dev/outbox", "outbox-card", "mail-outbox", "outbox.title"],
 ];

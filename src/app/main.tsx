@@ -81,13 +81,7 @@ const router = createBrowserRouter([
           { index: true, element: page(organizationPages, (m) => m.OrganizationSettingsPage) },
           { path: "members", element: page(organizationPages, (m) => m.MembersPage) },
           { path: "invitations", element: page(organizationPages, (m) => m.InvitationsPage) },
-          {
-            path: "teams",
-            element: page(
-              () => import("./pages/teams-page.js"),
-              (m) => m.TeamsPage,
-            ),
-          },
+          { path: "teams", element: page(organizationPages, (m) => m.TeamsPage) },
           {
             path: "connections",
             element: page(

@@ -3,7 +3,7 @@ import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { createNodeAuthClient } from "../client/index.js";
 import * as entry from "./index.js";
-import { AuthProvider, CreateOrganization, SignIn, SignUp } from "./index.js";
+import { AuthProvider, CreateOrganization, OrganizationList, OrganizationProfile, SignIn, SignUp } from "./index.js";
 import { appearanceStyle, componentTranslator } from "./localization.js";
 
 /** The React entry (`gatehouse-auth/react`): its screen components, their words and their appearance. */
@@ -15,6 +15,8 @@ describe("the React entry", () => {
         "SignIn",
         "SignUp",
         "CreateOrganization",
+        "OrganizationProfile",
+        "OrganizationList",
         "UserButton",
         "OrganizationSwitcher",
         "useServerOptions",
@@ -39,6 +41,21 @@ describe("the React entry", () => {
     expect(render(<CreateOrganization {...shared} headingLevel={2} />)).toMatch(
       /<h2[^>]*>Organisation erstellen<\/h2>/,
     );
+  });
+
+  it("renders OrganizationProfile and OrganizationList in German, loading, with an appearance", () => {
+    const client = createNodeAuthClient({ baseURL: "http://127.0.0.1:9" });
+    const render = (screen: ReactNode) => renderToString(<AuthProvider client={client}>{screen}</AuthProvider>);
+    const appearance = { variables: { colorPrimary: "#7a1f5c" } };
+    const profile = render(
+      <OrganizationProfile localization="de" appearance={appearance} navigation={false} section="members" />,
+    );
+    expect(profile).toMatch(/<h1[^>]*>Mitglieder<\/h1>/);
+    expect(profile).toContain("Wird geladen");
+    expect(profile).toContain("--gh-accent:#7a1f5c");
+    const list = render(<OrganizationList localization="de" headingLevel={2} />);
+    expect(list).toMatch(/<h2[^>]*>Ihre Organisationen<\/h2>/);
+    expect(list).toContain('href="/organizations/new"');
   });
 
   it("fills a replacement's placeholders like the catalogue's, and leaves other keys to it", () => {

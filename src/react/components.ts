@@ -1,17 +1,27 @@
 /**
  * The components (UserButton, OrganizationSwitcher, their menu button; the screens SignIn,
- * SignUp and CreateOrganization) and the queries behind them; styles in components.css.
+ * SignUp, CreateOrganization, OrganizationProfile and OrganizationList) and the queries behind them; styles in components.css.
  */
 export { Avatar, initials } from "./avatar.js";
 export { CreateOrganization, type CreateOrganizationProps } from "./create-organization.js";
 export type { Appearance, Labels, Localization } from "./localization.js";
 export { MenuButton, type MenuItem } from "./menu-button.js";
 export type { Navigate } from "./navigate.js";
+export { OrganizationList, type OrganizationListProps } from "./organization-list.js";
+export {
+  OrganizationProfile,
+  type OrganizationProfileProps,
+  type OrganizationSection,
+  type OrganizationSectionContext,
+  type OrganizationSectionId,
+} from "./organization-profile.js";
+export { can, roleLabel } from "./organization-roles.js";
 export {
   OrganizationSwitcher,
   type OrganizationSwitcherProps,
   organizationSwitcherLabels,
 } from "./organization-switcher.js";
+export { ActiveTeamSelect } from "./organization-teams.js";
 export { refreshUserInvitations, useIsAdmin, useUserInvitations } from "./queries.js";
 export { type ServerOptions, useServerOptions } from "./server-options.js";
 export { SignIn, type SignInProps, type SignInView } from "./sign-in.js";

@@ -42,14 +42,22 @@ export function ComponentRoot({
   title,
   testId,
   headingLevel = 1,
+  className,
   children,
-}: Frame & { appearance?: Appearance; title: string; testId: string; headingLevel?: 1 | 2; children: ReactNode }) {
+}: Frame & {
+  appearance?: Appearance;
+  title: string;
+  testId: string;
+  headingLevel?: 1 | 2;
+  className?: string;
+  children: ReactNode;
+}) {
   const titleId = useId();
   const Heading = headingLevel === 1 ? "h1" : "h2";
   return (
     <FrameContext.Provider value={{ t, navigate }}>
       <section
-        className="gh-root gh-card"
+        className={className ? `gh-root gh-card ${className}` : "gh-root gh-card"}
         style={appearanceStyle(appearance)}
         data-theme={appearance?.theme && appearance.theme !== "auto" ? appearance.theme : undefined}
         aria-labelledby={titleId}
@@ -65,7 +73,17 @@ export function ComponentRoot({
 }
 
 /** A link inside the application: a plain click goes through `navigate` (the app's router, if it gave one). */
-export function ComponentLink({ href, children, testId }: { href: string; children: ReactNode; testId?: string }) {
+export function ComponentLink({
+  href,
+  children,
+  testId,
+  current,
+}: {
+  href: string;
+  children: ReactNode;
+  testId?: string;
+  current?: boolean;
+}) {
   const { navigate } = useFrame();
   const onClick = (event: MouseEvent) => {
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0) return;
@@ -73,7 +91,13 @@ export function ComponentLink({ href, children, testId }: { href: string; childr
     navigate(href);
   };
   return (
-    <a href={href} className="gh-link" data-testid={testId} onClick={onClick}>
+    <a
+      href={href}
+      className="gh-link"
+      data-testid={testId}
+      aria-current={current ? "page" : undefined}
+      onClick={onClick}
+    >
       {children}
     </a>
   );
@@ -264,9 +288,22 @@ export function ErrorMessage({ error, testId = "form-error" }: { error: HasCode 
   );
 }
 
-export function Notice({ children, testId = "notice" }: { children: ReactNode; testId?: string }) {
+/** A status line; with `takeFocus` it takes the focus (the button that caused it went away). */
+export function Notice({
+  children,
+  testId = "notice",
+  takeFocus = false,
+}: {
+  children: ReactNode;
+  testId?: string;
+  takeFocus?: boolean;
+}) {
+  const ref = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (takeFocus) ref.current?.focus();
+  }, [takeFocus]);
   return (
-    <p role="status" className="gh-notice" data-testid={testId}>
+    <p ref={ref} role="status" className="gh-notice" data-testid={testId} tabIndex={takeFocus ? -1 : undefined}>
       {children}
     </p>
   );

@@ -1,17 +1,30 @@
 import { createContext, type ReactNode, useContext, useEffect, useSyncExternalStore } from "react";
 import type { AuthClient, QueryState, QueryStore } from "../client/index.js";
+import { rememberActiveOrganization } from "./remember-organization.js";
 
 const AuthClientContext = createContext<AuthClient | null>(null);
 
 /**
  * Makes a client available to the hooks. On mount it starts every store at once (session, active
  * organization, organization list, active member): one round of parallel requests, no waterfall of
- * "session first, then the organization".
+ * "session first, then the organization". It also remembers the active organization across
+ * sign-ins (see remember-organization.ts).
  */
-export function AuthProvider({ client, children }: { client: AuthClient; children: ReactNode }) {
+export function AuthProvider({
+  client,
+  children,
+  rememberOrganization = true,
+}: {
+  client: AuthClient;
+  children: ReactNode;
+  /** Make the user's last active organization active again on each new session (in this browser). */
+  rememberOrganization?: boolean;
+}) {
   useEffect(() => {
+    const stop = rememberOrganization ? rememberActiveOrganization(client) : () => {};
     for (const store of Object.values(client.$store)) void store.start();
-  }, [client]);
+    return stop;
+  }, [client, rememberOrganization]);
   return <AuthClientContext.Provider value={client}>{children}</AuthClientContext.Provider>;
 }
 

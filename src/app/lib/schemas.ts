@@ -37,30 +37,6 @@ export const changePasswordForm = (min: number, max: number) =>
     });
 export const resetPasswordForm = (min: number, max: number) =>
   resetPasswordBody.pick({ newPassword: true }).extend({ newPassword: passwordRule(min, max) });
-export const slugRule = z
-  .string()
-  .min(1, "validation.slug.required")
-  .max(48, "validation.maxLength")
-  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "validation.slug.format");
-export const organizationForm = z.object({ name: z.string().trim().min(1, "validation.nameRequired"), slug: slugRule });
-export const organizationSettingsForm = organizationForm.extend({
-  logo: z.union([z.url("validation.imageUrl"), z.literal("")]).optional(),
-  metadata: z.string().refine((text) => {
-    if (text.trim() === "") return true;
-    try {
-      const value = JSON.parse(text);
-      return typeof value === "object" && value !== null && !Array.isArray(value);
-    } catch {
-      return false;
-    }
-  }, "validation.metadata"),
-});
-export const inviteForm = z.object({
-  email,
-  role: z.enum(["member", "admin", "owner"]),
-  teamId: z.string().optional(),
-});
-export const teamForm = z.object({ name: z.string().trim().min(1, "validation.teamName") });
 
 /** Ban lengths an admin picks from, in seconds ("" = until unbanned). */
 export const BAN_DURATIONS = [

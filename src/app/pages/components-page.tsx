@@ -1,6 +1,14 @@
 import { useNavigate, useSearchParams } from "react-router";
 import { isLocale, type MessageKey } from "../../i18n/index.js";
-import { type Appearance, CreateOrganization, type Labels, SignIn, SignUp } from "../../react/index.js";
+import {
+  type Appearance,
+  CreateOrganization,
+  type Labels,
+  OrganizationList,
+  OrganizationProfile,
+  SignIn,
+  SignUp,
+} from "../../react/index.js";
 import { Loading } from "../components/ui.js";
 import { useAppConfig } from "../lib/config.js";
 import { usePageTitle } from "../lib/i18n.js";
@@ -9,6 +17,8 @@ import { usePageTitle } from "../lib/i18n.js";
  * Development only (with the dev outbox): the exported screen components as a consumer would drop
  * them in, set from the query: `lang`, `theme` (light, dark, auto), `primary`, `radius`, `font`, and
  * `label.<catalogue key>` for words of one's own. The browser tests render them here.
+ * `screen=organization` shows OrganizationProfile (sections switched in place, plus an owners-only
+ * section named by `extra`) and OrganizationList instead.
  */
 export function ComponentsPage() {
   const config = useAppConfig();
@@ -36,6 +46,28 @@ export function ComponentsPage() {
     appearance,
     navigate: (href: string) => routerNavigate(href),
   };
+  const extra = params.get("extra");
+  if (params.get("screen") === "organization")
+    return (
+      <main id="main" className="components-preview">
+        <OrganizationProfile
+          {...shared}
+          extraSections={
+            extra
+              ? [
+                  {
+                    id: "extra",
+                    label: extra,
+                    visible: (role) => (role ?? "").split(",").includes("owner"),
+                    render: ({ organization }) => <p data-testid="extra-section">{organization.slug}</p>,
+                  },
+                ]
+              : []
+          }
+        />
+        <OrganizationList {...shared} />
+      </main>
+    );
   return (
     <main id="main" className="components-preview">
       <SignIn {...shared} afterSignInHref="/" />
