@@ -63,8 +63,9 @@ const isAccountAction = (action: AuditAction) => action.startsWith("user.") || a
 
 function entryOf(ctx: AuthContext, scope: AuditScope, outcome: AuditOutcome): NewAuditEntry {
   const subjectId = scope.subjectId ?? (isAccountAction(scope.action) ? scope.sessionUserId : null);
-  // Without a session the account acted on its own behalf (a sign-in, a reset by mailed token).
-  const actorId = scope.actorId ?? (scope.actorType === "user" ? subjectId : null);
+  // Without a session the account acted on its own behalf (a sign-in, a reset by mailed token); a
+  // refusal without one proved nothing, so whoever tried stays unnamed.
+  const actorId = scope.actorId ?? (scope.actorType === "user" && outcome !== "failure" ? subjectId : null);
   const details = Object.keys(scope.details).length > 0 ? JSON.stringify(scope.details) : null;
   return {
     id: newId(),

@@ -40,6 +40,7 @@ export async function appendAuditEntry(trx: DB, dialect: DialectName, entry: New
 export interface AuditTrailFilter {
   organizationId?: string;
   actorId?: string;
+  subjectId?: string;
   action?: string;
   from?: Date;
   to?: Date;
@@ -72,6 +73,7 @@ export async function listAuditTrail(db: DB, filter: AuditTrailFilter): Promise<
   let query = db.selectFrom("auditTrail").selectAll();
   if (filter.organizationId !== undefined) query = query.where("organizationId", "=", filter.organizationId);
   if (filter.actorId !== undefined) query = query.where("actorId", "=", filter.actorId);
+  if (filter.subjectId !== undefined) query = query.where("subjectId", "=", filter.subjectId);
   if (filter.action !== undefined) query = query.where("action", "=", filter.action);
   if (filter.from !== undefined) query = query.where("createdAt", ">=", filter.from);
   if (filter.to !== undefined) query = query.where("createdAt", "<", filter.to);
