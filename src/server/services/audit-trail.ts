@@ -90,7 +90,10 @@ function entryOf(ctx: AuthContext, scope: AuditScope, outcome: AuditOutcome): Ne
  */
 async function append(ctx: AuthContext, trx: DB, entry: NewAuditEntry): Promise<void> {
   if (!trx.isTransaction) throw new Error("an audit entry is written only inside a transaction");
-  await appendAuditEntry(trx, ctx.dialect, entry);
+  const appended = await appendAuditEntry(trx, ctx.dialect, entry);
+  // Streamed to subscribers (an organization's own, docs/webhooks.md) in the same transaction: an
+  // entry that rolls back is never sent. Nothing is written when nobody subscribes.
+  await ctx.webhooks.enqueue(trx, "audit.entry", appended);
 }
 
 /** An entry that goes with no change (a refusal, a challenge): in a transaction of its own. */

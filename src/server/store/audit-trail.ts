@@ -26,7 +26,7 @@ async function lockHead(trx: DB, dialect: DialectName): Promise<HeadRow> {
  * Appends one entry at the chain's head: numbered one past it and hashed over the head's hash. Call
  * inside a transaction (the change's own, or one of its own for a failure).
  */
-export async function appendAuditEntry(trx: DB, dialect: DialectName, entry: NewAuditEntry): Promise<void> {
+export async function appendAuditEntry(trx: DB, dialect: DialectName, entry: NewAuditEntry): Promise<AuditTrailEntry> {
   const head = await lockHead(trx, dialect);
   const seq = Number(head.headSeq) + 1;
   const hash = auditEntryHash({ ...entry, seq }, head.headHash);
@@ -35,6 +35,7 @@ export async function appendAuditEntry(trx: DB, dialect: DialectName, entry: New
     .values({ ...entry, seq, hash })
     .execute();
   await trx.updateTable("auditChain").set({ headSeq: seq, headHash: hash }).where("id", "=", 1).execute();
+  return mapEntry({ ...entry, seq, hash });
 }
 
 export interface AuditTrailFilter {
