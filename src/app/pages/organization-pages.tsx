@@ -20,6 +20,7 @@ import { useI18n, usePageTitle, useT } from "../lib/i18n.js";
 import { messageFor } from "../lib/messages.js";
 import { can, isOwnerRole, roleLabel } from "../lib/permissions.js";
 import { useSubmit } from "../lib/use-submit.js";
+import { readsOrganizationTrail } from "./organization-audit-page.js";
 
 /** The exported CreateOrganization, in the application's language and router. */
 export function CreateOrganizationPage() {
@@ -62,6 +63,7 @@ export function OrganizationLayout() {
     // SCIM is the owners' alone; admins may read the policy. Plain members see neither.
     ...(config.scim && isOwnerRole(role) ? [{ to: "/organization/directory", label: t("directory.title") }] : []),
     ...(can(role, "organization", "update") ? [{ to: "/organization/policy", label: t("policy.title") }] : []),
+    ...(readsOrganizationTrail(config, role) ? [{ to: "/organization/audit", label: t("audit.trail.title") }] : []),
   ];
   const teamPicker = config.organization.teams ? (
     <ActiveTeamPicker
