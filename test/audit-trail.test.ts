@@ -72,8 +72,8 @@ describe("account events appear once, with who, what, whence and how it ended", 
         action: "user.sign_in",
         outcome: "failure",
         actorId: null,
-        subjectId: null,
-        details: { method: "email", code: "INVALID_EMAIL_OR_PASSWORD", email },
+        subjectId: account.user.id,
+        details: { method: "email", code: "INVALID_EMAIL_OR_PASSWORD" },
       },
     ]);
     // The refusal changed nothing else.

@@ -139,8 +139,8 @@ describe("GET /security-activity", () => {
   it("lists the account's recent sign-ins and signed-in devices, with browser, system and IP", async () => {
     const account = await signUp(server, { email: uniqueEmail("activity") });
     const laptop = server.browser();
-    expect((await signIn(laptop, account.email, account.password, FIREFOX)).status).toBe(200);
     expect((await signIn(server.browser(), account.email, "wrong password here")).status).toBe(401);
+    expect((await signIn(laptop, account.email, account.password, FIREFOX)).status).toBe(200);
     const activity = await laptop.get("/security-activity");
     expect(activity.status).toBe(200);
     expect(activity.body.signIns[0]).toMatchObject({
@@ -150,7 +150,7 @@ describe("GET /security-activity", () => {
       os: "Linux",
       ipAddress: "127.0.0.1",
     });
-    expect(activity.body.signIns.every((signIn: { outcome: string }) => signIn.outcome !== "failure")).toBe(true);
+    expect(activity.body.signIns[0].outcome).toBe("success");
     expect(activity.body.devices).toHaveLength(2);
     expect(activity.body.devices.find((device: { current: boolean }) => device.current)).toMatchObject({
       browser: "Firefox 121",
@@ -162,5 +162,71 @@ describe("GET /security-activity", () => {
     expect((await laptop.post("/revoke-session", { token: other.id })).status).toBe(200);
     expect((await laptop.get("/security-activity")).body.devices).toHaveLength(1);
     expect((await server.browser().get("/security-activity")).status).toBe(401);
+  });
+});
+
+describe("refused sign-ins in the account's activity", () => {
+  it("shows a wrong password for the account as refused, with device, IP and time, and answers as before", async () => {
+    const account = await signUp(server, { email: uniqueEmail("refused") });
+    const before = Date.now();
+    const wrong = await signIn(server.browser(), account.email, "wrong password here", FIREFOX);
+    const unknown = await signIn(server.browser(), uniqueEmail("nobody"), "wrong password here", FIREFOX);
+    // The caller learns nothing: the same answer whether or not the account exists.
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(wrong.body).toEqual(unknown.body);
+    expect(Object.keys(wrong.headers).sort()).toEqual(Object.keys(unknown.headers).sort());
+
+    const activity = await account.browser.get("/security-activity");
+    expect(activity.status).toBe(200);
+    const refused = activity.body.signIns.filter((signIn: { outcome: string }) => signIn.outcome === "failure");
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatchObject({ method: "email", browser: "Firefox 121", os: "Linux", ipAddress: "127.0.0.1" });
+    expect(new Date(refused[0].at).getTime()).toBeGreaterThanOrEqual(before - 1000);
+    // The refusal names the account it tried, not as its actor: whoever typed the password is unknown.
+    const entries = await db()
+      .selectFrom("auditTrail")
+      .select(["actorId", "subjectId", "outcome"])
+      .where("subjectId", "=", account.user.id)
+      .where("outcome", "=", "failure")
+      .execute();
+    expect(entries).toEqual([{ actorId: null, subjectId: account.user.id, outcome: "failure" }]);
+  });
+});
+
+describe("sign-ins through auth.api", () => {
+  it("note the device of the forwarded headers as an HTTP sign-in does", async () => {
+    const account = await signUp(server, { email: uniqueEmail("server-device") });
+    const call = (cookie?: string) =>
+      server.auth.api.signInEmail({
+        body: { email: account.email, password: account.password },
+        headers: { "user-agent": FIREFOX, ...(cookie ? { cookie } : {}) },
+        returnHeaders: true,
+      });
+    const first = await call();
+    // The device cookie comes back for the app to hand on, as it hands on the session cookie.
+    const setCookies = first.headers.getSetCookie();
+    const device = setCookies.find((cookie) => cookie.includes("device="));
+    expect(device).toBeDefined();
+    const mail = await nthMail(capture, account.email, NEW_DEVICE);
+    expect(mail.text).toContain("Firefox 121 on Linux");
+
+    const known = await db()
+      .selectFrom("knownDevice")
+      .select(["userAgent"])
+      .where("userId", "=", account.user.id)
+      .execute();
+    // The sign-up's device (the test client's agent) and the server-side sign-in's.
+    expect(known.map((row) => row.userAgent)).toHaveLength(2);
+    expect(known.map((row) => row.userAgent)).toContain(FIREFOX);
+
+    // The same device again (its cookie forwarded): seen, no second mail.
+    await call(device!.split(";")[0]);
+    expect(await settledCount(server, capture, account.email, NEW_DEVICE)).toBe(1);
+    const activity = await account.browser.get("/security-activity");
+    expect(activity.body.signIns.slice(0, 2)).toMatchObject([
+      { outcome: "success", browser: "Firefox 121", os: "Linux" },
+      { outcome: "success", browser: "Firefox 121", os: "Linux" },
+    ]);
   });
 });

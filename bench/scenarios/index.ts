@@ -5,6 +5,7 @@ import { getActiveMember, listMembers, listOrganizations } from "./organizations
 import { getSessionScale } from "./scale.js";
 import { signInEmail, signInEmailAudited } from "./sign-in.js";
 import type { Scenario } from "./types.js";
+import { getSessionAudited, updateUser, updateUserAudited } from "./writes.js";
 
 /** Every scenario, in the order the bench runs them. Add yours here. */
 export const scenarios: readonly Scenario[] = [
@@ -19,6 +20,9 @@ export const scenarios: readonly Scenario[] = [
   signInEmailAudited,
   getSessionScale,
   getSessionMetrics,
+  updateUser,
+  updateUserAudited,
+  getSessionAudited,
 ];
 
 /** Each read route against its floor (bench/floor-server.ts on the same SQLite database). */

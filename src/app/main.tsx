@@ -103,6 +103,13 @@ const router = createBrowserRouter([
               (m) => m.PolicyPage,
             ),
           },
+          {
+            path: "audit",
+            element: page(
+              () => import("./pages/organization-audit-page.js"),
+              (m) => m.OrganizationAuditPage,
+            ),
+          },
         ],
       },
       {

@@ -11,8 +11,8 @@ const deviceFields = {
 /** One sign-in of the caller's account, from the audit trail. */
 export const signInActivityModel = z.object({
   at: timestamp,
-  /** `challenged`: the password was right and a second factor was asked for. */
-  outcome: z.enum(["success", "challenged"]),
+  /** `challenged`: the password was right and a second factor was asked for; `failure`: refused (a wrong password). */
+  outcome: z.enum(["success", "challenged", "failure"]),
   /** `email`, `social`, `passkey`, ... (docs/audit.md). */
   method: z.string().nullable(),
   ...deviceFields,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { additionalFields } from "./additional-field-options.js";
-import { secretFormatProblem, WEBHOOK_EVENTS } from "./webhook-settings.js";
+import { ORGANIZATION_EVENTS, secretFormatProblem, WEBHOOK_EVENTS } from "./webhook-settings.js";
 
 /**
  * The JSON options (docs/configuration.md), parsed once into a frozen, fully defaulted object.
@@ -329,18 +329,26 @@ const sso = z.strictObject({
 });
 
 /** A receiver of signed event notifications (docs/webhooks.md). */
-const webhook = z.strictObject({
-  url: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
-  /** Standard Webhooks secret: `whsec_` + base64 of 24 to 64 random bytes. */
-  secret: z.string().superRefine((secret, ctx) => {
-    const problem = secretFormatProblem(secret);
-    if (problem) ctx.addIssue({ code: "custom", message: problem });
-  }),
-  events: z
-    .array(z.enum(WEBHOOK_EVENTS))
-    .min(1)
-    .refine((events) => new Set(events).size === events.length, "lists an event twice"),
-});
+const webhook = z
+  .strictObject({
+    url: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
+    /** Standard Webhooks secret: `whsec_` + base64 of 24 to 64 random bytes. */
+    secret: z.string().superRefine((secret, ctx) => {
+      const problem = secretFormatProblem(secret);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
+    events: z
+      .array(z.enum(WEBHOOK_EVENTS))
+      .min(1)
+      .refine((events) => new Set(events).size === events.length, "lists an event twice"),
+    /** An organization's own subscription: only events of that organization (its audit entries, ...). */
+    organizationId: z.string().min(1).max(200).optional(),
+  })
+  .refine((hook) => hook.organizationId === undefined || hook.events.every((event) => ORGANIZATION_EVENTS.has(event)), {
+    path: ["events"],
+    message:
+      "an organization's webhook takes only events of organizations (organization.*, member.*, invitation.*, audit.entry)",
+  });
 
 const webhooks = z
   .array(webhook)

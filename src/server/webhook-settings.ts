@@ -20,7 +20,23 @@ export const WEBHOOK_EVENTS = [
   "invitation.accepted",
   "invitation.rejected",
   "invitation.canceled",
+  "audit.entry",
 ] as const;
+
+/** The events that concern one organization: a subscription scoped to an organization takes only these. */
+export const ORGANIZATION_EVENTS = new Set<string>([
+  "organization.created",
+  "organization.updated",
+  "organization.deleted",
+  "member.added",
+  "member.updated",
+  "member.removed",
+  "invitation.created",
+  "invitation.accepted",
+  "invitation.rejected",
+  "invitation.canceled",
+  "audit.entry",
+]);
 
 /**
  * Standard Webhooks signing (https://www.standardwebhooks.com): the secret is `whsec_` and the

@@ -96,7 +96,7 @@ export function SecurityActivityCard() {
             <ul className="rows" data-testid="activity-sign-ins">
               {activity.data.signIns.map((signIn, index) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: two sign-ins may share a millisecond; the list is read-only.
-                <li key={index} className="row" data-testid="activity-sign-in">
+                <li key={index} className="row" data-testid="activity-sign-in" data-outcome={signIn.outcome}>
                   <div>
                     {withElements(
                       t("activity.signIn", {
@@ -106,6 +106,11 @@ export function SecurityActivityCard() {
                       { when: <RelativeTime date={signIn.at} /> },
                     )}
                     {signIn.outcome === "challenged" && <span className="badge">{t("activity.challenged")}</span>}
+                    {signIn.outcome === "failure" && (
+                      <span className="badge danger" data-testid="activity-refused">
+                        {t("activity.refused")}
+                      </span>
+                    )}
                   </div>
                 </li>
               ))}

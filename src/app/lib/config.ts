@@ -26,6 +26,7 @@ const fallback: AppConfig = {
   passkey: false,
   scim: false,
   securityActivity: false,
+  audit: { enabled: false, ownerRole: "owner" },
   devOutbox: false,
   sso: false,
 };

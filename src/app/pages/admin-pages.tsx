@@ -6,6 +6,7 @@ import { useSession } from "../../react/index.js";
 import { type UserFilter, type UserSearch, UserSearchForm, type UserSort } from "../components/admin-forms.js";
 import { AuditList, Pager, UsersList } from "../components/admin-lists.js";
 import { CreateUserForm } from "../components/admin-user-forms.js";
+import { AuditTrailView } from "../components/audit-trail-view.js";
 import { SettingsLayout } from "../components/shell.js";
 import { Card, FormError, Loading } from "../components/ui.js";
 import { authClient, unwrap } from "../lib/client.js";
@@ -162,10 +163,26 @@ function UsersCard() {
   );
 }
 
+/** The admin actions log, and below it the whole security trail when the server keeps one. */
 export function AuditLogPage() {
-  const [params, setParams] = useSearchParams();
+  const config = useAppConfig();
   const t = useT();
   usePageTitle("admin.audit.title");
+  return (
+    <>
+      <AdminActionsCard />
+      {config.audit.enabled && (
+        <Card title={t("audit.trail.title")} testId="admin-trail-card">
+          <AuditTrailView testId="admin-trail" source={{ area: "/admin", scope: {} }} />
+        </Card>
+      )}
+    </>
+  );
+}
+
+function AdminActionsCard() {
+  const [params, setParams] = useSearchParams();
+  const t = useT();
   const offset = Math.max(0, Number(params.get("offset")) || 0);
   const log = useQuery({
     queryKey: ["admin", "audit", offset],

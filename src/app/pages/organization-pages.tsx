@@ -16,6 +16,7 @@ import { type AppConfig, useAppConfig } from "../lib/config.js";
 import { useI18n, usePageTitle, useT } from "../lib/i18n.js";
 import { messageFor } from "../lib/messages.js";
 import { can, isOwnerRole } from "../lib/permissions.js";
+import { readsOrganizationTrail } from "./organization-audit-page.js";
 
 /** The exported CreateOrganization; the organization's page then says it is ready. */
 export function CreateOrganizationPage() {
@@ -60,6 +61,11 @@ const sectionEntries: SectionEntry[] = [
   // SCIM is the owners' alone; admins may read the policy. Plain members see neither.
   { to: "/organization/directory", label: "directory.title", when: (role, config) => config.scim && isOwnerRole(role) },
   { to: "/organization/policy", label: "policy.title", when: (role) => can(role, "organization", "update") },
+  {
+    to: "/organization/audit",
+    label: "audit.trail.title",
+    when: (role, config) => readsOrganizationTrail(config, role),
+  },
 ];
 
 /** The organization area: its own nav, or the user's organizations when none is active. */

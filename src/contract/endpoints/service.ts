@@ -51,6 +51,8 @@ export const serviceEndpoints = {
       /** SCIM provisioning is served: owners get the Directory screen. */
       scim: z.boolean(),
       securityActivity: z.boolean(),
+      /** Whether the audit trail is kept, and the role that may read an organization's (its owners'). */
+      audit: z.object({ enabled: z.boolean(), ownerRole: z.string() }),
       devOutbox: z.boolean(),
       /** Enterprise single sign-on (sign in by work email; organizations' Connections screen). */
       sso: z.boolean(),

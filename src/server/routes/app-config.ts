@@ -32,6 +32,7 @@ export function appConfigRoutes(route: Route): void {
       passkey: options.passkey.enabled,
       scim: options.scim.enabled,
       securityActivity: options.securityActivity.enabled,
+      audit: { enabled: options.audit.enabled, ownerRole: options.organization.creatorRole },
       devOutbox,
       sso: options.sso.enabled && options.organization.enabled,
     };

@@ -63,8 +63,9 @@ const isAccountAction = (action: AuditAction) => action.startsWith("user.") || a
 
 function entryOf(ctx: AuthContext, scope: AuditScope, outcome: AuditOutcome): NewAuditEntry {
   const subjectId = scope.subjectId ?? (isAccountAction(scope.action) ? scope.sessionUserId : null);
-  // Without a session the account acted on its own behalf (a sign-in, a reset by mailed token).
-  const actorId = scope.actorId ?? (scope.actorType === "user" ? subjectId : null);
+  // Without a session the account acted on its own behalf (a sign-in, a reset by mailed token); a
+  // refusal without one proved nothing, so whoever tried stays unnamed.
+  const actorId = scope.actorId ?? (scope.actorType === "user" && outcome !== "failure" ? subjectId : null);
   const details = Object.keys(scope.details).length > 0 ? JSON.stringify(scope.details) : null;
   return {
     id: newId(),
@@ -89,7 +90,10 @@ function entryOf(ctx: AuthContext, scope: AuditScope, outcome: AuditOutcome): Ne
  */
 async function append(ctx: AuthContext, trx: DB, entry: NewAuditEntry): Promise<void> {
   if (!trx.isTransaction) throw new Error("an audit entry is written only inside a transaction");
-  await appendAuditEntry(trx, ctx.dialect, entry);
+  const appended = await appendAuditEntry(trx, ctx.dialect, entry);
+  // Streamed to subscribers (an organization's own, docs/webhooks.md) in the same transaction: an
+  // entry that rolls back is never sent. Nothing is written when nobody subscribes.
+  await ctx.webhooks.enqueue(trx, "audit.entry", appended);
 }
 
 /** An entry that goes with no change (a refusal, a challenge): in a transaction of its own. */

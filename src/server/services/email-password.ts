@@ -7,6 +7,7 @@ import { isUniqueViolation } from "../store/database.js";
 import { findUserWithPasswordByEmail } from "../store/users.js";
 import { type FieldSource, readFieldInput } from "./additional-fields.js";
 import { retireAnonymousUser } from "./anonymous.js";
+import { noteAudit } from "./audit-trail.js";
 import { assertNewPasswordAcceptable, normalizeEmail, verifyPasswordOrDummy } from "./credentials.js";
 import {
   enqueueVerificationMail,
@@ -138,6 +139,8 @@ export async function signInEmail(ctx: AuthContext, input: SignInInput, meta: Re
   const found = await findUserWithPasswordByEmail(ctx.db, email, ctx.fields.user);
   const valid = await verifyPasswordOrDummy(ctx.hasher, found?.passwordHash ?? null, input.password);
   await finishAttempt(Boolean(found && valid));
+  // The refusal's entry names the account tried, for its owner's activity; the answer stays the same.
+  if (found && !valid) noteAudit({ subjectId: found.user.id });
   if (!found || !valid) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
   if (requireEmailVerification && !found.user.emailVerified) {
     await resendVerificationOnSignIn(ctx, found.user, meta.locale, input.callbackURL);

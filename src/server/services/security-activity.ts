@@ -19,28 +19,22 @@ const RECENT_SIGN_INS = 20;
 
 /**
  * GET /security-activity: the account's recent sign-ins (the audit trail's `user.sign_in` entries
- * naming it as actor: successes and second-factor challenges) and its live sessions, each with the
- * browser and system its user agent names.
+ * naming it as subject: successes, second-factor challenges, and wrong passwords for it) and its
+ * live sessions, each with the browser and system its user agent names.
  */
 export async function securityActivity(ctx: AuthContext, caller: SessionWithUser): Promise<SecurityActivity> {
   const userId = caller.user.id;
   const [entries, sessions] = await Promise.all([
-    listAuditTrail(ctx.db, { actorId: userId, action: "user.sign_in", limit: RECENT_SIGN_INS }),
+    listAuditTrail(ctx.db, { subjectId: userId, action: "user.sign_in", limit: RECENT_SIGN_INS }),
     listActiveUserSessions(ctx.db, userId, ctx.now()),
   ]);
-  const signIns = entries.flatMap((entry) =>
-    entry.outcome === "failure" || entry.subjectId !== userId
-      ? []
-      : [
-          {
-            at: entry.createdAt,
-            outcome: entry.outcome,
-            method: typeof entry.details?.method === "string" ? entry.details.method : null,
-            ...describeUserAgent(entry.userAgent),
-            ipAddress: entry.ipAddress,
-          },
-        ],
-  );
+  const signIns = entries.map((entry) => ({
+    at: entry.createdAt,
+    outcome: entry.outcome,
+    method: typeof entry.details?.method === "string" ? entry.details.method : null,
+    ...describeUserAgent(entry.userAgent),
+    ipAddress: entry.ipAddress,
+  }));
   const devices = sessions.map((row) => ({
     id: row.id,
     signedInAt: toDate(row.createdAt),

@@ -26,7 +26,7 @@ async function lockHead(trx: DB, dialect: DialectName): Promise<HeadRow> {
  * Appends one entry at the chain's head: numbered one past it and hashed over the head's hash. Call
  * inside a transaction (the change's own, or one of its own for a failure).
  */
-export async function appendAuditEntry(trx: DB, dialect: DialectName, entry: NewAuditEntry): Promise<void> {
+export async function appendAuditEntry(trx: DB, dialect: DialectName, entry: NewAuditEntry): Promise<AuditTrailEntry> {
   const head = await lockHead(trx, dialect);
   const seq = Number(head.headSeq) + 1;
   const hash = auditEntryHash({ ...entry, seq }, head.headHash);
@@ -35,11 +35,13 @@ export async function appendAuditEntry(trx: DB, dialect: DialectName, entry: New
     .values({ ...entry, seq, hash })
     .execute();
   await trx.updateTable("auditChain").set({ headSeq: seq, headHash: hash }).where("id", "=", 1).execute();
+  return mapEntry({ ...entry, seq, hash });
 }
 
 export interface AuditTrailFilter {
   organizationId?: string;
   actorId?: string;
+  subjectId?: string;
   action?: string;
   from?: Date;
   to?: Date;
@@ -72,6 +74,7 @@ export async function listAuditTrail(db: DB, filter: AuditTrailFilter): Promise<
   let query = db.selectFrom("auditTrail").selectAll();
   if (filter.organizationId !== undefined) query = query.where("organizationId", "=", filter.organizationId);
   if (filter.actorId !== undefined) query = query.where("actorId", "=", filter.actorId);
+  if (filter.subjectId !== undefined) query = query.where("subjectId", "=", filter.subjectId);
   if (filter.action !== undefined) query = query.where("action", "=", filter.action);
   if (filter.from !== undefined) query = query.where("createdAt", ">=", filter.from);
   if (filter.to !== undefined) query = query.where("createdAt", "<", filter.to);

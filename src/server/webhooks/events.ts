@@ -1,3 +1,4 @@
+import { type AuditTrailEntry, auditTrailEntryModel } from "../../contract/audit.js";
 import {
   type Invitation,
   invitationModel,
@@ -39,6 +40,8 @@ export interface WebhookEventData {
   "invitation.accepted": Invitation;
   "invitation.rejected": Invitation;
   "invitation.canceled": Invitation;
+  /** One entry of the audit trail as it was appended (number and hash included), in its transaction. */
+  "audit.entry": AuditTrailEntry;
 }
 
 /** A session row or wire session: dates may still be the driver's text or numbers. */
@@ -66,6 +69,8 @@ export function wireData<E extends WebhookEvent>(event: E, data: WebhookEventDat
       return memberModel.parse(data);
     case "invitation":
       return invitationModel.parse(data);
+    case "audit":
+      return auditTrailEntryModel.parse(data);
     default: {
       const session = data as SessionLike;
       const expiresAt = session.expiresAt instanceof Date ? session.expiresAt : new Date(session.expiresAt);
@@ -78,4 +83,11 @@ export function wireData<E extends WebhookEvent>(event: E, data: WebhookEventDat
       } satisfies WebhookSession;
     }
   }
+}
+
+/** The organization an event's item belongs to, or null for an event of none (a user, a session). */
+export function organizationOfEvent(event: WebhookEvent, data: unknown): string | null {
+  const row = data as { id?: unknown; organizationId?: unknown };
+  const found = event.startsWith("organization.") ? row.id : row.organizationId;
+  return typeof found === "string" ? found : null;
 }

@@ -3,7 +3,7 @@ import type { Logger } from "../logger.js";
 import { OUTBOX_BATCH, OutboxWorker } from "../outbox-worker.js";
 import type { DB } from "../store/database.js";
 import { toDate, toDateOrNull } from "../store/values.js";
-import { type WebhookEvent, type WebhookEventData, wireData } from "./events.js";
+import { organizationOfEvent, type WebhookEvent, type WebhookEventData, wireData } from "./events.js";
 import { signedHeaders } from "./signing.js";
 
 /** One configured receiver (options `webhooks`). */
@@ -12,6 +12,8 @@ export interface WebhookEndpoint {
   /** `whsec_<base64>`, checked at start-up. */
   secret: string;
   events: readonly WebhookEvent[];
+  /** An organization's own subscription: only the events of that organization reach it. */
+  organizationId?: string;
 }
 
 export interface WebhookOutboxOptions {
@@ -123,7 +125,8 @@ export class WebhookOutbox {
     data: WebhookEventData[E] | readonly WebhookEventData[E][] | null,
   ): Promise<void> {
     if (data === null || (Array.isArray(data) && data.length === 0)) return;
-    if (this.#changeHook) await this.#changeHook.record(db, event, data);
+    // An audit entry is the record of a change, not one: it gets no entry of its own.
+    if (this.#changeHook && event !== "audit.entry") await this.#changeHook.record(db, event, data);
     const endpoints = this.#byEvent.get(event);
     if (!endpoints) return;
     const items: readonly WebhookEventData[E][] = Array.isArray(data) ? data : [data as WebhookEventData[E]];
@@ -131,7 +134,11 @@ export class WebhookOutbox {
     const now = this.#options.now();
     const rows = items.flatMap((item) => {
       const payload = JSON.stringify({ type: event, timestamp: now.toISOString(), data: wireData(event, item) });
-      return endpoints.map((endpoint) => ({
+      const organizationId = organizationOfEvent(event, item);
+      const receivers = endpoints.filter(
+        (endpoint) => endpoint.organizationId === undefined || endpoint.organizationId === organizationId,
+      );
+      return receivers.map((endpoint) => ({
         id: `msg_${newId()}`,
         url: endpoint.url,
         eventType: event,
@@ -143,6 +150,7 @@ export class WebhookOutbox {
         createdAt: now,
       }));
     });
+    if (rows.length === 0) return;
     await db.insertInto("webhookDelivery").values(rows).execute();
     this.#queued = true;
   }

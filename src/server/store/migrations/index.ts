@@ -24,6 +24,7 @@ import { organizationPolicyMigration } from "./0024_organization_policy.js";
 import { scimGroupsMigration } from "./0025_scim_groups.js";
 import { knownDevicesMigration } from "./0026_known_devices.js";
 import { scimLastUsedMigration } from "./0028_scim_last_used.js";
+import { auditSubjectIndexMigration } from "./0029_audit_subject_index.js";
 
 /** All migrations in order. Names sort by their numeric prefix; never rename or edit a landed one. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -52,5 +53,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     "0025_scim_groups": scimGroupsMigration(dialect),
     "0026_known_devices": knownDevicesMigration(dialect),
     "0028_scim_last_used": scimLastUsedMigration(dialect),
+    "0029_audit_subject_index": auditSubjectIndexMigration(),
   };
 }
