@@ -415,8 +415,10 @@ describe("cost when nothing subscribes", () => {
     const plain = await startTestServer({ options: EVERY_FEATURE_ON });
     const other = await webhookServer(receiver, ["user.deleted"]);
     try {
-      // The worker's poll would count too: stop it (enqueueing still works, it would write rows).
+      // The workers' passes would count too: stop them (enqueueing still works, it would write rows). The
+      // mail worker, woken when a request that queued a mail (sign-up, a new device) ends, raced the count.
       await other.auth.context.webhooks.stop();
+      await Promise.all([plain, other].map((s) => s.auth.context.mail.stop()));
       const off = await signInQueries(plain);
       expect(await signInQueries(other)).toBe(off);
       // Subscribed: the session insert and its event commit together (a transaction and an insert more),
