@@ -12,7 +12,7 @@ import {
   useState,
 } from "react";
 import { type MessageKey, type MessageVars, type Translate, translator } from "../i18n/index.js";
-import { type Appearance, appearanceStyle } from "./localization.js";
+import { type Appearance, appearanceStyle, type Localization } from "./localization.js";
 import { type HasCode, messageFor } from "./messages.js";
 import type { Navigate } from "./navigate.js";
 import { judgePassword, loadCommonPasswords } from "./password-strength.js";
@@ -24,9 +24,13 @@ import { judgePassword, loadCommonPasswords } from "./password-strength.js";
 interface Frame {
   t: Translate;
   navigate: Navigate;
+  /** For dates; the words come from `t`. */
+  locale?: Localization;
 }
 const FrameContext = createContext<Frame>({ t: translator("en"), navigate: (href) => window.location.assign(href) });
 export const useFrame = () => useContext(FrameContext);
+/** For components with a root of their own (UserProfile): the same words and navigation for their parts. */
+export const FrameProvider = FrameContext.Provider;
 
 /** A field's message: a catalogue key, with the values it names (`{min}`). */
 export interface FieldMessage {
@@ -38,6 +42,7 @@ export interface FieldMessage {
 export function ComponentRoot({
   t,
   navigate,
+  locale,
   appearance,
   title,
   testId,
@@ -47,7 +52,7 @@ export function ComponentRoot({
   const titleId = useId();
   const Heading = headingLevel === 1 ? "h1" : "h2";
   return (
-    <FrameContext.Provider value={{ t, navigate }}>
+    <FrameContext.Provider value={{ t, navigate, locale }}>
       <section
         className="gh-root gh-card"
         style={appearanceStyle(appearance)}
@@ -202,11 +207,14 @@ export function Form({
   error,
   onSubmit,
   label,
+  onChange,
   children,
 }: {
   error?: HasCode | null;
   onSubmit: (event: FormEvent) => void;
   label: string;
+  /** Any field changed (a screen clears its "saved" notice). */
+  onChange?: () => void;
   children: ReactNode;
 }) {
   const ref = useRef<HTMLFormElement>(null);
@@ -223,6 +231,7 @@ export function Form({
       noValidate
       aria-label={label}
       className="gh-form"
+      onChange={onChange}
       onSubmit={(event) => {
         event.preventDefault();
         onSubmit(event);
@@ -264,12 +273,55 @@ export function ErrorMessage({ error, testId = "form-error" }: { error: HasCode 
   );
 }
 
-export function Notice({ children, testId = "notice" }: { children: ReactNode; testId?: string }) {
+/**
+ * A status message. With `takeFocus` it takes the focus when it appears: after removing something
+ * whose button went away with it, keyboard users carry on from here.
+ */
+export function Notice({
+  children,
+  testId = "notice",
+  takeFocus = false,
+}: {
+  children: ReactNode;
+  testId?: string;
+  takeFocus?: boolean;
+}) {
+  const ref = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (takeFocus) ref.current?.focus();
+  }, [takeFocus]);
   return (
-    <p role="status" className="gh-notice" data-testid={testId}>
+    <p ref={ref} role="status" className="gh-notice" data-testid={testId} tabIndex={takeFocus ? -1 : undefined}>
       {children}
     </p>
   );
+}
+
+/** One card of a multi-card screen (UserProfile's sections): a titled section. */
+export function Panel({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
+  const id = useId();
+  return (
+    <section className="gh-card gh-panel" aria-labelledby={id} data-testid={testId}>
+      <h2 id={id} className="gh-panel-title">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+export function Loading() {
+  const { t } = useFrame();
+  return (
+    <p className="gh-hint" role="status" aria-live="polite">
+      {t("common.loading")}
+    </p>
+  );
+}
+
+/** Buttons side by side, with a gap between them (they wrap on a narrow screen). */
+export function Actions({ children }: { children: ReactNode }) {
+  return <div className="gh-actions">{children}</div>;
 }
 
 /**
@@ -281,7 +333,10 @@ export function Button({
   variant = "primary",
   children,
   ...button
-}: ButtonHTMLAttributes<HTMLButtonElement> & { pending?: boolean; variant?: "primary" | "secondary" | "text" }) {
+}: ButtonHTMLAttributes<HTMLButtonElement> & {
+  pending?: boolean;
+  variant?: "primary" | "secondary" | "danger" | "text";
+}) {
   return (
     <button
       type="submit"

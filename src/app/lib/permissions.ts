@@ -1,5 +1,4 @@
 import { BUILT_IN_ROLES } from "../../contract/organization-roles.js";
-import { isMessageKey, type Translate } from "../../i18n/index.js";
 
 /**
  * Whether a role may do something, by the server's own table of built-in roles (SPEC section 6).
@@ -14,16 +13,8 @@ export function can(role: string | null | undefined, resource: string, action: s
   });
 }
 
-/** "owner,admin" -> "Owner, Admin": built-in roles from the catalogue, custom ones capitalised. */
-export const roleLabel = (role: string, t: Translate) =>
-  role
-    .split(",")
-    .map((r) => {
-      const name = r.trim();
-      const key = `role.${name}`;
-      return isMessageKey(key) ? t(key) : name.charAt(0).toUpperCase() + name.slice(1);
-    })
-    .join(", ");
+// Shared with the components (AcceptInvitation names the role too).
+export { roleLabel } from "../../react/role-label.js";
 
 const isOwner = (role: string | null | undefined) => (role ?? "").split(",").some((r) => r.trim() === "owner");
 
