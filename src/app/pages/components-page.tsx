@@ -1,6 +1,15 @@
 import { useNavigate, useSearchParams } from "react-router";
 import { isLocale, type MessageKey } from "../../i18n/index.js";
-import { type Appearance, CreateOrganization, type Labels, SignIn, SignUp } from "../../react/index.js";
+import {
+  AcceptInvitation,
+  type Appearance,
+  CreateOrganization,
+  type Labels,
+  SignIn,
+  SignUp,
+  UserProfile,
+  useSession,
+} from "../../react/index.js";
 import { Loading } from "../components/ui.js";
 import { useAppConfig } from "../lib/config.js";
 import { usePageTitle } from "../lib/i18n.js";
@@ -8,12 +17,14 @@ import { usePageTitle } from "../lib/i18n.js";
 /**
  * Development only (with the dev outbox): the exported screen components as a consumer would drop
  * them in, set from the query: `lang`, `theme` (light, dark, auto), `primary`, `radius`, `font`, and
- * `label.<catalogue key>` for words of one's own. The browser tests render them here.
+ * `label.<catalogue key>` for words of one's own, `invitation` for AcceptInvitation's id. Signed in,
+ * UserProfile too, switching its sections in place. The browser tests render them here.
  */
 export function ComponentsPage() {
   const config = useAppConfig();
   const [params] = useSearchParams();
   const routerNavigate = useNavigate();
+  const session = useSession();
   usePageTitle("components.title");
   if (!config.devOutbox) return <Loading />;
   const lang = params.get("lang");
@@ -36,6 +47,21 @@ export function ComponentsPage() {
     appearance,
     navigate: (href: string) => routerNavigate(href),
   };
+  const invitation = params.get("invitation");
+  if (invitation) {
+    return (
+      <main id="main" className="components-preview">
+        <AcceptInvitation {...shared} invitationId={invitation} />
+      </main>
+    );
+  }
+  if (session.data) {
+    return (
+      <main id="main" className="components-preview">
+        <UserProfile {...shared} afterDeleteHref="/sign-in" />
+      </main>
+    );
+  }
   return (
     <main id="main" className="components-preview">
       <SignIn {...shared} afterSignInHref="/" />
