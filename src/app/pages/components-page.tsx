@@ -17,8 +17,8 @@ import { usePageTitle } from "../lib/i18n.js";
 /**
  * Development only (with the dev outbox): the exported screen components as a consumer would drop
  * them in, set from the query: `lang`, `theme` (light, dark, auto), `primary`, `radius`, `font`, and
- * `label.<catalogue key>` for words of one's own, `invitation` for AcceptInvitation's id. Signed in,
- * UserProfile too, switching its sections in place. The browser tests render them here.
+ * `label.<catalogue key>` for words of one's own, `invitation` for AcceptInvitation's id, `profile`
+ * (signed in) for UserProfile, switching its sections in place. The browser tests render them here.
  */
 export function ComponentsPage() {
   const config = useAppConfig();
@@ -55,7 +55,7 @@ export function ComponentsPage() {
       </main>
     );
   }
-  if (session.data) {
+  if (params.has("profile") && session.data) {
     return (
       <main id="main" className="components-preview">
         <UserProfile {...shared} afterDeleteHref="/sign-in" />
