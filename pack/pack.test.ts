@@ -79,7 +79,17 @@ import { createElement, type ReactElement } from "react";
 import { renderToString } from "react-dom/server";
 import { type Auth, AuthError, createAuth, type OutgoingMail, type SessionWithUser, toNextJsHandler } from "gatehouse-auth";
 import { createNodeAuthClient, type InferAdditionalFields } from "gatehouse-auth/client";
-import { AuthProvider, CreateOrganization, SignIn, type SignInProps, SignUp, useSession } from "gatehouse-auth/react";
+import {
+  AcceptInvitation,
+  AuthProvider,
+  CreateOrganization,
+  SignIn,
+  type SignInProps,
+  SignUp,
+  UserProfile,
+  type UserProfileSection,
+  useSession,
+} from "gatehouse-auth/react";
 import { fromNodeHeaders, toNodeHandler } from "gatehouse-auth/node";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -150,6 +160,8 @@ const screens = [
   heading(createElement(SignIn, { localization: "de", appearance })),
   heading(createElement(SignUp, { localization: "de", appearance })),
   heading(createElement(CreateOrganization, { localization: "de", appearance })),
+  heading(createElement(UserProfile, { localization: "de", appearance, section: "security" satisfies UserProfileSection })),
+  heading(createElement(AcceptInvitation, { localization: "de", appearance, invitationId: "from-the-mail" })),
 ];
 
 // Wrong uses must not compile: if a declaration went missing and a type became any, these
@@ -168,6 +180,10 @@ export function typeChecks() {
   // @ts-expect-error the components speak English and German
   const french: SignInProps = { localization: "fr" };
   void french;
+  // @ts-expect-error UserProfile's sections are named
+  void createElement(UserProfile, { section: "billing" });
+  // @ts-expect-error AcceptInvitation needs the invitation's id
+  void createElement(AcceptInvitation, {});
   // @ts-expect-error sign-up needs a password
   void client.signUp.email({ name: "x", email: "x@example.com" });
   const error: AuthError = new AuthError("UNAUTHORIZED");
@@ -286,7 +302,7 @@ describe("the npm package", () => {
       mail: [["reset-password", "Consumer <auth@consumer.example>", "consumer@example.com", true]],
       css: true,
       html: expect.stringMatching(/<p>(pending|ready)<\/p>/),
-      screens: ["Anmelden", "Konto erstellen", "Organisation erstellen"],
+      screens: ["Anmelden", "Konto erstellen", "Organisation erstellen", "Konto", "Einladung"],
     });
   }, 240_000);
 
