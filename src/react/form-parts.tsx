@@ -2,6 +2,7 @@ import {
   type ButtonHTMLAttributes,
   createContext,
   type FormEvent,
+  type FormHTMLAttributes,
   type InputHTMLAttributes,
   type MouseEvent,
   type ReactNode,
@@ -26,6 +27,30 @@ interface Frame {
   navigate: Navigate;
   /** For dates; the words come from `t`. */
   locale?: Localization;
+  /**
+   * The class names the parts draw with: `gh` (components.css, the default) or `app` (Gatehouse's
+   * application styles.css, which uses the same parts for its own screens).
+   */
+  classes?: "gh" | "app";
+}
+
+/** The application's names where they are not the gh- name without its prefix. */
+const appNames: Record<string, string> = {
+  label: "",
+  input: "",
+  "input-row": "input-with-action",
+  form: "",
+  error: "form-error",
+};
+
+/** Class names in the frame's scheme: `cls("button", "primary")`. */
+function useClasses() {
+  const scheme = useContext(FrameContext).classes ?? "gh";
+  return (...names: string[]) =>
+    names
+      .map((name) => (scheme === "gh" ? `gh-${name}` : (appNames[name] ?? name)))
+      .filter(Boolean)
+      .join(" ") || undefined;
 }
 const FrameContext = createContext<Frame>({ t: translator("en"), navigate: (href) => window.location.assign(href) });
 export const useFrame = () => useContext(FrameContext);
@@ -102,6 +127,7 @@ export function Field({
   describedBy: extra,
   ...input
 }: FieldProps & { after?: ReactNode; below?: ReactNode; describedBy?: string }) {
+  const cls = useClasses();
   const id = useId();
   const { t } = useFrame();
   const shownHint = error ? undefined : hint;
@@ -110,7 +136,7 @@ export function Field({
   const control = (
     <input
       id={id}
-      className="gh-input"
+      className={cls("input")}
       data-testid={testId}
       aria-invalid={error ? true : undefined}
       aria-describedby={describedBy}
@@ -118,12 +144,12 @@ export function Field({
     />
   );
   return (
-    <div className="gh-field">
-      <label htmlFor={id} className="gh-label">
+    <div className={cls("field")}>
+      <label htmlFor={id} className={cls("label")}>
         {label}
       </label>
       {after ? (
-        <div className="gh-input-row">
+        <div className={cls("input-row")}>
           {control}
           {after}
         </div>
@@ -131,12 +157,12 @@ export function Field({
         control
       )}
       {shownHint && (
-        <p id={`${id}-hint`} className="gh-hint">
+        <p id={`${id}-hint`} className={cls("hint")}>
           {shownHint}
         </p>
       )}
       {error && (
-        <p id={`${id}-error`} className="gh-field-error" data-testid={`${testId}-error`}>
+        <p id={`${id}-error`} className={cls("field-error")} data-testid={`${testId}-error`}>
           {t(error.key, error.vars)}
         </p>
       )}
@@ -147,6 +173,7 @@ export function Field({
 
 /** A password input with a show/hide toggle and, with `meter`, the strength of what is typed. */
 export function PasswordField({ meter, ...props }: Omit<FieldProps, "type"> & { meter?: { minLength: number } }) {
+  const cls = useClasses();
   const [shown, setShown] = useState(false);
   const meterId = useId();
   const { t } = useFrame();
@@ -163,7 +190,7 @@ export function PasswordField({ meter, ...props }: Omit<FieldProps, "type"> & { 
       after={
         <button
           type="button"
-          className="gh-button gh-secondary gh-toggle"
+          className={cls("button", "secondary", "toggle")}
           aria-pressed={shown}
           aria-label={t("password.showLabel")}
           data-testid={`${props.testId}-toggle`}
@@ -178,6 +205,7 @@ export function PasswordField({ meter, ...props }: Omit<FieldProps, "type"> & { 
 }
 
 function StrengthMeter({ id, password, minLength }: { id: string; password: string; minLength: number }) {
+  const cls = useClasses();
   const { t } = useFrame();
   const [common, setCommon] = useState<Set<string> | null>(null);
   useEffect(() => {
@@ -189,13 +217,13 @@ function StrengthMeter({ id, password, minLength }: { id: string; password: stri
   }, []);
   const strength = judgePassword(password, minLength, common);
   return (
-    <div className="gh-strength" data-score={strength.score} data-testid="password-strength">
-      <span className="gh-strength-bar" aria-hidden="true">
+    <div className={cls("strength")} data-score={strength.score} data-testid="password-strength">
+      <span className={cls("strength-bar")} aria-hidden="true">
         {[1, 2, 3, 4].map((step) => (
-          <span key={step} className={step <= strength.score ? "gh-on" : ""} />
+          <span key={step} className={step <= strength.score ? cls("on") : undefined} />
         ))}
       </span>
-      <span id={id} className="gh-strength-label" data-testid="password-strength-label">
+      <span id={id} className={cls("strength-label")} data-testid="password-strength-label">
         {t("password.strength", { label: t(strength.label, { min: minLength }) })}
       </span>
     </div>
@@ -207,31 +235,32 @@ export function Form({
   error,
   onSubmit,
   label,
-  onChange,
   children,
-}: {
-  error?: HasCode | null;
+  className,
+  ...form
+}: Omit<FormHTMLAttributes<HTMLFormElement>, "onSubmit"> & {
+  error?: HasCode | string | null;
   onSubmit: (event: FormEvent) => void;
-  label: string;
-  /** Any field changed (a screen clears its "saved" notice). */
-  onChange?: () => void;
+  /** The form's accessible name. */
+  label?: string;
   children: ReactNode;
 }) {
+  const cls = useClasses();
   const ref = useRef<HTMLFormElement>(null);
   const [attempts, setAttempts] = useState(0);
   useEffect(() => {
     if (attempts) ref.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [attempts]);
   useEffect(() => {
-    if (error) ref.current?.querySelector<HTMLElement>(".gh-error")?.focus();
+    if (error) ref.current?.querySelector<HTMLElement>('[role="alert"]')?.focus();
   }, [error]);
   return (
     <form
       ref={ref}
       noValidate
       aria-label={label}
-      className="gh-form"
-      onChange={onChange}
+      {...form}
+      className={[cls("form"), className].filter(Boolean).join(" ") || undefined}
       onSubmit={(event) => {
         event.preventDefault();
         onSubmit(event);
@@ -254,8 +283,9 @@ export function Checkbox({
   checked: boolean;
   onChange: (value: boolean) => void;
 }) {
+  const cls = useClasses();
   return (
-    <label className="gh-checkbox">
+    <label className={cls("checkbox")}>
       <input type="checkbox" data-testid={testId} checked={checked} onChange={(e) => onChange(e.target.checked)} />
       {label}
     </label>
@@ -264,10 +294,11 @@ export function Checkbox({
 
 /** The server's answer in words (role=alert so screen readers hear it). */
 export function ErrorMessage({ error, testId = "form-error" }: { error: HasCode | string | null; testId?: string }) {
+  const cls = useClasses();
   const { t } = useFrame();
   if (!error) return null;
   return (
-    <p role="alert" className="gh-error" data-testid={testId} tabIndex={-1}>
+    <p role="alert" className={cls("error")} data-testid={testId} tabIndex={-1}>
       {messageFor(error, t)}
     </p>
   );
@@ -286,12 +317,13 @@ export function Notice({
   testId?: string;
   takeFocus?: boolean;
 }) {
+  const cls = useClasses();
   const ref = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
     if (takeFocus) ref.current?.focus();
   }, [takeFocus]);
   return (
-    <p ref={ref} role="status" className="gh-notice" data-testid={testId} tabIndex={takeFocus ? -1 : undefined}>
+    <p ref={ref} role="status" className={cls("notice")} data-testid={testId} tabIndex={takeFocus ? -1 : undefined}>
       {children}
     </p>
   );
@@ -337,10 +369,11 @@ export function Button({
   pending?: boolean;
   variant?: "primary" | "secondary" | "danger" | "text";
 }) {
+  const cls = useClasses();
   return (
     <button
       type="submit"
-      className={`gh-button gh-${variant}`}
+      className={cls("button", variant)}
       disabled={pending || button.disabled}
       aria-busy={pending || undefined}
       {...button}
