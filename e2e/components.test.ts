@@ -510,3 +510,55 @@ describe("SignIn and SignUp", () => {
     await context.close();
   });
 });
+
+describe("UserProfile and AcceptInvitation, as a consumer drops them in", () => {
+  const preview = (query: Record<string, string>) =>
+    `${e2e.service.origin}/dev/components?${new URLSearchParams(query)}`;
+  const style = (page: Page, testId: string, property: string) =>
+    page.getByTestId(testId).evaluate((node, name) => getComputedStyle(node).getPropertyValue(name), property);
+  const de = (key: Parameters<typeof translate>[1]) => translate("de", key);
+
+  it("AcceptInvitation, signed out, in German with an appearance: create an account first", async () => {
+    const ownerPage = await pageInAcme(owner);
+    const invited = `gast-${Date.now()}@example.com`;
+    const invitation = await api(ownerPage, "/organization/invite-member", { email: invited, role: "member" });
+    const context = await e2e.newContext({ viewport: { width: 1100, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(preview({ lang: "de", theme: "dark", primary: "#f4a6d7", invitation: invitation.id }));
+    const card = page.getByTestId("gh-accept-invitation");
+    await page.getByTestId("invitation-summary").waitFor();
+    expect(await card.getByRole("heading", { level: 1 }).textContent()).toBe(de("invitation.title"));
+    expect(await page.getByTestId("invitation-summary").textContent()).toBe(
+      `${owner.name} lädt Sie ein, Acme als ${de("role.member")} beizutreten.`,
+    );
+    expect(await card.textContent()).toContain(invited);
+    expect(await page.getByTestId("invitation-sign-up").textContent()).toBe(de("invitation.createAccount"));
+    expect(await style(page, "invitation-sign-up", "background-color")).toBe("rgb(244, 166, 215)");
+    expect(await style(page, "gh-accept-invitation", "color-scheme")).toBe("dark");
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByTestId("invitation-sign-up").click();
+    await page.waitForURL(/\/sign-up\?/);
+    expect(await page.getByTestId("sign-up-email").inputValue()).toBe(invited);
+    await context.close();
+    await ownerPage.context().close();
+  });
+
+  it("UserProfile, signed in, in German: its menu switches sections in place", async () => {
+    const page = await pageFor(member);
+    await page.goto(preview({ lang: "de", primary: "#7a1f5c", radius: "14px", profile: "1" }));
+    const profile = page.getByTestId("gh-user-profile");
+    await page.getByTestId("profile-submit").waitFor();
+    expect(await profile.getByRole("heading", { level: 1 }).textContent()).toBe(de("profile.account"));
+    expect(await page.getByTestId("profile-name").inputValue()).toBe(member.name);
+    expect(await style(page, "profile-submit", "background-color")).toBe("rgb(122, 31, 92)");
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    const before = page.url();
+    await page.getByTestId("profile-nav-security").click();
+    await page.getByTestId("change-password-submit").waitFor();
+    expect(page.url()).toBe(before);
+    expect(await page.getByTestId("profile-nav-security").getAttribute("aria-current")).toBe("page");
+    expect(await page.getByTestId("change-password-submit").textContent()).toBe(de("changePassword.form"));
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+});

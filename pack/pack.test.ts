@@ -80,6 +80,7 @@ import { renderToString } from "react-dom/server";
 import { type Auth, AuthError, createAuth, type OutgoingMail, type SessionWithUser, toNextJsHandler } from "gatehouse-auth";
 import { createNodeAuthClient, type InferAdditionalFields } from "gatehouse-auth/client";
 import {
+  AcceptInvitation,
   AuthProvider,
   CreateOrganization,
   OrganizationList,
@@ -87,6 +88,8 @@ import {
   SignIn,
   type SignInProps,
   SignUp,
+  UserProfile,
+  type UserProfileSection,
   useSession,
 } from "gatehouse-auth/react";
 import { fromNodeHeaders, toNodeHandler } from "gatehouse-auth/node";
@@ -161,6 +164,8 @@ const screens = [
   heading(createElement(CreateOrganization, { localization: "de", appearance })),
   heading(createElement(OrganizationProfile, { localization: "de", appearance, section: "members", navigation: false })),
   heading(createElement(OrganizationList, { localization: "de", appearance })),
+  heading(createElement(UserProfile, { localization: "de", appearance, section: "security" satisfies UserProfileSection })),
+  heading(createElement(AcceptInvitation, { localization: "de", appearance, invitationId: "from-the-mail" })),
 ];
 
 // Wrong uses must not compile: if a declaration went missing and a type became any, these
@@ -179,6 +184,10 @@ export function typeChecks() {
   // @ts-expect-error the components speak English and German
   const french: SignInProps = { localization: "fr" };
   void french;
+  // @ts-expect-error UserProfile's sections are named
+  void createElement(UserProfile, { section: "billing" });
+  // @ts-expect-error AcceptInvitation needs the invitation's id
+  void createElement(AcceptInvitation, {});
   // @ts-expect-error sign-up needs a password
   void client.signUp.email({ name: "x", email: "x@example.com" });
   const error: AuthError = new AuthError("UNAUTHORIZED");
@@ -297,7 +306,15 @@ describe("the npm package", () => {
       mail: [["reset-password", "Consumer <auth@consumer.example>", "consumer@example.com", true]],
       css: true,
       html: expect.stringMatching(/<p>(pending|ready)<\/p>/),
-      screens: ["Anmelden", "Konto erstellen", "Organisation erstellen", "Mitglieder", "Ihre Organisationen"],
+      screens: [
+        "Anmelden",
+        "Konto erstellen",
+        "Organisation erstellen",
+        "Mitglieder",
+        "Ihre Organisationen",
+        "Konto",
+        "Einladung",
+      ],
     });
   }, 240_000);
 

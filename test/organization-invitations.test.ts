@@ -561,6 +561,64 @@ describe("listing invitations", () => {
   });
 });
 
+describe("invitation-preview: the link's page, signed out (issue 31)", () => {
+  it("names the organization, inviter, role and address of a pending invitation, to anyone holding its id", async () => {
+    const { owner } = await createOrganization(server, { name: "Preview Co" });
+    const email = freshEmail();
+    const inv = (await owner.browser.post("/organization/invite-member", { email, role: "admin" })).body;
+    const preview = await server.browser().get(`/organization/invitation-preview?id=${inv.id}`);
+    expect(preview.status).toBe(200);
+    expect(preview.body).toEqual({
+      id: inv.id,
+      organizationName: "Preview Co",
+      inviterName: "Owner",
+      role: "admin",
+      email,
+      expiresAt: inv.expiresAt,
+    });
+    // Nothing more than that: no organization id or slug, no inviter address.
+    expect(Object.keys(preview.body).sort()).toEqual([
+      "email",
+      "expiresAt",
+      "id",
+      "inviterName",
+      "organizationName",
+      "role",
+    ]);
+  });
+
+  it("answers one INVITATION_NOT_FOUND for unknown, answered, withdrawn and expired ids, and 400 for bad input", async () => {
+    const { owner } = await createOrganization(server);
+    const invite = async () =>
+      (await owner.browser.post("/organization/invite-member", { email: freshEmail(), role: "member" })).body;
+    const anyone = server.browser();
+    const notFound = async (id: string) => {
+      const answer = await anyone.get(`/organization/invitation-preview?id=${encodeURIComponent(id)}`);
+      return [answer.status, answer.body.code];
+    };
+    const gone = [400, "INVITATION_NOT_FOUND"];
+    expect(await notFound("x".repeat(32))).toEqual(gone);
+    const canceled = await invite();
+    expect((await owner.browser.post("/organization/cancel-invitation", { invitationId: canceled.id })).status).toBe(
+      200,
+    );
+    expect(await notFound(canceled.id)).toEqual(gone);
+    const expired = await invite();
+    await server.auth.database.db
+      .updateTable("invitation")
+      .set({ expiresAt: new Date(Date.now() - 60_000).toISOString() as never })
+      .where("id", "=", expired.id)
+      .execute();
+    expect(await notFound(expired.id)).toEqual(gone);
+    expect(await notFound("y".repeat(5000))).toEqual(gone);
+    for (const query of ["", "?id="]) {
+      const answer = await anyone.get(`/organization/invitation-preview${query}`);
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+    }
+  });
+});
+
 describe("who invited a member", () => {
   it("accept-invitation records the inviter; list-members and get-full-organization return their id", async () => {
     const { owner, organizationId } = await createOrganization(server);

@@ -1,3 +1,4 @@
+import { URI } from "otpauth";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TestBrowser } from "./helpers/browser.js";
 import { type MailCapture, startMailCapture } from "./helpers/mail.js";
@@ -18,7 +19,7 @@ beforeAll(async () => {
   capture = await startMailCapture();
   const extra = { mail: { smtpUrl: capture.url } };
   server = await startTestServer({
-    options: { audit: { enabled: true }, securityActivity: { enabled: true } },
+    options: { audit: { enabled: true }, securityActivity: { enabled: true }, twoFactor: { enabled: true } },
     extra,
   });
   off = await startTestServer({ options: { audit: { enabled: true } }, extra });
@@ -162,6 +163,24 @@ describe("GET /security-activity", () => {
     expect((await laptop.post("/revoke-session", { token: other.id })).status).toBe(200);
     expect((await laptop.get("/security-activity")).body.devices).toHaveLength(1);
     expect((await server.browser().get("/security-activity")).status).toBe(401);
+  });
+
+  it("says how many backup codes are left: null with two-factor off, one fewer after each is used", async () => {
+    const account = await signUp(server, { email: uniqueEmail("codes"), verified: true });
+    expect((await account.browser.get("/security-activity")).body.backupCodesRemaining).toBeNull();
+    const enabled = await account.browser.post("/two-factor/enable", { password: account.password });
+    const { totpURI, backupCodes } = enabled.body as { totpURI: string; backupCodes: string[] };
+    // Enrolled but not confirmed: two-factor is still off.
+    expect((await account.browser.get("/security-activity")).body.backupCodesRemaining).toBeNull();
+    const totp = URI.parse(totpURI) as import("otpauth").TOTP;
+    const code = totp.generate({ timestamp: server.clock.now().getTime() });
+    expect((await account.browser.post("/two-factor/verify-totp", { code })).status).toBe(200);
+    expect((await account.browser.get("/security-activity")).body.backupCodesRemaining).toBe(backupCodes.length);
+
+    const phone = server.browser();
+    expect((await signIn(phone, account.email, account.password)).body.twoFactorRedirect).toBe(true);
+    expect((await phone.post("/two-factor/verify-backup-code", { code: backupCodes[0] })).status).toBe(200);
+    expect((await phone.get("/security-activity")).body.backupCodesRemaining).toBe(backupCodes.length - 1);
   });
 });
 

@@ -11,7 +11,7 @@ export const signedOutScreens: Screen[] = [
   ["/reset-password?error=INVALID_TOKEN", "reset-link-error", "", "resetPassword.title"],
   ["/verified", "verify-success", "", "verified.title"],
   ["/verified?error=TOKEN_EXPIRED", "verify-error", "", "verified.failedTitle"],
-  ["/accept-invitation/some-id", "invitation-sign-in", "", "invitation.title"],
+  ["/accept-invitation/some-id", "invitation-error", "", "invitation.title"],
   ["/two-factor", "two-factor-submit", "two-factor", "twoFactor.title"],
   ["/sign-in/link", "magic-link-submit", "", "magicLink.title"],
   ["/sign-in/code", "email-code-submit", "", "emailCode.title"],

@@ -251,6 +251,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["POST"],
     refreshes: ["activeOrganization"],
   },
+  "/organization/invitation-preview": {
+    methods: ["GET"],
+    refreshes: [],
+  },
   "/organization/invite-member": {
     methods: ["POST"],
     refreshes: ["activeOrganization"],

@@ -150,6 +150,8 @@ export interface OrganizationCalls {
   rejectInvitation: Call<typeof org.rejectInvitation>;
   cancelInvitation: Call<typeof org.cancelInvitation>;
   getInvitation: Call<typeof org.getInvitation>;
+  /** Signed out too: what the invitation link shows before the invitee has an account. */
+  invitationPreview: Call<typeof org.invitationPreview>;
   listInvitations: OptionalCall<typeof org.listInvitations>;
   listUserInvitations: OptionalCall<typeof org.listUserInvitations>;
   removeMember: Call<typeof org.removeMember>;

@@ -30,6 +30,20 @@ export const invitationDetailsModel = invitationModel.extend({
 });
 export type InvitationDetails = z.output<typeof invitationDetailsModel>;
 
+/**
+ * What an invitation link shows before sign-in (issue 31): enough to decide and to create the
+ * account with the invited address. Keyed by the invitation's id, which only its mail carries.
+ */
+export const invitationPreviewModel = z.object({
+  id: z.string(),
+  organizationName: z.string(),
+  inviterName: z.string(),
+  role: z.string(),
+  email: z.string(),
+  expiresAt: timestamp,
+});
+export type InvitationPreview = z.output<typeof invitationPreviewModel>;
+
 /** create replies with the organization and its first member. */
 export const createdOrganizationModel = organizationModel.extend({ members: z.array(memberModel) });
 export type CreatedOrganization = z.output<typeof createdOrganizationModel>;

@@ -30,6 +30,11 @@ export const activeDeviceModel = z.object({
 export const securityActivityReply = z.object({
   signIns: z.array(signInActivityModel),
   devices: z.array(activeDeviceModel),
+  /**
+   * Unused backup codes of the account's two-factor; null while two-factor is off. Optional: servers
+   * before issue 31 do not send it (docs/wire-decisions.md).
+   */
+  backupCodesRemaining: z.number().int().nullable().optional(),
 });
 export type SecurityActivity = z.output<typeof securityActivityReply>;
 

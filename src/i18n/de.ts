@@ -402,7 +402,7 @@ export const de: Catalogue = {
   "twoFactor.verify": "Bestätigen",
   "twoFactor.alternatives": "Andere Wege zur Bestätigung",
 
-  "security.title": "E-Mail-Adresse und Passwort",
+  "security.title": "Sicherheit",
   "security.email": "E-Mail-Adresse",
   "security.email.sent":
     "Sehen Sie in Ihr Postfach: Wir haben einen Link gesendet, mit dem Sie die Änderung bestätigen.",
@@ -920,4 +920,22 @@ export const de: Catalogue = {
   "audit.outcome.failure": "abgelehnt",
   "audit.outcome.challenged": "zweiter Faktor verlangt",
   "activity.refused": "abgelehnt",
+  // Issue 31: UserProfile und AcceptInvitation.
+  "profile.account": "Konto",
+  "profile.copy": "Kopieren",
+  "profile.copied": "Kopiert",
+  "profile.copyCodes": "Backup-Codes kopieren",
+  "profile.copyKey": "Schlüssel kopieren",
+  "profile.backupCodes.remaining": "Noch {count} unbenutzte Backup-Codes. Jeder funktioniert einmal.",
+  "profile.backupCodes.none":
+    "Keine unbenutzten Backup-Codes mehr. Erstellen Sie neue, damit Sie sich auch ohne Ihre Authenticator-App anmelden können.",
+  "profile.deleted": "Ihr Konto wurde gelöscht.",
+  "error.INVALID_BACKUP_CODE":
+    "Dieser Backup-Code ist falsch oder wurde schon verwendet: Jeder funktioniert nur einmal. Versuchen Sie einen anderen Ihrer Codes oder Ihre Authenticator-App. Nach der Anmeldung können Sie unter Konto, Sicherheit neue Codes erstellen.",
+  "invitation.signedOut":
+    "Erstellen Sie ein Konto mit {email}, um beizutreten, oder melden Sie sich an, wenn Sie schon eines haben.",
+  "invitation.createAccount": "Konto erstellen",
+  "invitation.otherAccount":
+    "Sie sind als {email} angemeldet, die Einladung gilt aber für {invited}. Melden Sie sich ab und verwenden Sie diese Adresse.",
+  "invitation.notFound": "Diese Einladung gilt nicht mehr: Sie wurde beantwortet, zurückgezogen oder ist abgelaufen.",
 };

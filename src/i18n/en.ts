@@ -397,7 +397,7 @@ export const en = {
   "twoFactor.verify": "Verify",
   "twoFactor.alternatives": "Other ways to verify",
 
-  "security.title": "Email and password",
+  "security.title": "Security",
   "security.email": "Email address",
   "security.email.sent": "Check your inbox: we have sent a link to confirm the change.",
   "security.password.changed": "Password changed.",
@@ -888,4 +888,21 @@ export const en = {
   "audit.outcome.failure": "refused",
   "audit.outcome.challenged": "second factor asked",
   "activity.refused": "refused",
+  // Issue 31: UserProfile and AcceptInvitation.
+  "profile.account": "Account",
+  "profile.copy": "Copy",
+  "profile.copied": "Copied",
+  "profile.copyCodes": "Copy the backup codes",
+  "profile.copyKey": "Copy the key",
+  "profile.backupCodes.remaining": "{count} unused backup codes left. Each one works once.",
+  "profile.backupCodes.none":
+    "No unused backup codes left. Make new ones, so you can still sign in without your authenticator app.",
+  "profile.deleted": "Your account has been deleted.",
+  "error.INVALID_BACKUP_CODE":
+    "This backup code is wrong or has already been used: each one works once. Try another of your codes, or use your authenticator app. Once signed in, you can make new codes under Account, Security.",
+  "invitation.signedOut": "Create an account with {email} to join, or sign in if you already have one.",
+  "invitation.createAccount": "Create account",
+  "invitation.otherAccount":
+    "You are signed in as {email}, but the invitation is for {invited}. Sign out and use that address.",
+  "invitation.notFound": "This invitation is no longer valid: it was answered, withdrawn or has expired.",
 } as const;

@@ -3,7 +3,16 @@ import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { createNodeAuthClient } from "../client/index.js";
 import * as entry from "./index.js";
-import { AuthProvider, CreateOrganization, OrganizationList, OrganizationProfile, SignIn, SignUp } from "./index.js";
+import {
+  AcceptInvitation,
+  AuthProvider,
+  CreateOrganization,
+  OrganizationList,
+  OrganizationProfile,
+  SignIn,
+  SignUp,
+  UserProfile,
+} from "./index.js";
 import { appearanceStyle, componentTranslator } from "./localization.js";
 
 /** The React entry (`gatehouse-auth/react`): its screen components, their words and their appearance. */
@@ -19,6 +28,8 @@ describe("the React entry", () => {
         "OrganizationList",
         "UserButton",
         "OrganizationSwitcher",
+        "UserProfile",
+        "AcceptInvitation",
         "useServerOptions",
       ]),
     );
@@ -41,6 +52,13 @@ describe("the React entry", () => {
     expect(render(<CreateOrganization {...shared} headingLevel={2} />)).toMatch(
       /<h2[^>]*>Organisation erstellen<\/h2>/,
     );
+    // UserProfile: its heading and fixed menu in German (the sections wait for the session).
+    const profile = render(<UserProfile {...shared} section="security" sectionHref={(s) => `/konto/${s}`} />);
+    expect(profile).toMatch(/<h1[^>]*>Konto<\/h1>/);
+    expect(profile).toContain('href="/konto/security" aria-current="page"');
+    expect(profile).toContain(">Sicherheit</a>");
+    expect(profile).toContain("Einen Moment …");
+    expect(render(<AcceptInvitation {...shared} invitationId="abc" />)).toMatch(/<h1[^>]*>Einladung<\/h1>/);
   });
 
   it("renders OrganizationProfile and OrganizationList in German, loading, with an appearance", () => {

@@ -2,6 +2,8 @@
  * The components (UserButton, OrganizationSwitcher, their menu button; the screens SignIn,
  * SignUp, CreateOrganization, OrganizationProfile and OrganizationList) and the queries behind them; styles in components.css.
  */
+
+export { AcceptInvitation, type AcceptInvitationProps } from "./accept-invitation.js";
 export { Avatar, initials } from "./avatar.js";
 export { CreateOrganization, type CreateOrganizationProps } from "./create-organization.js";
 export type { Appearance, Labels, Localization } from "./localization.js";
@@ -28,3 +30,4 @@ export { SignIn, type SignInProps, type SignInView } from "./sign-in.js";
 export { SignUp, type SignUpProps } from "./sign-up.js";
 export { slugify } from "./slug.js";
 export { UserButton, type UserButtonProps, userButtonLabels } from "./user-button.js";
+export { UserProfile, type UserProfileProps, type UserProfileSection, userProfileSections } from "./user-profile.js";

@@ -2,6 +2,7 @@ import {
   type ButtonHTMLAttributes,
   createContext,
   type FormEvent,
+  type FormHTMLAttributes,
   type InputHTMLAttributes,
   type MouseEvent,
   type ReactNode,
@@ -12,7 +13,7 @@ import {
   useState,
 } from "react";
 import { type MessageKey, type MessageVars, type Translate, translator } from "../i18n/index.js";
-import { type Appearance, appearanceStyle } from "./localization.js";
+import { type Appearance, appearanceStyle, type Localization } from "./localization.js";
 import { type HasCode, messageFor } from "./messages.js";
 import type { Navigate } from "./navigate.js";
 import { judgePassword, loadCommonPasswords } from "./password-strength.js";
@@ -24,9 +25,37 @@ import { judgePassword, loadCommonPasswords } from "./password-strength.js";
 interface Frame {
   t: Translate;
   navigate: Navigate;
+  /** For dates; the words come from `t`. */
+  locale?: Localization;
+  /**
+   * The class names the parts draw with: `gh` (components.css, the default) or `app` (Gatehouse's
+   * application styles.css, which uses the same parts for its own screens).
+   */
+  classes?: "gh" | "app";
+}
+
+/** The application's names where they are not the gh- name without its prefix. */
+const appNames: Record<string, string> = {
+  label: "",
+  input: "",
+  "input-row": "input-with-action",
+  form: "",
+  error: "form-error",
+};
+
+/** Class names in the frame's scheme: `cls("button", "primary")`. */
+function useClasses() {
+  const scheme = useContext(FrameContext).classes ?? "gh";
+  return (...names: string[]) =>
+    names
+      .map((name) => (scheme === "gh" ? `gh-${name}` : (appNames[name] ?? name)))
+      .filter(Boolean)
+      .join(" ") || undefined;
 }
 const FrameContext = createContext<Frame>({ t: translator("en"), navigate: (href) => window.location.assign(href) });
 export const useFrame = () => useContext(FrameContext);
+/** For components with a root of their own (UserProfile): the same words and navigation for their parts. */
+export const FrameProvider = FrameContext.Provider;
 
 /** A field's message: a catalogue key, with the values it names (`{min}`). */
 export interface FieldMessage {
@@ -38,6 +67,7 @@ export interface FieldMessage {
 export function ComponentRoot({
   t,
   navigate,
+  locale,
   appearance,
   title,
   testId,
@@ -55,7 +85,7 @@ export function ComponentRoot({
   const titleId = useId();
   const Heading = headingLevel === 1 ? "h1" : "h2";
   return (
-    <FrameContext.Provider value={{ t, navigate }}>
+    <FrameContext.Provider value={{ t, navigate, locale }}>
       <section
         className={className ? `gh-root gh-card ${className}` : "gh-root gh-card"}
         style={appearanceStyle(appearance)}
@@ -121,6 +151,7 @@ export function Field({
   describedBy: extra,
   ...input
 }: FieldProps & { after?: ReactNode; below?: ReactNode; describedBy?: string }) {
+  const cls = useClasses();
   const id = useId();
   const { t } = useFrame();
   const shownHint = error ? undefined : hint;
@@ -129,7 +160,7 @@ export function Field({
   const control = (
     <input
       id={id}
-      className="gh-input"
+      className={cls("input")}
       data-testid={testId}
       aria-invalid={error ? true : undefined}
       aria-describedby={describedBy}
@@ -137,12 +168,12 @@ export function Field({
     />
   );
   return (
-    <div className="gh-field">
-      <label htmlFor={id} className="gh-label">
+    <div className={cls("field")}>
+      <label htmlFor={id} className={cls("label")}>
         {label}
       </label>
       {after ? (
-        <div className="gh-input-row">
+        <div className={cls("input-row")}>
           {control}
           {after}
         </div>
@@ -150,12 +181,12 @@ export function Field({
         control
       )}
       {shownHint && (
-        <p id={`${id}-hint`} className="gh-hint">
+        <p id={`${id}-hint`} className={cls("hint")}>
           {shownHint}
         </p>
       )}
       {error && (
-        <p id={`${id}-error`} className="gh-field-error" data-testid={`${testId}-error`}>
+        <p id={`${id}-error`} className={cls("field-error")} data-testid={`${testId}-error`}>
           {t(error.key, error.vars)}
         </p>
       )}
@@ -166,6 +197,7 @@ export function Field({
 
 /** A password input with a show/hide toggle and, with `meter`, the strength of what is typed. */
 export function PasswordField({ meter, ...props }: Omit<FieldProps, "type"> & { meter?: { minLength: number } }) {
+  const cls = useClasses();
   const [shown, setShown] = useState(false);
   const meterId = useId();
   const { t } = useFrame();
@@ -182,7 +214,7 @@ export function PasswordField({ meter, ...props }: Omit<FieldProps, "type"> & { 
       after={
         <button
           type="button"
-          className="gh-button gh-secondary gh-toggle"
+          className={cls("button", "secondary", "toggle")}
           aria-pressed={shown}
           aria-label={t("password.showLabel")}
           data-testid={`${props.testId}-toggle`}
@@ -197,6 +229,7 @@ export function PasswordField({ meter, ...props }: Omit<FieldProps, "type"> & { 
 }
 
 function StrengthMeter({ id, password, minLength }: { id: string; password: string; minLength: number }) {
+  const cls = useClasses();
   const { t } = useFrame();
   const [common, setCommon] = useState<Set<string> | null>(null);
   useEffect(() => {
@@ -208,13 +241,13 @@ function StrengthMeter({ id, password, minLength }: { id: string; password: stri
   }, []);
   const strength = judgePassword(password, minLength, common);
   return (
-    <div className="gh-strength" data-score={strength.score} data-testid="password-strength">
-      <span className="gh-strength-bar" aria-hidden="true">
+    <div className={cls("strength")} data-score={strength.score} data-testid="password-strength">
+      <span className={cls("strength-bar")} aria-hidden="true">
         {[1, 2, 3, 4].map((step) => (
-          <span key={step} className={step <= strength.score ? "gh-on" : ""} />
+          <span key={step} className={step <= strength.score ? cls("on") : undefined} />
         ))}
       </span>
-      <span id={id} className="gh-strength-label" data-testid="password-strength-label">
+      <span id={id} className={cls("strength-label")} data-testid="password-strength-label">
         {t("password.strength", { label: t(strength.label, { min: minLength }) })}
       </span>
     </div>
@@ -227,26 +260,31 @@ export function Form({
   onSubmit,
   label,
   children,
-}: {
-  error?: HasCode | null;
+  className,
+  ...form
+}: Omit<FormHTMLAttributes<HTMLFormElement>, "onSubmit"> & {
+  error?: HasCode | string | null;
   onSubmit: (event: FormEvent) => void;
-  label: string;
+  /** The form's accessible name. */
+  label?: string;
   children: ReactNode;
 }) {
+  const cls = useClasses();
   const ref = useRef<HTMLFormElement>(null);
   const [attempts, setAttempts] = useState(0);
   useEffect(() => {
     if (attempts) ref.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [attempts]);
   useEffect(() => {
-    if (error) ref.current?.querySelector<HTMLElement>(".gh-error")?.focus();
+    if (error) ref.current?.querySelector<HTMLElement>('[role="alert"]')?.focus();
   }, [error]);
   return (
     <form
       ref={ref}
       noValidate
       aria-label={label}
-      className="gh-form"
+      {...form}
+      className={[cls("form"), className].filter(Boolean).join(" ") || undefined}
       onSubmit={(event) => {
         event.preventDefault();
         onSubmit(event);
@@ -269,8 +307,9 @@ export function Checkbox({
   checked: boolean;
   onChange: (value: boolean) => void;
 }) {
+  const cls = useClasses();
   return (
-    <label className="gh-checkbox">
+    <label className={cls("checkbox")}>
       <input type="checkbox" data-testid={testId} checked={checked} onChange={(e) => onChange(e.target.checked)} />
       {label}
     </label>
@@ -279,16 +318,20 @@ export function Checkbox({
 
 /** The server's answer in words (role=alert so screen readers hear it). */
 export function ErrorMessage({ error, testId = "form-error" }: { error: HasCode | string | null; testId?: string }) {
+  const cls = useClasses();
   const { t } = useFrame();
   if (!error) return null;
   return (
-    <p role="alert" className="gh-error" data-testid={testId} tabIndex={-1}>
+    <p role="alert" className={cls("error")} data-testid={testId} tabIndex={-1}>
       {messageFor(error, t)}
     </p>
   );
 }
 
-/** A status line; with `takeFocus` it takes the focus (the button that caused it went away). */
+/**
+ * A status message. With `takeFocus` it takes the focus when it appears: after removing something
+ * whose button went away with it, keyboard users carry on from here.
+ */
 export function Notice({
   children,
   testId = "notice",
@@ -298,15 +341,43 @@ export function Notice({
   testId?: string;
   takeFocus?: boolean;
 }) {
+  const cls = useClasses();
   const ref = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
     if (takeFocus) ref.current?.focus();
   }, [takeFocus]);
   return (
-    <p ref={ref} role="status" className="gh-notice" data-testid={testId} tabIndex={takeFocus ? -1 : undefined}>
+    <p ref={ref} role="status" className={cls("notice")} data-testid={testId} tabIndex={takeFocus ? -1 : undefined}>
       {children}
     </p>
   );
+}
+
+/** One card of a multi-card screen (UserProfile's sections): a titled section. */
+export function Panel({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
+  const id = useId();
+  return (
+    <section className="gh-card gh-panel" aria-labelledby={id} data-testid={testId}>
+      <h2 id={id} className="gh-panel-title">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+export function Loading() {
+  const { t } = useFrame();
+  return (
+    <p className="gh-hint" role="status" aria-live="polite">
+      {t("common.loading")}
+    </p>
+  );
+}
+
+/** Buttons side by side, with a gap between them (they wrap on a narrow screen). */
+export function Actions({ children }: { children: ReactNode }) {
+  return <div className="gh-actions">{children}</div>;
 }
 
 /**
@@ -318,11 +389,15 @@ export function Button({
   variant = "primary",
   children,
   ...button
-}: ButtonHTMLAttributes<HTMLButtonElement> & { pending?: boolean; variant?: "primary" | "secondary" | "text" }) {
+}: ButtonHTMLAttributes<HTMLButtonElement> & {
+  pending?: boolean;
+  variant?: "primary" | "secondary" | "danger" | "text";
+}) {
+  const cls = useClasses();
   return (
     <button
       type="submit"
-      className={`gh-button gh-${variant}`}
+      className={cls("button", variant)}
       disabled={pending || button.disabled}
       aria-busy={pending || undefined}
       {...button}

@@ -30,6 +30,8 @@ export interface SignUpProps {
   signInHref?: string | null;
   /** Where the verification link lands (default `/verified`). */
   verifiedHref?: string;
+  /** The email field's first value (an invitation's address). */
+  defaultEmail?: string;
 }
 
 type Values = { name: string; email: string; password: string };
@@ -50,12 +52,13 @@ export function SignUp({
   onSignedUp,
   signInHref = "/sign-in",
   verifiedHref = "/verified",
+  defaultEmail = "",
 }: SignUpProps) {
   const t = useMemo(() => componentTranslator(localization, labels), [localization, labels]);
   const client = useAuthClient();
   const options = useServerOptions();
   const signUp = useCall(client.signUp.email);
-  const [values, setValues] = useState<Values>({ name: "", email: "", password: "" });
+  const [values, setValues] = useState<Values>({ name: "", email: defaultEmail, password: "" });
   const [errors, setErrors] = useState<Partial<Record<keyof Values, FieldMessage>>>({});
   const [checkMail, setCheckMail] = useState(false);
   const min = options?.emailAndPassword.minPasswordLength ?? 8;

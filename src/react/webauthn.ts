@@ -68,3 +68,37 @@ export async function getPasskeyAssertion(options: RequestOptionsJSON, autofill 
     ...(credential.authenticatorAttachment ? { authenticatorAttachment: credential.authenticatorAttachment } : {}),
   };
 }
+
+interface CreationOptionsJSON {
+  challenge: string;
+  user: { id: string; name: string; displayName: string };
+  excludeCredentials?: { id: string; type: string; transports?: string[] }[];
+  [key: string]: unknown;
+}
+
+/** Registers a new passkey: the server's creation options in, the attestation out as base64url JSON. */
+export async function createPasskeyCredential(options: CreationOptionsJSON) {
+  waiting?.abort();
+  waiting = null;
+  const publicKey = {
+    ...options,
+    challenge: fromBase64url(options.challenge),
+    user: { ...options.user, id: fromBase64url(options.user.id) },
+    excludeCredentials: (options.excludeCredentials ?? []).map((known) => ({ ...known, id: fromBase64url(known.id) })),
+  } as PublicKeyCredentialCreationOptions;
+  const credential = (await navigator.credentials.create({ publicKey })) as PublicKeyCredential | null;
+  if (!credential) throw new Error("No passkey was created");
+  const response = credential.response as AuthenticatorAttestationResponse;
+  return {
+    id: credential.id,
+    rawId: toBase64url(credential.rawId),
+    type: credential.type,
+    response: {
+      clientDataJSON: toBase64url(response.clientDataJSON),
+      attestationObject: toBase64url(response.attestationObject),
+      transports: response.getTransports?.() ?? [],
+    },
+    clientExtensionResults: credential.getClientExtensionResults(),
+    ...(credential.authenticatorAttachment ? { authenticatorAttachment: credential.authenticatorAttachment } : {}),
+  };
+}

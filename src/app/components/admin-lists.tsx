@@ -1,9 +1,9 @@
 import { Link } from "react-router";
 import type { AuditEntry, AuditPerson, UserAccountSummary, UserMembership } from "../../contract/admin-models.js";
 import type { ListedSession, User } from "../../contract/models.js";
+import { describeDevice } from "../../react/profile-parts.js";
 import { useFormatDate, useT } from "../lib/i18n.js";
 import { roleLabel } from "../lib/permissions.js";
-import { describeDevice } from "./account-lists.js";
 import { providerLabel } from "./provider-buttons.js";
 import { Button } from "./ui.js";
 

@@ -8,6 +8,8 @@ import {
   type Translate,
   translator,
 } from "../../i18n/index.js";
+import { FrameProvider } from "../../react/form-parts.js";
+import { browserNavigate } from "../../react/navigate.js";
 import { apiHeaders } from "./client.js";
 
 const storageKey = "gatehouse.locale";
@@ -39,7 +41,16 @@ export function I18nProvider({ children }: { children: ReactNode }) {
     setLocaleState(next);
   }, []);
   const value = useMemo(() => ({ locale, t: translator(locale), setLocale }), [locale, setLocale]);
-  return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
+  // The shared form parts (components/ui.tsx) take their words and class names from this frame.
+  const frame = useMemo(
+    () => ({ t: value.t, locale, classes: "app" as const, navigate: browserNavigate }),
+    [value.t, locale],
+  );
+  return (
+    <I18nContext.Provider value={value}>
+      <FrameProvider value={frame}>{children}</FrameProvider>
+    </I18nContext.Provider>
+  );
 }
 
 export function useI18n(): I18n {

@@ -26,7 +26,12 @@ export function SignUpPage() {
   const next = safeNextPath(params.get("redirectTo"));
   return (
     <ComponentLayout titleKey="signUp.title">
-      <SignUp {...useComponentProps()} afterSignUpHref={next} signInHref={withParams("/sign-in", params)} />
+      <SignUp
+        {...useComponentProps()}
+        afterSignUpHref={next}
+        signInHref={withParams("/sign-in", params)}
+        defaultEmail={params.get("email") ?? undefined}
+      />
     </ComponentLayout>
   );
 }
@@ -47,8 +52,11 @@ export function SignInPage({ view = "methods" }: { view?: SignInView }) {
     "two-factor": "twoFactor.title",
     sso: "sso.signIn.title",
   } as const;
+  const t = useT();
   return (
     <ComponentLayout titleKey={titles[view]}>
+      {/* After UserProfile deleted the account (account-pages.tsx). */}
+      {params.get("accountDeleted") === "true" && <Notice testId="account-deleted">{t("profile.deleted")}</Notice>}
       <SignIn
         {...props}
         key={view}

@@ -1,6 +1,7 @@
 import { useNavigate, useSearchParams } from "react-router";
 import { isLocale, type MessageKey } from "../../i18n/index.js";
 import {
+  AcceptInvitation,
   type Appearance,
   CreateOrganization,
   type Labels,
@@ -8,6 +9,8 @@ import {
   OrganizationProfile,
   SignIn,
   SignUp,
+  UserProfile,
+  useSession,
 } from "../../react/index.js";
 import { Loading } from "../components/ui.js";
 import { useAppConfig } from "../lib/config.js";
@@ -16,7 +19,8 @@ import { usePageTitle } from "../lib/i18n.js";
 /**
  * Development only (with the dev outbox): the exported screen components as a consumer would drop
  * them in, set from the query: `lang`, `theme` (light, dark, auto), `primary`, `radius`, `font`, and
- * `label.<catalogue key>` for words of one's own. The browser tests render them here.
+ * `label.<catalogue key>` for words of one's own, `invitation` for AcceptInvitation's id, `profile`
+ * (signed in) for UserProfile, switching its sections in place. The browser tests render them here.
  * `screen=organization` shows OrganizationProfile (sections switched in place, plus an owners-only
  * section named by `extra`) and OrganizationList instead.
  */
@@ -24,6 +28,7 @@ export function ComponentsPage() {
   const config = useAppConfig();
   const [params] = useSearchParams();
   const routerNavigate = useNavigate();
+  const session = useSession();
   usePageTitle("components.title");
   if (!config.devOutbox) return <Loading />;
   const lang = params.get("lang");
@@ -68,6 +73,21 @@ export function ComponentsPage() {
         <OrganizationList {...shared} />
       </main>
     );
+  const invitation = params.get("invitation");
+  if (invitation) {
+    return (
+      <main id="main" className="components-preview">
+        <AcceptInvitation {...shared} invitationId={invitation} />
+      </main>
+    );
+  }
+  if (params.has("profile") && session.data) {
+    return (
+      <main id="main" className="components-preview">
+        <UserProfile {...shared} afterDeleteHref="/sign-in" />
+      </main>
+    );
+  }
   return (
     <main id="main" className="components-preview">
       <SignIn {...shared} afterSignInHref="/" />

@@ -2,17 +2,17 @@ import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { Link, useLocation, useNavigate, useParams } from "react-router";
 import {
-  refreshUserInvitations,
+  AcceptInvitation,
   useActiveOrganization,
   useListOrganizations,
   useSession,
   useUserInvitations,
 } from "../../react/index.js";
-import { AuthLayout } from "../components/shell.js";
+import { ComponentLayout } from "../components/shell.js";
 import { Button, Card, Field, Form, FormError, Loading, Notice } from "../components/ui.js";
 import { authClient, unwrap } from "../lib/client.js";
 import { useAppConfig } from "../lib/config.js";
-import { useFormatDate, usePageTitle, useT, withElements } from "../lib/i18n.js";
+import { useFormatDate, useI18n, usePageTitle, useT, withElements } from "../lib/i18n.js";
 import { roleLabel } from "../lib/permissions.js";
 import { useSubmit } from "../lib/use-submit.js";
 
@@ -214,82 +214,22 @@ function NextSteps({ user, hasOrganization }: { user: HomeUser; hasOrganization:
   );
 }
 
-/** Where the invitation mail lands: the invitee accepts or declines, signing in first if needed. */
+/** Where the invitation mail lands: the exported AcceptInvitation, with this application's router and words. */
 export function AcceptInvitationPage() {
   const { id = "" } = useParams();
-  const session = useSession();
   const navigate = useNavigate();
-  const invitation = useQuery({
-    queryKey: ["invitation", id],
-    queryFn: () => unwrap(authClient.organization.getInvitation({ query: { id } })),
-    enabled: Boolean(session.data),
-  });
-  const accept = useSubmit(authClient.organization.acceptInvitation);
-  const reject = useSubmit(authClient.organization.rejectInvitation);
-  const here = encodeURIComponent(`/accept-invitation/${id}`);
+  const { locale } = useI18n();
   const t = useT();
-  const formatDate = useFormatDate();
-  if (session.isPending) return <Loading />;
   return (
-    <AuthLayout titleKey="invitation.title">
-      {!session.data ? (
-        <>
-          <p>{t("invitation.signInFirst")}</p>
-          <p className="actions">
-            <Link className="button primary" to={`/sign-in?redirectTo=${here}`} data-testid="invitation-sign-in">
-              {t("signIn.submit")}
-            </Link>
-            <Link className="button secondary" to={`/sign-up?redirectTo=${here}`} data-testid="invitation-sign-up">
-              {t("signIn.createAccount")}
-            </Link>
-          </p>
-        </>
-      ) : invitation.isPending ? (
-        <Loading />
-      ) : invitation.error ? (
-        <FormError error={invitation.error} testId="invitation-error" />
-      ) : (
-        <>
-          <p data-testid="invitation-summary">
-            {withElements(t("invitation.summary", { role: roleLabel(invitation.data.role ?? "member", t) }), {
-              inviter: <strong>{invitation.data.inviterEmail}</strong>,
-              organization: <strong>{invitation.data.organizationName}</strong>,
-            })}
-          </p>
-          <p className="hint">{t("invitation.expires", { date: formatDate(invitation.data.expiresAt) })}</p>
-          <FormError error={accept.error ?? reject.error} />
-          <p className="actions">
-            <Button
-              type="button"
-              pending={accept.pending}
-              data-testid="invitation-accept"
-              onClick={async () => {
-                if (!(await accept.run({ invitationId: id }))) return;
-                refreshUserInvitations();
-                await authClient.$store.activeOrganization.refetch();
-                navigate("/organization");
-              }}
-            >
-              {t("invitation.accept")}
-            </Button>
-            <Button
-              type="button"
-              variant="secondary"
-              pending={reject.pending}
-              data-testid="invitation-reject"
-              onClick={async () => {
-                if (!(await reject.run({ invitationId: id }))) return;
-                refreshUserInvitations();
-                navigate("/", {
-                  state: { notice: t("invitation.declined", { organization: invitation.data.organizationName }) },
-                });
-              }}
-            >
-              {t("invitation.decline")}
-            </Button>
-          </p>
-        </>
-      )}
-    </AuthLayout>
+    <ComponentLayout titleKey="invitation.title">
+      <AcceptInvitation
+        invitationId={id}
+        localization={locale}
+        navigate={(href) => navigate(href)}
+        onDeclined={({ name }) =>
+          navigate("/", { state: { notice: t("invitation.declined", { organization: name }) } })
+        }
+      />
+    </ComponentLayout>
   );
 }

@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { createdOrganizationModel, fullOrganizationModel, invitationDetailsModel } from "../api-models.js";
+import {
+  createdOrganizationModel,
+  fullOrganizationModel,
+  invitationDetailsModel,
+  invitationPreviewModel,
+} from "../api-models.js";
 import { auditTrailPageModel, exportOrganizationAuditTrailQuery, listOrganizationAuditTrailQuery } from "../audit.js";
 import {
   invitationModel,
@@ -170,6 +175,16 @@ export const organizationEndpoints = {
     // Signed out, this one answers NOT_AUTHENTICATED (the reference's code), so it checks for itself.
     errors: ["NOT_AUTHENTICATED", "INVITATION_NOT_FOUND", "YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION"],
     policy: { feature: "organization" },
+  }),
+  invitationPreview: endpoint({
+    method: "GET",
+    path: "/organization/invitation-preview",
+    summary: "A pending invitation's organization, inviter, role and address, for its link signed out",
+    query: org.getInvitationQuery,
+    reply: invitationPreviewModel,
+    // One answer for unknown, answered, expired and withdrawn: the id is the only key.
+    errors: ["INVITATION_NOT_FOUND"],
+    policy: { feature: "organization", rateLimit: "credential" },
   }),
   listInvitations: endpoint({
     method: "GET",

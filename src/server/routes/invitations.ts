@@ -10,6 +10,7 @@ import {
   inviteMember,
   listInvitations,
   listUserInvitations,
+  previewInvitation,
   rejectInvitation,
 } from "../services/invitations.js";
 import { invalidInput } from "../validation.js";
@@ -38,6 +39,10 @@ export function invitationRoutes(route: Route): void {
     const data = await getRequestSession(c);
     if (!data) throw new AuthError("NOT_AUTHENTICATED");
     return getInvitation(c.get("auth"), data.user, id);
+  });
+
+  route(organizationEndpoints.invitationPreview, async (c, { query: { id } }) => {
+    return previewInvitation(c.get("auth"), id);
   });
 
   route(organizationEndpoints.listInvitations, async (c, { query: { organizationId }, caller: { session } }) => {

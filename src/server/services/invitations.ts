@@ -311,6 +311,28 @@ export async function getInvitation(ctx: AuthContext, user: User, id: string) {
   };
 }
 
+/**
+ * What the invitation link shows signed out: the organization, who invited, the role and the
+ * invited address (for the sign-up form). Only pending, unexpired invitations whose inviter is still
+ * a member; every other id gets the same INVITATION_NOT_FOUND, so the answer tells nothing about ids
+ * beyond the one in the mail (32 random characters).
+ */
+export async function previewInvitation(ctx: AuthContext, id: string) {
+  const details = await findInvitationDetails(ctx.db, id);
+  if (details?.invitation.status !== "pending" || isExpired(ctx, details.invitation) || !details.inviterIsMember) {
+    throw new AuthError("INVITATION_NOT_FOUND");
+  }
+  const { invitation } = details;
+  return {
+    id: invitation.id,
+    organizationName: details.organizationName,
+    inviterName: details.inviterName || details.inviterEmail,
+    role: invitation.role ?? "member",
+    email: invitation.email,
+    expiresAt: invitation.expiresAt,
+  };
+}
+
 /** Every invitation of the organization (all statuses), for members who may invite: one query. */
 export async function listInvitations(
   ctx: AuthContext,

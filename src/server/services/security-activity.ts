@@ -5,6 +5,7 @@ import { newId, randomString } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
 import { listAuditTrail } from "../store/audit-trail.js";
 import { listActiveUserSessions } from "../store/sessions.js";
+import { findTwoFactor } from "../store/two-factor.js";
 import { toDate } from "../store/values.js";
 import { consumeVerification, insertVerification } from "../store/verifications.js";
 import { auditChange } from "./audit-trail.js";
@@ -24,9 +25,11 @@ const RECENT_SIGN_INS = 20;
  */
 export async function securityActivity(ctx: AuthContext, caller: SessionWithUser): Promise<SecurityActivity> {
   const userId = caller.user.id;
-  const [entries, sessions] = await Promise.all([
+  const [entries, sessions, twoFactor] = await Promise.all([
     listAuditTrail(ctx.db, { subjectId: userId, action: "user.sign_in", limit: RECENT_SIGN_INS }),
     listActiveUserSessions(ctx.db, userId, ctx.now()),
+    // The codes' count only: the row is read when two-factor is on, never sent.
+    caller.user.twoFactorEnabled ? findTwoFactor(ctx.db, userId) : null,
   ]);
   const signIns = entries.map((entry) => ({
     at: entry.createdAt,
@@ -43,7 +46,8 @@ export async function securityActivity(ctx: AuthContext, caller: SessionWithUser
     ...describeUserAgent(row.userAgent),
     ipAddress: row.ipAddress,
   }));
-  return { signIns, devices };
+  const backupCodesRemaining = twoFactor?.verified ? twoFactor.backupCodeHashes.length : null;
+  return { signIns, devices, backupCodesRemaining };
 }
 
 /**

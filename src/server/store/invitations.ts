@@ -201,17 +201,19 @@ export async function findInvitationDetails(db: DB, id: string) {
       "organization.name as organizationName",
       "organization.slug as organizationSlug",
       "inviter.email as inviterEmail",
+      "inviter.name as inviterName",
       "inviterMember.id as inviterMemberId",
     ])
     .where("invitation.id", "=", id)
     .executeTakeFirst();
   if (!row) return null;
-  const { organizationName, organizationSlug, inviterEmail, inviterMemberId, ...invitation } = row;
+  const { organizationName, organizationSlug, inviterEmail, inviterName, inviterMemberId, ...invitation } = row;
   return {
     invitation: mapInvitation(invitation),
     organizationName,
     organizationSlug,
     inviterEmail,
+    inviterName,
     inviterIsMember: inviterMemberId !== null,
   };
 }
