@@ -175,9 +175,19 @@ async function sizes(size: Size): Promise<Record<string, number>> {
  * the service's statements, apart from the service's own CPU. The pool keeps its connections, so
  * the same processes are read before and after a load.
  */
-async function backendCpuMs(client: pg.Client, database: string): Promise<number> {
+async function backendCpuMs(client: pg.Client, database: string): Promise<Map<number, number>> {
   const { rows } = await client.query("select pid from pg_stat_activity where datname = $1", [database]);
-  return (rows as { pid: number }[]).reduce((sum, { pid }) => sum + (readCpuMs(pid) ?? 0), 0);
+  return new Map((rows as { pid: number }[]).map(({ pid }) => [pid, readCpuMs(pid) ?? 0]));
+}
+
+/**
+ * CPU the backends used between two readings: a connection the pool opened meanwhile counts from
+ * zero; one it closed is lost (an undercount, never a negative).
+ */
+function cpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, ms] of after) total += Math.max(0, ms - (before.get(pid) ?? 0));
+  return total;
 }
 
 /** The service's PostgreSQL backends' resident memory: VmRSS (counts shared buffers it touched) and RssAnon (its own). */
@@ -279,7 +289,7 @@ async function main() {
           const figures = {
             ...load,
             backendCpuUsPerRequest:
-              before !== null && after !== null && load.requests > 0 ? ((after - before) * 1000) / load.requests : null,
+              before && after && load.requests > 0 ? (cpuBetween(before, after) * 1000) / load.requests : null,
           };
           size.figures[route] = [...(size.figures[route] ?? []), figures];
           if (figures.errors || figures.non2xx)
