@@ -283,7 +283,7 @@ function copyInto(url: string, load: TableLoad): Promise<void> {
   });
 }
 
-/** Loads the shape into a migrated PostgreSQL database; answers seconds per step. */
+/** Loads the shape into a migrated PostgreSQL database, logging the seconds each step took. */
 export async function loadPostgres(url: string, shape: Shape, log: (line: string) => void): Promise<void> {
   const loads = tableLoads(shape);
   const tables = loads.map((l) => l.table);
