@@ -46,9 +46,13 @@ const IMPERSONATION_MAY = new Set([
   // A group's mapping changes organization roles and teams, as /organization/ routes do; no credential.
   "GET /scim/list-groups",
   "POST /scim/update-group-mapping",
+  // The people a connection provisioned: a read.
+  "GET /scim/list-users",
   // Reading an organization's SSO connections changes nothing.
   "GET /sso/providers",
   "GET /sso/get-provider",
+  // Testing a connection reads it and its issuer's discovery (through the issuer guard); it saves nothing.
+  "POST /sso/test-connection",
   // Reading the account's sign-ins and devices (as /list-sessions) changes nothing.
   "GET /security-activity",
 ]);
