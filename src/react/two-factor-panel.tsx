@@ -13,7 +13,7 @@ function BackupCodes({ codes }: { codes: string[] }) {
       <p>{t("twoFactor.backupCodes.intro")}</p>
       <ul className="gh-codes">
         {codes.map((code) => (
-          <li key={code} className="gh-code">
+          <li key={code} className="gh-secret">
             {code}
           </li>
         ))}
@@ -118,7 +118,7 @@ export function TwoFactorPanel({ enabled, hasPassword, backupCodesRemaining, qrC
           {qrCode?.(setup.totpURI)}
           <p>{t("twoFactor.manualKey")}</p>
           <div className="gh-row">
-            <span className="gh-code" data-testid="two-factor-secret">
+            <span className="gh-secret" data-testid="two-factor-secret">
               {secret}
             </span>
             <Actions>
