@@ -1,4 +1,4 @@
-import type { FullOrganization, Member, Organization } from "../contract/api-models.js";
+import type { FullOrganization, Organization } from "../contract/api-models.js";
 import type { SessionWithUser } from "../contract/models.js";
 import { type CookieJar, cookieKeepingFetch } from "./cookie-jar.js";
 import type { AdditionalFieldTypes, WithFieldTypes } from "./fields.js";

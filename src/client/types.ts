@@ -97,7 +97,7 @@ export interface AccountCalls {
   secureAccount: Call<typeof securityActivity.secureAccount>;
 }
 
-/** Passkeys (`/passkey/...`): the WebAuthn ceremony itself runs in the browser (@simplewebauthn/browser). */
+/** Passkeys (`/passkey/...`): the WebAuthn ceremony itself runs in the browser (navigator.credentials; src/react/webauthn.ts). */
 export interface PasskeyCalls {
   generateRegisterOptions: OptionalCall<typeof passkeys.generateRegisterOptions>;
   verifyRegistration: Call<typeof passkeys.verifyRegistration>;

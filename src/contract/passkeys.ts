@@ -22,7 +22,7 @@ export const registerOptionsQuery = z.object({
   name: z.string().max(256).optional(),
 });
 
-/** A browser's WebAuthn response as @simplewebauthn/browser serialises it; checked by the verifier. */
+/** A browser's WebAuthn response in its JSON form (as @simplewebauthn/browser or src/react/webauthn.ts send it); checked by the verifier. */
 const credentialResponse = z.looseObject({ id: z.string().min(1).max(1024), type: z.string() });
 
 export const verifyRegistrationBody = z.object({
