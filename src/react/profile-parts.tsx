@@ -1,4 +1,4 @@
-import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
 import type { Result } from "../client/index.js";
 import { formatDateTime, type Translate } from "../i18n/index.js";
 import { useFrame } from "./form-parts.js";
@@ -30,82 +30,6 @@ export function useLoad<T>(load: () => Promise<Result<T>>, enabled = true) {
   }, [enabled, version]);
   const reload = useCallback(() => setVersion((n) => n + 1), []);
   return { ...state, reload };
-}
-
-export interface ConfirmRequest {
-  title: string;
-  body: ReactNode;
-  confirmLabel: string;
-}
-
-/**
- * Asks before a destructive action: render `dialog`, then `if (await confirm({...})) act()`. A
- * native modal <dialog>: focus starts on Cancel, Escape cancels, focus returns to the opener.
- */
-export function useConfirm(): { confirm: (request: ConfirmRequest) => Promise<boolean>; dialog: ReactNode } {
-  const [open, setOpen] = useState<(ConfirmRequest & { answer: (yes: boolean) => void }) | null>(null);
-  const confirm = useCallback(
-    (request: ConfirmRequest) =>
-      new Promise<boolean>((resolve) =>
-        setOpen({
-          ...request,
-          answer: (yes) => {
-            setOpen(null);
-            resolve(yes);
-          },
-        }),
-      ),
-    [],
-  );
-  return { confirm, dialog: open ? <ConfirmDialog {...open} /> : null };
-}
-
-function ConfirmDialog({ title, body, confirmLabel, answer }: ConfirmRequest & { answer: (yes: boolean) => void }) {
-  const { t } = useFrame();
-  const ref = useRef<HTMLDialogElement>(null);
-  const cancelRef = useRef<HTMLButtonElement>(null);
-  const titleId = useId();
-  const bodyId = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    dialog?.showModal();
-    cancelRef.current?.focus();
-    return () => {
-      if (dialog?.open) dialog.close();
-      if (opener?.isConnected) opener.focus();
-    };
-  }, []);
-  return (
-    <dialog
-      ref={ref}
-      className="gh-dialog"
-      aria-labelledby={titleId}
-      aria-describedby={bodyId}
-      data-testid="confirm-dialog"
-      onCancel={(event) => {
-        event.preventDefault();
-        answer(false);
-      }}
-    >
-      <h2 id={titleId}>{title}</h2>
-      <div id={bodyId}>{body}</div>
-      <div className="gh-actions">
-        <button
-          ref={cancelRef}
-          type="button"
-          className="gh-button gh-secondary"
-          data-testid="confirm-cancel"
-          onClick={() => answer(false)}
-        >
-          {t("common.cancel")}
-        </button>
-        <button type="button" className="gh-button gh-danger" data-testid="confirm-accept" onClick={() => answer(true)}>
-          {confirmLabel}
-        </button>
-      </div>
-    </dialog>
-  );
 }
 
 /** "2 hours ago" in the component's language; the exact time in the tooltip. */

@@ -2,8 +2,9 @@ import { useState } from "react";
 import type { ListedSession } from "../contract/models.js";
 import type { SecurityActivity } from "../contract/security-activity.js";
 import type { Translate } from "../i18n/index.js";
+import { useConfirm } from "./confirm.js";
 import { Actions, Button, ErrorMessage, Loading, Notice, Panel, useFrame } from "./form-parts.js";
-import { describeDevice, RelativeTime, useConfirm, useLoad, withElements } from "./profile-parts.js";
+import { describeDevice, RelativeTime, useLoad, withElements } from "./profile-parts.js";
 import { useAuthClient } from "./provider.js";
 import { useCall } from "./use-call.js";
 
