@@ -1,5 +1,5 @@
 import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from "react";
-import { useFrame } from "./form-parts.js";
+import { useClasses, useFrame } from "./form-parts.js";
 
 export interface ConfirmRequest {
   /** A question naming what changes: "Remove Ivan from Acme?" */
@@ -13,7 +13,8 @@ export interface ConfirmRequest {
 
 /**
  * Asks before an action: render `dialog`, then `if (await confirm({...})) act()`. A native modal
- * <dialog>: focus starts on Cancel, Escape cancels, focus goes back to the opener if still there.
+ * <dialog>: focus starts on Cancel, Escape cancels, focus goes back to the opener if still there. It
+ * draws in the frame's class scheme, so the application's own screens use it too.
  */
 export function useConfirm(): { confirm: (request: ConfirmRequest) => Promise<boolean>; dialog: ReactNode } {
   const [open, setOpen] = useState<(ConfirmRequest & { answer: (yes: boolean) => void }) | null>(null);
@@ -41,6 +42,7 @@ function ConfirmDialog({
   answer,
 }: ConfirmRequest & { answer: (yes: boolean) => void }) {
   const { t } = useFrame();
+  const cls = useClasses();
   const ref = useRef<HTMLDialogElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
   const titleId = useId();
@@ -58,7 +60,7 @@ function ConfirmDialog({
   return (
     <dialog
       ref={ref}
-      className="gh-dialog"
+      className={cls("dialog")}
       aria-labelledby={titleId}
       aria-describedby={bodyId}
       data-testid="confirm-dialog"
@@ -67,15 +69,15 @@ function ConfirmDialog({
         answer(false);
       }}
     >
-      <h2 id={titleId} className="gh-dialog-title">
+      <h2 id={titleId} className={cls("dialog-title")}>
         {title}
       </h2>
       <div id={bodyId}>{body}</div>
-      <div className="gh-dialog-actions">
+      <div className={cls("dialog-actions")}>
         <button
           ref={cancelRef}
           type="button"
-          className="gh-button gh-secondary"
+          className={cls("button", "secondary")}
           data-testid="confirm-cancel"
           onClick={() => answer(false)}
         >
@@ -83,7 +85,7 @@ function ConfirmDialog({
         </button>
         <button
           type="button"
-          className={`gh-button ${tone === "danger" ? "gh-danger" : "gh-primary"}`}
+          className={cls("button", tone)}
           data-testid="confirm-accept"
           data-tone={tone}
           onClick={() => answer(true)}

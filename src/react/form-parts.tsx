@@ -41,10 +41,13 @@ const appNames: Record<string, string> = {
   "input-row": "input-with-action",
   form: "",
   error: "form-error",
+  dialog: "confirm-dialog",
+  "dialog-title": "",
+  "dialog-actions": "actions",
 };
 
 /** Class names in the frame's scheme: `cls("button", "primary")`. */
-function useClasses() {
+export function useClasses() {
   const scheme = useContext(FrameContext).classes ?? "gh";
   return (...names: string[]) =>
     names

@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import type { ScimConnection, ScimGroupMapping } from "../../contract/scim.js";
+import { useConfirm } from "../../react/confirm.js";
 import { useActiveMember, useActiveOrganization } from "../../react/index.js";
-import { useConfirm } from "../components/confirm-dialog.js";
 import { Button, Card, Checkbox, Field, FormError, Loading, Notice, Select } from "../components/ui.js";
 import { authClient, unwrap } from "../lib/client.js";
 import { useAppConfig } from "../lib/config.js";
