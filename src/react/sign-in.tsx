@@ -401,18 +401,16 @@ function BackButton({ back }: { back: () => void }) {
   );
 }
 
-/** "Email me a sign-in link": the same answer whether or not the address has an account. */
-function SignInLink({
-  afterSignInHref,
-  signInHref,
-  back,
-  initialEmail,
-}: {
+/** An email-first step that leaves the page (a mailed link, an identity provider) and comes back. */
+interface EmailFirstStepProps {
   afterSignInHref: string;
   signInHref: string;
   back: () => void;
   initialEmail: string;
-}) {
+}
+
+/** "Email me a sign-in link": the same answer whether or not the address has an account. */
+function SignInLink({ afterSignInHref, signInHref, back, initialEmail }: EmailFirstStepProps) {
   const { t } = useFrame();
   const client = useAuthClient();
   const send = useCall(client.signIn.magicLink);
@@ -451,17 +449,7 @@ const SSO_CODES: Record<string, string> = {
  * "Sign in with SSO", email first: the work email's domain picks the organization's connection; the
  * reply sends the browser to the identity provider, which comes back to afterSignInHref.
  */
-function SingleSignOn({
-  afterSignInHref,
-  signInHref,
-  back,
-  initialEmail,
-}: {
-  afterSignInHref: string;
-  signInHref: string;
-  back: () => void;
-  initialEmail: string;
-}) {
+function SingleSignOn({ afterSignInHref, signInHref, back, initialEmail }: EmailFirstStepProps) {
   const { t } = useFrame();
   const client = useAuthClient();
   const start = useCall(client.signIn.sso);
