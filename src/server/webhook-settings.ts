@@ -23,20 +23,13 @@ export const WEBHOOK_EVENTS = [
   "audit.entry",
 ] as const;
 
-/** The events that concern one organization: a subscription scoped to an organization takes only these. */
-export const ORGANIZATION_EVENTS = new Set<string>([
-  "organization.created",
-  "organization.updated",
-  "organization.deleted",
-  "member.added",
-  "member.updated",
-  "member.removed",
-  "invitation.created",
-  "invitation.accepted",
-  "invitation.rejected",
-  "invitation.canceled",
-  "audit.entry",
-]);
+/**
+ * The events that concern one organization: a subscription scoped to an organization takes only these
+ * (its own, its members' and invitations', and audit entries, which name their organization).
+ */
+export const ORGANIZATION_EVENTS: ReadonlySet<string> = new Set(
+  WEBHOOK_EVENTS.filter((event) => /^(organization|member|invitation)\./.test(event) || event === "audit.entry"),
+);
 
 /**
  * Standard Webhooks signing (https://www.standardwebhooks.com): the secret is `whsec_` and the
