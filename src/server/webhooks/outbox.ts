@@ -133,11 +133,12 @@ export class WebhookOutbox {
     if (items.length === 0) return;
     const now = this.#options.now();
     const rows = items.flatMap((item) => {
-      const payload = JSON.stringify({ type: event, timestamp: now.toISOString(), data: wireData(event, item) });
       const organizationId = organizationOfEvent(event, item);
       const receivers = endpoints.filter(
         (endpoint) => endpoint.organizationId === undefined || endpoint.organizationId === organizationId,
       );
+      if (receivers.length === 0) return [];
+      const payload = JSON.stringify({ type: event, timestamp: now.toISOString(), data: wireData(event, item) });
       return receivers.map((endpoint) => ({
         id: `msg_${newId()}`,
         url: endpoint.url,
