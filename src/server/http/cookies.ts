@@ -35,12 +35,13 @@ export function cookieName(ctx: AuthContext, name: CookieName): string {
   return ctx.options.advanced.useSecureCookies ? `__Host-${base}` : base;
 }
 
-function attributes(ctx: AuthContext, maxAge?: number): CookieOptions {
+/** `crossSite`: SameSite=None, which browsers take only with Secure (the SAML flow cookie). */
+function attributes(ctx: AuthContext, maxAge?: number, crossSite = false): CookieOptions {
   return {
     path: "/",
     httpOnly: true,
-    sameSite: "Lax",
-    secure: ctx.options.advanced.useSecureCookies,
+    sameSite: crossSite ? "None" : "Lax",
+    secure: crossSite || ctx.options.advanced.useSecureCookies,
     ...(maxAge === undefined ? {} : { maxAge }),
   };
 }
@@ -85,21 +86,14 @@ export function samlFlowBinding(ctx: AuthContext): boolean {
   return host === "localhost" || host === "[::1]" || host.startsWith("127.");
 }
 
-const crossSiteAttributes = (maxAge?: number): CookieOptions => ({
-  path: "/",
-  httpOnly: true,
-  sameSite: "None",
-  secure: true,
-  ...(maxAge === undefined ? {} : { maxAge }),
-});
-
 export function writeSamlFlowCookie(c: Context<AuthEnv>, state: string, maxAge: number): void {
   const ctx = c.get("auth");
-  setCookie(c, cookieName(ctx, "saml_flow"), signValue(state, ctx.secret), crossSiteAttributes(maxAge));
+  setCookie(c, cookieName(ctx, "saml_flow"), signValue(state, ctx.secret), attributes(ctx, maxAge, true));
 }
 
 export function expireSamlFlowCookie(c: Context<AuthEnv>): void {
-  deleteCookie(c, cookieName(c.get("auth"), "saml_flow"), crossSiteAttributes());
+  const ctx = c.get("auth");
+  deleteCookie(c, cookieName(ctx, "saml_flow"), attributes(ctx, undefined, true));
 }
 
 export function expireCookie(c: Context<AuthEnv>, name: CookieName): void {
