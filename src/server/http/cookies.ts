@@ -5,6 +5,7 @@ import type { SessionWithUser } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { hmacSha256, safeEqual } from "../crypto/digest.js";
 import { signValue, unsignValue } from "../crypto/signed-value.js";
+import { isLoopbackHostname } from "../loopback.js";
 import { readCookie } from "./cookie-header.js";
 import type { AuthEnv } from "./env.js";
 
@@ -83,7 +84,8 @@ export function writeSignedCookie(c: Context<AuthEnv>, name: CookieName, value: 
 export function samlFlowBinding(ctx: AuthContext): boolean {
   if (ctx.options.advanced.useSecureCookies) return true;
   const host = new URL(ctx.baseURL).hostname;
-  return host === "localhost" || host === "[::1]" || host.startsWith("127.");
+  // Browsers count the whole 127.0.0.0/8 as loopback.
+  return isLoopbackHostname(host) || host.startsWith("127.");
 }
 
 export function writeSamlFlowCookie(c: Context<AuthEnv>, state: string, maxAge: number): void {

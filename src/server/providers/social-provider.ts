@@ -1,5 +1,6 @@
 import { compactVerify, createRemoteJWKSet, customFetch, type JWTPayload, jwtVerify } from "jose";
 import * as oauth from "oauth4webapi";
+import { isLoopbackHostname } from "../loopback.js";
 import type { Fetch } from "./public-fetch.js";
 import type { Claims, ProviderConfig, ProviderPreset, ProviderProfile, ProviderTokens } from "./types.js";
 
@@ -8,7 +9,7 @@ const REQUEST_TIMEOUT_MS = 10_000;
 /** Plain http is refused except on loopback, where tests run a real provider. */
 function isLoopbackHttp(url: string): boolean {
   const { protocol, hostname } = new URL(url);
-  return protocol === "http:" && (hostname === "127.0.0.1" || hostname === "localhost" || hostname === "[::1]");
+  return protocol === "http:" && isLoopbackHostname(hostname);
 }
 
 function requestOptions(url: string | undefined, fetch: Fetch | undefined) {

@@ -3,6 +3,7 @@ import type { RegisterSSOProviderBody, SSOProviderView, UpdateSSOProviderBody } 
 import { type AuthContext, apiURL } from "../../context.js";
 import { newId } from "../../crypto/random.js";
 import { AuthError, isAuthError } from "../../errors.js";
+import { isLoopbackHostname } from "../../loopback.js";
 import { type DB, isUniqueViolation } from "../../store/database.js";
 import { findMember } from "../../store/members.js";
 import {
@@ -48,8 +49,7 @@ export function redirectURIOf(ctx: AuthContext, providerId: string): string {
  */
 function checkIssuer(ctx: AuthContext, issuer: string): void {
   const url = new URL(issuer);
-  const loopback = url.hostname === "127.0.0.1" || url.hostname === "localhost" || url.hostname === "[::1]";
-  const plainAllowed = loopback && ctx.options.sso.allowPrivateIssuers;
+  const plainAllowed = isLoopbackHostname(url.hostname) && ctx.options.sso.allowPrivateIssuers;
   if (url.protocol !== "https:" && !(url.protocol === "http:" && plainAllowed)) throw new AuthError("INVALID_ISSUER");
   if (url.search || url.hash || url.username || url.password) throw new AuthError("INVALID_ISSUER");
 }

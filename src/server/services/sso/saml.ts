@@ -6,6 +6,7 @@ import { type AuthContext, apiURL } from "../../context.js";
 import { sha256Base64Url } from "../../crypto/digest.js";
 import { randomString } from "../../crypto/random.js";
 import { AuthError } from "../../errors.js";
+import { isLoopbackHostname } from "../../loopback.js";
 import type { Claims } from "../../providers/types.js";
 import { claimAttempt } from "../../store/attempt-counters.js";
 import { findSsoProvider, type SsoProviderRecord } from "../../store/sso-providers.js";
@@ -92,8 +93,7 @@ export function certFingerprint(pem: string): string {
 /** https, or plain http on loopback (tests run a real IdP there). */
 function checkEndpointURL(value: string): void {
   const url = new URL(value);
-  const loopback = url.hostname === "127.0.0.1" || url.hostname === "localhost" || url.hostname === "[::1]";
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) {
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackHostname(url.hostname))) {
     throw invalid("entryPoint must be an https URL");
   }
   if (url.username || url.password || url.hash) throw invalid("entryPoint must be a plain URL");
