@@ -211,6 +211,24 @@ describe("refused sign-ins in the account's activity", () => {
       .execute();
     expect(entries).toEqual([{ actorId: null, subjectId: account.user.id, outcome: "failure" }]);
   });
+  it("keeps the account's own sign-ins in view however many wrong passwords someone tries", async () => {
+    const account = await signUp(server, { email: uniqueEmail("flooded") });
+    expect((await signIn(account.browser, account.email, account.password, FIREFOX)).status).toBe(200);
+    // More refusals than the list's length, each after the brake's wait.
+    for (let attempt = 0; attempt < 25; attempt += 1) {
+      server.clock.advance(15 * 60 + 1);
+      expect((await signIn(server.browser(), account.email, `wrong password ${attempt}`)).status).toBe(401);
+    }
+    const { signIns } = (await account.browser.get("/security-activity")).body as {
+      signIns: { outcome: string; browser: string; at: string }[];
+    };
+    const successes = signIns.filter((entry) => entry.outcome === "success");
+    expect(successes.map((entry) => entry.browser)).toContain("Firefox 121");
+    expect(signIns.filter((entry) => entry.outcome === "failure").length).toBeGreaterThan(0);
+    // Newest first, whatever their outcome.
+    const times = signIns.map((entry) => new Date(entry.at).getTime());
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+  });
 });
 
 describe("sign-ins through auth.api", () => {

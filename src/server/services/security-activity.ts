@@ -15,22 +15,27 @@ import { revokeAllSessions } from "./sessions.js";
 import { forgetTrustedDevices } from "./trusted-devices.js";
 import { describeUserAgent } from "./user-agent.js";
 
-/** How many of the account's sign-ins the activity shows. */
+/** How many of the account's sign-ins the activity shows, and refused attempts beside them. */
 const RECENT_SIGN_INS = 20;
+const RECENT_REFUSALS = 10;
 
 /**
  * GET /security-activity: the account's recent sign-ins (the audit trail's `user.sign_in` entries
  * naming it as subject: successes, second-factor challenges, and wrong passwords for it) and its
- * live sessions, each with the browser and system its user agent names.
+ * live sessions, each with the browser and system its user agent names. Refusals are read apart, so
+ * someone guessing passwords cannot push the owner's own sign-ins out of the list.
  */
 export async function securityActivity(ctx: AuthContext, caller: SessionWithUser): Promise<SecurityActivity> {
   const userId = caller.user.id;
-  const [entries, sessions, twoFactor] = await Promise.all([
-    listAuditTrail(ctx.db, { subjectId: userId, action: "user.sign_in", limit: RECENT_SIGN_INS }),
+  const signInsOf = { subjectId: userId, action: "user.sign_in" };
+  const [accepted, refused, sessions, twoFactor] = await Promise.all([
+    listAuditTrail(ctx.db, { ...signInsOf, outcomeNot: "failure", limit: RECENT_SIGN_INS }),
+    listAuditTrail(ctx.db, { ...signInsOf, outcome: "failure", limit: RECENT_REFUSALS }),
     listActiveUserSessions(ctx.db, userId, ctx.now()),
     // The codes' count only: the row is read when two-factor is on, never sent.
     caller.user.twoFactorEnabled ? findTwoFactor(ctx.db, userId) : null,
   ]);
+  const entries = [...accepted, ...refused].sort((a, b) => b.seq - a.seq);
   const signIns = entries.map((entry) => ({
     at: entry.createdAt,
     outcome: entry.outcome,

@@ -1,4 +1,4 @@
-import type { AuditTrailEntry } from "../../contract/audit.js";
+import type { AuditOutcome, AuditTrailEntry } from "../../contract/audit.js";
 import { auditEntryHash } from "../crypto/audit-hash.js";
 import type { DB } from "./database.js";
 import type { DialectName } from "./dialect.js";
@@ -43,6 +43,9 @@ export interface AuditTrailFilter {
   actorId?: string;
   subjectId?: string;
   action?: string;
+  outcome?: AuditOutcome;
+  /** Entries of every outcome but this one. */
+  outcomeNot?: AuditOutcome;
   from?: Date;
   to?: Date;
   /** Only entries older than this sequence number (the cursor). */
@@ -76,6 +79,8 @@ export async function listAuditTrail(db: DB, filter: AuditTrailFilter): Promise<
   if (filter.actorId !== undefined) query = query.where("actorId", "=", filter.actorId);
   if (filter.subjectId !== undefined) query = query.where("subjectId", "=", filter.subjectId);
   if (filter.action !== undefined) query = query.where("action", "=", filter.action);
+  if (filter.outcome !== undefined) query = query.where("outcome", "=", filter.outcome);
+  if (filter.outcomeNot !== undefined) query = query.where("outcome", "!=", filter.outcomeNot);
   if (filter.from !== undefined) query = query.where("createdAt", ">=", filter.from);
   if (filter.to !== undefined) query = query.where("createdAt", "<", filter.to);
   if (filter.beforeSeq !== undefined) query = query.where("seq", "<", filter.beforeSeq);
