@@ -42,7 +42,8 @@ export interface AxeViolation {
 export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
   // Evaluated through the devtools protocol, which the page's CSP (no inline scripts) does not govern;
   // an injected <script> tag would be refused, as it should be.
-  await page.evaluate(axeSource);
+  // Once per document: a page swept twice between navigations already holds axe.
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const result = await (window as any).axe.run(document, { resultTypes: ["violations"] });
     return result.violations.map((v: any) => ({
