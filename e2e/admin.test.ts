@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { screenshot, seriousA11yViolations, signInInBrowser } from "./helpers/browser.js";
+import { screenshot, seriousA11yViolations, signInInBrowser, signInThroughApi } from "./helpers/browser.js";
 import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
 /**
@@ -41,12 +41,14 @@ beforeAll(async () => {
     });
   }
   adminContext = await e2e.browser.newContext({ viewport: { width: 1100, height: 800 } });
+  await signInThroughApi(adminContext, e2e.service.origin, admin);
   adminPage = await adminContext.newPage();
-  await signInInBrowser(adminPage, e2e.service.origin, admin);
+  await adminPage.goto(`${e2e.service.origin}/`);
   await adminPage.getByTestId("home-title").waitFor();
   bobContext = await e2e.browser.newContext();
+  await signInThroughApi(bobContext, e2e.service.origin, bob);
   bobPage = await bobContext.newPage();
-  await signInInBrowser(bobPage, e2e.service.origin, bob);
+  await bobPage.goto(`${e2e.service.origin}/`);
   await bobPage.getByTestId("home-title").waitFor();
 });
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seriousA11yViolations, signInInBrowser } from "./helpers/browser.js";
+import { seriousA11yViolations, signInThroughApi } from "./helpers/browser.js";
 import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
 /**
@@ -32,8 +32,9 @@ async function signUpByApi(user: { name: string; email: string; password: string
 /** A signed-in page with the organization active (set through the API from the page, then reloaded). */
 async function signedInWithOrganization(user: { email: string; password: string }): Promise<Page> {
   const context = await e2e.newContext({ viewport: { width: 1100, height: 800 } });
+  await signInThroughApi(context, e2e.service.origin, user);
   const page = await context.newPage();
-  await signInInBrowser(page, e2e.service.origin, user);
+  await page.goto(`${e2e.service.origin}/`);
   await page.getByTestId("home-title").waitFor();
   const status = await page.evaluate(async (id) => {
     const res = await fetch("/api/auth/organization/set-active", {
@@ -142,8 +143,9 @@ describe("the admin audit page", () => {
     const adminId = await signUpByApi(admin);
     await e2e.service.auth.database.db.updateTable("user").set({ role: "admin" }).where("id", "=", adminId).execute();
     const context = await e2e.newContext({ viewport: { width: 1100, height: 800 } });
+    await signInThroughApi(context, e2e.service.origin, admin);
     const page = await context.newPage();
-    await signInInBrowser(page, e2e.service.origin, admin);
+    await page.goto(`${e2e.service.origin}/`);
     await page.getByTestId("home-title").waitFor();
     await page.goto(`${e2e.service.origin}/admin/audit`);
     await page.getByTestId("admin-trail-card").waitFor();

@@ -4,7 +4,7 @@ import { translate } from "../src/i18n/index.js";
 import { insertCredentialAccount } from "../src/server/store/accounts.js";
 import { insertUser } from "../src/server/store/users.js";
 import { testHasher } from "../test/helpers/server.js";
-import { seriousA11yViolations, signInInBrowser } from "./helpers/browser.js";
+import { seriousA11yViolations, signInThroughApi } from "./helpers/browser.js";
 import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
 /**
@@ -50,8 +50,9 @@ async function signUpByApi(user: { name: string; email: string; password: string
 /** A signed-in page in its own browser context. */
 async function pageFor(user: { email: string; password: string }): Promise<Page> {
   const context = await e2e.newContext({ viewport: { width: 1100, height: 800 } });
+  await signInThroughApi(context, e2e.service.origin, user);
   const page = await context.newPage();
-  await signInInBrowser(page, e2e.service.origin, user);
+  await page.goto(`${e2e.service.origin}/`);
   await page.getByTestId("home-title").waitFor();
   return page;
 }

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { translate } from "../src/i18n/index.js";
-import { seriousA11yViolations, signInInBrowser } from "./helpers/browser.js";
+import { seriousA11yViolations, signInThroughApi } from "./helpers/browser.js";
 import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
 /**
@@ -51,8 +51,9 @@ async function pageFor(user: Person, options: { locale?: string; colorScheme?: "
       ? route.fulfill({ status: 200, contentType: "image/png", body: PNG })
       : route.fulfill({ status: 404, body: "" }),
   );
+  await signInThroughApi(context, e2e.service.origin, user);
   const page = await context.newPage();
-  await signInInBrowser(page, e2e.service.origin, user);
+  await page.goto(`${e2e.service.origin}/`);
   await page.getByTestId("home-title").waitFor();
   return page;
 }

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { translate } from "../src/i18n/index.js";
-import { seriousA11yViolations, signInInBrowser, signOutInBrowser } from "./helpers/browser.js";
+import { seriousA11yViolations, signInInBrowser, signInThroughApi, signOutInBrowser } from "./helpers/browser.js";
 import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
 /**
@@ -36,8 +36,9 @@ async function signUpByApi(user: { name: string; email: string; password: string
 async function pageFor(user: { email: string; password: string }, locale?: "de"): Promise<Page> {
   const context = await e2e.newContext({ viewport: { width: 1100, height: 900 } });
   if (locale) await context.addInitScript((l) => localStorage.setItem("gatehouse.locale", l), locale);
+  await signInThroughApi(context, e2e.service.origin, user);
   const page = await context.newPage();
-  await signInInBrowser(page, e2e.service.origin, user);
+  await page.goto(`${e2e.service.origin}/`);
   await page.getByTestId("home-title").waitFor();
   return page;
 }

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { type Browser, type BrowserServer, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, type BrowserServer, chromium, type Page } from "playwright-core";
 import { inject } from "vitest";
 
 /** Debian's chromium, never a downloaded browser (apt-get install -y chromium). */
@@ -42,7 +42,8 @@ export interface AxeViolation {
 export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
   // Evaluated through the devtools protocol, which the page's CSP (no inline scripts) does not govern;
   // an injected <script> tag would be refused, as it should be.
-  await page.evaluate(axeSource);
+  // Once per document: a page swept twice between navigations already holds axe.
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const result = await (window as any).axe.run(document, { resultTypes: ["violations"] });
     return result.violations.map((v: any) => ({
@@ -96,6 +97,22 @@ export async function signInInBrowser(
   await page.getByTestId("sign-in-email").fill(user.email);
   await page.getByTestId("sign-in-password").fill(user.password);
   await page.getByTestId("sign-in-submit").click();
+}
+
+/**
+ * Signs a browser context in through the API, with the context's own cookies and user agent: for tests
+ * whose subject is not the sign-in screen (one request, where the form costs two page loads).
+ */
+export async function signInThroughApi(
+  context: BrowserContext,
+  origin: string,
+  user: { email: string; password: string },
+): Promise<void> {
+  const res = await context.request.post(`${origin}/api/auth/sign-in/email`, {
+    data: { email: user.email, password: user.password },
+    headers: { origin },
+  });
+  if (!res.ok()) throw new Error(`signing in ${user.email} answered ${res.status()}: ${await res.text()}`);
 }
 
 /** Signs out through the user menu in the header. */
