@@ -2,6 +2,7 @@
 // instruction counts in bench/README.md. Bundle it in the tree to measure, then run it under callgrind:
 //   npx esbuild bench/handler-driver.ts --bundle --platform=node --format=esm --packages=external --outfile=node_modules/.cache/driver.mjs
 //   N=2000 valgrind --tool=callgrind node node_modules/.cache/driver.mjs   (and N=100: per request = difference / 1900)
+import { existsSync } from "node:fs";
 import { createAuth } from "../src/server/index.js";
 
 const N = Number(process.env.N ?? 1000);
@@ -23,10 +24,21 @@ const signedUp = await auth.handler(
 );
 const cookie = (signedUp.headers.getSetCookie?.() ?? []).map((c) => c.split(";")[0]).join("; ");
 if (!cookie) throw new Error(`sign-up answered ${signedUp.status} ${await signedUp.text()}`);
-for (let i = 0; i < N; i++) {
-  const response = await auth.handler(new Request(`${base}${ROUTE}`, { headers: { ...headers, cookie } }));
-  if (response.status !== 200) throw new Error(`${ROUTE} answered ${response.status}`);
-  await response.arrayBuffer();
+async function requests(n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    const response = await auth.handler(new Request(`${base}${ROUTE}`, { headers: { ...headers, cookie } }));
+    if (response.status !== 200) throw new Error(`${ROUTE} answered ${response.status}`);
+    await response.arrayBuffer();
+  }
 }
+// With GATE: WARM requests, then wait for the file GATE to exist before the N counted ones, so that
+// only they are instrumented (bench/instr-window.sh switches callgrind's instrumentation on between).
+const gate = process.env.GATE;
+if (gate) {
+  await requests(Number(process.env.WARM ?? 2000));
+  console.log(`warm ${process.pid}`);
+  while (!existsSync(gate)) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+await requests(N);
 console.log(`done ${N} ${ROUTE}`);
 process.exit(0);

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 import type { Span } from "@opentelemetry/api";
 import type { Context } from "hono";
 import type { AuthContext } from "../context.js";
@@ -80,10 +80,18 @@ export function finishRequest(c: Context<AuthEnv>, response: Response): void {
   endRequestSpan(timing.span, response.status, requestId(c));
 }
 
-/** 12 random hex characters; randomUUID draws from a buffered entropy pool, so this costs no system call on most requests. */
+/** Random bytes for request ids, refilled a batch at a time: a call into the CSPRNG per request cost more than the id. */
+const idPool = Buffer.alloc(6 * 256);
+let idOffset = idPool.length;
+
+/** 12 random hex characters (48 bits), made in one step: slicing and joining a UUID built strings that each header then flattened. */
 function newRequestId(): string {
-  const uuid = randomUUID();
-  return uuid.slice(0, 8) + uuid.slice(9, 13);
+  if (idOffset === idPool.length) {
+    randomFillSync(idPool);
+    idOffset = 0;
+  }
+  idOffset += 6;
+  return idPool.toString("hex", idOffset - 6, idOffset);
 }
 
 /** The request's id (X-Request-Id), naming it in logs, 500 answers and its span. */

@@ -263,7 +263,8 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
         const pending = step(c);
         if (pending) await pending;
       }
-      if (!hooks) return answer(c);
+      // Awaited, not returned: an async function resolving with a promise takes two more turns.
+      if (!hooks) return await answer(c);
       // The app's endpoint hooks (createAuth's `hooks`): after the prelude, around the handler.
       const hookCtx = await hookContext(c, endpoint);
       const changedQuery = hooks.before ? await runBeforeHook(c, hooks.before, hookCtx) : undefined;

@@ -28,8 +28,6 @@ import { updateUser } from "../services/users.js";
 
 /** With jwt.setAuthJwtHeader, get-session also hands out a fresh JWT in `set-auth-jwt`. */
 async function attachSessionJwt(c: Context<AuthEnv>, data: SessionWithUser): Promise<void> {
-  const { jwt } = c.get("auth").options;
-  if (!jwt.enabled || !jwt.setAuthJwtHeader) return;
   c.header("set-auth-jwt", await issueSessionToken(c.get("auth"), data));
   c.header("Access-Control-Expose-Headers", "set-auth-jwt");
 }
@@ -42,7 +40,9 @@ export function sessionRoutes(route: Route): void {
     if (!token) return null;
     const ctx = c.get("auth");
     // A JWT is only ever signed for a session read from the database, so set-auth-jwt skips the cache.
-    if (!query.disableCookieCache && !(ctx.options.jwt.enabled && ctx.options.jwt.setAuthJwtHeader)) {
+    const { jwt } = ctx.options;
+    const withJwt = jwt.enabled && jwt.setAuthJwtHeader;
+    if (!query.disableCookieCache && !withJwt) {
       const cachedJson = readCookieCacheJson(c, token);
       if (ctx.options.session.cookieCache.enabled) ctx.cacheCounts.cookieCache[cachedJson ? "hits" : "misses"] += 1;
       if (cachedJson !== null) return new JsonReply(cachedJson);
@@ -55,7 +55,8 @@ export function sessionRoutes(route: Route): void {
     }
     if (lookup.refreshed) writeSessionCookies(c, lookup.data, { rememberMe: true });
     else writeCookieCache(c, lookup.data, { rememberMe: !dontRemember });
-    await attachSessionJwt(c, lookup.data);
+    // Awaited only when there is a JWT to sign: a turn per request otherwise.
+    if (withJwt) await attachSessionJwt(c, lookup.data);
     return sessionReply(ctx, lookup, token);
   });
 

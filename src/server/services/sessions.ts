@@ -224,6 +224,7 @@ export async function lookupSessionWith<R extends CallerRead>(
   token: string,
   read: R,
   options: { refresh: boolean; rules?: boolean },
+  now: Date = ctx.now(),
 ): Promise<{ lookup: SessionLookup; rows: RowsOf<R> | undefined; rules?: CallerRulesRows }> {
   const tokenHash = hashSessionToken(token);
   const found = await readCaller(
@@ -236,7 +237,9 @@ export async function lookupSessionWith<R extends CallerRead>(
     ctx.fields,
     options.rules === true,
   );
-  const lookup = await settleSession(ctx, found.found, options);
+  const settled = settleSession(ctx, found.found, options, now);
+  // Most lookups settle without a write: no turn to wait for then.
+  const lookup = settled instanceof Promise ? await settled : settled;
   // What was read is what is answered, unless the refresh just changed it.
   if (lookup.status === "active" && !lookup.refreshed && found.read) lookup.read = found.read;
   const active = lookup.status === "active";
@@ -256,20 +259,17 @@ export function sessionReply(
 }
 
 /** Every rule a found session passes before it counts: expiry, ban, then the sliding refresh. */
-async function settleSession(
+function settleSession(
   ctx: AuthContext,
   data: SessionWithUser | null,
   options: { refresh: boolean },
-): Promise<SessionLookup> {
+  now: Date,
+): SessionLookup | Promise<SessionLookup> {
   if (!data) return { status: "missing" };
-  const now = ctx.now();
   const { banned, banExpires } = data.user;
   const bannedNow = banned && (!banExpires || banExpires.getTime() > now.getTime());
   // A ban ends sessions at once; the user comes with the session row, so this costs no query.
-  if (data.session.expiresAt.getTime() <= now.getTime() || bannedNow) {
-    await deleteSessionById(ctx.db, data.session.id);
-    return { status: "expired" };
-  }
+  if (data.session.expiresAt.getTime() <= now.getTime() || bannedNow) return endSession(ctx, data.session.id);
   if (!options.refresh) return { status: "active", data, refreshed: false };
 
   const { expiresIn, updateAge, absoluteLifetime } = ctx.options.session;
@@ -280,6 +280,20 @@ async function settleSession(
   const latestMs = data.session.createdAt.getTime() + absoluteLifetime * 1000;
   const expiresAt = new Date(Math.min(now.getTime() + expiresIn * 1000, latestMs));
   if (expiresAt.getTime() <= data.session.expiresAt.getTime()) return { status: "active", data, refreshed: false };
+  return slideSession(ctx, data, expiresAt, now);
+}
+
+async function endSession(ctx: AuthContext, sessionId: string): Promise<SessionLookup> {
+  await deleteSessionById(ctx.db, sessionId);
+  return { status: "expired" };
+}
+
+async function slideSession(
+  ctx: AuthContext,
+  data: SessionWithUser,
+  expiresAt: Date,
+  now: Date,
+): Promise<SessionLookup> {
   await extendSession(ctx.db, data.session.id, expiresAt, now);
   return {
     status: "active",

@@ -191,9 +191,21 @@ export function readWithCallerSession<Joined extends CallerSessionRow, Rows>(
   join: (base: ReturnType<typeof callerSessionQuery>, args: readonly unknown[]) => Compilable<Joined>,
   rowsOf: (joined: Joined[]) => Rows,
 ): CallerSessionRead<Rows> {
+  // The statement's names, made once per fields key: joined per request they cost a build and a flatten each.
+  let namesKey: string | null = null;
+  let plain: string | undefined;
+  let withRules: string | undefined;
   return async (db, dialect, tokenHash, fields, rules = false) => {
-    const named = rules ? `${shape}+rules` : shape;
-    const name = fields.key === "" ? `caller.${named}` : `caller.${named}${fields.key}`;
+    if (fields.key !== namesKey) {
+      namesKey = fields.key;
+      plain = withRules = undefined;
+    }
+    let name = rules ? withRules : plain;
+    if (name === undefined) {
+      name = `caller.${rules ? `${shape}+rules` : shape}${namesKey}`;
+      if (rules) withRules = name;
+      else plain = name;
+    }
     const joined = await readPrecompiled(db, name, [tokenHash, ...args], ([hash, ...rest]) =>
       join(callerSessionQuery(db, dialect, hash as string, fields, rules), rest),
     );

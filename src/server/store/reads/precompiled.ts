@@ -53,6 +53,8 @@ export async function readPrecompiled<Row>(
   }
   const parameters = template.slots.map((slot) => ("argument" in slot ? args[slot.argument] : slot.constant));
   const direct = readRowsDirect(db, template.sql, parameters, options);
+  // SQLite's rows are here already: awaiting them would only cost a turn.
+  if (Array.isArray(direct)) return direct as Row[];
   if (direct) return (await direct) as Row[];
   // Through Kysely, whose plugins bind the values (a transaction is open on the SQLite connection).
   const result = await db.executeQuery<Row>(build(args).compile());
