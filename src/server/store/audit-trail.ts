@@ -65,7 +65,11 @@ const SQLITE_MOVE_HEAD = `update "auditChain" set "headSeq" = ?, "headHash" = ? 
  * inside a transaction (the change's own, or one of its own for a failure). The statements are
  * written out once here rather than built per append: an append is on every audited write's path.
  */
-export async function appendAuditEntry(trx: DB, dialect: DialectName, entry: NewAuditEntry): Promise<AuditTrailEntry> {
+export async function appendAuditEntry(
+  trx: DB,
+  dialect: DialectName,
+  entry: NewAuditEntry,
+): Promise<{ seq: number; hash: string }> {
   const body = auditEntryBody(entry);
   const values = ENTRY_COLUMNS.map((column) => entry[column]);
   if (dialect === "postgres") {
@@ -74,7 +78,7 @@ export async function appendAuditEntry(trx: DB, dialect: DialectName, entry: New
     );
     const appended = rows[0];
     if (!appended) throw new Error("the audit chain has no head row");
-    return mapEntry({ ...entry, seq: Number(appended.seq), hash: appended.hash });
+    return { seq: Number(appended.seq), hash: appended.hash };
   }
   const { rows } = await trx.executeQuery<HeadRow>(CompiledQuery.raw(SQLITE_HEAD, []));
   const head = rows[0];
@@ -84,7 +88,12 @@ export async function appendAuditEntry(trx: DB, dialect: DialectName, entry: New
   values[1] = entry.createdAt.toISOString();
   await trx.executeQuery(CompiledQuery.raw(SQLITE_INSERT, [seq, ...values, hash]));
   await trx.executeQuery(CompiledQuery.raw(SQLITE_MOVE_HEAD, [seq, hash]));
-  return mapEntry({ ...entry, seq, hash });
+  return { seq, hash };
+}
+
+/** The entry as the trail holds it, once appended at `seq` with `hash`. */
+export function appendedEntry(entry: NewAuditEntry, chained: { seq: number; hash: string }): AuditTrailEntry {
+  return mapEntry({ ...entry, ...chained });
 }
 
 export interface AuditTrailFilter {
