@@ -1,6 +1,7 @@
 /**
  * What auditing adds to a change's transaction, in process and without HTTP: the same transaction
- * (one session-like insert) with and without the audit entry (head lock, entry insert, head update),
+ * (one session-like insert) with and without the audit entry (one statement on PostgreSQL; on SQLite
+ * head read, entry insert, head update),
  * interleaved in rounds, best round kept. Wall and CPU µs per transaction; on PostgreSQL the wall
  * time includes the round trips, which is what a sign-in waits for.
  *

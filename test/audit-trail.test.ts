@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runCommand } from "../src/cli/run.js";
 import { sweepExpired } from "../src/server/services/housekeeping.js";
-import { verifyAuditChain } from "../src/server/store/audit-trail.js";
+import { appendAuditEntry, verifyAuditChain } from "../src/server/store/audit-trail.js";
 import { dialectUnderTest } from "./helpers/database.js";
 import { createOrganization, joinAs } from "./helpers/organization.js";
 import { EVERY_FEATURE_ON, signUp, startTestServer, type TestServer } from "./helpers/server.js";
@@ -363,7 +363,56 @@ describe.skipIf(dialectUnderTest() !== "postgres")("concurrent writers on Postgr
     const entries = await entriesAfter(before);
     expect(entries.filter((entry) => entry.action === "user.sign_in" && entry.outcome === "success")).toHaveLength(150);
     expect(await verifyAuditChain(db())).toMatchObject({ ok: true, headSeq: before + 150 });
+
+    // Writes whose entry is appended by the one statement that moves the head: 150 at once, three
+    // per account, each number once and the chain unbroken.
+    const beforeWrites = await headSeq();
+    const updates = await Promise.all(
+      Array.from({ length: 150 }, (_, i) =>
+        accounts[i % accounts.length]!.browser.post("/update-user", { name: `Parallel ${i}` }),
+      ),
+    );
+    expect(updates.filter((answer) => answer.status !== 200).map((answer) => answer.status)).toEqual([]);
+    const written = (await entriesAfter(beforeWrites)).filter((entry) => entry.action === "user.updated");
+    expect(written).toHaveLength(150);
+    expect(new Set(written.map((entry) => entry.seq)).size).toBe(150);
+    expect(await verifyAuditChain(db())).toMatchObject({ ok: true, headSeq: beforeWrites + 150 });
   }, 120_000);
+});
+
+describe("the chain's hash as each database finishes it", () => {
+  it("verifies entries whose text needs escaping: quotes, backslashes, control and non-ASCII characters", async () => {
+    // A fresh chain: an earlier case broke this one on purpose.
+    await db().deleteFrom("auditTrail").execute();
+    await db()
+      .updateTable("auditChain")
+      .set({ headSeq: 0, headHash: "0".repeat(64), anchorSeq: 0, anchorHash: "0".repeat(64) })
+      .execute();
+    const before = await headSeq();
+    const texts = ['say "hi" \\ back', "tab\t line\n nul-free \u0001 \u001f \u007f", "Zürich 🚀 \u2028 </script>", "ß"];
+    await db()
+      .transaction()
+      .execute(async (trx) => {
+        for (const [i, text] of texts.entries()) {
+          await appendAuditEntry(trx, server.auth.database.dialect, {
+            id: `escape-${before}-${i}`,
+            createdAt: new Date(Date.UTC(2026, 10, 27, 5, 30, 0, 7 * i)),
+            action: "user.updated",
+            outcome: "success",
+            actorType: "system",
+            actorId: null,
+            subjectId: text,
+            organizationId: null,
+            ipAddress: "::1",
+            userAgent: text,
+            requestId: null,
+            details: JSON.stringify({ text }),
+          });
+        }
+      });
+    const check = await verifyAuditChain(db());
+    expect(check).toMatchObject({ ok: true, headSeq: before + texts.length });
+  });
 });
 
 describe("retention", () => {

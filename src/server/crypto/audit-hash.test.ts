@@ -44,3 +44,27 @@ describe("auditEntryHash", () => {
     expect(a).not.toBe(b);
   });
 });
+
+describe("auditEntryHash's definition", () => {
+  it("stays the hash of the JSON array [seq, fields..., previous hash] that existing chains were written with", () => {
+    const tricky: HashedAuditFields = {
+      seq: 41,
+      id: "e1",
+      createdAt: new Date("2026-11-27T05:30:00.123Z"),
+      action: "user.updated",
+      outcome: "success",
+      actorType: "user",
+      actorId: 'u"1\\',
+      subjectId: null,
+      organizationId: "o\u0001\n\t",
+      ipAddress: "::1",
+      userAgent: "Zürich 🚀 \u2028 </script>",
+      requestId: null,
+      details: '{"a":"b"}',
+    };
+    // Written by the one-piece definition before the body was split out (it must never change).
+    expect(auditEntryHash(tricky, "f".repeat(64))).toBe(
+      "1a1d4f116962b168153b8a04aee95736c1be7ec905ce7e96f7ed08e0d89cabb3",
+    );
+  });
+});

@@ -18,12 +18,13 @@ export interface HashedAuditFields {
 }
 
 /**
- * SHA-256 (hex) over the entry's canonical encoding and the previous entry's hash: a JSON array in
- * a fixed field order, of strings, numbers and nulls only, which JSON.stringify writes one way.
+ * The canonical encoding of an entry's own fields (all but its number): the middle of the JSON array
+ * the hash is taken over, without brackets. It does not depend on the chain, so an append can build
+ * it before it holds the head, and PostgreSQL can finish the hash inside the statement that moves it
+ * (store/audit-trail.ts) with nothing to escape: the number and a hex hash.
  */
-export function auditEntryHash(entry: HashedAuditFields, previousHash: string): string {
-  const canonical = JSON.stringify([
-    entry.seq,
+export function auditEntryBody(entry: Omit<HashedAuditFields, "seq">): string {
+  return JSON.stringify([
     entry.id,
     entry.createdAt.toISOString(),
     entry.action,
@@ -36,7 +37,20 @@ export function auditEntryHash(entry: HashedAuditFields, previousHash: string): 
     entry.userAgent,
     entry.requestId,
     entry.details,
-    previousHash,
-  ]);
-  return createHash("sha256").update(canonical).digest("hex");
+  ]).slice(1, -1);
+}
+
+/** SHA-256 (hex) of `[seq,<body>,"<previous hash>"]`, UTF-8. */
+export function chainHash(seq: number, body: string, previousHash: string): string {
+  return createHash("sha256")
+    .update(`[${seq},${body},${JSON.stringify(previousHash)}]`)
+    .digest("hex");
+}
+
+/**
+ * SHA-256 (hex) over the entry's canonical encoding and the previous entry's hash: a JSON array in
+ * a fixed field order, of strings, numbers and nulls only, which JSON.stringify writes one way.
+ */
+export function auditEntryHash(entry: HashedAuditFields, previousHash: string): string {
+  return chainHash(entry.seq, auditEntryBody(entry), previousHash);
 }

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { AuditAction, AuditActorType, AuditOutcome, AuditTrailEntry } from "../../contract/audit.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
-import { appendAuditEntry, type NewAuditEntry, pruneAuditTrail } from "../store/audit-trail.js";
+import { appendAuditEntry, appendedEntry, type NewAuditEntry, pruneAuditTrail } from "../store/audit-trail.js";
 import type { DB } from "../store/database.js";
 import type { WebhookEvent } from "../webhooks/events.js";
 
@@ -90,10 +90,10 @@ function entryOf(ctx: AuthContext, scope: AuditScope, outcome: AuditOutcome): Ne
  */
 async function append(ctx: AuthContext, trx: DB, entry: NewAuditEntry): Promise<void> {
   if (!trx.isTransaction) throw new Error("an audit entry is written only inside a transaction");
-  const appended = await appendAuditEntry(trx, ctx.dialect, entry);
+  const chained = await appendAuditEntry(trx, ctx.dialect, entry);
   // Streamed to subscribers (an organization's own, docs/webhooks.md) in the same transaction: an
-  // entry that rolls back is never sent. Nothing is written when nobody subscribes.
-  await ctx.webhooks.enqueue(trx, "audit.entry", appended);
+  // entry that rolls back is never sent. Nothing is built or written when nobody subscribes.
+  if (ctx.webhooks.wants("audit.entry")) await ctx.webhooks.enqueue(trx, "audit.entry", appendedEntry(entry, chained));
 }
 
 /** An entry that goes with no change (a refusal, a challenge): in a transaction of its own. */

@@ -1,5 +1,6 @@
+import { CompiledQuery } from "kysely";
 import type { AuditOutcome, AuditTrailEntry } from "../../contract/audit.js";
-import { auditEntryHash } from "../crypto/audit-hash.js";
+import { auditEntryBody, auditEntryHash, chainHash } from "../crypto/audit-hash.js";
 import type { DB } from "./database.js";
 import type { DialectName } from "./dialect.js";
 import { toDate } from "./values.js";
@@ -7,35 +8,92 @@ import { toDate } from "./values.js";
 /** An entry before the chain numbers and hashes it. */
 export type NewAuditEntry = Omit<AuditTrailEntry, "seq" | "hash" | "details"> & { details: string | null };
 
-type HeadRow = { headSeq: number | string; headHash: string; anchorSeq: number | string; anchorHash: string };
+type HeadRow = { headSeq: number | string; headHash: string };
 
 /**
- * The chain's head, locked until the transaction ends on PostgreSQL (FOR UPDATE): a second appender
- * waits here, so no two entries ever claim the same predecessor. SQLite has one writer at a time.
+ * The chain's head row, locked until the transaction ends on PostgreSQL (FOR UPDATE), for pruning:
+ * appenders wait behind it. SQLite has one writer at a time.
  */
-async function lockHead(trx: DB, dialect: DialectName): Promise<HeadRow> {
+async function lockHead(trx: DB, dialect: DialectName): Promise<void> {
   let query = trx
     .selectFrom("auditChain")
     .select(["headSeq", "headHash", "anchorSeq", "anchorHash"])
     .where("id", "=", 1);
   if (dialect === "postgres") query = query.forUpdate();
-  return query.executeTakeFirstOrThrow();
+  await query.executeTakeFirstOrThrow();
 }
+
+const ENTRY_COLUMNS = [
+  "id",
+  "createdAt",
+  "action",
+  "outcome",
+  "actorType",
+  "actorId",
+  "subjectId",
+  "organizationId",
+  "ipAddress",
+  "userAgent",
+  "requestId",
+  "details",
+] as const;
+const columnList = ENTRY_COLUMNS.map((column) => `"${column}"`).join(", ");
+
+/**
+ * PostgreSQL, one statement: moving the head locks its row until the transaction ends (a second
+ * appender waits there, then sees the moved head), and the hash is finished from the head it moved
+ * from: `[seq,<body>,"<previous hash>"]`, the body built in Node (crypto/audit-hash.ts).
+ */
+const POSTGRES_APPEND = `with "head" as (
+  update "auditChain" set "headSeq" = "headSeq" + 1,
+    "headHash" = encode(sha256(convert_to('[' || ("headSeq" + 1)::text || ',' || $13::text || ',' || to_json("headHash")::text || ']', 'UTF8')), 'hex')
+  where "id" = 1
+  returning "headSeq", "headHash")
+insert into "auditTrail" ("seq", ${columnList}, "hash")
+select "headSeq", ${ENTRY_COLUMNS.map((column, i) => `$${i + 1}::${column === "createdAt" ? "timestamptz" : "text"}`).join(", ")}, "headHash" from "head"
+returning "seq", "hash"`;
+
+/** SQLite has one writer at a time: the head is read, the entry hashed in Node, both written. */
+const SQLITE_HEAD = `select "headSeq", "headHash" from "auditChain" where "id" = 1`;
+const SQLITE_INSERT = `insert into "auditTrail" ("seq", ${columnList}, "hash") values (${Array(ENTRY_COLUMNS.length + 2)
+  .fill("?")
+  .join(", ")})`;
+const SQLITE_MOVE_HEAD = `update "auditChain" set "headSeq" = ?, "headHash" = ? where "id" = 1`;
 
 /**
  * Appends one entry at the chain's head: numbered one past it and hashed over the head's hash. Call
- * inside a transaction (the change's own, or one of its own for a failure).
+ * inside a transaction (the change's own, or one of its own for a failure). The statements are
+ * written out once here rather than built per append: an append is on every audited write's path.
  */
-export async function appendAuditEntry(trx: DB, dialect: DialectName, entry: NewAuditEntry): Promise<AuditTrailEntry> {
-  const head = await lockHead(trx, dialect);
+export async function appendAuditEntry(
+  trx: DB,
+  dialect: DialectName,
+  entry: NewAuditEntry,
+): Promise<{ seq: number; hash: string }> {
+  const body = auditEntryBody(entry);
+  const values = ENTRY_COLUMNS.map((column) => entry[column]);
+  if (dialect === "postgres") {
+    const { rows } = await trx.executeQuery<{ seq: number | string; hash: string }>(
+      CompiledQuery.raw(POSTGRES_APPEND, [...values, body]),
+    );
+    const appended = rows[0];
+    if (!appended) throw new Error("the audit chain has no head row");
+    return { seq: Number(appended.seq), hash: appended.hash };
+  }
+  const { rows } = await trx.executeQuery<HeadRow>(CompiledQuery.raw(SQLITE_HEAD, []));
+  const head = rows[0];
+  if (!head) throw new Error("the audit chain has no head row");
   const seq = Number(head.headSeq) + 1;
-  const hash = auditEntryHash({ ...entry, seq }, head.headHash);
-  await trx
-    .insertInto("auditTrail")
-    .values({ ...entry, seq, hash })
-    .execute();
-  await trx.updateTable("auditChain").set({ headSeq: seq, headHash: hash }).where("id", "=", 1).execute();
-  return mapEntry({ ...entry, seq, hash });
+  const hash = chainHash(seq, body, head.headHash);
+  values[1] = entry.createdAt.toISOString();
+  await trx.executeQuery(CompiledQuery.raw(SQLITE_INSERT, [seq, ...values, hash]));
+  await trx.executeQuery(CompiledQuery.raw(SQLITE_MOVE_HEAD, [seq, hash]));
+  return { seq, hash };
+}
+
+/** The entry as the trail holds it, once appended at `seq` with `hash`. */
+export function appendedEntry(entry: NewAuditEntry, chained: { seq: number; hash: string }): AuditTrailEntry {
+  return mapEntry({ ...entry, ...chained });
 }
 
 export interface AuditTrailFilter {
