@@ -2,17 +2,22 @@
  * `npx tsx bench/churn.ts`: sessions coming and going for a while, to see whether the tables and the
  * latency stay flat. One service on a fresh database (PostgreSQL `gatehouse_churn` on
  * BENCH_POSTGRES_URL, or `--sqlite`), sessions living `--lifetime` seconds (120) and housekeeping
- * sweeping every `--sweep` seconds (15). `--workers` (4) loops each: sign up now and then, else sign
- * in as an existing user, read the session a few times, and sign out half the time (the rest expire).
+ * sweeping every `--sweep` seconds (15). A cycle: sign up now and then (one in ten), else sign in as
+ * an existing user, read the session a few times, and sign out half the time (the rest expire).
+ * `--workers` (4) run cycles back to back (closed loop: the rate follows the machine's load), or
+ * `--rate N` starts N cycles a second whatever the load (open loop, at most `--in-flight` (200) at
+ * once; arrivals beyond that are counted as dropped), so a steady state stays one on a shared machine.
  * Every minute: live and total rows and size of the tables that churn, dead rows, the service's RSS,
  * PostgreSQL backends' RssAnon, and p50/p99 of each step in that minute.
  *
  * PostgreSQL leaves deleted rows to VACUUM: with autovacuum off (as on the project's bench machine)
  * the tables grow with dead rows whatever housekeeping deletes; `--vacuum` vacuums them every minute.
  *
- *   --minutes N (20)  --lifetime S (120)  --sweep S (15)  --workers N (4)  --sqlite  --keep  --vacuum
+ *   --minutes N (20)  --lifetime S (120)  --sweep S (15)  --workers N (4)  --rate N  --in-flight N (200)
+ *   --sqlite  --keep  --vacuum
  */
-import { readFileSync, statSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { readFileSync, readlinkSync, statSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { pinSelf } from "./lib/cpu.js";
@@ -34,6 +39,9 @@ const minutes = number("--minutes", 20);
 const lifetime = number("--lifetime", 120);
 const sweep = number("--sweep", 15);
 const workers = number("--workers", 4);
+/** Cycles started per second (open loop), or 0 for `workers` closed loops. */
+const rate = number("--rate", 0);
+const inFlightCap = number("--in-flight", 200);
 /** Vacuum the churned tables every minute: stands in for autovacuum where the server has it off. */
 const vacuum = argv.includes("--vacuum");
 const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -46,6 +54,16 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** Which Node runs the service, and whether its environment carries glibc's malloc tuning (after any re-exec). */
+function serviceRuntime(pid: number): string {
+  const exe = readlinkSync(`/proc/${pid}/exe`);
+  const version = spawnSync(exe, ["--version"], { encoding: "utf8" }).stdout.trim();
+  const tuning = readFileSync(`/proc/${pid}/environ`, "utf8")
+    .split("\0")
+    .filter((v) => v.startsWith("MALLOC_"));
+  return `node ${version} (${exe}), ${tuning.length ? tuning.join(" ") : "no MALLOC_ settings"}`;
 }
 
 async function main() {
@@ -97,44 +115,71 @@ async function main() {
   for (let i = 0; i < 20; i++) await newUser();
 
   const endAt = Date.now() + minutes * 60_000;
-  const worker = async (w: number) => {
-    let n = 0;
-    while (Date.now() < endAt) {
-      n++;
-      try {
-        let cookie: string;
-        if (n % 10 === 0) cookie = await newUser();
-        else {
-          const email = emails[Math.floor(Math.random() * emails.length)]!;
-          const response = await timed("sign-in", () =>
-            postJson(server.origin, "/sign-in/email", { email, password: SEED_PASSWORD }),
-          );
-          await response.arrayBuffer();
-          if (response.status !== 200) {
-            failures++;
-            continue;
-          }
-          cookie = response.headers
-            .getSetCookie()
-            .map((c) => c.split(";")[0])
-            .join("; ");
+  let cycles = 0;
+  const cycle = async (n: number, w: number) => {
+    try {
+      let cookie: string;
+      if (n % 10 === 0) cookie = await newUser();
+      else {
+        const email = emails[Math.floor(Math.random() * emails.length)]!;
+        const response = await timed("sign-in", () =>
+          postJson(server.origin, "/sign-in/email", { email, password: SEED_PASSWORD }),
+        );
+        await response.arrayBuffer();
+        if (response.status !== 200) {
+          failures++;
+          return;
         }
-        for (let k = 0; k < 5; k++) {
-          const response = await timed("get-session", () =>
-            fetch(`${server.origin}${BASE_PATH}/get-session`, { headers: { cookie } }),
-          );
-          await response.arrayBuffer();
-          if (response.status !== 200) failures++;
-        }
-        if ((n + w) % 2 === 0) {
-          const response = await timed("sign-out", () => postJson(server.origin, "/sign-out", {}, cookie));
-          await response.arrayBuffer();
-          if (response.status !== 200) failures++;
-        }
-      } catch {
-        failures++;
+        cookie = response.headers
+          .getSetCookie()
+          .map((c) => c.split(";")[0])
+          .join("; ");
       }
+      for (let k = 0; k < 5; k++) {
+        const response = await timed("get-session", () =>
+          fetch(`${server.origin}${BASE_PATH}/get-session`, { headers: { cookie } }),
+        );
+        await response.arrayBuffer();
+        if (response.status !== 200) failures++;
+      }
+      if ((n + w) % 2 === 0) {
+        const response = await timed("sign-out", () => postJson(server.origin, "/sign-out", {}, cookie));
+        await response.arrayBuffer();
+        if (response.status !== 200) failures++;
+      }
+    } catch {
+      failures++;
     }
+  };
+  const worker = async (w: number) => {
+    while (Date.now() < endAt) await cycle(++cycles, w);
+  };
+  let inFlight = 0;
+  let dropped = 0;
+  let maxInFlight = 0;
+  /** Starts cycle k at k/rate seconds from the start, on time whether or not earlier ones finished. */
+  const paced = async () => {
+    const startedAt = performance.now();
+    const running = new Set<Promise<void>>();
+    while (Date.now() < endAt) {
+      const due = Math.floor(((performance.now() - startedAt) / 1000) * rate);
+      while (cycles < due) {
+        cycles++;
+        if (inFlight >= inFlightCap) {
+          dropped++;
+          continue;
+        }
+        inFlight++;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        const run: Promise<void> = cycle(cycles, 0).finally(() => {
+          inFlight--;
+          running.delete(run);
+        });
+        running.add(run);
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await Promise.all(running);
   };
 
   const tableFigures = async (): Promise<string> => {
@@ -171,10 +216,11 @@ async function main() {
     return max;
   };
 
+  log(`service: ${serviceRuntime(server.pid)}`);
   const autovacuum = admin ? (await admin.query("show autovacuum")).rows[0].autovacuum : "n/a";
   log(`autovacuum: ${autovacuum}${vacuum ? "; vacuuming the churned tables every minute" : ""}`);
   log(
-    `churn on ${sqlite ? "SQLite" : "PostgreSQL"}: ${minutes} min, ${workers} workers, session lifetime ${lifetime} s, sweep every ${sweep} s`,
+    `churn on ${sqlite ? "SQLite" : "PostgreSQL"}: ${minutes} min, ${rate ? `${rate} cycles/s (open loop)` : `${workers} workers`}, session lifetime ${lifetime} s, sweep every ${sweep} s`,
   );
   let maxRss = 0;
   const rssTimer = setInterval(() => {
@@ -193,14 +239,15 @@ async function main() {
       .join("; ");
     const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
     log(
-      `min ${minute}: ${steps} ms | failures ${failures} | service RSS max ${maxRss.toFixed(1)} MB | backends RssAnon max ${(await backendAnon()).toFixed(1)} MB | load ${load}`,
+      `min ${minute}: ${steps} ms | failures ${failures}${rate ? ` | dropped ${dropped}, in flight max ${maxInFlight}` : ""} | service RSS max ${maxRss.toFixed(1)} MB | backends RssAnon max ${(await backendAnon()).toFixed(1)} MB | load ${load}`,
     );
     log(`  tables: ${await tableFigures()}`);
     if (vacuum && db) await db.query(`vacuum ${TABLES.map((t) => `"${t}"`).join(", ")}`);
     maxRss = 0;
+    maxInFlight = inFlight;
   }, 60_000);
   try {
-    await Promise.all(Array.from({ length: workers }, (_, w) => worker(w)));
+    await (rate ? paced() : Promise.all(Array.from({ length: workers }, (_, w) => worker(w))));
     await new Promise((r) => setTimeout(r, 1000));
   } finally {
     clearInterval(reporter);

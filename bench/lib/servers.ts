@@ -50,10 +50,10 @@ export async function startService(
   writeFileSync(configPath, JSON.stringify(options, null, 2));
   const origin = `http://127.0.0.1:${port}`;
   const argv = bundle
-    ? ["node", ...nodeFlags(), bundle]
+    ? [NODE, ...nodeFlags(), bundle]
     : process.env.BENCH_TSX === "1"
       ? node("src/main.ts")
-      : ["node", ...nodeFlags(), serviceBundle()];
+      : [NODE, ...nodeFlags(), serviceBundle()];
   return launch(workDir, name, argv, origin, {
     NODE_ENV: "production",
     AUTH_SECRET: BENCH_SECRET,
@@ -88,10 +88,11 @@ export async function startFloor(workDir: string, databasePath: string) {
 const START_FLAGS = ["--max-semi-space-size=2", "--heap-growing-percent=50"];
 
 /**
- * The environment `npm start` adds: glibc's mmap threshold fixed at its default, so each argon2id
- * hash's 19 MiB goes back to the system when the hash ends (sign-in at 116 instead of 122 MB).
+ * The node that runs the servers: BENCH_NODE (a path, e.g. another Node version's binary) or `node`.
+ * The service sets glibc's malloc tuning itself on Node >= 22.15 (src/malloc-settings.ts); on an
+ * older Node it runs untuned unless MALLOC_MMAP_THRESHOLD_ is in the bench's environment.
  */
-const START_ENV = { MALLOC_MMAP_THRESHOLD_: "131072" };
+const NODE = process.env.BENCH_NODE ?? "node";
 
 /** Node flags for the servers, plus BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile). */
 function nodeFlags(): string[] {
@@ -129,7 +130,7 @@ async function launch(
   const [command, ...args] = pinned(SERVER_CORE, argv);
   const child: ChildProcess = spawn(command!, args, {
     cwd: REPO_ROOT,
-    env: { ...START_ENV, ...process.env, ...env },
+    env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.pipe(log);

@@ -1,6 +1,7 @@
 import { X509Certificate } from "node:crypto";
-import { type CacheProvider, SAML, ValidateInResponseTo } from "@node-saml/node-saml";
-import { parseDomFromString, xpath } from "@node-saml/node-saml/lib/xml.js";
+import type * as NodeSaml from "@node-saml/node-saml";
+import type { CacheProvider, SAML } from "@node-saml/node-saml";
+import type * as NodeSamlXml from "@node-saml/node-saml/lib/xml.js";
 import type { SamlConfigInput } from "../../../contract/sso.js";
 import { type AuthContext, apiURL } from "../../context.js";
 import { sha256Base64Url } from "../../crypto/digest.js";
@@ -10,6 +11,16 @@ import { isLoopbackHostname } from "../../loopback.js";
 import type { Claims } from "../../providers/types.js";
 import { claimAttempt } from "../../store/attempt-counters.js";
 import { findSsoProvider, type SsoProviderRecord } from "../../store/sso-providers.js";
+
+/**
+ * @node-saml/node-saml and its XML parsers, signature checker and XPath, loaded at the first SAML use:
+ * an instance without SAML connections does without them and their memory (bench/README.md, lazy loads).
+ */
+let samlModules: Promise<[typeof NodeSaml, typeof NodeSamlXml]> | undefined;
+const saml = () => {
+  samlModules ??= Promise.all([import("@node-saml/node-saml"), import("@node-saml/node-saml/lib/xml.js")]);
+  return samlModules;
+};
 
 /**
  * SAML 2.0 connections, the SP side of the Web Browser SSO profile: AuthnRequest by HTTP-Redirect,
@@ -107,6 +118,7 @@ interface IdpMetadata {
 
 /** Reads the IdP's metadata XML: its entity id, HTTP-Redirect SSO URL and signing certificates. */
 async function parseIdpMetadata(xml: string): Promise<IdpMetadata> {
+  const [, { parseDomFromString, xpath }] = await saml();
   let doc: Document;
   try {
     doc = await parseDomFromString(xml);
@@ -172,12 +184,13 @@ export async function samlSettingsFrom(
   };
 }
 
-function samlClient(
+async function samlClient(
   ctx: AuthContext,
   provider: SsoProviderRecord,
   settings: SamlSettings,
   request: { id: string; issuedAt: string } | null,
-): SAML {
+): Promise<SAML> {
+  const [{ SAML, ValidateInResponseTo }] = await saml();
   const spEntityId = spEntityIdOf(ctx, provider, settings);
   // Only the request this flow issued is known: the response must answer it and nothing else.
   const cacheProvider: CacheProvider = {
@@ -219,7 +232,7 @@ export async function samlAuthorizeURL(
   relayState: string,
 ): Promise<string> {
   const settings = readSamlSettings(provider);
-  return samlClient(ctx, provider, settings, request).getAuthorizeUrlAsync(relayState, undefined, {});
+  return (await samlClient(ctx, provider, settings, request)).getAuthorizeUrlAsync(relayState, undefined, {});
 }
 
 /**
@@ -236,10 +249,11 @@ export async function checkSamlConnection(ctx: AuthContext, provider: SsoProvide
     if (Date.parse(cert.validFrom) > now)
       throw invalid(`the IdP signing certificate is valid only from ${cert.validFrom}`);
   }
-  await samlClient(ctx, provider, settings, {
+  const client = await samlClient(ctx, provider, settings, {
     id: newSamlRequestId(),
     issuedAt: new Date(now).toISOString(),
-  }).getAuthorizeUrlAsync("", undefined, {});
+  });
+  await client.getAuthorizeUrlAsync("", undefined, {});
 }
 
 /** GET /sso/saml2/sp/metadata: the SP metadata of a SAML connection (entity id, ACS, signed assertions wanted). */
@@ -247,7 +261,7 @@ export async function spMetadataOf(ctx: AuthContext, providerId: string): Promis
   const provider = await findSsoProvider(ctx.db, providerId);
   if (provider?.type !== "saml") throw new AuthError("SSO_PROVIDER_NOT_FOUND");
   const settings = readSamlSettings(provider);
-  return samlClient(ctx, provider, settings, null).generateServiceProviderMetadata(null, null);
+  return (await samlClient(ctx, provider, settings, null)).generateServiceProviderMetadata(null, null);
 }
 
 /** Why a response was refused: the `error=` code sent to the app. */
@@ -307,7 +321,7 @@ export async function verifySamlResponse(
   const acs = [acsURLOf(ctx, provider.providerId), altAcsURLOf(ctx, provider.providerId)];
   let profile: Awaited<ReturnType<SAML["validatePostResponseAsync"]>>["profile"];
   try {
-    ({ profile } = await samlClient(ctx, provider, settings, request).validatePostResponseAsync({
+    ({ profile } = await (await samlClient(ctx, provider, settings, request)).validatePostResponseAsync({
       SAMLResponse: samlResponse,
     }));
   } catch (error) {
@@ -360,6 +374,7 @@ export async function verifySamlResponse(
 /** The Destination attribute of the response's root element (optional when only the assertion is signed). */
 async function responseDestination(xml: string): Promise<string | null> {
   if (!xml) return null;
+  const [, { parseDomFromString, xpath }] = await saml();
   const doc = await parseDomFromString(xml);
   const nodes = xpath.selectAttributes(doc, "/*[local-name()='Response']/@Destination");
   return nodes.length > 0 ? (nodes[0]?.nodeValue ?? null) : null;
