@@ -814,6 +814,10 @@ export const de: Catalogue = {
   "directory.copyLabel": "Kopieren: {what}",
   "directory.copied": "Kopiert.",
   "directory.copyFailed": "Kopieren ging nicht. Markieren Sie den Text und kopieren Sie ihn selbst.",
+  "directory.linkExisting.hint":
+    "Ausschalten übernimmt niemanden mehr; bereits übernommene Mitglieder bleiben verknüpft.",
+  "directory.linkExisting.on": "Gespeichert: Das Verzeichnis darf bestehende Mitglieder übernehmen.",
+  "directory.linkExisting.off": "Gespeichert: Das Verzeichnis übernimmt keine bestehenden Mitglieder mehr.",
   "directory.connection.title": "Verbindung {name}",
   "directory.connection.created": "Erstellt",
   "directory.connection.lastSync": "Letzte Synchronisierung",
