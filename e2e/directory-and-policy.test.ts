@@ -94,6 +94,11 @@ describe("the Directory and Policy screens", () => {
     await owner.page.reload();
     await owner.page.getByTestId("scim-user-row").waitFor();
     expect(await owner.page.getByTestId("scim-token").count()).toBe(0);
+    // Taking over existing members, switched on after the connection exists; the token stays.
+    await owner.page.getByTestId("scim-connection-link-existing").check();
+    await owner.page.getByTestId("scim-link-existing-saved").waitFor();
+    const connections = await api(owner.page, "/scim/list-provider-connections");
+    expect(connections.body.providers).toMatchObject([{ linkExistingMembers: true }]);
     const row = await owner.page.getByTestId("scim-user-row").textContent();
     expect(row).toContain("Dana Directory");
     expect(row).toContain("dana.directory@globex.example");

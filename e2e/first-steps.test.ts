@@ -4,7 +4,9 @@ import { seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
 import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
 /** Issue 31: the code boxes and Resend, the name a link-made account is asked for, Home's next steps, 375 px. */
-const e2e = setUpServiceAndBrowser();
+// Codes of 8 digits, not the default 6: the boxes follow the server's emailOTP.otpLength (GET /app-config).
+const e2e = setUpServiceAndBrowser({ options: { emailOTP: { enabled: true, otpLength: 8 } } });
+const mailedCode = (text: string) => /\b(\d{8})\b/.exec(text)?.[1] ?? "";
 const PASSWORD = "correct horse battery";
 
 async function askForCode(page: Page, email: string) {
@@ -26,24 +28,24 @@ describe("the email code screen", () => {
     const page = await (await e2e.newContext()).newPage();
     await askForCode(page, email);
     const group = page.getByRole("group", { name: "Code from the email" });
-    expect(await group.locator("input").count()).toBe(6);
+    expect(await group.locator("input").count()).toBe(8);
     expect(await page.getByTestId("email-code-otp").getAttribute("autocomplete")).toBe("one-time-code");
     expect(await page.getByTestId("email-code-otp-2").getAttribute("autocomplete")).toBe("off");
-    expect(await page.getByLabel("Digit 3 of 6").count()).toBe(1);
+    expect(await page.getByLabel("Digit 3 of 8").count()).toBe(1);
     expect(await seriousA11yViolations(page)).toEqual([]);
 
     // Typing moves on; Backspace on an empty box goes back and clears the one before.
     await page.getByTestId("email-code-otp").focus();
     await page.keyboard.type("123");
-    expect(await boxValues(page)).toEqual(["1", "2", "3", "", "", ""]);
-    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Digit 4 of 6");
+    expect(await boxValues(page)).toEqual(["1", "2", "3", "", "", "", "", ""]);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Digit 4 of 8");
     await page.keyboard.press("Backspace");
-    expect(await boxValues(page)).toEqual(["1", "2", "", "", "", ""]);
-    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Digit 3 of 6");
+    expect(await boxValues(page)).toEqual(["1", "2", "", "", "", "", "", ""]);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Digit 3 of 8");
 
     // A pasted code fills every box.
     const mail = await e2e.service.mail!.waitFor((m) => m.to === email && /sign-in code/.test(m.subject), 15_000);
-    const code = /\b(\d{6})\b/.exec(mail.text)?.[1] ?? "";
+    const code = mailedCode(mail.text);
     await page.getByTestId("email-code-otp").focus();
     await page.evaluate(
       (text) => {
@@ -51,7 +53,7 @@ describe("the email code screen", () => {
         data.setData("text/plain", text);
         document.activeElement?.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true }));
       },
-      ` ${code.slice(0, 3)}-${code.slice(3)} `,
+      ` ${code.slice(0, 4)}-${code.slice(4)} `,
     );
     await expect.poll(() => boxValues(page)).toEqual(code.split(""));
     await page.getByTestId("email-code-submit").click();
@@ -88,7 +90,7 @@ describe("a new account made by a sign-in code", () => {
     const page = await (await e2e.newContext()).newPage();
     await askForCode(page, named);
     let mail = await e2e.service.mail!.waitFor((m) => m.to === named && /sign-in code/.test(m.subject), 15_000);
-    await page.getByTestId("email-code-otp").fill(/\b(\d{6})\b/.exec(mail.text)?.[1] ?? "");
+    await page.getByTestId("email-code-otp").fill(mailedCode(mail.text));
     await page.getByTestId("email-code-submit").click();
     await page.getByTestId("name-prompt").waitFor();
     expect(await page.getByTestId("name-prompt-name").inputValue()).toBe("");
@@ -104,7 +106,7 @@ describe("a new account made by a sign-in code", () => {
     const other = await (await e2e.newContext()).newPage();
     await askForCode(other, skipper);
     mail = await e2e.service.mail!.waitFor((m) => m.to === skipper && /sign-in code/.test(m.subject), 15_000);
-    await other.getByTestId("email-code-otp").fill(/\b(\d{6})\b/.exec(mail.text)?.[1] ?? "");
+    await other.getByTestId("email-code-otp").fill(mailedCode(mail.text));
     await other.getByTestId("email-code-submit").click();
     await other.getByTestId("name-prompt-skip").click();
     expect(await other.getByTestId("name-prompt").count()).toBe(0);

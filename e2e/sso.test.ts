@@ -141,6 +141,31 @@ describe("SSO connections and sign-in", () => {
     expect(await page.getByTestId("connection-add-card").count()).toBe(0);
     const member = await page.evaluate(async () => (await fetch("/api/auth/organization/get-active-member")).json());
     expect(member.role).toBe("member");
+
+    // The owner maps an IdP group to a role: a rule needs the claim it reads.
+    await row.getByTestId("connection-edit").click();
+    const roles = row.getByTestId("connection-roles");
+    expect(await roles.getByTestId("connection-roles-default").inputValue()).toBe("member");
+    await roles.getByTestId("connection-role-rule-add").click();
+    await roles.getByTestId("connection-role-rule-value").fill("idp-admins");
+    await roles.getByTestId("connection-role-rule-role").selectOption("admin");
+    await row.getByTestId("connection-edit-submit").click();
+    await roles.getByTestId("connection-roles-claim-error").waitFor();
+    await roles.getByTestId("connection-roles-claim").fill("groups");
+    expect(await seriousA11yViolations(owner)).toEqual([]);
+    await row.getByTestId("connection-edit-submit").click();
+    await row.getByTestId("connection-saved").waitFor();
+    expect(await row.getByTestId("connection-roles-summary").textContent()).toBe(
+      "New members join as Member, or by 1 rule on groups.",
+    );
+    const saved = await owner.evaluate(
+      async (id) => (await fetch(`/api/auth/sso/get-provider?providerId=${id}`)).json(),
+      PROVIDER_ID,
+    );
+    expect(saved).toMatchObject({
+      defaultRole: "member",
+      roleMapping: { claim: "groups", values: { "idp-admins": "admin" } },
+    });
   });
 
   it("German: the SSO button and the Connections screen speak it", async () => {

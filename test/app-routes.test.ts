@@ -7,7 +7,10 @@ import { startTestServer, type TestServer } from "./helpers/server.js";
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer({
-    options: { socialProviders: { google: { clientId: "g-client", clientSecret: "secret-not-shown" } } },
+    options: {
+      socialProviders: { google: { clientId: "g-client", clientSecret: "secret-not-shown" } },
+      emailOTP: { enabled: true, otpLength: 8 },
+    },
     extra: { mail: { devOutbox: true } },
   });
 });
@@ -90,6 +93,8 @@ describe("GET /app-config", () => {
       oneTapClientId: "g-client",
       emailAndPassword: { enabled: true, minPasswordLength: 8, maxPasswordLength: 128 },
       devOutbox: true,
+      emailOTP: true,
+      emailOTPLength: 8,
     });
     expect(JSON.stringify(res.body)).not.toContain("secret-not-shown");
   });

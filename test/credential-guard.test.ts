@@ -76,6 +76,7 @@ const SAMPLE_INPUT: Record<string, { body?: object; query?: string }> = {
   "POST /passkey/update-passkey": { body: { id: "x", name: "renamed" } },
   "POST /passkey/delete-passkey": { body: { id: "x" } },
   "POST /scim/generate-token": { body: { providerId: "impersonated" } },
+  "POST /scim/update-provider-connection": { body: { providerId: "impersonated", linkExistingMembers: true } },
   "POST /sso/register": {
     body: {
       providerId: "x",

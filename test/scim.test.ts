@@ -101,6 +101,52 @@ function expectScimError(res: ScimResponse, status: number, scimType?: string) {
   expect(typeof res.body.detail).toBe("string");
 }
 
+describe("linkExistingMembers after creation", () => {
+  it("an owner turns it on and off without a new token; others and bad input are refused", async () => {
+    const org = await connectedOrganization("link-later");
+    const update = (body: object, browser = org.owner.browser) =>
+      browser.post("/scim/update-provider-connection", body);
+    expectScimError(await scim(org.token, "POST", "/Users", newUser(org.owner.email)), 409, "uniqueness");
+
+    const on = await update({ providerId: "link-later", linkExistingMembers: true });
+    expect(on.status).toBe(200);
+    expect(on.body).toMatchObject({ providerId: "link-later", linkExistingMembers: true });
+    expect((await org.owner.browser.get("/scim/get-provider-connection?providerId=link-later")).body).toMatchObject({
+      linkExistingMembers: true,
+    });
+    // The same token now takes over the existing member.
+    const linked = await scim(org.token, "POST", "/Users", newUser(org.owner.email));
+    expect(linked.status).toBe(201);
+    expect(linked.body.id).toBe(org.owner.user.id);
+
+    const off = await update({ providerId: "link-later", linkExistingMembers: false });
+    expect(off.body.linkExistingMembers).toBe(false);
+    const member = await joinAs(server, org.organizationId, "member");
+    expectScimError(await scim(org.token, "POST", "/Users", newUser(member.email)), 409, "uniqueness");
+
+    const admin = await joinAs(server, org.organizationId, "admin");
+    const byAdmin = await update({ providerId: "link-later", linkExistingMembers: true }, admin.browser);
+    expect([byAdmin.status, byAdmin.body.code]).toEqual([403, "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SCIM"]);
+    const stranger = await createOrganization(server);
+    const byStranger = await update({ providerId: "link-later", linkExistingMembers: true }, stranger.owner.browser);
+    expect([byStranger.status, byStranger.body.code]).toEqual([404, "SCIM_PROVIDER_NOT_FOUND"]);
+    const missing = await update({ providerId: "no-such-connection", linkExistingMembers: true });
+    expect([missing.status, missing.body.code]).toEqual([404, "SCIM_PROVIDER_NOT_FOUND"]);
+    for (const body of [
+      { providerId: "link-later" },
+      { providerId: "link-later", linkExistingMembers: "yes" },
+      { linkExistingMembers: true },
+    ]) {
+      const bad = await update(body);
+      expect(bad.status, JSON.stringify(body)).toBe(400);
+      expect(bad.body).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+    }
+    expect((await org.owner.browser.get("/scim/get-provider-connection?providerId=link-later")).body).toMatchObject({
+      linkExistingMembers: false,
+    });
+  });
+});
+
 describe("the SCIM token", () => {
   it("is off by default: neither the management routes nor the protocol are served", async () => {
     const { owner } = await createOrganization(off);

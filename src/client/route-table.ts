@@ -439,6 +439,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["POST"],
     refreshes: [],
   },
+  "/scim/update-provider-connection": {
+    methods: ["POST"],
+    refreshes: [],
+  },
   "/secure-account": {
     methods: ["POST"],
     refreshes: [],

@@ -186,6 +186,8 @@ export interface ScimCalls {
   generateToken: Call<typeof scim.generateSCIMToken>;
   listProviderConnections: OptionalCall<typeof scim.listSCIMProviderConnections>;
   getProviderConnection: Call<typeof scim.getSCIMProviderConnection>;
+  /** Turns linkExistingMembers on or off; the token stays. */
+  updateProviderConnection: Call<typeof scim.updateSCIMProviderConnection>;
   deleteProviderConnection: Call<typeof scim.deleteSCIMProviderConnection>;
   /** The people the connection provisioned. */
   listUsers: Call<typeof scim.listSCIMUsers>;

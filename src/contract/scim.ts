@@ -20,6 +20,9 @@ export const generateScimTokenBody = z.object({
   linkExistingMembers: z.boolean().optional(),
 });
 
+/** Gatehouse's addition: change an existing connection's linkExistingMembers, its token untouched. */
+export const updateScimConnectionBody = z.object({ providerId, linkExistingMembers: z.boolean() });
+
 export const providerIdBody = z.object({ providerId });
 export const providerIdQuery = z.object({ providerId });
 

@@ -122,7 +122,16 @@ export function SignIn({
       );
     else if (view === "link")
       body = <SignInLink afterSignInHref={afterSignInHref} signInHref={signInHref} back={back} initialEmail={email} />;
-    else if (view === "code") body = <EmailCode enter={enter} back={back} initialEmail={email} />;
+    else if (view === "code")
+      body = (
+        <EmailCode
+          enter={enter}
+          back={back}
+          initialEmail={email}
+          // Servers from before emailOTPLength mailed 6 digits, always.
+          length={options.emailOTPLength ?? 6}
+        />
+      );
     else if (view === "sso")
       body = (
         <SingleSignOn afterSignInHref={afterSignInHref} signInHref={signInHref} back={back} initialEmail={email} />
@@ -473,7 +482,18 @@ function SingleSignOn({ afterSignInHref, signInHref, back, initialEmail }: Email
 }
 
 /** "Email me a code": the address first, then the digits from the mail, with a paced "Resend code". */
-function EmailCode({ enter, back, initialEmail }: { enter: Enter; back: () => void; initialEmail: string }) {
+function EmailCode({
+  enter,
+  back,
+  initialEmail,
+  length,
+}: {
+  enter: Enter;
+  back: () => void;
+  initialEmail: string;
+  /** Digits in the mailed code: one box each. */
+  length: number;
+}) {
   const { t } = useFrame();
   const client = useAuthClient();
   const send = useCall(client.emailOtp.sendVerificationOtp);
@@ -519,6 +539,7 @@ function EmailCode({ enter, back, initialEmail }: { enter: Enter; back: () => vo
           <CodeInput
             label={t("emailCode.field")}
             testId="email-code-otp"
+            length={length}
             value={otp}
             onChange={setOtp}
             invalid={missing}

@@ -3,6 +3,7 @@ import type { SSOProviderView } from "../../contract/sso.js";
 import { authClient } from "../lib/client.js";
 import { useT } from "../lib/i18n.js";
 import { messageFor } from "../lib/messages.js";
+import { roleLabel } from "../lib/permissions.js";
 import { useSubmit } from "../lib/use-submit.js";
 import { type ConnectionChange, EditConnectionForm, IdpValue } from "./connection-forms.js";
 import { Button, FormError, Notice } from "./ui.js";
@@ -113,13 +114,18 @@ function Domains({ connection, onChanged }: { connection: SSOProviderView; onCha
   );
 }
 
-/** One connection: what it is, what the IdP needs, its domains, and the owner's controls. */
+/**
+ * One connection: what it is, what the IdP needs, its domains, the roles it gives, and the owner's
+ * controls. `roles` are those the viewer may hand out.
+ */
 export function ConnectionCard({
   connection,
+  roles,
   onChanged,
   onDelete,
 }: {
   connection: SSOProviderView;
+  roles: string[];
   onChanged: () => Promise<unknown>;
   onDelete: (connection: SSOProviderView) => void;
 }) {
@@ -148,6 +154,15 @@ export function ConnectionCard({
       <p className="hint">{t("connections.issuer", { issuer: connection.issuer })}</p>
       <IdpSettings connection={connection} />
       <Domains connection={connection} onChanged={onChanged} />
+      <p className="hint" data-testid="connection-roles-summary">
+        {connection.roleMapping
+          ? t("connections.roles.summaryRules", {
+              role: roleLabel(connection.defaultRole, t),
+              count: Object.keys(connection.roleMapping.values).length,
+              claim: connection.roleMapping.claim,
+            })
+          : t("connections.roles.summary", { role: roleLabel(connection.defaultRole, t) })}
+      </p>
       {saved && <Notice testId="connection-saved">{t("connections.edit.saved", { name })}</Notice>}
       {result && (
         <Notice testId={result.ok ? "connection-test-ok" : "connection-test-failed"}>
@@ -194,7 +209,13 @@ export function ConnectionCard({
         </Button>
       </div>
       {editing && (
-        <EditConnectionForm connection={connection} onSubmit={save} pending={update.pending} error={update.error} />
+        <EditConnectionForm
+          connection={connection}
+          roles={roles}
+          onSubmit={save}
+          pending={update.pending}
+          error={update.error}
+        />
       )}
     </li>
   );

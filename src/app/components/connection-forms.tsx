@@ -1,10 +1,11 @@
-import { type TextareaHTMLAttributes, useId, useState } from "react";
+import { type TextareaHTMLAttributes, useId, useRef, useState } from "react";
 import type { SSOProviderView } from "../../contract/sso.js";
 import { useT } from "../lib/i18n.js";
 import type { HasCode } from "../lib/messages.js";
+import { roleLabel } from "../lib/permissions.js";
 import type { FieldMessage } from "../lib/schemas.js";
 import { FormFooter } from "./form-state.js";
-import { Field, Form, Select } from "./ui.js";
+import { Button, Field, Form, Select } from "./ui.js";
 
 /** A labelled multi-line input (metadata XML, a certificate), shaped like Field. */
 export function TextArea({
@@ -266,16 +267,150 @@ export interface ConnectionChange {
   domain?: string;
   oidcConfig?: { clientId?: string; clientSecret?: string; scopes?: string[] };
   samlConfig?: { entryPoint?: string; cert?: string };
+  defaultRole?: string;
+  roleMapping?: { claim: string; values: Record<string, string> } | null;
 }
 
-/** Changes a connection's domains and its IdP side; an empty secret or certificate keeps the current one. */
+interface RoleRule {
+  /** A key for React only: rules have no id of their own. */
+  key: number;
+  value: string;
+  role: string;
+}
+
+/**
+ * The roles a connection gives on joining (and, with rules, at every sign-in; docs/sso.md section 4):
+ * the default role, and "value of the claim/attribute -> role" rules, the first match winning.
+ */
+function RoleMappingFields({
+  type,
+  roles,
+  defaultRole,
+  setDefaultRole,
+  claim,
+  setClaim,
+  rules,
+  setRules,
+  errors,
+}: {
+  type: SSOProviderView["type"];
+  roles: string[];
+  defaultRole: string;
+  setDefaultRole: (role: string) => void;
+  claim: string;
+  setClaim: (claim: string) => void;
+  rules: RoleRule[];
+  setRules: (rules: RoleRule[]) => void;
+  errors: Partial<Record<"claim" | number, FieldMessage>>;
+}) {
+  const t = useT();
+  const nextKey = useRef(rules.length);
+  // A role the viewer may not hand out (or a custom one) that is set already is shown as it is.
+  const options = (current: string) => (roles.includes(current) ? roles : [...roles, current]);
+  const roleOptions = (current: string) =>
+    options(current).map((role) => (
+      <option key={role} value={role}>
+        {roleLabel(role, t)}
+      </option>
+    ));
+  const change = (key: number, patch: Partial<RoleRule>) =>
+    setRules(rules.map((rule) => (rule.key === key ? { ...rule, ...patch } : rule)));
+  return (
+    <fieldset className="connection-roles" data-testid="connection-roles">
+      <legend>{t("connections.roles.title")}</legend>
+      <p className="hint">{t("connections.roles.intro")}</p>
+      <Select
+        label={t("connections.roles.defaultRole")}
+        testId="connection-roles-default"
+        value={defaultRole}
+        onChange={(e) => setDefaultRole(e.target.value)}
+      >
+        {roleOptions(defaultRole)}
+      </Select>
+      <Field
+        label={t(type === "saml" ? "connections.roles.attribute" : "connections.roles.claim")}
+        hint={t("connections.roles.claimHint")}
+        testId="connection-roles-claim"
+        autoComplete="off"
+        value={claim}
+        error={errors.claim}
+        onChange={(e) => setClaim(e.target.value)}
+      />
+      {rules.length === 0 && <p className="hint">{t("connections.roles.none")}</p>}
+      {rules.map((rule, index) => (
+        <div key={rule.key} className="inline-form" data-testid="connection-role-rule">
+          <Field
+            label={t("connections.roles.value", { n: index + 1 })}
+            testId="connection-role-rule-value"
+            autoComplete="off"
+            value={rule.value}
+            error={errors[index]}
+            onChange={(e) => change(rule.key, { value: e.target.value })}
+          />
+          <Select
+            label={t("connections.roles.role", { n: index + 1 })}
+            testId="connection-role-rule-role"
+            value={rule.role}
+            onChange={(e) => change(rule.key, { role: e.target.value })}
+          >
+            {roleOptions(rule.role)}
+          </Select>
+          <Button
+            type="button"
+            variant="secondary"
+            data-testid="connection-role-rule-remove"
+            aria-label={t("connections.roles.removeLabel", { n: index + 1 })}
+            onClick={() => setRules(rules.filter((r) => r.key !== rule.key))}
+          >
+            {t("connections.roles.remove")}
+          </Button>
+        </div>
+      ))}
+      <div className="actions">
+        <Button
+          type="button"
+          variant="secondary"
+          data-testid="connection-role-rule-add"
+          onClick={() => setRules([...rules, { key: nextKey.current++, value: "", role: roles[0] ?? "member" }])}
+        >
+          {t("connections.roles.add")}
+        </Button>
+      </div>
+    </fieldset>
+  );
+}
+
+/** The rules' mapping as the API takes it, or the first problem with it. */
+function roleMappingOf(
+  claim: string,
+  rules: RoleRule[],
+): { mapping: ConnectionChange["roleMapping"] } | { errors: Partial<Record<"claim" | number, FieldMessage>> } {
+  if (rules.length === 0) return { mapping: null };
+  const errors: Partial<Record<"claim" | number, FieldMessage>> = {};
+  if (!claim.trim()) errors.claim = { key: "connections.add.required" };
+  const values: Record<string, string> = {};
+  rules.forEach((rule, index) => {
+    const value = rule.value.trim();
+    if (!value) errors[index] = { key: "connections.add.required" };
+    else if (Object.hasOwn(values, value)) errors[index] = { key: "connections.roles.duplicate" };
+    else values[value] = rule.role;
+  });
+  return Object.keys(errors).length ? { errors } : { mapping: { claim: claim.trim(), values } };
+}
+
+/**
+ * Changes a connection's domains, its IdP side and the roles it gives; an empty secret or
+ * certificate keeps the current one. `roles` are those the viewer may hand out.
+ */
 export function EditConnectionForm({
   connection,
+  roles,
   onSubmit,
   pending,
   error,
 }: {
   connection: SSOProviderView;
+  roles: string[];
   onSubmit: (change: ConnectionChange) => unknown;
   pending: boolean;
   error: HasCode | null;
@@ -293,9 +428,22 @@ export function EditConnectionForm({
     value: values[key],
     onChange: (e: { target: { value: string } }) => setValues((v) => ({ ...v, [key]: e.target.value })),
   });
+  const [defaultRole, setDefaultRole] = useState(connection.defaultRole);
+  const [claim, setClaim] = useState(connection.roleMapping?.claim ?? "");
+  const [rules, setRules] = useState<RoleRule[]>(() =>
+    Object.entries(connection.roleMapping?.values ?? {}).map(([value, role], key) => ({ key, value, role })),
+  );
+  const [roleErrors, setRoleErrors] = useState<Partial<Record<"claim" | number, FieldMessage>>>({});
   const name = connection.providerId;
   const submit = () => {
+    const mapped = roleMappingOf(claim, rules);
+    setRoleErrors("errors" in mapped ? mapped.errors : {});
+    if ("errors" in mapped) return;
     const change: ConnectionChange = { providerId: name, domain: values.domain.trim() };
+    // Only what changed: a saved role the server no longer knows must not block other edits.
+    if (defaultRole !== connection.defaultRole) change.defaultRole = defaultRole;
+    if (JSON.stringify(mapped.mapping) !== JSON.stringify(connection.roleMapping ?? null))
+      change.roleMapping = mapped.mapping;
     if (connection.type === "oidc") {
       change.oidcConfig = {
         scopes: values.scopes.split(/[\s,]+/).filter(Boolean),
@@ -355,6 +503,17 @@ export function EditConnectionForm({
           />
         </>
       )}
+      <RoleMappingFields
+        type={connection.type}
+        roles={roles}
+        defaultRole={defaultRole}
+        setDefaultRole={setDefaultRole}
+        claim={claim}
+        setClaim={setClaim}
+        rules={rules}
+        setRules={setRules}
+        errors={roleErrors}
+      />
       <FormFooter error={error} pending={pending} testId="connection-edit-submit">
         {t("common.save")}
       </FormFooter>

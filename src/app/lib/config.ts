@@ -23,6 +23,7 @@ const fallback: AppConfig = {
   twoFactor: { enabled: false, otp: false },
   magicLink: false,
   emailOTP: false,
+  emailOTPLength: 6,
   passkey: false,
   scim: false,
   securityActivity: false,

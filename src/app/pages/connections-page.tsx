@@ -176,6 +176,8 @@ export function ConnectionsPage() {
               <ConnectionCard
                 key={c.providerId}
                 connection={c}
+                // As for members: only an owner hands out the owner role.
+                roles={isOwner(role) ? ["member", "admin", "owner"] : ["member", "admin"]}
                 onChanged={refresh}
                 onDelete={(x) => void onDelete(x)}
               />

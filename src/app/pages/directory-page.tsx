@@ -234,6 +234,43 @@ function Groups({ providerId }: { providerId: string }) {
   );
 }
 
+/** Whether the directory may take over existing members: saved as it is switched, the token kept. */
+function LinkExistingSwitch({ connection }: { connection: ScimConnection }) {
+  const t = useT();
+  const queryClient = useQueryClient();
+  const update = useSubmit(authClient.scim.updateProviderConnection);
+  const [checked, setChecked] = useState(connection.linkExistingMembers);
+  const [saved, setSaved] = useState(false);
+  const change = async (on: boolean) => {
+    setSaved(false);
+    setChecked(on);
+    const answer = await update.run({ providerId: connection.providerId, linkExistingMembers: on });
+    setChecked(answer ? answer.linkExistingMembers : !on);
+    if (!answer) return;
+    setSaved(true);
+    await queryClient.invalidateQueries({ queryKey: CONNECTIONS });
+  };
+  return (
+    <>
+      <fieldset disabled={update.pending}>
+        <Checkbox
+          label={t("directory.connect.linkExisting")}
+          testId="scim-connection-link-existing"
+          checked={checked}
+          onChange={(on) => void change(on)}
+        />
+      </fieldset>
+      <p className="hint">{t("directory.linkExisting.hint")}</p>
+      {saved && (
+        <Notice testId="scim-link-existing-saved">
+          {t(checked ? "directory.linkExisting.on" : "directory.linkExisting.off")}
+        </Notice>
+      )}
+      <FormError error={update.error} testId="scim-link-existing-error" />
+    </>
+  );
+}
+
 /** One connection: when it last synced, a new token or none, whom it provisioned, what its groups grant. */
 function Connection({
   connection,
@@ -263,6 +300,7 @@ function Connection({
             {connection.lastUsedAt ? formatDate(connection.lastUsedAt) : t("directory.connection.never")}
           </dd>
         </dl>
+        <LinkExistingSwitch connection={connection} />
         <FormError error={rotate.error ?? revoke.error} />
         <div className="actions">
           <Button

@@ -36,6 +36,16 @@ export const scimEndpoints = {
     errors: [...MEMBERSHIP, "SCIM_PROVIDER_NOT_FOUND"],
     policy: OWNER,
   }),
+  updateSCIMProviderConnection: endpoint({
+    method: "POST",
+    path: "/scim/update-provider-connection",
+    summary: "Change whether a SCIM connection may take over existing members (its token stays)",
+    body: scim.updateScimConnectionBody,
+    reply: scim.scimConnectionModel,
+    errors: [...MEMBERSHIP, "SCIM_PROVIDER_NOT_FOUND"],
+    // It widens what a standing token may do to existing accounts: the owner's call, not an impersonator's.
+    policy: { ...OWNER, credentials: "manage" },
+  }),
   deleteSCIMProviderConnection: endpoint({
     method: "POST",
     path: "/scim/delete-provider-connection",

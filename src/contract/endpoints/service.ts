@@ -47,6 +47,8 @@ export const serviceEndpoints = {
       twoFactor: z.object({ enabled: z.boolean(), otp: z.boolean() }),
       magicLink: z.boolean(),
       emailOTP: z.boolean(),
+      /** Digits in a mailed code (emailOTP.otpLength): the code screens draw one box per digit. */
+      emailOTPLength: z.number().int(),
       passkey: z.boolean(),
       /** SCIM provisioning is served: owners get the Directory screen. */
       scim: z.boolean(),

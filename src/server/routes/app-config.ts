@@ -29,6 +29,7 @@ export function appConfigRoutes(route: Route): void {
       twoFactor: { enabled: options.twoFactor.enabled, otp: options.twoFactor.otp.enabled },
       magicLink: options.magicLink.enabled,
       emailOTP: options.emailOTP.enabled,
+      emailOTPLength: options.emailOTP.otpLength,
       passkey: options.passkey.enabled,
       scim: options.scim.enabled,
       securityActivity: options.securityActivity.enabled,

@@ -6,6 +6,7 @@ import {
   getScimConnection,
   listProvisionedUsers,
   listScimConnections,
+  updateScimConnection,
 } from "../services/scim-connections.js";
 import { listGroupMappings, updateGroupMapping } from "../services/scim-groups.js";
 
@@ -22,6 +23,10 @@ export function scimRoutes(route: Route): void {
 
   route(scimEndpoints.getSCIMProviderConnection, async (c, { query, caller: { session } }) => {
     return getScimConnection(c.get("auth"), session, query.providerId);
+  });
+
+  route(scimEndpoints.updateSCIMProviderConnection, async (c, { body, caller: { session } }) => {
+    return updateScimConnection(c.get("auth"), session, body);
   });
 
   route(scimEndpoints.deleteSCIMProviderConnection, async (c, { body, caller: { session } }) => {

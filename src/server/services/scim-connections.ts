@@ -16,6 +16,7 @@ import {
   listScimConnectionsOfMember,
   listScimUsers,
   type ScimConnectionRow,
+  setScimLinkExistingMembers,
   touchScimConnection,
 } from "../store/scim.js";
 import { deleteScimGroupsOf } from "../store/scim-groups.js";
@@ -105,6 +106,20 @@ export async function getScimConnection(
   providerId: string,
 ): Promise<ScimConnection> {
   return ownedConnection(ctx, session, providerId);
+}
+
+/**
+ * Whether the connection may take over people who are already members (matched by email) from now
+ * on. Turning it off links nobody back out: members taken over stay the directory's.
+ */
+export async function updateScimConnection(
+  ctx: AuthContext,
+  session: Session,
+  input: { providerId: string; linkExistingMembers: boolean },
+): Promise<ScimConnection> {
+  const connection = await ownedConnection(ctx, session, input.providerId);
+  await setScimLinkExistingMembers(ctx.db, connection.id, input.linkExistingMembers);
+  return { ...connection, linkExistingMembers: input.linkExistingMembers };
 }
 
 /** Revokes the token: the directory's calls fail from now on; its users and their memberships stay. */

@@ -94,6 +94,10 @@ export async function touchScimConnection(db: DB, id: string, now: Date): Promis
   await db.updateTable("scimProvider").set({ lastUsedAt: now }).where("id", "=", id).execute();
 }
 
+export async function setScimLinkExistingMembers(db: DB, id: string, linkExistingMembers: boolean): Promise<void> {
+  await db.updateTable("scimProvider").set({ linkExistingMembers }).where("id", "=", id).execute();
+}
+
 export async function deleteScimConnection(db: DB, providerId: string): Promise<void> {
   await db.deleteFrom("scimProvider").where("providerId", "=", providerId).execute();
 }
