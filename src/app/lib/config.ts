@@ -29,6 +29,7 @@ const fallback: AppConfig = {
   audit: { enabled: false, ownerRole: "owner" },
   devOutbox: false,
   sso: false,
+  organizationWebhooks: false,
 };
 
 export function useAppConfig(): AppConfig {
