@@ -38,6 +38,11 @@ const CHANGES = { ...SIGNED_IN, refreshes: ["activeOrganization"] } as const;
 const TEAMS = { session: "required", feature: "teams" } as const;
 /** An organization's own webhooks (owners only; ours, not better-auth's). */
 const WEBHOOKS = { session: "required", feature: "organizationWebhooks" } as const;
+/**
+ * A webhook decides where the organization's audit trail goes and holds the secret that signs it: a
+ * credential change, refused to an admin's impersonation session.
+ */
+const WEBHOOK_CHANGE = { ...WEBHOOKS, credentials: "manage" } as const;
 const WEBHOOK_OWNER = ["YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION", "YOU_ARE_NOT_ALLOWED_TO_MANAGE_WEBHOOKS"] as const;
 const WEBHOOK_BY_ID = ["WEBHOOK_NOT_FOUND", "YOU_ARE_NOT_ALLOWED_TO_MANAGE_WEBHOOKS"] as const;
 const CHANGES_TEAMS = { ...TEAMS, refreshes: ["activeOrganization"] } as const;
@@ -354,7 +359,7 @@ export const organizationEndpoints = {
       "WEBHOOK_URL_ALREADY_EXISTS",
       "TOO_MANY_WEBHOOKS",
     ],
-    policy: WEBHOOKS,
+    policy: WEBHOOK_CHANGE,
   }),
   listWebhooks: endpoint({
     method: "GET",
@@ -372,7 +377,7 @@ export const organizationEndpoints = {
     body: updateWebhookBody,
     reply: organizationWebhookModel,
     errors: [...WEBHOOK_BY_ID, "INVALID_WEBHOOK_URL", "WEBHOOK_URL_ALREADY_EXISTS"],
-    policy: WEBHOOKS,
+    policy: WEBHOOK_CHANGE,
   }),
   rotateWebhookSecret: endpoint({
     method: "POST",
@@ -381,7 +386,7 @@ export const organizationEndpoints = {
     body: webhookIdBody,
     reply: webhookWithSecretModel,
     errors: WEBHOOK_BY_ID,
-    policy: WEBHOOKS,
+    policy: WEBHOOK_CHANGE,
   }),
   deleteWebhook: endpoint({
     method: "POST",
@@ -390,7 +395,7 @@ export const organizationEndpoints = {
     body: webhookIdBody,
     reply: successReply,
     errors: WEBHOOK_BY_ID,
-    policy: WEBHOOKS,
+    policy: WEBHOOK_CHANGE,
   }),
 } as const;
 
