@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { WebhookReceiver } from "../test/helpers/webhook-receiver.js";
 import { seriousA11yViolations, signInThroughApi } from "./helpers/browser.js";
 import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
@@ -11,7 +12,12 @@ import { setUpServiceAndBrowser } from "./helpers/setup.js";
  * trail; a plain member never sees it; the account's security activity shows a refused sign-in.
  */
 const e2e = setUpServiceAndBrowser({
-  options: { audit: { enabled: true }, securityActivity: { enabled: true } },
+  options: {
+    audit: { enabled: true },
+    securityActivity: { enabled: true },
+    // The test's receiver listens on loopback.
+    organizationWebhooks: { enabled: true, allowPrivateUrls: true },
+  },
 });
 const PASSWORD = "correct horse battery";
 const owner = { name: "Olga Owner", email: "olga.owner@example.com", password: PASSWORD };
@@ -134,6 +140,50 @@ describe("the organization's audit trail", () => {
     await page.goto(`${e2e.service.origin}/organization/audit`);
     await page.getByTestId("org-audit-refused").waitFor();
     expect(await rows(page).count()).toBe(0);
+  });
+});
+
+describe("the organization's webhooks", () => {
+  it("lets an owner add one (secret shown once), receive the trail, disable and delete it", async () => {
+    const receiver = await WebhookReceiver.start();
+    try {
+      const page = await signedInWithOrganization(owner);
+      await page.goto(`${e2e.service.origin}/organization`);
+      await page.getByRole("link", { name: "Webhooks", exact: true }).click();
+      await page.getByTestId("webhooks-none").waitFor();
+      await page.getByTestId("webhook-url").fill(receiver.url);
+      expect(await page.getByTestId("webhook-event-audit.entry").isChecked()).toBe(true);
+      await page.getByTestId("webhook-add").click();
+      await page.getByTestId("webhook-secret-card").waitFor();
+      receiver.secret = await page.getByTestId("webhook-secret").inputValue();
+      expect(receiver.secret).toMatch(/^whsec_/);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await page.getByTestId("webhook-secret-done").click();
+      expect(await page.getByTestId("webhook-secret").count()).toBe(0);
+      expect(await page.getByTestId("webhook-row").count()).toBe(1);
+
+      // A change in the organization arrives signed with that secret.
+      const renamed = await page.evaluate(async (id) => {
+        const res = await fetch("/api/auth/organization/update", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ organizationId: id, data: { name: "Acme Streamed" } }),
+        });
+        return res.status;
+      }, organizationId);
+      expect(renamed).toBe(200);
+      await expect
+        .poll(() => receiver.delivered("audit.entry").filter((d) => d.data.action === "organization.updated").length)
+        .toBe(1);
+
+      await page.getByTestId("webhook-toggle").click();
+      await page.locator('[data-testid="webhook-row"][data-enabled="false"]').waitFor();
+      await page.getByTestId("webhook-delete").click();
+      await page.getByRole("dialog").getByRole("button", { name: "Delete", exact: true }).click();
+      await page.getByTestId("webhooks-none").waitFor();
+    } finally {
+      await receiver.close();
+    }
   });
 });
 

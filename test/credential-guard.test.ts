@@ -89,6 +89,10 @@ const SAMPLE_INPUT: Record<string, { body?: object; query?: string }> = {
   "POST /sso/delete-provider": { body: { providerId: "x" } },
   "POST /sso/request-domain-verification": { body: { providerId: "x" } },
   "POST /sso/verify-domain": { body: { providerId: "x" } },
+  "POST /organization/create-webhook": { body: { url: "https://93.184.216.34/hooks", events: ["audit.entry"] } },
+  "POST /organization/update-webhook": { body: { webhookId: "x", enabled: false } },
+  "POST /organization/rotate-webhook-secret": { body: { webhookId: "x" } },
+  "POST /organization/delete-webhook": { body: { webhookId: "x" } },
 };
 
 const keyOf = (endpoint: { method: string; path: string }) => `${endpoint.method} ${endpoint.path}`;

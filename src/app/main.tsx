@@ -110,6 +110,13 @@ const router = createBrowserRouter([
               (m) => m.OrganizationAuditPage,
             ),
           },
+          {
+            path: "webhooks",
+            element: page(
+              () => import("./pages/organization-webhooks-page.js"),
+              (m) => m.OrganizationWebhooksPage,
+            ),
+          },
         ],
       },
       {

@@ -215,9 +215,17 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["POST"],
     refreshes: ["activeOrganization"],
   },
+  "/organization/create-webhook": {
+    methods: ["POST"],
+    refreshes: [],
+  },
   "/organization/delete": {
     methods: ["POST"],
     refreshes: ["activeOrganization", "organizations", "session"],
+  },
+  "/organization/delete-webhook": {
+    methods: ["POST"],
+    refreshes: [],
   },
   "/organization/export-audit-trail": {
     methods: ["GET"],
@@ -295,6 +303,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["GET"],
     refreshes: [],
   },
+  "/organization/list-webhooks": {
+    methods: ["GET"],
+    refreshes: [],
+  },
   "/organization/reject-invitation": {
     methods: ["POST"],
     refreshes: ["activeOrganization"],
@@ -310,6 +322,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
   "/organization/remove-team-member": {
     methods: ["POST"],
     refreshes: ["activeOrganization"],
+  },
+  "/organization/rotate-webhook-secret": {
+    methods: ["POST"],
+    refreshes: [],
   },
   "/organization/set-active": {
     methods: ["POST"],
@@ -342,6 +358,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
   "/organization/update-team-member-role": {
     methods: ["POST"],
     refreshes: ["activeOrganization"],
+  },
+  "/organization/update-webhook": {
+    methods: ["POST"],
+    refreshes: [],
   },
   "/passkey/delete-passkey": {
     methods: ["POST"],

@@ -178,6 +178,12 @@ export interface OrganizationCalls {
   getPolicy: OptionalCall<typeof org.getPolicy>;
   /** Changes the policy (owners); only the fields sent change. */
   updatePolicy: Call<typeof org.updatePolicy>;
+  /** The organization's own webhooks (owners; docs/webhooks.md): the secret is in create's and rotate's reply only. */
+  createWebhook: Call<typeof org.createWebhook>;
+  listWebhooks: OptionalCall<typeof org.listWebhooks>;
+  updateWebhook: Call<typeof org.updateWebhook>;
+  rotateWebhookSecret: Call<typeof org.rotateWebhookSecret>;
+  deleteWebhook: Call<typeof org.deleteWebhook>;
 }
 
 /** An organization's SCIM connections (`/scim/...`, owners only; docs/scim.md). */

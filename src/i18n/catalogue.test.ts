@@ -14,6 +14,7 @@ const sameInGerman = new Set([
   "field.name",
   "invite.team",
   "teams.title",
+  "webhooks.title",
   "device.browser",
   "preferences.theme.system",
   "admin.search.in",

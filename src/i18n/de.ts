@@ -959,4 +959,41 @@ export const de: Catalogue = {
   "invitation.otherAccount":
     "Sie sind als {email} angemeldet, die Einladung gilt aber für {invited}. Melden Sie sich ab und verwenden Sie diese Adresse.",
   "invitation.notFound": "Diese Einladung gilt nicht mehr: Sie wurde beantwortet, zurückgezogen oder ist abgelaufen.",
+  // Issue 34: an organization's own webhooks.
+  "webhooks.title": "Webhooks",
+  "webhooks.intro":
+    "Senden Sie die Ereignisse dieser Organisation, einschließlich ihres Prüfprotokolls, an ein eigenes System. Jede Anfrage ist mit dem Geheimnis des Webhooks signiert (Standard Webhooks).",
+  "webhooks.disabled": "Organisations-Webhooks sind für diesen Dienst nicht eingeschaltet.",
+  "webhooks.ownersOnly": "Nur Inhaber der Organisation verwalten ihre Webhooks.",
+  "webhooks.list.title": "Ihre Webhooks",
+  "webhooks.list.none": "Noch keine Webhooks.",
+  "webhooks.add.title": "Webhook hinzufügen",
+  "webhooks.add.url": "Empfänger-URL",
+  "webhooks.add.urlHint": "Eine https-Adresse im öffentlichen Internet.",
+  "webhooks.add.events": "Ereignisse",
+  "webhooks.add.submit": "Webhook hinzufügen",
+  "webhooks.secret.title": "Ihr Signaturgeheimnis",
+  "webhooks.secret.once":
+    "Kopieren Sie das Geheimnis jetzt: Es wird nur dieses eine Mal angezeigt. Ihr Empfänger braucht es, um jede Anfrage zu prüfen.",
+  "webhooks.secret.label": "Signaturgeheimnis",
+  "webhooks.secret.done": "Ich habe es kopiert",
+  "webhooks.row.disabled": "Deaktiviert: Es wird nichts gesendet.",
+  "webhooks.row.never": "Noch nichts gesendet.",
+  "webhooks.row.delivered": "Zuletzt zugestellt {date}.",
+  "webhooks.row.failed": "Letzter Versuch {date} fehlgeschlagen: {error}",
+  "webhooks.row.disable": "Deaktivieren",
+  "webhooks.row.enable": "Aktivieren",
+  "webhooks.row.rotate": "Neues Geheimnis",
+  "webhooks.row.delete": "Löschen",
+  "webhooks.rotate.confirm.title": "{url} ein neues Geheimnis geben?",
+  "webhooks.rotate.confirm.body":
+    "Das bisherige Geheimnis signiert sofort nicht mehr: Hinterlegen Sie das neue in Ihrem Empfänger.",
+  "webhooks.delete.confirm.title": "Den Webhook für {url} löschen?",
+  "webhooks.delete.confirm.body": "Es wird nichts mehr an ihn gesendet, auch keine noch wartenden Zustellungen.",
+  "error.YOU_ARE_NOT_ALLOWED_TO_MANAGE_WEBHOOKS": "Nur ein Inhaber kann die Webhooks der Organisation verwalten.",
+  "error.WEBHOOK_NOT_FOUND": "Diesen Webhook gibt es nicht mehr.",
+  "error.INVALID_WEBHOOK_URL":
+    "Geben Sie eine https-Adresse im öffentlichen Internet an (ohne Benutzername oder Passwort).",
+  "error.WEBHOOK_URL_ALREADY_EXISTS": "Die Organisation hat schon einen Webhook für diese Adresse.",
+  "error.TOO_MANY_WEBHOOKS": "Die Organisation hat so viele Webhooks, wie sie haben darf. Löschen Sie zuerst einen.",
 };

@@ -25,6 +25,7 @@ import { MemoryRateLimitStore, type RateLimitStore } from "./store/rate-limit-st
 import { MemberPageCache } from "./store/reads/index.js";
 import { createOriginPredicate, normalizeOrigin } from "./trusted-origins.js";
 import { WebhookOutbox, type WebhookOutboxOptions } from "./webhooks/outbox.js";
+import { webhookSecretKey } from "./webhooks/receiver-url.js";
 
 export interface CreateAuthInput {
   /** Public origin, e.g. `https://auth.example.com`; always a trusted origin. */
@@ -166,6 +167,13 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
           record: (db, event, data) => auditWebhookChange(context as AuthContext, db, event, data),
         }
       : undefined,
+    organizationWebhooks:
+      options.organization.enabled && options.organizationWebhooks.enabled
+        ? {
+            secretKey: webhookSecretKey(input.secret),
+            allowPrivateUrls: options.organizationWebhooks.allowPrivateUrls,
+          }
+        : undefined,
   });
   const cookieCache = options.session.cookieCache;
   // Only a cookie cache needs to hear revocations: without one every request reads the database.

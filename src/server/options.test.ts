@@ -18,6 +18,7 @@ describe("resolveOptions", () => {
       revokeSessionsOnPasswordReset: true,
       legacyHashes: { refuseWeak: false },
     });
+    expect(o.organizationWebhooks).toEqual({ enabled: false, maxPerOrganization: 10, allowPrivateUrls: false });
     expect(o.emailVerification).toMatchObject({
       sendVerificationEmail: true,
       sendOnSignUp: false,

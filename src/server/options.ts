@@ -354,6 +354,22 @@ const webhooks = z
   .array(webhook)
   .refine((list) => new Set(list.map((w) => w.url)).size === list.length, "two webhooks have the same url");
 
+/**
+ * Webhooks an organization's owners add themselves (docs/webhooks.md): the service then POSTs to URLs
+ * a tenant names, so they must be https and reach public addresses only, checked where they are dialled.
+ */
+const organizationWebhooks = z.strictObject({
+  /** The owners' /organization/*-webhook routes and their deliveries (needs `organization.enabled`). */
+  enabled: z.boolean().default(false),
+  /** How many webhooks one organization may have. */
+  maxPerOrganization: z.number().int().min(1).max(100).default(10),
+  /**
+   * Lets webhooks name receivers on loopback or private addresses (plain http on loopback). Only
+   * where every organization owner is trusted with your internal network (tests, a private install).
+   */
+  allowPrivateUrls: z.boolean().default(false),
+});
+
 /** A page mails and redirects link to (pages.ts checks it against BASE_URL and trustedOrigins). */
 const pageOption = z.union([
   z.string().min(1),
@@ -452,6 +468,7 @@ export const authOptionsSchema = z.strictObject({
   sso: sso.prefault({}),
   advanced: advanced.prefault({}),
   webhooks: webhooks.default([]),
+  organizationWebhooks: organizationWebhooks.prefault({}),
   pages: pages.prefault({}),
   housekeeping: housekeeping.prefault({}),
   metrics: metrics.prefault({}),

@@ -27,6 +27,7 @@ export const EVERY_FEATURE_ON = {
   scim: { enabled: true },
   sso: { enabled: true },
   securityActivity: { enabled: true },
+  organizationWebhooks: { enabled: true },
 };
 
 export interface TestServer {

@@ -22,7 +22,8 @@ export const newWebhookSecret = () => `whsec_${randomBytes(32).toString("base64"
  * `down()`/`up()` close and reopen the same port; `delayMs` holds each answer back.
  */
 export class WebhookReceiver {
-  readonly secret: string;
+  /** The secret it verifies with; a test may set the one the service handed out. */
+  secret: string;
   readonly received: ReceivedWebhook[] = [];
   answer = 204;
   delayMs = 0;

@@ -30,6 +30,7 @@ const fallback: AppConfig = {
   audit: { enabled: false, ownerRole: "owner" },
   devOutbox: false,
   sso: false,
+  organizationWebhooks: false,
 };
 
 export function useAppConfig(): AppConfig {

@@ -1,8 +1,9 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import type { ScimConnection, ScimGroupMapping } from "../../contract/scim.js";
 import { useConfirm } from "../../react/confirm.js";
 import { useActiveMember, useActiveOrganization } from "../../react/index.js";
+import { CopyField } from "../components/copy-field.js";
 import { Button, Card, Checkbox, Field, FormError, Loading, Notice, Select } from "../components/ui.js";
 import { authClient, unwrap } from "../lib/client.js";
 import { useAppConfig } from "../lib/config.js";
@@ -11,43 +12,6 @@ import { isOwnerRole, roleLabel } from "../lib/permissions.js";
 import { useSubmit } from "../lib/use-submit.js";
 
 const CONNECTIONS = ["scim-connections"];
-
-/** A read-only value with a copy button; the text stays selectable where the clipboard is refused. */
-function CopyField({ label, value, testId }: { label: string; value: string; testId: string }) {
-  const t = useT();
-  const id = useId();
-  const [state, setState] = useState<"copied" | "failed" | null>(null);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      setState("copied");
-    } catch {
-      setState("failed");
-    }
-  };
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <div className="input-with-action">
-        <input id={id} readOnly value={value} data-testid={testId} onFocus={(e) => e.target.select()} />
-        <Button
-          type="button"
-          variant="secondary"
-          aria-label={t("directory.copyLabel", { what: label })}
-          data-testid={`${testId}-copy`}
-          onClick={() => void copy()}
-        >
-          {t("directory.copy")}
-        </Button>
-      </div>
-      {state && (
-        <p role="status" className="hint" data-testid={`${testId}-copy-state`}>
-          {t(state === "copied" ? "directory.copied" : "directory.copyFailed")}
-        </p>
-      )}
-    </div>
-  );
-}
 
 /** The token of a generation, shown this once, with the base URL the identity provider needs. */
 function NewToken({ token, onDone }: { token: string; onDone: () => void }) {

@@ -66,6 +66,12 @@ const sectionEntries: SectionEntry[] = [
     label: "audit.trail.title",
     when: (role, config) => readsOrganizationTrail(config, role),
   },
+  // The organization's own webhooks (its audit trail streamed out): owners only, as the trail is.
+  {
+    to: "/organization/webhooks",
+    label: "webhooks.title",
+    when: (role, config) => config.organizationWebhooks && isOwnerRole(role),
+  },
 ];
 
 /** The organization area: its own nav, or the user's organizations when none is active. */

@@ -29,7 +29,8 @@ export type Feature =
   | "passkey"
   | "scim"
   | "sso"
-  | "securityActivity";
+  | "securityActivity"
+  | "organizationWebhooks";
 
 /** How an endpoint is guarded and what it changes, in one place. Everything is off unless set. */
 export interface Policy {

@@ -16,8 +16,16 @@ import {
 } from "../models.js";
 import * as org from "../organization.js";
 import { getPolicyQuery, policyReply, policyStateModel, updatePolicyBody } from "../organization-policy.js";
+import {
+  createWebhookBody,
+  listWebhooksQuery,
+  organizationWebhookModel,
+  updateWebhookBody,
+  webhookIdBody,
+  webhookWithSecretModel,
+} from "../organization-webhooks.js";
 import { endpoint } from "./define.js";
-import { messageReply, permissionReply, statusReply } from "./replies.js";
+import { messageReply, permissionReply, statusReply, successReply } from "./replies.js";
 
 const MEMBERSHIP = [
   "ORGANIZATION_NOT_FOUND",
@@ -28,6 +36,15 @@ const SIGNED_IN = { session: "required", feature: "organization" } as const;
 /** Any change inside an organization makes the client's copy of the active one stale. */
 const CHANGES = { ...SIGNED_IN, refreshes: ["activeOrganization"] } as const;
 const TEAMS = { session: "required", feature: "teams" } as const;
+/** An organization's own webhooks (owners only; ours, not better-auth's). */
+const WEBHOOKS = { session: "required", feature: "organizationWebhooks" } as const;
+/**
+ * A webhook decides where the organization's audit trail goes and holds the secret that signs it: a
+ * credential change, refused to an admin's impersonation session.
+ */
+const WEBHOOK_CHANGE = { ...WEBHOOKS, credentials: "manage" } as const;
+const WEBHOOK_OWNER = ["YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION", "YOU_ARE_NOT_ALLOWED_TO_MANAGE_WEBHOOKS"] as const;
+const WEBHOOK_BY_ID = ["WEBHOOK_NOT_FOUND", "YOU_ARE_NOT_ALLOWED_TO_MANAGE_WEBHOOKS"] as const;
 const CHANGES_TEAMS = { ...TEAMS, refreshes: ["activeOrganization"] } as const;
 
 /** Organizations, members and invitations (WIRE 8). */
@@ -328,6 +345,57 @@ export const organizationEndpoints = {
       "SSO_CONNECTION_REQUIRED",
     ],
     policy: { ...SIGNED_IN, refreshes: ["activeMember"] },
+  }),
+  createWebhook: endpoint({
+    method: "POST",
+    path: "/organization/create-webhook",
+    summary: "Add a webhook for the organization's events (owners only); its secret is in this reply only",
+    body: createWebhookBody,
+    reply: webhookWithSecretModel,
+    errors: [
+      "NO_ACTIVE_ORGANIZATION",
+      ...WEBHOOK_OWNER,
+      "INVALID_WEBHOOK_URL",
+      "WEBHOOK_URL_ALREADY_EXISTS",
+      "TOO_MANY_WEBHOOKS",
+    ],
+    policy: WEBHOOK_CHANGE,
+  }),
+  listWebhooks: endpoint({
+    method: "GET",
+    path: "/organization/list-webhooks",
+    summary: "The organization's webhooks (owners only), without their secrets",
+    query: listWebhooksQuery,
+    reply: z.object({ webhooks: z.array(organizationWebhookModel) }),
+    errors: ["NO_ACTIVE_ORGANIZATION", ...WEBHOOK_OWNER],
+    policy: WEBHOOKS,
+  }),
+  updateWebhook: endpoint({
+    method: "POST",
+    path: "/organization/update-webhook",
+    summary: "Change a webhook's URL, events or whether it is enabled (owners only)",
+    body: updateWebhookBody,
+    reply: organizationWebhookModel,
+    errors: [...WEBHOOK_BY_ID, "INVALID_WEBHOOK_URL", "WEBHOOK_URL_ALREADY_EXISTS"],
+    policy: WEBHOOK_CHANGE,
+  }),
+  rotateWebhookSecret: endpoint({
+    method: "POST",
+    path: "/organization/rotate-webhook-secret",
+    summary: "Give a webhook a new secret (owners only); the old one signs nothing more",
+    body: webhookIdBody,
+    reply: webhookWithSecretModel,
+    errors: WEBHOOK_BY_ID,
+    policy: WEBHOOK_CHANGE,
+  }),
+  deleteWebhook: endpoint({
+    method: "POST",
+    path: "/organization/delete-webhook",
+    summary: "Remove a webhook (owners only); nothing more is sent to it",
+    body: webhookIdBody,
+    reply: successReply,
+    errors: WEBHOOK_BY_ID,
+    policy: WEBHOOK_CHANGE,
   }),
 } as const;
 

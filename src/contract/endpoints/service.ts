@@ -58,6 +58,7 @@ export const serviceEndpoints = {
       devOutbox: z.boolean(),
       /** Enterprise single sign-on (sign in by work email; organizations' Connections screen). */
       sso: z.boolean(),
+      organizationWebhooks: z.boolean(),
     }),
     policy: {},
   }),

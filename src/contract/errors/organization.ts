@@ -52,6 +52,17 @@ export const organizationErrors = defineErrors({
     message: "Only an owner of the organization can read its audit trail",
     status: 403,
   },
+  YOU_ARE_NOT_ALLOWED_TO_MANAGE_WEBHOOKS: {
+    message: "Only an owner of the organization can manage its webhooks",
+    status: 403,
+  },
+  WEBHOOK_NOT_FOUND: { message: "Webhook not found", status: 404 },
+  INVALID_WEBHOOK_URL: {
+    message: "The webhook URL must be https and reach a public address",
+    status: 400,
+  },
+  WEBHOOK_URL_ALREADY_EXISTS: { message: "The organization already has a webhook for this URL", status: 400 },
+  TOO_MANY_WEBHOOKS: { message: "The organization has reached the maximum number of webhooks", status: 403 },
   YOU_ARE_NOT_ALLOWED_TO_TRANSFER_OWNERSHIP: {
     message: "Only an owner of the organization can transfer its ownership",
     status: 403,

@@ -108,11 +108,18 @@ function featureSwitches(ctx: AuthContext): Record<Feature, boolean> {
     // Connections belong to organizations: without them there is nothing to sign in to.
     sso: options.sso.enabled && options.organization.enabled,
     securityActivity: options.securityActivity.enabled,
+    organizationWebhooks: options.organization.enabled && options.organizationWebhooks.enabled,
   };
 }
 
 /** The areas whose signed-in endpoints act in an organization (organization policy applies). */
-const ORGANIZATION_AREAS: ReadonlySet<Feature> = new Set<Feature>(["organization", "teams", "sso", "scim"]);
+const ORGANIZATION_AREAS: ReadonlySet<Feature> = new Set<Feature>([
+  "organization",
+  "teams",
+  "sso",
+  "scim",
+  "organizationWebhooks",
+]);
 
 /**
  * How organization policy applies to an endpoint: `enforce` (it acts in an organization), `state`

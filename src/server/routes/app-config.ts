@@ -36,6 +36,7 @@ export function appConfigRoutes(route: Route): void {
       audit: { enabled: options.audit.enabled, ownerRole: options.organization.creatorRole },
       devOutbox,
       sso: options.sso.enabled && options.organization.enabled,
+      organizationWebhooks: options.organization.enabled && options.organizationWebhooks.enabled,
     };
   });
 }

@@ -16,6 +16,7 @@ import { jwtRoutes } from "./jwt.js";
 import { magicLinkRoutes } from "./magic-link.js";
 import { memberRoutes } from "./members.js";
 import { organizationRoutes } from "./organization.js";
+import { organizationWebhookRoutes } from "./organization-webhooks.js";
 import { passkeyRoutes } from "./passkeys.js";
 import { passwordRoutes } from "./password.js";
 import { referenceRoutes } from "./reference.js";
@@ -45,6 +46,7 @@ export function registerRoutes(route: Route, ctx: AuthContext): void {
   passwordRoutes(route);
   accountDeletionRoutes(route);
   organizationRoutes(route);
+  organizationWebhookRoutes(route);
   memberRoutes(route);
   invitationRoutes(route);
   teamRoutes(route);

@@ -238,6 +238,25 @@ export interface WebhookDeliveryTable {
   /** When the delivery was given up (after the last allowed attempt). */
   failedAt: NullableTimestamp;
   createdAt: Timestamp;
+  /** The organization's own subscription it is for (migration 0031); null for a configured webhook. */
+  endpointId: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A webhook an organization's owners manage (migration 0031); its secret encrypted (crypto/encryption.ts). */
+export interface OrganizationWebhookTable {
+  id: string;
+  organizationId: string;
+  url: string;
+  /** JSON array of event names. */
+  events: string;
+  secret: string;
+  enabled: Bool;
+  createdBy: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  lastDeliveryAt: NullableTimestamp;
+  /** The last attempt's error; null when it was delivered (or nothing was attempted yet). */
+  lastDeliveryError: string | null;
 }
 
 /** Admin actions and impersonations (migration 0005). Never updated, only appended. */
@@ -404,6 +423,7 @@ export interface Database {
   attemptCounter: AttemptCounterTable;
   outbox: OutboxTable;
   webhookDelivery: WebhookDeliveryTable;
+  organizationWebhook: OrganizationWebhookTable;
   auditLog: AuditLogTable;
   ssoProvider: SsoProviderTable;
   ssoDomain: SsoDomainTable;

@@ -1,8 +1,16 @@
+import { decryptString } from "../crypto/encryption.js";
 import { newId } from "../crypto/random.js";
 import type { Logger } from "../logger.js";
 import { OUTBOX_BATCH, OutboxWorker } from "../outbox-worker.js";
+import { publicFetch } from "../providers/public-fetch.js";
 import type { DB } from "../store/database.js";
+import {
+  findOrganizationWebhook,
+  recordWebhookAttempt,
+  subscribedOrganizationWebhooks,
+} from "../store/organization-webhooks.js";
 import { toDate, toDateOrNull } from "../store/values.js";
+import { ORGANIZATION_EVENTS } from "../webhook-settings.js";
 import { organizationOfEvent, type WebhookEvent, type WebhookEventData, wireData } from "./events.js";
 import { signedHeaders } from "./signing.js";
 
@@ -35,6 +43,18 @@ export interface WebhookOutboxOptions {
    * one-statement change gets a transaction to share with it.
    */
   changeHook?: ChangeHook;
+  /**
+   * Organizations' own webhooks (options.organizationWebhooks), read from the database by each
+   * organization event's enqueue; absent when they are switched off.
+   */
+  organizationWebhooks?: OrganizationWebhookDelivery;
+}
+
+export interface OrganizationWebhookDelivery {
+  /** Their secrets' encryption key (receiver-url.ts webhookSecretKey). */
+  secretKey: Buffer;
+  /** Whether their receivers may be on private addresses; otherwise each is dialled by publicFetch. */
+  allowPrivateUrls: boolean;
 }
 
 export interface ChangeHook {
@@ -56,6 +76,8 @@ export interface WebhookDeliveryEntry {
   /** Set when the delivery was given up after maxAttempts. */
   failedAt: Date | null;
   createdAt: Date;
+  /** The organization's own webhook it is for; null for a configured one. */
+  endpointId: string | null;
 }
 
 /** Defaults: 5 s doubling to at most an hour, 20 attempts (the last about 10.4 hours after the first), 10 s each. */
@@ -75,8 +97,9 @@ const LEASE_MS = 60_000;
  */
 export class WebhookOutbox {
   readonly #db: DB;
-  readonly #options: Required<Omit<WebhookOutboxOptions, "changeHook">>;
+  readonly #options: Required<Omit<WebhookOutboxOptions, "changeHook" | "organizationWebhooks">>;
   readonly #changeHook: ChangeHook | undefined;
+  readonly #ownWebhooks: OrganizationWebhookDelivery | undefined;
   readonly #byEvent = new Map<WebhookEvent, WebhookEndpoint[]>();
   readonly #byUrl = new Map<string, WebhookEndpoint>();
   readonly #worker: OutboxWorker;
@@ -85,8 +108,10 @@ export class WebhookOutbox {
   constructor(db: DB, options: WebhookOutboxOptions) {
     this.#db = db;
     this.#changeHook = options.changeHook;
+    this.#ownWebhooks = options.organizationWebhooks;
+    const { organizationWebhooks: _own, ...rest } = options;
     this.#options = {
-      ...options,
+      ...rest,
       retryBaseMs: options.retryBaseMs ?? WEBHOOK_RETRY_BASE_MS,
       maxRetryDelayMs: options.maxRetryDelayMs ?? WEBHOOK_MAX_RETRY_DELAY_MS,
       maxAttempts: options.maxAttempts ?? WEBHOOK_MAX_ATTEMPTS,
@@ -109,9 +134,19 @@ export class WebhookOutbox {
     }
   }
 
-  /** Whether any endpoint subscribes to the event. */
+  /** Whether any endpoint may subscribe to the event (an organization's own: only a read can tell). */
   wants(event: WebhookEvent): boolean {
-    return this.#byEvent.has(event);
+    return this.#byEvent.has(event) || this.#mayHaveOwn(event);
+  }
+
+  /** Organization events may have organizations' own subscribers when those are switched on. */
+  #mayHaveOwn(event: WebhookEvent): boolean {
+    return this.#ownWebhooks !== undefined && ORGANIZATION_EVENTS.has(event);
+  }
+
+  /** Whether anything can ever be delivered: the worker runs only then. */
+  get #active(): boolean {
+    return this.#byUrl.size > 0 || this.#ownWebhooks !== undefined;
   }
 
   /**
@@ -127,21 +162,25 @@ export class WebhookOutbox {
     if (data === null || (Array.isArray(data) && data.length === 0)) return;
     // An audit entry is the record of a change, not one: it gets no entry of its own.
     if (this.#changeHook && event !== "audit.entry") await this.#changeHook.record(db, event, data);
-    const endpoints = this.#byEvent.get(event);
-    if (!endpoints) return;
+    const endpoints = this.#byEvent.get(event) ?? [];
+    const mayHaveOwn = this.#mayHaveOwn(event);
+    if (endpoints.length === 0 && !mayHaveOwn) return;
     const items: readonly WebhookEventData[E][] = Array.isArray(data) ? data : [data as WebhookEventData[E]];
     if (items.length === 0) return;
+    const own = mayHaveOwn ? await this.#ownSubscribers(db, event, items) : null;
     const now = this.#options.now();
     const rows = items.flatMap((item) => {
       const organizationId = organizationOfEvent(event, item);
-      const receivers = endpoints.filter(
-        (endpoint) => endpoint.organizationId === undefined || endpoint.organizationId === organizationId,
-      );
+      const receivers: { url: string; endpointId: string | null }[] = endpoints
+        .filter((endpoint) => endpoint.organizationId === undefined || endpoint.organizationId === organizationId)
+        .map((endpoint) => ({ url: endpoint.url, endpointId: null }));
+      if (organizationId !== null) receivers.push(...(own?.get(organizationId) ?? []));
       if (receivers.length === 0) return [];
       const payload = JSON.stringify({ type: event, timestamp: now.toISOString(), data: wireData(event, item) });
       return receivers.map((endpoint) => ({
         id: `msg_${newId()}`,
         url: endpoint.url,
+        endpointId: endpoint.endpointId,
         eventType: event,
         payload,
         lastError: null,
@@ -156,18 +195,38 @@ export class WebhookOutbox {
     this.#queued = true;
   }
 
+  /** The organizations' own enabled subscriptions to the event, by organization: one read in the change's transaction. */
+  async #ownSubscribers(
+    db: DB,
+    event: WebhookEvent,
+    items: readonly unknown[],
+  ): Promise<Map<string, { url: string; endpointId: string }[]>> {
+    const byOrganization = new Map<string, { url: string; endpointId: string }[]>();
+    const ids = [...new Set(items.map((item) => organizationOfEvent(event, item)))].filter(
+      (id): id is string => id !== null,
+    );
+    if (ids.length === 0) return byOrganization;
+    for (const hook of await subscribedOrganizationWebhooks(db, ids)) {
+      if (!hook.events.includes(event)) continue;
+      const list = byOrganization.get(hook.organizationId) ?? [];
+      list.push({ url: hook.url, endpointId: hook.id });
+      byOrganization.set(hook.organizationId, list);
+    }
+    return byOrganization;
+  }
+
   /**
    * Runs a change that is one statement on its own (a sign-out, a rename) in a transaction when the
    * event has a subscriber, so the change and its enqueue commit together; otherwise straight on `db`.
    */
   async atomic<T>(db: DB, event: WebhookEvent, change: (db: DB) => Promise<T>): Promise<T> {
-    if (db.isTransaction || !(this.#byEvent.has(event) || this.#changeHook?.pending())) return change(db);
+    if (db.isTransaction || !(this.wants(event) || this.#changeHook?.pending())) return change(db);
     return db.transaction().execute(change);
   }
 
   /** Starts the retry poll (only when some webhook is configured). */
   start(): void {
-    if (this.#byUrl.size > 0) this.#worker.start();
+    if (this.#active) this.#worker.start();
   }
 
   /** Called when a request ends: its transaction has committed, so what it queued can go now. */
@@ -179,12 +238,12 @@ export class WebhookOutbox {
 
   /** Delivers whatever is due now; wakes coalesce, so many commits cost one pass. */
   wake(): void {
-    if (this.#byUrl.size > 0) this.#worker.wake();
+    if (this.#active) this.#worker.wake();
   }
 
   /** Resolves once every due delivery has had an attempt (for tests and shutdown). */
   async flush(): Promise<void> {
-    if (this.#byUrl.size > 0) await this.#worker.flush();
+    if (this.#active) await this.#worker.flush();
   }
 
   /** Stops the poll and waits for the attempts in flight; undelivered rows wait for the next start. */
@@ -215,7 +274,7 @@ export class WebhookOutbox {
     const now = this.#options.now();
     const due = await this.#db
       .selectFrom("webhookDelivery")
-      .select(["id", "url", "payload", "attempts"])
+      .select(["id", "url", "payload", "attempts", "endpointId"])
       .where("deliveredAt", "is", null)
       .where("failedAt", "is", null)
       .where("nextAttemptAt", "<=", now)
@@ -226,7 +285,7 @@ export class WebhookOutbox {
     return due.length;
   }
 
-  async #attempt(row: { id: string; url: string; payload: string; attempts: number }, now: Date): Promise<void> {
+  async #attempt(row: DueRow, now: Date): Promise<void> {
     if (this.#worker.stopped) return;
     const claimed = await this.#db
       .updateTable("webhookDelivery")
@@ -238,8 +297,9 @@ export class WebhookOutbox {
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) !== 1) return;
     const attempts = Number(row.attempts) + 1;
-    const error = await this.#send(row);
+    const { error, final } = await this.#send(row);
     const done = this.#options.now();
+    if (row.endpointId && !final) await recordWebhookAttempt(this.#db, row.endpointId, done, error);
     if (error === null) {
       await this.#db
         .updateTable("webhookDelivery")
@@ -248,7 +308,7 @@ export class WebhookOutbox {
         .execute();
       return;
     }
-    const givingUp = attempts >= this.#options.maxAttempts;
+    const givingUp = final || attempts >= this.#options.maxAttempts;
     const delay = Math.min(this.#options.retryBaseMs * 2 ** (attempts - 1), this.#options.maxRetryDelayMs);
     this.#options.logger.warn(givingUp ? "webhook delivery given up" : "webhook delivery failed; will retry", {
       id: row.id,
@@ -268,27 +328,57 @@ export class WebhookOutbox {
       .execute();
   }
 
-  /** One signed POST; null when the receiver answered 2xx, else what went wrong. */
-  async #send(row: { id: string; url: string; payload: string }): Promise<string | null> {
-    const endpoint = this.#byUrl.get(row.url);
-    if (!endpoint) return "no webhook is configured for this URL any more";
+  /**
+   * One signed POST; error null when the receiver answered 2xx, else what went wrong. `final`: the
+   * organization's webhook it was for is gone or switched off, so no attempt will ever go.
+   */
+  async #send(row: DueRow): Promise<{ error: string | null; final: boolean }> {
+    const target = await this.#targetOf(row);
+    if ("gone" in target) return { error: target.gone, final: true };
+    if ("error" in target) return { error: target.error, final: false };
     const timestamp = Math.floor(this.#options.now().getTime() / 1000);
     try {
-      const response = await fetch(row.url, {
+      const response = await target.fetch(target.url, {
         method: "POST",
-        headers: signedHeaders(endpoint.secret, row.id, timestamp, row.payload),
+        headers: signedHeaders(target.secret, row.id, timestamp, row.payload),
         body: row.payload,
         // A redirect is an answer like any non-2xx: following it would send the payload elsewhere.
         redirect: "manual",
         signal: AbortSignal.timeout(this.#options.timeoutMs),
       });
       await response.body?.cancel();
-      return response.ok ? null : `HTTP ${response.status}`;
+      return { error: response.ok ? null : `HTTP ${response.status}`, final: false };
     } catch (error) {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       const detail = cause?.code ?? cause?.message;
       const message = error instanceof Error ? error.message : String(error);
-      return detail ? `${message} (${detail})` : message;
+      return { error: detail ? `${message} (${detail})` : message, final: false };
     }
   }
+
+  /**
+   * Where a delivery goes and what signs it: a configured webhook by its URL; an organization's own by
+   * its row as it is now (its current URL and secret), dialled through publicFetch unless private
+   * receivers are allowed, so an address that turned private since it was checked is refused.
+   */
+  async #targetOf(
+    row: DueRow,
+  ): Promise<{ url: string; secret: string; fetch: SendFetch } | { gone: string } | { error: string }> {
+    if (row.endpointId === null) {
+      const endpoint = this.#byUrl.get(row.url);
+      if (!endpoint) return { error: "no webhook is configured for this URL any more" };
+      return { url: row.url, secret: endpoint.secret, fetch };
+    }
+    const own = this.#ownWebhooks;
+    if (!own) return { error: "organization webhooks are switched off" };
+    const hook = await findOrganizationWebhook(this.#db, row.endpointId);
+    if (!hook) return { gone: "the webhook was deleted" };
+    if (!hook.enabled) return { gone: "the webhook is disabled" };
+    const secret = decryptString(own.secretKey, hook.secret);
+    if (secret === null) return { error: "the webhook's secret cannot be decrypted (was AUTH_SECRET changed?)" };
+    return { url: hook.url, secret, fetch: own.allowPrivateUrls ? fetch : (publicFetch as SendFetch) };
+  }
 }
+
+type DueRow = { id: string; url: string; payload: string; attempts: number; endpointId: string | null };
+type SendFetch = (url: string, init: RequestInit) => Promise<Response>;

@@ -1,0 +1,182 @@
+import type { SessionWithUser } from "../../contract/models.js";
+import type { OrganizationWebhook, OrganizationWebhookEvent } from "../../contract/organization-webhooks.js";
+import type { AuthContext } from "../context.js";
+import { decryptString, encryptString } from "../crypto/encryption.js";
+import { newId } from "../crypto/random.js";
+import { AuthError } from "../errors.js";
+import { type DB, isUniqueViolation } from "../store/database.js";
+import { findMember } from "../store/members.js";
+import {
+  deleteOrganizationWebhook,
+  findOrganizationWebhook,
+  insertOrganizationWebhook,
+  listOrganizationWebhooks,
+  type OrganizationWebhookRow,
+  updateOrganizationWebhook,
+} from "../store/organization-webhooks.js";
+import { lockOrganization } from "../store/organizations.js";
+import { isAcceptableReceiverUrl, newWebhookSecret, webhookSecretKey } from "../webhooks/receiver-url.js";
+import { isOwnerRole } from "./access-control.js";
+import { auditChange } from "./audit-trail.js";
+
+/**
+ * Webhooks an organization's owners manage (docs/webhooks.md): the organization's events, signed with
+ * a secret of the webhook's own, shown once (at creation and rotation) and kept encrypted, since the
+ * outbox needs it to sign. Owners only, reads included: a webhook's URL says where the owners' audit
+ * trail goes, which is theirs alone to read (docs/audit.md).
+ */
+
+const keys = new WeakMap<AuthContext, Buffer>();
+const keyOf = (ctx: AuthContext): Buffer => {
+  let key = keys.get(ctx);
+  if (!key) {
+    key = webhookSecretKey(ctx.secret);
+    keys.set(ctx, key);
+  }
+  return key;
+};
+
+/** The secret a stored webhook signs with, or null when it cannot be decrypted (AUTH_SECRET changed). */
+export function webhookSecretOf(ctx: AuthContext, row: Pick<OrganizationWebhookRow, "secret">): string | null {
+  return decryptString(keyOf(ctx), row.secret);
+}
+
+export function webhookView(row: OrganizationWebhookRow): OrganizationWebhook {
+  const { secret: _secret, ...view } = row;
+  return { ...view, events: row.events as OrganizationWebhookEvent[] };
+}
+
+async function requireOwner(ctx: AuthContext, db: DB, organizationId: string, userId: string): Promise<void> {
+  const member = await findMember(db, organizationId, userId);
+  if (!member) throw new AuthError("YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
+  if (!isOwnerRole(ctx, member.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_MANAGE_WEBHOOKS");
+}
+
+/** The webhook named, if the caller owns its organization; a stranger cannot tell it exists. */
+async function ownedWebhook(ctx: AuthContext, db: DB, userId: string, id: string): Promise<OrganizationWebhookRow> {
+  const row = await findOrganizationWebhook(db, id);
+  const member = row ? await findMember(db, row.organizationId, userId) : null;
+  if (!row || !member) throw new AuthError("WEBHOOK_NOT_FOUND");
+  if (!isOwnerRole(ctx, member.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_MANAGE_WEBHOOKS");
+  return row;
+}
+
+async function checkUrl(ctx: AuthContext, url: string): Promise<void> {
+  if (!(await isAcceptableReceiverUrl(url, ctx.options.organizationWebhooks.allowPrivateUrls))) {
+    throw new AuthError("INVALID_WEBHOOK_URL");
+  }
+}
+
+function organizationOf(caller: SessionWithUser, named: string | undefined): string {
+  const id = named ?? caller.session.activeOrganizationId;
+  if (!id) throw new AuthError("NO_ACTIVE_ORGANIZATION");
+  return id;
+}
+
+/** Runs a change under the organization's lock (owners, count and URLs checked in it), mapping a URL clash. */
+async function change<T>(ctx: AuthContext, organizationId: string, run: (trx: DB) => Promise<T>): Promise<T> {
+  try {
+    return await ctx.db.transaction().execute(async (trx) => {
+      await lockOrganization(trx, ctx.dialect, organizationId);
+      return run(trx);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AuthError("WEBHOOK_URL_ALREADY_EXISTS");
+    throw error;
+  }
+}
+
+export async function createWebhook(
+  ctx: AuthContext,
+  caller: SessionWithUser,
+  input: { organizationId?: string; url: string; events: OrganizationWebhookEvent[]; enabled?: boolean },
+): Promise<OrganizationWebhook & { secret: string }> {
+  const organizationId = organizationOf(caller, input.organizationId);
+  // Owners first, so nobody else can make the service resolve names.
+  await requireOwner(ctx, ctx.db, organizationId, caller.user.id);
+  await checkUrl(ctx, input.url);
+  const secret = newWebhookSecret();
+  const now = ctx.now();
+  const row: OrganizationWebhookRow = {
+    id: newId(),
+    organizationId,
+    url: input.url,
+    events: [...input.events],
+    secret: encryptString(keyOf(ctx), secret),
+    enabled: input.enabled ?? true,
+    createdBy: caller.user.id,
+    createdAt: now,
+    updatedAt: now,
+    lastDeliveryAt: null,
+    lastDeliveryError: null,
+  };
+  await change(ctx, organizationId, async (trx) => {
+    await requireOwner(ctx, trx, organizationId, caller.user.id);
+    const existing = await listOrganizationWebhooks(trx, organizationId);
+    if (existing.length >= ctx.options.organizationWebhooks.maxPerOrganization) {
+      throw new AuthError("TOO_MANY_WEBHOOKS");
+    }
+    if (existing.some((hook) => hook.url === row.url)) throw new AuthError("WEBHOOK_URL_ALREADY_EXISTS");
+    await insertOrganizationWebhook(trx, row);
+    await auditChange(ctx, trx, { organizationId, details: { webhookId: row.id, url: row.url, events: row.events } });
+  });
+  return { ...webhookView(row), secret };
+}
+
+export async function listWebhooks(
+  ctx: AuthContext,
+  caller: SessionWithUser,
+  query: { organizationId?: string },
+): Promise<OrganizationWebhook[]> {
+  const organizationId = organizationOf(caller, query.organizationId);
+  await requireOwner(ctx, ctx.db, organizationId, caller.user.id);
+  return (await listOrganizationWebhooks(ctx.db, organizationId)).map(webhookView);
+}
+
+export async function updateWebhook(
+  ctx: AuthContext,
+  caller: SessionWithUser,
+  input: { webhookId: string; url?: string; events?: OrganizationWebhookEvent[]; enabled?: boolean },
+): Promise<OrganizationWebhook> {
+  const { webhookId, ...patch } = input;
+  const found = await ownedWebhook(ctx, ctx.db, caller.user.id, webhookId);
+  if (patch.url !== undefined && patch.url !== found.url) await checkUrl(ctx, patch.url);
+  return change(ctx, found.organizationId, async (trx) => {
+    await ownedWebhook(ctx, trx, caller.user.id, webhookId);
+    await updateOrganizationWebhook(trx, webhookId, { ...patch, updatedAt: ctx.now() });
+    await auditChange(ctx, trx, {
+      organizationId: found.organizationId,
+      details: { webhookId, changed: Object.keys(patch).sort(), ...(patch.url ? { url: patch.url } : {}) },
+    });
+    return webhookView((await findOrganizationWebhook(trx, webhookId)) as OrganizationWebhookRow);
+  });
+}
+
+export async function rotateWebhookSecret(
+  ctx: AuthContext,
+  caller: SessionWithUser,
+  webhookId: string,
+): Promise<OrganizationWebhook & { secret: string }> {
+  const found = await ownedWebhook(ctx, ctx.db, caller.user.id, webhookId);
+  const secret = newWebhookSecret();
+  const row = await change(ctx, found.organizationId, async (trx) => {
+    await ownedWebhook(ctx, trx, caller.user.id, webhookId);
+    await updateOrganizationWebhook(trx, webhookId, {
+      secret: encryptString(keyOf(ctx), secret),
+      updatedAt: ctx.now(),
+    });
+    await auditChange(ctx, trx, { organizationId: found.organizationId, details: { webhookId } });
+    return (await findOrganizationWebhook(trx, webhookId)) as OrganizationWebhookRow;
+  });
+  return { ...webhookView(row), secret };
+}
+
+/** Nothing more is sent to it: its deliveries still pending are given up at their next attempt. */
+export async function deleteWebhook(ctx: AuthContext, caller: SessionWithUser, webhookId: string): Promise<void> {
+  const found = await ownedWebhook(ctx, ctx.db, caller.user.id, webhookId);
+  await change(ctx, found.organizationId, async (trx) => {
+    await ownedWebhook(ctx, trx, caller.user.id, webhookId);
+    await deleteOrganizationWebhook(trx, webhookId);
+    await auditChange(ctx, trx, { organizationId: found.organizationId, details: { webhookId, url: found.url } });
+  });
+}
