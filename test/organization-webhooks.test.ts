@@ -1,6 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ORGANIZATION_WEBHOOK_EVENTS } from "../src/contract/organization-webhooks.js";
-import { ORGANIZATION_EVENTS } from "../src/server/webhook-settings.js";
 import { createOrganization, joinAs } from "./helpers/organization.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
 import { WebhookReceiver } from "./helpers/webhook-receiver.js";
@@ -54,10 +52,6 @@ const trail = (on: TestServer, organizationId: string, action: string) =>
     .execute();
 
 describe("an owner's webhook", () => {
-  it("takes the organization events the options list for organizations", () => {
-    expect([...ORGANIZATION_WEBHOOK_EVENTS].sort()).toEqual([...ORGANIZATION_EVENTS].sort());
-  });
-
   it("receives its organization's audited changes signed, exactly once; never another organization's", async () => {
     const a = await createOrganization(server);
     const b = await createOrganization(server);

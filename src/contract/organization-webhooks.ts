@@ -3,8 +3,8 @@ import { timestamp } from "./models.js";
 
 /**
  * Webhooks an organization's owners manage (docs/webhooks.md): the events of that organization
- * only. The server's WEBHOOK_EVENTS filtered by ORGANIZATION_EVENTS (test/organization-webhooks.test.ts
- * holds the two lists equal).
+ * only (its own, its members' and invitations', and audit entries, which name their organization).
+ * The server's WEBHOOK_EVENTS include these.
  */
 export const ORGANIZATION_WEBHOOK_EVENTS = [
   "organization.created",

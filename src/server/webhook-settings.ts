@@ -3,6 +3,8 @@
  * does not load the delivery code.
  */
 
+import { ORGANIZATION_WEBHOOK_EVENTS } from "../contract/organization-webhooks.js";
+
 /** Every event a webhook may subscribe to (docs/webhooks.md). */
 export const WEBHOOK_EVENTS = [
   "user.created",
@@ -10,26 +12,14 @@ export const WEBHOOK_EVENTS = [
   "user.deleted",
   "session.created",
   "session.revoked",
-  "organization.created",
-  "organization.updated",
-  "organization.deleted",
-  "member.added",
-  "member.updated",
-  "member.removed",
-  "invitation.created",
-  "invitation.accepted",
-  "invitation.rejected",
-  "invitation.canceled",
-  "audit.entry",
+  ...ORGANIZATION_WEBHOOK_EVENTS,
 ] as const;
 
 /**
- * The events that concern one organization: a subscription scoped to an organization takes only these
- * (its own, its members' and invitations', and audit entries, which name their organization).
+ * The events that concern one organization: a subscription scoped to an organization (configured, or
+ * an owner's own) takes only these.
  */
-export const ORGANIZATION_EVENTS: ReadonlySet<string> = new Set(
-  WEBHOOK_EVENTS.filter((event) => /^(organization|member|invitation)\./.test(event) || event === "audit.entry"),
-);
+export const ORGANIZATION_EVENTS: ReadonlySet<string> = new Set(ORGANIZATION_WEBHOOK_EVENTS);
 
 /**
  * Standard Webhooks signing (https://www.standardwebhooks.com): the secret is `whsec_` and the
