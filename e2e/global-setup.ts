@@ -32,8 +32,8 @@ async function buildForProduction(): Promise<void> {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
-      `The browser tests drive Debian's chromium, not found at ${CHROMIUM}. ` +
-        "Install it with `apt-get install -y chromium` (or set CHROMIUM_PATH); .ci/run does this itself.",
+      `The browser tests drive Debian's chromium headless shell, not found at ${CHROMIUM}. ` +
+        "Install it with `apt-get install -y chromium-headless-shell` (or set CHROMIUM_PATH); .ci/run does this itself.",
     );
   }
   const [server] = await Promise.all([launchBrowserServer(), buildForProduction()]);

@@ -3,8 +3,12 @@ import { createRequire } from "node:module";
 import { type Browser, type BrowserContext, type BrowserServer, chromium, type Page } from "playwright-core";
 import { inject } from "vitest";
 
-/** Debian's chromium, never a downloaded browser (apt-get install -y chromium). */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/**
+ * Debian's headless shell of chromium, never a downloaded browser (apt-get install -y
+ * chromium-headless-shell): the same engine without the full browser's window machinery, which cost
+ * the full build twice the CPU per test file (bench/README.md, "Browser tests: the headless shell").
+ */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium-headless-shell";
 
 /** The chromium global-setup.ts starts for the whole run. */
 export function launchBrowserServer(): Promise<BrowserServer> {
@@ -12,7 +16,6 @@ export function launchBrowserServer(): Promise<BrowserServer> {
     executablePath: CHROMIUM,
     headless: true,
     args: [
-      "--headless",
       "--no-sandbox",
       "--disable-gpu",
       "--disable-quic",
