@@ -1,15 +1,15 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { Readable } from "node:stream";
 import { serve } from "@hono/node-server";
-import { type BuildOptions, build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCommand } from "../src/cli/run.js";
 import { type Auth, createAuth } from "../src/server/auth.js";
 import { TestBrowser } from "./helpers/browser.js";
+import { bundleInto } from "./helpers/bundle.js";
 import { freshDatabaseUrl } from "./helpers/database.js";
 import { type MailCapture, startMailCapture } from "./helpers/mail.js";
 import { testHasher } from "./helpers/server.js";
@@ -21,7 +21,6 @@ import { testHasher } from "./helpers/server.js";
  * `npx gatehouse-auth` runs), as a child process, to prove the bundle, exit codes and stdin work.
  */
 
-const ROOT = resolve(import.meta.dirname, "..");
 /** Built once per file with the package's own build:cli command line, into the work folder. */
 let CLI: string;
 const SECRET = "cli-test-secret-that-is-long-enough-0123456789";
@@ -31,17 +30,6 @@ interface Run {
   stdout: string;
   stderr: string;
 }
-
-/** The package's esbuild command line (build:cli, build:server). */
-const BUNDLE: BuildOptions = {
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  packages: "external",
-  logLevel: "warning",
-  // Bare imports resolve from the repository's node_modules, as they would from an installed package.
-  nodePaths: [join(ROOT, "node_modules")],
-};
 
 let workDir: string;
 const databases: { url: string; drop(): Promise<void> }[] = [];
@@ -89,9 +77,7 @@ async function inProcess(args: string[], env: Record<string, string>, stdin = ""
 
 beforeAll(async () => {
   workDir = mkdtempSync(join(tmpdir(), "gatehouse-cli-"));
-  CLI = join(workDir, "cli/main.js");
-  await build({ ...BUNDLE, entryPoints: [join(ROOT, "src/cli/main.ts")], outfile: CLI });
-  symlinkSync(join(ROOT, "node_modules"), join(workDir, "node_modules"));
+  CLI = await bundleInto(workDir, "src/cli/main.ts");
 });
 afterAll(async () => {
   for (const database of databases) await database.drop();
@@ -646,8 +632,7 @@ describe("the app's configuration module (issue 30, item 6)", () => {
     const badJson = join(workDir, "bad-start.json");
     writeFileSync(badJson, "{ not json");
     // Bundled as `npm run build:server` does (loading the source through tsx took seconds longer).
-    const main = join(workDir, "server/main.js");
-    await build({ ...BUNDLE, entryPoints: [join(ROOT, "src/main.ts")], outfile: main });
+    const main = await bundleInto(workDir, "src/main.ts");
     const run = await new Promise<Run>((done) => {
       execFile(
         process.execPath,

@@ -4,9 +4,10 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TestBrowser } from "./browser.js";
+import { bundleInto } from "./bundle.js";
 import { TEST_SECRET } from "./server.js";
 
-/** One real service process (`node --import tsx src/main.ts`), as a deployment runs it. */
+/** One real service process (src/main.ts bundled as `npm run build:server` does), as a deployment runs it. */
 export interface Instance {
   name: string;
   origin: string;
@@ -31,7 +32,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-// Generous: on a loaded machine, three processes compiling TypeScript at once take a while.
+// Generous: on a loaded machine, three processes starting at once take a while.
 const START_TIMEOUT_MS = 60_000;
 
 /**
@@ -46,11 +47,12 @@ export async function startInstances(
   const dir = mkdtempSync(join(tmpdir(), "gatehouse-instances-"));
   const configPath = join(dir, "auth.json");
   writeFileSync(configPath, JSON.stringify({ ...input.options, trustedOrigins: origins }));
+  const main = await bundleInto(dir, "src/main.ts");
   const children: ChildProcess[] = [];
   const started = ports.map((port, index) => {
     const name = String.fromCharCode(65 + index);
     let output = "";
-    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    const child = spawn(process.execPath, [main], {
       env: {
         ...process.env,
         NODE_ENV: "production",
