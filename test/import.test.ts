@@ -1,16 +1,16 @@
 import { spawn } from "node:child_process";
 import { pbkdf2Sync, randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import bcryptjs from "bcryptjs";
 import Database from "better-sqlite3";
-import { build } from "esbuild";
 import { argon2i, argon2id } from "hash-wasm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCommand } from "../src/cli/run.js";
 import { makeBetterAuthDatabase } from "./helpers/better-auth-source.js";
+import { bundleInto } from "./helpers/bundle.js";
 import { dialectUnderTest, freshDatabaseUrl } from "./helpers/database.js";
 import { refuseWrites } from "./helpers/faults.js";
 import { startOidcProvider, type TestOidcProvider } from "./helpers/oidc.js";
@@ -640,18 +640,7 @@ describe("import: an interrupted run", () => {
     );
     writeFileSync(path, `${lines.join("\n")}\n`);
     // The command as `npm run build:cli` bundles it, run as its own process and killed at its first progress line.
-    const cli = join(workDir, "cli/main.js");
-    // Its bare imports resolve from the repository's node_modules, as from an installed package's.
-    symlinkSync(join(import.meta.dirname, "../node_modules"), join(workDir, "node_modules"));
-    await build({
-      entryPoints: [join(import.meta.dirname, "../src/cli/main.ts")],
-      outfile: cli,
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      packages: "external",
-      logLevel: "warning",
-    });
+    const cli = await bundleInto(workDir, "src/cli/main.ts");
     const progress = await new Promise<string>((done, fail) => {
       const child = spawn(process.execPath, [cli, "import", "--from", "auth0", "--source", path, "--apply"], {
         env: { PATH: process.env.PATH ?? "", DATABASE_URL: server.databaseUrl },
