@@ -768,6 +768,8 @@ export const de: Catalogue = {
   "error.SSO_CONNECTION_REQUIRED":
     "Bestätigen Sie zuerst eine Domain einer Verbindung: SSO kann nur für bestätigte Domains verlangt werden.",
   "error.BREAK_GLASS_USER_MUST_BE_AN_OWNER": "Notfall-Personen müssen Inhaber der Organisation sein.",
+  "error.SSO_ROLE_NOT_ALLOWED":
+    "Eine Verbindung kann niemanden zum Inhaber machen. Wählen Sie eine andere Rolle; Inhaber ernennen Sie bei den Mitgliedern.",
 
   // issue 16 item 10: details
   "details.profile.picture": "Profilbild",

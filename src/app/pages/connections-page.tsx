@@ -176,8 +176,8 @@ export function ConnectionsPage() {
               <ConnectionCard
                 key={c.providerId}
                 connection={c}
-                // As for members: only an owner hands out the owner role.
-                roles={isOwner(role) ? ["member", "admin", "owner"] : ["member", "admin"]}
+                // Never the owner role: the server refuses it (owners are made in the organization).
+                roles={["member", "admin"]}
                 onChanged={refresh}
                 onDelete={(x) => void onDelete(x)}
               />

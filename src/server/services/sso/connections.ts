@@ -17,7 +17,7 @@ import {
   type SsoProviderRecord,
   updateSsoProviderRow,
 } from "../../store/sso-providers.js";
-import { normalizeRoles, roleAllows } from "../access-control.js";
+import { isOwnerRole, normalizeRoles, roleAllows } from "../access-control.js";
 import { auditChange, noteAudit } from "../audit-trail.js";
 import { discoveryEndpointOf, probeDiscovery, ssoSecretCipher } from "./oidc-client.js";
 import {
@@ -120,9 +120,15 @@ export function providerView(ctx: AuthContext, p: SsoProviderRecord): SSOProvide
   };
 }
 
+/**
+ * The roles a connection gives: known ones, and never the owner role. An identity provider's answer
+ * (anyone its admins put in a group) must not make an owner: owners are made in the organization.
+ */
 function checkRoles(ctx: AuthContext, body: Pick<RegisterSSOProviderBody, "defaultRole" | "roleMapping">) {
   const defaultRole = body.defaultRole === undefined ? undefined : normalizeRoles(ctx, body.defaultRole);
-  for (const role of Object.values(body.roleMapping?.values ?? {})) normalizeRoles(ctx, role);
+  const mapped = Object.values(body.roleMapping?.values ?? {}).map((role) => normalizeRoles(ctx, role));
+  if ([defaultRole ?? "", ...mapped].some((role) => isOwnerRole(ctx, role)))
+    throw new AuthError("SSO_ROLE_NOT_ALLOWED");
   return defaultRole;
 }
 
