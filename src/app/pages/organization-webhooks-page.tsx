@@ -5,12 +5,12 @@ import {
   type OrganizationWebhook,
   type OrganizationWebhookEvent,
 } from "../../contract/organization-webhooks.js";
-import { useConfirm } from "../../react/confirm.js";
 import { useActiveMember, useActiveOrganization } from "../../react/index.js";
 import { CopyField } from "../components/copy-field.js";
 import { Button, Card, Checkbox, Field, FormError, Loading, Notice } from "../components/ui.js";
 import { authClient, unwrap } from "../lib/client.js";
 import { useAppConfig } from "../lib/config.js";
+import { useConfirmedAction } from "../lib/confirmed-action.js";
 import { useFormatDate, usePageTitle, useT } from "../lib/i18n.js";
 import { isOwnerRole } from "../lib/permissions.js";
 import { useSubmit } from "../lib/use-submit.js";
@@ -98,7 +98,7 @@ function WebhookRow({ hook, onSecret }: { hook: OrganizationWebhook; onSecret: (
   const update = useSubmit(authClient.organization.updateWebhook);
   const rotate = useSubmit(authClient.organization.rotateWebhookSecret);
   const remove = useSubmit(authClient.organization.deleteWebhook);
-  const { confirm, dialog } = useConfirm();
+  const { act, dialog } = useConfirmedAction();
   const refresh = () => queryClient.invalidateQueries({ queryKey: webhooksKey(hook.organizationId) });
   return (
     <li className="row column" data-testid="webhook-row" data-enabled={hook.enabled}>
@@ -132,18 +132,20 @@ function WebhookRow({ hook, onSecret }: { hook: OrganizationWebhook; onSecret: (
           variant="secondary"
           pending={rotate.pending}
           data-testid="webhook-rotate"
-          onClick={async () => {
-            const yes = await confirm({
-              title: t("webhooks.rotate.confirm.title", { url: hook.url }),
-              body: t("webhooks.rotate.confirm.body"),
-              confirmLabel: t("webhooks.row.rotate"),
-            });
-            const data = yes && (await rotate.run({ webhookId: hook.id }));
-            if (data) {
-              onSecret(data.secret);
-              await refresh();
-            }
-          }}
+          onClick={() =>
+            act({
+              ask: {
+                title: t("webhooks.rotate.confirm.title", { url: hook.url }),
+                body: t("webhooks.rotate.confirm.body"),
+                confirmLabel: t("webhooks.row.rotate"),
+              },
+              run: () => rotate.run({ webhookId: hook.id }),
+              done: (data) => {
+                onSecret(data.secret);
+                return refresh();
+              },
+            })
+          }
         >
           {t("webhooks.row.rotate")}
         </Button>
@@ -152,15 +154,18 @@ function WebhookRow({ hook, onSecret }: { hook: OrganizationWebhook; onSecret: (
           variant="danger"
           pending={remove.pending}
           data-testid="webhook-delete"
-          onClick={async () => {
-            const yes = await confirm({
-              title: t("webhooks.delete.confirm.title", { url: hook.url }),
-              body: t("webhooks.delete.confirm.body"),
-              confirmLabel: t("webhooks.row.delete"),
-              tone: "danger",
-            });
-            if (yes && (await remove.run({ webhookId: hook.id }))) await refresh();
-          }}
+          onClick={() =>
+            act({
+              ask: {
+                title: t("webhooks.delete.confirm.title", { url: hook.url }),
+                body: t("webhooks.delete.confirm.body"),
+                confirmLabel: t("webhooks.row.delete"),
+                tone: "danger",
+              },
+              run: () => remove.run({ webhookId: hook.id }),
+              done: refresh,
+            })
+          }
         >
           {t("webhooks.row.delete")}
         </Button>
