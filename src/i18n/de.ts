@@ -986,6 +986,9 @@ export const de: Catalogue = {
   "webhooks.row.disable": "Deaktivieren",
   "webhooks.row.enable": "Aktivieren",
   "webhooks.row.rotate": "Neues Geheimnis",
+  "webhooks.row.test": "Test senden",
+  "webhooks.test.sent":
+    "Eine signierte webhook.test-Zustellung ({id}) ist unterwegs. Der Status oben zeigt, wie sie ankam, sobald Ihr Empfänger antwortet.",
   "webhooks.row.delete": "Löschen",
   "webhooks.rotate.confirm.title": "{url} ein neues Geheimnis geben?",
   "webhooks.rotate.confirm.body":

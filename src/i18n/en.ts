@@ -952,6 +952,9 @@ export const en = {
   "webhooks.row.disable": "Disable",
   "webhooks.row.enable": "Enable",
   "webhooks.row.rotate": "New secret",
+  "webhooks.row.test": "Send test",
+  "webhooks.test.sent":
+    "A signed webhook.test delivery ({id}) is on its way. The status above shows how it went once your receiver answers.",
   "webhooks.row.delete": "Delete",
   "webhooks.rotate.confirm.title": "Give {url} a new secret?",
   "webhooks.rotate.confirm.body": "The current secret stops signing at once: update your receiver with the new one.",

@@ -91,6 +91,9 @@ function AddWebhook({ organizationId, onSecret }: { organizationId: string; onSe
   );
 }
 
+/** How long after a test is sent its webhook's status is read again (a receiver on the internet answers in ~1 s). */
+const TEST_STATUS_DELAY_MS = 2000;
+
 function WebhookRow({ hook, onSecret }: { hook: OrganizationWebhook; onSecret: (secret: string) => void }) {
   const t = useT();
   const formatDate = useFormatDate();
@@ -98,6 +101,8 @@ function WebhookRow({ hook, onSecret }: { hook: OrganizationWebhook; onSecret: (
   const update = useSubmit(authClient.organization.updateWebhook);
   const rotate = useSubmit(authClient.organization.rotateWebhookSecret);
   const remove = useSubmit(authClient.organization.deleteWebhook);
+  const test = useSubmit(authClient.organization.testWebhook);
+  const [testSent, setTestSent] = useState<string | null>(null);
   const { act, dialog } = useConfirmedAction();
   const refresh = () => queryClient.invalidateQueries({ queryKey: webhooksKey(hook.organizationId) });
   return (
@@ -114,7 +119,12 @@ function WebhookRow({ hook, onSecret }: { hook: OrganizationWebhook; onSecret: (
               ? t("webhooks.row.failed", { date: formatDate(hook.lastDeliveryAt), error: hook.lastDeliveryError })
               : t("webhooks.row.delivered", { date: formatDate(hook.lastDeliveryAt) })}
       </p>
-      <FormError error={update.error ?? rotate.error ?? remove.error} />
+      {testSent && (
+        <Notice key={testSent} testId="webhook-test-sent">
+          {t("webhooks.test.sent", { id: testSent })}
+        </Notice>
+      )}
+      <FormError error={update.error ?? test.error ?? rotate.error ?? remove.error} />
       <div className="actions">
         <Button
           type="button"
@@ -127,6 +137,24 @@ function WebhookRow({ hook, onSecret }: { hook: OrganizationWebhook; onSecret: (
         >
           {t(hook.enabled ? "webhooks.row.disable" : "webhooks.row.enable")}
         </Button>
+        {hook.enabled && (
+          <Button
+            type="button"
+            variant="secondary"
+            pending={test.pending}
+            data-testid="webhook-test"
+            onClick={async () => {
+              setTestSent(null);
+              const sent = await test.run({ webhookId: hook.id });
+              if (!sent) return;
+              setTestSent(sent.deliveryId);
+              // The delivery goes once this request is answered: read the status again shortly after.
+              setTimeout(() => void refresh(), TEST_STATUS_DELAY_MS);
+            }}
+          >
+            {t("webhooks.row.test")}
+          </Button>
+        )}
         <Button
           type="button"
           variant="secondary"
