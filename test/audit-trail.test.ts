@@ -383,6 +383,25 @@ describe("connection changes: SSO and SCIM, each once, in the right organization
       ]);
     }
     expect(await row()).toEqual(before);
+
+    // The owner's own attempt to make IdP groups owners: refused, audited, nothing saved.
+    const ownerRole = await added(async () => {
+      const answer = await owner.browser.post("/sso/update-provider", {
+        providerId: "refused-sso",
+        defaultRole: "owner",
+      });
+      expect([answer.status, answer.body.code]).toEqual([400, "SSO_ROLE_NOT_ALLOWED"]);
+    });
+    expect(ownerRole).toMatchObject([
+      {
+        action: "organization.sso_connection_updated",
+        outcome: "failure",
+        actorId: owner.user.id,
+        organizationId,
+        details: { code: "SSO_ROLE_NOT_ALLOWED" },
+      },
+    ]);
+    expect(await row()).toEqual(before);
   });
 
   it("SCIM: a token generated and rotated, the connection updated, a group mapped, the connection deleted", async () => {
