@@ -144,7 +144,7 @@ describe("the organization's audit trail", () => {
 });
 
 describe("the organization's webhooks", () => {
-  it("lets an owner add one (secret shown once), receive the trail, disable and delete it", async () => {
+  it("lets an owner add one (secret shown once), receive the trail, send a test, disable and delete it", async () => {
     const receiver = await WebhookReceiver.start();
     try {
       const page = await signedInWithOrganization(owner);
@@ -175,6 +175,11 @@ describe("the organization's webhooks", () => {
       await expect
         .poll(() => receiver.delivered("audit.entry").filter((d) => d.data.action === "organization.updated").length)
         .toBe(1);
+
+      // "Send test": one signed webhook.test delivery, whatever the webhook subscribes to.
+      await page.getByTestId("webhook-test").click();
+      await page.getByTestId("webhook-test-sent").waitFor();
+      await expect.poll(() => receiver.delivered("webhook.test").length).toBe(1);
 
       await page.getByTestId("webhook-toggle").click();
       await page.locator('[data-testid="webhook-row"][data-enabled="false"]').waitFor();

@@ -4,17 +4,36 @@ import { runCommand } from "../src/cli/run.js";
 import { sweepExpired } from "../src/server/services/housekeeping.js";
 import { appendAuditEntry, verifyAuditChain } from "../src/server/store/audit-trail.js";
 import { dialectUnderTest } from "./helpers/database.js";
+import { startDnsServer, type TestDnsServer } from "./helpers/dns.js";
+import { CLIENT_ID, CLIENT_SECRET, startOidcProvider, type TestOidcProvider } from "./helpers/oidc.js";
 import { createOrganization, joinAs } from "./helpers/organization.js";
 import { EVERY_FEATURE_ON, signUp, startTestServer, type TestServer } from "./helpers/server.js";
 
 /** Issue 34, items 1 and 2: the hash-chained security audit trail and its readers. */
 let server: TestServer;
+/** An identity provider and a DNS server for the SSO connections' changes. */
+let oidc: TestOidcProvider;
+let dns: TestDnsServer;
 
 beforeAll(async () => {
+  [oidc, dns] = await Promise.all([startOidcProvider(), startDnsServer()]);
   // A file on SQLite, so the CLI can open the same database.
-  server = await startTestServer({ options: { ...EVERY_FEATURE_ON, audit: { enabled: true } }, shareable: true });
+  server = await startTestServer({
+    options: {
+      ...EVERY_FEATURE_ON,
+      audit: { enabled: true },
+      sso: { enabled: true, dnsResolvers: [dns.server], allowPrivateIssuers: true },
+    },
+    shareable: true,
+  });
+  // The provider answers discovery once it knows its client (no sign-in here uses the redirect URI).
+  await oidc.configure([`${server.origin}/api/auth/sso/callback/unused`]);
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server?.close();
+  await oidc?.close();
+  await dns?.close();
+});
 afterEach(() => expect(server.loggedErrors).toEqual([]));
 
 const db = () => server.auth.database.db;
@@ -236,6 +255,259 @@ describe("more events, each once", () => {
       },
     ]);
     expect(await db().selectFrom("member").select("id").where("id", "=", other.memberId).execute()).toHaveLength(1);
+  });
+});
+
+describe("connection changes: SSO and SCIM, each once, in the right organization, never a secret", () => {
+  const connection = (providerId: string, domain: string, extra: Record<string, unknown> = {}) => ({
+    providerId,
+    issuer: oidc.issuer,
+    domain,
+    oidcConfig: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
+    ...extra,
+  });
+
+  it("SSO: register, update, verify a domain, delete", async () => {
+    const { owner, organizationId } = await createOrganization(server);
+    // A second organization of the same owner, now the active one: the entries still name the first.
+    await createOrganization(server, { owner });
+    const as = { outcome: "success", actorType: "user", actorId: owner.user.id, organizationId };
+    const roleMapping = { claim: "groups", values: { "idp-admins": "admin" } };
+
+    const registered = await added(async () => {
+      const answer = await owner.browser.post(
+        "/sso/register",
+        connection("audited-sso", "audited-sso.test", { organizationId, roleMapping }),
+      );
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    });
+    expect(registered).toMatchObject([
+      {
+        action: "organization.sso_connection_created",
+        ...as,
+        details: {
+          providerId: "audited-sso",
+          type: "oidc",
+          issuer: oidc.issuer,
+          domains: ["audited-sso.test"],
+          defaultRole: "member",
+          roleMapping,
+        },
+      },
+    ]);
+
+    const newSecret = "a-rotated-client-secret-0123456789";
+    const updated = await added(async () => {
+      const answer = await owner.browser.post("/sso/update-provider", {
+        providerId: "audited-sso",
+        defaultRole: "admin",
+        oidcConfig: { clientSecret: newSecret },
+      });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    });
+    expect(updated).toMatchObject([
+      {
+        action: "organization.sso_connection_updated",
+        ...as,
+        details: {
+          providerId: "audited-sso",
+          changed: ["defaultRole", "oidcConfig.clientSecret"],
+          defaultRole: "admin",
+        },
+      },
+    ]);
+
+    // Asking for the TXT record is not a change anyone signs in by: no entry.
+    let requested!: { records: { name: string; value: string }[] };
+    expect(
+      await added(async () => {
+        requested = (await owner.browser.post("/sso/request-domain-verification", { providerId: "audited-sso" })).body;
+      }),
+    ).toEqual([]);
+    await dns.setTxtRecords(Object.fromEntries(requested.records.map((record) => [record.name, [record.value]])));
+    const verified = await added(async () => {
+      const answer = await owner.browser.post("/sso/verify-domain", { providerId: "audited-sso" });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    });
+    expect(verified).toMatchObject([
+      {
+        action: "organization.sso_domain_verified",
+        ...as,
+        details: { providerId: "audited-sso", domains: ["audited-sso.test"] },
+      },
+    ]);
+
+    const deleted = await added(async () => {
+      expect((await owner.browser.post("/sso/delete-provider", { providerId: "audited-sso" })).status).toBe(200);
+    });
+    expect(deleted).toMatchObject([
+      {
+        action: "organization.sso_connection_deleted",
+        ...as,
+        details: { providerId: "audited-sso", type: "oidc", issuer: oidc.issuer },
+      },
+    ]);
+
+    const written = JSON.stringify([...registered, ...updated, ...verified, ...deleted]);
+    expect(written).not.toContain(CLIENT_SECRET);
+    expect(written).not.toContain(newSecret);
+  });
+
+  it("SSO: a refused change audits a failure in the connection's organization and changes nothing", async () => {
+    const { owner, organizationId } = await createOrganization(server);
+    const registered = await owner.browser.post("/sso/register", connection("refused-sso", "refused-sso.test"));
+    expect(registered.status).toBe(200);
+    const member = await joinAs(server, organizationId, "member");
+    const row = () => db().selectFrom("ssoProvider").selectAll().where("providerId", "=", "refused-sso").execute();
+    const before = await row();
+    for (const [action, path, body] of [
+      [
+        "organization.sso_connection_updated",
+        "/sso/update-provider",
+        { providerId: "refused-sso", defaultRole: "admin" },
+      ],
+      ["organization.sso_connection_deleted", "/sso/delete-provider", { providerId: "refused-sso" }],
+    ] as const) {
+      const entries = await added(async () => {
+        const answer = await member.browser.post(path, body);
+        expect([answer.status, answer.body.code]).toEqual([403, "SSO_INSUFFICIENT_ACCESS"]);
+      });
+      expect(entries, action).toMatchObject([
+        {
+          action,
+          outcome: "failure",
+          actorId: member.user.id,
+          organizationId,
+          details: { code: "SSO_INSUFFICIENT_ACCESS" },
+        },
+      ]);
+    }
+    expect(await row()).toEqual(before);
+
+    // The owner's own attempt to make IdP groups owners: refused, audited, nothing saved.
+    const ownerRole = await added(async () => {
+      const answer = await owner.browser.post("/sso/update-provider", {
+        providerId: "refused-sso",
+        defaultRole: "owner",
+      });
+      expect([answer.status, answer.body.code]).toEqual([400, "SSO_ROLE_NOT_ALLOWED"]);
+    });
+    expect(ownerRole).toMatchObject([
+      {
+        action: "organization.sso_connection_updated",
+        outcome: "failure",
+        actorId: owner.user.id,
+        organizationId,
+        details: { code: "SSO_ROLE_NOT_ALLOWED" },
+      },
+    ]);
+    expect(await row()).toEqual(before);
+  });
+
+  it("SCIM: a token generated and rotated, the connection updated, a group mapped, the connection deleted", async () => {
+    const { owner, organizationId } = await createOrganization(server);
+    await createOrganization(server, { owner });
+    const as = { outcome: "success", actorType: "user", actorId: owner.user.id, organizationId };
+    const tokens: string[] = [];
+    const generate = async () => {
+      const answer = await owner.browser.post("/scim/generate-token", { providerId: "audited-scim", organizationId });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+      tokens.push(answer.body.scimToken);
+    };
+    const created = await added(generate);
+    expect(created).toMatchObject([
+      {
+        action: "organization.scim_token_generated",
+        ...as,
+        details: { providerId: "audited-scim", rotated: false, linkExistingMembers: false },
+      },
+    ]);
+    const rotated = await added(generate);
+    expect(rotated).toMatchObject([
+      { action: "organization.scim_token_generated", ...as, details: { providerId: "audited-scim", rotated: true } },
+    ]);
+
+    const updated = await added(async () => {
+      const answer = await owner.browser.post("/scim/update-provider-connection", {
+        providerId: "audited-scim",
+        linkExistingMembers: true,
+      });
+      expect(answer.status).toBe(200);
+    });
+    expect(updated).toMatchObject([
+      {
+        action: "organization.scim_connection_updated",
+        ...as,
+        details: { providerId: "audited-scim", linkExistingMembers: true },
+      },
+    ]);
+
+    const group = await fetch(`${server.origin}/api/auth/scim/v2/Groups`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${tokens[1]}`, "content-type": "application/scim+json" },
+      body: JSON.stringify({ schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"], displayName: "Admins" }),
+    });
+    expect(group.status).toBe(201);
+    const groupId = ((await group.json()) as { id: string }).id;
+    const mapped = await added(async () => {
+      const answer = await owner.browser.post("/scim/update-group-mapping", {
+        providerId: "audited-scim",
+        groupId,
+        role: "admin",
+      });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    });
+    expect(mapped).toMatchObject([
+      {
+        action: "organization.scim_group_mapping_updated",
+        ...as,
+        details: { providerId: "audited-scim", groupId, role: "admin", teamId: null },
+      },
+    ]);
+
+    const deleted = await added(async () => {
+      const answer = await owner.browser.post("/scim/delete-provider-connection", { providerId: "audited-scim" });
+      expect(answer.status).toBe(200);
+    });
+    expect(deleted).toMatchObject([
+      { action: "organization.scim_connection_deleted", ...as, details: { providerId: "audited-scim" } },
+    ]);
+
+    const written = JSON.stringify([...created, ...rotated, ...updated, ...mapped, ...deleted]);
+    for (const token of tokens) expect(written).not.toContain(token);
+  });
+
+  it("SCIM: a refused change audits a failure in the connection's organization and changes nothing", async () => {
+    const { owner, organizationId } = await createOrganization(server);
+    const generated = await owner.browser.post("/scim/generate-token", { providerId: "refused-scim" });
+    expect(generated.status).toBe(201);
+    const admin = await joinAs(server, organizationId, "admin");
+    const row = () => db().selectFrom("scimProvider").selectAll().where("providerId", "=", "refused-scim").execute();
+    const before = await row();
+    for (const [action, path, body] of [
+      ["organization.scim_token_generated", "/scim/generate-token", { providerId: "refused-scim" }],
+      [
+        "organization.scim_connection_updated",
+        "/scim/update-provider-connection",
+        { providerId: "refused-scim", linkExistingMembers: true },
+      ],
+      ["organization.scim_connection_deleted", "/scim/delete-provider-connection", { providerId: "refused-scim" }],
+    ] as const) {
+      const entries = await added(async () => {
+        const answer = await admin.browser.post(path, body);
+        expect([answer.status, answer.body.code], path).toEqual([403, "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SCIM"]);
+      });
+      expect(entries, action).toMatchObject([
+        {
+          action,
+          outcome: "failure",
+          actorId: admin.user.id,
+          organizationId,
+          details: { code: "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SCIM" },
+        },
+      ]);
+    }
+    expect(await row()).toEqual(before);
   });
 });
 

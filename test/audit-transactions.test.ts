@@ -1,8 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TestBrowser } from "./helpers/browser.js";
+import { startDnsServer, type TestDnsServer } from "./helpers/dns.js";
 import { refuseWrites } from "./helpers/faults.js";
 import { type MailCapture, startMailCapture } from "./helpers/mail.js";
 import { linkIn, nthMail } from "./helpers/mail-flows.js";
+import { CLIENT_ID, CLIENT_SECRET, startOidcProvider, type TestOidcProvider } from "./helpers/oidc.js";
 import { createOrganization, joinAs } from "./helpers/organization.js";
 import { EVERY_FEATURE_ON, signUp, startTestServer, type TestServer } from "./helpers/server.js";
 import { SoftAuthenticator } from "./helpers/soft-authenticator.js";
@@ -14,21 +16,28 @@ import { SoftAuthenticator } from "./helpers/soft-authenticator.js";
  */
 let capture: MailCapture;
 let server: TestServer;
+let oidc: TestOidcProvider;
+let dns: TestDnsServer;
 
 beforeAll(async () => {
-  capture = await startMailCapture();
+  [capture, oidc, dns] = await Promise.all([startMailCapture(), startOidcProvider(), startDnsServer()]);
   server = await startTestServer({
     options: {
       ...EVERY_FEATURE_ON,
       audit: { enabled: true },
       user: { ...EVERY_FEATURE_ON.user, changeEmail: { enabled: true } },
+      sso: { enabled: true, dnsResolvers: [dns.server], allowPrivateIssuers: true },
     },
     extra: { mail: { smtpUrl: capture.url } },
   });
+  // The provider answers discovery once it knows its client (no sign-in here uses the redirect URI).
+  await oidc.configure([`${server.origin}/api/auth/sso/callback/unused`]);
 });
 afterAll(async () => {
   await server.close();
   await capture.close();
+  await oidc.close();
+  await dns.close();
 });
 afterEach(() => expect(server.loggedErrors).toEqual([]));
 
@@ -230,6 +239,80 @@ describe("team changes and their entries commit together", () => {
       "organization.team_removed",
       () => owner.browser.post("/organization/remove-team", { teamId }),
       async () => expect((await teams()).map((team) => team.id)).toContain(teamId),
+    );
+  });
+});
+
+describe("SSO and SCIM connection changes and their entries commit together", () => {
+  it("SSO: register, update, verify a domain, delete", async () => {
+    const { owner } = await createOrganization(server);
+    const providerId = "tx-sso";
+    const connections = () => db().selectFrom("ssoProvider").selectAll().where("providerId", "=", providerId).execute();
+    await inOneTransaction(
+      "organization.sso_connection_created",
+      () =>
+        owner.browser.post("/sso/register", {
+          providerId,
+          issuer: oidc.issuer,
+          domain: "tx-sso.test",
+          oidcConfig: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
+        }),
+      async () => expect(await connections()).toEqual([]),
+    );
+    const registered = await connections();
+    await inOneTransaction(
+      "organization.sso_connection_updated",
+      () => owner.browser.post("/sso/update-provider", { providerId, defaultRole: "admin", domain: "tx-sso2.test" }),
+      async () => expect(await connections()).toEqual(registered),
+    );
+    const requested = await owner.browser.post("/sso/request-domain-verification", { providerId });
+    await dns.setTxtRecords(
+      Object.fromEntries(
+        requested.body.records.map((record: { name: string; value: string }) => [record.name, [record.value]]),
+      ),
+    );
+    const domains = () =>
+      db().selectFrom("ssoDomain").select(["domain", "verified"]).where("providerId", "=", registered[0]!.id).execute();
+    const unverified = await domains();
+    await inOneTransaction(
+      "organization.sso_domain_verified",
+      () => owner.browser.post("/sso/verify-domain", { providerId }),
+      async () => expect(await domains()).toEqual(unverified),
+    );
+    await inOneTransaction(
+      "organization.sso_connection_deleted",
+      () => owner.browser.post("/sso/delete-provider", { providerId }),
+      async () => expect(await connections()).toHaveLength(1),
+    );
+  });
+
+  it("SCIM: a token generated and rotated, the connection updated and deleted", async () => {
+    const { owner } = await createOrganization(server);
+    const providerId = "tx-scim";
+    const connections = () =>
+      db().selectFrom("scimProvider").selectAll().where("providerId", "=", providerId).execute();
+    const generate = async () => {
+      const answer = await owner.browser.post("/scim/generate-token", { providerId });
+      // 201 is the route's success; the helper expects 200.
+      return { ...answer, status: answer.status === 201 ? 200 : answer.status };
+    };
+    await inOneTransaction("organization.scim_token_generated", generate, async () =>
+      expect(await connections()).toEqual([]),
+    );
+    const first = await connections();
+    await inOneTransaction("organization.scim_token_generated", generate, async () =>
+      expect(await connections()).toEqual(first),
+    );
+    const rotated = await connections();
+    await inOneTransaction(
+      "organization.scim_connection_updated",
+      () => owner.browser.post("/scim/update-provider-connection", { providerId, linkExistingMembers: true }),
+      async () => expect(await connections()).toEqual(rotated),
+    );
+    await inOneTransaction(
+      "organization.scim_connection_deleted",
+      () => owner.browser.post("/scim/delete-provider-connection", { providerId }),
+      async () => expect(await connections()).toHaveLength(1),
     );
   });
 });

@@ -93,6 +93,7 @@ const SAMPLE_INPUT: Record<string, { body?: object; query?: string }> = {
   "POST /organization/update-webhook": { body: { webhookId: "x", enabled: false } },
   "POST /organization/rotate-webhook-secret": { body: { webhookId: "x" } },
   "POST /organization/delete-webhook": { body: { webhookId: "x" } },
+  "POST /organization/test-webhook": { body: { webhookId: "x" } },
 };
 
 const keyOf = (endpoint: { method: string; path: string }) => `${endpoint.method} ${endpoint.path}`;

@@ -204,6 +204,76 @@ describe("an owner's webhook", () => {
   });
 });
 
+describe("a test delivery", () => {
+  it("sends the owner's webhook one signed webhook.test, unaudited and rate-limited; others are refused", async () => {
+    const own = await WebhookReceiver.start();
+    // Rate limits on, as deployed (the other servers here leave them off).
+    const paced = await startTestServer({
+      options: {
+        organization: ORGANIZATION,
+        audit: { enabled: true },
+        organizationWebhooks: { enabled: true, allowPrivateUrls: true },
+        rateLimit: { enabled: true },
+      },
+    });
+    try {
+      const a = await createOrganization(paced);
+      const created = await a.owner.browser.post("/organization/create-webhook", {
+        organizationId: a.organizationId,
+        url: own.url,
+        // An event nothing here causes: the test delivery is all it gets, whatever it subscribes to.
+        events: ["invitation.canceled"],
+      });
+      expect(created.status).toBe(200);
+      own.secret = created.body.secret;
+      const webhookId: string = created.body.id;
+      const admin = await joinAs(paced, a.organizationId, "admin");
+      const stranger = await createOrganization(paced);
+      const head = async () =>
+        Number(
+          (await paced.auth.database.db.selectFrom("auditChain").select("headSeq").executeTakeFirstOrThrow()).headSeq,
+        );
+
+      const before = await head();
+      const sent = await a.owner.browser.post("/organization/test-webhook", { webhookId });
+      expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+      expect(sent.body.deliveryId).toMatch(/^msg_/);
+      await paced.settled();
+      // Not a change: no audit entry.
+      expect(await head()).toBe(before);
+      expect(own.delivered()).toEqual([
+        {
+          id: sent.body.deliveryId,
+          type: "webhook.test",
+          timestamp: expect.any(String),
+          data: { webhookId, organizationId: a.organizationId },
+        },
+      ]);
+      const listed = await a.owner.browser.get(`/organization/list-webhooks?organizationId=${a.organizationId}`);
+      expect(listed.body.webhooks[0]).toMatchObject({ lastDeliveryAt: expect.any(String), lastDeliveryError: null });
+
+      const byAdmin = await admin.browser.post("/organization/test-webhook", { webhookId });
+      expect([byAdmin.status, byAdmin.body.code]).toEqual([403, "YOU_ARE_NOT_ALLOWED_TO_MANAGE_WEBHOOKS"]);
+      const byStranger = await stranger.owner.browser.post("/organization/test-webhook", { webhookId });
+      expect([byStranger.status, byStranger.body.code]).toEqual([404, "WEBHOOK_NOT_FOUND"]);
+      // Three a minute from one address, as for mail.
+      const flooded = await a.owner.browser.post("/organization/test-webhook", { webhookId });
+      expect([flooded.status, flooded.body.code]).toEqual([429, "TOO_MANY_REQUESTS"]);
+
+      paced.clock.advance(61);
+      await a.owner.browser.post("/organization/update-webhook", { webhookId, enabled: false });
+      const disabled = await a.owner.browser.post("/organization/test-webhook", { webhookId });
+      expect([disabled.status, disabled.body.code]).toEqual([400, "WEBHOOK_DISABLED"]);
+      await paced.settled();
+      expect(own.received).toHaveLength(1);
+      expect(paced.loggedErrors).toEqual([]);
+    } finally {
+      await paced.close();
+      await own.close();
+    }
+  });
+});
+
 describe("receivers on private addresses", () => {
   it("are refused at creation, and plain http", async () => {
     const a = await createOrganization(strict);

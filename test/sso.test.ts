@@ -439,10 +439,45 @@ describe("sign-in", () => {
   });
 });
 
+describe("a connection never makes anyone an owner", () => {
+  const ownerRoles = [
+    { defaultRole: "owner" },
+    { defaultRole: "admin,owner" },
+    { roleMapping: { claim: "groups", values: { "idp-admins": "admin", "idp-owners": "owner" } } },
+  ];
+
+  it("refuses an owner role at registration: nothing is saved", async () => {
+    const { owner, organizationId } = await createOrganization(server);
+    for (const roles of ownerRoles) {
+      const res = await owner.browser.post("/sso/register", connection("ownerless", "ownerless.test", roles));
+      expect([res.status, res.body.code], JSON.stringify(roles)).toEqual([400, "SSO_ROLE_NOT_ALLOWED"]);
+      expect(res.body.message).toEqual(expect.any(String));
+    }
+    const saved = await db()
+      .selectFrom("ssoProvider")
+      .select("id")
+      .where("organizationId", "=", organizationId)
+      .execute();
+    expect(saved).toEqual([]);
+  });
+
+  it("refuses an owner role in an update: the connection stays as it was", async () => {
+    const { owner } = await createOrganization(server);
+    expect((await owner.browser.post("/sso/register", connection("ownerless2", "ownerless2.test"))).status).toBe(200);
+    const row = () => db().selectFrom("ssoProvider").selectAll().where("providerId", "=", "ownerless2").execute();
+    const before = await row();
+    for (const roles of ownerRoles) {
+      const res = await owner.browser.post("/sso/update-provider", { providerId: "ownerless2", ...roles });
+      expect([res.status, res.body.code], JSON.stringify(roles)).toEqual([400, "SSO_ROLE_NOT_ALLOWED"]);
+    }
+    expect(await row()).toEqual(before);
+  });
+});
+
 describe("role mapping at every sign-in", () => {
   const groupsConnection = {
     oidcConfig: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, scopes: ["openid", "email", "profile", "groups"] },
-    roleMapping: { claim: "groups", values: { "idp-owners": "owner", "idp-admins": "admin" } },
+    roleMapping: { claim: "groups", values: { "idp-admins": "admin" } },
   };
   const memberOf = (organizationId: string, userId: string) =>
     db()
@@ -507,9 +542,18 @@ describe("role mapping at every sign-in", () => {
       .select("organizationId")
       .where("providerId", "=", "resync")
       .executeTakeFirstOrThrow();
-    const person = oidc.addUser({ email: "kim@resync.test", groups: ["idp-owners"] });
+    // An owner is made by hand (a connection never makes one): here, straight in the table.
+    const makeOwner = (userId: string) =>
+      db()
+        .updateTable("member")
+        .set({ role: "owner" })
+        .where("organizationId", "=", org.organizationId)
+        .where("userId", "=", userId)
+        .execute();
+    const person = oidc.addUser({ email: "kim@resync.test", groups: ["idp-admins"] });
     const { userId, browser } = await signIn(person.sub);
-    expect((await memberOf(org.organizationId, userId)).role).toBe("owner");
+    expect((await memberOf(org.organizationId, userId)).role).toBe("admin");
+    await makeOwner(userId);
     // The owner who created the organization leaves (Kim is an owner too, so they may).
     const creator = await db()
       .selectFrom("member")
@@ -527,10 +571,31 @@ describe("role mapping at every sign-in", () => {
     expect((await memberOf(org.organizationId, userId)).role).toBe("owner");
 
     // With another owner beside them, the IdP's word holds again.
-    const second = oidc.addUser({ email: "lee@resync.test", groups: ["idp-owners"] });
-    await signIn(second.sub);
+    const second = oidc.addUser({ email: "lee@resync.test", groups: ["idp-admins"] });
+    await makeOwner((await signIn(second.sub)).userId);
     await signIn(person.sub);
     expect((await memberOf(org.organizationId, userId)).role).toBe("member");
+  });
+
+  it("a connection saved before owner roles were refused still makes nobody an owner", async () => {
+    const connectionRow = () =>
+      db()
+        .selectFrom("ssoProvider")
+        .select(["organizationId", "defaultRole", "roleMapping"])
+        .where("providerId", "=", "resync")
+        .executeTakeFirstOrThrow();
+    const saved = await connectionRow();
+    const setRoles = (defaultRole: string, roleMapping: string | null) =>
+      db().updateTable("ssoProvider").set({ defaultRole, roleMapping }).where("providerId", "=", "resync").execute();
+    try {
+      await setRoles("owner", JSON.stringify({ claim: "groups", values: { "idp-owners": "admin,owner" } }));
+      const mapped = oidc.addUser({ email: "max@resync.test", groups: ["idp-owners"] });
+      expect((await memberOf(saved.organizationId, (await signIn(mapped.sub)).userId)).role).toBe("admin");
+      const byDefault = oidc.addUser({ email: "nia@resync.test", groups: ["staff"] });
+      expect((await memberOf(saved.organizationId, (await signIn(byDefault.sub)).userId)).role).toBe("member");
+    } finally {
+      await setRoles(saved.defaultRole, saved.roleMapping);
+    }
   });
 });
 

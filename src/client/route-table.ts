@@ -335,6 +335,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["POST"],
     refreshes: ["activeOrganization", "session"],
   },
+  "/organization/test-webhook": {
+    methods: ["POST"],
+    refreshes: [],
+  },
   "/organization/transfer-ownership": {
     methods: ["POST"],
     refreshes: ["activeMember", "activeOrganization"],

@@ -184,6 +184,8 @@ export interface OrganizationCalls {
   updateWebhook: Call<typeof org.updateWebhook>;
   rotateWebhookSecret: Call<typeof org.rotateWebhookSecret>;
   deleteWebhook: Call<typeof org.deleteWebhook>;
+  /** One signed `webhook.test` delivery to the webhook, to check its receiver. */
+  testWebhook: Call<typeof org.testWebhook>;
 }
 
 /** An organization's SCIM connections (`/scim/...`, owners only; docs/scim.md). */

@@ -69,5 +69,14 @@ export const organizationWebhookModel = z.object({
 });
 export type OrganizationWebhook = z.output<typeof organizationWebhookModel>;
 
+/**
+ * The type of the one delivery test-webhook sends: not an event anyone subscribes to, so it reaches
+ * only the webhook it was asked for.
+ */
+export const WEBHOOK_TEST_EVENT = "webhook.test";
+
+/** The test delivery's id: its `webhook-id` header, so the receiver's logs can be matched to it. */
+export const testWebhookReply = z.object({ deliveryId: z.string() });
+
 /** The Standard Webhooks secret (`whsec_...`), in this reply only. */
 export const webhookWithSecretModel = organizationWebhookModel.extend({ secret: z.string() });

@@ -768,6 +768,8 @@ export const de: Catalogue = {
   "error.SSO_CONNECTION_REQUIRED":
     "Bestätigen Sie zuerst eine Domain einer Verbindung: SSO kann nur für bestätigte Domains verlangt werden.",
   "error.BREAK_GLASS_USER_MUST_BE_AN_OWNER": "Notfall-Personen müssen Inhaber der Organisation sein.",
+  "error.SSO_ROLE_NOT_ALLOWED":
+    "Eine Verbindung kann niemanden zum Inhaber machen. Wählen Sie eine andere Rolle; Inhaber ernennen Sie bei den Mitgliedern.",
 
   // issue 16 item 10: details
   "details.profile.picture": "Profilbild",
@@ -984,6 +986,9 @@ export const de: Catalogue = {
   "webhooks.row.disable": "Deaktivieren",
   "webhooks.row.enable": "Aktivieren",
   "webhooks.row.rotate": "Neues Geheimnis",
+  "webhooks.row.test": "Test senden",
+  "webhooks.test.sent":
+    "Eine signierte webhook.test-Zustellung ({id}) ist unterwegs. Der Status oben zeigt, wie sie ankam, sobald Ihr Empfänger antwortet.",
   "webhooks.row.delete": "Löschen",
   "webhooks.rotate.confirm.title": "{url} ein neues Geheimnis geben?",
   "webhooks.rotate.confirm.body":

@@ -740,6 +740,8 @@ export const en = {
   "error.SSO_CONNECTION_REQUIRED":
     "Verify a domain of a connection first: SSO can only be required for verified domains.",
   "error.BREAK_GLASS_USER_MUST_BE_AN_OWNER": "Break-glass users must be owners of the organization.",
+  "error.SSO_ROLE_NOT_ALLOWED":
+    "A connection cannot make anyone an owner. Choose another role; owners are made on the members screen.",
 
   // issue 16 item 10: details
   "details.profile.picture": "Profile picture",
@@ -950,6 +952,9 @@ export const en = {
   "webhooks.row.disable": "Disable",
   "webhooks.row.enable": "Enable",
   "webhooks.row.rotate": "New secret",
+  "webhooks.row.test": "Send test",
+  "webhooks.test.sent":
+    "A signed webhook.test delivery ({id}) is on its way. The status above shows how it went once your receiver answers.",
   "webhooks.row.delete": "Delete",
   "webhooks.rotate.confirm.title": "Give {url} a new secret?",
   "webhooks.rotate.confirm.body": "The current secret stops signing at once: update your receiver with the new one.",

@@ -5,12 +5,12 @@ import type { z } from "zod";
 import type { FullOrganization } from "../../contract/api-models.js";
 import type { policyReply } from "../../contract/organization-policy.js";
 import type { SSOProviderView } from "../../contract/sso.js";
-import { useConfirm } from "../../react/confirm.js";
 import { useActiveMember, useActiveOrganization } from "../../react/index.js";
 import { ConnectionCard } from "../components/connection-card.js";
 import { AddConnectionForm } from "../components/connection-forms.js";
 import { Button, Card, Checkbox, FormError, Loading, Notice } from "../components/ui.js";
 import { authClient, unwrap } from "../lib/client.js";
+import { useConfirmedAction } from "../lib/confirmed-action.js";
 import { usePageTitle, useT } from "../lib/i18n.js";
 import { can } from "../lib/permissions.js";
 import { useSubmit } from "../lib/use-submit.js";
@@ -128,7 +128,7 @@ export function ConnectionsPage() {
   });
   const register = useSubmit(authClient.sso.register);
   const remove = useSubmit(authClient.sso.deleteProvider);
-  const { confirm, dialog } = useConfirm();
+  const { act, dialog } = useConfirmedAction();
   const [notice, setNotice] = useState<{ text: string; takeFocus: boolean } | null>(null);
   const org = active.data;
   if (!org || member.isPending) return <Loading />;
@@ -141,18 +141,21 @@ export function ConnectionsPage() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["sso-providers"] });
   // The list answers every organization the caller manages: this screen shows the active one's.
   const connections = (providers.data?.providers ?? []).filter((p) => p.organizationId === org.id);
-  const onDelete = async (connection: SSOProviderView) => {
+  const onDelete = (connection: SSOProviderView) => {
     setNotice(null);
     const name = connection.providerId;
-    const yes = await confirm({
-      title: t("connections.delete.confirm.title", { name }),
-      body: t("connections.delete.confirm.body"),
-      confirmLabel: t("common.delete"),
+    return act({
+      ask: {
+        title: t("connections.delete.confirm.title", { name }),
+        body: t("connections.delete.confirm.body"),
+        confirmLabel: t("common.delete"),
+      },
+      run: () => remove.run({ providerId: name }),
+      done: async () => {
+        await refresh();
+        setNotice({ text: t("connections.delete.done", { name }), takeFocus: true });
+      },
     });
-    if (yes && (await remove.run({ providerId: name }))) {
-      await refresh();
-      setNotice({ text: t("connections.delete.done", { name }), takeFocus: true });
-    }
   };
   return (
     <>
@@ -176,8 +179,8 @@ export function ConnectionsPage() {
               <ConnectionCard
                 key={c.providerId}
                 connection={c}
-                // As for members: only an owner hands out the owner role.
-                roles={isOwner(role) ? ["member", "admin", "owner"] : ["member", "admin"]}
+                // Never the owner role: the server refuses it (owners are made in the organization).
+                roles={["member", "admin"]}
                 onChanged={refresh}
                 onDelete={(x) => void onDelete(x)}
               />

@@ -1,12 +1,12 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import type { ScimConnection, ScimGroupMapping } from "../../contract/scim.js";
-import { useConfirm } from "../../react/confirm.js";
 import { useActiveMember, useActiveOrganization } from "../../react/index.js";
 import { CopyField } from "../components/copy-field.js";
 import { Button, Card, Checkbox, Field, FormError, Loading, Notice, Select } from "../components/ui.js";
 import { authClient, unwrap } from "../lib/client.js";
 import { useAppConfig } from "../lib/config.js";
+import { useConfirmedAction } from "../lib/confirmed-action.js";
 import { useFormatDate, usePageTitle, useT } from "../lib/i18n.js";
 import { isOwnerRole, roleLabel } from "../lib/permissions.js";
 import { useSubmit } from "../lib/use-submit.js";
@@ -250,8 +250,9 @@ function Connection({
   const queryClient = useQueryClient();
   const rotate = useSubmit(authClient.scim.generateToken);
   const revoke = useSubmit(authClient.scim.deleteProviderConnection);
-  const { confirm, dialog } = useConfirm();
+  const { act, dialog } = useConfirmedAction();
   const name = connection.providerId;
+  const refresh = () => queryClient.invalidateQueries({ queryKey: CONNECTIONS });
   return (
     <>
       {dialog}
@@ -272,18 +273,20 @@ function Connection({
             variant="secondary"
             pending={rotate.pending}
             data-testid="scim-rotate"
-            onClick={async () => {
-              const yes = await confirm({
-                title: t("directory.rotate.confirm.title", { name }),
-                body: t("directory.rotate.confirm.body"),
-                confirmLabel: t("directory.rotate"),
-              });
-              const data = yes && (await rotate.run({ providerId: name, organizationId: connection.organizationId }));
-              if (data) {
-                onToken(data.scimToken);
-                await queryClient.invalidateQueries({ queryKey: CONNECTIONS });
-              }
-            }}
+            onClick={() =>
+              act({
+                ask: {
+                  title: t("directory.rotate.confirm.title", { name }),
+                  body: t("directory.rotate.confirm.body"),
+                  confirmLabel: t("directory.rotate"),
+                },
+                run: () => rotate.run({ providerId: name, organizationId: connection.organizationId }),
+                done: (data) => {
+                  onToken(data.scimToken);
+                  return refresh();
+                },
+              })
+            }
           >
             {t("directory.rotate")}
           </Button>
@@ -292,17 +295,20 @@ function Connection({
             variant="danger"
             pending={revoke.pending}
             data-testid="scim-revoke"
-            onClick={async () => {
-              const yes = await confirm({
-                title: t("directory.revoke.confirm.title", { name }),
-                body: t("directory.revoke.confirm.body"),
-                confirmLabel: t("directory.revoke"),
-              });
-              if (yes && (await revoke.run({ providerId: name }))) {
-                onRevoked(name);
-                await queryClient.invalidateQueries({ queryKey: CONNECTIONS });
-              }
-            }}
+            onClick={() =>
+              act({
+                ask: {
+                  title: t("directory.revoke.confirm.title", { name }),
+                  body: t("directory.revoke.confirm.body"),
+                  confirmLabel: t("directory.revoke"),
+                },
+                run: () => revoke.run({ providerId: name }),
+                done: () => {
+                  onRevoked(name);
+                  return refresh();
+                },
+              })
+            }
           >
             {t("directory.revoke")}
           </Button>

@@ -5,12 +5,12 @@ import {
   type OrganizationWebhook,
   type OrganizationWebhookEvent,
 } from "../../contract/organization-webhooks.js";
-import { useConfirm } from "../../react/confirm.js";
 import { useActiveMember, useActiveOrganization } from "../../react/index.js";
 import { CopyField } from "../components/copy-field.js";
 import { Button, Card, Checkbox, Field, FormError, Loading, Notice } from "../components/ui.js";
 import { authClient, unwrap } from "../lib/client.js";
 import { useAppConfig } from "../lib/config.js";
+import { useConfirmedAction } from "../lib/confirmed-action.js";
 import { useFormatDate, usePageTitle, useT } from "../lib/i18n.js";
 import { isOwnerRole } from "../lib/permissions.js";
 import { useSubmit } from "../lib/use-submit.js";
@@ -91,6 +91,9 @@ function AddWebhook({ organizationId, onSecret }: { organizationId: string; onSe
   );
 }
 
+/** How long after a test is sent its webhook's status is read again (a receiver on the internet answers in ~1 s). */
+const TEST_STATUS_DELAY_MS = 2000;
+
 function WebhookRow({ hook, onSecret }: { hook: OrganizationWebhook; onSecret: (secret: string) => void }) {
   const t = useT();
   const formatDate = useFormatDate();
@@ -98,7 +101,9 @@ function WebhookRow({ hook, onSecret }: { hook: OrganizationWebhook; onSecret: (
   const update = useSubmit(authClient.organization.updateWebhook);
   const rotate = useSubmit(authClient.organization.rotateWebhookSecret);
   const remove = useSubmit(authClient.organization.deleteWebhook);
-  const { confirm, dialog } = useConfirm();
+  const test = useSubmit(authClient.organization.testWebhook);
+  const [testSent, setTestSent] = useState<string | null>(null);
+  const { act, dialog } = useConfirmedAction();
   const refresh = () => queryClient.invalidateQueries({ queryKey: webhooksKey(hook.organizationId) });
   return (
     <li className="row column" data-testid="webhook-row" data-enabled={hook.enabled}>
@@ -114,7 +119,12 @@ function WebhookRow({ hook, onSecret }: { hook: OrganizationWebhook; onSecret: (
               ? t("webhooks.row.failed", { date: formatDate(hook.lastDeliveryAt), error: hook.lastDeliveryError })
               : t("webhooks.row.delivered", { date: formatDate(hook.lastDeliveryAt) })}
       </p>
-      <FormError error={update.error ?? rotate.error ?? remove.error} />
+      {testSent && (
+        <Notice key={testSent} testId="webhook-test-sent">
+          {t("webhooks.test.sent", { id: testSent })}
+        </Notice>
+      )}
+      <FormError error={update.error ?? test.error ?? rotate.error ?? remove.error} />
       <div className="actions">
         <Button
           type="button"
@@ -127,23 +137,43 @@ function WebhookRow({ hook, onSecret }: { hook: OrganizationWebhook; onSecret: (
         >
           {t(hook.enabled ? "webhooks.row.disable" : "webhooks.row.enable")}
         </Button>
+        {hook.enabled && (
+          <Button
+            type="button"
+            variant="secondary"
+            pending={test.pending}
+            data-testid="webhook-test"
+            onClick={async () => {
+              setTestSent(null);
+              const sent = await test.run({ webhookId: hook.id });
+              if (!sent) return;
+              setTestSent(sent.deliveryId);
+              // The delivery goes once this request is answered: read the status again shortly after.
+              setTimeout(() => void refresh(), TEST_STATUS_DELAY_MS);
+            }}
+          >
+            {t("webhooks.row.test")}
+          </Button>
+        )}
         <Button
           type="button"
           variant="secondary"
           pending={rotate.pending}
           data-testid="webhook-rotate"
-          onClick={async () => {
-            const yes = await confirm({
-              title: t("webhooks.rotate.confirm.title", { url: hook.url }),
-              body: t("webhooks.rotate.confirm.body"),
-              confirmLabel: t("webhooks.row.rotate"),
-            });
-            const data = yes && (await rotate.run({ webhookId: hook.id }));
-            if (data) {
-              onSecret(data.secret);
-              await refresh();
-            }
-          }}
+          onClick={() =>
+            act({
+              ask: {
+                title: t("webhooks.rotate.confirm.title", { url: hook.url }),
+                body: t("webhooks.rotate.confirm.body"),
+                confirmLabel: t("webhooks.row.rotate"),
+              },
+              run: () => rotate.run({ webhookId: hook.id }),
+              done: (data) => {
+                onSecret(data.secret);
+                return refresh();
+              },
+            })
+          }
         >
           {t("webhooks.row.rotate")}
         </Button>
@@ -152,15 +182,18 @@ function WebhookRow({ hook, onSecret }: { hook: OrganizationWebhook; onSecret: (
           variant="danger"
           pending={remove.pending}
           data-testid="webhook-delete"
-          onClick={async () => {
-            const yes = await confirm({
-              title: t("webhooks.delete.confirm.title", { url: hook.url }),
-              body: t("webhooks.delete.confirm.body"),
-              confirmLabel: t("webhooks.row.delete"),
-              tone: "danger",
-            });
-            if (yes && (await remove.run({ webhookId: hook.id }))) await refresh();
-          }}
+          onClick={() =>
+            act({
+              ask: {
+                title: t("webhooks.delete.confirm.title", { url: hook.url }),
+                body: t("webhooks.delete.confirm.body"),
+                confirmLabel: t("webhooks.row.delete"),
+                tone: "danger",
+              },
+              run: () => remove.run({ webhookId: hook.id }),
+              done: refresh,
+            })
+          }
         >
           {t("webhooks.row.delete")}
         </Button>

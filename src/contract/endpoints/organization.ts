@@ -20,6 +20,7 @@ import {
   createWebhookBody,
   listWebhooksQuery,
   organizationWebhookModel,
+  testWebhookReply,
   updateWebhookBody,
   webhookIdBody,
   webhookWithSecretModel,
@@ -396,6 +397,16 @@ export const organizationEndpoints = {
     reply: successReply,
     errors: WEBHOOK_BY_ID,
     policy: WEBHOOK_CHANGE,
+  }),
+  testWebhook: endpoint({
+    method: "POST",
+    path: "/organization/test-webhook",
+    summary: "Send a webhook one signed `webhook.test` delivery (owners only), to check the receiver",
+    body: webhookIdBody,
+    reply: testWebhookReply,
+    errors: [...WEBHOOK_BY_ID, "WEBHOOK_DISABLED"],
+    // Each call makes the service dial the owner's URL: paced like a mail, and not an impersonator's.
+    policy: { ...WEBHOOK_CHANGE, rateLimit: "mail" },
   }),
 } as const;
 

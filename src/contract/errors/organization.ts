@@ -57,6 +57,7 @@ export const organizationErrors = defineErrors({
     status: 403,
   },
   WEBHOOK_NOT_FOUND: { message: "Webhook not found", status: 404 },
+  WEBHOOK_DISABLED: { message: "The webhook is disabled: enable it to send it a test", status: 400 },
   INVALID_WEBHOOK_URL: {
     message: "The webhook URL must be https and reach a public address",
     status: 400,

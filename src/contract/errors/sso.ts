@@ -12,6 +12,10 @@ export const ssoErrors = defineErrors({
     message: "Give an email, domain, organizationSlug or providerId",
     status: 400,
   },
+  SSO_ROLE_NOT_ALLOWED: {
+    message: "A connection may not give the owner role: owners are made in the organization",
+    status: 400,
+  },
   SAML_CONFIG_INVALID: { message: "The SAML configuration is incomplete or invalid", status: 400 },
   OIDC_CONFIG_REQUIRED: { message: "oidcConfig or samlConfig is required", status: 400 },
   INVALID_ISSUER: { message: "The issuer must be an https URL", status: 400 },

@@ -75,6 +75,7 @@ function scopeOf(c: Context<AuthEnv>, endpoint: Endpoint, declared: AuditDeclara
     subjectId: null,
     sessionUserId: null,
     organizationId: null,
+    sessionOrganizationId: null,
     ipAddress: ctx.options.advanced.ipAddress.disableIpTracking ? null : c.get("clientIp"),
     userAgent: c.req.header("user-agent")?.slice(0, 512) ?? null,
     requestId: requestId(c),
@@ -168,5 +169,6 @@ export function noteAuditCaller(c: Context<AuthEnv>, caller: SessionWithUser | u
   } else {
     scope.actorId = caller.user.id;
   }
-  if (scope.action.startsWith("organization.")) scope.organizationId ??= caller.session.activeOrganizationId ?? null;
+  if (scope.action.startsWith("organization."))
+    scope.sessionOrganizationId = caller.session.activeOrganizationId ?? null;
 }

@@ -7,8 +7,10 @@ import {
   organizationEndpoints,
   passkeyEndpoints,
   passwordlessEndpoints,
+  scimEndpoints,
   securityActivityEndpoints,
   socialEndpoints,
+  ssoEndpoints,
   teamEndpoints,
   twoFactorEndpoints,
 } from "../../contract/endpoints/index.js";
@@ -33,6 +35,8 @@ const s = socialEndpoints;
 const p = passkeyEndpoints;
 const w = passwordlessEndpoints;
 const z = twoFactorEndpoints;
+const sso = ssoEndpoints;
+const scim = scimEndpoints;
 
 const signIn = (method: string, whenChanged = false): AuditDeclaration => ({
   action: "user.sign_in",
@@ -95,6 +99,14 @@ const declarations: [Endpoint, AuditDeclaration][] = [
   [o.updateWebhook, { action: "organization.webhook_updated" }],
   [o.deleteWebhook, { action: "organization.webhook_deleted" }],
   [o.rotateWebhookSecret, { action: "organization.webhook_secret_rotated" }],
+  [sso.registerSSOProvider, { action: "organization.sso_connection_created" }],
+  [sso.updateSSOProvider, { action: "organization.sso_connection_updated" }],
+  [sso.deleteSSOProvider, { action: "organization.sso_connection_deleted" }],
+  [sso.verifyDomain, { action: "organization.sso_domain_verified" }],
+  [scim.generateSCIMToken, { action: "organization.scim_token_generated" }],
+  [scim.updateSCIMProviderConnection, { action: "organization.scim_connection_updated" }],
+  [scim.deleteSCIMProviderConnection, { action: "organization.scim_connection_deleted" }],
+  [scim.updateSCIMGroupMapping, { action: "organization.scim_group_mapping_updated" }],
   [t.createTeam, { action: "organization.team_created" }],
   [t.updateTeam, { action: "organization.team_updated" }],
   [t.removeTeam, { action: "organization.team_removed" }],

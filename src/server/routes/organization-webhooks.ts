@@ -5,6 +5,7 @@ import {
   deleteWebhook,
   listWebhooks,
   rotateWebhookSecret,
+  testWebhook,
   updateWebhook,
 } from "../services/organization-webhooks.js";
 
@@ -21,6 +22,8 @@ export function organizationWebhookRoutes(route: Route): void {
   route(organizationEndpoints.rotateWebhookSecret, (c, { body, caller }) =>
     rotateWebhookSecret(c.get("auth"), caller, body.webhookId),
   );
+
+  route(organizationEndpoints.testWebhook, (c, { body, caller }) => testWebhook(c.get("auth"), caller, body.webhookId));
 
   route(organizationEndpoints.deleteWebhook, async (c, { body, caller }) => {
     await deleteWebhook(c.get("auth"), caller, body.webhookId);

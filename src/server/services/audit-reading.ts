@@ -2,7 +2,7 @@ import type { AuditAction, AuditTrailEntry, AuditTrailPage } from "../../contrac
 import type { Session } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { AuthError } from "../errors.js";
-import { type AuditTrailFilter, listAuditTrail } from "../store/audit-trail.js";
+import { AUDIT_ENTRY_COLUMNS, type AuditTrailFilter, listAuditTrail } from "../store/audit-trail.js";
 import { isOwnerRole } from "./access-control.js";
 import { type AdminActor, requireAdminPermission } from "./admin-access.js";
 import { requireMember } from "./organization-access.js";
@@ -64,22 +64,8 @@ export async function readTrailPage(
   return { entries: page, nextCursor: entries.length > limit && last ? String(last.seq) : null };
 }
 
-const CSV_COLUMNS = [
-  "seq",
-  "id",
-  "createdAt",
-  "action",
-  "outcome",
-  "actorType",
-  "actorId",
-  "subjectId",
-  "organizationId",
-  "ipAddress",
-  "userAgent",
-  "requestId",
-  "details",
-  "hash",
-] as const satisfies readonly (keyof AuditTrailEntry)[];
+/** The stored order: the entry's number, its own columns, its hash. */
+const CSV_COLUMNS = ["seq", ...AUDIT_ENTRY_COLUMNS, "hash"] as const satisfies readonly (keyof AuditTrailEntry)[];
 
 /**
  * A CSV field (RFC 4180): quoted when it holds a comma, quote or line break; a leading = + - @ is

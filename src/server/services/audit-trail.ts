@@ -21,6 +21,11 @@ export interface AuditScope {
   /** The signed-in user: the subject of an account action that names no other. */
   sessionUserId: string | null;
   organizationId: string | null;
+  /**
+   * The session's active organization: an organization action's organization when neither the input
+   * nor the service named one (a service acting on another organization, found by id, names that).
+   */
+  sessionOrganizationId: string | null;
   ipAddress: string | null;
   userAgent: string | null;
   requestId: string | null;
@@ -75,7 +80,7 @@ function entryOf(ctx: AuthContext, scope: AuditScope, outcome: AuditOutcome): Ne
     actorType: scope.actorType,
     actorId,
     subjectId,
-    organizationId: scope.organizationId,
+    organizationId: scope.organizationId ?? scope.sessionOrganizationId,
     ipAddress: scope.ipAddress,
     userAgent: scope.userAgent,
     requestId: scope.requestId,
@@ -129,7 +134,7 @@ export async function auditChange(
 export async function auditedChange<T>(
   ctx: AuthContext,
   change: (db: DB) => Promise<T>,
-  facts: { subjectId?: string; organizationId?: string } = {},
+  facts: { subjectId?: string; organizationId?: string; details?: Record<string, unknown> } = {},
 ): Promise<T> {
   if (!auditPending()) return change(ctx.db);
   return ctx.db.transaction().execute(async (trx) => {
@@ -186,6 +191,7 @@ function systemScope(action: AuditAction, details: Record<string, unknown>): Aud
     subjectId: null,
     sessionUserId: null,
     organizationId: null,
+    sessionOrganizationId: null,
     ipAddress: null,
     userAgent: null,
     requestId: null,

@@ -171,6 +171,21 @@ export async function rotateWebhookSecret(
   return { ...webhookView(row), secret };
 }
 
+/**
+ * Sends the webhook one signed `webhook.test` delivery through the outbox, so its owner can check
+ * the receiver. Not a change (nothing of the webhook changes), so not audited; the route is rate-limited.
+ */
+export async function testWebhook(
+  ctx: AuthContext,
+  caller: SessionWithUser,
+  webhookId: string,
+): Promise<{ deliveryId: string }> {
+  const found = await ownedWebhook(ctx, ctx.db, caller.user.id, webhookId);
+  // A disabled webhook's deliveries are given up unsent: a test would tell its owner nothing.
+  if (!found.enabled) throw new AuthError("WEBHOOK_DISABLED");
+  return { deliveryId: await ctx.webhooks.enqueueTest(ctx.db, found) };
+}
+
 /** Nothing more is sent to it: its deliveries still pending are given up at their next attempt. */
 export async function deleteWebhook(ctx: AuthContext, caller: SessionWithUser, webhookId: string): Promise<void> {
   const found = await ownedWebhook(ctx, ctx.db, caller.user.id, webhookId);

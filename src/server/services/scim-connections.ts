@@ -21,6 +21,7 @@ import {
 } from "../store/scim.js";
 import { deleteScimGroupsOf } from "../store/scim-groups.js";
 import { isOwnerRole } from "./access-control.js";
+import { auditChange, auditedChange, noteAudit } from "./audit-trail.js";
 
 export type { ScimConnectionRow };
 
@@ -47,6 +48,8 @@ export async function ownedConnection(
   if (!connection || !(await findMember(ctx.db, connection.organizationId, session.userId))) {
     throw new AuthError("SCIM_PROVIDER_NOT_FOUND");
   }
+  // A member's refused change is its organization's to read in the trail; a stranger's is not.
+  noteAudit({ organizationId: connection.organizationId });
   await requireOwner(ctx, ctx.db, connection.organizationId, session.userId);
   return connection;
 }
@@ -74,16 +77,22 @@ export async function generateScimToken(
       const existing = await findScimConnection(trx, input.providerId);
       if (existing && existing.organizationId !== organizationId) throw new AuthError("SCIM_PROVIDER_ID_TAKEN");
       if (existing) await deleteScimConnection(trx, input.providerId);
+      const linkExistingMembers = input.linkExistingMembers ?? existing?.linkExistingMembers ?? false;
       await insertScimConnection(trx, {
         id: newId(),
         providerId: input.providerId,
         organizationId,
-        linkExistingMembers: input.linkExistingMembers ?? existing?.linkExistingMembers ?? false,
+        linkExistingMembers,
         tokenHash: sha256Base64Url(scimToken),
         createdBy: session.userId,
         createdAt: ctx.now(),
         // A new token has made no call yet: the owner sees when the directory first uses it.
         lastUsedAt: null,
+      });
+      // Never the token: the entry says whether it replaced one.
+      await auditChange(ctx, trx, {
+        organizationId,
+        details: { providerId: input.providerId, rotated: existing !== null, linkExistingMembers },
       });
     });
   } catch (error) {
@@ -118,7 +127,10 @@ export async function updateScimConnection(
   input: { providerId: string; linkExistingMembers: boolean },
 ): Promise<ScimConnection> {
   const connection = await ownedConnection(ctx, session, input.providerId);
-  await setScimLinkExistingMembers(ctx.db, connection.id, input.linkExistingMembers);
+  await auditedChange(ctx, (db) => setScimLinkExistingMembers(db, connection.id, input.linkExistingMembers), {
+    organizationId: connection.organizationId,
+    details: { providerId: input.providerId, linkExistingMembers: input.linkExistingMembers },
+  });
   return { ...connection, linkExistingMembers: input.linkExistingMembers };
 }
 
@@ -130,6 +142,7 @@ export async function deleteScimConnectionOf(ctx: AuthContext, session: Session,
     await deleteScimGroupsOf(trx, connection);
     await deleteScimUserLinks(trx, connection);
     await deleteScimConnection(trx, providerId);
+    await auditChange(ctx, trx, { organizationId: connection.organizationId, details: { providerId } });
   });
 }
 

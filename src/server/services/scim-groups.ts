@@ -24,6 +24,7 @@ import {
 } from "../store/scim-groups.js";
 import { findTeam } from "../store/teams.js";
 import { normalizeRoles, normalizeTeamRoles } from "./access-control.js";
+import { auditChange } from "./audit-trail.js";
 import { ownedConnection } from "./scim-connections.js";
 import { invalidValue, ScimError } from "./scim-errors.js";
 import { parseGroupFilter } from "./scim-filter.js";
@@ -280,6 +281,11 @@ export async function updateGroupMapping(
       const group = await findScimGroup(trx, connection, input.groupId);
       if (!group) throw new AuthError("SCIM_GROUP_NOT_FOUND");
       await setScimGroupMapping(trx, group.id, grant, ctx.now());
+      // Before the members' changes, whose webhook events would otherwise name the entry's subject.
+      await auditChange(ctx, trx, {
+        organizationId: connection.organizationId,
+        details: { providerId: input.providerId, groupId: input.groupId, ...grant },
+      });
       const affected: Affected = {
         roles: group.role !== null || role !== null,
         teamIds: [group.teamId, teamId].filter((id): id is string => id !== null),

@@ -23,7 +23,8 @@ async function lockHead(trx: DB, dialect: DialectName): Promise<void> {
   await query.executeTakeFirstOrThrow();
 }
 
-const ENTRY_COLUMNS = [
+/** An entry's own columns, in the order they are written (the chain adds `seq` before and `hash` after). */
+export const AUDIT_ENTRY_COLUMNS = [
   "id",
   "createdAt",
   "action",
@@ -37,7 +38,7 @@ const ENTRY_COLUMNS = [
   "requestId",
   "details",
 ] as const;
-const columnList = ENTRY_COLUMNS.map((column) => `"${column}"`).join(", ");
+const columnList = AUDIT_ENTRY_COLUMNS.map((column) => `"${column}"`).join(", ");
 
 /**
  * PostgreSQL, one statement: moving the head locks its row until the transaction ends (a second
@@ -50,12 +51,14 @@ const POSTGRES_APPEND = `with "head" as (
   where "id" = 1
   returning "headSeq", "headHash")
 insert into "auditTrail" ("seq", ${columnList}, "hash")
-select "headSeq", ${ENTRY_COLUMNS.map((column, i) => `$${i + 1}::${column === "createdAt" ? "timestamptz" : "text"}`).join(", ")}, "headHash" from "head"
+select "headSeq", ${AUDIT_ENTRY_COLUMNS.map((column, i) => `$${i + 1}::${column === "createdAt" ? "timestamptz" : "text"}`).join(", ")}, "headHash" from "head"
 returning "seq", "hash"`;
 
 /** SQLite has one writer at a time: the head is read, the entry hashed in Node, both written. */
 const SQLITE_HEAD = `select "headSeq", "headHash" from "auditChain" where "id" = 1`;
-const SQLITE_INSERT = `insert into "auditTrail" ("seq", ${columnList}, "hash") values (${Array(ENTRY_COLUMNS.length + 2)
+const SQLITE_INSERT = `insert into "auditTrail" ("seq", ${columnList}, "hash") values (${Array(
+  AUDIT_ENTRY_COLUMNS.length + 2,
+)
   .fill("?")
   .join(", ")})`;
 const SQLITE_MOVE_HEAD = `update "auditChain" set "headSeq" = ?, "headHash" = ? where "id" = 1`;
@@ -71,7 +74,7 @@ export async function appendAuditEntry(
   entry: NewAuditEntry,
 ): Promise<{ seq: number; hash: string }> {
   const body = auditEntryBody(entry);
-  const values = ENTRY_COLUMNS.map((column) => entry[column]);
+  const values = AUDIT_ENTRY_COLUMNS.map((column) => entry[column]);
   if (dialect === "postgres") {
     const { rows } = await trx.executeQuery<{ seq: number | string; hash: string }>(
       CompiledQuery.raw(POSTGRES_APPEND, [...values, body]),

@@ -1,3 +1,4 @@
+import { WEBHOOK_TEST_EVENT } from "../../contract/organization-webhooks.js";
 import { decryptString } from "../crypto/encryption.js";
 import { newId } from "../crypto/random.js";
 import type { Logger } from "../logger.js";
@@ -193,6 +194,34 @@ export class WebhookOutbox {
     if (rows.length === 0) return;
     await db.insertInto("webhookDelivery").values(rows).execute();
     this.#queued = true;
+  }
+
+  /**
+   * Queues one `webhook.test` delivery to an organization's own webhook, whatever it subscribes to:
+   * signed, sent and retried as any delivery, so it checks the receiver the events will reach.
+   * Returns its id (the `webhook-id` header).
+   */
+  async enqueueTest(db: DB, hook: { id: string; url: string; organizationId: string }): Promise<string> {
+    const now = this.#options.now();
+    const id = `msg_${newId()}`;
+    const data = { webhookId: hook.id, organizationId: hook.organizationId };
+    await db
+      .insertInto("webhookDelivery")
+      .values({
+        id,
+        url: hook.url,
+        endpointId: hook.id,
+        eventType: WEBHOOK_TEST_EVENT,
+        payload: JSON.stringify({ type: WEBHOOK_TEST_EVENT, timestamp: now.toISOString(), data }),
+        lastError: null,
+        nextAttemptAt: now,
+        deliveredAt: null,
+        failedAt: null,
+        createdAt: now,
+      })
+      .execute();
+    this.#queued = true;
+    return id;
   }
 
   /** The organizations' own enabled subscriptions to the event, by organization: one read in the change's transaction. */

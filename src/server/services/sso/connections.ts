@@ -17,7 +17,8 @@ import {
   type SsoProviderRecord,
   updateSsoProviderRow,
 } from "../../store/sso-providers.js";
-import { normalizeRoles, roleAllows } from "../access-control.js";
+import { isOwnerRole, normalizeRoles, roleAllows } from "../access-control.js";
+import { auditChange, noteAudit } from "../audit-trail.js";
 import { discoveryEndpointOf, probeDiscovery, ssoSecretCipher } from "./oidc-client.js";
 import {
   acsURLOf,
@@ -68,6 +69,8 @@ export async function findManagedProvider(ctx: AuthContext, userId: string, prov
   if (!provider) throw new AuthError("SSO_PROVIDER_NOT_FOUND");
   const member = await findMember(ctx.db, provider.organizationId, userId);
   if (!member) throw new AuthError("SSO_PROVIDER_NOT_FOUND");
+  // A member's refused change is its organization's to read in the trail; a stranger's is not.
+  noteAudit({ organizationId: provider.organizationId });
   if (!roleAllows(ctx, member.role, MANAGE)) throw new AuthError("SSO_INSUFFICIENT_ACCESS");
   return provider;
 }
@@ -117,9 +120,15 @@ export function providerView(ctx: AuthContext, p: SsoProviderRecord): SSOProvide
   };
 }
 
+/**
+ * The roles a connection gives: known ones, and never the owner role. An identity provider's answer
+ * (anyone its admins put in a group) must not make an owner: owners are made in the organization.
+ */
 function checkRoles(ctx: AuthContext, body: Pick<RegisterSSOProviderBody, "defaultRole" | "roleMapping">) {
   const defaultRole = body.defaultRole === undefined ? undefined : normalizeRoles(ctx, body.defaultRole);
-  for (const role of Object.values(body.roleMapping?.values ?? {})) normalizeRoles(ctx, role);
+  const mapped = Object.values(body.roleMapping?.values ?? {}).map((role) => normalizeRoles(ctx, role));
+  if ([defaultRole ?? "", ...mapped].some((role) => isOwnerRole(ctx, role)))
+    throw new AuthError("SSO_ROLE_NOT_ALLOWED");
   return defaultRole;
 }
 
@@ -178,6 +187,17 @@ export async function registerProvider(
         body.domain.map((domain) => ({ id: newId(), providerId: id, domain })),
         now,
       );
+      await auditChange(ctx, trx, {
+        organizationId,
+        details: {
+          providerId: body.providerId,
+          type: saml ? "saml" : "oidc",
+          issuer: saml ? saml.idpEntityId : body.issuer,
+          domains: body.domain,
+          defaultRole,
+          ...(body.roleMapping ? { roleMapping: body.roleMapping } : {}),
+        },
+      });
     });
   } catch (error) {
     // Two registrations of one providerId at once: the unique key decides.
@@ -231,10 +251,39 @@ export async function updateProvider(
       now,
     );
     if (body.domain) await replaceDomains(trx, provider, body.domain, now);
+    await auditUpdate(ctx, trx, provider, body);
   });
   const updated = await findSsoProvider(ctx.db, provider.providerId);
   if (!updated) throw new AuthError("SSO_PROVIDER_NOT_FOUND");
   return providerView(ctx, updated);
+}
+
+/**
+ * The update's entry: which fields the request set (a secret by its name only) and the new values of
+ * those that decide who gets in and as what.
+ */
+function auditUpdate(ctx: AuthContext, trx: DB, provider: SsoProviderRecord, body: UpdateSSOProviderBody) {
+  const { providerId, oidcConfig, samlConfig, ...top } = body;
+  const given = (fields: object, prefix = "") =>
+    Object.entries(fields)
+      .filter(([, value]) => value !== undefined)
+      .map(([key]) => `${prefix}${key}`);
+  const changed = [
+    ...given(top),
+    ...given(oidcConfig ?? {}, "oidcConfig."),
+    ...given(samlConfig ?? {}, "samlConfig."),
+  ].sort();
+  return auditChange(ctx, trx, {
+    organizationId: provider.organizationId,
+    details: {
+      providerId,
+      changed,
+      ...(body.issuer !== undefined ? { issuer: body.issuer } : {}),
+      ...(body.domain !== undefined ? { domains: body.domain } : {}),
+      ...(body.defaultRole !== undefined ? { defaultRole: body.defaultRole } : {}),
+      ...(body.roleMapping !== undefined ? { roleMapping: body.roleMapping } : {}),
+    },
+  });
 }
 
 /** Domains kept keep their verification; new ones start unverified; dropped ones go. */
@@ -288,6 +337,7 @@ async function updateSamlProvider(
       now,
     );
     if (body.domain) await replaceDomains(trx, provider, body.domain, now);
+    await auditUpdate(ctx, trx, provider, body);
   });
   const updated = await findSsoProvider(ctx.db, provider.providerId);
   if (!updated) throw new AuthError("SSO_PROVIDER_NOT_FOUND");
@@ -296,7 +346,13 @@ async function updateSamlProvider(
 
 export async function deleteProvider(ctx: AuthContext, userId: string, providerId: string): Promise<void> {
   const provider = await findManagedProvider(ctx, userId, providerId);
-  await ctx.db.transaction().execute((trx) => deleteSsoProviderRow(trx, provider.id, provider.providerId));
+  await ctx.db.transaction().execute(async (trx) => {
+    await deleteSsoProviderRow(trx, provider.id, provider.providerId);
+    await auditChange(ctx, trx, {
+      organizationId: provider.organizationId,
+      details: { providerId, type: provider.type, issuer: provider.issuer },
+    });
+  });
 }
 
 /**

@@ -4,7 +4,13 @@ import { safeEqual } from "../../crypto/digest.js";
 import { randomString, URL_SAFE } from "../../crypto/random.js";
 import { AuthError } from "../../errors.js";
 import { isUniqueViolation } from "../../store/database.js";
-import { findSsoProvider, markDomainVerified, setDomainTokens } from "../../store/sso-providers.js";
+import {
+  findProviderByVerifiedDomain,
+  findSsoProvider,
+  markDomainVerified,
+  setDomainTokens,
+} from "../../store/sso-providers.js";
+import { auditChange } from "../audit-trail.js";
 import { findManagedProvider } from "./connections.js";
 
 const TOKEN_LENGTH = 24;
@@ -59,8 +65,9 @@ async function txtRecords(ctx: AuthContext, domain: string): Promise<string[]> {
 
 /**
  * Looks up each pending domain's TXT records and marks verified every domain that shows the
- * connection's token. None proven: DOMAIN_VERIFICATION_FAILED (nothing changes). A domain already
- * verified for another connection stays with it (DOMAIN_VERIFIED_ELSEWHERE).
+ * connection's token, in one transaction with its audit entry (the lookups come first: no
+ * transaction waits on DNS). None proven: DOMAIN_VERIFICATION_FAILED (nothing changes). A domain
+ * already verified for another connection stays with it (DOMAIN_VERIFIED_ELSEWHERE).
  */
 export async function verifyDomains(ctx: AuthContext, userId: string, providerId: string) {
   const provider = await findManagedProvider(ctx, userId, providerId);
@@ -70,21 +77,32 @@ export async function verifyDomains(ctx: AuthContext, userId: string, providerId
   const live = pending.filter((d) => d.verificationToken && d.tokenExpiresAt && d.tokenExpiresAt > now);
   if (live.length === 0) throw new AuthError("NO_PENDING_VERIFICATION");
 
-  let proven = 0;
-  let takenElsewhere = false;
+  const shown: typeof live = [];
   for (const domain of live) {
     const expected = txtRecordValue(ctx, provider.providerId, domain.verificationToken as string);
     const records = await txtRecords(ctx, domain.domain);
-    if (!records.some((record) => safeEqual(record.trim(), expected))) continue;
-    try {
-      await markDomainVerified(ctx.db, domain.id, now);
-      proven++;
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      takenElsewhere = true;
-    }
+    if (records.some((record) => safeEqual(record.trim(), expected))) shown.push(domain);
   }
-  if (proven === 0) throw new AuthError(takenElsewhere ? "DOMAIN_VERIFIED_ELSEWHERE" : "DOMAIN_VERIFICATION_FAILED");
+  if (shown.length === 0) throw new AuthError("DOMAIN_VERIFICATION_FAILED");
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      const proven: string[] = [];
+      for (const domain of shown) {
+        if (await findProviderByVerifiedDomain(trx, domain.domain)) continue;
+        await markDomainVerified(trx, domain.id, now);
+        proven.push(domain.domain);
+      }
+      if (proven.length === 0) throw new AuthError("DOMAIN_VERIFIED_ELSEWHERE");
+      await auditChange(ctx, trx, {
+        organizationId: provider.organizationId,
+        details: { providerId: provider.providerId, domains: proven },
+      });
+    });
+  } catch (error) {
+    // Another connection verified the same domain at the same moment: the unique index decides.
+    if (isUniqueViolation(error)) throw new AuthError("DOMAIN_VERIFIED_ELSEWHERE");
+    throw error;
+  }
   const updated = await findSsoProvider(ctx.db, provider.providerId);
   const domains = (updated?.domains ?? []).map((d) => ({ domain: d.domain, verified: d.verified }));
   return { verified: domains.every((d) => d.verified), domains };

@@ -94,14 +94,28 @@ async function startSAMLSignIn(ctx: AuthContext, provider: SsoProviderRecord, bo
   return { url: await samlAuthorizeURL(ctx, provider, request, state), state, saml: true as const };
 }
 
-/** The role a first sign-in joins with: the first mapped value the claim holds, else the default. */
-export function roleFromClaims(provider: SsoProviderRecord, claims: Claims): string {
+/**
+ * The role a sign-in joins with (or, with a mapping, is given again): the first mapped value the
+ * claim holds, else the default. Never the owner role: a connection's settings refuse it
+ * (connections.ts), and one saved before they did gives the rest of its roles, else "member".
+ */
+export function roleFromClaims(ctx: AuthContext, provider: SsoProviderRecord, claims: Claims): string {
+  return withoutOwner(ctx, mappedRole(provider, claims));
+}
+
+function mappedRole(provider: SsoProviderRecord, claims: Claims): string {
   if (!provider.roleMapping) return provider.defaultRole;
   const { claim, values } = JSON.parse(provider.roleMapping) as { claim: string; values: Record<string, string> };
   const raw = claims[claim];
   const held = new Set((Array.isArray(raw) ? raw : [raw]).filter((v): v is string => typeof v === "string"));
   for (const [value, role] of Object.entries(values)) if (held.has(value)) return role;
   return provider.defaultRole;
+}
+
+function withoutOwner(ctx: AuthContext, role: string): string {
+  if (!isOwnerRole(ctx, role)) return role;
+  const rest = parseRoles(role).filter((name) => name !== ctx.options.organization.creatorRole);
+  return rest.length > 0 ? rest.join(",") : "member";
 }
 
 /** Why an SSO sign-in was refused after the provider answered: the callback's `error=` code. */
@@ -287,7 +301,7 @@ export async function finishSSOSignIn(
   fail: (code: string) => CallbackOutcome,
 ): Promise<CallbackOutcome> {
   const { profile, claims, tokens } = answer;
-  const role = roleFromClaims(provider, claims);
+  const role = roleFromClaims(ctx, provider, claims);
   const signIn = () =>
     ctx.db.transaction().execute(async (trx): Promise<SignedIn | OwesSecondFactor> => {
       const provisioned = await provisionUser(ctx, trx, provider, {
