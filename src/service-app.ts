@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { serveStatic } from "@hono/node-server/serve-static";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import type { Auth } from "./server/auth.js";
 import { applicationPageHeaders } from "./server/http/security-headers.js";
 
@@ -10,6 +10,15 @@ export const APPLICATION_DIR = "./dist/app";
 /** Whether the service will serve the application's pages (else it serves the API alone). */
 export function servesApplication(appDir = APPLICATION_DIR): boolean {
   return existsSync(appDir);
+}
+
+/**
+ * Vite names what it puts under assets/ by content hash, so a deploy never changes such a file: the
+ * browser may keep it for a year without asking. Everything else (the shell, theme.js) is asked
+ * about every time, so a deploy reaches every visitor's next page load.
+ */
+function cacheFor(path: string, c: Context): void {
+  c.header("Cache-Control", /(^|\/)assets\//.test(path) ? "public, max-age=31536000, immutable" : "no-cache");
 }
 
 /**
@@ -29,8 +38,8 @@ export function createServiceApp(auth: Auth, appDir = APPLICATION_DIR): Hono {
   // After the API routes, so only the application's pages and files carry the page policy.
   root.use("/*", applicationPageHeaders(auth.context));
   if (servesApplication(appDir)) {
-    root.use("/*", serveStatic({ root: appDir }));
-    root.get("*", serveStatic({ path: `${appDir}/index.html` }));
+    root.use("/*", serveStatic({ root: appDir, onFound: cacheFor }));
+    root.get("*", serveStatic({ path: `${appDir}/index.html`, onFound: cacheFor }));
   }
   return root;
 }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -401,6 +401,39 @@ describe("security headers", () => {
     } finally {
       await plain.close();
       await withOneTap.close();
+      rmSync(appDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("application files", () => {
+  it("keeps Vite's content-hashed assets for a year and has the shell and unhashed files revalidated", async () => {
+    const appDir = mkdtempSync(join(tmpdir(), "gatehouse-app-"));
+    mkdirSync(join(appDir, "assets"));
+    writeFileSync(join(appDir, "index.html"), "<!doctype html><title>app</title>");
+    writeFileSync(join(appDir, "assets/index-Ab12Cd34.js"), "export {};");
+    writeFileSync(join(appDir, "theme.js"), "void 0;");
+    const auth = await createAuth({
+      baseURL: "https://auth.example.com",
+      secret: TEST_SECRET,
+      database: "sqlite::memory:",
+      logger: { info() {}, warn() {}, error() {} },
+    });
+    const get = (path: string) => createServiceApp(auth, appDir).fetch(new Request(`https://auth.example.com${path}`));
+    try {
+      const asset = await get("/assets/index-Ab12Cd34.js");
+      expect([asset.status, asset.headers.get("cache-control")]).toEqual([200, "public, max-age=31536000, immutable"]);
+      for (const path of ["/", "/sign-in", "/index.html", "/theme.js"]) {
+        const res = await get(path);
+        expect([path, res.status, res.headers.get("cache-control")]).toEqual([path, 200, "no-cache"]);
+      }
+      // A missing asset is not an application page, and nothing about it is kept.
+      const missing = await get("/assets/gone-Zz99Yy88.js");
+      expect(missing.headers.get("cache-control") ?? "").not.toContain("immutable");
+      const api = await get("/api/auth/ok");
+      expect(api.headers.get("cache-control") ?? "").not.toContain("immutable");
+    } finally {
+      await auth.close();
       rmSync(appDir, { recursive: true, force: true });
     }
   });
