@@ -76,7 +76,7 @@ export default defineConfig({
     // core, and at least two, keeps the cores busy (vitest's default leaves one of two idle).
     maxWorkers: Math.max(2, availableParallelism()),
     projects: [
-      { extends: true, test: { name: "unit", include: ["src/**/*.test.ts", "src/**/*.test.tsx"] } },
+      { extends: true, test: { name: "unit", include: ["src/**/*.test.ts", "src/**/*.test.tsx"], isolate: false } },
       integration("sqlite", "sqlite"),
       // The npm package as a consumer installs it: pack, install into a temporary project, tsc, run.
       { extends: true, test: { name: "package", include: ["pack/**/*.test.ts"], testTimeout: 120_000 } },
