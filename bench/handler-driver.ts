@@ -2,20 +2,31 @@
 // instruction counts in bench/README.md. Bundle it in the tree to measure, then run it under callgrind:
 //   npx esbuild bench/handler-driver.ts --bundle --platform=node --format=esm --packages=external --outfile=node_modules/.cache/driver.mjs
 //   N=2000 valgrind --tool=callgrind node node_modules/.cache/driver.mjs   (and N=100: per request = difference / 1900)
+// DATABASE: a DATABASE_URL, `sqlite::memory:` by default (an empty scratch database: created and
+// dropped by the caller). ROUTE: a GET route, or /update-user (a POST changing the name each time).
+// AUDIT: `off` (default); `on` (the sign-up is an audited request, as the HTTP bench's `-audited`
+// cases are); `fresh` (the trail on, but the sign-up made by a second instance with it off, on the
+// same database, so no audited request has run in this process before the measured ones).
 import { existsSync } from "node:fs";
 import { createAuth } from "../src/server/index.js";
 
 const N = Number(process.env.N ?? 1000);
 const ROUTE = process.env.ROUTE ?? "/get-session";
+const AUDIT = process.env.AUDIT ?? "off";
 const base = "http://localhost:3000/api/auth";
-const auth = await createAuth({
-  baseURL: "http://localhost:3000",
-  secret: "a-secret-that-is-long-enough-for-the-bench-0123",
-  database: "sqlite::memory:",
-  options: { rateLimit: { enabled: false }, organization: { enabled: true } } as never,
-});
+const database = process.env.DATABASE ?? "sqlite::memory:";
+if (AUDIT === "fresh" && database === "sqlite::memory:") throw new Error("AUDIT=fresh needs a shared database");
+const authWith = (audit: boolean) =>
+  createAuth({
+    baseURL: "http://localhost:3000",
+    secret: "a-secret-that-is-long-enough-for-the-bench-0123",
+    database,
+    options: { rateLimit: { enabled: false }, organization: { enabled: true }, audit: { enabled: audit } } as never,
+  });
+const auth = await authWith(AUDIT !== "off");
+const signingUp = AUDIT === "fresh" ? await authWith(false) : auth;
 const headers = { origin: "http://localhost:3000", "content-type": "application/json" };
-const signedUp = await auth.handler(
+const signedUp = await signingUp.handler(
   new Request(`${base}/sign-up/email`, {
     method: "POST",
     headers,
@@ -24,9 +35,14 @@ const signedUp = await auth.handler(
 );
 const cookie = (signedUp.headers.getSetCookie?.() ?? []).map((c) => c.split(";")[0]).join("; ");
 if (!cookie) throw new Error(`sign-up answered ${signedUp.status} ${await signedUp.text()}`);
+if (signingUp !== auth) await signingUp.close();
+const post = ROUTE === "/update-user";
 async function requests(n: number): Promise<void> {
   for (let i = 0; i < n; i++) {
-    const response = await auth.handler(new Request(`${base}${ROUTE}`, { headers: { ...headers, cookie } }));
+    const init = post
+      ? { method: "POST", headers: { ...headers, cookie }, body: JSON.stringify({ name: `Bench ${i}` }) }
+      : { headers: { ...headers, cookie } };
+    const response = await auth.handler(new Request(`${base}${ROUTE}`, init));
     if (response.status !== 200) throw new Error(`${ROUTE} answered ${response.status}`);
     await response.arrayBuffer();
   }

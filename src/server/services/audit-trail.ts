@@ -37,9 +37,22 @@ export interface AuditScope {
 }
 
 const scopes = new AsyncLocalStorage<AuditScope>();
+/** How many audited requests (or system calls) are running in their scope now. */
+let running = 0;
 
-export function runInAuditScope<T>(scope: AuditScope, run: () => Promise<T>): Promise<T> {
-  return scopes.run(scope, run);
+/**
+ * Runs `run` in `scope`. On Node 20 and 22 an AsyncLocalStorage in use installs promise hooks for the
+ * whole process, which every promise of every request then pays for, reads included: so the storage
+ * is switched off when the last scope running ends, and reads made while none runs pay no hooks.
+ */
+export async function runInAuditScope<T>(scope: AuditScope, run: () => Promise<T>): Promise<T> {
+  running += 1;
+  try {
+    return await scopes.run(scope, run);
+  } finally {
+    running -= 1;
+    if (running === 0) scopes.disable();
+  }
 }
 
 /** The request's scope, when it is audited. */
@@ -244,7 +257,7 @@ export async function auditedSystemCall<T>(ctx: AuthContext, action: AuditAction
   if (!ctx.options.audit.enabled) return run();
   const scope = systemScope(action, {});
   try {
-    const result = await scopes.run(scope, run);
+    const result = await runInAuditScope(scope, run);
     await auditOutcome(ctx, scope, "success");
     return result;
   } catch (error) {
