@@ -38,6 +38,8 @@ const BUNDLE: BuildOptions = {
   platform: "node",
   format: "esm",
   packages: "external",
+  splitting: true,
+  chunkNames: "chunks/[name]-[hash]",
   logLevel: "warning",
   // Bare imports resolve from the repository's node_modules, as they would from an installed package.
   nodePaths: [join(ROOT, "node_modules")],
@@ -90,7 +92,7 @@ async function inProcess(args: string[], env: Record<string, string>, stdin = ""
 beforeAll(async () => {
   workDir = mkdtempSync(join(tmpdir(), "gatehouse-cli-"));
   CLI = join(workDir, "cli/main.js");
-  await build({ ...BUNDLE, entryPoints: [join(ROOT, "src/cli/main.ts")], outfile: CLI });
+  await build({ ...BUNDLE, entryPoints: [join(ROOT, "src/cli/main.ts")], outdir: join(workDir, "cli") });
   symlinkSync(join(ROOT, "node_modules"), join(workDir, "node_modules"));
 });
 afterAll(async () => {
@@ -647,7 +649,7 @@ describe("the app's configuration module (issue 30, item 6)", () => {
     writeFileSync(badJson, "{ not json");
     // Bundled as `npm run build:server` does (loading the source through tsx took seconds longer).
     const main = join(workDir, "server/main.js");
-    await build({ ...BUNDLE, entryPoints: [join(ROOT, "src/main.ts")], outfile: main });
+    await build({ ...BUNDLE, entryPoints: [join(ROOT, "src/main.ts")], outdir: join(workDir, "server") });
     const run = await new Promise<Run>((done) => {
       execFile(
         process.execPath,
