@@ -8,7 +8,7 @@
  * `--rate N` starts N cycles a second whatever the load (open loop, at most `--in-flight` (200) at
  * once; arrivals beyond that are counted as dropped), so a steady state stays one on a shared machine.
  * Every minute: live and total rows and size of the tables that churn, dead rows, the service's RSS,
- * PostgreSQL backends' RssAnon, and p50/p99 of each step in that minute.
+ * its CPU time per answered request, PostgreSQL backends' RssAnon, and p50/p99 of each step in that minute.
  *
  * PostgreSQL leaves deleted rows to VACUUM: with autovacuum off (as on the project's bench machine)
  * the tables grow with dead rows whatever housekeeping deletes; `--vacuum` vacuums them every minute.
@@ -21,7 +21,7 @@ import { readFileSync, readlinkSync, statSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { pinSelf } from "./lib/cpu.js";
-import { readRssMb } from "./lib/rss.js";
+import { readCpuMs, readRssMb } from "./lib/rss.js";
 import { postJson, SEED_PASSWORD, signUp } from "./lib/seed.js";
 import { BASE_PATH, createWorkDir, startService } from "./lib/servers.js";
 
@@ -227,6 +227,7 @@ async function main() {
     maxRss = Math.max(maxRss, readRssMb(server.pid) ?? 0);
   }, 250);
   let minute = 0;
+  let cpuBefore = readCpuMs(server.pid) ?? 0;
   const reporter = setInterval(async () => {
     minute++;
     const now = samples;
@@ -238,8 +239,12 @@ async function main() {
       })
       .join("; ");
     const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+    const cpuNow = readCpuMs(server.pid) ?? cpuBefore;
+    const answered = Object.values(now).reduce((sum, s) => sum + s.length, 0);
+    const cpuPerRequest = answered ? `${(((cpuNow - cpuBefore) * 1000) / answered).toFixed(0)} µs` : "-";
+    cpuBefore = cpuNow;
     log(
-      `min ${minute}: ${steps} ms | failures ${failures}${rate ? ` | dropped ${dropped}, in flight max ${maxInFlight}` : ""} | service RSS max ${maxRss.toFixed(1)} MB | backends RssAnon max ${(await backendAnon()).toFixed(1)} MB | load ${load}`,
+      `min ${minute}: ${steps} ms | failures ${failures}${rate ? ` | dropped ${dropped}, in flight max ${maxInFlight}` : ""} | service RSS max ${maxRss.toFixed(1)} MB, CPU ${cpuPerRequest}/request | backends RssAnon max ${(await backendAnon()).toFixed(1)} MB | load ${load}`,
     );
     log(`  tables: ${await tableFigures()}`);
     if (vacuum && db) await db.query(`vacuum ${TABLES.map((t) => `"${t}"`).join(", ")}`);

@@ -91,9 +91,17 @@ describe("the source's layers", () => {
 
 describe("the service's start", () => {
   // Each costs memory once imported, which an instance that never sends mail over SMTP, checks
-  // passwords against the common list, talks to Redis or sees a passkey does without: they are
+  // passwords against the common list, talks to Redis, sees a passkey or a SAML connection or
+  // fetches from another server does without: they are
   // loaded on first use (import() or createRequire).
-  const loadedOnFirstUse = ["@simplewebauthn/server", "nodemailer", "@zxcvbn-ts/language-common", "ioredis"];
+  const loadedOnFirstUse = [
+    "@simplewebauthn/server",
+    "nodemailer",
+    "@zxcvbn-ts/language-common",
+    "ioredis",
+    "@node-saml/node-saml",
+    "undici",
+  ];
 
   it.each(loadedOnFirstUse)("imports %s only when first used", (name) => {
     const prefix = new RegExp(`^(?:import|export)\\s+(type\\s+)?[^;]*?from\\s+"${name}(?:/[^"]*)?"`, "gm");

@@ -11,11 +11,13 @@ const ROOT = resolve(import.meta.dirname, "../..");
  * from a bundle starts in a fraction of the CPU `node --import tsx` spends compiling the sources.
  */
 export async function bundleInto(dir: string, entry: "src/main.ts" | "src/cli/main.ts"): Promise<string> {
-  const outfile = join(dir, entry === "src/main.ts" ? "server/main.js" : "cli/main.js");
+  const outdir = join(dir, entry === "src/main.ts" ? "server" : "cli");
   await build({
     entryPoints: [join(ROOT, entry)],
-    outfile,
+    outdir,
     bundle: true,
+    splitting: true,
+    chunkNames: "chunks/[name]-[hash]",
     platform: "node",
     format: "esm",
     packages: "external",
@@ -26,5 +28,5 @@ export async function bundleInto(dir: string, entry: "src/main.ts" | "src/cli/ma
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }
-  return outfile;
+  return join(outdir, "main.js");
 }

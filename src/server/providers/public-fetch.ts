@@ -1,7 +1,7 @@
 import { lookup } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
-import { Agent, fetch as undiciFetch } from "undici";
+import type * as Undici from "undici";
 
 /**
  * A fetch that reaches public addresses only, for URLs a tenant names (an SSO connection's issuer):
@@ -42,16 +42,23 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
   });
 };
 
-let agent: Agent | null = null;
+/**
+ * undici, loaded at the first outbound request (an SSO issuer, a social provider, a webhook): an
+ * instance that makes none does without its memory (bench/README.md, lazy loads).
+ */
+let undiciModule: Promise<typeof Undici> | undefined;
+let agent: Undici.Agent | null = null;
 
 export const publicFetch: Fetch = async (input, init) => {
   const url = new URL(input);
   const host = url.hostname.replace(/^\[|\]$/g, "");
   // An address literal is dialled without a lookup, so it is checked here.
   if (isIP(host) && !isPublicAddress(host)) throw new PrivateAddressError(host);
+  undiciModule ??= import("undici");
+  const { Agent, fetch: undiciFetch } = await undiciModule;
   agent ??= new Agent({ connect: { lookup: publicOnlyLookup } });
   const response = await undiciFetch(url, {
-    ...(init as Parameters<typeof undiciFetch>[1]),
+    ...(init as Parameters<typeof Undici.fetch>[1]),
     redirect: "manual",
     dispatcher: agent,
   });
