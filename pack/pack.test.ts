@@ -227,7 +227,7 @@ describe("the npm package", () => {
     }
     expect(files).toContain("dist/lib/react/components.css");
     expect(
-      files.filter((path) => !/^(dist\/lib\/|dist\/cli\/main\.js$|docs\/[^/]+\.md$|README\.md$|LICENSE$|package\.json$)/.test(path)),
+      files.filter((path) => !/^(dist\/lib\/|dist\/cli\/(main|chunks\/[^/]+)\.js$|docs\/[^/]+\.md$|README\.md$|LICENSE$|package\.json$)/.test(path)),
     ).toEqual([]);
     expect(files.filter((path) => /\.test\.|\/app\//.test(path))).toEqual([]);
 

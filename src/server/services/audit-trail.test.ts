@@ -8,6 +8,7 @@ const scope = (): AuditScope => ({
   actorId: null,
   subjectId: null,
   sessionUserId: null,
+  sessionOrganizationId: null,
   organizationId: null,
   ipAddress: null,
   userAgent: null,
