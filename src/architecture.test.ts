@@ -91,8 +91,8 @@ describe("the source's layers", () => {
 
 describe("the service's start", () => {
   // Each costs memory once imported, which an instance that never sends mail over SMTP, checks
-  // passwords against the common list, talks to Redis, sees a passkey or a SAML connection or
-  // fetches from another server does without: they are
+  // passwords against the common list, talks to Redis, sees a passkey, an authenticator app, a social
+  // provider or a SAML connection or fetches from another server does without: they are
   // loaded on first use (import() or createRequire).
   const loadedOnFirstUse = [
     "@simplewebauthn/server",
@@ -101,6 +101,9 @@ describe("the service's start", () => {
     "ioredis",
     "@node-saml/node-saml",
     "undici",
+    "otpauth",
+    "ipaddr.js",
+    "oauth4webapi",
   ];
 
   it.each(loadedOnFirstUse)("imports %s only when first used", (name) => {

@@ -1,6 +1,7 @@
 import { lookup } from "node:dns";
+import { createRequire } from "node:module";
 import { isIP, type LookupFunction } from "node:net";
-import ipaddr from "ipaddr.js";
+import type ipaddrType from "ipaddr.js";
 import type * as Undici from "undici";
 
 /**
@@ -20,12 +21,18 @@ export class PrivateAddressError extends Error {
   }
 }
 
+// Loaded at the first address checked (an outbound request, a webhook's receiver URL): an instance
+// that makes none does without its memory (bench/README.md, lazy loads).
+let ipaddrModule: typeof ipaddrType | undefined;
+
 /** Only globally routable unicast addresses; loopback, private, link-local, CGNAT, multicast and the rest are refused. */
 export function isPublicAddress(address: string): boolean {
+  ipaddrModule ??= createRequire(import.meta.url)("ipaddr.js") as typeof ipaddrType;
+  const ipaddr = ipaddrModule;
   if (!ipaddr.isValid(address)) return false;
   let parsed = ipaddr.parse(address);
-  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === "ipv6" && (parsed as ipaddrType.IPv6).isIPv4MappedAddress()) {
+    parsed = (parsed as ipaddrType.IPv6).toIPv4Address();
   }
   return parsed.range() === "unicast";
 }

@@ -1,5 +1,5 @@
 import { compactVerify, createRemoteJWKSet, customFetch, type JWTPayload, jwtVerify } from "jose";
-import * as oauth from "oauth4webapi";
+import type * as OAuth from "oauth4webapi";
 import { isLoopbackHostname } from "../loopback.js";
 import type { Fetch } from "./public-fetch.js";
 import type { Claims, ProviderConfig, ProviderPreset, ProviderProfile, ProviderTokens } from "./types.js";
@@ -12,7 +12,15 @@ function isLoopbackHttp(url: string): boolean {
   return protocol === "http:" && isLoopbackHostname(hostname);
 }
 
-function requestOptions(url: string | undefined, fetch: Fetch | undefined) {
+// Loaded at the first request to a provider: an instance with no social provider or OIDC connection
+// does without its memory (bench/README.md, lazy loads).
+let oauthModule: Promise<typeof OAuth> | undefined;
+function loadOAuth(): Promise<typeof OAuth> {
+  oauthModule ??= import("oauth4webapi");
+  return oauthModule;
+}
+
+function requestOptions(oauth: typeof OAuth, url: string | undefined, fetch: Fetch | undefined) {
   return {
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     [oauth.allowInsecureRequests]: url !== undefined && isLoopbackHttp(url),
@@ -41,9 +49,8 @@ export interface CodeExchange {
  * override always wins.
  */
 export class SocialProvider {
-  readonly #client: oauth.Client;
-  readonly #clientAuth: oauth.ClientAuth;
-  #metadata: Promise<oauth.AuthorizationServer> | null = null;
+  readonly #client: OAuth.Client;
+  #metadata: Promise<OAuth.AuthorizationServer> | null = null;
   #jwks: ReturnType<typeof createRemoteJWKSet> | null = null;
 
   constructor(
@@ -56,8 +63,11 @@ export class SocialProvider {
     private readonly fetch?: Fetch,
   ) {
     this.#client = { client_id: config.clientId };
+  }
+
+  #clientAuth(oauth: typeof OAuth): OAuth.ClientAuth {
     // No secret: a public client, protected by PKCE alone (and One Tap only verifies tokens).
-    this.#clientAuth = config.clientSecret ? oauth.ClientSecretPost(config.clientSecret) : oauth.None();
+    return this.config.clientSecret ? oauth.ClientSecretPost(this.config.clientSecret) : oauth.None();
   }
 
   /** Whether ID tokens can be verified (signature by JWKS): the idToken flow and one-tap need it. */
@@ -74,7 +84,7 @@ export class SocialProvider {
   }
 
   /** The server metadata; discovery runs at most once (again only after a failure). */
-  metadata(): Promise<oauth.AuthorizationServer> {
+  metadata(): Promise<OAuth.AuthorizationServer> {
     if (!this.#metadata) {
       this.#metadata = this.#resolveMetadata();
       this.#metadata.catch(() => {
@@ -84,7 +94,8 @@ export class SocialProvider {
     return this.#metadata;
   }
 
-  async #resolveMetadata(): Promise<oauth.AuthorizationServer> {
+  async #resolveMetadata(): Promise<OAuth.AuthorizationServer> {
+    const oauth = await loadOAuth();
     const { config, preset } = this;
     const overrides = {
       authorization_endpoint: config.authorizationEndpoint,
@@ -97,7 +108,7 @@ export class SocialProvider {
     if (config.issuer) {
       const issuer = new URL(config.issuer);
       const response = await oauth.discoveryRequest(issuer, {
-        ...requestOptions(config.issuer, this.fetch),
+        ...requestOptions(oauth, config.issuer, this.fetch),
         algorithm: "oidc",
       });
       const discovered = await oauth.processDiscoveryResponse(issuer, response);
@@ -119,6 +130,7 @@ export class SocialProvider {
   // ---- authorization request ----------------------------------------------------------------------
 
   async authorizationURL(request: AuthorizationRequest): Promise<string> {
+    const oauth = await loadOAuth();
     const as = await this.metadata();
     if (!as.authorization_endpoint) throw new Error(`provider ${this.id} has no authorization endpoint`);
     const url = new URL(as.authorization_endpoint);
@@ -148,20 +160,22 @@ export class SocialProvider {
    * returns them ready for the exchange; throws for a response that is not from this provider.
    */
   async validateCallback(params: URLSearchParams): Promise<URLSearchParams> {
+    const oauth = await loadOAuth();
     const as = await this.metadata();
     return oauth.validateAuthResponse(as, this.#client, params, oauth.skipStateCheck);
   }
 
   async exchangeCode(validated: URLSearchParams, codeVerifier: string, nonce: string | null): Promise<CodeExchange> {
+    const oauth = await loadOAuth();
     const as = await this.metadata();
     const response = await oauth.authorizationCodeGrantRequest(
       as,
       this.#client,
-      this.#clientAuth,
+      this.#clientAuth(oauth),
       validated,
       this.redirectURI,
       codeVerifier,
-      requestOptions(as.token_endpoint, this.fetch),
+      requestOptions(oauth, as.token_endpoint, this.fetch),
     );
     const result = await oauth.processAuthorizationCodeResponse(as, this.#client, response, {
       expectedNonce: nonce ?? oauth.expectNoNonce,
@@ -172,13 +186,14 @@ export class SocialProvider {
   }
 
   async refresh(refreshToken: string, currentScopes: string[]): Promise<ProviderTokens> {
+    const oauth = await loadOAuth();
     const as = await this.metadata();
     const response = await oauth.refreshTokenGrantRequest(
       as,
       this.#client,
-      this.#clientAuth,
+      this.#clientAuth(oauth),
       refreshToken,
-      requestOptions(as.token_endpoint, this.fetch),
+      requestOptions(oauth, as.token_endpoint, this.fetch),
     );
     const result = await oauth.processRefreshTokenResponse(as, this.#client, response);
     if (result.id_token) await this.verifyIdTokenSignature(result.id_token);
@@ -186,7 +201,7 @@ export class SocialProvider {
     return this.#tokens(result, refreshToken, currentScopes);
   }
 
-  #tokens(result: oauth.TokenEndpointResponse, previousRefresh: string | null, scopes: string[] | null) {
+  #tokens(result: OAuth.TokenEndpointResponse, previousRefresh: string | null, scopes: string[] | null) {
     const now = this.now().getTime();
     const refreshExpiresIn = result.refresh_token_expires_in;
     return {
@@ -201,6 +216,7 @@ export class SocialProvider {
 
   /** The user's claims: the ID token's, merged with the user-info endpoint's when there is one. */
   async fetchUserInfo(accessToken: string, idTokenClaims: Claims | null): Promise<Claims> {
+    const oauth = await loadOAuth();
     const as = await this.metadata();
     const endpoint = as.userinfo_endpoint;
     if (!endpoint) {
@@ -215,20 +231,26 @@ export class SocialProvider {
       });
     }
     if (!this.preset.openid) return (await this.#getJson(endpoint, accessToken)) as Claims;
-    const response = await oauth.userInfoRequest(as, this.#client, accessToken, requestOptions(endpoint, this.fetch));
+    const response = await oauth.userInfoRequest(
+      as,
+      this.#client,
+      accessToken,
+      requestOptions(oauth, endpoint, this.fetch),
+    );
     const expectedSubject = typeof idTokenClaims?.sub === "string" ? idTokenClaims.sub : oauth.skipSubjectCheck;
     const info = await oauth.processUserInfoResponse(as, this.#client, expectedSubject, response);
     return { ...idTokenClaims, ...info };
   }
 
   async #getJson(url: string, accessToken: string): Promise<unknown> {
+    const oauth = await loadOAuth();
     const response = await oauth.protectedResourceRequest(
       accessToken,
       "GET",
       new URL(url),
       new Headers({ accept: "application/json" }),
       null,
-      requestOptions(url, this.fetch),
+      requestOptions(oauth, url, this.fetch),
     );
     if (!response.ok) throw new Error(`provider ${this.id} answered ${response.status} from ${new URL(url).pathname}`);
     return response.json();

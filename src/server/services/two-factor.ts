@@ -1,4 +1,5 @@
-import { Secret, TOTP } from "otpauth";
+import { createRequire } from "node:module";
+import type * as OtpAuth from "otpauth";
 import type { SessionWithUser, User } from "../../contract/models.js";
 import type { SignInMethod } from "../../contract/organization-policy.js";
 import type { TwoFactorRedirectReply } from "../../contract/two-factor.js";
@@ -40,7 +41,16 @@ const TOTP_DIGITS = 6;
 const TOTP_PERIOD = 30;
 const OTP_DIGITS = 6;
 
-function totpFor(ctx: AuthContext, user: Pick<User, "email">, base32: string, issuer?: string): TOTP {
+// Loaded at the first authenticator-app step: an instance whose users never set one up does without
+// its memory (bench/README.md, lazy loads).
+let otpauth: typeof OtpAuth | undefined;
+function otpAuth(): typeof OtpAuth {
+  otpauth ??= createRequire(import.meta.url)("otpauth") as typeof OtpAuth;
+  return otpauth;
+}
+
+function totpFor(ctx: AuthContext, user: Pick<User, "email">, base32: string, issuer?: string): OtpAuth.TOTP {
+  const { Secret, TOTP } = otpAuth();
   return new TOTP({
     issuer: issuer ?? ctx.options.twoFactor.issuer ?? new URL(ctx.baseURL).host,
     label: user.email,
@@ -72,7 +82,7 @@ export async function enableTwoFactor(
 ): Promise<{ totpURI: string; backupCodes: string[]; user: User }> {
   const existing = await findTwoFactor(ctx.db, caller.user.id);
   if (existing?.verified && caller.user.twoFactorEnabled) throw new AuthError("TOTP_ALREADY_ENABLED");
-  const secret = new Secret({ size: 20 });
+  const secret = new (otpAuth().Secret)({ size: 20 });
   const backupCodes = newBackupCodes(ctx);
   const verified = ctx.options.twoFactor.skipVerificationOnEnable;
   const now = ctx.now();
