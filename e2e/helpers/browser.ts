@@ -6,7 +6,8 @@ import { inject } from "vitest";
 /**
  * Debian's headless shell of chromium, never a downloaded browser (apt-get install -y
  * chromium-headless-shell): the same engine without the full browser's window machinery, which cost
- * the full build twice the CPU per test file (bench/README.md, "Browser tests: the headless shell").
+ * the full build two and a half times the CPU per test file (bench/README.md, "the browser tests on
+ * chromium's headless shell").
  */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium-headless-shell";
 
