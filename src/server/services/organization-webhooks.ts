@@ -18,6 +18,7 @@ import { lockOrganization } from "../store/organizations.js";
 import { isAcceptableReceiverUrl, newWebhookSecret, webhookSecretKey } from "../webhooks/receiver-url.js";
 import { isOwnerRole } from "./access-control.js";
 import { auditChange } from "./audit-trail.js";
+import { requireMember, resolveOrganizationId } from "./organization-access.js";
 
 /**
  * Webhooks an organization's owners manage (docs/webhooks.md): the organization's events, signed with
@@ -47,8 +48,7 @@ export function webhookView(row: OrganizationWebhookRow): OrganizationWebhook {
 }
 
 async function requireOwner(ctx: AuthContext, db: DB, organizationId: string, userId: string): Promise<void> {
-  const member = await findMember(db, organizationId, userId);
-  if (!member) throw new AuthError("YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
+  const member = await requireMember(db, organizationId, userId, "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
   if (!isOwnerRole(ctx, member.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_MANAGE_WEBHOOKS");
 }
 
@@ -65,12 +65,6 @@ async function checkUrl(ctx: AuthContext, url: string): Promise<void> {
   if (!(await isAcceptableReceiverUrl(url, ctx.options.organizationWebhooks.allowPrivateUrls))) {
     throw new AuthError("INVALID_WEBHOOK_URL");
   }
-}
-
-function organizationOf(caller: SessionWithUser, named: string | undefined): string {
-  const id = named ?? caller.session.activeOrganizationId;
-  if (!id) throw new AuthError("NO_ACTIVE_ORGANIZATION");
-  return id;
 }
 
 /** Runs a change under the organization's lock (owners, count and URLs checked in it), mapping a URL clash. */
@@ -91,7 +85,7 @@ export async function createWebhook(
   caller: SessionWithUser,
   input: { organizationId?: string; url: string; events: OrganizationWebhookEvent[]; enabled?: boolean },
 ): Promise<OrganizationWebhook & { secret: string }> {
-  const organizationId = organizationOf(caller, input.organizationId);
+  const organizationId = resolveOrganizationId(caller.session, input.organizationId, "NO_ACTIVE_ORGANIZATION");
   // Owners first, so nobody else can make the service resolve names.
   await requireOwner(ctx, ctx.db, organizationId, caller.user.id);
   await checkUrl(ctx, input.url);
@@ -128,7 +122,7 @@ export async function listWebhooks(
   caller: SessionWithUser,
   query: { organizationId?: string },
 ): Promise<OrganizationWebhook[]> {
-  const organizationId = organizationOf(caller, query.organizationId);
+  const organizationId = resolveOrganizationId(caller.session, query.organizationId, "NO_ACTIVE_ORGANIZATION");
   await requireOwner(ctx, ctx.db, organizationId, caller.user.id);
   return (await listOrganizationWebhooks(ctx.db, organizationId)).map(webhookView);
 }

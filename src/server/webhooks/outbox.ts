@@ -177,19 +177,8 @@ export class WebhookOutbox {
         .map((endpoint) => ({ url: endpoint.url, endpointId: null }));
       if (organizationId !== null) receivers.push(...(own?.get(organizationId) ?? []));
       if (receivers.length === 0) return [];
-      const payload = JSON.stringify({ type: event, timestamp: now.toISOString(), data: wireData(event, item) });
-      return receivers.map((endpoint) => ({
-        id: `msg_${newId()}`,
-        url: endpoint.url,
-        endpointId: endpoint.endpointId,
-        eventType: event,
-        payload,
-        lastError: null,
-        nextAttemptAt: now,
-        deliveredAt: null,
-        failedAt: null,
-        createdAt: now,
-      }));
+      const payload = deliveryPayload(event, now, wireData(event, item));
+      return receivers.map((receiver) => newDelivery(receiver, event, payload, now));
     });
     if (rows.length === 0) return;
     await db.insertInto("webhookDelivery").values(rows).execute();
@@ -203,25 +192,14 @@ export class WebhookOutbox {
    */
   async enqueueTest(db: DB, hook: { id: string; url: string; organizationId: string }): Promise<string> {
     const now = this.#options.now();
-    const id = `msg_${newId()}`;
-    const data = { webhookId: hook.id, organizationId: hook.organizationId };
-    await db
-      .insertInto("webhookDelivery")
-      .values({
-        id,
-        url: hook.url,
-        endpointId: hook.id,
-        eventType: WEBHOOK_TEST_EVENT,
-        payload: JSON.stringify({ type: WEBHOOK_TEST_EVENT, timestamp: now.toISOString(), data }),
-        lastError: null,
-        nextAttemptAt: now,
-        deliveredAt: null,
-        failedAt: null,
-        createdAt: now,
-      })
-      .execute();
+    const payload = deliveryPayload(WEBHOOK_TEST_EVENT, now, {
+      webhookId: hook.id,
+      organizationId: hook.organizationId,
+    });
+    const delivery = newDelivery({ url: hook.url, endpointId: hook.id }, WEBHOOK_TEST_EVENT, payload, now);
+    await db.insertInto("webhookDelivery").values(delivery).execute();
     this.#queued = true;
-    return id;
+    return delivery.id;
   }
 
   /** The organizations' own enabled subscriptions to the event, by organization: one read in the change's transaction. */
@@ -411,3 +389,29 @@ export class WebhookOutbox {
 
 type DueRow = { id: string; url: string; payload: string; attempts: number; endpointId: string | null };
 type SendFetch = (url: string, init: RequestInit) => Promise<Response>;
+
+/** A delivery's body (Standard Webhooks): the event type, when it was queued, and its data. */
+function deliveryPayload(type: string, now: Date, data: unknown): string {
+  return JSON.stringify({ type, timestamp: now.toISOString(), data });
+}
+
+/** A delivery row to one receiver, due now; `endpointId` names an organization's own webhook. */
+function newDelivery(
+  receiver: { url: string; endpointId: string | null },
+  eventType: string,
+  payload: string,
+  now: Date,
+) {
+  return {
+    id: `msg_${newId()}`,
+    url: receiver.url,
+    endpointId: receiver.endpointId,
+    eventType,
+    payload,
+    lastError: null,
+    nextAttemptAt: now,
+    deliveredAt: null,
+    failedAt: null,
+    createdAt: now,
+  };
+}
