@@ -1,7 +1,7 @@
 import type { SessionWithUser } from "../../contract/models.js";
 import type { OrganizationWebhook, OrganizationWebhookEvent } from "../../contract/organization-webhooks.js";
 import type { AuthContext } from "../context.js";
-import { decryptString, encryptString } from "../crypto/encryption.js";
+import { encryptString } from "../crypto/encryption.js";
 import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
 import { type DB, isUniqueViolation } from "../store/database.js";
@@ -36,11 +36,6 @@ const keyOf = (ctx: AuthContext): Buffer => {
   }
   return key;
 };
-
-/** The secret a stored webhook signs with, or null when it cannot be decrypted (AUTH_SECRET changed). */
-export function webhookSecretOf(ctx: AuthContext, row: Pick<OrganizationWebhookRow, "secret">): string | null {
-  return decryptString(keyOf(ctx), row.secret);
-}
 
 export function webhookView(row: OrganizationWebhookRow): OrganizationWebhook {
   const { secret: _secret, ...view } = row;
