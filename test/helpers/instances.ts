@@ -42,12 +42,25 @@ const START_TIMEOUT_MS = 60_000;
 export async function startInstances(
   input: InstancesInput,
 ): Promise<{ instances: Instance[]; close(): Promise<void> }> {
+  // A port found free can be taken by another process before the instance listens on it: such a
+  // start is tried again on new ports (the instances must know each other's origins beforehand).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startInstancesOnce(input);
+    } catch (error) {
+      if (attempt === 3 || !String(error).includes("EADDRINUSE")) throw error;
+    }
+  }
+}
+
+async function startInstancesOnce(input: InstancesInput): Promise<{ instances: Instance[]; close(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), "gatehouse-instances-"));
+  // Bundled before the ports are chosen, so they stay unclaimed for as short a time as can be.
+  const main = await bundleInto(dir, "src/main.ts");
   const ports = await Promise.all(Array.from({ length: input.count }, freePort));
   const origins = ports.map((port) => `http://127.0.0.1:${port}`);
-  const dir = mkdtempSync(join(tmpdir(), "gatehouse-instances-"));
   const configPath = join(dir, "auth.json");
   writeFileSync(configPath, JSON.stringify({ ...input.options, trustedOrigins: origins }));
-  const main = await bundleInto(dir, "src/main.ts");
   const children: ChildProcess[] = [];
   const started = ports.map((port, index) => {
     const name = String.fromCharCode(65 + index);
