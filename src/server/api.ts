@@ -56,7 +56,7 @@ export function createServerApi(ctx: AuthContext, app: Hono<AuthEnv>): ServerApi
     if (!isRouted(endpoint, ctx)) throw new AuthError("NOT_FOUND");
     const fields = parseInput(endpoint.body, body, "body");
     const created = await wakingWebhooks(ctx, () =>
-      auditedSystemCall(ctx, "organization.created", () => createOrganization(ctx, null, fields)),
+      auditedSystemCall(ctx, "organization.created", (audited) => createOrganization(audited, null, fields)),
     );
     return created.organization;
   };
@@ -64,16 +64,18 @@ export function createServerApi(ctx: AuthContext, app: Hono<AuthEnv>): ServerApi
   calls.addMember = async (input) => {
     checkShape("addMember", input);
     const fields = parseInput(addMemberInput, input?.body, "body");
-    return wakingWebhooks(ctx, () => auditedSystemCall(ctx, "organization.member_added", () => addMember(ctx, fields)));
+    return wakingWebhooks(ctx, () =>
+      auditedSystemCall(ctx, "organization.member_added", (audited) => addMember(audited, fields)),
+    );
   };
 
   calls.setPassword = async (input) => {
     checkShape("setPassword", input);
     const { userId, newPassword } = parseInput(setPasswordBody, input?.body, "body");
     await wakingWebhooks(ctx, () =>
-      auditedSystemCall(ctx, "user.password_changed", async () => {
-        noteAudit({ subjectId: userId });
-        await setPassword(ctx, userId, newPassword);
+      auditedSystemCall(ctx, "user.password_changed", async (audited) => {
+        noteAudit(audited, { subjectId: userId });
+        await setPassword(audited, userId, newPassword);
       }),
     );
     return { status: true };

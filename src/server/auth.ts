@@ -14,7 +14,6 @@ import { newCacheCounts } from "./observability/request-metrics.js";
 import { type AuthOptions, type AuthOptionsInput, ConfigError, resolveOptions } from "./options.js";
 import { resolvePages } from "./pages.js";
 import { createProviderRegistry } from "./providers/registry.js";
-import { auditPending, auditWebhookChange } from "./services/audit-trail.js";
 import { startHousekeeping } from "./services/housekeeping.js";
 import type { RevocationFeed } from "./services/revocations.js";
 import { RevocationList } from "./services/revocations.js";
@@ -154,19 +153,11 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     retryBaseMs: input.mail?.retryBaseMs,
     pollIntervalMs: input.mail?.pollIntervalMs,
   });
-  // The audit trail hears of every change the outbox is handed, in the change's transaction.
-  let context: AuthContext | undefined;
   const webhooks = new WebhookOutbox(database.db, {
     ...input.webhookDelivery,
     endpoints: options.webhooks,
     logger,
     now,
-    changeHook: options.audit.enabled
-      ? {
-          pending: auditPending,
-          record: (db, event, data) => auditWebhookChange(context as AuthContext, db, event, data),
-        }
-      : undefined,
     organizationWebhooks:
       options.organization.enabled && options.organizationWebhooks.enabled
         ? {
@@ -195,7 +186,7 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
         now,
       })
     : null;
-  context = {
+  const context: AuthContext = {
     options,
     pages,
     fields,
@@ -222,6 +213,7 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     onLinkAccount: input.onLinkAccount,
     hooks: input.hooks,
     databaseHooks: input.databaseHooks,
+    instance: {},
   };
   const app = createHttpApp(context);
   mail.start();

@@ -1,3 +1,4 @@
+import type { AuditAction, AuditActorType } from "../contract/audit.js";
 import type { SessionWithUser } from "../contract/models.js";
 import type { PasswordHasher } from "./crypto/password.js";
 import type { TokenCipher } from "./crypto/token-cipher.js";
@@ -13,7 +14,7 @@ import type { DB } from "./store/database.js";
 import type { DialectName } from "./store/dialect.js";
 import type { RateLimitStore } from "./store/rate-limit-store.js";
 import type { MemberPageCache } from "./store/reads/index.js";
-import type { WebhookOutbox } from "./webhooks/outbox.js";
+import type { Webhooks } from "./webhooks/outbox.js";
 
 /**
  * Called when a browser that held an anonymous session signs in or up as a real user, just before
@@ -45,8 +46,21 @@ export interface AuthContext {
   readonly mail: MailOutbox;
   /** Whether `<basePath>/dev/outbox` is served: only when asked for (mail.devOutbox), never in production. */
   readonly devOutbox: boolean;
-  /** Signed webhooks: enqueue inside the change's transaction; free when nothing subscribes. */
-  readonly webhooks: WebhookOutbox;
+  /**
+   * Signed webhooks: enqueue inside the change's transaction; free when nothing subscribes. In an
+   * audited request's context, the outbox's view that tells the request's trail of every change.
+   */
+  readonly webhooks: Webhooks;
+  /**
+   * The audited request's (or server call's) entry as it is being learned: set only on the context
+   * made for that request (services/audit-trail.ts auditedContext), never on the instance's own.
+   */
+  readonly audit?: AuditScope;
+  /**
+   * One object per createAuth, shared by every request's context made from it: what per-instance
+   * caches (a WeakMap per module: signing keys, provider clients) key on.
+   */
+  readonly instance: object;
   /** Social providers, built once from options.socialProviders. */
   readonly providers: ProviderRegistry;
   /** Which cookie-cache copies may still answer; every session revocation goes through it. */
@@ -70,6 +84,36 @@ export interface AuthContext {
   now(): Date;
   /** Whether an origin (scheme://host[:port]) may call and be redirected to. */
   isTrustedOrigin(origin: string): boolean;
+}
+
+/**
+ * What one audited request knows of its entry as it runs (http/audit.ts opens it): the action its
+ * endpoint declares, who asks and from where, and what the services learn on the way (whose account,
+ * which organization). Services reach it as `ctx.audit`: the request's context carries it.
+ */
+export interface AuditScope {
+  action: AuditAction;
+  /** Entries only when a change is seen (a redirecting flow whose refusals are redirects, not errors). */
+  whenChanged: boolean;
+  actorType: AuditActorType;
+  actorId: string | null;
+  subjectId: string | null;
+  /** The signed-in user: the subject of an account action that names no other. */
+  sessionUserId: string | null;
+  organizationId: string | null;
+  /**
+   * The session's active organization: an organization action's organization when neither the input
+   * nor the service named one (a service acting on another organization, found by id, names that).
+   */
+  sessionOrganizationId: string | null;
+  ipAddress: string | null;
+  userAgent: string | null;
+  requestId: string | null;
+  details: Record<string, unknown>;
+  /** Set by the two-factor gate: the sign-in now owes a second factor. */
+  challenged: boolean;
+  /** Set once the entry is written inside the change's transaction. */
+  written: boolean;
 }
 
 /** Absolute URL of an API path, e.g. apiURL(ctx, "/verify-email"). */

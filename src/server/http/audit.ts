@@ -1,8 +1,9 @@
 import type { Context } from "hono";
 import type { Endpoint } from "../../contract/endpoints/index.js";
 import type { SessionWithUser } from "../../contract/models.js";
+import type { AuditScope } from "../context.js";
 import { isAuthError } from "../errors.js";
-import { type AuditScope, auditOutcome, currentAuditScope, runInAuditScope } from "../services/audit-trail.js";
+import { auditedContext, auditOutcome } from "../services/audit-trail.js";
 import { type AuditDeclaration, isAdminEndpoint } from "./audited-endpoints.js";
 import { rateLimitSubject } from "./client-ip.js";
 import type { AuthEnv, RequestStep } from "./env.js";
@@ -14,8 +15,8 @@ const textIn = (value: unknown, key: string): string | undefined => {
 };
 
 /**
- * Runs an audited endpoint's request (prelude and handler) in its audit scope, and writes what no
- * transaction wrote: a failure always (on its own: its change, if any, rolled back), a success that
+ * Runs an audited endpoint's request (prelude and handler) with its audit scope in the request's
+ * context (`c.get("auth")`, which handlers hand to services), and writes what no transaction wrote: a failure always (on its own: its change, if any, rolled back), a success that
  * made no change the outbox was told of.
  */
 export async function runAudited(
@@ -25,9 +26,10 @@ export async function runAudited(
   serve: () => Promise<Response>,
 ): Promise<Response> {
   const scope = scopeOf(c, endpoint, declared);
+  c.set("auth", auditedContext(c.get("auth"), scope));
   let response: Response;
   try {
-    response = await runInAuditScope(scope, serve);
+    response = await serve();
   } catch (error) {
     scope.details.code = isAuthError(error) ? error.code : "INTERNAL_SERVER_ERROR";
     noteAttemptedEmail(c, scope);
@@ -154,7 +156,7 @@ async function writeOutcome(c: Context<AuthEnv>, scope: AuditScope, outcome: "su
  * the admin), and the organization or user the input names.
  */
 export function noteAuditCaller(c: Context<AuthEnv>, caller: SessionWithUser | undefined, query: unknown): void {
-  const scope = currentAuditScope();
+  const scope = c.get("auth").audit;
   if (!scope) return;
   const body = c.get("body");
   scope.organizationId ??= textIn(body, "organizationId") ?? textIn(query, "organizationId") ?? null;

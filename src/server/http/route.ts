@@ -248,11 +248,14 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
           [body, query],
           caller.session.activeOrganizationId,
         );
-        if (organizationRules === "enforce") await enforceOrganizationPolicy(ctx, caller, withRows?.rules, actedIn);
-        else input.standing = await organizationStanding(ctx, caller, withRows?.rules, actedIn);
+        // The request's context: an audited request's carries its scope (http/audit.ts).
+        const requestCtx = c.get("auth");
+        if (organizationRules === "enforce")
+          await enforceOrganizationPolicy(requestCtx, caller, withRows?.rules, actedIn);
+        else input.standing = await organizationStanding(requestCtx, caller, withRows?.rules, actedIn);
       }
       if (credentials && input.caller) {
-        await guardCredentialChange(ctx, input.caller as SessionWithUser, credentials, passwordIn(body));
+        await guardCredentialChange(c.get("auth"), input.caller as SessionWithUser, credentials, passwordIn(body));
       }
       const reply = await handler(c, input as never);
       if (reply instanceof Response) return reply;

@@ -21,7 +21,7 @@ export async function signInOrChallenge<T>(
     return await signIn();
   } catch (error) {
     if (!(error instanceof TwoFactorRequired)) throw error;
-    noteAuditChallenge(error.userId);
+    noteAuditChallenge(c.get("auth"), error.userId);
     return challenge(c, error.userId, rememberMe, error.signInMethod);
   }
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { type AuditScope, currentAuditScope, runInAuditScope } from "./audit-trail.js";
+import type { AuditScope, AuthContext } from "../context.js";
+import type { ChangeHook, Webhooks } from "../webhooks/outbox.js";
+import { auditedContext, auditPending, noteAudit } from "./audit-trail.js";
 
 const scope = (): AuditScope => ({
   action: "user.updated",
@@ -18,26 +20,32 @@ const scope = (): AuditScope => ({
   written: false,
 });
 
-describe("the audit scope", () => {
-  it("reaches the services across awaits, and only inside its run", async () => {
+/** Just what auditedContext touches: the outbox's view is the hook it was handed. */
+function instanceContext(): AuthContext {
+  const webhooks = { hearing: (hook: ChangeHook) => ({ hook }) as unknown as Webhooks };
+  return { webhooks, instance: {} } as unknown as AuthContext;
+}
+
+describe("an audited request's context", () => {
+  it("carries its scope; the instance's context stays without one", () => {
+    const base = instanceContext();
     const mine = scope();
-    await runInAuditScope(mine, async () => {
-      await new Promise((resolve) => setTimeout(resolve, 1));
-      expect(currentAuditScope()).toBe(mine);
-    });
-    expect(currentAuditScope()).toBeUndefined();
+    const audited = auditedContext(base, mine);
+    expect(audited.audit).toBe(mine);
+    expect(base.audit).toBeUndefined();
+    expect(audited.instance).toBe(base.instance);
+    noteAudit(base, { subjectId: "nobody" });
+    noteAudit(audited, { subjectId: "user-1", details: { field: "name" } });
+    expect(mine).toMatchObject({ subjectId: "user-1", details: { field: "name" } });
   });
 
-  it("keeps two overlapping runs apart, and each its own to the end", async () => {
+  it("keeps two requests' scopes apart, and its outbox view asks its own", () => {
+    const base = instanceContext();
     const [a, b] = [scope(), scope()];
-    const seen: unknown[] = [];
-    const run = (mine: AuditScope, ms: number) =>
-      runInAuditScope(mine, async () => {
-        await new Promise((resolve) => setTimeout(resolve, ms));
-        seen.push(currentAuditScope() === mine);
-      });
-    // The shorter run ends first: the longer one must still see its scope.
-    await Promise.all([run(a, 20), run(b, 1)]);
-    expect(seen).toEqual([true, true]);
+    const [first, second] = [auditedContext(base, a), auditedContext(base, b)];
+    a.written = true;
+    expect([auditPending(first), auditPending(second), auditPending(base)]).toEqual([false, true, false]);
+    const hookOf = (ctx: AuthContext) => (ctx.webhooks as unknown as { hook: ChangeHook }).hook;
+    expect([hookOf(first).pending(), hookOf(second).pending()]).toEqual([false, true]);
   });
 });

@@ -1,68 +1,35 @@
-import { AsyncLocalStorage } from "node:async_hooks";
-import type { AuditAction, AuditActorType, AuditOutcome, AuditTrailEntry } from "../../contract/audit.js";
-import type { AuthContext } from "../context.js";
+import type { AuditAction, AuditOutcome, AuditTrailEntry } from "../../contract/audit.js";
+import type { AuditScope, AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { appendAuditEntry, appendedEntry, type NewAuditEntry, pruneAuditTrail } from "../store/audit-trail.js";
 import type { DB } from "../store/database.js";
 import type { WebhookEvent } from "../webhooks/events.js";
 
 /**
- * What one audited request knows of its entry as it runs (http/audit.ts opens it): the action its
- * endpoint declares, who asks and from where, and what the services learn on the way (whose account,
- * which organization). Services reach it through AsyncLocalStorage, so none takes a parameter for it.
+ * The context an audited request (or server call) runs in: the instance's, carrying the request's
+ * scope, with the webhook outbox's view that tells the scope of every change it is handed. Handed
+ * down, not found: the scope was once kept in an AsyncLocalStorage, whose promise hooks cost every
+ * promise of every request (reads included) on Node 20 and 22, and V8 its promise fast paths for
+ * the rest of the process.
  */
-export interface AuditScope {
-  action: AuditAction;
-  /** Entries only when a change is seen (a redirecting flow whose refusals are redirects, not errors). */
-  whenChanged: boolean;
-  actorType: AuditActorType;
-  actorId: string | null;
-  subjectId: string | null;
-  /** The signed-in user: the subject of an account action that names no other. */
-  sessionUserId: string | null;
-  organizationId: string | null;
-  /**
-   * The session's active organization: an organization action's organization when neither the input
-   * nor the service named one (a service acting on another organization, found by id, names that).
-   */
-  sessionOrganizationId: string | null;
-  ipAddress: string | null;
-  userAgent: string | null;
-  requestId: string | null;
-  details: Record<string, unknown>;
-  /** Set by the two-factor gate: the sign-in now owes a second factor. */
-  challenged: boolean;
-  /** Set once the entry is written inside the change's transaction. */
-  written: boolean;
-}
-
-const scopes = new AsyncLocalStorage<AuditScope>();
-/** How many audited requests (or system calls) are running in their scope now. */
-let running = 0;
-
-/**
- * Runs `run` in `scope`. On Node 20 and 22 an AsyncLocalStorage in use installs promise hooks for the
- * whole process, which every promise of every request then pays for, reads included: so the storage
- * is switched off when the last scope running ends, and reads made while none runs pay no hooks.
- */
-export async function runInAuditScope<T>(scope: AuditScope, run: () => Promise<T>): Promise<T> {
-  running += 1;
-  try {
-    return await scopes.run(scope, run);
-  } finally {
-    running -= 1;
-    if (running === 0) scopes.disable();
-  }
-}
-
-/** The request's scope, when it is audited. */
-export function currentAuditScope(): AuditScope | undefined {
-  return scopes.getStore();
+export function auditedContext(ctx: AuthContext, scope: AuditScope): AuthContext {
+  const audited: AuthContext = {
+    ...ctx,
+    audit: scope,
+    webhooks: ctx.webhooks.hearing({
+      pending: () => !scope.written,
+      record: (db, event, data) => auditChange(audited, db, factsOfEvent(event, data)),
+    }),
+  };
+  return audited;
 }
 
 /** What a service learned about the request's entry: filled in where still unknown, details merged. */
-export function noteAudit(facts: { subjectId?: string; organizationId?: string; details?: Record<string, unknown> }) {
-  const scope = scopes.getStore();
+export function noteAudit(
+  ctx: AuthContext,
+  facts: { subjectId?: string; organizationId?: string; details?: Record<string, unknown> },
+): void {
+  const scope = ctx.audit;
   if (!scope) return;
   if (facts.subjectId && !scope.subjectId) scope.subjectId = facts.subjectId;
   if (facts.organizationId && !scope.organizationId) scope.organizationId = facts.organizationId;
@@ -70,11 +37,10 @@ export function noteAudit(facts: { subjectId?: string; organizationId?: string; 
 }
 
 /** A sign-in that ended at the second-factor gate: its entry says `challenged`, naming the user. */
-export function noteAuditChallenge(userId: string): void {
-  const scope = scopes.getStore();
-  if (!scope) return;
-  scope.challenged = true;
-  noteAudit({ subjectId: userId });
+export function noteAuditChallenge(ctx: AuthContext, userId: string): void {
+  if (!ctx.audit) return;
+  ctx.audit.challenged = true;
+  noteAudit(ctx, { subjectId: userId });
 }
 
 const isAccountAction = (action: AuditAction) => action.startsWith("user.") || action.startsWith("session.");
@@ -128,9 +94,9 @@ export async function auditChange(
   trx: DB,
   facts: { subjectId?: string; organizationId?: string; details?: Record<string, unknown> } = {},
 ): Promise<void> {
-  const scope = scopes.getStore();
+  const scope = ctx.audit;
   if (!scope || scope.written) return;
-  noteAudit(facts);
+  noteAudit(ctx, facts);
   scope.written = true;
   const entry = entryOf(ctx, scope, "success");
   if (trx.isTransaction) return append(ctx, trx, entry);
@@ -149,7 +115,7 @@ export async function auditedChange<T>(
   change: (db: DB) => Promise<T>,
   facts: { subjectId?: string; organizationId?: string; details?: Record<string, unknown> } = {},
 ): Promise<T> {
-  if (!auditPending()) return change(ctx.db);
+  if (!auditPending(ctx)) return change(ctx.db);
   return ctx.db.transaction().execute(async (trx) => {
     const result = await change(trx);
     await auditChange(ctx, trx, facts);
@@ -170,15 +136,9 @@ function factsOfEvent(event: WebhookEvent, data: unknown): { subjectId?: string;
   return { organizationId: text("organizationId") };
 }
 
-/** The webhook outbox's change hook: every event it is handed is a change, in its transaction. */
-export function auditWebhookChange(ctx: AuthContext, db: DB, event: WebhookEvent, data: unknown): Promise<void> {
-  return auditChange(ctx, db, factsOfEvent(event, data));
-}
-
 /** Whether a change now would be audited (the outbox then wraps one-statement changes in a transaction). */
-export function auditPending(): boolean {
-  const scope = scopes.getStore();
-  return scope !== undefined && !scope.written;
+export function auditPending(ctx: AuthContext): boolean {
+  return ctx.audit !== undefined && !ctx.audit.written;
 }
 
 /**
@@ -235,7 +195,7 @@ export async function auditEvent(
   facts: { actorId: string; subjectId?: string; organizationId?: string; details?: Record<string, unknown> },
 ): Promise<void> {
   if (!ctx.options.audit.enabled) return;
-  const request = scopes.getStore();
+  const request = ctx.audit;
   const scope: AuditScope = {
     ...systemScope(action, facts.details ?? {}),
     actorType: "user",
@@ -253,11 +213,15 @@ export async function auditEvent(
  * A change the app makes through auth.api without a request (add-member, set-password): audited as
  * the `system` actor, the entry in the change's transaction, a failure on its own.
  */
-export async function auditedSystemCall<T>(ctx: AuthContext, action: AuditAction, run: () => Promise<T>): Promise<T> {
-  if (!ctx.options.audit.enabled) return run();
+export async function auditedSystemCall<T>(
+  ctx: AuthContext,
+  action: AuditAction,
+  run: (ctx: AuthContext) => Promise<T>,
+): Promise<T> {
+  if (!ctx.options.audit.enabled) return run(ctx);
   const scope = systemScope(action, {});
   try {
-    const result = await runInAuditScope(scope, run);
+    const result = await run(auditedContext(ctx, scope));
     await auditOutcome(ctx, scope, "success");
     return result;
   } catch (error) {

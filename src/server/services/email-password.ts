@@ -140,7 +140,7 @@ export async function signInEmail(ctx: AuthContext, input: SignInInput, meta: Re
   const valid = await verifyPasswordOrDummy(ctx.hasher, found?.passwordHash ?? null, input.password);
   await finishAttempt(Boolean(found && valid));
   // The refusal's entry names the account tried, for its owner's activity; the answer stays the same.
-  if (found && !valid) noteAudit({ subjectId: found.user.id });
+  if (found && !valid) noteAudit(ctx, { subjectId: found.user.id });
   if (!found || !valid) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
   if (requireEmailVerification && !found.user.emailVerified) {
     await resendVerificationOnSignIn(ctx, found.user, meta.locale, input.callbackURL);

@@ -21,7 +21,7 @@ interface KeyCache {
   creating: Promise<void> | null;
 }
 
-const caches = new WeakMap<AuthContext, KeyCache>();
+const caches = new WeakMap<object, KeyCache>();
 
 function privateKeyCipher(ctx: AuthContext): Buffer {
   return deriveKey(ctx.secret, "jwks-private-key");
@@ -29,10 +29,10 @@ function privateKeyCipher(ctx: AuthContext): Buffer {
 
 async function liveKeys(ctx: AuthContext, options: { reload?: boolean } = {}): Promise<StoredKey[]> {
   const nowMs = ctx.now().getTime();
-  let cache = caches.get(ctx);
+  let cache = caches.get(ctx.instance);
   if (!cache) {
     cache = { keys: [], loadedAtMs: Number.NEGATIVE_INFINITY, creating: null };
-    caches.set(ctx, cache);
+    caches.set(ctx.instance, cache);
   }
   if (options.reload || nowMs - cache.loadedAtMs > CACHE_MS) {
     cache.keys = await listLiveKeys(ctx.db, ctx.now());
@@ -83,7 +83,7 @@ async function createNextKey(ctx: AuthContext): Promise<void> {
 async function signingKey(ctx: AuthContext): Promise<StoredKey> {
   let keys = await liveKeys(ctx);
   if (rotationDue(ctx, keys[0])) {
-    const cache = caches.get(ctx)!;
+    const cache = caches.get(ctx.instance)!;
     cache.creating ??= createNextKey(ctx).finally(() => {
       cache.creating = null;
     });

@@ -27,12 +27,12 @@ import { requireMember, resolveOrganizationId } from "./organization-access.js";
  * trail goes, which is theirs alone to read (docs/audit.md).
  */
 
-const keys = new WeakMap<AuthContext, Buffer>();
+const keys = new WeakMap<object, Buffer>();
 const keyOf = (ctx: AuthContext): Buffer => {
-  let key = keys.get(ctx);
+  let key = keys.get(ctx.instance);
   if (!key) {
     key = webhookSecretKey(ctx.secret);
-    keys.set(ctx, key);
+    keys.set(ctx.instance, key);
   }
   return key;
 };

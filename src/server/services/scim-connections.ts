@@ -49,7 +49,7 @@ export async function ownedConnection(
     throw new AuthError("SCIM_PROVIDER_NOT_FOUND");
   }
   // A member's refused change is its organization's to read in the trail; a stranger's is not.
-  noteAudit({ organizationId: connection.organizationId });
+  noteAudit(ctx, { organizationId: connection.organizationId });
   await requireOwner(ctx, ctx.db, connection.organizationId, session.userId);
   return connection;
 }

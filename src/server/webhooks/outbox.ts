@@ -39,12 +39,6 @@ export interface WebhookOutboxOptions {
   /** How often due retries are looked for when nothing wakes the worker. */
   pollIntervalMs?: number;
   /**
-   * Told of every change handed to enqueue, in its transaction, whether or not a webhook subscribes
-   * (the audit trail, services/audit-trail.ts); `pending` says whether it wants the next one, so a
-   * one-statement change gets a transaction to share with it.
-   */
-  changeHook?: ChangeHook;
-  /**
    * Organizations' own webhooks (options.organizationWebhooks), read from the database by each
    * organization event's enqueue; absent when they are switched off.
    */
@@ -58,10 +52,21 @@ export interface OrganizationWebhookDelivery {
   allowPrivateUrls: boolean;
 }
 
+/**
+ * Told of every change handed to enqueue, in its transaction, whether or not a webhook subscribes
+ * (an audited request's trail, services/audit-trail.ts); `pending` says whether it wants the next
+ * one, so a one-statement change gets a transaction to share with it.
+ */
 export interface ChangeHook {
   pending(): boolean;
   record(db: DB, event: WebhookEvent, data: unknown): Promise<void>;
 }
+
+/** The outbox as services reach it (`ctx.webhooks`): the outbox itself, or a request's view of it. */
+export type Webhooks = Pick<
+  WebhookOutbox,
+  "wants" | "enqueue" | "enqueueTest" | "atomic" | "wakeIfQueued" | "flush" | "list" | "stop" | "hearing"
+>;
 
 export interface WebhookDeliveryEntry {
   /** The `webhook-id` header: the same on every attempt, so receivers can drop duplicates. */
@@ -98,8 +103,7 @@ const LEASE_MS = 60_000;
  */
 export class WebhookOutbox {
   readonly #db: DB;
-  readonly #options: Required<Omit<WebhookOutboxOptions, "changeHook" | "organizationWebhooks">>;
-  readonly #changeHook: ChangeHook | undefined;
+  readonly #options: Required<Omit<WebhookOutboxOptions, "organizationWebhooks">>;
   readonly #ownWebhooks: OrganizationWebhookDelivery | undefined;
   readonly #byEvent = new Map<WebhookEvent, WebhookEndpoint[]>();
   readonly #byUrl = new Map<string, WebhookEndpoint>();
@@ -108,7 +112,6 @@ export class WebhookOutbox {
 
   constructor(db: DB, options: WebhookOutboxOptions) {
     this.#db = db;
-    this.#changeHook = options.changeHook;
     this.#ownWebhooks = options.organizationWebhooks;
     const { organizationWebhooks: _own, ...rest } = options;
     this.#options = {
@@ -159,10 +162,11 @@ export class WebhookOutbox {
     db: DB,
     event: E,
     data: WebhookEventData[E] | readonly WebhookEventData[E][] | null,
+    changeHook?: ChangeHook,
   ): Promise<void> {
     if (data === null || (Array.isArray(data) && data.length === 0)) return;
     // An audit entry is the record of a change, not one: it gets no entry of its own.
-    if (this.#changeHook && event !== "audit.entry") await this.#changeHook.record(db, event, data);
+    if (changeHook && event !== "audit.entry") await changeHook.record(db, event, data);
     const endpoints = this.#byEvent.get(event) ?? [];
     const mayHaveOwn = this.#mayHaveOwn(event);
     if (endpoints.length === 0 && !mayHaveOwn) return;
@@ -226,9 +230,28 @@ export class WebhookOutbox {
    * Runs a change that is one statement on its own (a sign-out, a rename) in a transaction when the
    * event has a subscriber, so the change and its enqueue commit together; otherwise straight on `db`.
    */
-  async atomic<T>(db: DB, event: WebhookEvent, change: (db: DB) => Promise<T>): Promise<T> {
-    if (db.isTransaction || !(this.wants(event) || this.#changeHook?.pending())) return change(db);
+  async atomic<T>(db: DB, event: WebhookEvent, change: (db: DB) => Promise<T>, changeHook?: ChangeHook): Promise<T> {
+    if (db.isTransaction || !(this.wants(event) || changeHook?.pending())) return change(db);
     return db.transaction().execute(change);
+  }
+
+  /**
+   * The outbox as one request sees it: every change handed to it is told to `changeHook` first (an
+   * audited request's trail). A plain object per request, so nothing about the request is kept in
+   * the process (no AsyncLocalStorage, whose promise hooks every request would pay on Node 20-22).
+   */
+  hearing(changeHook: ChangeHook): Webhooks {
+    return {
+      wants: (event) => this.wants(event),
+      enqueue: (db, event, data) => this.enqueue(db, event, data, changeHook),
+      enqueueTest: (db, hook) => this.enqueueTest(db, hook),
+      atomic: (db, event, change) => this.atomic(db, event, change, changeHook),
+      wakeIfQueued: () => this.wakeIfQueued(),
+      flush: () => this.flush(),
+      list: (limit) => this.list(limit),
+      stop: () => this.stop(),
+      hearing: (other) => this.hearing(other),
+    };
   }
 
   /** Starts the retry poll (only when some webhook is configured). */

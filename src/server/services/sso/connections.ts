@@ -70,7 +70,7 @@ export async function findManagedProvider(ctx: AuthContext, userId: string, prov
   const member = await findMember(ctx.db, provider.organizationId, userId);
   if (!member) throw new AuthError("SSO_PROVIDER_NOT_FOUND");
   // A member's refused change is its organization's to read in the trail; a stranger's is not.
-  noteAudit({ organizationId: provider.organizationId });
+  noteAudit(ctx, { organizationId: provider.organizationId });
   if (!roleAllows(ctx, member.role, MANAGE)) throw new AuthError("SSO_INSUFFICIENT_ACCESS");
   return provider;
 }

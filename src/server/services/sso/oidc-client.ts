@@ -16,12 +16,12 @@ export const SSO_STATE_PREFIX = "sso:";
 /** Client secrets of connections are sealed under a key of their own (crypto/token-cipher.ts). */
 export const SSO_CLIENT_SECRETS_PURPOSE = "sso-client-secrets";
 
-const ciphers = new WeakMap<AuthContext, TokenCipher>();
+const ciphers = new WeakMap<object, TokenCipher>();
 export function ssoSecretCipher(ctx: AuthContext): TokenCipher {
-  let cipher = ciphers.get(ctx);
+  let cipher = ciphers.get(ctx.instance);
   if (!cipher) {
     cipher = createTokenCipher(ctx.secret, SSO_CLIENT_SECRETS_PURPOSE);
-    ciphers.set(ctx, cipher);
+    ciphers.set(ctx.instance, cipher);
   }
   return cipher;
 }
@@ -57,7 +57,7 @@ export function mapClaims(claims: Claims, mapping: ClaimMapping): ProviderProfil
   };
 }
 
-const clients = new WeakMap<AuthContext, Map<string, { version: string; client: SocialProvider }>>();
+const clients = new WeakMap<object, Map<string, { version: string; client: SocialProvider }>>();
 
 /**
  * The client of a connection, kept while the connection is unchanged (its discovery document is
@@ -65,10 +65,10 @@ const clients = new WeakMap<AuthContext, Map<string, { version: string; client: 
  */
 export function ssoClient(ctx: AuthContext, p: SsoProviderRecord, redirectURI: string): SocialProvider | null {
   if (p.type !== "oidc") return null;
-  let cache = clients.get(ctx);
+  let cache = clients.get(ctx.instance);
   if (!cache) {
     cache = new Map();
-    clients.set(ctx, cache);
+    clients.set(ctx.instance, cache);
   }
   // Every field the client is built from: an update within the same millisecond still shows.
   const version = JSON.stringify([p.issuer, p.clientId, p.clientSecret, p.scopes, p.mapping, p.updatedAt.getTime()]);
