@@ -234,6 +234,70 @@ describe("housekeeping", () => {
     expect((await live.browser.get("/get-session")).body).not.toBeNull();
   });
 
+  it("keeps delivered mail and webhooks housekeeping.deliveredRetention, then prunes them; pending and given-up stay", async () => {
+    const hour = await startTestServer({ options: { housekeeping: { deliveredRetention: 3600 } } });
+    try {
+      const { db } = hour.auth.database;
+      const now = hour.clock.now();
+      const ago = (minutes: number) => new Date(now.getTime() - minutes * 60_000);
+      const tag = Math.random().toString(36).slice(2, 8);
+      // Delivered 61 minutes ago (past the hour), 59 minutes ago, and not yet.
+      const delivered = [ago(61), ago(59), null];
+      await db
+        .insertInto("outbox")
+        .values(
+          delivered.map((sentAt, i) => ({
+            id: `${tag}-${i}`,
+            to: "someone@example.com",
+            subject: "s",
+            text: "t",
+            html: "h",
+            kind: "test",
+            nextAttemptAt: ago(120),
+            sentAt,
+            createdAt: ago(120),
+          })),
+        )
+        .execute();
+      await db
+        .insertInto("webhookDelivery")
+        .values([
+          ...delivered.map((deliveredAt, i) => ({
+            id: `${tag}-${i}`,
+            url: "http://127.0.0.1:1/hook",
+            eventType: "user.created",
+            payload: "{}",
+            nextAttemptAt: ago(120),
+            deliveredAt,
+            createdAt: ago(120),
+          })),
+          // Given up 61 minutes ago: kept its 30 days whatever deliveredRetention says.
+          {
+            id: `${tag}-failed`,
+            url: "http://127.0.0.1:1/hook",
+            eventType: "user.created",
+            payload: "{}",
+            nextAttemptAt: ago(120),
+            failedAt: ago(61),
+            createdAt: ago(120),
+          },
+        ])
+        .execute();
+      expect(await sweepExpired(hour.auth.context)).toMatchObject({ mail: 1, webhooks: 1 });
+      const mail = await db.selectFrom("outbox").select("id").where("id", "like", `${tag}-%`).orderBy("id").execute();
+      expect(mail.map((r) => r.id)).toEqual([`${tag}-1`, `${tag}-2`]);
+      const hooks = await db
+        .selectFrom("webhookDelivery")
+        .select("id")
+        .where("id", "like", `${tag}-%`)
+        .orderBy("id")
+        .execute();
+      expect(hooks.map((r) => r.id)).toEqual([`${tag}-1`, `${tag}-2`, `${tag}-failed`]);
+    } finally {
+      await hour.close();
+    }
+  });
+
   it.skipIf(dialectUnderTest() !== "postgres")(
     "one instance at a time: while another holds the lease, a sweep deletes nothing",
     async () => {

@@ -36,7 +36,8 @@ async function freePort(): Promise<number> {
 
 /**
  * The real service (src/main.ts) in production mode on `databaseUrl` (DATABASE_URL), pinned to the
- * server core. `options` is written to an AUTH_CONFIG file.
+ * server core. `options` is written to an AUTH_CONFIG file; `env` is laid over the service's
+ * environment (the churn bench gives SMTP_URL and MAIL_DISABLED=0 to send mail to its capture).
  */
 export async function startService(
   workDir: string,
@@ -44,6 +45,7 @@ export async function startService(
   databaseUrl: string,
   options: unknown,
   bundle: string | null = null,
+  env: Record<string, string> = {},
 ) {
   const port = await freePort();
   const configPath = join(workDir, `${name.replace(/:/g, "-")}.options.json`);
@@ -64,6 +66,7 @@ export async function startService(
     BASE_URL: origin,
     // Production refuses to start without a mail destination; the bench's scenarios mail nothing.
     MAIL_DISABLED: "1",
+    ...env,
   });
 }
 

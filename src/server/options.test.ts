@@ -57,7 +57,7 @@ describe("resolveOptions", () => {
     expect(o.organization.organizationLimit).toBeUndefined();
     expect(o.advanced).toMatchObject({ cookiePrefix: "gatehouse", useSecureCookies: false });
     expect(o.trustedOrigins).toEqual([]);
-    expect(o.housekeeping).toEqual({ enabled: true, interval: 60, batchSize: 1000 });
+    expect(o.housekeeping).toEqual({ enabled: true, interval: 60, batchSize: 1000, deliveredRetention: 604800 });
   });
 
   it("derives sendOnSignUp from requireEmailVerification and secure cookies from an https BASE_URL", () => {
@@ -102,6 +102,7 @@ describe("resolveOptions", () => {
     [{ socialProviders: { google: { clientSecret: "x" } } }, "socialProviders.google.clientId"],
     [{ housekeeping: { batchSize: 0 } }, "housekeeping.batchSize"],
     [{ housekeeping: { interval: 0.5 } }, "housekeeping.interval"],
+    [{ housekeeping: { deliveredRetention: 0 } }, "housekeeping.deliveredRetention"],
     [{ nope: true }, "(root)"],
     [{ scim: { enabled: true }, organization: { enabled: false } }, "scim.enabled"],
     [{ scim: { enabled: true, userFields: { department: "title" } } }, "scim.userFields.department"],

@@ -405,6 +405,11 @@ const housekeeping = z.strictObject({
   interval: positiveSeconds.max(86400).default(60),
   /** Most rows one DELETE statement removes: its locks and its time stay small. */
   batchSize: z.number().int().min(1).max(10_000).default(1000),
+  /**
+   * Seconds delivered mail and delivered webhooks are kept (default a week, for the development
+   * outbox page and support questions); given-up webhooks keep their 30 days.
+   */
+  deliveredRetention: positiveSeconds.max(365 * 86400).default(7 * 86400),
 });
 
 /** Prometheus metrics (docs/operations.md): served on the service's port at `path` when enabled. */

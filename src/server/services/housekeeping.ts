@@ -2,10 +2,9 @@ import type { AuthContext } from "../context.js";
 import { type DoneRowKind, deleteDoneRows, withHousekeepingLease } from "../store/housekeeping.js";
 import { pruneAuditTrailByRetention } from "./audit-trail.js";
 
-/** Delivered mail is kept this long for the development outbox page and support questions. */
-const SENT_MAIL_RETENTION_MS = 7 * 86400 * 1000;
-/** Delivered webhooks are kept a week too; given-up ones a month, long enough to notice and replay by hand. */
-export const DELIVERED_WEBHOOK_RETENTION_MS = 7 * 86400 * 1000;
+// Delivered mail and webhooks are kept `housekeeping.deliveredRetention` seconds (a week by default)
+// for the development outbox page and support questions.
+/** Given-up webhooks are kept a month, long enough to notice and replay by hand. */
 export const FAILED_WEBHOOK_RETENTION_MS = 30 * 86400 * 1000;
 /**
  * A known device not seen for 400 days goes: its device cookie lasts 400 days from the last request
@@ -14,21 +13,23 @@ export const FAILED_WEBHOOK_RETENTION_MS = 30 * 86400 * 1000;
  */
 export const KNOWN_DEVICE_RETENTION_MS = 400 * 86400 * 1000;
 
-/** What a sweep prunes, in order: each kind of done row, how long it is kept once done, and the count it adds to. */
-const PRUNED: readonly {
+/** What a sweep prunes, in order: each kind of done row, how long it is kept once done (ms), and the count it adds to. */
+function pruned(delivered: number): readonly {
   kind: DoneRowKind;
   keptMs: number;
   counted: keyof Omit<Sweep, "audit" | "startedAt" | "finishedAt">;
-}[] = [
-  { kind: "sessions", keptMs: 0, counted: "sessions" },
-  { kind: "verifications", keptMs: 0, counted: "verifications" },
-  { kind: "twoFactorChallenges", keptMs: 0, counted: "twoFactorChallenges" },
-  { kind: "attempts", keptMs: 0, counted: "attempts" },
-  { kind: "sentMail", keptMs: SENT_MAIL_RETENTION_MS, counted: "mail" },
-  { kind: "deliveredWebhooks", keptMs: DELIVERED_WEBHOOK_RETENTION_MS, counted: "webhooks" },
-  { kind: "failedWebhooks", keptMs: FAILED_WEBHOOK_RETENTION_MS, counted: "webhooks" },
-  { kind: "knownDevices", keptMs: KNOWN_DEVICE_RETENTION_MS, counted: "knownDevices" },
-];
+}[] {
+  return [
+    { kind: "sessions", keptMs: 0, counted: "sessions" },
+    { kind: "verifications", keptMs: 0, counted: "verifications" },
+    { kind: "twoFactorChallenges", keptMs: 0, counted: "twoFactorChallenges" },
+    { kind: "attempts", keptMs: 0, counted: "attempts" },
+    { kind: "sentMail", keptMs: delivered, counted: "mail" },
+    { kind: "deliveredWebhooks", keptMs: delivered, counted: "webhooks" },
+    { kind: "failedWebhooks", keptMs: FAILED_WEBHOOK_RETENTION_MS, counted: "webhooks" },
+    { kind: "knownDevices", keptMs: KNOWN_DEVICE_RETENTION_MS, counted: "knownDevices" },
+  ];
+}
 
 /** Rows one sweep deleted, by kind, and when it held the lease (epoch ms). */
 export interface Sweep {
@@ -48,14 +49,15 @@ export interface Sweep {
 
 /**
  * Deletes what can never be used again: expired sessions (with their proofs), one-time values
- * (OAuth states among them), two-factor challenges and attempt counts, old delivered mail, old
- * finished webhook deliveries, devices not seen for 400 days and audit entries past audit.retentionDays. Expired rows are already refused when read; this keeps the tables
- * (and their indexes) at the size of what is live. Each kind goes in statements of at most
+ * (OAuth states among them), two-factor challenges and attempt counts, delivered mail and webhooks
+ * older than housekeeping.deliveredRetention, given-up webhooks older than a month, devices not seen
+ * for 400 days and audit entries past audit.retentionDays. Expired rows are already refused when
+ * read; this keeps the tables (and their indexes) at the size of what is live. Each kind goes in statements of at most
  * `housekeeping.batchSize` rows until none is left; the cut-off is fixed when the sweep starts, so
  * it ends however fast rows expire. Answers null when another instance is sweeping the database.
  */
 export async function sweepExpired(ctx: AuthContext, stopped: () => boolean = () => false): Promise<Sweep | null> {
-  const { batchSize } = ctx.options.housekeeping;
+  const { batchSize, deliveredRetention } = ctx.options.housekeeping;
   const drain = async (prune: (limit: number) => Promise<number>): Promise<number> => {
     let total = 0;
     for (;;) {
@@ -80,7 +82,7 @@ export async function sweepExpired(ctx: AuthContext, stopped: () => boolean = ()
       knownDevices: 0,
       audit: 0,
     };
-    for (const { kind, keptMs, counted } of PRUNED) {
+    for (const { kind, keptMs, counted } of pruned(deliveredRetention * 1000)) {
       deleted[counted] += await drain((limit) => deleteDoneRows(ctx.db, ctx.dialect, kind, ago(keptMs), limit));
     }
     deleted.audit = await pruneAuditTrailByRetention(ctx);
