@@ -1,7 +1,7 @@
 /**
  * What auditing adds to a change's transaction, in process and without HTTP: the same transaction
  * (one session-like insert) with and without the audit entry (one statement on PostgreSQL; on SQLite
- * head read, entry insert, head update),
+ * head read, entry insert, head update, run straight on the connection as the service runs them),
  * interleaved in rounds, best round kept. Wall and CPU µs per transaction; on PostgreSQL the wall
  * time includes the round trips, which is what a sign-in waits for.
  *
@@ -53,20 +53,25 @@ async function run(audited: boolean): Promise<{ wall: number; cpu: number }> {
     await db.transaction().execute(async (trx) => {
       await change(trx);
       if (audited) {
-        await appendAuditEntry(trx, dialect, {
-          id: newId(),
-          createdAt: new Date(),
-          action: "user.sign_in",
-          outcome: "success",
-          actorType: "user",
-          actorId: userId,
-          subjectId: userId,
-          organizationId: null,
-          ipAddress: "127.0.0.1",
-          userAgent: "Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36",
-          requestId: "0123456789ab",
-          details: '{"method":"email"}',
-        });
+        await appendAuditEntry(
+          trx,
+          dialect,
+          {
+            id: newId(),
+            createdAt: new Date(),
+            action: "user.sign_in",
+            outcome: "success",
+            actorType: "user",
+            actorId: userId,
+            subjectId: userId,
+            organizationId: null,
+            ipAddress: "127.0.0.1",
+            userAgent: "Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36",
+            requestId: "0123456789ab",
+            details: '{"method":"email"}',
+          },
+          db,
+        );
       }
     });
   }

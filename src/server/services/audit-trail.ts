@@ -74,7 +74,7 @@ function entryOf(ctx: AuthContext, scope: AuditScope, outcome: AuditOutcome): Ne
  */
 async function append(ctx: AuthContext, trx: DB, entry: NewAuditEntry): Promise<void> {
   if (!trx.isTransaction) throw new Error("an audit entry is written only inside a transaction");
-  const chained = await appendAuditEntry(trx, ctx.dialect, entry);
+  const chained = await appendAuditEntry(trx, ctx.dialect, entry, ctx.db);
   // Streamed to subscribers (an organization's own, docs/webhooks.md) in the same transaction: an
   // entry that rolls back is never sent. Nothing is built or written when nobody subscribes.
   if (ctx.webhooks.wants("audit.entry")) await ctx.webhooks.enqueue(trx, "audit.entry", appendedEntry(entry, chained));

@@ -3,6 +3,7 @@ import type { AuditOutcome, AuditTrailEntry } from "../../contract/audit.js";
 import { auditEntryBody, auditEntryHash, chainHash } from "../crypto/audit-hash.js";
 import type { DB } from "./database.js";
 import type { DialectName } from "./dialect.js";
+import { directWriterIn } from "./direct-writes.js";
 import { toDate } from "./values.js";
 
 /** An entry before the chain numbers and hashes it. */
@@ -15,10 +16,7 @@ type HeadRow = { headSeq: number | string; headHash: string };
  * appenders wait behind it. SQLite has one writer at a time.
  */
 async function lockHead(trx: DB, dialect: DialectName): Promise<void> {
-  let query = trx
-    .selectFrom("auditChain")
-    .select(["headSeq", "headHash", "anchorSeq", "anchorHash"])
-    .where("id", "=", 1);
+  let query = trx.selectFrom("auditChain").select("id").where("id", "=", 1);
   if (dialect === "postgres") query = query.forUpdate();
   await query.executeTakeFirstOrThrow();
 }
@@ -67,30 +65,44 @@ const SQLITE_MOVE_HEAD = `update "auditChain" set "headSeq" = ?, "headHash" = ? 
  * Appends one entry at the chain's head: numbered one past it and hashed over the head's hash. Call
  * inside a transaction (the change's own, or one of its own for a failure). The statements are
  * written out once here rather than built per append: an append is on every audited write's path.
+ * `db` is the database `trx` is a transaction on: on SQLite the statements then run straight on its
+ * connection (store/direct-writes.ts), in `trx` all the same.
  */
 export async function appendAuditEntry(
   trx: DB,
   dialect: DialectName,
   entry: NewAuditEntry,
+  db?: DB,
 ): Promise<{ seq: number; hash: string }> {
-  const body = auditEntryBody(entry);
-  const values = AUDIT_ENTRY_COLUMNS.map((column) => entry[column]);
+  // Formatted once, for the hash and for the column (PostgreSQL casts the text to timestamptz).
+  const createdAt = entry.createdAt.toISOString();
+  const body = auditEntryBody(entry, createdAt);
+  const values: unknown[] = AUDIT_ENTRY_COLUMNS.map((column) => entry[column]);
+  values[1] = createdAt;
   if (dialect === "postgres") {
+    values.push(body);
     const { rows } = await trx.executeQuery<{ seq: number | string; hash: string }>(
-      CompiledQuery.raw(POSTGRES_APPEND, [...values, body]),
+      CompiledQuery.raw(POSTGRES_APPEND, values),
     );
     const appended = rows[0];
     if (!appended) throw new Error("the audit chain has no head row");
     return { seq: Number(appended.seq), hash: appended.hash };
   }
-  const { rows } = await trx.executeQuery<HeadRow>(CompiledQuery.raw(SQLITE_HEAD, []));
-  const head = rows[0];
+  const direct = db ? directWriterIn(db, trx) : undefined;
+  const head = direct
+    ? (direct.get(SQLITE_HEAD, []) as HeadRow | undefined)
+    : (await trx.executeQuery<HeadRow>(CompiledQuery.raw(SQLITE_HEAD, []))).rows[0];
   if (!head) throw new Error("the audit chain has no head row");
   const seq = Number(head.headSeq) + 1;
   const hash = chainHash(seq, body, head.headHash);
-  values[1] = entry.createdAt.toISOString();
-  await trx.executeQuery(CompiledQuery.raw(SQLITE_INSERT, [seq, ...values, hash]));
-  await trx.executeQuery(CompiledQuery.raw(SQLITE_MOVE_HEAD, [seq, hash]));
+  const row = [seq, ...values, hash];
+  if (direct) {
+    direct.run(SQLITE_INSERT, row);
+    direct.run(SQLITE_MOVE_HEAD, [seq, hash]);
+  } else {
+    await trx.executeQuery(CompiledQuery.raw(SQLITE_INSERT, row));
+    await trx.executeQuery(CompiledQuery.raw(SQLITE_MOVE_HEAD, [seq, hash]));
+  }
   return { seq, hash };
 }
 

@@ -6,6 +6,7 @@ import { Kysely, type LogEvent, Migrator, PostgresDialect, SqliteDialect, sql } 
 import type pgType from "pg";
 import type { Logger } from "../logger.js";
 import type { DialectName } from "./dialect.js";
+import { registerDirectWriter } from "./direct-writes.js";
 import { migrations } from "./migrations/index.js";
 import { postgresRevocationFeed } from "./postgres-revocation-feed.js";
 import { postgresReader, registerDirectReader } from "./reads/index.js";
@@ -171,6 +172,17 @@ export function openDatabase(url: string): OpenedDatabase {
     if (sqlite.inTransaction) return undefined;
     queries += 1;
     return cached.prepare(sqlText).all(...parameters.map(toSqliteValue));
+  });
+  registerDirectWriter(db, {
+    inTransaction: () => sqlite.inTransaction,
+    get: (sqlText, parameters) => {
+      queries += 1;
+      return cached.prepare(sqlText).get(...parameters);
+    },
+    run: (sqlText, parameters) => {
+      queries += 1;
+      cached.prepare(sqlText).run(...parameters);
+    },
   });
   const close = async () => {
     await db.destroy();
