@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
 /** The fields of an entry that its hash covers, as stored (details as its JSON text). */
 export interface HashedAuditFields {
@@ -44,11 +44,12 @@ export function auditEntryBody(
   ]).slice(1, -1);
 }
 
-/** SHA-256 (hex) of `[seq,<body>,"<previous hash>"]`, UTF-8. */
+/**
+ * SHA-256 (hex) of `[seq,<body>,"<previous hash>"]`, UTF-8. One-shot `hash` rather than a Hash
+ * object: on every audited write's path, and a third cheaper for a few hundred bytes.
+ */
 export function chainHash(seq: number, body: string, previousHash: string): string {
-  return createHash("sha256")
-    .update(`[${seq},${body},${JSON.stringify(previousHash)}]`)
-    .digest("hex");
+  return hash("sha256", `[${seq},${body},${JSON.stringify(previousHash)}]`, "hex");
 }
 
 /**
