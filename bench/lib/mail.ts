@@ -1,11 +1,8 @@
-import type { AddressInfo } from "node:net";
-import { simpleParser } from "mailparser";
-import { SMTPServer } from "smtp-server";
+import { receiveMail } from "../../test/helpers/mail.js";
 
 /**
- * The churn bench's mail box: a real SMTP server on loopback (smtp-server + mailparser, as
- * test/helpers/mail.ts) that the service's outbox delivers to. A bench cycle waits for the link of a
- * mail it caused (`waitForLink`); mail nobody waits for (new-device notices, "password changed") is
+ * The churn bench's mail box: a real SMTP server on loopback (test/helpers/mail.ts receiveMail)
+ * that the service's outbox delivers to. A bench cycle waits for the link of a mail it caused (`waitForLink`); mail nobody waits for (new-device notices, "password changed") is
  * only counted, and a link nobody claims is dropped after a minute, so a long run holds no mail.
  */
 export interface BenchMailbox {
@@ -47,26 +44,11 @@ export async function startBenchMailbox(): Promise<BenchMailbox> {
   }, KEPT_MS);
   sweeper.unref();
 
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, _session, callback) {
-      simpleParser(stream)
-        .then((parsed) => {
-          const toField = Array.isArray(parsed.to) ? parsed.to[0] : parsed.to;
-          const to = toField?.value[0]?.address?.toLowerCase() ?? "";
-          const links = [...(parsed.text ?? "").matchAll(/https?:\/\/[^\s<>"]+/g)].map((m) => m[0]);
-          const link = links.find((l) => parts.some((p) => l.includes(p)));
-          if (link && deliver(to, link)) received[link.includes("/verify-email") ? "verify" : "reset"]++;
-          else received.other++;
-          callback();
-        })
-        .catch(callback);
-    },
+  const { server, port } = await receiveMail(0, ({ to, links }) => {
+    const link = links.find((l) => parts.some((p) => l.includes(p)));
+    if (link && deliver(to, link)) received[link.includes("/verify-email") ? "verify" : "reset"]++;
+    else received.other++;
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const port = (server.server.address() as AddressInfo).port;
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,

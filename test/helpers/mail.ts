@@ -26,10 +26,14 @@ export interface MailCapture {
   close(): Promise<void>;
 }
 
-/** A real SMTP server on loopback that parses everything it receives (smtp-server + mailparser). */
-export async function startMailCapture(port = 0): Promise<MailCapture> {
-  const messages: CapturedMail[] = [];
-  const waiters: { match: (m: CapturedMail) => boolean; resolve: (m: CapturedMail) => void }[] = [];
+/**
+ * A real SMTP server on loopback (smtp-server + mailparser) that hands every message it receives,
+ * parsed, to `onMail`. Answers the server (to close) and the port it listens on.
+ */
+export async function receiveMail(
+  port: number,
+  onMail: (mail: CapturedMail) => void,
+): Promise<{ server: SMTPServer; port: number }> {
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
@@ -38,7 +42,7 @@ export async function startMailCapture(port = 0): Promise<MailCapture> {
       simpleParser(stream)
         .then((parsed) => {
           const toField = Array.isArray(parsed.to) ? parsed.to[0] : parsed.to;
-          const mail: CapturedMail = {
+          onMail({
             to: toField?.value[0]?.address?.toLowerCase() ?? "",
             from: parsed.from?.value[0]?.address ?? "",
             subject: parsed.subject ?? "",
@@ -46,21 +50,29 @@ export async function startMailCapture(port = 0): Promise<MailCapture> {
             html: typeof parsed.html === "string" ? parsed.html : "",
             contentType: (parsed.headers.get("content-type") as { value?: string } | undefined)?.value ?? "",
             links: [...(parsed.text ?? "").matchAll(/https?:\/\/[^\s<>"]+/g)].map((m) => m[0]),
-          };
-          messages.push(mail);
-          for (const waiter of [...waiters]) {
-            if (waiter.match(mail)) {
-              waiters.splice(waiters.indexOf(waiter), 1);
-              waiter.resolve(mail);
-            }
-          }
+          });
           callback();
         })
         .catch(callback);
     },
   });
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", () => resolve()));
-  const actualPort = (server.server.address() as AddressInfo).port;
+  return { server, port: (server.server.address() as AddressInfo).port };
+}
+
+/** A real SMTP server on loopback that keeps everything it receives (receiveMail). */
+export async function startMailCapture(port = 0): Promise<MailCapture> {
+  const messages: CapturedMail[] = [];
+  const waiters: { match: (m: CapturedMail) => boolean; resolve: (m: CapturedMail) => void }[] = [];
+  const { server, port: actualPort } = await receiveMail(port, (mail) => {
+    messages.push(mail);
+    for (const waiter of [...waiters]) {
+      if (waiter.match(mail)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(mail);
+      }
+    }
+  });
   return {
     url: `smtp://127.0.0.1:${actualPort}`,
     port: actualPort,
