@@ -22,27 +22,64 @@ export function isMessageKey(key: string): key is MessageKey {
   return Object.hasOwn(en, key) || Object.hasOwn(en, `${key}#other`);
 }
 
-const dateFormats = new Map<Locale, Intl.DateTimeFormat>();
+/**
+ * Formatters by locale and time zone, built once: each new Intl.DateTimeFormat builds ICU formatters in
+ * malloc'd memory that V8 barely counts, so one per mail left megabytes of malloc behind under mail
+ * load (bench/README.md, "What mail and webhooks cost in memory").
+ */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
 /**
  * A date and time the way the locale writes them ("Nov 25, 2026, 2:05 PM" / "25.11.2026, 14:05"),
  * in the reader's time zone, or in timeZone (mails, written on the server, say UTC).
  */
 export function formatDateTime(locale: Locale, date: Date | string | number, timeZone?: string): string {
-  if (timeZone) {
-    return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone }).format(
-      new Date(date),
-    );
+  const when = new Date(date);
+  if (timeZone === "UTC") {
+    const written = formatUtc(locale, when);
+    if (written !== null) return written;
   }
-  let format = dateFormats.get(locale);
+  const key = timeZone ? `${locale} ${timeZone}` : locale;
+  let format = dateFormats.get(key);
   if (!format) {
-    format = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" });
-    dateFormats.set(locale, format);
+    format = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone });
+    // Time zones come from code (mails say "UTC"), not from requests: the map stays a few entries.
+    dateFormats.set(key, format);
   }
-  return format.format(new Date(date));
+  return format.format(when);
+}
+
+const MONTHS_EN = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const two = (n: number) => String(n).padStart(2, "0");
+
+/**
+ * A UTC date as Intl writes it for en and de (dateStyle medium, timeStyle short; i18n.test.ts
+ * checks them against Intl), without Intl: a server's first Intl.DateTimeFormat pages in about 6 MB
+ * of the node binary's ICU data and takes 2 MB of malloc, for one line of a new-device or invitation
+ * mail. Null (Intl then) for another locale, an invalid date or a year outside 1000-9999.
+ */
+function formatUtc(locale: Locale, date: Date): string | null {
+  const year = date.getUTCFullYear();
+  if (!(year >= 1000 && year <= 9999)) return null;
+  const day = date.getUTCDate();
+  const hours = date.getUTCHours();
+  const minutes = two(date.getUTCMinutes());
+  if (locale === "en") {
+    const hour = hours % 12 || 12;
+    return `${MONTHS_EN[date.getUTCMonth()]} ${day}, ${year}, ${hour}:${minutes} ${hours < 12 ? "AM" : "PM"}`;
+  }
+  if (locale === "de") return `${two(day)}.${two(date.getUTCMonth() + 1)}.${year}, ${two(hours)}:${minutes}`;
+  return null;
 }
 
 const pluralRules = new Map<Locale, Intl.PluralRules>();
+/**
+ * English and German share one plural rule for whole numbers: "one" for 1 and -1, "other" for the
+ * rest, as Intl.PluralRules says (i18n.test.ts). Written out because a server's first
+ * Intl.PluralRules pages in about 1.7 MB of the binary's ICU data for a mail's "5 minutes";
+ * fractions, which Intl rounds first, still go to Intl.
+ */
 function pluralCategory(locale: Locale, count: number): string {
+  if ((locale === "en" || locale === "de") && Number.isInteger(count)) return Math.abs(count) === 1 ? "one" : "other";
   let rules = pluralRules.get(locale);
   if (!rules) {
     rules = new Intl.PluralRules(locale);
