@@ -100,8 +100,8 @@ function Domains({ connection, onChanged }: { connection: SSOProviderView; onCha
             onClick={async () => {
               if (await verify.run({ providerId: connection.providerId })) {
                 setRecords(null);
-                setVerified(true);
                 await onChanged();
+                setVerified(true);
               }
             }}
           >
@@ -139,8 +139,9 @@ export function ConnectionCard({
   const save = async (change: ConnectionChange) => {
     if (await update.run(change)) {
       setEditing(false);
-      setSaved(true);
+      // Said once the card shows what was saved: the notice never stands beside the old summary.
       await onChanged();
+      setSaved(true);
     }
   };
   return (

@@ -127,9 +127,10 @@ function GroupRow({ providerId, group }: { providerId: string; group: ScimGroupM
           ? { role: null, teamId: target }
           : { role: null, teamId: null, teamRole: null };
     if (await update.run({ providerId, groupId: group.id, ...body })) {
-      setSaved(true);
       await queryClient.invalidateQueries({ queryKey: ["scim-groups", providerId] });
       await authClient.$store.activeOrganization.refetch();
+      // Once the page shows the saved mapping, as every "saved" notice here.
+      setSaved(true);
     }
   };
   // A role the select does not list (a custom one) is still shown as it is.
@@ -211,8 +212,8 @@ function LinkExistingSwitch({ connection }: { connection: ScimConnection }) {
     const answer = await update.run({ providerId: connection.providerId, linkExistingMembers: on });
     setChecked(answer ? answer.linkExistingMembers : !on);
     if (!answer) return;
-    setSaved(true);
     await queryClient.invalidateQueries({ queryKey: CONNECTIONS });
+    setSaved(true);
   };
   return (
     <>
