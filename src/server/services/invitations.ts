@@ -255,12 +255,17 @@ export async function acceptInvitation(
 
 export async function rejectInvitation(ctx: AuthContext, user: User, invitationId: string): Promise<Invitation> {
   const message = "Invitation not found!";
-  await recipientInvitation(ctx, user, invitationId, message);
-  const invitation = await ctx.webhooks.atomic(ctx.db, "invitation.rejected", async (db) => {
-    const rejected = await transitionPendingInvitation(db, invitationId, "rejected");
-    await ctx.webhooks.enqueue(db, "invitation.rejected", rejected);
-    return rejected;
-  });
+  const found = await recipientInvitation(ctx, user, invitationId, message);
+  const invitation = await ctx.webhooks.atomic(
+    ctx.db,
+    "invitation.rejected",
+    async (db) => {
+      const rejected = await transitionPendingInvitation(db, invitationId, "rejected");
+      await ctx.webhooks.enqueue(db, "invitation.rejected", rejected);
+      return rejected;
+    },
+    { organizationId: found.organizationId },
+  );
   if (!invitation) throw new AuthError("INVITATION_NOT_FOUND", { message });
   return invitation;
 }
@@ -275,11 +280,16 @@ export async function cancelInvitation(ctx: AuthContext, session: Session, invit
     permissions: { invitation: ["cancel"] },
     denied: "YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION",
   });
-  const invitation = await ctx.webhooks.atomic(ctx.db, "invitation.canceled", async (db) => {
-    const canceled = await transitionPendingInvitation(db, invitationId, "canceled");
-    await ctx.webhooks.enqueue(db, "invitation.canceled", canceled);
-    return canceled;
-  });
+  const invitation = await ctx.webhooks.atomic(
+    ctx.db,
+    "invitation.canceled",
+    async (db) => {
+      const canceled = await transitionPendingInvitation(db, invitationId, "canceled");
+      await ctx.webhooks.enqueue(db, "invitation.canceled", canceled);
+      return canceled;
+    },
+    { organizationId: found.organizationId },
+  );
   if (!invitation) throw new AuthError("INVITATION_NOT_FOUND");
   return invitation;
 }

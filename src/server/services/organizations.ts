@@ -147,14 +147,19 @@ export async function updateOrganization(
     source: additional.source,
   });
   try {
-    const updated = await ctx.webhooks.atomic(ctx.db, "organization.updated", async (db) => {
-      const row = await updateOrganizationData(ctx, db, organizationId, patch, {
-        spec: ctx.fields.organization,
-        values,
-      });
-      await ctx.webhooks.enqueue(db, "organization.updated", row);
-      return row;
-    });
+    const updated = await ctx.webhooks.atomic(
+      ctx.db,
+      "organization.updated",
+      async (db) => {
+        const row = await updateOrganizationData(ctx, db, organizationId, patch, {
+          spec: ctx.fields.organization,
+          values,
+        });
+        await ctx.webhooks.enqueue(db, "organization.updated", row);
+        return row;
+      },
+      { organizationId },
+    );
     if (!updated) throw new AuthError("ORGANIZATION_NOT_FOUND");
     return updated;
   } catch (error) {

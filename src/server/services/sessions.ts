@@ -147,14 +147,19 @@ export async function createSession(
       ? meta.deviceId
       : null;
   const write = (trx: DB) =>
-    ctx.webhooks.atomic(trx, "session.created", async (trx) => {
-      const inserted = await createSessionRow(ctx, trx, session);
-      if (proof) await recordSessionProof(trx, inserted.id, proof, now);
-      if (breakGlass) await auditBreakGlass(ctx, trx, userId, breakGlass);
-      if (device) await noteSignInDevice(ctx, trx, userId, device, meta);
-      await ctx.webhooks.enqueue(trx, "session.created", inserted);
-      return inserted;
-    });
+    ctx.webhooks.atomic(
+      trx,
+      "session.created",
+      async (trx) => {
+        const inserted = await createSessionRow(ctx, trx, session);
+        if (proof) await recordSessionProof(trx, inserted.id, proof, now);
+        if (breakGlass) await auditBreakGlass(ctx, trx, userId, breakGlass);
+        if (device) await noteSignInDevice(ctx, trx, userId, device, meta);
+        await ctx.webhooks.enqueue(trx, "session.created", inserted);
+        return inserted;
+      },
+      { subjectId: userId },
+    );
   // The session and its proof, break-glass entry or device are rows that commit together.
   const inTransaction = proof || breakGlass || device;
   const row = inTransaction && !db.isTransaction ? await db.transaction().execute(write) : await write(db);
@@ -171,9 +176,14 @@ async function assertNotBanned(
   if (!state?.banned) return state;
   const now = ctx.now();
   if (state.banExpires && state.banExpires.getTime() <= now.getTime()) {
-    await ctx.webhooks.atomic(db, "user.updated", async (trx) => {
-      await ctx.webhooks.enqueue(trx, "user.updated", await liftBan(trx, userId, now));
-    });
+    await ctx.webhooks.atomic(
+      db,
+      "user.updated",
+      async (trx) => {
+        await ctx.webhooks.enqueue(trx, "user.updated", await liftBan(trx, userId, now));
+      },
+      { subjectId: userId },
+    );
     return state;
   }
   throw bannedError(state.banReason, state.banExpires);
@@ -332,11 +342,16 @@ export function listedSessions(rows: SessionText[], caller: Session): (SessionTe
 
 /** Revokes one of the caller's sessions, named by its token or its handle. Someone else's is left alone. */
 export async function revokeSession(ctx: AuthContext, userId: string, tokenOrHandle: string): Promise<void> {
-  const deleted = await ctx.webhooks.atomic(ctx.db, "session.revoked", async (db) => {
-    const rows = await deleteOneUserSession(ctx, db, userId, hashSessionToken(tokenOrHandle), tokenOrHandle);
-    await ctx.webhooks.enqueue(db, "session.revoked", rows);
-    return rows;
-  });
+  const deleted = await ctx.webhooks.atomic(
+    ctx.db,
+    "session.revoked",
+    async (db) => {
+      const rows = await deleteOneUserSession(ctx, db, userId, hashSessionToken(tokenOrHandle), tokenOrHandle);
+      await ctx.webhooks.enqueue(db, "session.revoked", rows);
+      return rows;
+    },
+    { subjectId: userId },
+  );
   if (deleted.length > 0) await ctx.revocations.revokeUser(userId);
 }
 
@@ -351,11 +366,16 @@ export async function revokeAllSessions(
   userId: string,
   options: { exceptId?: string } = {},
 ): Promise<number> {
-  return ctx.webhooks.atomic(db, "session.revoked", async (trx) => {
-    const revoked = await deleteAllUserSessions(ctx, trx, userId, options);
-    await ctx.webhooks.enqueue(trx, "session.revoked", revoked);
-    return revoked.length;
-  });
+  return ctx.webhooks.atomic(
+    db,
+    "session.revoked",
+    async (trx) => {
+      const revoked = await deleteAllUserSessions(ctx, trx, userId, options);
+      await ctx.webhooks.enqueue(trx, "session.revoked", revoked);
+      return revoked.length;
+    },
+    { subjectId: userId },
+  );
 }
 
 /** Ends the user's sessions whose active organization is this one; how many went. */
@@ -365,11 +385,16 @@ export async function revokeOrganizationSessions(
   userId: string,
   organizationId: string,
 ): Promise<number> {
-  return ctx.webhooks.atomic(db, "session.revoked", async (trx) => {
-    const revoked = await deleteUserSessionsInOrganization(ctx, trx, userId, organizationId);
-    await ctx.webhooks.enqueue(trx, "session.revoked", revoked);
-    return revoked.length;
-  });
+  return ctx.webhooks.atomic(
+    db,
+    "session.revoked",
+    async (trx) => {
+      const revoked = await deleteUserSessionsInOrganization(ctx, trx, userId, organizationId);
+      await ctx.webhooks.enqueue(trx, "session.revoked", revoked);
+      return revoked.length;
+    },
+    { subjectId: userId },
+  );
 }
 
 /** Ends every session of the user (revoke-sessions) and refuses every cached copy of them. */

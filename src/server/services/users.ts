@@ -24,11 +24,16 @@ export async function updateUser(
   if (body.image !== undefined) patch.image = body.image;
   const values = readFieldInput(ctx.fields.user, body, { creating: false, source });
   if (Object.keys(patch).length === 0 && Object.keys(values).length === 0) throw new AuthError("NO_FIELDS_TO_UPDATE");
-  const user = await ctx.webhooks.atomic(ctx.db, "user.updated", async (db) => {
-    const updated = await updateUserRow(ctx, db, userId, patch, ctx.now(), { spec: ctx.fields.user, values });
-    await ctx.webhooks.enqueue(db, "user.updated", updated);
-    return updated;
-  });
+  const user = await ctx.webhooks.atomic(
+    ctx.db,
+    "user.updated",
+    async (db) => {
+      const updated = await updateUserRow(ctx, db, userId, patch, ctx.now(), { spec: ctx.fields.user, values });
+      await ctx.webhooks.enqueue(db, "user.updated", updated);
+      return updated;
+    },
+    { subjectId: userId },
+  );
   if (!user) throw new AuthError("USER_NOT_FOUND");
   return user;
 }

@@ -39,18 +39,77 @@ export const AUDIT_ENTRY_COLUMNS = [
 const columnList = AUDIT_ENTRY_COLUMNS.map((column) => `"${column}"`).join(", ");
 
 /**
- * PostgreSQL, one statement: moving the head locks its row until the transaction ends (a second
- * appender waits there, then sees the moved head), and the hash is finished from the head it moved
- * from: `[seq,<body>,"<previous hash>"]`, the body built in Node (crypto/audit-hash.ts).
+ * PostgreSQL: moving the head locks its row until the transaction ends (a second appender waits
+ * there, then sees the moved head), and the hash is finished from the head it moved from:
+ * `[seq,<body>,"<previous hash>"]`, the body built in Node (crypto/audit-hash.ts). Written with
+ * `param(n)` for the entry's n-th column value (1-12) and `param(13)` for its body; `condition`
+ * narrows the head's move (a merged change's rows must exist).
  */
-const POSTGRES_APPEND = `with "head" as (
-  update "auditChain" set "headSeq" = "headSeq" + 1,
-    "headHash" = encode(sha256(convert_to('[' || ("headSeq" + 1)::text || ',' || $13::text || ',' || to_json("headHash")::text || ']', 'UTF8')), 'hex')
-  where "id" = 1
-  returning "headSeq", "headHash")
-insert into "auditTrail" ("seq", ${columnList}, "hash")
-select "headSeq", ${AUDIT_ENTRY_COLUMNS.map((column, i) => `$${i + 1}::${column === "createdAt" ? "timestamptz" : "text"}`).join(", ")}, "headHash" from "head"
+function postgresHeadMove(param: (n: number) => string, condition = ""): string {
+  return `update "auditChain" set "headSeq" = "headSeq" + 1,
+    "headHash" = encode(sha256(convert_to('[' || ("headSeq" + 1)::text || ',' || ${param(13)}::text || ',' || to_json("headHash")::text || ']', 'UTF8')), 'hex')
+  where "id" = 1${condition}
+  returning "headSeq", "headHash"`;
+}
+
+/** The entry's insert, numbered and hashed by the moved head (`postgresHeadMove`, named "head"). */
+function postgresEntryInsert(param: (n: number) => string): string {
+  const values = AUDIT_ENTRY_COLUMNS.map(
+    (column, i) => `${param(i + 1)}::${column === "createdAt" ? "timestamptz" : "text"}`,
+  );
+  return `insert into "auditTrail" ("seq", ${columnList}, "hash")
+select "headSeq", ${values.join(", ")}, "headHash" from "head"`;
+}
+
+const dollar = (n: number) => `$${n}`;
+
+/** PostgreSQL's append inside a transaction: one statement. */
+const POSTGRES_APPEND = `with "head" as (${postgresHeadMove(dollar)})
+${postgresEntryInsert(dollar)}
 returning "seq", "hash"`;
+
+/**
+ * PostgreSQL's append merged into a change of one statement that returns its rows (a change node
+ * marked by `withEntry`): the change runs as the first part of one statement, the head moves and the
+ * entry is inserted only if it returned a row, and the statement answers the change's rows. One
+ * statement commits as one, so the entry still commits with its change, without a transaction's two
+ * round trips (bench/README.md, "Audited writes in one statement"). The text around the change is
+ * written once per number of the change's own parameters, which the entry's are numbered after.
+ */
+const ENTRY = Symbol("audit entry carried by this statement");
+const mergedTexts = new Map<number, string>();
+
+function mergedText(changeParameters: number): string {
+  let text = mergedTexts.get(changeParameters);
+  if (!text) {
+    const param = (n: number) => `$${changeParameters + n}`;
+    text = `, "head" as (${postgresHeadMove(param, ` and exists (select 1 from "changed")`)}),
+"entry" as (${postgresEntryInsert(param)})
+select * from "changed"`;
+    mergedTexts.set(changeParameters, text);
+  }
+  return text;
+}
+
+/** The change's node, marked to carry `entry` (see mergeEntry); the same kind of node, as Kysely's plugins must answer. */
+export function withEntry<N extends object>(node: N, entry: NewAuditEntry): N {
+  return { ...node, [ENTRY]: entry };
+}
+
+/** The statement to run for `query`: itself, or, when its node carries an entry, the change and the entry in one. */
+export function mergeEntry(query: CompiledQuery): CompiledQuery {
+  const entry = (query.query as { [ENTRY]?: NewAuditEntry })[ENTRY];
+  if (!entry) return query;
+  const createdAt = entry.createdAt.toISOString();
+  const values: unknown[] = AUDIT_ENTRY_COLUMNS.map((column) => entry[column]);
+  values[1] = createdAt;
+  values.push(auditEntryBody(entry, createdAt));
+  return {
+    ...query,
+    sql: `with "changed" as (${query.sql})${mergedText(query.parameters.length)}`,
+    parameters: [...query.parameters, ...values],
+  };
+}
 
 /** SQLite has one writer at a time: the head is read, the entry hashed in Node, both written. */
 const SQLITE_HEAD = `select "headSeq", "headHash" from "auditChain" where "id" = 1`;

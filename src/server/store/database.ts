@@ -5,12 +5,14 @@ import type SqliteDatabaseType from "better-sqlite3";
 import { Kysely, type LogEvent, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
 import type pgType from "pg";
 import type { Logger } from "../logger.js";
+import { mergeEntry } from "./audit-trail.js";
 import type { DialectName } from "./dialect.js";
 import { registerDirectWriter } from "./direct-writes.js";
 import { migrations } from "./migrations/index.js";
 import { postgresRevocationFeed } from "./postgres-revocation-feed.js";
 import { postgresReader, registerDirectReader } from "./reads/index.js";
 import type { RevocationFeed } from "./revocation-feed.js";
+import { rewritingDialect } from "./rewriting-dialect.js";
 import type { Database } from "./schema.js";
 import { SqliteValuesPlugin, toSqliteValue } from "./sqlite-values-plugin.js";
 
@@ -119,7 +121,8 @@ export function openDatabase(url: string): OpenedDatabase {
     // statements) also emits "error", which pg-pool listens for only on idle ones: unheard, it would
     // crash the process. The query in flight fails on its own, and the pool drops the connection.
     pool.on("connect", (client) => client.on("error", () => {}));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
+    // Audited one-statement changes carry their entry in the same statement (store/audit-trail.ts).
+    const db = new Kysely<Database>({ dialect: rewritingDialect(new PostgresDialect({ pool }), mergeEntry), log });
     const hotReads = { statements: 0, coalescedStatements: 0, coalescedReads: 0 };
     registerDirectReader(
       db,

@@ -60,6 +60,18 @@ export interface OrganizationWebhookDelivery {
 export interface ChangeHook {
   pending(): boolean;
   record(db: DB, event: WebhookEvent, data: unknown): Promise<void>;
+  /**
+   * A database on which a one-statement change records itself in that same statement, for a change
+   * whose facts (what its rows would tell the record) are known before it runs; undefined where that
+   * cannot be done (then the change gets a transaction to share with its record).
+   */
+  merging?(db: DB, facts: ChangeFacts): DB | undefined;
+}
+
+/** What a change's rows say about it, as far as its record is concerned: whom and which organization it concerns. */
+export interface ChangeFacts {
+  subjectId?: string;
+  organizationId?: string;
 }
 
 /** The outbox as services reach it (`ctx.webhooks`): the outbox itself, or a request's view of it. */
@@ -228,11 +240,23 @@ export class WebhookOutbox {
 
   /**
    * Runs a change that is one statement on its own (a sign-out, a rename) in a transaction when the
-   * event has a subscriber, so the change and its enqueue commit together; otherwise straight on `db`.
+   * event has a subscriber or a record is pending, so the change and its enqueue commit together;
+   * otherwise straight on `db`. `facts`, when the caller knows them, let a pending record go in the
+   * change's own statement instead (ChangeHook.merging).
    */
-  async atomic<T>(db: DB, event: WebhookEvent, change: (db: DB) => Promise<T>, changeHook?: ChangeHook): Promise<T> {
-    if (db.isTransaction || !(this.wants(event) || changeHook?.pending())) return change(db);
-    return db.transaction().execute(change);
+  async atomic<T>(
+    db: DB,
+    event: WebhookEvent,
+    change: (db: DB) => Promise<T>,
+    facts?: ChangeFacts,
+    changeHook?: ChangeHook,
+  ): Promise<T> {
+    if (db.isTransaction) return change(db);
+    const wanted = this.wants(event);
+    if (!(wanted || changeHook?.pending())) return change(db);
+    // Only the record wants it, and the caller knows what the rows will say: no transaction needed.
+    const merging = !wanted && facts ? changeHook?.merging?.(db, facts) : undefined;
+    return merging ? change(merging) : db.transaction().execute(change);
   }
 
   /**
@@ -245,7 +269,7 @@ export class WebhookOutbox {
       wants: (event) => this.wants(event),
       enqueue: (db, event, data) => this.enqueue(db, event, data, changeHook),
       enqueueTest: (db, hook) => this.enqueueTest(db, hook),
-      atomic: (db, event, change) => this.atomic(db, event, change, changeHook),
+      atomic: (db, event, change, facts) => this.atomic(db, event, change, facts, changeHook),
       wakeIfQueued: () => this.wakeIfQueued(),
       flush: () => this.flush(),
       list: (limit) => this.list(limit),
