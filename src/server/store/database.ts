@@ -180,11 +180,11 @@ export function openDatabase(url: string): OpenedDatabase {
     inTransaction: () => sqlite.inTransaction,
     get: (sqlText, parameters) => {
       queries += 1;
-      return cached.prepare(sqlText).get(...parameters);
+      return cached.prepare(sqlText).get(...parameters.map(toSqliteValue));
     },
     run: (sqlText, parameters) => {
       queries += 1;
-      cached.prepare(sqlText).run(...parameters);
+      cached.prepare(sqlText).run(...parameters.map(toSqliteValue));
     },
   });
   const close = async () => {

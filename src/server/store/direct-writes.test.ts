@@ -55,4 +55,21 @@ describe("direct writes on SQLite", () => {
     expect(check.ok).toBe(true);
     expect(check.checked).toBe(2);
   });
+
+  it("take dates and booleans as the statements through Kysely do", async () => {
+    const { db } = opened;
+    const at = new Date("2026-12-01T00:00:00.000Z");
+    await db.transaction().execute(async (trx) => {
+      directWriterIn(db, trx)?.run(
+        `insert into "user" ("id", "name", "email", "emailVerified", "createdAt", "updatedAt") values (?, ?, ?, ?, ?, ?)`,
+        ["u-direct", "Direct", "direct@example.com", true, at, at],
+      );
+    });
+    const row = await db
+      .selectFrom("user")
+      .select(["emailVerified", "createdAt"])
+      .where("id", "=", "u-direct")
+      .executeTakeFirst();
+    expect(row).toEqual({ emailVerified: 1, createdAt: at.toISOString() });
+  });
 });
