@@ -59,6 +59,15 @@ async function entriesAfter(server: TestServer, seq: number) {
     .execute();
 }
 
+async function nameOf(server: TestServer, userId: string): Promise<string | undefined> {
+  const row = await server.auth.database.db
+    .selectFrom("user")
+    .select("name")
+    .where("id", "=", userId)
+    .executeTakeFirst();
+  return row?.name;
+}
+
 /** Round trips of one request. */
 async function roundTrips(server: TestServer, request: () => Promise<{ status: number }>): Promise<number> {
   const before = server.queryCount();
@@ -87,12 +96,7 @@ describe("an audited change of one statement", () => {
         details: null,
       },
     ]);
-    const row = await on.auth.database.db
-      .selectFrom("user")
-      .select("name")
-      .where("id", "=", a.user.id)
-      .executeTakeFirst();
-    expect(row?.name).toBe("Renamed A");
+    expect(await nameOf(on, a.user.id)).toBe("Renamed A");
     expect((await verifyAuditChain(on.auth.database.db)).ok).toBe(true);
   });
 
@@ -181,12 +185,7 @@ describe("an audited change of one statement with a database hook", () => {
     const seq = await headSeq(hooked);
     expect((await user.browser.post("/update-user", { name: "Refused" })).status).toBe(403);
     expect(await entriesAfter(hooked, seq)).toMatchObject([{ action: "user.updated", outcome: "failure" }]);
-    const row = await hooked.auth.database.db
-      .selectFrom("user")
-      .select("name")
-      .where("id", "=", user.user.id)
-      .executeTakeFirst();
-    expect(row?.name).toBe("Allowed");
+    expect(await nameOf(hooked, user.user.id)).toBe("Allowed");
     expect((await verifyAuditChain(hooked.auth.database.db)).ok).toBe(true);
   });
 });

@@ -256,16 +256,7 @@ export async function acceptInvitation(
 export async function rejectInvitation(ctx: AuthContext, user: User, invitationId: string): Promise<Invitation> {
   const message = "Invitation not found!";
   const found = await recipientInvitation(ctx, user, invitationId, message);
-  const invitation = await ctx.webhooks.atomic(
-    ctx.db,
-    "invitation.rejected",
-    async (db) => {
-      const rejected = await transitionPendingInvitation(db, invitationId, "rejected");
-      await ctx.webhooks.enqueue(db, "invitation.rejected", rejected);
-      return rejected;
-    },
-    { organizationId: found.organizationId },
-  );
+  const invitation = await endPendingInvitation(ctx, found, "rejected");
   if (!invitation) throw new AuthError("INVITATION_NOT_FOUND", { message });
   return invitation;
 }
@@ -280,18 +271,28 @@ export async function cancelInvitation(ctx: AuthContext, session: Session, invit
     permissions: { invitation: ["cancel"] },
     denied: "YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION",
   });
-  const invitation = await ctx.webhooks.atomic(
-    ctx.db,
-    "invitation.canceled",
-    async (db) => {
-      const canceled = await transitionPendingInvitation(db, invitationId, "canceled");
-      await ctx.webhooks.enqueue(db, "invitation.canceled", canceled);
-      return canceled;
-    },
-    { organizationId: found.organizationId },
-  );
+  const invitation = await endPendingInvitation(ctx, found, "canceled");
   if (!invitation) throw new AuthError("INVITATION_NOT_FOUND");
   return invitation;
+}
+
+/** Rejects or cancels a pending invitation and queues its event; null if it was no longer pending. */
+function endPendingInvitation(
+  ctx: AuthContext,
+  invitation: { id: string; organizationId: string },
+  status: "rejected" | "canceled",
+): Promise<Invitation | null> {
+  const event = status === "rejected" ? "invitation.rejected" : "invitation.canceled";
+  return ctx.webhooks.atomic(
+    ctx.db,
+    event,
+    async (db) => {
+      const ended = await transitionPendingInvitation(db, invitation.id, status);
+      await ctx.webhooks.enqueue(db, event, ended);
+      return ended;
+    },
+    { organizationId: invitation.organizationId },
+  );
 }
 
 /**

@@ -17,7 +17,7 @@ import {
 } from "../store/caller-reads.js";
 import type { DB } from "../store/database.js";
 import { type ProofMethod, recordSessionProof } from "../store/session-proofs.js";
-import { deleteSessionById, extendSession, mapSession } from "../store/sessions.js";
+import { deleteSessionById, extendSession, mapSession, type RevokedSessionRow } from "../store/sessions.js";
 import { findBanState, liftBan } from "../store/users.js";
 import { toDate } from "../store/values.js";
 import { defaultFieldValues } from "./additional-fields.js";
@@ -360,36 +360,39 @@ export async function revokeSession(ctx: AuthContext, userId: string, tokenOrHan
  * be a transaction the caller owns, and the caller then tells ctx.revocations after it commits.
  * Answers how many sessions ended.
  */
-export async function revokeAllSessions(
+export function revokeAllSessions(
   ctx: AuthContext,
   db: DB,
   userId: string,
   options: { exceptId?: string } = {},
 ): Promise<number> {
-  return ctx.webhooks.atomic(
-    db,
-    "session.revoked",
-    async (trx) => {
-      const revoked = await deleteAllUserSessions(ctx, trx, userId, options);
-      await ctx.webhooks.enqueue(trx, "session.revoked", revoked);
-      return revoked.length;
-    },
-    { subjectId: userId },
-  );
+  return revokeUserSessionRows(ctx, db, userId, (trx) => deleteAllUserSessions(ctx, trx, userId, options));
 }
 
 /** Ends the user's sessions whose active organization is this one; how many went. */
-export async function revokeOrganizationSessions(
+export function revokeOrganizationSessions(
   ctx: AuthContext,
   db: DB,
   userId: string,
   organizationId: string,
 ): Promise<number> {
+  return revokeUserSessionRows(ctx, db, userId, (trx) =>
+    deleteUserSessionsInOrganization(ctx, trx, userId, organizationId),
+  );
+}
+
+/** Deletes some of one user's sessions with `remove` and queues session.revoked for each; how many went. */
+function revokeUserSessionRows(
+  ctx: AuthContext,
+  db: DB,
+  userId: string,
+  remove: (db: DB) => Promise<readonly RevokedSessionRow[]>,
+): Promise<number> {
   return ctx.webhooks.atomic(
     db,
     "session.revoked",
     async (trx) => {
-      const revoked = await deleteUserSessionsInOrganization(ctx, trx, userId, organizationId);
+      const revoked = await remove(trx);
       await ctx.webhooks.enqueue(trx, "session.revoked", revoked);
       return revoked.length;
     },
