@@ -1,6 +1,6 @@
 import { symlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { build } from "esbuild";
+import { bundle } from "../../scripts/bundle.mjs";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 
@@ -12,17 +12,7 @@ const ROOT = resolve(import.meta.dirname, "../..");
  */
 export async function bundleInto(dir: string, entry: "src/main.ts" | "src/cli/main.ts"): Promise<string> {
   const outdir = join(dir, entry === "src/main.ts" ? "server" : "cli");
-  await build({
-    entryPoints: [join(ROOT, entry)],
-    outdir,
-    bundle: true,
-    splitting: true,
-    chunkNames: "chunks/[name]-[hash]",
-    platform: "node",
-    format: "esm",
-    packages: "external",
-    logLevel: "warning",
-  });
+  await bundle(join(ROOT, entry), outdir);
   try {
     symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
   } catch (error) {
