@@ -26,6 +26,7 @@ import { knownDevicesMigration } from "./0026_known_devices.js";
 import { scimLastUsedMigration } from "./0028_scim_last_used.js";
 import { auditSubjectIndexMigration } from "./0029_audit_subject_index.js";
 import { organizationWebhooksMigration } from "./0031_organization_webhooks.js";
+import { auditOrganizationIndexMigration } from "./0032_audit_organization_index.js";
 
 /** All migrations in order. Names sort by their numeric prefix; never rename or edit a landed one. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -56,5 +57,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     "0028_scim_last_used": scimLastUsedMigration(dialect),
     "0029_audit_subject_index": auditSubjectIndexMigration(),
     "0031_organization_webhooks": organizationWebhooksMigration(dialect),
+    "0032_audit_organization_index": auditOrganizationIndexMigration(),
   };
 }
