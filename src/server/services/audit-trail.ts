@@ -93,8 +93,9 @@ class EntryInChangeStatement implements KyselyPlugin {
   }
 
   transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
-    if (this.#scope.written || this.#carrier) return node;
-    if (!returnsRows(node)) {
+    if (this.#scope.written) return node;
+    if (this.#carrier || !returnsRows(node)) {
+      // Another statement while the carrier's answer is out (it failed, or runs beside this one).
       if (!SelectQueryNode.is(node)) this.#wroteWithoutEntry = true;
       return node;
     }
