@@ -100,15 +100,23 @@ export function withEntry<N extends object>(node: N, entry: NewAuditEntry): N {
 export function mergeEntry(query: CompiledQuery): CompiledQuery {
   const entry = (query.query as { [ENTRY]?: NewAuditEntry })[ENTRY];
   if (!entry) return query;
-  const createdAt = entry.createdAt.toISOString();
-  const values: unknown[] = AUDIT_ENTRY_COLUMNS.map((column) => entry[column]);
-  values[1] = createdAt;
-  values.push(auditEntryBody(entry, createdAt));
+  const { values, body } = entryValues(entry);
   return {
     ...query,
     sql: `with "changed" as (${query.sql})${mergedText(query.parameters.length)}`,
-    parameters: [...query.parameters, ...values],
+    parameters: [...query.parameters, ...values, body],
   };
+}
+
+/**
+ * The entry's column values in AUDIT_ENTRY_COLUMNS order and its canonical body, with `createdAt`
+ * formatted once for both (PostgreSQL casts the text to timestamptz).
+ */
+function entryValues(entry: NewAuditEntry): { values: unknown[]; body: string } {
+  const createdAt = entry.createdAt.toISOString();
+  const values: unknown[] = AUDIT_ENTRY_COLUMNS.map((column) => entry[column]);
+  values[1] = createdAt;
+  return { values, body: auditEntryBody(entry, createdAt) };
 }
 
 /** SQLite has one writer at a time: the head is read, the entry hashed in Node, both written. */
@@ -133,15 +141,10 @@ export async function appendAuditEntry(
   entry: NewAuditEntry,
   db?: DB,
 ): Promise<{ seq: number; hash: string }> {
-  // Formatted once, for the hash and for the column (PostgreSQL casts the text to timestamptz).
-  const createdAt = entry.createdAt.toISOString();
-  const body = auditEntryBody(entry, createdAt);
-  const values: unknown[] = AUDIT_ENTRY_COLUMNS.map((column) => entry[column]);
-  values[1] = createdAt;
+  const { values, body } = entryValues(entry);
   if (dialect === "postgres") {
-    values.push(body);
     const { rows } = await trx.executeQuery<{ seq: number | string; hash: string }>(
-      CompiledQuery.raw(POSTGRES_APPEND, values),
+      CompiledQuery.raw(POSTGRES_APPEND, [...values, body]),
     );
     const appended = rows[0];
     if (!appended) throw new Error("the audit chain has no head row");
