@@ -119,8 +119,11 @@ function returnsRows(node: RootOperationNode): boolean {
   );
 }
 
+/** What a change tells its entry (ChangeFacts), and details of its own. */
+type AuditFacts = ChangeFacts & { details?: Record<string, unknown> };
+
 /** What a service learned about the request's entry: filled in where still unknown, details merged. */
-export function noteAudit(ctx: AuthContext, facts: ChangeFacts & { details?: Record<string, unknown> }): void {
+export function noteAudit(ctx: AuthContext, facts: AuditFacts): void {
   const scope = ctx.audit;
   if (!scope) return;
   if (facts.subjectId && !scope.subjectId) scope.subjectId = facts.subjectId;
@@ -181,11 +184,7 @@ function appendAlone(ctx: AuthContext, entry: NewAuditEntry): Promise<void> {
  * Writes the request's entry as a success inside the change's transaction `trx`, once per request:
  * call it where the change is made (the webhook outbox calls it for every event it is handed).
  */
-export async function auditChange(
-  ctx: AuthContext,
-  trx: DB,
-  facts: { subjectId?: string; organizationId?: string; details?: Record<string, unknown> } = {},
-): Promise<void> {
+export async function auditChange(ctx: AuthContext, trx: DB, facts: AuditFacts = {}): Promise<void> {
   const scope = ctx.audit;
   if (!scope || scope.written) return;
   noteAudit(ctx, facts);
@@ -208,7 +207,7 @@ export async function auditChange(
 export async function auditedChange<T>(
   ctx: AuthContext,
   change: (db: DB) => Promise<T>,
-  facts: { subjectId?: string; organizationId?: string; details?: Record<string, unknown> } = {},
+  facts: AuditFacts = {},
 ): Promise<T> {
   if (!auditPending(ctx)) return change(ctx.db);
   return ctx.db.transaction().execute(async (trx) => {
@@ -219,7 +218,7 @@ export async function auditedChange<T>(
 }
 
 /** The subject and organization a webhook event's row names. */
-function factsOfEvent(event: WebhookEvent, data: unknown): { subjectId?: string; organizationId?: string } {
+function factsOfEvent(event: WebhookEvent, data: unknown): ChangeFacts {
   const row = (Array.isArray(data) ? data[0] : data) as Record<string, unknown> | undefined;
   if (!row) return {};
   const text = (key: string) => (typeof row[key] === "string" ? (row[key] as string) : undefined);
