@@ -428,4 +428,28 @@ describe("route splitting", () => {
       false,
     ]);
   });
+
+  it("keeps the current page, marked busy, while the next area's code loads, then shows it", async () => {
+    const user = person("Rhea Router");
+    await signUpByApi(user);
+    const page = await pageFor(user);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/assets\/account-pages-[^/]*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.locator("#shell-nav").getByRole("link", { name: "Account" }).click();
+    await expect.poll(() => page.locator("main").getAttribute("aria-busy")).toBe("true");
+    // Under React.lazy the page gave way to a loading line here, and React then held that line for at
+    // least 300 ms after the code arrived.
+    expect(await page.getByTestId("home-title").isVisible()).toBe(true);
+    expect(page.url()).toBe(`${e2e.service.origin}/`);
+    release();
+    await expect.poll(() => page.getByTestId("gh-user-profile").getAttribute("data-section")).toBe("profile");
+    expect(page.url()).toBe(`${e2e.service.origin}/account`);
+    expect(await page.locator("main").getAttribute("aria-busy")).toBeNull();
+  });
 });

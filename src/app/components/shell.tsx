@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useState } from "react";
-import { Navigate, NavLink, Outlet, useLocation, useNavigate } from "react-router";
+import { Navigate, NavLink, Outlet, useLocation, useNavigate, useNavigation } from "react-router";
 import type { MessageKey } from "../../i18n/index.js";
 import { OrganizationSwitcher, UserButton, useIsAdmin, useSession } from "../../react/index.js";
 import { authClient } from "../lib/client.js";
@@ -14,7 +14,11 @@ import { Button, FormError, Loading, Notice } from "./ui.js";
 export function RequireSession({ children }: { children: ReactNode }) {
   const session = useSession();
   const location = useLocation();
+  const navigating = useNavigation().state !== "idle";
   if (session.isPending || (session.isRefetching && !session.data)) return <Loading />;
+  // Signed out on the way to another page (sign-out leads to sign-in, whose module may still be
+  // loading): that page decides, not a redirect back to the one being left.
+  if (!session.data && navigating) return <Loading />;
   if (!session.data) {
     // An error handed to the application (`/?error=...` from a failed sign-in) is shown on sign-in.
     const params = new URLSearchParams(location.search);
@@ -103,6 +107,8 @@ export function AppShell() {
   const stop = useSubmit(authClient.admin.stopImpersonating);
   const t = useT();
   const location = useLocation();
+  // The router keeps the current page while it loads the next one's module: say the page is changing.
+  const loadingPage = useNavigation().state === "loading";
   // Narrow screens fold the main nav behind a menu button (styles.css); a page change folds it again.
   const [navOpen, setNavOpen] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the path is the trigger, not a value read
@@ -187,7 +193,7 @@ export function AppShell() {
           ))}
         </ul>
       </nav>
-      <main id="main" className="shell-main">
+      <main id="main" className="shell-main" aria-busy={loadingPage || undefined}>
         <CredentialsRemovedNotice />
         <Outlet />
       </main>
