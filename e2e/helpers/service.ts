@@ -7,7 +7,7 @@ import type { Logger } from "../../src/server/logger.js";
 import { createServiceApp } from "../../src/service-app.js";
 import { type MailCapture, startMailCapture } from "../../test/helpers/mail.js";
 import { TEST_SECRET, testHasher } from "../../test/helpers/server.js";
-import { signInInBrowser } from "./browser.js";
+import { AXE_PATH, axeResponse, signInInBrowser } from "./browser.js";
 
 export interface Service {
   /** `http://127.0.0.1:<port>`: the application and, under /api/auth, the API. */
@@ -42,7 +42,10 @@ export async function startService(input: ServiceInput = {}): Promise<Service> {
   const mail = input.developmentOutbox ? null : await startMailCapture();
   let app: ReturnType<typeof createServiceApp> | null = null;
   const server = serve({
-    fetch: (request, env) => (app ? app.fetch(request, env) : new Response(null, { status: 503 })),
+    fetch: (request, env) => {
+      if (new URL(request.url).pathname === AXE_PATH) return axeResponse();
+      return app ? app.fetch(request, env) : new Response(null, { status: 503 });
+    },
     port: 0,
     hostname: "127.0.0.1",
   });
