@@ -69,6 +69,8 @@ afterAll(async () => {
 const installedVersion = (name: string) =>
   (JSON.parse(readFileSync(join(REPO, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
 
+/** Consumers' declarations are checked under the project's TypeScript and under this one too. */
+const TYPESCRIPT_5 = { alias: "typescript5", version: "5.9.3" } as const;
 const npm = (args: string[], cwd: string) =>
   run("npm", args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: "false" } });
 
@@ -243,7 +245,11 @@ describe("the npm package", () => {
           "gatehouse-auth": `file:${join(work, packed!.filename)}`,
           ...pinned([onSqlite ? "better-sqlite3" : "pg", "react", "react-dom"]),
         },
-        devDependencies: pinned(["typescript", "@types/node", "@types/react", "@types/react-dom"]),
+        devDependencies: {
+          ...pinned(["typescript", "@types/node", "@types/react", "@types/react-dom"]),
+          // The last TypeScript written in TypeScript, which many consumers still build with.
+          [TYPESCRIPT_5.alias]: `npm:typescript@${TYPESCRIPT_5.version}`,
+        },
       }),
     );
   }, 240_000);
@@ -280,6 +286,7 @@ describe("the npm package", () => {
           // Our declarations are checked too: they must not name an optional peer (pg, ioredis).
           skipLibCheck: false,
           types: ["node"],
+          rootDir: "src",
           outDir: "build",
         },
         include: ["src"],
@@ -287,6 +294,10 @@ describe("the npm package", () => {
     );
     await run(join(consumer, "node_modules/.bin/tsc"), ["-p", "."], { cwd: consumer }).catch((error) => {
       throw new Error(`tsc failed:\n${error.stdout}${error.stderr}`);
+    });
+    const tsc5 = join(consumer, "node_modules", TYPESCRIPT_5.alias, "bin/tsc");
+    await run(process.execPath, [tsc5, "--noEmit", "-p", "."], { cwd: consumer }).catch((error) => {
+      throw new Error(`tsc ${TYPESCRIPT_5.version} failed:\n${error.stdout}${error.stderr}`);
     });
     const { stdout } = await run(process.execPath, ["build/main.js"], {
       cwd: consumer,
