@@ -452,4 +452,32 @@ describe("route splitting", () => {
     expect(page.url()).toBe(`${e2e.service.origin}/account`);
     expect(await page.locator("main").getAttribute("aria-busy")).toBeNull();
   });
+
+  it("reloads at the page's address when its module is gone (a newer build), once, then says so", async () => {
+    const user = person("Nora Newbuild");
+    await signUpByApi(user);
+    const page = await pageFor(user);
+    let loads = 0;
+    page.on("load", () => {
+      loads += 1;
+    });
+    // The account module answers 404 once, as a tab from before a deployment would meet it.
+    let refusals = 1;
+    await page.route(/\/assets\/account-pages-[^/]*\.js$/, (route) =>
+      refusals-- > 0 ? route.fulfill({ status: 404, body: "" }) : route.continue(),
+    );
+    await page.locator("#shell-nav").getByRole("link", { name: "Account" }).click();
+    await expect.poll(() => page.getByTestId("gh-user-profile").getAttribute("data-section")).toBe("profile");
+    expect(page.url()).toBe(`${e2e.service.origin}/account`);
+    expect(loads).toBe(1);
+
+    // Gone for good: one reload, then a page that says so instead of reloading again.
+    await page.route(/\/assets\/organization-pages-[^/]*\.js$/, (route) => route.fulfill({ status: 404, body: "" }));
+    await page.locator("#shell-nav").getByRole("link", { name: "Organization" }).click();
+    await page.getByTestId("page-error").waitFor();
+    expect(page.url()).toBe(`${e2e.service.origin}/organization`);
+    expect(loads).toBe(2);
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("This page could not be shown");
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
 });

@@ -3,6 +3,7 @@ import { type ComponentType, StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { createBrowserRouter, RouterProvider } from "react-router";
 import { AuthProvider } from "../react/index.js";
+import { PageError } from "./components/page-error.js";
 import { AppShell } from "./components/shell.js";
 import { Loading } from "./components/ui.js";
 import { authClient, queryClient } from "./lib/client.js";
@@ -38,101 +39,107 @@ const outboxPage = () => import("./pages/outbox-page.js");
 const magicLinkPages = () => import("./pages/magic-link-page.js");
 
 const router = createBrowserRouter([
-  { path: "/sign-in", ...page(authPages, (m) => m.SignInPage) },
-  { path: "/sign-up", ...page(authPages, (m) => m.SignUpPage) },
-  { path: "/two-factor", ...page(authPages, (m) => m.TwoFactorPage) },
-  { path: "/magic-link", ...page(magicLinkPages, (m) => m.MagicLinkPage) },
-  { path: "/sign-in/link", ...page(authPages, (m) => m.SignInLinkPage) },
-  { path: "/sign-in/code", ...page(authPages, (m) => m.EmailCodePage) },
-  { path: "/forgot-password", ...page(authPages, (m) => m.ForgotPasswordPage) },
-  { path: "/reset-password", ...page(authPages, (m) => m.ResetPasswordPage) },
-  { path: "/secure-account", ...page(authPages, (m) => m.SecureAccountPage) },
-  { path: "/verified", ...page(authPages, (m) => m.VerifiedPage) },
-  { path: "/verify-email", ...page(authPages, (m) => m.VerifyEmailConfirmPage) },
-  { path: "/accept-invitation/:id", ...page(miscPages, (m) => m.AcceptInvitationPage) },
-  // Signed out too: whoever forgot their password must be able to read the reset mail (development only).
-  { path: "/dev/outbox", ...page(outboxPage, (m) => m.OutboxPage) },
   {
-    path: "/dev/components",
-    ...page(
-      () => import("./pages/components-page.js"),
-      (m) => m.ComponentsPage,
-    ),
-  },
-  {
-    element: <AppShell />,
+    // A page that cannot be shown (its module from an older build, say) gets this, not the router's own.
+    errorElement: <PageError />,
     children: [
-      { index: true, ...page(miscPages, (m) => m.HomePage) },
+      { path: "/sign-in", ...page(authPages, (m) => m.SignInPage) },
+      { path: "/sign-up", ...page(authPages, (m) => m.SignUpPage) },
+      { path: "/two-factor", ...page(authPages, (m) => m.TwoFactorPage) },
+      { path: "/magic-link", ...page(magicLinkPages, (m) => m.MagicLinkPage) },
+      { path: "/sign-in/link", ...page(authPages, (m) => m.SignInLinkPage) },
+      { path: "/sign-in/code", ...page(authPages, (m) => m.EmailCodePage) },
+      { path: "/forgot-password", ...page(authPages, (m) => m.ForgotPasswordPage) },
+      { path: "/reset-password", ...page(authPages, (m) => m.ResetPasswordPage) },
+      { path: "/secure-account", ...page(authPages, (m) => m.SecureAccountPage) },
+      { path: "/verified", ...page(authPages, (m) => m.VerifiedPage) },
+      { path: "/verify-email", ...page(authPages, (m) => m.VerifyEmailConfirmPage) },
+      { path: "/accept-invitation/:id", ...page(miscPages, (m) => m.AcceptInvitationPage) },
+      // Signed out too: whoever forgot their password must be able to read the reset mail (development only).
+      { path: "/dev/outbox", ...page(outboxPage, (m) => m.OutboxPage) },
       {
-        path: "account",
-        ...page(accountPages, (m) => m.AccountLayout),
-        children: [
-          { index: true, ...page(accountPages, (m) => m.ProfilePage) },
-          { path: "security", ...page(accountPages, (m) => m.SecurityPage) },
-          { path: "sessions", ...page(accountPages, (m) => m.SessionsPage) },
-          { path: "linked", ...page(accountPages, (m) => m.LinkedAccountsPage) },
-          { path: "delete", ...page(accountPages, (m) => m.DeleteAccountPage) },
-        ],
-      },
-      { path: "organizations/new", ...page(organizationPages, (m) => m.CreateOrganizationPage) },
-      {
-        path: "organization",
-        ...page(organizationPages, (m) => m.OrganizationLayout),
-        children: [
-          { index: true, ...page(organizationPages, (m) => m.OrganizationSettingsPage) },
-          { path: "members", ...page(organizationPages, (m) => m.MembersPage) },
-          { path: "invitations", ...page(organizationPages, (m) => m.InvitationsPage) },
-          { path: "teams", ...page(organizationPages, (m) => m.TeamsPage) },
-          {
-            path: "connections",
-            ...page(
-              () => import("./pages/connections-page.js"),
-              (m) => m.ConnectionsPage,
-            ),
-          },
-          {
-            path: "directory",
-            ...page(
-              () => import("./pages/directory-page.js"),
-              (m) => m.DirectoryPage,
-            ),
-          },
-          {
-            path: "policy",
-            ...page(
-              () => import("./pages/policy-page.js"),
-              (m) => m.PolicyPage,
-            ),
-          },
-          {
-            path: "audit",
-            ...page(
-              () => import("./pages/organization-audit-page.js"),
-              (m) => m.OrganizationAuditPage,
-            ),
-          },
-          {
-            path: "webhooks",
-            ...page(
-              () => import("./pages/organization-webhooks-page.js"),
-              (m) => m.OrganizationWebhooksPage,
-            ),
-          },
-        ],
+        path: "/dev/components",
+        ...page(
+          () => import("./pages/components-page.js"),
+          (m) => m.ComponentsPage,
+        ),
       },
       {
-        path: "admin",
-        ...page(adminPages, (m) => m.AdminLayout),
+        element: <AppShell />,
         children: [
-          { index: true, ...page(adminPages, (m) => m.UsersPage) },
+          { index: true, ...page(miscPages, (m) => m.HomePage) },
           {
-            path: "users/:id",
-            ...page(
-              () => import("./pages/admin-user-page.js"),
-              (m) => m.AdminUserPage,
-            ),
+            path: "account",
+            ...page(accountPages, (m) => m.AccountLayout),
+            children: [
+              { index: true, ...page(accountPages, (m) => m.ProfilePage) },
+              { path: "security", ...page(accountPages, (m) => m.SecurityPage) },
+              { path: "sessions", ...page(accountPages, (m) => m.SessionsPage) },
+              { path: "linked", ...page(accountPages, (m) => m.LinkedAccountsPage) },
+              { path: "delete", ...page(accountPages, (m) => m.DeleteAccountPage) },
+            ],
           },
-          { path: "audit", ...page(adminPages, (m) => m.AuditLogPage) },
+          { path: "organizations/new", ...page(organizationPages, (m) => m.CreateOrganizationPage) },
+          {
+            path: "organization",
+            ...page(organizationPages, (m) => m.OrganizationLayout),
+            children: [
+              { index: true, ...page(organizationPages, (m) => m.OrganizationSettingsPage) },
+              { path: "members", ...page(organizationPages, (m) => m.MembersPage) },
+              { path: "invitations", ...page(organizationPages, (m) => m.InvitationsPage) },
+              { path: "teams", ...page(organizationPages, (m) => m.TeamsPage) },
+              {
+                path: "connections",
+                ...page(
+                  () => import("./pages/connections-page.js"),
+                  (m) => m.ConnectionsPage,
+                ),
+              },
+              {
+                path: "directory",
+                ...page(
+                  () => import("./pages/directory-page.js"),
+                  (m) => m.DirectoryPage,
+                ),
+              },
+              {
+                path: "policy",
+                ...page(
+                  () => import("./pages/policy-page.js"),
+                  (m) => m.PolicyPage,
+                ),
+              },
+              {
+                path: "audit",
+                ...page(
+                  () => import("./pages/organization-audit-page.js"),
+                  (m) => m.OrganizationAuditPage,
+                ),
+              },
+              {
+                path: "webhooks",
+                ...page(
+                  () => import("./pages/organization-webhooks-page.js"),
+                  (m) => m.OrganizationWebhooksPage,
+                ),
+              },
+            ],
+          },
+          {
+            path: "admin",
+            ...page(adminPages, (m) => m.AdminLayout),
+            children: [
+              { index: true, ...page(adminPages, (m) => m.UsersPage) },
+              {
+                path: "users/:id",
+                ...page(
+                  () => import("./pages/admin-user-page.js"),
+                  (m) => m.AdminUserPage,
+                ),
+              },
+              { path: "audit", ...page(adminPages, (m) => m.AuditLogPage) },
+            ],
+          },
         ],
       },
     ],

@@ -794,6 +794,10 @@ export const de: Catalogue = {
   "details.team.switched": "{team} ist jetzt Ihr aktives Team.",
   "details.team.cleared": "Jetzt ist kein Team aktiv.",
   "details.loading.page": "Seite wird geladen",
+  "details.pageError.title": "Diese Seite konnte nicht angezeigt werden",
+  "details.pageError.text":
+    "Gatehouse wurde vielleicht aktualisiert, seit dieser Tab geöffnet wurde. Neu laden hilft meistens.",
+  "details.pageError.reload": "Seite neu laden",
   "directory.title": "Verzeichnis",
   "directory.intro":
     "Verbinden Sie Ihren Identitätsanbieter (Okta, Microsoft Entra ID, OneLogin, …) per SCIM: Er legt dann die Mitglieder dieser Organisation an, hält sie aktuell und entfernt sie.",

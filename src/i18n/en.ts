@@ -764,6 +764,9 @@ export const en = {
   "details.team.switched": "{team} is now your active team.",
   "details.team.cleared": "No team is active now.",
   "details.loading.page": "Loading page",
+  "details.pageError.title": "This page could not be shown",
+  "details.pageError.text": "Gatehouse may have been updated since this tab opened. Reloading usually fixes it.",
+  "details.pageError.reload": "Reload the page",
   "directory.title": "Directory",
   "directory.intro":
     "Connect your identity provider (Okta, Microsoft Entra ID, OneLogin, …) with SCIM: it then creates, updates and removes this organization's members.",

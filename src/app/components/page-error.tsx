@@ -1,0 +1,57 @@
+import { useEffect } from "react";
+import { useT } from "../lib/i18n.js";
+import { AuthLayout } from "./shell.js";
+import { Button } from "./ui.js";
+
+/**
+ * Vite says when a page's module (or a stylesheet it needs) fails to load: after a deployment the
+ * previous build's chunks are gone, and a tab opened before it asks for them on its next first visit
+ * to an area.
+ */
+let moduleLoadFailed = false;
+globalThis.addEventListener?.("vite:preloadError", () => {
+  moduleLoadFailed = true;
+});
+
+const reloadKey = "gatehouse.reloadedFor";
+/** One reload per address within 10 s, so a module that is really missing cannot loop the page. */
+const RELOAD_WINDOW_MS = 10_000;
+
+function reloadOnce(): boolean {
+  const here = globalThis.location.href;
+  try {
+    const last = JSON.parse(globalThis.sessionStorage.getItem(reloadKey) ?? "null") as {
+      href: string;
+      at: number;
+    } | null;
+    if (last && last.href === here && Date.now() - last.at < RELOAD_WINDOW_MS) return false;
+    globalThis.sessionStorage.setItem(reloadKey, JSON.stringify({ href: here, at: Date.now() }));
+  } catch {
+    return false;
+  }
+  globalThis.location.reload();
+  return true;
+}
+
+/**
+ * What the router shows when a page cannot be: a module from an older build reloads the page once, at
+ * the address it was going to (the new build's modules then load); anything else, or a second
+ * failure, says so and offers a reload.
+ */
+export function PageError() {
+  const t = useT();
+  useEffect(() => {
+    if (moduleLoadFailed) {
+      moduleLoadFailed = false;
+      reloadOnce();
+    }
+  }, []);
+  return (
+    <AuthLayout titleKey="details.pageError.title">
+      <p data-testid="page-error">{t("details.pageError.text")}</p>
+      <Button type="button" onClick={() => globalThis.location.reload()}>
+        {t("details.pageError.reload")}
+      </Button>
+    </AuthLayout>
+  );
+}
