@@ -39,6 +39,9 @@ export function createServiceApp(auth: Auth, appDir = APPLICATION_DIR): Hono {
   root.use("/*", applicationPageHeaders(auth.context));
   if (servesApplication(appDir)) {
     root.use("/*", serveStatic({ root: appDir, onFound: cacheFor }));
+    // A chunk this build does not have (a tab from an older build asks for one) is missing, not a
+    // page: a 404 fails its import plainly, where the shell as JavaScript would fail on its type.
+    root.get("/assets/*", (c) => c.notFound());
     root.get("*", serveStatic({ path: `${appDir}/index.html`, onFound: cacheFor }));
   }
   return root;

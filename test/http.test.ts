@@ -429,6 +429,7 @@ describe("application files", () => {
       }
       // A missing asset is not an application page, and nothing about it is kept.
       const missing = await get("/assets/gone-Zz99Yy88.js");
+      expect(missing.status).toBe(404);
       expect(missing.headers.get("cache-control") ?? "").not.toContain("immutable");
       const api = await get("/api/auth/ok");
       expect(api.headers.get("cache-control") ?? "").not.toContain("immutable");
