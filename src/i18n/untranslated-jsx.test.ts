@@ -35,6 +35,13 @@ interface Node {
 const isNode = (value: unknown): value is Node =>
   typeof value === "object" && value !== null && typeof (value as Node).type === "string";
 
+/** The text of a string literal, or of a template literal without substitutions; else null. */
+function stringLiteral(node: Node): string | null {
+  if (node.type === "Literal") return typeof node.value === "string" ? node.value : null;
+  const quasis = node.quasis as { value: { cooked: string } }[] | undefined;
+  return node.type === "TemplateLiteral" && quasis?.length === 1 ? quasis[0]!.value.cooked : null;
+}
+
 function untranslatedText(fileName: string, source: string): string[] {
   const found: string[] = [];
   const where = (node: Node) => `${fileName}:${source.slice(0, node.start).split("\n").length}`;
@@ -46,17 +53,10 @@ function untranslatedText(fileName: string, source: string): string[] {
       const attribute = name.type === "JSXIdentifier" ? (name.name as string) : "";
       const value = node.value as Node | null;
       const literal =
-        value?.type === "Literal"
-          ? value.value
-          : value?.type === "JSXExpressionContainer" && isNode(value.expression)
-            ? value.expression.type === "Literal"
-              ? value.expression.value
-              : // A template without substitutions is a string literal too.
-                value.expression.type === "TemplateLiteral" && (value.expression.expressions as Node[]).length === 0
-                ? (value.expression.quasis as { value: { cooked: string } }[])[0]!.value.cooked
-                : null
-            : null;
-      if (readAttributes.has(attribute) && typeof literal === "string" && hasLetter.test(literal))
+        value?.type === "JSXExpressionContainer" && isNode(value.expression)
+          ? stringLiteral(value.expression)
+          : value && stringLiteral(value);
+      if (readAttributes.has(attribute) && literal && hasLetter.test(literal))
         found.push(`${where(node)} ${attribute}="${literal}"`);
     }
     for (const child of Object.values(node)) {
