@@ -480,4 +480,16 @@ describe("route splitting", () => {
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("This page could not be shown");
     expect(await seriousA11yViolations(page)).toEqual([]);
   });
+
+  it("says an address has no page, and leads home", async () => {
+    const page = await (await e2e.newContext()).newPage();
+    await page.goto(`${e2e.service.origin}/no-such-page`);
+    await page.getByTestId("page-not-found").waitFor();
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Page not found");
+    expect(await page.title()).toContain("Page not found");
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByRole("link", { name: "Go to the home page" }).click();
+    // Signed out, home asks for a sign-in first.
+    await page.waitForURL(`${e2e.service.origin}/sign-in?redirectTo=%2F`);
+  });
 });

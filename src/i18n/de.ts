@@ -794,6 +794,9 @@ export const de: Catalogue = {
   "details.team.switched": "{team} ist jetzt Ihr aktives Team.",
   "details.team.cleared": "Jetzt ist kein Team aktiv.",
   "details.loading.page": "Seite wird geladen",
+  "details.pageNotFound.title": "Seite nicht gefunden",
+  "details.pageNotFound.text": "Unter dieser Adresse gibt es keine Seite.",
+  "details.pageNotFound.home": "Zur Startseite",
   "details.pageError.title": "Diese Seite konnte nicht angezeigt werden",
   "details.pageError.text":
     "Gatehouse wurde vielleicht aktualisiert, seit dieser Tab geöffnet wurde. Neu laden hilft meistens.",

@@ -1,4 +1,5 @@
 import { useEffect } from "react";
+import { isRouteErrorResponse, Link, useRouteError } from "react-router";
 import { useT } from "../lib/i18n.js";
 import { AuthLayout } from "./shell.js";
 import { Button } from "./ui.js";
@@ -34,18 +35,28 @@ function reloadOnce(): boolean {
 }
 
 /**
- * What the router shows when a page cannot be: a module from an older build reloads the page once, at
- * the address it was going to (the new build's modules then load); anything else, or a second
- * failure, says so and offers a reload.
+ * What the router shows when a page cannot be: an address the application has no page for says so;
+ * a module from an older build reloads the page once, at the address it was going to (the new build's
+ * modules then load); anything else, or a second failure, says so and offers a reload.
  */
 export function PageError() {
   const t = useT();
+  const error = useRouteError();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
   useEffect(() => {
     if (moduleLoadFailed) {
       moduleLoadFailed = false;
       reloadOnce();
     }
   }, []);
+  if (notFound) {
+    return (
+      <AuthLayout titleKey="details.pageNotFound.title">
+        <p data-testid="page-not-found">{t("details.pageNotFound.text")}</p>
+        <Link to="/">{t("details.pageNotFound.home")}</Link>
+      </AuthLayout>
+    );
+  }
   return (
     <AuthLayout titleKey="details.pageError.title">
       <p data-testid="page-error">{t("details.pageError.text")}</p>
