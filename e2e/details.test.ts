@@ -492,4 +492,24 @@ describe("route splitting", () => {
     // Signed out, home asks for a sign-in first.
     await page.waitForURL(`${e2e.service.origin}/sign-in?redirectTo=%2F`);
   });
+
+  it("starts loading an area when its nav link is pointed at or focused, before the click", async () => {
+    const user = person("Pia Prefetch");
+    await signUpByApi(user);
+    const page = await pageFor(user);
+    const scripts: string[] = [];
+    page.on("request", (request) => {
+      if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+    });
+    const requested = (area: string) => scripts.some((path) => path.includes(`/${area}-`));
+    const nav = page.locator("#shell-nav");
+    expect([requested("account-pages"), requested("organization-pages")]).toEqual([false, false]);
+    await nav.getByRole("link", { name: "Account" }).hover();
+    await expect.poll(() => requested("account-pages")).toBe(true);
+    await nav.getByRole("link", { name: "Organization" }).focus();
+    await expect.poll(() => requested("organization-pages")).toBe(true);
+    // Loaded, not visited.
+    expect(page.url()).toBe(`${e2e.service.origin}/`);
+    expect(await page.getByTestId("home-title").isVisible()).toBe(true);
+  });
 });

@@ -3,6 +3,15 @@ import { type ComponentType, StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { createBrowserRouter, RouterProvider } from "react-router";
 import { AuthProvider } from "../react/index.js";
+import {
+  accountPages,
+  adminPages,
+  authPages,
+  magicLinkPages,
+  miscPages,
+  organizationPages,
+  outboxPage,
+} from "./areas.js";
 import { PageError } from "./components/page-error.js";
 import { AppShell } from "./components/shell.js";
 import { Loading } from "./components/ui.js";
@@ -29,14 +38,6 @@ function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
     hydrateFallbackElement: <PageLoading />,
   };
 }
-
-const authPages = () => import("./pages/auth-pages.js");
-const accountPages = () => import("./pages/account-pages.js");
-const organizationPages = () => import("./pages/organization-pages.js");
-const adminPages = () => import("./pages/admin-pages.js");
-const miscPages = () => import("./pages/misc-pages.js");
-const outboxPage = () => import("./pages/outbox-page.js");
-const magicLinkPages = () => import("./pages/magic-link-page.js");
 
 const router = createBrowserRouter([
   {

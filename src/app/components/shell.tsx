@@ -3,6 +3,7 @@ import { type ReactNode, useEffect, useState } from "react";
 import { Navigate, NavLink, Outlet, useLocation, useNavigate, useNavigation } from "react-router";
 import type { MessageKey } from "../../i18n/index.js";
 import { OrganizationSwitcher, UserButton, useIsAdmin, useSession } from "../../react/index.js";
+import { prefetchArea } from "../areas.js";
 import { authClient } from "../lib/client.js";
 import { useAppConfig } from "../lib/config.js";
 import { usePageTitle, useT } from "../lib/i18n.js";
@@ -186,7 +187,12 @@ export function AppShell() {
         <ul>
           {nav.map((item) => (
             <li key={item.to}>
-              <NavLink to={item.to} end={item.end}>
+              <NavLink
+                to={item.to}
+                end={item.end}
+                onPointerEnter={() => prefetchArea(item.to)}
+                onFocus={() => prefetchArea(item.to)}
+              >
                 {item.label}
               </NavLink>
             </li>

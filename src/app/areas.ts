@@ -1,0 +1,27 @@
+/**
+ * The application's areas, each its own chunk (main.tsx's routes load them on first visit), and the
+ * shell's way to start loading one before it is asked for.
+ */
+export const authPages = () => import("./pages/auth-pages.js");
+export const accountPages = () => import("./pages/account-pages.js");
+export const organizationPages = () => import("./pages/organization-pages.js");
+export const adminPages = () => import("./pages/admin-pages.js");
+export const miscPages = () => import("./pages/misc-pages.js");
+export const outboxPage = () => import("./pages/outbox-page.js");
+export const magicLinkPages = () => import("./pages/magic-link-page.js");
+
+const byNavPath: Readonly<Record<string, () => Promise<unknown>>> = {
+  "/": miscPages,
+  "/account": accountPages,
+  "/organization": organizationPages,
+  "/admin": adminPages,
+  "/dev/outbox": outboxPage,
+};
+
+/**
+ * Starts loading the area a main-nav link leads to, when the pointer rests on it or it takes focus:
+ * by the click the module has usually arrived. A failure is left to the visit, which reports it.
+ */
+export function prefetchArea(path: string): void {
+  byNavPath[path]?.().catch(() => {});
+}
