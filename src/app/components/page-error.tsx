@@ -18,20 +18,20 @@ const reloadKey = "gatehouse.reloadedFor";
 /** One reload per address within 10 s, so a module that is really missing cannot loop the page. */
 const RELOAD_WINDOW_MS = 10_000;
 
-function reloadOnce(): boolean {
+function reloadOnce(): void {
   const here = globalThis.location.href;
   try {
     const last = JSON.parse(globalThis.sessionStorage.getItem(reloadKey) ?? "null") as {
       href: string;
       at: number;
     } | null;
-    if (last && last.href === here && Date.now() - last.at < RELOAD_WINDOW_MS) return false;
+    if (last && last.href === here && Date.now() - last.at < RELOAD_WINDOW_MS) return;
     globalThis.sessionStorage.setItem(reloadKey, JSON.stringify({ href: here, at: Date.now() }));
   } catch {
-    return false;
+    // No session storage (a private window may refuse it): no way to tell a loop, so no reload.
+    return;
   }
   globalThis.location.reload();
-  return true;
 }
 
 /**
