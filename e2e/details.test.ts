@@ -474,6 +474,7 @@ describe("route splitting", () => {
     // Gone for good: one reload, then a page that says so instead of reloading again.
     await page.route(/\/assets\/organization-pages-[^/]*\.js$/, (route) => route.fulfill({ status: 404, body: "" }));
     await page.locator("#shell-nav").getByRole("link", { name: "Organization" }).click();
+    await expect.poll(() => loads).toBe(2);
     await page.getByTestId("page-error").waitFor();
     expect(page.url()).toBe(`${e2e.service.origin}/organization`);
     expect(loads).toBe(2);

@@ -2,7 +2,7 @@ import { useEffect } from "react";
 import { isRouteErrorResponse, Link, useRouteError } from "react-router";
 import { useT } from "../lib/i18n.js";
 import { AuthLayout } from "./shell.js";
-import { Button } from "./ui.js";
+import { Button, Loading } from "./ui.js";
 
 /**
  * Vite says when a page's module (or a stylesheet it needs) fails to load: after a deployment the
@@ -18,37 +18,43 @@ const reloadKey = "gatehouse.reloadedFor";
 /** One reload per address within 10 s, so a module that is really missing cannot loop the page. */
 const RELOAD_WINDOW_MS = 10_000;
 
-function reloadOnce(): void {
-  const here = globalThis.location.href;
+interface ReloadRecord {
+  href: string;
+  at: number;
+}
+
+/** Whether this address may be reloaded now: not reloaded in the last 10 s, and the record kept. */
+function mayReload(here: string): boolean {
   try {
-    const last = JSON.parse(globalThis.sessionStorage.getItem(reloadKey) ?? "null") as {
-      href: string;
-      at: number;
-    } | null;
-    if (last && last.href === here && Date.now() - last.at < RELOAD_WINDOW_MS) return;
-    globalThis.sessionStorage.setItem(reloadKey, JSON.stringify({ href: here, at: Date.now() }));
+    const last = JSON.parse(globalThis.sessionStorage.getItem(reloadKey) ?? "null") as ReloadRecord | null;
+    return !(last && last.href === here && Date.now() - last.at < RELOAD_WINDOW_MS);
   } catch {
     // No session storage (a private window may refuse it): no way to tell a loop, so no reload.
-    return;
+    return false;
   }
-  globalThis.location.reload();
 }
 
 /**
  * What the router shows when a page cannot be: an address the application has no page for says so;
  * a module from an older build reloads the page once, at the address it was going to (the new build's
- * modules then load); anything else, or a second failure, says so and offers a reload.
+ * modules then load), showing the loading line meanwhile; anything else, or a second failure, says so
+ * and offers a reload.
  */
 export function PageError() {
   const t = useT();
   const error = useRouteError();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const reloading = moduleLoadFailed && mayReload(globalThis.location.href);
   useEffect(() => {
-    if (moduleLoadFailed) {
-      moduleLoadFailed = false;
-      reloadOnce();
-    }
-  }, []);
+    if (!reloading) return;
+    moduleLoadFailed = false;
+    const here = globalThis.location.href;
+    // Checked again: under StrictMode this runs twice, and the second must not reload again.
+    if (!mayReload(here)) return;
+    globalThis.sessionStorage.setItem(reloadKey, JSON.stringify({ href: here, at: Date.now() } satisfies ReloadRecord));
+    globalThis.location.reload();
+  }, [reloading]);
+  if (reloading) return <Loading label={t("details.loading.page")} />;
   if (notFound) {
     return (
       <AuthLayout titleKey="details.pageNotFound.title">
