@@ -14,16 +14,12 @@ import {
 } from "./areas.js";
 import { PageError } from "./components/page-error.js";
 import { AppShell } from "./components/shell.js";
-import { Loading } from "./components/ui.js";
+import { PageLoading } from "./components/ui.js";
 import { authClient, queryClient } from "./lib/client.js";
-import { I18nProvider, useT } from "./lib/i18n.js";
+import { I18nProvider } from "./lib/i18n.js";
 import { applyStoredTheme } from "./lib/theme.js";
 import "../react/components.css";
 import "./styles.css";
-
-function PageLoading() {
-  return <Loading label={useT()("details.loading.page")} />;
-}
 
 /**
  * A page whose module loads on first visit (each area is its own chunk, so the first screen does not

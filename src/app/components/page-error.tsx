@@ -2,7 +2,7 @@ import { useEffect } from "react";
 import { isRouteErrorResponse, Link, useRouteError } from "react-router";
 import { useT } from "../lib/i18n.js";
 import { AuthLayout } from "./shell.js";
-import { Button, Loading } from "./ui.js";
+import { Button, PageLoading } from "./ui.js";
 
 /**
  * Vite says when a page's module (or a stylesheet it needs) fails to load: after a deployment the
@@ -23,7 +23,7 @@ interface ReloadRecord {
   at: number;
 }
 
-/** Whether this address may be reloaded now: not reloaded in the last 10 s, and the record kept. */
+/** Whether this address may be reloaded now: session storage records no reload of it in the last 10 s. */
 function mayReload(here: string): boolean {
   try {
     const last = JSON.parse(globalThis.sessionStorage.getItem(reloadKey) ?? "null") as ReloadRecord | null;
@@ -54,7 +54,7 @@ export function PageError() {
     globalThis.sessionStorage.setItem(reloadKey, JSON.stringify({ href: here, at: Date.now() } satisfies ReloadRecord));
     globalThis.location.reload();
   }, [reloading]);
-  if (reloading) return <Loading label={t("details.loading.page")} />;
+  if (reloading) return <PageLoading />;
   if (notFound) {
     return (
       <AuthLayout titleKey="details.pageNotFound.title">

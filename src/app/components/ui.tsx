@@ -53,3 +53,8 @@ export function Loading({ label }: { label?: string }) {
     </p>
   );
 }
+
+/** The line shown while a page's module loads (or the page reloads for a newer build's). */
+export function PageLoading() {
+  return <Loading label={useT()("details.loading.page")} />;
+}
