@@ -10,18 +10,11 @@ export const miscPages = () => import("./pages/misc-pages.js");
 export const outboxPage = () => import("./pages/outbox-page.js");
 export const magicLinkPages = () => import("./pages/magic-link-page.js");
 
-const byNavPath: Readonly<Record<string, () => Promise<unknown>>> = {
-  "/": miscPages,
-  "/account": accountPages,
-  "/organization": organizationPages,
-  "/admin": adminPages,
-  "/dev/outbox": outboxPage,
-};
-
 /**
- * Starts loading the area a main-nav link leads to, when the pointer rests on it or it takes focus:
- * by the click the module has usually arrived. A failure is left to the visit, which reports it.
+ * Starts loading an area before it is asked for (the shell's nav links, when the pointer rests on one
+ * or it takes focus): by the click the module has usually arrived. A failure is left to the visit,
+ * which reports it.
  */
-export function prefetchArea(path: string): void {
-  byNavPath[path]?.().catch(() => {});
+export function prefetchArea(load: () => Promise<unknown>): void {
+  load().catch(() => {});
 }

@@ -3,7 +3,7 @@ import { type ReactNode, useEffect, useState } from "react";
 import { Navigate, NavLink, Outlet, useLocation, useNavigate, useNavigation } from "react-router";
 import type { MessageKey } from "../../i18n/index.js";
 import { OrganizationSwitcher, UserButton, useIsAdmin, useSession } from "../../react/index.js";
-import { prefetchArea } from "../areas.js";
+import { accountPages, adminPages, miscPages, organizationPages, outboxPage, prefetchArea } from "../areas.js";
 import { authClient } from "../lib/client.js";
 import { useAppConfig } from "../lib/config.js";
 import { usePageTitle, useT } from "../lib/i18n.js";
@@ -115,11 +115,11 @@ export function AppShell() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: the path is the trigger, not a value read
   useEffect(() => setNavOpen(false), [location.pathname]);
   const nav = [
-    { to: "/", label: t("nav.home"), end: true },
-    { to: "/account", label: t("nav.account") },
-    { to: "/organization", label: t("nav.organization") },
-    ...(isAdmin ? [{ to: "/admin", label: t("nav.admin") }] : []),
-    ...(config.devOutbox ? [{ to: "/dev/outbox", label: t("nav.outbox") }] : []),
+    { to: "/", label: t("nav.home"), end: true, area: miscPages },
+    { to: "/account", label: t("nav.account"), area: accountPages },
+    { to: "/organization", label: t("nav.organization"), area: organizationPages },
+    ...(isAdmin ? [{ to: "/admin", label: t("nav.admin"), area: adminPages }] : []),
+    ...(config.devOutbox ? [{ to: "/dev/outbox", label: t("nav.outbox"), area: outboxPage }] : []),
   ];
   // The exported components know no catalogue: the application hands them its words.
   const userButtonLabels = {
@@ -190,8 +190,8 @@ export function AppShell() {
               <NavLink
                 to={item.to}
                 end={item.end}
-                onPointerEnter={() => prefetchArea(item.to)}
-                onFocus={() => prefetchArea(item.to)}
+                onPointerEnter={() => prefetchArea(item.area)}
+                onFocus={() => prefetchArea(item.area)}
               >
                 {item.label}
               </NavLink>
