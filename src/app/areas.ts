@@ -9,6 +9,13 @@ export const adminPages = () => import("./pages/admin-pages.js");
 export const miscPages = () => import("./pages/misc-pages.js");
 export const outboxPage = () => import("./pages/outbox-page.js");
 export const magicLinkPages = () => import("./pages/magic-link-page.js");
+export const componentsPage = () => import("./pages/components-page.js");
+export const connectionsPage = () => import("./pages/connections-page.js");
+export const directoryPage = () => import("./pages/directory-page.js");
+export const policyPage = () => import("./pages/policy-page.js");
+export const organizationAuditPage = () => import("./pages/organization-audit-page.js");
+export const organizationWebhooksPage = () => import("./pages/organization-webhooks-page.js");
+export const adminUserPage = () => import("./pages/admin-user-page.js");
 
 /**
  * Starts loading an area before it is asked for (the shell's nav links, when the pointer rests on one

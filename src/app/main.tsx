@@ -6,11 +6,18 @@ import { AuthProvider } from "../react/index.js";
 import {
   accountPages,
   adminPages,
+  adminUserPage,
   authPages,
+  componentsPage,
+  connectionsPage,
+  directoryPage,
   magicLinkPages,
   miscPages,
+  organizationAuditPage,
   organizationPages,
+  organizationWebhooksPage,
   outboxPage,
+  policyPage,
 } from "./areas.js";
 import { PageError } from "./components/page-error.js";
 import { AppShell } from "./components/shell.js";
@@ -54,13 +61,7 @@ const router = createBrowserRouter([
       { path: "/accept-invitation/:id", ...page(miscPages, (m) => m.AcceptInvitationPage) },
       // Signed out too: whoever forgot their password must be able to read the reset mail (development only).
       { path: "/dev/outbox", ...page(outboxPage, (m) => m.OutboxPage) },
-      {
-        path: "/dev/components",
-        ...page(
-          () => import("./pages/components-page.js"),
-          (m) => m.ComponentsPage,
-        ),
-      },
+      { path: "/dev/components", ...page(componentsPage, (m) => m.ComponentsPage) },
       {
         element: <AppShell />,
         children: [
@@ -85,41 +86,11 @@ const router = createBrowserRouter([
               { path: "members", ...page(organizationPages, (m) => m.MembersPage) },
               { path: "invitations", ...page(organizationPages, (m) => m.InvitationsPage) },
               { path: "teams", ...page(organizationPages, (m) => m.TeamsPage) },
-              {
-                path: "connections",
-                ...page(
-                  () => import("./pages/connections-page.js"),
-                  (m) => m.ConnectionsPage,
-                ),
-              },
-              {
-                path: "directory",
-                ...page(
-                  () => import("./pages/directory-page.js"),
-                  (m) => m.DirectoryPage,
-                ),
-              },
-              {
-                path: "policy",
-                ...page(
-                  () => import("./pages/policy-page.js"),
-                  (m) => m.PolicyPage,
-                ),
-              },
-              {
-                path: "audit",
-                ...page(
-                  () => import("./pages/organization-audit-page.js"),
-                  (m) => m.OrganizationAuditPage,
-                ),
-              },
-              {
-                path: "webhooks",
-                ...page(
-                  () => import("./pages/organization-webhooks-page.js"),
-                  (m) => m.OrganizationWebhooksPage,
-                ),
-              },
+              { path: "connections", ...page(connectionsPage, (m) => m.ConnectionsPage) },
+              { path: "directory", ...page(directoryPage, (m) => m.DirectoryPage) },
+              { path: "policy", ...page(policyPage, (m) => m.PolicyPage) },
+              { path: "audit", ...page(organizationAuditPage, (m) => m.OrganizationAuditPage) },
+              { path: "webhooks", ...page(organizationWebhooksPage, (m) => m.OrganizationWebhooksPage) },
             ],
           },
           {
@@ -127,13 +98,7 @@ const router = createBrowserRouter([
             ...page(adminPages, (m) => m.AdminLayout),
             children: [
               { index: true, ...page(adminPages, (m) => m.UsersPage) },
-              {
-                path: "users/:id",
-                ...page(
-                  () => import("./pages/admin-user-page.js"),
-                  (m) => m.AdminUserPage,
-                ),
-              },
+              { path: "users/:id", ...page(adminUserPage, (m) => m.AdminUserPage) },
               { path: "audit", ...page(adminPages, (m) => m.AuditLogPage) },
             ],
           },
