@@ -36,3 +36,10 @@ export const emailNotOwned = () =>
     "The email of an account the directory linked rather than created cannot be changed",
     "mutability",
   );
+
+export const emailProvenElsewhere = () =>
+  new ScimError(
+    400,
+    "The user's address is outside the organization's verified domains and its owner proved it: the directory cannot move it",
+    "mutability",
+  );

@@ -1,5 +1,7 @@
+import { locales } from "../../i18n/index.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
+import { emailChangedNotice } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import type { DB } from "../store/database.js";
 import { isUniqueViolation } from "../store/database.js";
@@ -15,12 +17,14 @@ import {
   updateScimUserLink,
 } from "../store/scim.js";
 import { deleteScimGroupMembers, scimGroupIdsOfUser } from "../store/scim-groups.js";
-import { findUserByEmail } from "../store/users.js";
+import { organizationHoldsDomain } from "../store/sso-providers.js";
+import { findUserByEmail, findUserById } from "../store/users.js";
 import { isOwnerRole } from "./access-control.js";
 import { readFieldInput } from "./additional-fields.js";
 import { createUserRow, deleteMemberRow, updateUserRow } from "./hooked-writes.js";
+import { stripUnprovenAccount } from "./mailbox-proof.js";
 import { insertMemberUnderLimit } from "./members.js";
-import { emailNotOwned, invalidValue, ScimError, userNotFound } from "./scim-errors.js";
+import { emailNotOwned, emailProvenElsewhere, invalidValue, ScimError, userNotFound } from "./scim-errors.js";
 import { parseUserFilter } from "./scim-filter.js";
 import { PROVISIONED_ROLE, reconcileAllGrants } from "./scim-grants.js";
 import { MAX_RESULTS } from "./scim-resources.js";
@@ -131,10 +135,22 @@ function userFieldValues(ctx: AuthContext, body: unknown): Record<string, unknow
   }
 }
 
+const domainOf = (email: string) => email.slice(email.lastIndexOf("@") + 1).toLowerCase();
+
 /**
- * POST /Users: a new user with the directory's (verified) email joins the organization. An
- * existing account is taken over only when the owner allowed it (linkExistingMembers) and the
- * person is already a member; otherwise 409, as Okta and Entra expect for a user who exists.
+ * Whether the directory may vouch for the address: only inside a domain its organization proved
+ * (docs/scim.md, "Which addresses a directory vouches for"). Elsewhere it creates or moves an account
+ * whose mailbox nobody proved.
+ */
+function vouchesFor(trx: DB, connection: ScimConnectionRow, email: string): Promise<boolean> {
+  return organizationHoldsDomain(trx, connection.organizationId, domainOf(email));
+}
+
+/**
+ * POST /Users: a new user with the directory's email joins the organization, the address verified
+ * only inside the organization's verified domains. An existing account is taken over only when the
+ * owner allowed it (linkExistingMembers) and the person is already a member; otherwise 409, as Okta
+ * and Entra expect for a user who exists.
  */
 export async function createUser(ctx: AuthContext, connection: ScimConnectionRow, body: unknown): Promise<ScimUserRow> {
   const draft = parseUserResource(body);
@@ -158,7 +174,7 @@ export async function createUser(ctx: AuthContext, connection: ScimConnectionRow
           id: newId(),
           name: draft.name,
           email: draft.email,
-          emailVerified: true,
+          emailVerified: await vouchesFor(trx, connection, draft.email),
           image: null,
           role: ctx.options.admin.defaultRole,
           now,
@@ -189,6 +205,53 @@ export async function createUser(ctx: AuthContext, connection: ScimConnectionRow
   return getUser(ctx, connection, userId);
 }
 
+/**
+ * Moves an account the directory created to a new address, inside the write's transaction. The
+ * directory moves only what its organization speaks for: an account whose current address lies
+ * outside the organization's verified domains and whose owner proved that mailbox is theirs, not the
+ * directory's (400 mutability). The new address is verified only inside those domains; unless both
+ * addresses are, whatever was set up on the account (password, links, passkeys, second factor,
+ * sessions) stays behind, as when an unproven account is adopted. The old address is told.
+ * Answers whether sessions ended (to publish after the commit).
+ */
+async function readdress(
+  ctx: AuthContext,
+  trx: DB,
+  connection: ScimConnectionRow,
+  current: ScimUserRow,
+  draft: UserDraft,
+): Promise<boolean> {
+  // A linked member's account is their own (they may belong to other organizations): moving
+  // its address would let the directory take it over through a reset.
+  if (!current.createdUser) throw emailNotOwned();
+  const holder = await findUserByEmail(trx, draft.email);
+  if (holder && holder.id !== current.id) throw uniqueness("A user with this email exists");
+  const user = await findUserById(trx, current.id);
+  if (!user) throw userNotFound();
+  const [vouchedBefore, vouchedAfter] = await Promise.all([
+    vouchesFor(trx, connection, user.email),
+    vouchesFor(trx, connection, draft.email),
+  ]);
+  if (!vouchedBefore && user.emailVerified) throw emailProvenElsewhere();
+  const now = ctx.now();
+  let revoked = false;
+  if (!(vouchedBefore && vouchedAfter)) {
+    // Codes mailed to the old address go too (stripUnprovenAccount keys them by it).
+    await stripUnprovenAccount(ctx, trx, user, "everything");
+    revoked = (await revokeAllSessions(ctx, trx, user.id)) > 0;
+  }
+  const moved = await updateUserRow(
+    ctx,
+    trx,
+    user.id,
+    { email: draft.email, name: draft.name, emailVerified: vouchedAfter },
+    now,
+  );
+  if (moved) await ctx.webhooks.enqueue(trx, "user.updated", moved);
+  await ctx.mail.enqueue(trx, emailChangedNotice(locales[0], user.email, draft.email));
+  return revoked;
+}
+
 /** Writes a draft over the user's current state: profile, link, then membership. */
 async function writeDraft(
   ctx: AuthContext,
@@ -197,6 +260,7 @@ async function writeDraft(
   next: (caller: UserDraft) => UserDraft,
 ): Promise<ScimUserRow> {
   let revoked = false;
+  let readdressed = false;
   try {
     await ctx.db.transaction().execute(async (trx) => {
       if (!(await lockOrganization(trx, ctx.dialect, connection.organizationId))) throw userNotFound();
@@ -212,16 +276,12 @@ async function writeDraft(
       if (draft.userName.toLowerCase() !== current.userName.toLowerCase()) {
         if (await userNameTaken(trx, connection, draft, userId)) throw uniqueness("A user with this userName exists");
       }
-      if (draft.email !== current.email) {
-        // A linked member's account is their own (they may belong to other organizations): moving
-        // its address would let the directory take it over through a reset.
-        if (!current.createdUser) throw emailNotOwned();
-        const holder = await findUserByEmail(trx, draft.email);
-        if (holder && holder.id !== userId) throw uniqueness("A user with this email exists");
-      }
       const now = ctx.now();
-      if (draft.email !== current.email || draft.name !== current.name) {
-        await updateUserRow(ctx, trx, userId, { email: draft.email, name: draft.name, emailVerified: true }, now);
+      if (draft.email !== current.email) {
+        readdressed = true;
+        if (await readdress(ctx, trx, connection, current, draft)) revoked = true;
+      } else if (draft.name !== current.name) {
+        await updateUserRow(ctx, trx, userId, { name: draft.name }, now);
       }
       await updateScimUserLink(trx, connection, userId, {
         userName: draft.userName,
@@ -235,6 +295,7 @@ async function writeDraft(
     if (isUniqueViolation(error)) throw uniqueness("A user with this email exists");
     throw error;
   }
+  if (readdressed) ctx.mail.wake();
   if (revoked) await ctx.revocations.revokeUser(userId);
   return getUser(ctx, connection, userId);
 }

@@ -234,3 +234,16 @@ export async function findConnectionMembership(
     linkedAt: toDateOrNull(row.linkedAt),
   };
 }
+
+/** Whether one of the organization's connections holds `domain` verified: then the organization speaks for its addresses. */
+export async function organizationHoldsDomain(db: DB, organizationId: string, domain: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("ssoDomain")
+    .innerJoin("ssoProvider", "ssoProvider.id", "ssoDomain.providerId")
+    .select("ssoDomain.id")
+    .where("ssoProvider.organizationId", "=", organizationId)
+    .where("ssoDomain.domain", "=", domain)
+    .where("ssoDomain.verified", "=", true)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,191 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { TestBrowser } from "./helpers/browser.js";
+import { startDnsServer, type TestDnsServer } from "./helpers/dns.js";
+import { type MailCapture, startMailCapture } from "./helpers/mail.js";
+import { CLIENT_ID, CLIENT_SECRET, startOidcProvider, type TestOidcProvider } from "./helpers/oidc.js";
+import { createOrganization } from "./helpers/organization.js";
+import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
+
+/**
+ * Issue 48: what one tenant controls (its directory, its connections, its policy) grants only what
+ * its organization has proven. Each case was a working attack before its fix.
+ */
+const USER = "urn:ietf:params:scim:schemas:core:2.0:User";
+const PATCH_OP = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
+
+let oidc: TestOidcProvider;
+let dns: TestDnsServer;
+let capture: MailCapture;
+let server: TestServer;
+const txt: Record<string, string[]> = {};
+const PROVIDER_IDS = ["bigcorp-sso", "mallory-sso", "pointed", "enforced", "enforced-rogue"];
+
+beforeAll(async () => {
+  [oidc, dns, capture] = await Promise.all([startOidcProvider(), startDnsServer(), startMailCapture()]);
+  server = await startTestServer({
+    options: {
+      scim: { enabled: true },
+      sso: { enabled: true, dnsResolvers: [dns.server], allowPrivateIssuers: true },
+      twoFactor: { enabled: true },
+      audit: { enabled: true },
+    },
+    extra: { mail: { smtpUrl: capture.url } },
+  });
+  await oidc.configure(PROVIDER_IDS.map((id) => `${server.origin}/api/auth/sso/callback/${id}`));
+});
+afterAll(async () => {
+  await server?.close();
+  await Promise.all([oidc?.close(), dns?.close(), capture?.close()]);
+});
+afterEach(() => expect(server.loggedErrors).toEqual([]));
+
+const db = () => server.auth.database.db;
+
+async function scim(token: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${server.origin}/api/auth/scim/v2${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { "content-type": "application/scim+json" }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+const scimUser = (email: string) => ({
+  schemas: [USER],
+  userName: email,
+  name: { givenName: "Ann", familyName: "Example" },
+  emails: [{ primary: true, value: email }],
+  active: true,
+});
+
+const moveTo = (email: string) => ({
+  schemas: [PATCH_OP],
+  Operations: [{ op: "replace", path: "emails[type eq \"work\"].value", value: email }],
+});
+
+/** An organization with a connection whose domain is proven through the real DNS server. */
+async function provenOrganization(providerId: string, domain: string) {
+  const org = await createOrganization(server);
+  const registered = await org.owner.browser.post("/sso/register", {
+    providerId,
+    issuer: oidc.issuer,
+    domain,
+    oidcConfig: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
+  });
+  expect(registered.status).toBe(200);
+  await proveDomains(org.owner.browser, providerId);
+  return org;
+}
+
+async function proveDomains(owner: TestBrowser, providerId: string) {
+  const requested = await owner.post("/sso/request-domain-verification", { providerId });
+  expect(requested.status).toBe(200);
+  for (const record of requested.body.records) txt[record.name] = [record.value];
+  await dns.setTxtRecords(txt);
+  const verified = await owner.post("/sso/verify-domain", { providerId });
+  expect(verified.status).toBe(200);
+}
+
+async function scimToken(owner: TestBrowser, organizationId: string, providerId: string): Promise<string> {
+  const res = await owner.post("/scim/generate-token", { providerId, organizationId });
+  expect(res.status).toBe(201);
+  return res.body.scimToken;
+}
+
+async function userRow(id: string) {
+  const row = await db().selectFrom("user").select(["email", "emailVerified"]).where("id", "=", id).executeTakeFirstOrThrow();
+  return { email: row.email, emailVerified: Boolean(row.emailVerified) };
+}
+const credentialRows = async (userId: string) =>
+  (await db().selectFrom("account").select("providerId").where("userId", "=", userId).execute()).length +
+  (await db().selectFrom("session").select("id").where("userId", "=", userId).execute()).length;
+
+describe("a directory vouches only for its organization's verified domains (48.1)", () => {
+  it("creates an account outside them unverified: no verified account for another company's address", async () => {
+    const mallory = await createOrganization(server);
+    const token = await scimToken(mallory.owner.browser, mallory.organizationId, "mallory-dir");
+    const created = await scim(token, "POST", "/Users", scimUser("ceo@bigcorp.test"));
+    expect(created.status).toBe(201);
+    expect(await userRow(created.body.id)).toMatchObject({ email: "ceo@bigcorp.test", emailVerified: false });
+    // The real owner proves the mailbox later and takes the account over (the pre-hijacking rule).
+  });
+
+  it("creates an account inside them verified", async () => {
+    const acme = await provenOrganization("acme-sso", "acme-dir.test");
+    const token = await scimToken(acme.owner.browser, acme.organizationId, "acme-dir");
+    const created = await scim(token, "POST", "/Users", scimUser("ann@acme-dir.test"));
+    expect(created.status).toBe(201);
+    expect(await userRow(created.body.id)).toMatchObject({ emailVerified: true });
+  });
+
+  it("a re-address outside them clears verification and strips what was set up; the old address is told", async () => {
+    // Mallory proves her own domain, provisions a user there, sets its password by a reset she
+    // receives, then moves the account to the victim's address: it must arrive with nothing.
+    const mallory = await provenOrganization("mallory-sso", "mallory.test");
+    const token = await scimToken(mallory.owner.browser, mallory.organizationId, "mallory-dir2");
+    const created = await scim(token, "POST", "/Users", scimUser("plant@mallory.test"));
+    expect(created.status).toBe(201);
+    const userId = created.body.id as string;
+    expect(await userRow(userId)).toMatchObject({ emailVerified: true });
+    await server.auth.api.setPassword({ body: { userId, newPassword: "mallory knows this one" } });
+    const plant = server.browser();
+    expect(
+      (await plant.post("/sign-in/email", { email: "plant@mallory.test", password: "mallory knows this one" }))
+        .status,
+    ).toBe(200);
+    expect(await credentialRows(userId)).toBe(2);
+
+    const moved = await scim(token, "PATCH", `/Users/${userId}`, {
+      schemas: [PATCH_OP],
+      Operations: [{ op: "replace", value: { emails: [{ primary: true, value: "cfo@bigcorp.test" }] } }],
+    });
+    expect(moved.status).toBe(200);
+    expect(await userRow(userId)).toEqual({ email: "cfo@bigcorp.test", emailVerified: false });
+    expect(await credentialRows(userId)).toBe(0);
+    expect((await plant.get("/get-session")).body).toBeNull();
+    const signIn = await server
+      .browser()
+      .post("/sign-in/email", { email: "cfo@bigcorp.test", password: "mallory knows this one" });
+    expect(signIn.status).toBe(401);
+    await server.settled();
+    const notice = await capture.waitFor((mail) => mail.to === "plant@mallory.test" && /changed/i.test(mail.subject));
+    expect(notice.text).toContain("cfo@bigcorp.test");
+  });
+
+  it("never moves an account whose owner proved an address outside them", async () => {
+    const mallory = await createOrganization(server);
+    const token = await scimToken(mallory.owner.browser, mallory.organizationId, "mallory-dir3");
+    const created = await scim(token, "POST", "/Users", scimUser("victim@elsewhere.test"));
+    const userId = created.body.id as string;
+    // The victim proves the mailbox (here, as the mailed link would) and uses the account.
+    await db().updateTable("user").set({ emailVerified: true }).where("id", "=", userId).execute();
+    const refused = await scim(token, "PATCH", `/Users/${userId}`, moveTo("mallory@mallory-own.test"));
+    expect(refused.status).toBe(400);
+    expect(refused.body.scimType).toBe("mutability");
+    expect(await userRow(userId)).toMatchObject({ email: "victim@elsewhere.test" });
+  });
+
+  it("a rename does not mark an unproven address verified", async () => {
+    const mallory = await createOrganization(server);
+    const token = await scimToken(mallory.owner.browser, mallory.organizationId, "mallory-dir4");
+    const created = await scim(token, "POST", "/Users", scimUser("someone@other-corp.test"));
+    const renamed = await scim(token, "PATCH", `/Users/${created.body.id}`, {
+      schemas: [PATCH_OP],
+      Operations: [{ op: "replace", path: "displayName", value: "Renamed" }],
+    });
+    expect(renamed.status).toBe(200);
+    expect((await userRow(created.body.id)).emailVerified).toBe(false);
+  });
+
+  it("never takes over an account that exists outside its organization", async () => {
+    const outsider = await signUp(server, { email: "outsider@bigcorp.test", verified: true });
+    const mallory = await createOrganization(server);
+    const token = await scimToken(mallory.owner.browser, mallory.organizationId, "mallory-dir5");
+    const taken = await scim(token, "POST", "/Users", scimUser(outsider.email));
+    expect(taken.status).toBe(409);
+  });
+});
