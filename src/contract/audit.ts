@@ -59,6 +59,16 @@ export const AUDIT_ACTIONS = [
   "organization.scim_connection_updated",
   "organization.scim_connection_deleted",
   "organization.scim_group_mapping_updated",
+  "directory.user_provisioned",
+  "directory.user_updated",
+  "directory.user_deprovisioned",
+  "directory.group_created",
+  "directory.group_updated",
+  "directory.group_deleted",
+  "directory.user_created",
+  "directory.account_linked",
+  "directory.member_added",
+  "directory.member_role_updated",
   "admin.user_created",
   "admin.user_updated",
   "admin.role_set",
@@ -75,7 +85,10 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/** Who acted: a signed-in user, an admin (or an admin impersonating), the service itself, or a directory (SCIM). */
+/**
+ * Who acted: a signed-in user, an admin (or an admin impersonating), the service itself, or a directory
+ * (an organization's SCIM connection, or its SSO connection provisioning at sign-in).
+ */
 export const AUDIT_ACTOR_TYPES = ["user", "admin", "system", "directory"] as const;
 export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
 

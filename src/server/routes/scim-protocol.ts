@@ -1,6 +1,8 @@
 import type { Context, Hono } from "hono";
+import type { AuditAction } from "../../contract/audit.js";
 import type { AuthContext } from "../context.js";
 import { AuthError } from "../errors.js";
+import { runDirectoryAudited } from "../http/audit.js";
 import { MAX_BODY_BYTES, readLimited } from "../http/body.js";
 import type { AuthEnv } from "../http/env.js";
 import { startingRequest } from "../http/request-start.js";
@@ -84,24 +86,34 @@ function withMembers(c: Context<AuthEnv>): boolean {
 
 type ScimHandler = (c: Context<AuthEnv>, connection: ScimConnectionRow, v2Url: string) => Promise<Response> | Response;
 
+/** The handler's answer, its refusals in SCIM's format. */
+async function answered(c: Context<AuthEnv>, run: () => Promise<Response> | Response): Promise<Response> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ScimError) return scimErrorResponse(c, error);
+    // A catalogue error (a hook refusing a write, the database away) keeps its status, in SCIM's format.
+    if (error instanceof AuthError && error.status < 500) {
+      return scimErrorResponse(c, new ScimError(error.status, error.message));
+    }
+    throw error;
+  }
+}
+
 export function scimProtocolRoutes(app: Hono<AuthEnv>, ctx: AuthContext): void {
   const v2Url = `${ctx.baseURL}${ctx.basePath}/scim/v2`;
-  const on = (method: string, path: string, handler: ScimHandler) => {
+  /** A route; a write names its audit action (the directory's entry, in the change's transaction). */
+  const on = (method: string, path: string, handler: ScimHandler, audited?: AuditAction) => {
     app.on(
       method,
       `/scim/v2${path}`,
-      startingRequest(ctx, { method, path: `/scim/v2${path}` }, async (c) => {
-        try {
-          return await handler(c, await connectionOf(c), v2Url);
-        } catch (error) {
-          if (error instanceof ScimError) return scimErrorResponse(c, error);
-          // A catalogue error (a hook refusing a write, the database away) keeps its status, in SCIM's format.
-          if (error instanceof AuthError && error.status < 500) {
-            return scimErrorResponse(c, new ScimError(error.status, error.message));
-          }
-          throw error;
-        }
-      }),
+      startingRequest(ctx, { method, path: `/scim/v2${path}` }, (c) =>
+        answered(c, async () => {
+          const connection = await connectionOf(c);
+          const serve = () => answered(c, () => handler(c, connection, v2Url));
+          return audited ? runDirectoryAudited(c, audited, connection, serve) : serve();
+        }),
+      ),
     );
   };
 
@@ -129,27 +141,47 @@ export function scimProtocolRoutes(app: Hono<AuthEnv>, ctx: AuthContext): void {
     const resources = page.users.map((user) => userResource(v2Url, user));
     return scimJson(c, listResponse(resources, page.total, page.startIndex));
   });
-  on("POST", "/Users", async (c, connection) => {
-    const user = await createUser(c.get("auth"), connection, await jsonBody(c));
-    const resource = userResource(v2Url, user);
-    c.header("Location", resource.meta.location);
-    return scimJson(c, resource, 201);
-  });
+  on(
+    "POST",
+    "/Users",
+    async (c, connection) => {
+      const user = await createUser(c.get("auth"), connection, await jsonBody(c));
+      const resource = userResource(v2Url, user);
+      c.header("Location", resource.meta.location);
+      return scimJson(c, resource, 201);
+    },
+    "directory.user_provisioned",
+  );
   on("GET", "/Users/:id", async (c, connection) => {
     return scimJson(c, userResource(v2Url, await getUser(c.get("auth"), connection, idOf(c))));
   });
-  on("PUT", "/Users/:id", async (c, connection) => {
-    const user = await replaceUser(c.get("auth"), connection, idOf(c), await jsonBody(c));
-    return scimJson(c, userResource(v2Url, user));
-  });
-  on("PATCH", "/Users/:id", async (c, connection) => {
-    const user = await patchUser(c.get("auth"), connection, idOf(c), await jsonBody(c));
-    return scimJson(c, userResource(v2Url, user));
-  });
-  on("DELETE", "/Users/:id", async (c, connection) => {
-    await deleteUser(c.get("auth"), connection, idOf(c));
-    return c.body(null, 204);
-  });
+  on(
+    "PUT",
+    "/Users/:id",
+    async (c, connection) => {
+      const user = await replaceUser(c.get("auth"), connection, idOf(c), await jsonBody(c));
+      return scimJson(c, userResource(v2Url, user));
+    },
+    "directory.user_updated",
+  );
+  on(
+    "PATCH",
+    "/Users/:id",
+    async (c, connection) => {
+      const user = await patchUser(c.get("auth"), connection, idOf(c), await jsonBody(c));
+      return scimJson(c, userResource(v2Url, user));
+    },
+    "directory.user_updated",
+  );
+  on(
+    "DELETE",
+    "/Users/:id",
+    async (c, connection) => {
+      await deleteUser(c.get("auth"), connection, idOf(c));
+      return c.body(null, 204);
+    },
+    "directory.user_deprovisioned",
+  );
 
   on("GET", "/Groups", async (c, connection) => {
     const { filter, startIndex, count } = c.req.query();
@@ -162,24 +194,44 @@ export function scimProtocolRoutes(app: Hono<AuthEnv>, ctx: AuthContext): void {
     const resources = page.groups.map((group) => groupResource(v2Url, group));
     return scimJson(c, listResponse(resources, page.total, page.startIndex));
   });
-  on("POST", "/Groups", async (c, connection) => {
-    const resource = groupResource(v2Url, await createGroup(c.get("auth"), connection, await jsonBody(c)));
-    c.header("Location", resource.meta.location);
-    return scimJson(c, resource, 201);
-  });
+  on(
+    "POST",
+    "/Groups",
+    async (c, connection) => {
+      const resource = groupResource(v2Url, await createGroup(c.get("auth"), connection, await jsonBody(c)));
+      c.header("Location", resource.meta.location);
+      return scimJson(c, resource, 201);
+    },
+    "directory.group_created",
+  );
   on("GET", "/Groups/:id", async (c, connection) => {
     return scimJson(c, groupResource(v2Url, await getGroup(c.get("auth"), connection, idOf(c), withMembers(c))));
   });
-  on("PUT", "/Groups/:id", async (c, connection) => {
-    const group = await replaceGroup(c.get("auth"), connection, idOf(c), await jsonBody(c));
-    return scimJson(c, groupResource(v2Url, group));
-  });
-  on("PATCH", "/Groups/:id", async (c, connection) => {
-    const group = await patchGroup(c.get("auth"), connection, idOf(c), await jsonBody(c));
-    return scimJson(c, groupResource(v2Url, group));
-  });
-  on("DELETE", "/Groups/:id", async (c, connection) => {
-    await deleteGroup(c.get("auth"), connection, idOf(c));
-    return c.body(null, 204);
-  });
+  on(
+    "PUT",
+    "/Groups/:id",
+    async (c, connection) => {
+      const group = await replaceGroup(c.get("auth"), connection, idOf(c), await jsonBody(c));
+      return scimJson(c, groupResource(v2Url, group));
+    },
+    "directory.group_updated",
+  );
+  on(
+    "PATCH",
+    "/Groups/:id",
+    async (c, connection) => {
+      const group = await patchGroup(c.get("auth"), connection, idOf(c), await jsonBody(c));
+      return scimJson(c, groupResource(v2Url, group));
+    },
+    "directory.group_updated",
+  );
+  on(
+    "DELETE",
+    "/Groups/:id",
+    async (c, connection) => {
+      await deleteGroup(c.get("auth"), connection, idOf(c));
+      return c.body(null, 204);
+    },
+    "directory.group_deleted",
+  );
 }

@@ -282,17 +282,45 @@ export async function auditSystemEvent(
  * An entry of its own beside the request's (a break-glass sign-in, a policy change), in `trx`: as
  * the user `actorId`, with the request's origin when there is one. Written only with auditing on.
  */
-export async function auditEvent(
+export function auditEvent(
   ctx: AuthContext,
   trx: DB,
   action: AuditAction,
+  facts: { actorId: string; subjectId?: string; organizationId?: string; details?: Record<string, unknown> },
+): Promise<void> {
+  return appendEvent(ctx, trx, action, "user", facts);
+}
+
+/**
+ * An entry of its own for what an organization's connection did at a sign-in (created or linked the
+ * user, added the member, changed the role): the `directory` actor, named by the connection's
+ * `providerId`, in `trx`. Written only with auditing on.
+ */
+export function auditDirectoryEvent(
+  ctx: AuthContext,
+  trx: DB,
+  action: AuditAction,
+  facts: { providerId: string; organizationId: string; subjectId: string; details?: Record<string, unknown> },
+): Promise<void> {
+  return appendEvent(ctx, trx, action, "directory", {
+    ...facts,
+    actorId: facts.providerId,
+    details: { providerId: facts.providerId, ...facts.details },
+  });
+}
+
+async function appendEvent(
+  ctx: AuthContext,
+  trx: DB,
+  action: AuditAction,
+  actorType: "user" | "directory",
   facts: { actorId: string; subjectId?: string; organizationId?: string; details?: Record<string, unknown> },
 ): Promise<void> {
   if (!ctx.options.audit.enabled) return;
   const request = ctx.audit;
   const scope: AuditScope = {
     ...systemScope(action, facts.details ?? {}),
-    actorType: "user",
+    actorType,
     actorId: facts.actorId,
     subjectId: facts.subjectId ?? null,
     organizationId: facts.organizationId ?? null,

@@ -24,7 +24,7 @@ import {
 } from "../store/scim-groups.js";
 import { findTeam } from "../store/teams.js";
 import { normalizeRoles, normalizeTeamRoles } from "./access-control.js";
-import { auditChange } from "./audit-trail.js";
+import { auditChange, noteAudit } from "./audit-trail.js";
 import { ownedConnection } from "./scim-connections.js";
 import { invalidValue, ScimError } from "./scim-errors.js";
 import { parseGroupFilter } from "./scim-filter.js";
@@ -122,6 +122,7 @@ async function writeMembers(
   const added = next.filter((id) => !before.has(id));
   const removed = current.filter((id) => !after.has(id));
   await requireConnectionUsers(trx, connection, added);
+  noteAudit(ctx, { details: { groupId: group.id, displayName: group.displayName, added, removed } });
   await insertScimGroupMembers(trx, group.id, added, ctx.now());
   await deleteScimGroupMembers(trx, group.id, removed);
   if (!mapped(group)) return;
@@ -150,6 +151,7 @@ export async function createGroup(
     const group = await findScimGroup(trx, connection, id);
     if (!group) throw groupNotFound();
     await writeMembers(ctx, trx, connection, group, [], draft.members);
+    await auditChange(ctx, trx);
   });
   return getGroup(ctx, connection, id);
 }
@@ -180,6 +182,7 @@ async function writeGroup(
       });
     }
     await writeMembers(ctx, trx, connection, group, members, draft.members);
+    await auditChange(ctx, trx);
   });
 }
 
@@ -203,11 +206,14 @@ export async function deleteGroup(ctx: AuthContext, connection: ScimConnectionRo
     const group = await findScimGroup(trx, connection, id);
     if (!group) throw groupNotFound();
     const members = await listScimGroupMembers(trx, connection, [id]);
+    noteAudit(ctx, { details: { groupId: id, displayName: group.displayName, members: members.length } });
     await deleteScimGroup(trx, connection, id);
-    if (!mapped(group)) return;
-    for (const member of members) {
-      await reconcileMember(ctx, trx, connection.organizationId, member.userId, affectedBy(group));
+    if (mapped(group)) {
+      for (const member of members) {
+        await reconcileMember(ctx, trx, connection.organizationId, member.userId, affectedBy(group));
+      }
     }
+    await auditChange(ctx, trx);
   });
 }
 

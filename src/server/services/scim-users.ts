@@ -21,6 +21,7 @@ import { organizationHoldsDomain } from "../store/sso-providers.js";
 import { findUserByEmail, findUserById } from "../store/users.js";
 import { isOwnerRole } from "./access-control.js";
 import { readFieldInput } from "./additional-fields.js";
+import { auditChange, noteAudit } from "./audit-trail.js";
 import { createUserRow, deleteMemberRow, updateUserRow } from "./hooked-writes.js";
 import { stripUnprovenAccount } from "./mailbox-proof.js";
 import { insertMemberUnderLimit } from "./members.js";
@@ -164,6 +165,9 @@ export async function createUser(ctx: AuthContext, connection: ScimConnectionRow
       if (await userNameTaken(trx, connection, draft)) throw uniqueness("A user with this userName exists");
       const now = ctx.now();
       const existing = await findUserByEmail(trx, draft.email);
+      noteAudit(ctx, {
+        details: { userName: draft.userName, linkedExisting: existing !== null, active: draft.active },
+      });
       let id: string;
       if (existing) {
         const member = await findMember(trx, organizationId, existing.id);
@@ -194,6 +198,7 @@ export async function createUser(ctx: AuthContext, connection: ScimConnectionRow
       });
       if (draft.active) await beginMembership(ctx, trx, organizationId, id);
       else revoked = await endMembership(ctx, trx, organizationId, id);
+      await auditChange(ctx, trx, { subjectId: id });
       return id;
     });
   } catch (error) {
@@ -273,6 +278,14 @@ async function writeDraft(
         externalId: current.externalId,
         active: current.active,
       });
+      // Before any change: the first webhook it queues writes the entry (services/audit-trail.ts).
+      noteAudit(ctx, {
+        subjectId: userId,
+        details: {
+          ...(draft.email !== current.email ? { email: { from: current.email, to: draft.email } } : {}),
+          ...(draft.active !== current.active ? { active: draft.active } : {}),
+        },
+      });
       if (draft.userName.toLowerCase() !== current.userName.toLowerCase()) {
         if (await userNameTaken(trx, connection, draft, userId)) throw uniqueness("A user with this userName exists");
       }
@@ -290,6 +303,7 @@ async function writeDraft(
       });
       if (draft.active && !current.active) await beginMembership(ctx, trx, connection.organizationId, userId);
       if (!draft.active && current.active) revoked = await endMembership(ctx, trx, connection.organizationId, userId);
+      await auditChange(ctx, trx);
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw uniqueness("A user with this email exists");
@@ -324,6 +338,7 @@ export async function deleteUser(ctx: AuthContext, connection: ScimConnectionRow
       await deleteScimGroupMembers(trx, groupId, [userId]);
     }
     await deleteScimUserLink(trx, connection, userId);
+    await auditChange(ctx, trx, { subjectId: userId, details: { membershipEnded: ended } });
     return ended;
   });
   if (revoked) await ctx.revocations.revokeUser(userId);

@@ -19,6 +19,7 @@ import { findUserByEmail } from "../../store/users.js";
 import { isSafeRedirectTarget } from "../../trusted-origins.js";
 import { isOwnerRole, parseRoles } from "../access-control.js";
 import { retireAnonymousUser } from "../anonymous.js";
+import { auditDirectoryEvent } from "../audit-trail.js";
 import { createSocialAccount, createUserRow, updateMemberRoleData } from "../hooked-writes.js";
 import { insertMemberUnderLimit } from "../members.js";
 import { createSession, TwoFactorRequired } from "../sessions.js";
@@ -169,6 +170,12 @@ async function provisionUser(
         now,
       }));
     if (!existing) await ctx.webhooks.enqueue(trx, "user.created", user);
+    await auditDirectoryEvent(ctx, trx, existing ? "directory.account_linked" : "directory.user_created", {
+      providerId: provider.providerId,
+      organizationId: provider.organizationId,
+      subjectId: user.id,
+      details: { email: user.email },
+    });
     await createSocialAccount(ctx, trx, {
       id: newId(),
       userId: user.id,
@@ -194,8 +201,14 @@ async function provisionUser(
       role: input.role,
       teamIds: [],
     });
+    await auditDirectoryEvent(ctx, trx, "directory.member_added", {
+      providerId: provider.providerId,
+      organizationId: provider.organizationId,
+      subjectId: result.user.id,
+      details: { role: input.role },
+    });
   } else if (provider.roleMapping && broughtInByConnection(membership)) {
-    await applyMappedRole(ctx, trx, provider.organizationId, membership, input.role);
+    await applyMappedRole(ctx, trx, provider, { ...membership, userId: result.user.id }, input.role);
   }
   return result;
 }
@@ -221,10 +234,11 @@ function broughtInByConnection(membership: { createdAt: Date; invitedBy: string 
 async function applyMappedRole(
   ctx: AuthContext,
   trx: DB,
-  organizationId: string,
-  member: { id: string; role: string },
+  provider: SsoProviderRecord,
+  member: { id: string; role: string; userId: string },
   role: string,
 ) {
+  const { organizationId } = provider;
   if (sameRoles(member.role, role)) return;
   const { creatorRole } = ctx.options.organization;
   if (isOwnerRole(ctx, member.role) && !isOwnerRole(ctx, role)) {
@@ -234,7 +248,14 @@ async function applyMappedRole(
     }
   }
   const updated = await updateMemberRoleData(ctx, trx, member.id, role);
-  if (updated) await ctx.webhooks.enqueue(trx, "member.updated", updated);
+  if (!updated) return;
+  await ctx.webhooks.enqueue(trx, "member.updated", updated);
+  await auditDirectoryEvent(ctx, trx, "directory.member_role_updated", {
+    providerId: provider.providerId,
+    organizationId,
+    subjectId: member.userId,
+    details: { from: member.role, to: role },
+  });
 }
 
 function sameRoles(a: string, b: string): boolean {
@@ -319,6 +340,7 @@ export async function finishSSOSignIn(
           knownUser: provisioned.user,
           proof: "provider",
           signInMethod: "sso",
+          signInProviderId: provider.providerId,
           activeOrganizationId: provider.organizationId,
         });
         return { provisioned, session };
@@ -352,6 +374,7 @@ export async function finishSSOSignIn(
       location: location.toString(),
       userId: outcome.twoFactor.userId,
       signInMethod: outcome.twoFactor.signInMethod,
+      signInProviderId: outcome.twoFactor.signInProviderId,
     };
   }
   const { provisioned, session } = outcome;
