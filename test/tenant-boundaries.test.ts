@@ -3,7 +3,7 @@ import type { TestBrowser } from "./helpers/browser.js";
 import { startDnsServer, type TestDnsServer } from "./helpers/dns.js";
 import { type MailCapture, startMailCapture } from "./helpers/mail.js";
 import { CLIENT_ID, CLIENT_SECRET, startOidcProvider, type TestOidcProvider } from "./helpers/oidc.js";
-import { createOrganization } from "./helpers/organization.js";
+import { createOrganization, verifyEmail } from "./helpers/organization.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
 
 /**
@@ -18,7 +18,7 @@ let dns: TestDnsServer;
 let capture: MailCapture;
 let server: TestServer;
 const txt: Record<string, string[]> = {};
-const PROVIDER_IDS = ["bigcorp-sso", "mallory-sso", "pointed", "enforced", "enforced-rogue"];
+const PROVIDER_IDS = ["bigcorp-sso", "mallory-sso", "pointed", "enforced", "enforced-own", "enforced-rogue"];
 
 beforeAll(async () => {
   [oidc, dns, capture] = await Promise.all([startOidcProvider(), startDnsServer(), startMailCapture()]);
@@ -28,6 +28,7 @@ beforeAll(async () => {
       sso: { enabled: true, dnsResolvers: [dns.server], allowPrivateIssuers: true },
       twoFactor: { enabled: true },
       audit: { enabled: true },
+      jwt: { enabled: true },
     },
     extra: { mail: { smtpUrl: capture.url } },
   });
@@ -64,7 +65,7 @@ const scimUser = (email: string) => ({
 
 const moveTo = (email: string) => ({
   schemas: [PATCH_OP],
-  Operations: [{ op: "replace", path: "emails[type eq \"work\"].value", value: email }],
+  Operations: [{ op: "replace", path: 'emails[type eq "work"].value', value: email }],
 });
 
 /** An organization with a connection whose domain is proven through the real DNS server. */
@@ -97,7 +98,11 @@ async function scimToken(owner: TestBrowser, organizationId: string, providerId:
 }
 
 async function userRow(id: string) {
-  const row = await db().selectFrom("user").select(["email", "emailVerified"]).where("id", "=", id).executeTakeFirstOrThrow();
+  const row = await db()
+    .selectFrom("user")
+    .select(["email", "emailVerified"])
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
   return { email: row.email, emailVerified: Boolean(row.emailVerified) };
 }
 const credentialRows = async (userId: string) =>
@@ -134,8 +139,7 @@ describe("a directory vouches only for its organization's verified domains (48.1
     await server.auth.api.setPassword({ body: { userId, newPassword: "mallory knows this one" } });
     const plant = server.browser();
     expect(
-      (await plant.post("/sign-in/email", { email: "plant@mallory.test", password: "mallory knows this one" }))
-        .status,
+      (await plant.post("/sign-in/email", { email: "plant@mallory.test", password: "mallory knows this one" })).status,
     ).toBe(200);
     expect(await credentialRows(userId)).toBe(2);
 
@@ -187,5 +191,157 @@ describe("a directory vouches only for its organization's verified domains (48.1
     const token = await scimToken(mallory.owner.browser, mallory.organizationId, "mallory-dir5");
     const taken = await scim(token, "POST", "/Users", scimUser(outsider.email));
     expect(taken.status).toBe(409);
+  });
+});
+
+const entries = (organizationId: string, action: string) =>
+  db()
+    .selectFrom("auditTrail")
+    .select(["action", "outcome", "actorType", "actorId", "subjectId", "organizationId", "details"])
+    .where("organizationId", "=", organizationId)
+    .where("action", "=", action)
+    .execute();
+
+describe("the directory and SSO in the audit trail (48.6)", () => {
+  it("records every SCIM write as the directory, naming the connection, and its refusals", async () => {
+    const org = await createOrganization(server);
+    const token = await scimToken(org.owner.browser, org.organizationId, "audited-dir");
+    const created = await scim(token, "POST", "/Users", scimUser("ann@audited.test"));
+    const userId = created.body.id as string;
+    await scim(token, "PATCH", `/Users/${userId}`, {
+      schemas: [PATCH_OP],
+      Operations: [{ op: "replace", value: { active: false } }],
+    });
+    const group = await scim(token, "POST", "/Groups", {
+      schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"],
+      displayName: "Staff",
+      members: [{ value: userId }],
+    });
+    expect(group.status).toBe(201);
+    await scim(token, "DELETE", `/Groups/${group.body.id}`);
+    await scim(token, "DELETE", `/Users/${userId}`);
+    expect((await scim(token, "PATCH", "/Users/nobody", moveTo("x@y.test"))).status).toBe(404);
+
+    const directory = { actorType: "directory", actorId: "audited-dir", organizationId: org.organizationId };
+    expect(await entries(org.organizationId, "directory.user_provisioned")).toEqual([
+      expect.objectContaining({ ...directory, outcome: "success", subjectId: userId }),
+    ]);
+    const updates = await entries(org.organizationId, "directory.user_updated");
+    expect(updates.map((e) => [e.outcome, e.subjectId])).toEqual(
+      expect.arrayContaining([
+        ["success", userId],
+        ["failure", null],
+      ]),
+    );
+    expect(JSON.parse(updates.find((e) => e.outcome === "success")?.details ?? "{}")).toMatchObject({
+      providerId: "audited-dir",
+      active: false,
+    });
+    for (const action of ["directory.group_created", "directory.group_deleted", "directory.user_deprovisioned"]) {
+      expect(await entries(org.organizationId, action), action).toEqual([
+        expect.objectContaining({ ...directory, outcome: "success" }),
+      ]);
+    }
+  });
+
+  it("records an SSO sign-in, and the user and membership it made, as the connection", async () => {
+    const org = await provenOrganization("bigcorp-sso", "bigcorp-sso.test");
+    const person = oidc.addUser({ email: "new.hire@bigcorp-sso.test" });
+    const browser = server.browser();
+    const start = await browser.post("/sign-in/sso", { providerId: "bigcorp-sso", callbackURL: "/dash" });
+    const result = await oidc.authorize(start.body.url, person.sub);
+    if (result.kind !== "redirect") throw new Error("expected a redirect");
+    const callback = await browser.get(result.location);
+    expect(callback.status).toBe(302);
+    const user = (await browser.get("/get-session")).body.user;
+    const connection = { actorType: "directory", actorId: "bigcorp-sso", subjectId: user.id };
+    expect(await entries(org.organizationId, "directory.user_created")).toEqual([expect.objectContaining(connection)]);
+    expect(await entries(org.organizationId, "directory.member_added")).toEqual([
+      expect.objectContaining({ ...connection, details: expect.stringContaining('"role":"member"') }),
+    ]);
+    const signIns = await db()
+      .selectFrom("auditTrail")
+      .select(["actorType", "details"])
+      .where("action", "=", "user.sign_in")
+      .where("subjectId", "=", user.id)
+      .execute();
+    expect(signIns).toEqual([expect.objectContaining({ actorType: "user", details: expect.stringContaining("sso") })]);
+  });
+});
+
+/** Signs in through a connection as the provider's user `sub`; the browser holds the session. */
+async function ssoSignIn(providerId: string, sub: string, browser = server.browser()) {
+  const start = await browser.post("/sign-in/sso", { providerId, callbackURL: "/dash" });
+  expect(start.status).toBe(200);
+  const result = await oidc.authorize(start.body.url, sub);
+  if (result.kind !== "redirect") throw new Error("expected a redirect");
+  const callback = await browser.get(result.location);
+  expect(callback.status).toBe(302);
+  return browser;
+}
+
+const tokenClaims = async (browser: TestBrowser) => {
+  const { token } = (await browser.get("/token")).body;
+  return JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString("utf8"));
+};
+
+describe("enforced SSO follows the member and the organization's own connections (48.3)", () => {
+  it("holds a member the directory knows, whatever their address; set-active and the token respect it", async () => {
+    const org = await provenOrganization("enforced", "enforced.test");
+    const bob = await signUp(server, { email: "bob@personal-mail.test", verified: true });
+    await server.auth.api.addMember({
+      body: { userId: bob.user.id, role: "member", organizationId: org.organizationId },
+    });
+    // The organization's directory takes bob over (he is a member): it knows him from now on.
+    const linked = await org.owner.browser.post("/scim/generate-token", {
+      providerId: "enforced-dir",
+      organizationId: org.organizationId,
+      linkExistingMembers: true,
+    });
+    expect((await scim(linked.body.scimToken, "POST", "/Users", scimUser(bob.email))).status).toBe(201);
+    expect((await bob.browser.post("/organization/set-active", { organizationId: org.organizationId })).status).toBe(
+      200,
+    );
+    const policy = await org.owner.browser.post("/organization/update-policy", {
+      organizationId: org.organizationId,
+      requireSSO: true,
+    });
+    expect(policy.status).toBe(200);
+
+    const members = await bob.browser.get(`/organization/list-members?organizationId=${org.organizationId}`);
+    expect(members.status).toBe(403);
+    expect(members.body).toMatchObject({ code: "SSO_REQUIRED", providerId: "enforced" });
+    expect(await tokenClaims(bob.browser)).toMatchObject({ organization_id: null, organization_role: null });
+    const again = await bob.browser.post("/organization/set-active", { organizationId: org.organizationId });
+    expect(again.status).toBe(403);
+    expect(again.body.code).toBe("SSO_REQUIRED");
+    // His own account and other organizations stay his.
+    expect((await bob.browser.get("/get-session")).status).toBe(200);
+  });
+
+  it("accepts only SSO sessions from the organization's own connections", async () => {
+    const org = await provenOrganization("enforced-own", "enforced-own.test");
+    expect(
+      (
+        await org.owner.browser.post("/organization/update-policy", {
+          organizationId: org.organizationId,
+          requireSSO: true,
+        })
+      ).status,
+    ).toBe(200);
+    // Mallory runs an organization of her own, with a connection of her own on her own domain.
+    await provenOrganization("enforced-rogue", "rogue.test");
+    const mallory = oidc.addUser({ email: "m@rogue.test" });
+    const browser = await ssoSignIn("enforced-rogue", mallory.sub);
+    const session = (await browser.get("/get-session")).body;
+    await server.auth.api.addMember({
+      body: { userId: session.user.id, role: "member", organizationId: org.organizationId },
+    });
+    // Her account's address moves into the organization's domain (she holds that mailbox too).
+    await db().updateTable("user").set({ email: "m@enforced-own.test" }).where("id", "=", session.user.id).execute();
+    await verifyEmail(server, session.user.id);
+    const members = await browser.get(`/organization/list-members?organizationId=${org.organizationId}`);
+    expect(members.status).toBe(403);
+    expect(members.body).toMatchObject({ code: "SSO_REQUIRED", providerId: "enforced-own" });
   });
 });

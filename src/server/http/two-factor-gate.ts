@@ -22,7 +22,7 @@ export async function signInOrChallenge<T>(
   } catch (error) {
     if (!(error instanceof TwoFactorRequired)) throw error;
     noteAuditChallenge(c.get("auth"), error.userId);
-    return challenge(c, error.userId, rememberMe, error.signInMethod);
+    return challenge(c, error.userId, rememberMe, error.signInMethod, error.signInProviderId);
   }
 }
 
@@ -31,8 +31,15 @@ export async function challenge(
   userId: string,
   rememberMe: boolean,
   signInMethod: SignInMethod | null = null,
+  signInProviderId: string | null = null,
 ): Promise<TwoFactorRedirectReply> {
-  const { token, reply } = await startTwoFactorChallenge(c.get("auth"), userId, rememberMe, signInMethod);
+  const { token, reply } = await startTwoFactorChallenge(
+    c.get("auth"),
+    userId,
+    rememberMe,
+    signInMethod,
+    signInProviderId,
+  );
   writeSignedCookie(c, "two_factor", token, CHALLENGE_SECONDS);
   return reply;
 }

@@ -61,7 +61,8 @@ export async function answerSignInOutcome(
   }
   expireCookie(c, "state");
   if (outcome.kind === "signed-in") writeSessionCookies(c, outcome.data, { rememberMe: true });
-  if (outcome.kind === "two-factor") await challenge(c, outcome.userId, true, outcome.signInMethod);
+  if (outcome.kind === "two-factor")
+    await challenge(c, outcome.userId, true, outcome.signInMethod, outcome.signInProviderId);
   // 303: a POSTed SAML response leads the browser on with a GET.
   return c.redirect(outcome.location, c.req.method === "POST" ? 303 : 302);
 }

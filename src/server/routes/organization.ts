@@ -44,7 +44,7 @@ export function organizationRoutes(route: Route): void {
   route(organizationEndpoints.listOrganizations, (_c, { rows }) => rows, { reads: callerOrganizationsRead });
 
   route(organizationEndpoints.setActiveOrganization, async (c, { body, caller }) => {
-    const result = await setActiveOrganization(c.get("auth"), caller.session, body);
+    const result = await setActiveOrganization(c.get("auth"), caller, body);
     applyActiveChange(c, caller, result.active);
     return result.organization;
   });

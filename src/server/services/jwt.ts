@@ -5,6 +5,7 @@ import { decryptString, deriveKey, encryptString } from "../crypto/encryption.js
 import { newId } from "../crypto/random.js";
 import { insertKeyOnce, listLiveKeys, maxKeyGeneration, type StoredKey } from "../store/jwks.js";
 import { findMemberRole } from "../store/member-role.js";
+import { standsWithPolicy } from "./organization-policy.js";
 
 const ALG = "EdDSA";
 /** How long an instance trusts its copy of the key list before reading it again. */
@@ -115,7 +116,9 @@ export async function issueSessionToken(ctx: AuthContext, { session, user }: Ses
   const jwk = decryptString(privateKeyCipher(ctx), key.privateKey);
   if (!jwk) throw new Error(`JWKS key ${key.id} cannot be decrypted with this AUTH_SECRET`);
   const privateKey = await importJWK(JSON.parse(jwk) as JWK, key.alg);
-  const organizationId = session.activeOrganizationId;
+  // An organization whose policy the session fails is not vouched for: no organization claims.
+  const activeId = session.activeOrganizationId;
+  const organizationId = activeId && (await standsWithPolicy(ctx, { session, user }, activeId)) ? activeId : null;
   const memberRole = organizationId ? await findMemberRole(ctx.db, organizationId, user.id) : null;
   const claims: JWTPayload = {
     email: user.email,

@@ -16,6 +16,7 @@ import {
   findDomainOwner,
   findPolicyRow,
   findSessionRules,
+  knownToOrganizationDirectory,
   type OwnedRef,
   organizationIdOf,
   touchSessionActivity,
@@ -117,14 +118,7 @@ export async function organizationStanding(
   if (!row) return null;
   const rules = parseRules(row.rules);
   const lastActiveAt = known.lastActiveAt ? toDate(known.lastActiveAt) : session.createdAt;
-  const { state, ssoProviderId } = await stateOf(
-    ctx,
-    caller,
-    rules,
-    row.organizationId,
-    known.signInMethod,
-    lastActiveAt,
-  );
+  const { state, ssoProviderId } = await stateOf(ctx, caller, rules, row.organizationId, known, lastActiveAt);
   return { organizationId: row.organizationId, rules, state, lastActiveAt, ssoProviderId };
 }
 
@@ -134,27 +128,20 @@ async function stateOf(
   { session, user }: SessionWithUser,
   rules: PolicyRules,
   organizationId: string,
-  signInMethod: string | null,
+  signIn: SignedInBy,
   lastActiveAt: Date,
   db: DB = ctx.db,
 ): Promise<{ state: PolicyState; ssoProviderId: string | null }> {
   const now = ctx.now().getTime();
   const unmet: PolicyRefusal[] = [];
-  let ssoProviderId: string | null = null;
+  const { signInMethod } = signIn;
   const breakGlass =
     rules.requireSSO &&
     signInMethod === "password" &&
     user.twoFactorEnabled &&
     rules.breakGlassUserIds.includes(user.id);
-  if (rules.requireSSO && signInMethod !== "sso" && !breakGlass) {
-    // Only addresses in the organization's verified domains owe SSO (read only for such sessions).
-    const domains = await verifiedDomainsOf(db, organizationId);
-    const held = domains.find((d) => d.domain === emailDomain(user.email));
-    if (held) {
-      unmet.push("SSO_REQUIRED");
-      ssoProviderId = held.providerId;
-    }
-  }
+  const ssoProviderId = rules.requireSSO && !breakGlass ? await ssoOwed(db, organizationId, user, signIn) : null;
+  if (ssoProviderId) unmet.push("SSO_REQUIRED");
   const allowed = rules.allowedSignInMethods as readonly string[] | null;
   if (allowed && !breakGlass && !(signInMethod && allowed.includes(signInMethod))) {
     unmet.push("SIGN_IN_METHOD_NOT_ALLOWED_BY_ORGANIZATION");
@@ -178,6 +165,27 @@ async function stateOf(
     sessionExpiresAt: rules.maxSessionAge === null ? null : new Date(created + rules.maxSessionAge * 1000),
   };
   return { state, ssoProviderId };
+}
+
+/** How a session was signed in: the method, and for SSO the connection. */
+type SignedInBy = Pick<CallerRulesRows, "signInMethod" | "signInProviderId">;
+
+/**
+ * The connection a session must sign in through before it acts in an organization that requires SSO,
+ * or null when it owes none. Only an SSO session from one of the organization's own connections
+ * counts (another organization's connection, even one the member runs, does not). Owed by addresses
+ * in the organization's verified domains, and by anyone its identity provider or directory knows
+ * (enforced SSO follows the member, not the address they have now). Read only for such sessions.
+ */
+async function ssoOwed(db: DB, organizationId: string, user: User, signIn: SignedInBy): Promise<string | null> {
+  const domains = await verifiedDomainsOf(db, organizationId);
+  const own = signIn.signInMethod === "sso" && domains.some((d) => d.providerId === signIn.signInProviderId);
+  if (own) return null;
+  const held = domains.find((d) => d.domain === emailDomain(user.email));
+  if (held) return held.providerId;
+  const first = domains[0];
+  if (first && (await knownToOrganizationDirectory(db, organizationId, user.id))) return first.providerId;
+  return null;
 }
 
 /**
@@ -207,6 +215,16 @@ export async function enforceOrganizationPolicy(
   }
 }
 
+/** Whether the session meets the organization's policy (true when it has none): what a token may vouch for. */
+export async function standsWithPolicy(
+  ctx: AuthContext,
+  caller: SessionWithUser,
+  organizationId: string,
+): Promise<boolean> {
+  const standing = await organizationStanding(ctx, caller, undefined, { id: organizationId });
+  return !standing || standing.state.unmet.length === 0;
+}
+
 /** get-policy's and update-policy's answer. */
 export interface PolicyReply {
   policy: PolicyRules & { organizationId: string; updatedAt: Date | null };
@@ -231,7 +249,7 @@ async function replyOf(
 ): Promise<PolicyReply> {
   const known = await findSessionRules(ctx.db, caller.session.id);
   const lastActiveAt = known.lastActiveAt ? toDate(known.lastActiveAt) : caller.session.createdAt;
-  const { state } = await stateOf(ctx, caller, rules, organizationId, known.signInMethod, lastActiveAt);
+  const { state } = await stateOf(ctx, caller, rules, organizationId, known, lastActiveAt);
   // Who holds the break-glass path is the owners' to know.
   const breakGlassUserIds = owner ? rules.breakGlassUserIds : [];
   return { policy: { ...rules, breakGlassUserIds, organizationId, updatedAt }, caller: state };
@@ -282,7 +300,7 @@ export async function updatePolicy(
     }
     const known = await findSessionRules(trx, caller.session.id);
     const lastActiveAt = known.lastActiveAt ? toDate(known.lastActiveAt) : caller.session.createdAt;
-    const { state } = await stateOf(ctx, caller, next, id, known.signInMethod, lastActiveAt, trx);
+    const { state } = await stateOf(ctx, caller, next, id, known, lastActiveAt, trx);
     if (state.unmet.length > 0) throw new AuthError("POLICY_WOULD_LOCK_YOU_OUT", { details: { unmet: state.unmet } });
     await upsertPolicyRow(trx, id, JSON.stringify(next), caller.user.id, ctx.now());
     await auditEvent(ctx, trx, "organization.policy_updated", {

@@ -1,4 +1,12 @@
-import type { Invitation, Member, MemberWithUser, Organization, Session, Team } from "../../contract/models.js";
+import type {
+  Invitation,
+  Member,
+  MemberWithUser,
+  Organization,
+  Session,
+  SessionWithUser,
+  Team,
+} from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
@@ -32,6 +40,7 @@ import {
   requireOrgPermission,
   resolveOrganizationId,
 } from "./organization-access.js";
+import { enforceOrganizationPolicy } from "./organization-policy.js";
 
 export interface CreateOrganizationInput {
   name: string;
@@ -227,9 +236,10 @@ async function memberOrganization(
 /** `organizationId: null` clears the active organization; no id and no slug keeps the current one. */
 export async function setActiveOrganization(
   ctx: AuthContext,
-  session: Session,
+  caller: SessionWithUser,
   input: { organizationId?: string | null; organizationSlug?: string },
 ): Promise<{ organization: Organization | null; active: ActiveChange | null }> {
+  const { session } = caller;
   const now = ctx.now();
   if (input.organizationId === null) {
     const active = { activeOrganizationId: null, activeTeamId: null };
@@ -239,6 +249,8 @@ export async function setActiveOrganization(
   const by = organizationRef(session, input);
   if (!by) return { organization: null, active: null };
   const { organization } = await memberOrganization(ctx, session, by);
+  // A session the organization's policy refuses does not make it active (its token would carry it).
+  await enforceOrganizationPolicy(ctx, caller, undefined, { id: organization.id });
   // Switching organizations also leaves the old organization's team.
   const active: ActiveChange =
     organization.id === session.activeOrganizationId

@@ -78,6 +78,8 @@ export interface CreateSessionOptions {
    * password sign-in finished by a TOTP code is `password`). Enforced SSO is checked against it.
    */
   signInMethod?: SignInMethod;
+  /** The SSO connection (providerId) that signed the user in: organization policy accepts only its own. */
+  signInProviderId?: string;
 }
 
 /** A sign-in of a user with two-factor on, from an untrusted device: a challenge, not a session. */
@@ -87,6 +89,7 @@ export class TwoFactorRequired extends Error {
     readonly userId: string,
     /** How the sign-in began: the session the factor completes records it. */
     readonly signInMethod: SignInMethod | null = null,
+    readonly signInProviderId: string | null = null,
   ) {
     super("a second factor is required");
   }
@@ -116,7 +119,7 @@ export async function createSession(
     // The break-glass path always owes the second factor: a trusted device does not stand in for it.
     const trusted =
       !breakGlass && meta.trustedDeviceToken && (await isTrustedDevice(db, meta.trustedDeviceToken, userId, ctx.now()));
-    if (!trusted) throw new TwoFactorRequired(userId, method);
+    if (!trusted) throw new TwoFactorRequired(userId, method, options.signInProviderId);
   }
   if (breakGlass && options.secondFactor !== "verified") throw new TwoFactorRequired(userId, method);
   const token = newSessionToken();
@@ -137,6 +140,7 @@ export async function createSession(
     activeTeamId: options.activeTeamId,
     impersonatedBy: options.impersonatedBy,
     signInMethod: method,
+    signInProviderId: options.signInProviderId ?? null,
     now,
     fields: { spec: ctx.fields.session, values: defaultFieldValues(ctx.fields.session) },
   };

@@ -161,6 +161,7 @@ export async function startTwoFactorChallenge(
   userId: string,
   rememberMe: boolean,
   signInMethod: SignInMethod | null = null,
+  signInProviderId: string | null = null,
 ): Promise<{ token: string; reply: TwoFactorRedirectReply }> {
   const token = randomString(32);
   const now = ctx.now();
@@ -169,6 +170,7 @@ export async function startTwoFactorChallenge(
     userId,
     rememberMe,
     signInMethod,
+    signInProviderId,
     expiresAt: new Date(now.getTime() + CHALLENGE_SECONDS * 1000),
     now,
   });
@@ -270,6 +272,7 @@ async function complete(
         secondFactor: "verified",
         proof: proof ?? undefined,
         signInMethod: (challenge.signInMethod as SignInMethod | null) ?? undefined,
+        signInProviderId: challenge.signInProviderId ?? undefined,
       });
       return { session, user };
     });

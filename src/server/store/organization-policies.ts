@@ -86,6 +86,7 @@ export async function findSessionRules(db: DB, sessionId: string): Promise<Calle
     .leftJoin("organization", "organization.id", "organizationPolicy.organizationId")
     .select([
       "session.signInMethod",
+      "session.signInProviderId",
       "session.lastActiveAt",
       "organizationPolicy.organizationId",
       "organization.slug",
@@ -100,7 +101,12 @@ export async function findSessionRules(db: DB, sessionId: string): Promise<Calle
     }
   }
   const first = rows[0];
-  return { signInMethod: first?.signInMethod ?? null, lastActiveAt: first?.lastActiveAt ?? null, policies };
+  return {
+    signInMethod: first?.signInMethod ?? null,
+    signInProviderId: first?.signInProviderId ?? null,
+    lastActiveAt: first?.lastActiveAt ?? null,
+    policies,
+  };
 }
 
 /** Notes that a session acted in an organization with an idle timeout. */
@@ -136,4 +142,28 @@ export async function verifiedDomainsOf(
     .where("ssoProvider.organizationId", "=", organizationId)
     .where("ssoDomain.verified", "=", true)
     .execute();
+}
+
+/**
+ * Whether the organization's identity provider or directory knows the user: an account linked to one
+ * of its SSO connections, or a user one of its SCIM connections holds. Enforced SSO follows them
+ * whatever their address is now.
+ */
+export async function knownToOrganizationDirectory(db: DB, organizationId: string, userId: string): Promise<boolean> {
+  const linked = await db
+    .selectFrom("account")
+    .innerJoin("ssoProvider", "ssoProvider.providerId", "account.providerId")
+    .select("account.id")
+    .where("account.userId", "=", userId)
+    .where("ssoProvider.organizationId", "=", organizationId)
+    .unionAll(
+      db
+        .selectFrom("scimUser")
+        .select("scimUser.id")
+        .where("scimUser.userId", "=", userId)
+        .where("scimUser.organizationId", "=", organizationId),
+    )
+    .limit(1)
+    .execute();
+  return linked.length > 0;
 }

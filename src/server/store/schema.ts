@@ -51,6 +51,8 @@ export interface TwoFactorChallengeTable {
   createdAt: Timestamp;
   /** How the sign-in that owes the factor began (migration 0024). */
   signInMethod: string | null;
+  /** The SSO connection it began at, for an SSO sign-in (migration 0033). */
+  signInProviderId: string | null;
 }
 
 /** A WebAuthn credential (passkey) of a user. */
@@ -85,6 +87,8 @@ export interface SessionTable {
   updatedAt: Timestamp;
   /** How the session was signed in (migration 0024); null for sessions older than that. */
   signInMethod: string | null;
+  /** The SSO connection (providerId) that signed it in, for an SSO session (migration 0033). */
+  signInProviderId: string | null;
   /** When it last acted in an organization with an idle timeout (coarse: see organization-policies.ts). */
   lastActiveAt: NullableTimestamp;
 }

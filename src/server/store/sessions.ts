@@ -8,7 +8,7 @@ import type { SessionTable } from "./schema.js";
 import { isoTimestamp, type TimeOf, toDate, type WithTimes } from "./values.js";
 
 /** A session row as the model is made from it (the policy columns of migration 0024 are read apart). */
-export type SessionRow = Omit<Selectable<SessionTable>, "signInMethod" | "lastActiveAt">;
+export type SessionRow = Omit<Selectable<SessionTable>, "signInMethod" | "signInProviderId" | "lastActiveAt">;
 
 /**
  * The wire Session; `token` is the caller's own token, or a revocation handle in lists. With
@@ -56,6 +56,8 @@ export interface NewSession {
   impersonatedBy?: string | null;
   /** How it was signed in (organization policy reads it). */
   signInMethod?: string | null;
+  /** The SSO connection that signed it in. */
+  signInProviderId?: string | null;
   now: Date;
   /** The app's own fields (their defaults, or what the server set). */
   fields?: { spec: TableFields; values: Readonly<Record<string, unknown>> };
@@ -75,6 +77,7 @@ export async function insertSession(db: DB, session: NewSession): Promise<Sessio
       activeTeamId: session.activeTeamId ?? null,
       impersonatedBy: session.impersonatedBy ?? null,
       signInMethod: session.signInMethod ?? null,
+      signInProviderId: session.signInProviderId ?? null,
       createdAt: session.now,
       updatedAt: session.now,
       ...(session.fields ? storedValues(session.fields.spec, session.fields.values) : {}),

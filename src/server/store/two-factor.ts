@@ -22,6 +22,8 @@ export interface TwoFactorChallenge {
   expiresAt: Date;
   /** How the sign-in began (null: not recorded). */
   signInMethod: string | null;
+  /** The SSO connection it began at. */
+  signInProviderId: string | null;
 }
 
 export async function findTwoFactor(db: DB, userId: string): Promise<TwoFactorRecord | null> {
@@ -116,6 +118,7 @@ export async function insertChallenge(
     userId: string;
     rememberMe: boolean;
     signInMethod: string | null;
+    signInProviderId: string | null;
     expiresAt: Date;
     now: Date;
   },
@@ -127,6 +130,7 @@ export async function insertChallenge(
       userId: input.userId,
       rememberMe: input.rememberMe,
       signInMethod: input.signInMethod,
+      signInProviderId: input.signInProviderId,
       expiresAt: input.expiresAt,
       createdAt: input.now,
     })
@@ -148,6 +152,7 @@ export async function findChallenge(db: DB, tokenHash: string): Promise<TwoFacto
     otpExpiresAt: toDateOrNull(row.otpExpiresAt),
     expiresAt: toDate(row.expiresAt),
     signInMethod: row.signInMethod ?? null,
+    signInProviderId: row.signInProviderId ?? null,
   };
 }
 

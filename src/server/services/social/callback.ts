@@ -16,7 +16,14 @@ export type CallbackOutcome =
   | { kind: "signed-in"; location: string; data: SessionWithUser }
   | { kind: "redirect"; location: string }
   /** The user owes a second factor: the app's callbackURL, told so, and a challenge for the browser. */
-  | { kind: "two-factor"; location: string; userId: string; signInMethod: SignInMethod | null };
+  | {
+      kind: "two-factor";
+      location: string;
+      userId: string;
+      signInMethod: SignInMethod | null;
+      /** The SSO connection the sign-in began at (the session the factor completes records it). */
+      signInProviderId?: string | null;
+    };
 
 /** `url` with `error=<code>` (and a description) added, keeping its own query. */
 export function withError(url: string, code: string, description?: string): string {

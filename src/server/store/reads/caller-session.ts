@@ -62,6 +62,7 @@ export function callerSessionQuery(
     .$if(rules, (query) =>
       query.select((eb) => [
         "callerSession.signInMethod as s_signInMethod",
+        "callerSession.signInProviderId as s_signInProviderId",
         "callerSession.lastActiveAt as s_lastActiveAt",
         jsonRows(
           dialect,
@@ -94,6 +95,8 @@ export interface CallerPolicyRow {
  */
 export interface CallerRulesRows {
   signInMethod: string | null;
+  /** The SSO connection that signed the session in. */
+  signInProviderId: string | null;
   lastActiveAt: Date | string | null;
   policies: CallerPolicyRow[];
 }
@@ -155,6 +158,7 @@ function callerRows(row: CallerSessionRow, tokenHash: string, fields: Additional
   if ("s_policies" in row) {
     rows.rules = {
       signInMethod: (row.s_signInMethod as string | null | undefined) ?? null,
+      signInProviderId: (row.s_signInProviderId as string | null | undefined) ?? null,
       lastActiveAt: (row.s_lastActiveAt as Date | string | null | undefined) ?? null,
       policies: parseJsonRows<CallerPolicyRow>(row.s_policies),
     };
