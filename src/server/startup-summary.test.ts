@@ -91,6 +91,24 @@ describe("the start-up summary", () => {
     }
   });
 
+  it("names SSO, SCIM, the audit trail, metrics and the other switched features, on or off", () => {
+    const switched = ["sso", "scim", "organizationWebhooks", "securityActivity", "audit", "metrics"];
+    expect(featureStates(defaults).off).toEqual(expect.arrayContaining(switched));
+    const on = resolveOptions(
+      {
+        sso: { enabled: true },
+        scim: { enabled: true },
+        organizationWebhooks: { enabled: true },
+        securityActivity: { enabled: true },
+        audit: { enabled: true },
+        metrics: { enabled: true },
+      },
+      { baseURL },
+    );
+    expect(featureStates(on).on).toEqual(expect.arrayContaining(switched));
+    expect(featureStates(on).off).not.toEqual(expect.arrayContaining(["sso"]));
+  });
+
   it("names the development outbox without SMTP_URL, and SQLite URLs as they are", () => {
     const text = startupSummary({
       env: {

@@ -55,6 +55,12 @@ export function featureStates(options: Readonly<AuthOptions>): { on: string[]; o
     ["magicLink", options.magicLink.enabled],
     ["emailOTP", options.emailOTP.enabled],
     ["passkey", options.passkey.enabled],
+    ["sso", options.sso.enabled],
+    ["scim", options.scim.enabled],
+    ["organizationWebhooks", org && options.organizationWebhooks.enabled],
+    ["securityActivity", options.securityActivity.enabled],
+    ["audit", options.audit.enabled],
+    ["metrics", options.metrics.enabled],
     ["session.cookieCache", options.session.cookieCache.enabled],
     ["rateLimit", options.rateLimit.enabled],
   ];
