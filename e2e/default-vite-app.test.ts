@@ -12,6 +12,7 @@ import { setUpServiceAndBrowser } from "./helpers/setup.js";
  * variables that only a color-scheme declaration sets, so the stylesheet must declare its own.
  */
 const REPO = resolve(import.meta.dirname, "..");
+let root = "";
 let appDir = "";
 let passwordChunk = "";
 
@@ -39,7 +40,7 @@ createRoot(document.getElementById("root")!).render(
 /** Builds the application with Vite's defaults (plus React's plugin, as its template has) into dist/. */
 async function buildDefaultApp(): Promise<void> {
   await mkdir(join(REPO, "dist"), { recursive: true });
-  const root = await mkdtemp(join(REPO, "dist", "vite-app-"));
+  root = await mkdtemp(join(REPO, "dist", "vite-app-"));
   await writeFile(join(root, "index.html"), INDEX_HTML);
   await writeFile(join(root, "main.tsx"), MAIN_TSX);
   const source = (path: string) => join(REPO, "src", path);
@@ -73,7 +74,7 @@ async function buildDefaultApp(): Promise<void> {
 
 beforeAll(buildDefaultApp);
 afterAll(async () => {
-  if (appDir) await rm(resolve(appDir, ".."), { recursive: true, force: true });
+  if (root) await rm(root, { recursive: true, force: true });
 });
 const e2e = setUpServiceAndBrowser(() => ({ appDir }));
 
