@@ -163,4 +163,38 @@ describe("the start-up summary", () => {
     );
     expect(text).not.toContain("http://localhost:3000/dev/outbox");
   });
+
+  it("without the application, names the mailed pages this service does not serve", () => {
+    const summary = (options: Parameters<typeof resolveOptions>[0], application: boolean) =>
+      startupSummary({
+        env: {
+          databaseUrl: "sqlite::memory:",
+          smtpUrl: null,
+          mailDisabled: false,
+          redisUrl: null,
+          baseURL,
+          production: false,
+        },
+        optionsSource: "demo defaults (no AUTH_CONFIG)",
+        options: resolveOptions(options, { baseURL }),
+        basePath: "/api/auth",
+        application,
+      }).join("\n");
+    expect(summary({}, false)).toContain(
+      "pages:    not served here: /reset-password, /verify-email, /accept-invitation/:id (set pages, docs/cli.md#start)",
+    );
+    const elsewhere = {
+      trustedOrigins: ["https://app.example.com"],
+      pages: {
+        resetPassword: "https://app.example.com/reset",
+        magicLink: "https://app.example.com/link",
+        verifyEmail: "https://app.example.com/verify",
+        acceptInvitation: "https://app.example.com/join/:id",
+        secureAccount: "https://app.example.com/secure",
+        error: "https://app.example.com/error",
+      },
+    };
+    expect(summary(elsewhere, false)).not.toContain("pages:");
+    expect(summary({}, true)).not.toContain("pages:");
+  });
 });
