@@ -55,6 +55,10 @@ describe("password fields", () => {
 
   it("rates a new password with the server's refusals and says one thing at a time", async () => {
     const page = await e2e.browser.newPage();
+    // The common-password list (vite.config.ts: its own chunk) is fetched once a password is typed.
+    const requested: string[] = [];
+    const listRequests = () => requested.filter((path) => /\/common-passwords-[^/]+\.js$/.test(path)).length;
+    page.on("request", (request) => requested.push(new URL(request.url()).pathname));
     await page.goto(`${e2e.service.origin}/sign-up`);
     const input = page.getByTestId("sign-up-password");
     const label = page.getByTestId("password-strength-label");
@@ -66,9 +70,11 @@ describe("password fields", () => {
     // The page's code loads on first visit: wait for the form before reading it.
     await input.waitFor();
     expect(await messages()).toEqual(["At least 8 characters."]);
+    expect(listRequests()).toBe(0);
 
     await input.fill("abc");
     await expect.poll(() => label.textContent()).toBe("Strength: Too short: use at least 8 characters.");
+    await expect.poll(listRequests).toBe(1);
     expect(await messages()).toHaveLength(1);
     await input.fill("Password1");
     await expect

@@ -35,6 +35,12 @@ beforeAll(async () => {
 const LIGHT_BG = "rgb(245, 246, 248)";
 const DARK_BG = "rgb(15, 18, 23)";
 const background = (page: Page) => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+/** The SignIn component's card: its own color-scheme (components.css) follows the theme chosen for the page. */
+const signInCard = (page: Page) =>
+  page.evaluate(() => {
+    const style = getComputedStyle(document.querySelector('[data-testid="gh-sign-in"]')!);
+    return { scheme: style.colorScheme, background: style.backgroundColor };
+  });
 
 const browserLocales: Record<Locale, string> = { en: "en-US", de: "de-DE" };
 
@@ -168,8 +174,14 @@ describe("choosing the theme", () => {
     // Form controls follow the scheme as well (color-scheme).
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).colorScheme)).toBe("light dark");
 
+    const darkCard = await signInCard(page);
+    expect(darkCard.scheme).toBe("light dark");
+
     await page.getByLabel("Theme").selectOption("light");
     await expect.poll(() => background(page)).toBe(LIGHT_BG);
+    const lightCard = await signInCard(page);
+    expect(lightCard.scheme).toBe("light");
+    expect(lightCard.background).not.toBe(darkCard.background);
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("light");
     await page.reload();
     await page.getByTestId("sign-in-submit").waitFor();

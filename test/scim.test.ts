@@ -290,6 +290,25 @@ describe("Okta's sequence", () => {
   });
 });
 
+describe("a PATCH of part of the name", () => {
+  it("replaces the given or family name, by path or by a partial name object, and keeps the other", async () => {
+    const { token } = await connectedOrganization("name-parts");
+    const id: string = (await scim(token, "POST", "/Users", newUser("ada.parts@example.com"))).body.id;
+    const patch = async (Operations: unknown) => {
+      const res = await scim(token, "PATCH", `/Users/${id}`, { schemas: [PATCH_OP], Operations });
+      expect(res.status).toBe(200);
+      return (await scim(token, "GET", `/Users/${id}`)).body.displayName;
+    };
+    expect(await patch([{ op: "replace", path: "name.givenName", value: "Augusta" }])).toBe("Augusta Lovelace");
+    expect(await patch([{ op: "replace", value: { name: { givenName: "Ada" } } }])).toBe("Ada Lovelace");
+    expect(await patch([{ op: "replace", path: "name.familyName", value: "King" }])).toBe("Ada King");
+    expect(await patch([{ op: "add", path: "name", value: { familyName: "Byron" } }])).toBe("Ada Byron");
+    expect(await patch([{ op: "replace", path: "name", value: { givenName: "Augusta", familyName: "King" } }])).toBe(
+      "Augusta King",
+    );
+  });
+});
+
 describe("Entra ID's sequence", () => {
   it("creates with externalId, deactivates with a capitalised Replace and string booleans, patches by filtered path", async () => {
     const { organizationId, token } = await connectedOrganization("entra");
@@ -520,6 +539,7 @@ describe("bad requests answer SCIM errors and change nothing", () => {
   it.each([
     [[{ op: "replace", path: "favouriteColour", value: "red" }], "invalidPath"],
     [[{ op: "replace", path: "name.nickname", value: "x" }], "invalidPath"],
+    [[{ op: "replace", path: "name.givenName", value: 7 }], "invalidValue"],
     [[{ op: "replace", path: "emails[type eq", value: "x" }], "invalidPath"],
     [[{ op: "replace", value: { shoeSize: 9 } }], "invalidPath"],
     [[{ op: "remove" }], "noTarget"],

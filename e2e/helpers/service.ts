@@ -26,6 +26,8 @@ export interface ServiceInput {
   developmentOutbox?: boolean;
   /** The origin's host: WebAuthn needs a name, not an IP address. */
   host?: "localhost";
+  /** The built pages to serve beside the API (default dist/app, the application). */
+  appDir?: string;
 }
 
 /**
@@ -66,7 +68,7 @@ export async function startService(input: ServiceInput = {}): Promise<Service> {
     logger,
     mail: mail ? { smtpUrl: mail.url } : { devOutbox: true },
   });
-  app = createServiceApp(auth);
+  app = createServiceApp(auth, input.appDir);
   return {
     origin,
     auth,

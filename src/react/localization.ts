@@ -20,7 +20,7 @@ export function componentTranslator(localization: Localization = "en", labels?: 
 }
 
 /**
- * How a component looks: `theme` pins light or dark (else it follows the page's color-scheme), and
+ * How a component looks: `theme` pins light or dark (else it follows the system's preference), and
  * `variables` set the colours, radius and font it draws with (any CSS value).
  */
 export interface Appearance {

@@ -91,6 +91,24 @@ describe("the start-up summary", () => {
     }
   });
 
+  it("names SSO, SCIM, the audit trail, metrics and the other switched features, on or off", () => {
+    const switched = ["sso", "scim", "organizationWebhooks", "securityActivity", "audit", "metrics"];
+    expect(featureStates(defaults).off).toEqual(expect.arrayContaining(switched));
+    const on = resolveOptions(
+      {
+        sso: { enabled: true },
+        scim: { enabled: true },
+        organizationWebhooks: { enabled: true },
+        securityActivity: { enabled: true },
+        audit: { enabled: true },
+        metrics: { enabled: true },
+      },
+      { baseURL },
+    );
+    expect(featureStates(on).on).toEqual(expect.arrayContaining(switched));
+    expect(featureStates(on).off).not.toEqual(expect.arrayContaining(["sso"]));
+  });
+
   it("names the development outbox without SMTP_URL, and SQLite URLs as they are", () => {
     const text = startupSummary({
       env: {
@@ -144,5 +162,39 @@ describe("the start-up summary", () => {
       "mail:     development outbox, http://localhost:3000/api/auth/dev/outbox (JSON) (no SMTP_URL)",
     );
     expect(text).not.toContain("http://localhost:3000/dev/outbox");
+  });
+
+  it("without the application, names the mailed pages this service does not serve", () => {
+    const summary = (options: Parameters<typeof resolveOptions>[0], application: boolean) =>
+      startupSummary({
+        env: {
+          databaseUrl: "sqlite::memory:",
+          smtpUrl: null,
+          mailDisabled: false,
+          redisUrl: null,
+          baseURL,
+          production: false,
+        },
+        optionsSource: "demo defaults (no AUTH_CONFIG)",
+        options: resolveOptions(options, { baseURL }),
+        basePath: "/api/auth",
+        application,
+      }).join("\n");
+    expect(summary({}, false)).toContain(
+      "pages:    not served here: /reset-password, /verify-email, /accept-invitation/:id (set pages, docs/cli.md#start)",
+    );
+    const elsewhere = {
+      trustedOrigins: ["https://app.example.com"],
+      pages: {
+        resetPassword: "https://app.example.com/reset",
+        magicLink: "https://app.example.com/link",
+        verifyEmail: "https://app.example.com/verify",
+        acceptInvitation: "https://app.example.com/join/:id",
+        secureAccount: "https://app.example.com/secure",
+        error: "https://app.example.com/error",
+      },
+    };
+    expect(summary(elsewhere, false)).not.toContain("pages:");
+    expect(summary({}, true)).not.toContain("pages:");
   });
 });

@@ -55,6 +55,12 @@ export function featureStates(options: Readonly<AuthOptions>): { on: string[]; o
     ["magicLink", options.magicLink.enabled],
     ["emailOTP", options.emailOTP.enabled],
     ["passkey", options.passkey.enabled],
+    ["sso", options.sso.enabled],
+    ["scim", options.scim.enabled],
+    ["organizationWebhooks", org && options.organizationWebhooks.enabled],
+    ["securityActivity", options.securityActivity.enabled],
+    ["audit", options.audit.enabled],
+    ["metrics", options.metrics.enabled],
     ["session.cookieCache", options.session.cookieCache.enabled],
     ["rateLimit", options.rateLimit.enabled],
   ];
@@ -63,6 +69,24 @@ export function featureStates(options: Readonly<AuthOptions>): { on: string[]; o
     on: switches.filter(([, on]) => on).map(([name]) => name),
     off: switches.filter(([, on]) => !on).map(([name]) => name),
   };
+}
+
+/**
+ * The pages mails and redirects send people to that are paths on this service (`pages`), for the
+ * features that are on: without the application nothing answers there.
+ */
+function pagesOnThisService(options: Readonly<AuthOptions>, production: boolean): string[] {
+  const { pages } = options;
+  const linked = [
+    options.emailAndPassword.enabled && pages.resetPassword,
+    options.magicLink.enabled && pages.magicLink,
+    pages.verifyEmail,
+    options.organization.enabled && pages.acceptInvitation,
+    options.securityActivity.enabled && pages.secureAccount,
+    // /api/auth/error answers itself in development.
+    production && pages.error,
+  ];
+  return linked.filter((page): page is string => typeof page === "string" && page.startsWith("/"));
 }
 
 /**
@@ -87,9 +111,13 @@ export function startupSummary(input: {
     : env.mailDisabled
       ? "disabled (MAIL_DISABLED): nothing is sent"
       : `development outbox, ${outbox} (no SMTP_URL)`;
+  const unserved = input.application ? [] : pagesOnThisService(options, env.production);
   return [
     `options:  ${input.optionsSource}`,
     `app:      ${input.application ? `${env.baseURL}/ (dist/app)` : `none: the API only, reference at ${api}/reference`}`,
+    ...(unserved.length > 0
+      ? [`pages:    not served here: ${unserved.join(", ")} (set pages, docs/cli.md#start)`]
+      : []),
     `database: ${withoutPassword(env.databaseUrl)}`,
     `mail:     ${mail}`,
     `redis:    ${env.redisUrl ? hostOnly(env.redisUrl) : "none (rate limits and revocations in this process or the database)"}`,

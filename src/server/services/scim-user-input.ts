@@ -100,6 +100,17 @@ function nameOf(name: unknown): string | undefined {
   return parts.length > 0 ? text(parts.join(" "), "name") : undefined;
 }
 
+/**
+ * A PATCH of name over the current display name: parts left out keep their value (RFC 7644 section
+ * 3.5.2.3). Only the display name is kept, so its first word stands for the given name and the rest
+ * for the family name.
+ */
+function patchedName(current: string, name: Record<string, unknown>): string | undefined {
+  const [given = "", ...family] = current.trim().split(/\s+/);
+  const parts = Object.fromEntries(Object.entries(name).map(([key, value]) => [key.toLowerCase(), value]));
+  return nameOf({ givenname: given, familyname: family.join(" "), ...parts });
+}
+
 /** A whole User resource (POST, PUT): userName required; what it leaves out takes its default. */
 export function parseUserResource(body: unknown): UserDraft {
   if (!isObject(body)) throw invalidSyntax("The body must be a JSON object");
@@ -152,10 +163,12 @@ function set(draft: UserDraft, path: string, value: unknown): void {
       draft.name = text(value, "displayName");
       return;
     case "name":
-      if (sub === undefined) draft.name = nameOf(value) ?? draft.name;
+      if (sub === undefined)
+        draft.name = (isObject(value) ? patchedName(draft.name, value) : nameOf(value)) ?? draft.name;
       else if (!NAME_PARTS.has(sub)) throw invalidPath("The path is not an attribute of name");
-      // Only the whole display name is kept: given and family names alone cannot rebuild it.
       else if (sub === "formatted") draft.name = text(value, "name.formatted");
+      else if (sub === "givenname" || sub === "familyname")
+        draft.name = patchedName(draft.name, { [sub]: text(value, path.trim()) }) ?? draft.name;
       return;
     case "emails":
       if (sub === undefined) draft.email = emailOf(Array.isArray(value) ? value : [value]) ?? draft.email;
