@@ -87,6 +87,8 @@ const SAMPLE_INPUT: Record<string, { body?: object; query?: string }> = {
   },
   "POST /sso/update-provider": { body: { providerId: "x" } },
   "POST /sso/delete-provider": { body: { providerId: "x" } },
+  "POST /sso/confirm-provider-change": { body: { providerId: "x" } },
+  "POST /sso/cancel-provider-change": { body: { providerId: "x" } },
   "POST /sso/request-domain-verification": { body: { providerId: "x" } },
   "POST /sso/verify-domain": { body: { providerId: "x" } },
   "POST /organization/create-webhook": { body: { url: "https://93.184.216.34/hooks", events: ["audit.entry"] } },

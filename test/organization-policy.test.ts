@@ -137,8 +137,8 @@ describe("enforcement on routes acting in the organization", () => {
     await enableTwoFactor(org.owner);
     const member = await joinAs(server, org.organizationId, "member");
     const elsewhere = await createOrganization(server, { owner: member as never });
-    expect((await setPolicy(org.owner.browser, org.organizationId, { requireTwoFactor: true })).status).toBe(200);
     await member.browser.post("/organization/set-active", { organizationId: org.organizationId });
+    expect((await setPolicy(org.owner.browser, org.organizationId, { requireTwoFactor: true })).status).toBe(200);
 
     for (const [path, body] of [
       ["/organization/list-members", null],
@@ -155,13 +155,15 @@ describe("enforcement on routes acting in the organization", () => {
     // Naming the organization by slug, or by a team of it, is the same organization, whichever is active.
     const team = await org.owner.browser.post("/organization/create-team", { name: "Ops" });
     expect(team.status).toBe(200);
-    await member.browser.post("/organization/set-active", { organizationId: elsewhere.organizationId });
     const bySlug = await member.browser.get(`/organization/get-full-organization?organizationSlug=${org.slug}`);
     expect(bySlug.body.code).toBe("TWO_FACTOR_REQUIRED_BY_ORGANIZATION");
     const byTeam = await member.browser.get(`/organization/list-team-members?teamId=${team.body.id}`);
     expect(byTeam.status).toBe(403);
     expect(byTeam.body.code).toBe("TWO_FACTOR_REQUIRED_BY_ORGANIZATION");
-    await member.browser.post("/organization/set-active", { organizationId: org.organizationId });
+    // Making it active again is refused too (issue 48.3: the session's token would carry it).
+    const reactivated = await member.browser.post("/organization/set-active", { organizationId: org.organizationId });
+    expect(reactivated.status).toBe(403);
+    expect(reactivated.body.code).toBe("TWO_FACTOR_REQUIRED_BY_ORGANIZATION");
     // auth.api calls with the member's cookie meet the same check.
     const viaApi = await server.auth.api
       .listMembers({ headers: { cookie: member.browser.cookieHeader() }, query: {} } as never)
@@ -244,12 +246,14 @@ describe("enforcement on routes acting in the organization", () => {
     const mail = await nthMail(capture, member.email, "Your sign-in code");
     const otp = /\b(\d{6})\b/.exec(mail.text)?.[1];
     expect((await byCode.post("/sign-in/email-otp", { email: member.email, otp })).status).toBe(200);
-    await byCode.post("/organization/set-active", { organizationId: org.organizationId });
-    const refused = await byCode.get("/organization/list-members");
+    const notActive = await byCode.post("/organization/set-active", { organizationId: org.organizationId });
+    expect(notActive.body.code).toBe("SIGN_IN_METHOD_NOT_ALLOWED_BY_ORGANIZATION");
+    const refused = await byCode.get(`/organization/list-members?organizationId=${org.organizationId}`);
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe("SIGN_IN_METHOD_NOT_ALLOWED_BY_ORGANIZATION");
-    const active = await byCode.get("/organization/get-active-member");
-    expect(active.body.organizationPolicy).toMatchObject({
+    // The organization is not active for it: get-policy tells the session why.
+    const standing = await byCode.get(`/organization/get-policy?organizationId=${org.organizationId}`);
+    expect(standing.body.caller).toMatchObject({
       signInMethod: "email-otp",
       allowedSignInMethods: ["password"],
     });
@@ -349,8 +353,8 @@ describe("enforced SSO for verified domains", () => {
   });
 
   it("a session signed in before SSO was required cannot act in the organization", async () => {
-    await alice.browser.post("/organization/set-active", { organizationId: org.organizationId });
-    expectSsoRequired(await alice.browser.get("/organization/list-members"));
+    expectSsoRequired(await alice.browser.post("/organization/set-active", { organizationId: org.organizationId }));
+    expectSsoRequired(await alice.browser.get(`/organization/list-members?organizationId=${org.organizationId}`));
     // bob's address is not in the domain: the rule is not his.
     await bob.browser.post("/organization/set-active", { organizationId: org.organizationId });
     expect((await bob.browser.get("/organization/list-members")).status).toBe(200);

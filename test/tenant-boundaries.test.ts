@@ -345,3 +345,78 @@ describe("enforced SSO follows the member and the organization's own connections
     expect(members.body).toMatchObject({ code: "SSO_REQUIRED", providerId: "enforced-own" });
   });
 });
+
+describe("who asserts identity for a connection is an owner's confirmed change (48.2)", () => {
+  let second: TestOidcProvider;
+  beforeAll(async () => {
+    second = await startOidcProvider();
+    await second.configure([`${server.origin}/api/auth/sso/callback/pointed`]);
+  });
+  afterAll(async () => {
+    await second?.close();
+  });
+
+  it("refuses an admin, stages an owner's change until confirmed, mails every owner, and asks a fresh session", async () => {
+    const org = await provenOrganization("pointed", "pointed.test");
+    const admin = await signUp(server, { email: "admin@pointed-admins.test", verified: true });
+    await server.auth.api.addMember({
+      body: { userId: admin.user.id, role: "admin", organizationId: org.organizationId },
+    });
+    const repoint = { providerId: "pointed", issuer: second.issuer };
+    const byAdmin = await admin.browser.post("/sso/update-provider", repoint);
+    expect(byAdmin.status).toBe(403);
+    expect(byAdmin.body.code).toBe("SSO_OWNER_REQUIRED");
+    // What does not decide who signs in stays the admins' to change, at once.
+    const scopes = await admin.browser.post("/sso/update-provider", {
+      providerId: "pointed",
+      oidcConfig: { scopes: ["openid", "email", "profile", "groups"] },
+    });
+    expect(scopes.status).toBe(200);
+    expect(scopes.body.pendingChange).toBeNull();
+
+    // An existing member has signed in through the connection already.
+    const person = oidc.addUser({ email: "pat@pointed.test" });
+    const patBrowser = await ssoSignIn("pointed", person.sub);
+    const pat = (await patBrowser.get("/get-session")).body.user;
+
+    const staged = await org.owner.browser.post("/sso/update-provider", repoint);
+    expect(staged.status).toBe(200);
+    expect(staged.body.issuer).toBe(oidc.issuer);
+    expect(staged.body.pendingChange).toMatchObject({ fields: ["issuer"], requestedBy: org.owner.user.id });
+    await server.settled();
+    await capture.waitFor((mail) => mail.to === org.owner.email.toLowerCase() && /single sign-on/i.test(mail.subject));
+    // The old settings keep working meanwhile.
+    await ssoSignIn("pointed", person.sub);
+
+    expect((await admin.browser.post("/sso/confirm-provider-change", { providerId: "pointed" })).body.code).toBe(
+      "SSO_OWNER_REQUIRED",
+    );
+    const confirmed = await org.owner.browser.post("/sso/confirm-provider-change", { providerId: "pointed" });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body).toMatchObject({ issuer: second.issuer, pendingChange: null });
+    expect(confirmed.body.domains).toEqual([{ domain: "pointed.test", verified: true, provenForIssuer: false }]);
+
+    // The new issuer asserts the existing member: refused until the domain is proven for it.
+    second.addUser({ sub: person.sub, email: "pat@pointed.test" });
+    const browser = server.browser();
+    const start = await browser.post("/sign-in/sso", { providerId: "pointed", callbackURL: "/dash" });
+    const result = await second.authorize(start.body.url, person.sub);
+    if (result.kind !== "redirect") throw new Error("expected a redirect");
+    const refused = await browser.get(result.location);
+    expect(new URL(refused.headers.get("location") ?? "", server.origin).searchParams.get("error")).toBe(
+      "domain_not_proven_for_issuer",
+    );
+    await proveDomains(org.owner.browser, "pointed");
+    const again = server.browser();
+    const restart = await again.post("/sign-in/sso", { providerId: "pointed", callbackURL: "/dash" });
+    const redirected = await second.authorize(restart.body.url, person.sub);
+    if (redirected.kind !== "redirect") throw new Error("expected a redirect");
+    expect((await again.get(redirected.location)).status).toBe(302);
+    expect((await again.get("/get-session")).body.user.id).toBe(pat.id);
+
+    // A stale owner session may not stage such a change.
+    server.clock.advance(2 * 86400);
+    const stale = await org.owner.browser.post("/sso/update-provider", { providerId: "pointed", issuer: oidc.issuer });
+    expect(stale.body.code).toBe("SESSION_NOT_FRESH");
+  });
+});

@@ -176,6 +176,11 @@ export type SignInSSOBody = z.output<typeof signInSSOBody>;
 export const ssoDomainModel = z.object({
   domain: z.string(),
   verified: z.boolean(),
+  /**
+   * Gatehouse's addition: the domain was proven for the connection's current issuer (SAML: entity
+   * id). False after the issuer changed: nobody who already exists signs in through it until then.
+   */
+  provenForIssuer: z.boolean().optional(),
 });
 
 /** A connection as its organization's owners see it: never the client secret. */
@@ -220,6 +225,14 @@ export const ssoProviderModel = z.object({
     .optional(),
   defaultRole: z.string(),
   roleMapping: ssoRoleMapping.nullable(),
+  /**
+   * Gatehouse's addition: a change of who asserts identity (issuer, client, claim mapping, SAML
+   * settings) staged by an owner, applied only when an owner confirms it (docs/sso.md).
+   */
+  pendingChange: z
+    .object({ fields: z.array(z.string()), requestedBy: z.string().nullable(), requestedAt: timestamp.nullable() })
+    .nullable()
+    .optional(),
   createdAt: timestamp,
   updatedAt: timestamp,
 });

@@ -586,6 +586,11 @@ export const de: Catalogue = {
   "mail.emailChanged.subject": "Ihre E-Mail-Adresse wurde geändert",
   "mail.emailChanged.intro": "Die E-Mail-Adresse Ihres Kontos wurde in {newEmail} geändert.",
   "mail.emailChanged.outro": "Wenn Sie das nicht waren, wenden Sie sich sofort an den Support.",
+  "mail.ssoConnectionChange.subject": "Eine Änderung am Single Sign-on Ihrer Organisation wartet",
+  "mail.ssoConnectionChange.intro":
+    '{requestedBy} möchte ändern, wer Personen über die Verbindung "{providerId}" bei {organization} anmeldet ({fields}).',
+  "mail.ssoConnectionChange.outro":
+    "Nichts ändert sich, bis ein Eigentümer es bestätigt. Wenn Sie das nicht erwartet haben, verwerfen Sie es in den Single-Sign-on-Einstellungen der Organisation.",
   "mail.resetPassword.subject": "Setzen Sie Ihr Passwort zurück",
   "mail.resetPassword.intro": "Jemand möchte das Passwort Ihres Kontos zurücksetzen.",
   "mail.resetPassword.action": "Neues Passwort wählen",

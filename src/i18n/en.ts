@@ -566,6 +566,11 @@ export const en = {
   "mail.emailChanged.subject": "Your email address was changed",
   "mail.emailChanged.intro": "The email address of your account was changed to {newEmail}.",
   "mail.emailChanged.outro": "If this was not you, contact support at once.",
+  "mail.ssoConnectionChange.subject": "A change to your organization's single sign-on is waiting",
+  "mail.ssoConnectionChange.intro":
+    '{requestedBy} asked to change who signs people in to {organization} through the connection "{providerId}" ({fields}).',
+  "mail.ssoConnectionChange.outro":
+    "Nothing changes until an owner confirms it. If you did not expect this, cancel it in the organization's single sign-on settings.",
   "mail.resetPassword.subject": "Reset your password",
   "mail.resetPassword.intro": "Someone asked to reset the password of your account.",
   "mail.resetPassword.action": "Choose a new password",

@@ -8,6 +8,11 @@ export const ssoErrors = defineErrors({
     message: "Only the organization's owners and admins may manage its SSO providers",
     status: 403,
   },
+  SSO_OWNER_REQUIRED: {
+    message: "Only the organization's owners may change who asserts identity for a connection",
+    status: 403,
+  },
+  NO_PENDING_CONNECTION_CHANGE: { message: "This connection has no change waiting to be confirmed", status: 404 },
   SSO_IDENTIFIER_REQUIRED: {
     message: "Give an email, domain, organizationSlug or providerId",
     status: 400,

@@ -67,6 +67,23 @@ export function emailChangedNotice(locale: Locale, to: string, newEmail: string)
   };
 }
 
+/** Tells an owner that a change of who asserts identity for a connection waits for an owner's confirmation. */
+export function ssoConnectionChangeNotice(
+  locale: Locale,
+  to: string,
+  change: { requestedBy: string; organization: string; providerId: string; fields: string[] },
+): ActionMail {
+  const t = translator(locale);
+  return {
+    to,
+    locale,
+    kind: "sso-connection-change",
+    subject: t("mail.ssoConnectionChange.subject"),
+    intro: [t("mail.ssoConnectionChange.intro", { ...change, fields: change.fields.join(", ") })],
+    outro: [t("mail.ssoConnectionChange.outro")],
+  };
+}
+
 export function resetPasswordMail(locale: Locale, to: string, url: string, expiresInSeconds: number): ActionMail {
   const t = translator(locale);
   return {

@@ -101,6 +101,8 @@ const declarations: [Endpoint, AuditDeclaration][] = [
   [o.rotateWebhookSecret, { action: "organization.webhook_secret_rotated" }],
   [sso.registerSSOProvider, { action: "organization.sso_connection_created" }],
   [sso.updateSSOProvider, { action: "organization.sso_connection_updated" }],
+  [sso.confirmSSOProviderChange, { action: "organization.sso_connection_updated" }],
+  [sso.cancelSSOProviderChange, { action: "organization.sso_connection_updated" }],
   [sso.deleteSSOProvider, { action: "organization.sso_connection_deleted" }],
   [sso.verifyDomain, { action: "organization.sso_domain_verified" }],
   [sso.callbackSSO, signIn("sso", true)],

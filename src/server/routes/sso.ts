@@ -10,6 +10,8 @@ import type { Route } from "../http/route.js";
 import { getRequestSession, requestMeta } from "../http/session.js";
 import { STATE_COOKIE_MAX_AGE } from "../services/social/state.js";
 import {
+  cancelProviderChange,
+  confirmProviderChange,
   deleteProvider,
   findManagedProvider,
   listProviders,
@@ -36,7 +38,15 @@ export function ssoRoutes(route: Route): void {
     return providerView(ctx, await findManagedProvider(ctx, caller.user.id, query.providerId));
   });
 
-  route(ssoEndpoints.updateSSOProvider, (c, { body, caller }) => updateProvider(c.get("auth"), caller.user.id, body));
+  route(ssoEndpoints.updateSSOProvider, (c, { body, caller }) => updateProvider(c.get("auth"), caller, body));
+
+  route(ssoEndpoints.confirmSSOProviderChange, (c, { body, caller }) =>
+    confirmProviderChange(c.get("auth"), caller, body.providerId),
+  );
+
+  route(ssoEndpoints.cancelSSOProviderChange, (c, { body, caller }) =>
+    cancelProviderChange(c.get("auth"), caller, body.providerId),
+  );
 
   route(ssoEndpoints.deleteSSOProvider, async (c, { body, caller }) => {
     await deleteProvider(c.get("auth"), caller.user.id, body.providerId);

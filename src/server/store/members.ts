@@ -596,3 +596,18 @@ export async function listMembersPage(db: DB, q: MemberPageQuery): Promise<Membe
   const reply = { members, total: Number(first.total ?? 0) };
   return { caller: { organizationId: first.callerOrganizationId, role: first.callerRole }, reply };
 }
+
+/** Members whose role string names `role` (a comma list may hold it), with their addresses: whom to tell. */
+export async function listMemberEmailsWithRole(
+  db: DB,
+  organizationId: string,
+  role: string,
+): Promise<{ role: string; email: string }[]> {
+  return db
+    .selectFrom("member")
+    .innerJoin("user", "user.id", "member.userId")
+    .select(["member.role", "user.email"])
+    .where("member.organizationId", "=", organizationId)
+    .where("member.role", "like", `%${role}%`)
+    .execute();
+}

@@ -298,6 +298,10 @@ export interface SsoProviderTable {
   samlConfig: string | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+  /** JSON of a staged change of who asserts identity, until an owner confirms it (0033). */
+  pendingChange: string | null;
+  pendingChangeBy: string | null;
+  pendingChangeAt: NullableTimestamp;
 }
 
 /** An email domain a connection claims; it routes sign-ins once verified by DNS. */
@@ -310,6 +314,8 @@ export interface SsoDomainTable {
   tokenExpiresAt: NullableTimestamp;
   verifiedAt: NullableTimestamp;
   createdAt: Timestamp;
+  /** The connection's issuer (SAML: entity id) when the domain was proven (0033). */
+  provenIssuer: string | null;
 }
 
 /** An organization's SCIM connection (migration 0020): its bearer token as a SHA-256 digest. */

@@ -21,6 +21,10 @@ export interface SsoProviderRecord {
   samlConfig: string | null;
   createdAt: Date;
   updatedAt: Date;
+  /** A staged change of who asserts identity (the row patch as JSON), until an owner confirms it. */
+  pendingChange: string | null;
+  pendingChangeBy: string | null;
+  pendingChangeAt: Date | null;
   domains: SsoDomainRecord[];
 }
 
@@ -31,6 +35,8 @@ export interface SsoDomainRecord {
   verificationToken: string | null;
   tokenExpiresAt: Date | null;
   verifiedAt: Date | null;
+  /** The issuer (SAML: entity id) the domain was proven for. */
+  provenIssuer: string | null;
 }
 
 function mapDomain(row: Selectable<SsoDomainTable>): SsoDomainRecord {
@@ -41,6 +47,7 @@ function mapDomain(row: Selectable<SsoDomainTable>): SsoDomainRecord {
     verificationToken: row.verificationToken,
     tokenExpiresAt: toDateOrNull(row.tokenExpiresAt),
     verifiedAt: toDateOrNull(row.verifiedAt),
+    provenIssuer: row.provenIssuer,
   };
 }
 
@@ -51,6 +58,7 @@ function mapProvider(row: Selectable<SsoProviderTable>, domains: SsoDomainRecord
     scopes: row.scopes.split(" ").filter(Boolean),
     createdAt: toDate(row.createdAt),
     updatedAt: toDate(row.updatedAt),
+    pendingChangeAt: toDateOrNull(row.pendingChangeAt),
     domains,
   };
 }
@@ -184,21 +192,41 @@ export async function deleteSsoDomains(db: DB, ids: string[]): Promise<void> {
 }
 
 /** Gives every unverified domain of a connection the token its TXT record must carry. */
-export async function setDomainTokens(db: DB, providerRowId: string, token: string, expiresAt: Date): Promise<void> {
+export async function setDomainTokens(db: DB, domainIds: string[], token: string, expiresAt: Date): Promise<void> {
+  if (domainIds.length === 0) return;
   await db
     .updateTable("ssoDomain")
     .set({ verificationToken: token, tokenExpiresAt: expiresAt })
-    .where("providerId", "=", providerRowId)
-    .where("verified", "=", false)
+    .where("id", "in", domainIds)
     .execute();
 }
 
-/** Marks one domain verified; the partial unique index refuses a second verified holder. */
-export async function markDomainVerified(db: DB, domainId: string, now: Date): Promise<void> {
+/**
+ * Marks one domain verified for the connection's current issuer; the partial unique index refuses a
+ * second verified holder.
+ */
+export async function markDomainVerified(db: DB, domainId: string, issuer: string, now: Date): Promise<void> {
   await db
     .updateTable("ssoDomain")
-    .set({ verified: true, verifiedAt: now, verificationToken: null, tokenExpiresAt: null })
+    .set({ verified: true, verifiedAt: now, verificationToken: null, tokenExpiresAt: null, provenIssuer: issuer })
     .where("id", "=", domainId)
+    .execute();
+}
+
+/** Stages (or, with null, drops) a change of who asserts identity for the connection. */
+export async function setPendingChange(
+  db: DB,
+  id: string,
+  pending: { change: string; by: string; at: Date } | null,
+): Promise<void> {
+  await db
+    .updateTable("ssoProvider")
+    .set({
+      pendingChange: pending?.change ?? null,
+      pendingChangeBy: pending?.by ?? null,
+      pendingChangeAt: pending?.at ?? null,
+    })
+    .where("id", "=", id)
     .execute();
 }
 

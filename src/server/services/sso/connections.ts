@@ -1,11 +1,14 @@
-import type { Session } from "../../../contract/models.js";
+import type { Session, SessionWithUser } from "../../../contract/models.js";
 import type { RegisterSSOProviderBody, SSOProviderView, UpdateSSOProviderBody } from "../../../contract/sso.js";
+import { locales } from "../../../i18n/index.js";
 import { type AuthContext, apiURL } from "../../context.js";
 import { newId } from "../../crypto/random.js";
+import { ssoConnectionChangeNotice } from "../../email/templates.js";
 import { AuthError, isAuthError } from "../../errors.js";
 import { isLoopbackHostname } from "../../loopback.js";
 import { type DB, isUniqueViolation } from "../../store/database.js";
-import { findMember } from "../../store/members.js";
+import { findMember, listMemberEmailsWithRole } from "../../store/members.js";
+import { findOrganization } from "../../store/organizations.js";
 import {
   deleteSsoDomains,
   deleteSsoProviderRow,
@@ -15,10 +18,12 @@ import {
   listOrganizationsSsoProviders,
   listUserMemberRoles,
   type SsoProviderRecord,
+  setPendingChange,
   updateSsoProviderRow,
 } from "../../store/sso-providers.js";
 import { isOwnerRole, normalizeRoles, roleAllows } from "../access-control.js";
-import { auditChange, noteAudit } from "../audit-trail.js";
+import { auditChange, auditedChange, noteAudit } from "../audit-trail.js";
+import { isSessionFresh } from "../sessions.js";
 import { discoveryEndpointOf, probeDiscovery, ssoSecretCipher } from "./oidc-client.js";
 import {
   acsURLOf,
@@ -82,12 +87,23 @@ export function providerView(ctx: AuthContext, p: SsoProviderRecord): SSOProvide
     type: p.type,
     issuer: p.issuer,
     domain: p.domains.map((d) => d.domain).join(","),
-    domains: p.domains.map((d) => ({ domain: d.domain, verified: d.verified })),
+    domains: p.domains.map((d) => ({
+      domain: d.domain,
+      verified: d.verified,
+      provenForIssuer: d.verified && d.provenIssuer === p.issuer,
+    })),
     domainVerified: p.domains.length > 0 && p.domains.every((d) => d.verified),
     organizationId: p.organizationId,
     redirectURI: registeredURIOf(ctx, p),
     defaultRole: p.defaultRole,
     roleMapping: p.roleMapping ? JSON.parse(p.roleMapping) : null,
+    pendingChange: p.pendingChange
+      ? {
+          fields: Object.keys(JSON.parse(p.pendingChange)).sort(),
+          requestedBy: p.pendingChangeBy,
+          requestedAt: p.pendingChangeAt,
+        }
+      : null,
     createdAt: p.createdAt,
     updatedAt: p.updatedAt,
   };
@@ -216,13 +232,58 @@ export async function listProviders(ctx: AuthContext, userId: string): Promise<S
   return providers.map((p) => providerView(ctx, p));
 }
 
+/** The row fields that decide who asserts identity: changing them is an owner's act, staged until confirmed. */
+const IDENTITY_FIELDS = ["issuer", "clientId", "clientSecret", "mapping", "samlConfig"] as const;
+type ProviderPatch = Parameters<typeof updateSsoProviderRow>[2];
+
+/** A patch split into what applies now (scopes, roles, domains) and what waits for an owner's confirmation. */
+function splitPatch(patch: ProviderPatch): { now: ProviderPatch; staged: ProviderPatch | null } {
+  const now: Record<string, unknown> = {};
+  const staged: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    ((IDENTITY_FIELDS as readonly string[]).includes(key) ? staged : now)[key] = value;
+  }
+  return { now: now as ProviderPatch, staged: Object.keys(staged).length > 0 ? (staged as ProviderPatch) : null };
+}
+
+/** Owners only, with a recent sign-in: who asserts identity for every address of the domains. */
+async function requireFreshOwner(ctx: AuthContext, provider: SsoProviderRecord, caller: SessionWithUser) {
+  const member = await findMember(ctx.db, provider.organizationId, caller.user.id);
+  if (!member || !isOwnerRole(ctx, member.role)) throw new AuthError("SSO_OWNER_REQUIRED");
+  if (!isSessionFresh(ctx, caller.session)) throw new AuthError("SESSION_NOT_FRESH");
+}
+
+/**
+ * Changes a connection. Scopes, roles and domains change at once (roles never the owner's; a new
+ * domain starts unverified). A change of who asserts identity (issuer, client, claim mapping, SAML
+ * settings) needs an owner with a recent sign-in, is staged while the old settings keep working, is
+ * mailed to every owner, and applies only when an owner confirms it (confirmProviderChange).
+ */
 export async function updateProvider(
   ctx: AuthContext,
-  userId: string,
+  caller: SessionWithUser,
   body: UpdateSSOProviderBody,
 ): Promise<SSOProviderView> {
-  const provider = await findManagedProvider(ctx, userId, body.providerId);
-  if (provider.type === "saml") return updateSamlProvider(ctx, provider, body);
+  const provider = await findManagedProvider(ctx, caller.user.id, body.providerId);
+  const patch = provider.type === "saml" ? await samlPatch(ctx, provider, body) : await oidcPatch(ctx, provider, body);
+  const { now: immediate, staged } = splitPatch(patch);
+  if (staged) await requireFreshOwner(ctx, provider, caller);
+  const now = ctx.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    await updateSsoProviderRow(trx, provider.id, immediate, now);
+    if (body.domain) await replaceDomains(trx, provider, body.domain, now);
+    if (staged) {
+      await setPendingChange(trx, provider.id, { change: JSON.stringify(staged), by: caller.user.id, at: now });
+      await mailOwners(ctx, trx, provider, caller.user, Object.keys(staged));
+    }
+    await auditUpdate(ctx, trx, provider, body, staged ? Object.keys(staged).sort() : []);
+  });
+  if (staged) ctx.mail.wake();
+  return currentView(ctx, provider.providerId);
+}
+
+async function oidcPatch(ctx: AuthContext, provider: SsoProviderRecord, body: UpdateSSOProviderBody) {
   if (body.samlConfig !== undefined) {
     throw new AuthError("SAML_CONFIG_INVALID", { message: "this is an OpenID Connect connection" });
   }
@@ -232,37 +293,136 @@ export async function updateProvider(
   const defaultRole = checkRoles(ctx, { defaultRole: body.defaultRole, roleMapping: body.roleMapping ?? undefined });
   if (body.issuer !== undefined && body.issuer !== provider.issuer) await probeDiscovery(ctx, body.issuer);
   const oidc = body.oidcConfig ?? {};
-  const now = ctx.now();
-  await ctx.db.transaction().execute(async (trx) => {
-    await updateSsoProviderRow(
+  const patch: ProviderPatch = {
+    ...(body.issuer !== undefined && body.issuer !== provider.issuer ? { issuer: body.issuer } : {}),
+    ...(oidc.clientId !== undefined && oidc.clientId !== provider.clientId ? { clientId: oidc.clientId } : {}),
+    ...(oidc.clientSecret !== undefined ? { clientSecret: ssoSecretCipher(ctx).encrypt(oidc.clientSecret) } : {}),
+    ...(oidc.scopes !== undefined ? { scopes: oidc.scopes } : {}),
+    ...(oidc.mapping !== undefined && JSON.stringify(oidc.mapping) !== provider.mapping
+      ? { mapping: JSON.stringify(oidc.mapping) }
+      : {}),
+    ...(defaultRole !== undefined ? { defaultRole } : {}),
+    ...(body.roleMapping !== undefined
+      ? { roleMapping: body.roleMapping ? JSON.stringify(body.roleMapping) : null }
+      : {}),
+  };
+  return patch;
+}
+
+/** A SAML connection's patch: `samlConfig` fields given replace the kept ones; the rest stays. */
+async function samlPatch(ctx: AuthContext, provider: SsoProviderRecord, body: UpdateSSOProviderBody) {
+  if (body.oidcConfig !== undefined) {
+    throw new AuthError("SAML_CONFIG_INVALID", { message: "this is a SAML connection: use samlConfig" });
+  }
+  const current = readSamlSettings(provider);
+  const settings =
+    body.samlConfig || body.issuer !== undefined
+      ? await samlSettingsFrom(ctx, provider.providerId, body.issuer, body.samlConfig ?? {}, {
+          ...current,
+          // A new top-level issuer names the IdP anew.
+          ...(body.issuer !== undefined ? { idpEntityId: body.issuer } : {}),
+        })
+      : current;
+  const defaultRole = checkRoles(ctx, { defaultRole: body.defaultRole, roleMapping: body.roleMapping ?? undefined });
+  const samlConfig = JSON.stringify(settings);
+  const patch: ProviderPatch = {
+    ...(samlConfig !== provider.samlConfig
+      ? { issuer: settings.idpEntityId, mapping: JSON.stringify(settings.mapping), samlConfig }
+      : {}),
+    ...(defaultRole !== undefined ? { defaultRole } : {}),
+    ...(body.roleMapping !== undefined
+      ? { roleMapping: body.roleMapping ? JSON.stringify(body.roleMapping) : null }
+      : {}),
+  };
+  return patch;
+}
+
+async function mailOwners(
+  ctx: AuthContext,
+  trx: DB,
+  provider: SsoProviderRecord,
+  requester: { name: string; email: string },
+  fields: string[],
+) {
+  const organization = await findOrganization(trx, { id: provider.organizationId });
+  for (const owner of await listOrganizationOwners(ctx, trx, provider.organizationId)) {
+    await ctx.mail.enqueue(
       trx,
-      provider.id,
-      {
-        ...(body.issuer !== undefined ? { issuer: body.issuer } : {}),
-        ...(oidc.clientId !== undefined ? { clientId: oidc.clientId } : {}),
-        ...(oidc.clientSecret !== undefined ? { clientSecret: ssoSecretCipher(ctx).encrypt(oidc.clientSecret) } : {}),
-        ...(oidc.scopes !== undefined ? { scopes: oidc.scopes } : {}),
-        ...(oidc.mapping !== undefined ? { mapping: JSON.stringify(oidc.mapping) } : {}),
-        ...(defaultRole !== undefined ? { defaultRole } : {}),
-        ...(body.roleMapping !== undefined
-          ? { roleMapping: body.roleMapping ? JSON.stringify(body.roleMapping) : null }
-          : {}),
-      },
-      now,
+      ssoConnectionChangeNotice(locales[0], owner.email, {
+        requestedBy: `${requester.name} <${requester.email}>`,
+        organization: organization?.name ?? provider.organizationId,
+        providerId: provider.providerId,
+        fields,
+      }),
     );
-    if (body.domain) await replaceDomains(trx, provider, body.domain, now);
-    await auditUpdate(ctx, trx, provider, body);
+  }
+}
+
+async function listOrganizationOwners(ctx: AuthContext, trx: DB, organizationId: string) {
+  const members = await listMemberEmailsWithRole(trx, organizationId, ctx.options.organization.creatorRole);
+  return members.filter((member) => isOwnerRole(ctx, member.role));
+}
+
+/** POST /sso/confirm-provider-change: an owner with a recent sign-in applies the staged change. */
+export async function confirmProviderChange(
+  ctx: AuthContext,
+  caller: SessionWithUser,
+  providerId: string,
+): Promise<SSOProviderView> {
+  const provider = await findManagedProvider(ctx, caller.user.id, providerId);
+  await requireFreshOwner(ctx, provider, caller);
+  if (!provider.pendingChange) throw new AuthError("NO_PENDING_CONNECTION_CHANGE");
+  const staged = JSON.parse(provider.pendingChange) as ProviderPatch;
+  await ctx.db.transaction().execute(async (trx) => {
+    await updateSsoProviderRow(trx, provider.id, staged, ctx.now());
+    await setPendingChange(trx, provider.id, null);
+    await auditChange(ctx, trx, {
+      organizationId: provider.organizationId,
+      details: {
+        providerId,
+        confirmed: Object.keys(staged).sort(),
+        requestedBy: provider.pendingChangeBy,
+        ...(staged.issuer !== undefined ? { issuer: staged.issuer } : {}),
+      },
+    });
   });
-  const updated = await findSsoProvider(ctx.db, provider.providerId);
+  return currentView(ctx, providerId);
+}
+
+/** POST /sso/cancel-provider-change: an owner drops the staged change; the current settings stay. */
+export async function cancelProviderChange(
+  ctx: AuthContext,
+  caller: SessionWithUser,
+  providerId: string,
+): Promise<SSOProviderView> {
+  const provider = await findManagedProvider(ctx, caller.user.id, providerId);
+  const member = await findMember(ctx.db, provider.organizationId, caller.user.id);
+  if (!member || !isOwnerRole(ctx, member.role)) throw new AuthError("SSO_OWNER_REQUIRED");
+  if (!provider.pendingChange) throw new AuthError("NO_PENDING_CONNECTION_CHANGE");
+  await auditedChange(ctx, (db) => setPendingChange(db, provider.id, null), {
+    organizationId: provider.organizationId,
+    details: { providerId, canceled: Object.keys(JSON.parse(provider.pendingChange)).sort() },
+  });
+  return currentView(ctx, providerId);
+}
+
+async function currentView(ctx: AuthContext, providerId: string): Promise<SSOProviderView> {
+  const updated = await findSsoProvider(ctx.db, providerId);
   if (!updated) throw new AuthError("SSO_PROVIDER_NOT_FOUND");
   return providerView(ctx, updated);
 }
 
 /**
- * The update's entry: which fields the request set (a secret by its name only) and the new values of
- * those that decide who gets in and as what.
+ * The update's entry: which fields the request set (a secret by its name only), the new values of
+ * those that decide who gets in and as what, and which of them wait for an owner's confirmation.
  */
-function auditUpdate(ctx: AuthContext, trx: DB, provider: SsoProviderRecord, body: UpdateSSOProviderBody) {
+function auditUpdate(
+  ctx: AuthContext,
+  trx: DB,
+  provider: SsoProviderRecord,
+  body: UpdateSSOProviderBody,
+  staged: string[],
+) {
   const { providerId, oidcConfig, samlConfig, ...top } = body;
   const given = (fields: object, prefix = "") =>
     Object.entries(fields)
@@ -278,6 +438,7 @@ function auditUpdate(ctx: AuthContext, trx: DB, provider: SsoProviderRecord, bod
     details: {
       providerId,
       changed,
+      ...(staged.length > 0 ? { staged } : {}),
       ...(body.issuer !== undefined ? { issuer: body.issuer } : {}),
       ...(body.domain !== undefined ? { domains: body.domain } : {}),
       ...(body.defaultRole !== undefined ? { defaultRole: body.defaultRole } : {}),
@@ -299,49 +460,6 @@ async function replaceDomains(trx: DB, provider: SsoProviderRecord, domains: str
     domains.filter((d) => !kept.has(d)).map((domain) => ({ id: newId(), providerId: provider.id, domain })),
     now,
   );
-}
-
-/** A SAML connection's update: `samlConfig` fields given replace the kept ones; the rest stays. */
-async function updateSamlProvider(
-  ctx: AuthContext,
-  provider: SsoProviderRecord,
-  body: UpdateSSOProviderBody,
-): Promise<SSOProviderView> {
-  if (body.oidcConfig !== undefined) {
-    throw new AuthError("SAML_CONFIG_INVALID", { message: "this is a SAML connection: use samlConfig" });
-  }
-  const current = readSamlSettings(provider);
-  const settings =
-    body.samlConfig || body.issuer !== undefined
-      ? await samlSettingsFrom(ctx, provider.providerId, body.issuer, body.samlConfig ?? {}, {
-          ...current,
-          // A new top-level issuer names the IdP anew.
-          ...(body.issuer !== undefined ? { idpEntityId: body.issuer } : {}),
-        })
-      : current;
-  const defaultRole = checkRoles(ctx, { defaultRole: body.defaultRole, roleMapping: body.roleMapping ?? undefined });
-  const now = ctx.now();
-  await ctx.db.transaction().execute(async (trx) => {
-    await updateSsoProviderRow(
-      trx,
-      provider.id,
-      {
-        issuer: settings.idpEntityId,
-        mapping: JSON.stringify(settings.mapping),
-        samlConfig: JSON.stringify(settings),
-        ...(defaultRole !== undefined ? { defaultRole } : {}),
-        ...(body.roleMapping !== undefined
-          ? { roleMapping: body.roleMapping ? JSON.stringify(body.roleMapping) : null }
-          : {}),
-      },
-      now,
-    );
-    if (body.domain) await replaceDomains(trx, provider, body.domain, now);
-    await auditUpdate(ctx, trx, provider, body);
-  });
-  const updated = await findSsoProvider(ctx.db, provider.providerId);
-  if (!updated) throw new AuthError("SSO_PROVIDER_NOT_FOUND");
-  return providerView(ctx, updated);
 }
 
 export async function deleteProvider(ctx: AuthContext, userId: string, providerId: string): Promise<void> {

@@ -8,12 +8,23 @@ import {
   findProviderByVerifiedDomain,
   findSsoProvider,
   markDomainVerified,
+  type SsoDomainRecord,
+  type SsoProviderRecord,
   setDomainTokens,
 } from "../../store/sso-providers.js";
 import { auditChange } from "../audit-trail.js";
 import { findManagedProvider } from "./connections.js";
 
 const TOKEN_LENGTH = 24;
+
+/**
+ * Whether a domain of the connection has to be proven (again): never proven, or proven for another
+ * issuer (SAML: entity id) than the one the connection names now. Until then a new issuer signs in
+ * nobody who already exists (sso/sign-in.ts).
+ */
+export function needsProof(provider: SsoProviderRecord, domain: SsoDomainRecord): boolean {
+  return !domain.verified || domain.provenIssuer !== provider.issuer;
+}
 const DNS_TIMEOUT_MS = 5_000;
 
 /** The TXT record text that proves a connection's domain: `<prefix>-<providerId>=<token>` (better-auth's). */
@@ -27,7 +38,7 @@ export function txtRecordValue(ctx: AuthContext, providerId: string, token: stri
  */
 export async function requestDomainVerification(ctx: AuthContext, userId: string, providerId: string) {
   const provider = await findManagedProvider(ctx, userId, providerId);
-  const pending = provider.domains.filter((d) => !d.verified);
+  const pending = provider.domains.filter((d) => needsProof(provider, d));
   if (pending.length === 0) throw new AuthError("DOMAIN_VERIFIED");
   const now = ctx.now();
   const current = pending.find((d) => d.verificationToken && d.tokenExpiresAt && d.tokenExpiresAt > now);
@@ -38,7 +49,12 @@ export async function requestDomainVerification(ctx: AuthContext, userId: string
   if (!token || !everyPendingHasIt) {
     token ??= randomString(TOKEN_LENGTH, URL_SAFE);
     const expiresAt = new Date(now.getTime() + ctx.options.sso.domainVerification.expiresIn * 1000);
-    await setDomainTokens(ctx.db, provider.id, token, expiresAt);
+    await setDomainTokens(
+      ctx.db,
+      pending.map((d) => d.id),
+      token,
+      expiresAt,
+    );
   }
   const value = txtRecordValue(ctx, provider.providerId, token);
   return {
@@ -71,7 +87,7 @@ async function txtRecords(ctx: AuthContext, domain: string): Promise<string[]> {
  */
 export async function verifyDomains(ctx: AuthContext, userId: string, providerId: string) {
   const provider = await findManagedProvider(ctx, userId, providerId);
-  const pending = provider.domains.filter((d) => !d.verified);
+  const pending = provider.domains.filter((d) => needsProof(provider, d));
   if (pending.length === 0) throw new AuthError("DOMAIN_VERIFIED");
   const now = ctx.now();
   const live = pending.filter((d) => d.verificationToken && d.tokenExpiresAt && d.tokenExpiresAt > now);
@@ -88,8 +104,9 @@ export async function verifyDomains(ctx: AuthContext, userId: string, providerId
     await ctx.db.transaction().execute(async (trx) => {
       const proven: string[] = [];
       for (const domain of shown) {
-        if (await findProviderByVerifiedDomain(trx, domain.domain)) continue;
-        await markDomainVerified(trx, domain.id, now);
+        const holder = await findProviderByVerifiedDomain(trx, domain.domain);
+        if (holder && holder.id !== provider.id) continue;
+        await markDomainVerified(trx, domain.id, provider.issuer, now);
         proven.push(domain.domain);
       }
       if (proven.length === 0) throw new AuthError("DOMAIN_VERIFIED_ELSEWHERE");

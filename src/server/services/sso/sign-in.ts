@@ -28,6 +28,7 @@ import { startAuthorization } from "../social/start.js";
 import { createOAuthState } from "../social/state.js";
 import { mergeScopes, sealTokens } from "../social/tokens.js";
 import { redirectURIOf } from "./connections.js";
+import { needsProof } from "./domains.js";
 import { SSO_STATE_PREFIX, ssoClient } from "./oidc-client.js";
 import { newSamlRequestId, samlAuthorizeURL } from "./saml.js";
 
@@ -149,7 +150,12 @@ async function provisionUser(
   const now = ctx.now();
   const sealed = sealTokens(ctx, input.tokens);
   let result: SSOUser;
+  // A connection whose issuer changed since its domain was proven may make new users, but speaks
+  // for nobody who exists until the domain is proven again for it.
+  const domain = provider.domains.find((d) => d.domain === domainOf(input.email));
+  const provenForIssuer = domain !== undefined && !needsProof(provider, domain);
   const linked = await findAccountWithUser(trx, provider.providerId, input.profileId);
+  if (linked && !provenForIssuer) throw new SSORefusal("domain_not_proven_for_issuer");
   if (linked) {
     const scope = mergeScopes(linked.account.scope, input.tokens.scopes).join(",") || null;
     await updateAccountTokens(trx, linked.account.id, { ...sealed, scope }, now);
@@ -158,6 +164,7 @@ async function provisionUser(
     const existing = await findUserByEmail(trx, input.email);
     // An account nobody proved the address of may be a squatter's: it is not handed over here.
     if (existing && !existing.emailVerified) throw new SSORefusal("account_not_linked");
+    if (existing && !provenForIssuer) throw new SSORefusal("domain_not_proven_for_issuer");
     const user =
       existing ??
       (await createUserRow(ctx, trx, {

@@ -27,7 +27,7 @@ import { scimLastUsedMigration } from "./0028_scim_last_used.js";
 import { auditSubjectIndexMigration } from "./0029_audit_subject_index.js";
 import { organizationWebhooksMigration } from "./0031_organization_webhooks.js";
 import { auditOrganizationIndexMigration } from "./0032_audit_organization_index.js";
-import { signInProviderMigration } from "./0033_sign_in_provider.js";
+import { tenantBoundariesMigration } from "./0033_tenant_boundaries.js";
 
 /** All migrations in order. Names sort by their numeric prefix; never rename or edit a landed one. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -59,6 +59,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     "0029_audit_subject_index": auditSubjectIndexMigration(),
     "0031_organization_webhooks": organizationWebhooksMigration(dialect),
     "0032_audit_organization_index": auditOrganizationIndexMigration(),
-    "0033_sign_in_provider": signInProviderMigration(),
+    "0033_tenant_boundaries": tenantBoundariesMigration(dialect),
   };
 }
