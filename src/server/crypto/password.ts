@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { hash as argon2Hash, verify as argon2Verify } from "@node-rs/argon2";
-import { type LegacyHashSettings, legacyFormatOf, verifyLegacyHash } from "./legacy-hashes.js";
+import { argon2Problem, type LegacyHashSettings, legacyFormatOf, verifyLegacyHash } from "./legacy-hashes.js";
 
 /** @node-rs/argon2 declares its algorithms as a const enum, which isolated modules cannot read. */
 const ARGON2ID = 2;
@@ -23,7 +23,9 @@ export const OWASP_ARGON2ID: Argon2Params = { memoryCost: 19456, timeCost: 2, pa
 
 /**
  * argon2id in PHC format (`$argon2id$v=19$m=...,t=...,p=...$salt$hash`), computed on the libuv pool.
- * Also verifies other argon2 hashes (argon2i, other costs), which needsRehash then has replaced.
+ * Also verifies other argon2 hashes (argon2i, other costs), which needsRehash then has replaced,
+ * when their costs are within HASH_BOUNDS.argon2 (crypto/legacy-hashes.ts): one imported hash may
+ * ask for 4 TiB.
  */
 export function argon2idHasher(params: Argon2Params = OWASP_ARGON2ID): PasswordHasher {
   const prefix = `$argon2id$v=19$m=${params.memoryCost},t=${params.timeCost},p=${params.parallelism}$`;
@@ -32,7 +34,7 @@ export function argon2idHasher(params: Argon2Params = OWASP_ARGON2ID): PasswordH
     hash: (password) => slot(() => argon2Hash(password.normalize("NFKC"), { algorithm: ARGON2ID, ...params })),
     async verify(stored, password) {
       const normalized = password.normalize("NFKC");
-      if (stored.startsWith("$argon2")) {
+      if (stored.startsWith("$argon2") && (stored.startsWith(prefix) || argon2Problem(stored) === null)) {
         try {
           if (await slot(() => argon2Verify(stored, normalized))) return true;
           // Another system's argon2 hash was made from the password as typed, not normalized.
