@@ -2,8 +2,9 @@ import { pbkdf2Sync, randomBytes } from "node:crypto";
 import bcryptjs from "bcryptjs";
 import { argon2i, argon2id } from "hash-wasm";
 import { describe, expect, it } from "vitest";
+import { verifyPasswordOrDummy } from "../services/credentials.js";
 import { HASH_BOUNDS, hashProblem, legacyFormatOf, verifyLegacyHash } from "./legacy-hashes.js";
-import { argon2idHasher, withLegacyHashes } from "./password.js";
+import { argon2idHasher, type PasswordHasher, withLegacyHashes } from "./password.js";
 
 const PASSWORD = "correct horse";
 const settings = { refuseWeak: false };
@@ -244,6 +245,22 @@ describe("hostile imported hashes (issue 48)", () => {
     expect(await importing.verify(stored, PASSWORD)).toBe(false);
     // Refused before any work: computing any of these takes seconds to forever.
     expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it("a refused hash costs sign-in the work of a wrong password, as an unknown email does", async () => {
+    const inner = argon2idHasher({ memoryCost: 1024, timeCost: 1, parallelism: 1 });
+    let computed = 0;
+    const counting: PasswordHasher = {
+      ...inner,
+      verify: (stored, password) => {
+        computed += 1;
+        return inner.verify(stored, password);
+      },
+    };
+    const hasher = withLegacyHashes(counting, settings);
+    for (const [, stored] of HOSTILE) expect(await verifyPasswordOrDummy(hasher, stored, PASSWORD)).toBe(false);
+    // One throwaway argon2id verification each: a fast refusal would tell that the email has an account.
+    expect(computed).toBe(HOSTILE.length);
   });
 
   it("accepts the hashes real systems make, at the bounds too", async () => {

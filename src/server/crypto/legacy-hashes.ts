@@ -130,15 +130,26 @@ export async function verifyLegacyHash(
   password: string,
   settings: LegacyHashSettings,
 ): Promise<boolean> {
-  const parsed = parseLegacyHash(stored);
-  if (parsed === null || typeof parsed === "string") return false;
-  if (settings.refuseWeak && WEAK_FORMATS.has(parsed.format)) return false;
+  const parsed = verifiable(stored, settings);
+  if (!parsed) return false;
   try {
     return await verifyParsed(parsed, password, settings);
   } catch {
     // A worker that died, or an input node:crypto refuses, is a failed match, never a 500.
     return false;
   }
+}
+
+/** Whether verifyLegacyHash would compute anything for `stored`: a legacy form, whole, within the bounds, allowed. */
+export function canVerifyLegacyHash(stored: string, settings: LegacyHashSettings): boolean {
+  return verifiable(stored, settings) !== null;
+}
+
+function verifiable(stored: string, settings: LegacyHashSettings): ParsedLegacyHash | null {
+  const parsed = parseLegacyHash(stored);
+  if (parsed === null || typeof parsed === "string") return null;
+  if (settings.refuseWeak && WEAK_FORMATS.has(parsed.format)) return null;
+  return parsed;
 }
 
 function verifyParsed(parsed: ParsedLegacyHash, password: string, settings: LegacyHashSettings): Promise<boolean> {
