@@ -16,7 +16,8 @@ const { parentPort, workerData } = require("node:worker_threads");
 const { createHash } = require("node:crypto");
 const { bcryptVerify } = require(workerData.hashWasm);
 const tasks = {
-  bcrypt: ({ password, hash }) => bcryptVerify({ password, hash }),
+  // bcrypt reads 72 bytes of the password, and the systems that made these hashes dropped the rest.
+  bcrypt: ({ password, hash }) => bcryptVerify({ password: Buffer.from(password).subarray(0, 72), hash }),
   phpass: ({ salt, password, rounds }) => {
     const secret = Buffer.from(password);
     let digest = createHash("md5").update(salt).update(secret).digest();

@@ -59,6 +59,13 @@ describe("legacy password hashes", () => {
     }
   });
 
+  it("verifies bcrypt of a password longer than 72 bytes, which bcrypt implementations cut there", async () => {
+    const long = "pässwörd ".repeat(10);
+    const stored = await bcryptjs.hash(long, 4);
+    expect(await verifyLegacyHash(stored, long, settings)).toBe(true);
+    expect(await verifyLegacyHash(stored, long.replace("p", "P"), settings)).toBe(false);
+  });
+
   it("verifies Django's PBKDF2 as node:crypto makes it (the salt used as text, the key in base64)", async () => {
     for (const [digest, name, length] of [
       ["sha256", "pbkdf2_sha256", 32],
