@@ -61,7 +61,7 @@ export const HASH_BOUNDS = {
 /** A stored hash read and checked: its parameters within HASH_BOUNDS, its digest whole. */
 export type ParsedLegacyHash =
   | { format: "bcrypt"; text: string }
-  | { format: "phpass"; prefix: string; salt: string; rounds: number; digest: string }
+  | { format: "phpass"; salt: string; rounds: number; digest: string }
   | { format: "scrypt"; N: number; r: number; p: number; salt: Buffer; key: Buffer }
   | { format: "firebase-scrypt"; N: number; r: number; salt: Buffer; hash: Buffer }
   | { format: "better-auth-scrypt"; salt: string; key: Buffer }
@@ -313,13 +313,13 @@ const ITOA64 = "./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
  * 2^cost rounds of MD5 over the previous digest and the password, written in phpass's own base64.
  */
 function parsePhpass(stored: string): ParsedLegacyHash | string | null {
-  const match = /^(\$[PH]\$)([./0-9A-Za-z])([./0-9A-Za-z]{8})([./0-9A-Za-z]{22})$/.exec(stored);
+  const match = /^\$[PH]\$([./0-9A-Za-z])([./0-9A-Za-z]{8})([./0-9A-Za-z]{22})$/.exec(stored);
   if (!match) return null;
-  const log2 = ITOA64.indexOf(match[2]!);
+  const log2 = ITOA64.indexOf(match[1]!);
   const { minLog2Rounds, maxLog2Rounds } = HASH_BOUNDS.phpass;
   if (log2 < minLog2Rounds) return "malformed phpass hash";
   if (log2 > maxLog2Rounds) return `phpass rounds 2^${log2} are above the bound (2^${maxLog2Rounds})`;
-  return { format: "phpass", prefix: match[1]! + match[2]!, salt: match[3]!, rounds: 2 ** log2, digest: match[4]! };
+  return { format: "phpass", salt: match[2]!, rounds: 2 ** log2, digest: match[3]! };
 }
 
 async function verifyPhpass(parsed: ParsedLegacyHash & { format: "phpass" }, password: string) {
