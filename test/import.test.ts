@@ -583,6 +583,105 @@ describe("import: hashes made by other implementations, through sign-in", () => 
   });
 });
 
+describe("import: hostile password hashes (issue 48)", () => {
+  const salt = Buffer.alloc(16, 1).toString("base64").replace(/=+$/, "");
+  const digest = Buffer.alloc(32, 2).toString("base64").replace(/=+$/, "");
+  const bcryptTail = "25YaYpSSuNKG00Kusaats.LdAfwaruXYYCQHyjTp7v2S8x3Rkxdm2";
+  /** One export row each, with the reason its report line gives. */
+  const hostile: [string, string, string][] = [
+    ["bcrypt31", `$2b$31$${bcryptTail}`, "bcrypt cost 31 is above the bound (14)"],
+    ["phpass30", "$P$S9aEDgPzJaUJBQaCF.NgNoqNZnwT2B1", "phpass rounds 2^30 are above the bound (2^16)"],
+    ["argon1g", `$argon2id$v=19$m=1048576,t=1,p=1$${salt}$${digest}`, "argon2 memory 1048576 KiB is above"],
+    ["scrypt1g", `$scrypt$ln=20,r=8,p=1$${salt}$${digest}`, "scrypt memory 1024 MiB (N=1048576, r=8) is above"],
+    ["pbkdf2huge", `pbkdf2_sha256$999999999$salt$${digest}=`, "pbkdf2 iterations 999999999 are above"],
+    ["pbkdf2short", "pbkdf2_sha256$1000$salt$qw==", "malformed pbkdf2 hash"],
+    ["bcryptshort", `$2b$10$${bcryptTail.slice(1)}`, "malformed bcrypt hash"],
+  ];
+  const signIn = (email: string, password: string) => server.browser().post("/sign-in/email", { email, password });
+
+  it("refuses each row with its line and why; the others of the file are imported and sign in", async () => {
+    const path = join(workDir, "hostile.ndjson");
+    const rows = [
+      { user_id: "auth0|fine", email: "fine@hostile.example", passwordHash: bcryptjs.hashSync("fine password", 4) },
+      ...hostile.map(([name, passwordHash]) => ({
+        user_id: `auth0|${name}`,
+        email: `${name}@hostile.example`,
+        passwordHash,
+      })),
+    ];
+    writeFileSync(path, `${rows.map((row) => JSON.stringify(row)).join("\n")}\n`);
+    const run = await gatehouseImport("--from", "auth0", "--source", path, "--apply");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("users imported: 1");
+    expect(run.stdout).toContain(`rows refused: ${hostile.length}`);
+    hostile.forEach(([name, , reason], i) => {
+      expect(run.stdout).toContain(`line ${i + 2}: ${name}@hostile.example: ${reason}`);
+    });
+    const written = await server.auth.database.db
+      .selectFrom("user")
+      .select("email")
+      .where("email", "like", "%@hostile.example")
+      .execute();
+    expect(written.map((row) => row.email)).toEqual(["fine@hostile.example"]);
+    expect((await signIn("fine@hostile.example", "fine password")).status).toBe(200);
+  });
+
+  it("at sign-in, a hostile hash already stored is a wrong password: 401 at once, nothing logged", async () => {
+    // A truncated PBKDF2 key of 1 byte: the guess whose key starts with that byte matched before.
+    const guess = Array.from({ length: 4096 }, (_, i) => `guess ${i}`).find(
+      (candidate) => pbkdf2Sync(candidate, "salt", 1, 1, "sha256")[0] === 0xab,
+    )!;
+    const stored: [string, string][] = [
+      ...hostile.map(([name, hash]): [string, string] => [name, hash]),
+      ["pbkdf2onebyte", "pbkdf2_sha256$1$salt$qw=="],
+    ];
+    for (const [name, hash] of stored) {
+      const email = `${name}@stored.example`;
+      const signUp = await server.browser().post("/sign-up/email", { email, password: guess, name });
+      expect(signUp.status).toBe(200);
+      // As a script of one's own, or an import before the bounds, could have written it.
+      await server.auth.database.db
+        .updateTable("account")
+        .set({ password: hash })
+        .where("userId", "=", signUp.body.user.id)
+        .execute();
+      const started = performance.now();
+      expect([name, (await signIn(email, guess)).status]).toEqual([name, 401]);
+      expect(performance.now() - started).toBeLessThan(2000);
+    }
+    expect(server.loggedErrors).toEqual([]);
+  });
+
+  it("a legacy verification within the bounds does not hold up other requests meanwhile", async () => {
+    const hashes: [string, string][] = [
+      ["slowbcrypt", bcryptjs.hashSync("the right one", 12)],
+      // A well-formed phpass text at the most rounds accepted (2^16); the password is wrong anyway.
+      ["slowphpass", "$P$E9aEDgPzJaUJBQaCF.NgNoqNZnwT2B1"],
+    ];
+    for (const [name, hash] of hashes) {
+      const email = `${name}@slow.example`;
+      const signUp = await server.browser().post("/sign-up/email", { email, password: "a long passphrase", name });
+      await server.auth.database.db
+        .updateTable("account")
+        .set({ password: hash })
+        .where("userId", "=", signUp.body.user.id)
+        .execute();
+      let done = false;
+      const verifying = signIn(email, "a wrong passphrase").finally(() => {
+        done = true;
+      });
+      let answered = 0;
+      while (!done) {
+        expect((await server.browser().get("/ok")).status).toBe(200);
+        answered += 1;
+      }
+      expect((await verifying).status).toBe(401);
+      // On the event loop, the verification held every request until it ended: one or two got through.
+      expect([name, answered]).toEqual([name, expect.toSatisfy((n: number) => n >= 10)]);
+    }
+  });
+});
+
 describe("import --refuse-weak", () => {
   // "correct horse", salted and hashed by Python's hashlib (as in src/server/crypto/legacy-hashes.test.ts).
   const weak = [

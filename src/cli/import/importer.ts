@@ -1,4 +1,4 @@
-import { type LegacyFormat, WEAK_FORMATS } from "../../server/crypto/legacy-hashes.js";
+import { hashProblem, type LegacyFormat, WEAK_FORMATS } from "../../server/crypto/legacy-hashes.js";
 import { newId } from "../../server/crypto/random.js";
 import { CREDENTIAL_PROVIDER } from "../../server/store/accounts.js";
 import type { DB } from "../../server/store/database.js";
@@ -188,7 +188,9 @@ function checkUser(user: ImportUser, line: number, sourceName: string, now: Date
   if (user.sourceId.trim() === "") return "no id";
   if (email === "") return "no email";
   if (!isValidEmail(email)) return "invalid email";
-  if (user.passwordHash && !hashFormatOf(user.passwordHash)) return "unknown hash format";
+  // An unknown form, a malformed text or a cost above HASH_BOUNDS: the row is refused, not the import.
+  const hashRefused = user.passwordHash ? hashProblem(user.passwordHash) : null;
+  if (hashRefused) return hashRefused;
   const createdAt = user.createdAt ?? now;
   return {
     line,

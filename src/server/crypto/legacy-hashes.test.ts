@@ -2,8 +2,9 @@ import { pbkdf2Sync, randomBytes } from "node:crypto";
 import bcryptjs from "bcryptjs";
 import { argon2i, argon2id } from "hash-wasm";
 import { describe, expect, it } from "vitest";
-import { legacyFormatOf, verifyLegacyHash } from "./legacy-hashes.js";
-import { argon2idHasher, withLegacyHashes } from "./password.js";
+import { verifyPasswordOrDummy } from "../services/credentials.js";
+import { HASH_BOUNDS, hashProblem, legacyFormatOf, verifyLegacyHash } from "./legacy-hashes.js";
+import { argon2idHasher, type PasswordHasher, withLegacyHashes } from "./password.js";
 
 const PASSWORD = "correct horse";
 const settings = { refuseWeak: false };
@@ -56,6 +57,13 @@ describe("legacy password hashes", () => {
       expect(await verifyLegacyHash(variant, PASSWORD, settings)).toBe(true);
       expect(await verifyLegacyHash(variant, "correct horsf", settings)).toBe(false);
     }
+  });
+
+  it("verifies bcrypt of a password longer than 72 bytes, which bcrypt implementations cut there", async () => {
+    const long = "pässwörd ".repeat(10);
+    const stored = await bcryptjs.hash(long, 4);
+    expect(await verifyLegacyHash(stored, long, settings)).toBe(true);
+    expect(await verifyLegacyHash(stored, long.replace("p", "P"), settings)).toBe(false);
   });
 
   it("verifies Django's PBKDF2 as node:crypto makes it (the salt used as text, the key in base64)", async () => {
@@ -124,5 +132,155 @@ describe("legacy password hashes", () => {
     expect(importing.needsRehash(MADE_ELSEWHERE[0]![1])).toBe(true);
     expect(await importing.verify(ours, PASSWORD)).toBe(true);
     expect(importing.needsRehash(ours)).toBe(false);
+  });
+});
+
+/** setImmediate turns the event loop takes while `work` runs: near none when it blocks the loop. */
+async function loopTurnsDuring(work: Promise<unknown>): Promise<number> {
+  let turns = 0;
+  let done = false;
+  const work_ = work.finally(() => {
+    done = true;
+  });
+  while (!done) {
+    await new Promise((resolve) => setImmediate(resolve));
+    turns += 1;
+  }
+  await work_;
+  return turns;
+}
+
+describe("legacy password hashes with hostile costs (issue 48)", () => {
+  it("a truncated key accepts no wrong password (a 1-byte key matched 1 guess in 256)", async () => {
+    const salt = "v5dWCZAXks9U";
+    const oneByte = pbkdf2Sync(PASSWORD, salt, 1000, 1, "sha256").toString("base64");
+    const stored = `pbkdf2_sha256$1000$${salt}$${oneByte}`;
+    const scryptOneByte = "$scrypt$ln=4,r=8,p=1$qDWmFIJQKkWo1ZqTMiakdA$AA";
+    let accepted = 0;
+    for (let i = 0; i < 1024; i += 1) {
+      if (await verifyLegacyHash(stored, `guess ${i}`, settings)) accepted += 1;
+      if (await verifyLegacyHash(scryptOneByte, `guess ${i}`, settings)) accepted += 1;
+    }
+    expect(accepted).toBe(0);
+  });
+
+  it("verifies bcrypt and phpass off the event loop: the loop keeps turning meanwhile", async () => {
+    const bcrypt = await bcryptjs.hash(PASSWORD, 12);
+    expect(await loopTurnsDuring(verifyLegacyHash(bcrypt, "wrong", settings))).toBeGreaterThan(20);
+    // The passlib hash above with its cost letter raised to E: 2^16 MD5 rounds, the most accepted.
+    const phpass = "$P$E9aEDgPzJaUJBQaCF.NgNoqNZnwT2B1";
+    expect(await loopTurnsDuring(verifyLegacyHash(phpass, "wrong", settings))).toBeGreaterThan(20);
+  });
+});
+
+const B64_16 = Buffer.alloc(16, 1).toString("base64").replace(/=+$/, "");
+const B64_32 = Buffer.alloc(32, 2).toString("base64").replace(/=+$/, "");
+/** Salt and hash of a real bcrypt text ("$2b$04$" + this), under hostile costs below. */
+const BCRYPT_TAIL = "25YaYpSSuNKG00Kusaats.LdAfwaruXYYCQHyjTp7v2S8x3Rkxdm2";
+
+/** Stored values an export could carry, and why each is refused (issue 48). */
+const HOSTILE: [string, string, RegExp][] = [
+  ["bcrypt at cost 31", `$2b$31$${BCRYPT_TAIL}`, /^bcrypt cost 31 is above the bound \(14\)$/],
+  ["bcrypt at cost 15", `$2y$15$${BCRYPT_TAIL}`, /^bcrypt cost 15 is above/],
+  ["bcrypt one character short", `$2b$10$${BCRYPT_TAIL.slice(1)}`, /^malformed bcrypt hash$/],
+  ["bcrypt with a character outside its alphabet", `$2b$10$${BCRYPT_TAIL.slice(1)}!`, /^malformed bcrypt hash$/],
+  [
+    "phpass at 2^30 rounds",
+    "$P$S9aEDgPzJaUJBQaCF.NgNoqNZnwT2B1",
+    /^phpass rounds 2\^30 are above the bound \(2\^16\)$/,
+  ],
+  ["phpass at 2^17 rounds", "$H$F9aEDgPzJaUJBQaCF.NgNoqNZnwT2B1", /^phpass rounds 2\^17 are above/],
+  ["phpass truncated", "$P$79aEDgPzJaUJBQaCF.NgNoqNZnwT2B", /^malformed phpass hash$/],
+  [
+    "argon2id asking for 1 GiB",
+    `$argon2id$v=19$m=1048576,t=1,p=1$${B64_16}$${B64_32}`,
+    /^argon2 memory 1048576 KiB is above/,
+  ],
+  [
+    "argon2i asking for 2^20 passes",
+    `$argon2i$v=19$m=4096,t=1048576,p=1$${B64_16}$${B64_32}`,
+    /^argon2 time cost 1048576 is above/,
+  ],
+  [
+    "argon2id with 255 lanes",
+    `$argon2id$v=19$m=65536,t=2,p=255$${B64_16}$${B64_32}`,
+    /^argon2 parallelism 255 is above/,
+  ],
+  ["argon2id with a 4-byte hash", `$argon2id$v=19$m=4096,t=2,p=1$${B64_16}$AAAAAA`, /^malformed argon2 hash$/],
+  [
+    "argon2id with a parameter it does not know",
+    `$argon2id$v=19$m=4096,t=2,p=1,x=1$${B64_16}$${B64_32}`,
+    /^malformed argon2 hash$/,
+  ],
+  [
+    "scrypt asking for 1 GiB",
+    `$scrypt$ln=20,r=8,p=1$${B64_16}$${B64_32}`,
+    /^scrypt memory 1024 MiB \(N=1048576, r=8\) is above the bound \(128 MiB\)$/,
+  ],
+  ["scrypt with 64 lanes", `$scrypt$ln=14,r=8,p=64$${B64_16}$${B64_32}`, /^scrypt parallelism 64 is above/],
+  ["scrypt with a 1-byte key", `$scrypt$ln=4,r=8,p=1$${B64_16}$AA`, /^malformed scrypt hash$/],
+  [
+    "Firebase scrypt asking for 2^30 blocks",
+    `$firebase-scrypt$m=30,r=8$${B64_16}$${B64_32}`,
+    /^scrypt memory .* is above/,
+  ],
+  [
+    "PBKDF2 with 10^9 iterations",
+    `pbkdf2_sha256$999999999$salt$${Buffer.alloc(32).toString("base64")}`,
+    /^pbkdf2 iterations 999999999 are above the bound \(2000000\)$/,
+  ],
+  ["PBKDF2 with a 1-byte key", "pbkdf2_sha256$1000$salt$qw==", /^malformed pbkdf2 hash$/],
+  [
+    "passlib PBKDF2 with a character outside base64",
+    `$pbkdf2-sha256$1000$${B64_16}$${B64_32.slice(1)}*`,
+    /^malformed pbkdf2 hash$/,
+  ],
+  ["better-auth scrypt one byte short", `${"ab".repeat(16)}:${"cd".repeat(63)}`, /^malformed better-auth-scrypt hash$/],
+  ["salted SHA-256 truncated", `$sha256$sp$NaCl$${"c".repeat(62)}`, /^malformed sha256 hash$/],
+  ["salted MD5 outside hex", `$md5$ps$NaCl$${"z".repeat(32)}`, /^malformed md5 hash$/],
+];
+
+describe("hostile imported hashes (issue 48)", () => {
+  const importing = withLegacyHashes(argon2idHasher({ memoryCost: 1024, timeCost: 1, parallelism: 1 }), {
+    refuseWeak: false,
+    firebaseScrypt: FIREBASE.project,
+  });
+
+  it.each(HOSTILE)("refuses %s, at import and at sign-in, without computing it", async (_name, stored, reason) => {
+    expect(hashProblem(stored)).toMatch(reason);
+    const started = performance.now();
+    expect(await importing.verify(stored, PASSWORD)).toBe(false);
+    // Refused before any work: computing any of these takes seconds to forever.
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it("a refused hash costs sign-in the work of a wrong password, as an unknown email does", async () => {
+    const inner = argon2idHasher({ memoryCost: 1024, timeCost: 1, parallelism: 1 });
+    let computed = 0;
+    const counting: PasswordHasher = {
+      ...inner,
+      verify: (stored, password) => {
+        computed += 1;
+        return inner.verify(stored, password);
+      },
+    };
+    const hasher = withLegacyHashes(counting, settings);
+    for (const [, stored] of HOSTILE) expect(await verifyPasswordOrDummy(hasher, stored, PASSWORD)).toBe(false);
+    // One throwaway argon2id verification each: a fast refusal would tell that the email has an account.
+    expect(computed).toBe(HOSTILE.length);
+  });
+
+  it("accepts the hashes real systems make, at the bounds too", async () => {
+    const atBounds = [
+      `$2b$${HASH_BOUNDS.bcrypt.maxCost}$${BCRYPT_TAIL}`,
+      "$P$E9aEDgPzJaUJBQaCF.NgNoqNZnwT2B1",
+      `$argon2id$v=19$m=131072,t=8,p=16$${B64_16}$${B64_32}`,
+      `$scrypt$ln=17,r=8,p=4$${B64_16}$${B64_32}`,
+      `pbkdf2_sha256$2000000$salt$${Buffer.alloc(32).toString("base64")}`,
+    ];
+    for (const stored of [...MADE_ELSEWHERE.map(([, made]) => made), FIREBASE.stored, ...atBounds]) {
+      expect([stored, hashProblem(stored)]).toEqual([stored, null]);
+    }
+    expect(hashProblem("plain:text")).toBe("unknown hash format");
   });
 });

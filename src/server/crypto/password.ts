@@ -1,6 +1,12 @@
 import { availableParallelism } from "node:os";
 import { hash as argon2Hash, verify as argon2Verify } from "@node-rs/argon2";
-import { type LegacyHashSettings, legacyFormatOf, verifyLegacyHash } from "./legacy-hashes.js";
+import {
+  argon2Problem,
+  canVerifyLegacyHash,
+  type LegacyHashSettings,
+  legacyFormatOf,
+  verifyLegacyHash,
+} from "./legacy-hashes.js";
 
 /** @node-rs/argon2 declares its algorithms as a const enum, which isolated modules cannot read. */
 const ARGON2ID = 2;
@@ -10,6 +16,11 @@ export interface PasswordHasher {
   verify(stored: string, password: string): Promise<boolean>;
   /** True when a stored hash was made with other parameters or another algorithm. */
   needsRehash(stored: string): boolean;
+  /**
+   * False for a stored value verify refuses without any work (no form it knows, malformed, costs
+   * above the bounds), so sign-in can spend a wrong password's work instead. Absent: all are verified.
+   */
+  canVerify?(stored: string): boolean;
 }
 
 export interface Argon2Params {
@@ -23,16 +34,20 @@ export const OWASP_ARGON2ID: Argon2Params = { memoryCost: 19456, timeCost: 2, pa
 
 /**
  * argon2id in PHC format (`$argon2id$v=19$m=...,t=...,p=...$salt$hash`), computed on the libuv pool.
- * Also verifies other argon2 hashes (argon2i, other costs), which needsRehash then has replaced.
+ * Also verifies other argon2 hashes (argon2i, other costs), which needsRehash then has replaced,
+ * when their costs are within HASH_BOUNDS.argon2 (crypto/legacy-hashes.ts): one imported hash may
+ * ask for 4 TiB.
  */
 export function argon2idHasher(params: Argon2Params = OWASP_ARGON2ID): PasswordHasher {
   const prefix = `$argon2id$v=19$m=${params.memoryCost},t=${params.timeCost},p=${params.parallelism}$`;
   const slot = limiter(availableParallelism());
+  const canVerify = (stored: string) =>
+    stored.startsWith(prefix) || (stored.startsWith("$argon2") && argon2Problem(stored) === null);
   return {
     hash: (password) => slot(() => argon2Hash(password.normalize("NFKC"), { algorithm: ARGON2ID, ...params })),
     async verify(stored, password) {
       const normalized = password.normalize("NFKC");
-      if (stored.startsWith("$argon2")) {
+      if (canVerify(stored)) {
         try {
           if (await slot(() => argon2Verify(stored, normalized))) return true;
           // Another system's argon2 hash was made from the password as typed, not normalized.
@@ -46,6 +61,7 @@ export function argon2idHasher(params: Argon2Params = OWASP_ARGON2ID): PasswordH
       return false;
     },
     needsRehash: (stored) => !stored.startsWith(prefix),
+    canVerify,
   };
 }
 
@@ -62,6 +78,8 @@ export function withLegacyHashes(hasher: PasswordHasher, settings: LegacyHashSet
         ? slot(() => verifyLegacyHash(stored, password, settings))
         : hasher.verify(stored, password),
     needsRehash: (stored) => legacyFormatOf(stored) !== null || hasher.needsRehash(stored),
+    canVerify: (stored) =>
+      legacyFormatOf(stored) ? canVerifyLegacyHash(stored, settings) : (hasher.canVerify?.(stored) ?? true),
   };
 }
 

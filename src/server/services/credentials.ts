@@ -28,15 +28,16 @@ export function assertNewPasswordAcceptable(ctx: AuthContext, password: string):
 const dummyHashes = new WeakMap<PasswordHasher, Promise<string>>();
 
 /**
- * Verifies a password against a stored hash, or against a throwaway hash when there is none, so an
- * unknown email costs the same work as a wrong password and timing does not tell them apart.
+ * Verifies a password against a stored hash, or against a throwaway hash when there is none or the
+ * hasher refuses it unseen (malformed, costs above the bounds), so an unknown email or a refused
+ * hash costs the same work as a wrong password and timing does not tell them apart.
  */
 export async function verifyPasswordOrDummy(
   hasher: PasswordHasher,
   stored: string | null,
   password: string,
 ): Promise<boolean> {
-  if (stored) return hasher.verify(stored, password);
+  if (stored && (hasher.canVerify?.(stored) ?? true)) return hasher.verify(stored, password);
   let dummy = dummyHashes.get(hasher);
   if (!dummy) {
     dummy = hasher.hash("gatehouse-dummy-password");
