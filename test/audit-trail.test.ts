@@ -574,9 +574,38 @@ describe("reading the trail", () => {
     );
     const rows = String(csv.body).trim().split("\r\n");
     expect(rows[0]).toBe(
-      "seq,id,createdAt,action,outcome,actorType,actorId,subjectId,organizationId,ipAddress,userAgent,requestId,details,hash",
+      '"seq","id","createdAt","action","outcome","actorType","actorId","subjectId","organizationId","ipAddress","userAgent","requestId","details","hash"',
     );
     expect(rows).toHaveLength(lines.length + 1);
+  });
+
+  it("CSV export quotes every cell and neutralises a formula however a spreadsheet splits the line", async () => {
+    const { owner, organizationId } = await createOrganization(server);
+    // A member's own text (their user agent) lands in the trail: these would run as formulas.
+    const agents = ["=1+2", "+SUM(1)", "-2+3", "@SUM(1)", 'ua;=HYPERLINK("http://evil.example")', "ua,=1+2", "a\tb"];
+    for (const agent of agents) {
+      const res = await owner.browser.post(
+        "/organization/update",
+        { organizationId, data: { name: `Renamed ${agent.length}` } },
+        { headers: { "user-agent": agent } },
+      );
+      expect(res.status).toBe(200);
+    }
+    const csv = await owner.browser.get(`/organization/export-audit-trail?organizationId=${organizationId}&format=csv`);
+    expect(csv.status).toBe(200);
+    const rows = String(csv.body).trim().split("\r\n");
+    const quotedCell = '"(?:[^"]|"")*"';
+    for (const row of rows) {
+      expect(row).toMatch(new RegExp(`^${quotedCell}(?:,${quotedCell})*$`));
+      // A `,` spreadsheet, or a `;` one (German Excel) that may misread the quoting: no piece starts a formula.
+      for (const separator of [",", ";"]) {
+        for (const piece of row.split(separator)) expect(piece.replace(/^"/, ""), row).not.toMatch(/^[=+\-@\t\r]/);
+      }
+    }
+    const agentsSeen = rows.slice(1).map((row) => row.match(new RegExp(quotedCell, "g"))?.[10]);
+    expect(agentsSeen).toEqual(
+      expect.arrayContaining(['"\'=1+2"', '"\'@SUM(1)"', '"ua;\'=HYPERLINK(""http://evil.example"")"', '"ua,\'=1+2"']),
+    );
   });
 
   it("an admin reads the whole trail by actor; a plain user is refused", async () => {
