@@ -28,7 +28,9 @@ import {
   requirePermission,
   resolveOrganizationId,
 } from "./organization-access.js";
+import { dropBreakGlassHolder } from "./organization-policy.js";
 import { callerMembership } from "./organizations.js";
+import { revokeSessionsSignedInBy } from "./sessions.js";
 
 /**
  * Adds a user to an organization inside `trx` (which must hold the organization lock): the
@@ -159,7 +161,7 @@ export async function updateMemberRole(
 ): Promise<Member> {
   const role = normalizeRoles(ctx, input.role);
   const organizationId = resolveOrganizationId(session, input.organizationId, "NO_ACTIVE_ORGANIZATION");
-  return ctx.db.transaction().execute(async (trx) => {
+  const { updated, ended } = await ctx.db.transaction().execute(async (trx) => {
     await lockOrganization(trx, ctx.dialect, organizationId);
     const caller = await requireMember(trx, organizationId, session.userId, "MEMBER_NOT_FOUND");
     const target = await findMemberWithUser(trx, organizationId, { memberId: input.memberId });
@@ -177,8 +179,16 @@ export async function updateMemberRole(
     const updated = await updateMemberRoleData(ctx, trx, target.id, role);
     if (!updated) throw new AuthError("MEMBER_NOT_FOUND");
     await ctx.webhooks.enqueue(trx, "member.updated", updated);
-    return updated;
+    // The break-glass path was theirs as an owner: its password sessions end with the role.
+    const wasBreakGlass =
+      isOwnerRole(ctx, target.role) &&
+      !isOwnerRole(ctx, role) &&
+      (await dropBreakGlassHolder(ctx, trx, organizationId, target.userId, session.userId));
+    const ended = wasBreakGlass && (await revokeSessionsSignedInBy(ctx, trx, target.userId, "password")) > 0;
+    return { updated, ended };
   });
+  if (ended) await ctx.revocations.revokeUser(updated.userId);
+  return updated;
 }
 
 /** What get-active-member reads with the caller's session: their member row in the organization named or active. */
