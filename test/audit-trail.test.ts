@@ -258,6 +258,53 @@ describe("more events, each once", () => {
   });
 });
 
+describe("failures a stranger causes in another organization's trail", () => {
+  it("are bounded per caller and organization a window, and carry no text the stranger chose", async () => {
+    const { owner, organizationId } = await createOrganization(server);
+    const member = await joinAs(server, organizationId, "member");
+    const [stranger, second] = [await signUp(server), await signUp(server)];
+    const hostile = { headers: { "user-agent": '=HYPERLINK("http://evil.example") <img src=x onerror=alert(1)>' } };
+    const probes: [string, Record<string, unknown>][] = [
+      ["/organization/update", { organizationId, data: { name: "<b>Pwned</b>" } }],
+      ["/organization/remove-member", { organizationId, memberIdOrEmail: "<script>alert(1)</script>" }],
+      ["/organization/update-member-role", { organizationId, memberId: "=cmd|' /C calc'!A0", role: "admin" }],
+      ["/organization/update", { organizationId, data: { name: "again" } }],
+    ];
+    const trailOf = async (actorId: string) =>
+      (await entriesAfter(0)).filter((entry) => entry.organizationId === organizationId && entry.actorId === actorId);
+    for (const [path, body] of probes) {
+      const answer = await stranger.browser.post(path, body, hostile);
+      expect(answer.status, path).toBeGreaterThanOrEqual(400);
+      expect(answer.status, path).toBeLessThan(500);
+    }
+    const strangers = await trailOf(stranger.user.id);
+    expect(strangers).toHaveLength(1);
+    expect(strangers[0]).toMatchObject({ outcome: "failure", userAgent: null, details: { code: expect.any(String) } });
+    expect(Object.keys(strangers[0]?.details ?? {})).toEqual(["code"]);
+    // The owners still see the attempt in their own trail.
+    const read = await owner.browser.get(`/organization/list-audit-trail?organizationId=${organizationId}`);
+    expect(read.body.entries.filter((entry: { actorId: string }) => entry.actorId === stranger.user.id)).toHaveLength(
+      1,
+    );
+
+    // Another caller has a bound of its own; after the window, the first may leave one more.
+    await second.browser.post("/organization/update", { organizationId, data: { name: "x" } }, hostile);
+    expect(await trailOf(second.user.id)).toHaveLength(1);
+    server.clock.advance(61);
+    await stranger.browser.post("/organization/update", { organizationId, data: { name: "x" } }, hostile);
+    expect(await trailOf(stranger.user.id)).toHaveLength(2);
+
+    // A member's refusals are theirs to answer for: each one, as it came.
+    for (let i = 0; i < 2; i++) {
+      const refused = await member.browser.post("/organization/delete", { organizationId }, hostile);
+      expect(refused.status).toBe(403);
+    }
+    const members = await trailOf(member.user.id);
+    expect(members.filter((entry) => entry.outcome === "failure")).toHaveLength(2);
+    expect(members.at(-1)?.userAgent).toBe(hostile.headers["user-agent"]);
+  });
+});
+
 describe("connection changes: SSO and SCIM, each once, in the right organization, never a secret", () => {
   const connection = (providerId: string, domain: string, extra: Record<string, unknown> = {}) => ({
     providerId,
