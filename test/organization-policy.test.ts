@@ -408,6 +408,27 @@ describe("enforced SSO for verified domains", () => {
     const after = await org.owner.browser.get(`/organization/get-policy?organizationId=${org.organizationId}`);
     expect(after.body.policy.breakGlassUserIds).not.toContain(other.user.id);
     expectSsoRequired(await server.browser().post("/sign-in/email", { email: other.email, password: other.password }));
+
+    // An owner again, on the list again, signed in by it again; then removed from the organization.
+    const promoted = await org.owner.browser.post("/organization/update-member-role", {
+      memberId: member.id,
+      role: "owner",
+      organizationId: org.organizationId,
+    });
+    expect(promoted.status).toBe(200);
+    expect((await setPolicy(org.owner.browser, org.organizationId, { breakGlassUserIds: ids })).status).toBe(200);
+    server.clock.advance(31);
+    const again = server.browser();
+    await again.post("/sign-in/email", { email: other.email, password: other.password });
+    expect((await again.post("/two-factor/verify-totp", { code: codeFor(otherTotpURI) })).status).toBe(200);
+    const removed = await org.owner.browser.post("/organization/remove-member", {
+      memberIdOrEmail: member.id,
+      organizationId: org.organizationId,
+    });
+    expect(removed.status).toBe(200);
+    expect((await again.get("/get-session")).body).toBeNull();
+    const left = await org.owner.browser.get(`/organization/get-policy?organizationId=${org.organizationId}`);
+    expect(left.body.policy.breakGlassUserIds).not.toContain(other.user.id);
   });
 
   it("a break-glass session demoted by any path (a directory, a connection's mapping) cannot act as one", async () => {

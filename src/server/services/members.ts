@@ -120,13 +120,16 @@ export async function removeMember(
     await deleteMemberRow(ctx, trx, target);
     await ctx.webhooks.enqueue(trx, "member.removed", target);
     await clearUserActiveOrganization(trx, target.userId, organizationId);
-    return target;
+    const ended =
+      isOwnerRole(ctx, target.role) && (await endBreakGlass(ctx, trx, organizationId, target.userId, session.userId));
+    return { target, ended };
   });
+  if (removed.ended) await ctx.revocations.revokeUser(removed.target.userId);
   const active =
-    removed.userId === session.userId && session.activeOrganizationId === organizationId
+    removed.target.userId === session.userId && session.activeOrganizationId === organizationId
       ? { activeOrganizationId: null, activeTeamId: null }
       : null;
-  return { member: removed, active };
+  return { member: removed.target, active };
 }
 
 /** Leaves an organization; the only owner cannot. */
@@ -179,16 +182,30 @@ export async function updateMemberRole(
     const updated = await updateMemberRoleData(ctx, trx, target.id, role);
     if (!updated) throw new AuthError("MEMBER_NOT_FOUND");
     await ctx.webhooks.enqueue(trx, "member.updated", updated);
-    // The break-glass path was theirs as an owner: its password sessions end with the role.
-    const wasBreakGlass =
+    const ended =
       isOwnerRole(ctx, target.role) &&
       !isOwnerRole(ctx, role) &&
-      (await dropBreakGlassHolder(ctx, trx, organizationId, target.userId, session.userId));
-    const ended = wasBreakGlass && (await revokeSessionsSignedInBy(ctx, trx, target.userId, "password")) > 0;
+      (await endBreakGlass(ctx, trx, organizationId, target.userId, session.userId));
     return { updated, ended };
   });
   if (ended) await ctx.revocations.revokeUser(updated.userId);
   return updated;
+}
+
+/**
+ * An owner on the break-glass list who loses the owner role (or the membership) leaves the list, and
+ * the sessions they signed in with a password end: that path was theirs as an owner only. In the
+ * change's transaction; true when sessions ended (tell ctx.revocations after the commit).
+ */
+async function endBreakGlass(
+  ctx: AuthContext,
+  trx: DB,
+  organizationId: string,
+  userId: string,
+  changedBy: string,
+): Promise<boolean> {
+  if (!(await dropBreakGlassHolder(ctx, trx, organizationId, userId, changedBy))) return false;
+  return (await revokeSessionsSignedInBy(ctx, trx, userId, "password")) > 0;
 }
 
 /** What get-active-member reads with the caller's session: their member row in the organization named or active. */
