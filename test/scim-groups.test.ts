@@ -763,6 +763,23 @@ describe("what a group may not do", () => {
   });
 });
 
+describe("a group mapped to the owner role before that was refused", () => {
+  it("makes nobody an owner: its members get the rest of its roles, else the default", async () => {
+    const { organizationId, token } = await connectedOrganization("legacy-owner");
+    const groupId = (await scim(token, "POST", "/Groups", { schemas: [GROUP], displayName: "Legacy" })).body.id;
+    const ada = (await scim(token, "POST", "/Users", newUser(`ada-${Date.now()}@legacy.test`))).body.id;
+    const member = (op: string) =>
+      scim(token, "PATCH", `/Groups/${groupId}`, patchOp({ op, path: "members", value: [{ value: ada }] }));
+    await db().updateTable("scimGroup").set({ role: "owner" }).where("id", "=", groupId).execute();
+    expect((await member("add")).status).toBe(200);
+    expect(await memberRole(organizationId, ada)).toBe("member");
+    expect((await member("remove")).status).toBe(200);
+    await db().updateTable("scimGroup").set({ role: "admin,owner" }).where("id", "=", groupId).execute();
+    expect((await member("add")).status).toBe(200);
+    expect(await memberRole(organizationId, ada)).toBe("admin");
+  });
+});
+
 describe("races", () => {
   it("membership PATCHes of one mapped group at once all apply, each with its role, never a 500", async () => {
     const { owner, organizationId, token } = await connectedOrganization("groups-race");
