@@ -113,10 +113,10 @@ describe("the organization's audit trail", () => {
     const csv = await readFile(saved, "utf8");
     const lines = csv.trimEnd().split("\r\n");
     expect(lines[0]).toBe(
-      "seq,id,createdAt,action,outcome,actorType,actorId,subjectId,organizationId,ipAddress,userAgent,requestId,details,hash",
+      '"seq","id","createdAt","action","outcome","actorType","actorId","subjectId","organizationId","ipAddress","userAgent","requestId","details","hash"',
     );
     expect(lines).toHaveLength(JOINERS + 2);
-    expect(lines.slice(1).every((line) => line.includes(",organization.member_added,"))).toBe(true);
+    expect(lines.slice(1).every((line) => line.includes(',"organization.member_added",'))).toBe(true);
 
     // By actor: the owner's rename, named by the member list.
     await page.getByTestId("audit-action").selectOption("");

@@ -258,6 +258,53 @@ describe("more events, each once", () => {
   });
 });
 
+describe("failures a stranger causes in another organization's trail", () => {
+  it("are bounded per caller and organization a window, and carry no text the stranger chose", async () => {
+    const { owner, organizationId } = await createOrganization(server);
+    const member = await joinAs(server, organizationId, "member");
+    const [stranger, second] = [await signUp(server), await signUp(server)];
+    const hostile = { headers: { "user-agent": '=HYPERLINK("http://evil.example") <img src=x onerror=alert(1)>' } };
+    const probes: [string, Record<string, unknown>][] = [
+      ["/organization/update", { organizationId, data: { name: "<b>Pwned</b>" } }],
+      ["/organization/remove-member", { organizationId, memberIdOrEmail: "<script>alert(1)</script>" }],
+      ["/organization/update-member-role", { organizationId, memberId: "=cmd|' /C calc'!A0", role: "admin" }],
+      ["/organization/update", { organizationId, data: { name: "again" } }],
+    ];
+    const trailOf = async (actorId: string) =>
+      (await entriesAfter(0)).filter((entry) => entry.organizationId === organizationId && entry.actorId === actorId);
+    for (const [path, body] of probes) {
+      const answer = await stranger.browser.post(path, body, hostile);
+      expect(answer.status, path).toBeGreaterThanOrEqual(400);
+      expect(answer.status, path).toBeLessThan(500);
+    }
+    const strangers = await trailOf(stranger.user.id);
+    expect(strangers).toHaveLength(1);
+    expect(strangers[0]).toMatchObject({ outcome: "failure", userAgent: null, details: { code: expect.any(String) } });
+    expect(Object.keys(strangers[0]?.details ?? {})).toEqual(["code"]);
+    // The owners still see the attempt in their own trail.
+    const read = await owner.browser.get(`/organization/list-audit-trail?organizationId=${organizationId}`);
+    expect(read.body.entries.filter((entry: { actorId: string }) => entry.actorId === stranger.user.id)).toHaveLength(
+      1,
+    );
+
+    // Another caller has a bound of its own; after the window, the first may leave one more.
+    await second.browser.post("/organization/update", { organizationId, data: { name: "x" } }, hostile);
+    expect(await trailOf(second.user.id)).toHaveLength(1);
+    server.clock.advance(61);
+    await stranger.browser.post("/organization/update", { organizationId, data: { name: "x" } }, hostile);
+    expect(await trailOf(stranger.user.id)).toHaveLength(2);
+
+    // A member's refusals are theirs to answer for: each one, as it came.
+    for (let i = 0; i < 2; i++) {
+      const refused = await member.browser.post("/organization/delete", { organizationId }, hostile);
+      expect(refused.status).toBe(403);
+    }
+    const members = await trailOf(member.user.id);
+    expect(members.filter((entry) => entry.outcome === "failure")).toHaveLength(2);
+    expect(members.at(-1)?.userAgent).toBe(hostile.headers["user-agent"]);
+  });
+});
+
 describe("connection changes: SSO and SCIM, each once, in the right organization, never a secret", () => {
   const connection = (providerId: string, domain: string, extra: Record<string, unknown> = {}) => ({
     providerId,
@@ -574,9 +621,38 @@ describe("reading the trail", () => {
     );
     const rows = String(csv.body).trim().split("\r\n");
     expect(rows[0]).toBe(
-      "seq,id,createdAt,action,outcome,actorType,actorId,subjectId,organizationId,ipAddress,userAgent,requestId,details,hash",
+      '"seq","id","createdAt","action","outcome","actorType","actorId","subjectId","organizationId","ipAddress","userAgent","requestId","details","hash"',
     );
     expect(rows).toHaveLength(lines.length + 1);
+  });
+
+  it("CSV export quotes every cell and neutralises a formula however a spreadsheet splits the line", async () => {
+    const { owner, organizationId } = await createOrganization(server);
+    // A member's own text (their user agent) lands in the trail: these would run as formulas.
+    const agents = ["=1+2", "+SUM(1)", "-2+3", "@SUM(1)", 'ua;=HYPERLINK("http://evil.example")', "ua,=1+2", "a\tb"];
+    for (const agent of agents) {
+      const res = await owner.browser.post(
+        "/organization/update",
+        { organizationId, data: { name: `Renamed ${agent.length}` } },
+        { headers: { "user-agent": agent } },
+      );
+      expect(res.status).toBe(200);
+    }
+    const csv = await owner.browser.get(`/organization/export-audit-trail?organizationId=${organizationId}&format=csv`);
+    expect(csv.status).toBe(200);
+    const rows = String(csv.body).trim().split("\r\n");
+    const quotedCell = '"(?:[^"]|"")*"';
+    for (const row of rows) {
+      expect(row).toMatch(new RegExp(`^${quotedCell}(?:,${quotedCell})*$`));
+      // A `,` spreadsheet, or a `;` one (German Excel) that may misread the quoting: no piece starts a formula.
+      for (const separator of [",", ";"]) {
+        for (const piece of row.split(separator)) expect(piece.replace(/^"/, ""), row).not.toMatch(/^[=+\-@\t\r]/);
+      }
+    }
+    const agentsSeen = rows.slice(1).map((row) => row.match(new RegExp(quotedCell, "g"))?.[10]);
+    expect(agentsSeen).toEqual(
+      expect.arrayContaining(['"\'=1+2"', '"\'@SUM(1)"', '"ua;\'=HYPERLINK(""http://evil.example"")"', '"ua,\'=1+2"']),
+    );
   });
 
   it("an admin reads the whole trail by actor; a plain user is refused", async () => {

@@ -472,6 +472,24 @@ describe("doctor", () => {
     expect(run.stdout).toMatch(/warning {2}MAIL_DISABLED: mail is off: nobody receives/);
     expect([run.code, run.stdout]).toEqual([0, expect.stringContaining("no problems found")]);
   });
+
+  it("warns of metrics served without a token in production, not with one nor in development", async () => {
+    const open = join(workDir, "open-metrics.json");
+    writeFileSync(open, JSON.stringify({ metrics: { enabled: true } }));
+    const guarded = join(workDir, "guarded-metrics.json");
+    writeFileSync(guarded, JSON.stringify({ metrics: { enabled: true, token: "scrape-token-0123456789abcdef" } }));
+    const production = { ...good, NODE_ENV: "production", BASE_URL: "https://auth.example.com" };
+    const warned = await inProcess(["doctor"], { ...production, AUTH_CONFIG: open });
+    expect(warned.stdout).toMatch(
+      /warning {2}metrics: metrics\.enabled without metrics\.token: \/metrics is served to anyone/,
+    );
+    expect([warned.code, warned.stdout]).toEqual([0, expect.stringContaining("no problems found")]);
+    const withToken = await inProcess(["doctor"], { ...production, AUTH_CONFIG: guarded });
+    expect(withToken.stdout).not.toContain("metrics:");
+    expect(withToken.stdout).not.toContain("scrape-token");
+    const development = await inProcess(["doctor"], { ...good, AUTH_CONFIG: open });
+    expect(development.stdout).not.toMatch(/warning {2}metrics/);
+  });
 });
 
 /** The environment without the variables a case unsets. */

@@ -268,6 +268,7 @@ describe("enforced SSO for verified domains", () => {
   let bob: Awaited<ReturnType<typeof signUp>>;
   /** An owner of the domain with a second factor, not (yet) on the break-glass list. */
   let other: Awaited<ReturnType<typeof signUp>>;
+  let otherTotpURI: string;
 
   beforeAll(async () => {
     org = await createOrganization(server);
@@ -288,7 +289,7 @@ describe("enforced SSO for verified domains", () => {
     glass = { ...glassAccount, totpURI: await enableTwoFactor(glassAccount) };
     // Signing up with a password for the domain is refused once SSO is required: these come first.
     other = await signUp(server, { email: `other@${DOMAIN}`, verified: true });
-    await enableTwoFactor(other);
+    otherTotpURI = await enableTwoFactor(other);
     for (const who of [alice, bob]) {
       await server.auth.api.addMember({
         body: { userId: who.user.id, role: "member", organizationId: org.organizationId },
@@ -388,6 +389,12 @@ describe("enforced SSO for verified domains", () => {
     const policy = await org.owner.browser.get(`/organization/get-policy?organizationId=${org.organizationId}`);
     const ids = [...policy.body.policy.breakGlassUserIds, other.user.id];
     expect((await setPolicy(org.owner.browser, org.organizationId, { breakGlassUserIds: ids })).status).toBe(200);
+    // Signed in by the break-glass path while an owner: that session ends with the owner role.
+    const glassSession = server.browser();
+    await glassSession.post("/sign-in/email", { email: other.email, password: other.password });
+    expect((await glassSession.post("/two-factor/verify-totp", { code: codeFor(otherTotpURI) })).status).toBe(200);
+    await glassSession.post("/organization/set-active", { organizationId: org.organizationId });
+    expect((await glassSession.get("/organization/list-members")).status).toBe(200);
     const member = await server.auth.database.db
       .selectFrom("member")
       .select("id")
@@ -399,7 +406,58 @@ describe("enforced SSO for verified domains", () => {
       organizationId: org.organizationId,
     });
     expect(demoted.status).toBe(200);
+    expect((await glassSession.get("/get-session")).body).toBeNull();
+    expect((await glassSession.get("/organization/list-members")).status).toBe(401);
+    // Off the list too: the list holds owners only, and making them an owner again does not restore it.
+    const after = await org.owner.browser.get(`/organization/get-policy?organizationId=${org.organizationId}`);
+    expect(after.body.policy.breakGlassUserIds).not.toContain(other.user.id);
     expectSsoRequired(await server.browser().post("/sign-in/email", { email: other.email, password: other.password }));
+
+    // An owner again, on the list again, signed in by it again; then removed from the organization.
+    const promoted = await org.owner.browser.post("/organization/update-member-role", {
+      memberId: member.id,
+      role: "owner",
+      organizationId: org.organizationId,
+    });
+    expect(promoted.status).toBe(200);
+    expect((await setPolicy(org.owner.browser, org.organizationId, { breakGlassUserIds: ids })).status).toBe(200);
+    server.clock.advance(31);
+    const again = server.browser();
+    await again.post("/sign-in/email", { email: other.email, password: other.password });
+    expect((await again.post("/two-factor/verify-totp", { code: codeFor(otherTotpURI) })).status).toBe(200);
+    const removed = await org.owner.browser.post("/organization/remove-member", {
+      memberIdOrEmail: member.id,
+      organizationId: org.organizationId,
+    });
+    expect(removed.status).toBe(200);
+    expect((await again.get("/get-session")).body).toBeNull();
+    const left = await org.owner.browser.get(`/organization/get-policy?organizationId=${org.organizationId}`);
+    expect(left.body.policy.breakGlassUserIds).not.toContain(other.user.id);
+  });
+
+  it("a break-glass session demoted by any path (a directory, a connection's mapping) cannot act as one", async () => {
+    server.clock.advance(31); // past the TOTP step an earlier case used
+    const glassSession = server.browser();
+    await glassSession.post("/sign-in/email", { email: glass.email, password: glass.password });
+    expect((await glassSession.post("/two-factor/verify-totp", { code: codeFor(glass.totpURI) })).status).toBe(200);
+    await glassSession.post("/organization/set-active", { organizationId: org.organizationId });
+    expect((await glassSession.get("/organization/list-members")).status).toBe(200);
+    const demote = (role: string) =>
+      server.auth.database.db
+        .updateTable("member")
+        .set({ role })
+        .where("userId", "=", glass.user.id)
+        .where("organizationId", "=", org.organizationId)
+        .execute();
+    // A write that does not pass through update-member-role (SCIM groups and SSO role mapping have their own).
+    await demote("admin");
+    try {
+      expectSsoRequired(await glassSession.get("/organization/list-members"));
+      const state = await glassSession.get("/organization/get-active-member");
+      expect(state.body.organizationPolicy ?? state.body).toMatchObject({ breakGlass: false });
+    } finally {
+      await demote("owner");
+    }
   });
 
   it("SSO itself signs the domain's users in and lets them act", async () => {

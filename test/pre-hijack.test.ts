@@ -294,6 +294,46 @@ describe("verifying the address (the link or code mailed at sign-up)", () => {
   });
 });
 
+describe("an owner who clicked a squatter's verification mail, then resets the password", () => {
+  it.each(["password reset link", "password reset code"])(
+    "%s: the passkey the squatter added after the click goes, and the owner is told",
+    async (proof) => {
+      const email = uniqueEmail("clicked");
+      const squatter = await signUp(server, { email });
+      const userId = squatter.user.id as string;
+      // The owner confirms a sign-up they did not make: the squatter's password and session stay.
+      await server.browser().post("/email-otp/send-verification-otp", { email, type: "email-verification" });
+      const code = /\b(\d{6})\b/.exec((await nthMail(capture, email, "Your verification code")).text)?.[1] ?? "";
+      expect((await server.browser().post("/email-otp/verify-email", { email, otp: code })).status).toBe(200);
+      const device = new SoftAuthenticator(new URL(server.origin).hostname, server.origin);
+      const options = await squatter.browser.get("/passkey/generate-register-options");
+      const registered = await squatter.browser.post("/passkey/verify-registration", {
+        response: device.register(options.body),
+      });
+      expect(registered.status).toBe(200);
+      expect((await passkeySignIn(server.browser(), device)).status).toBe(200);
+
+      const { password } = await proofs[proof]!(email);
+      expect(await leftovers(userId)).toMatchObject({ accounts: ["credential"], passkeys: 0, sessions: 0 });
+      const withPasskey = await passkeySignIn(server.browser(), device);
+      expect([withPasskey.status, withPasskey.body.code]).toEqual([401, "PASSKEY_NOT_FOUND"]);
+      expect((await squatter.browser.get("/get-session")).body).toBeNull();
+      expect((await server.browser().post("/sign-in/email", { email, password })).status).toBe(200);
+      await nthMail(capture, email, "A passkey was removed from your account");
+
+      // A passkey the owner adds after the reset is theirs: a later sign-in with it works.
+      const owner = server.browser();
+      await owner.post("/sign-in/email", { email, password });
+      const own = new SoftAuthenticator(new URL(server.origin).hostname, server.origin);
+      const ownOptions = await owner.get("/passkey/generate-register-options");
+      expect(
+        (await owner.post("/passkey/verify-registration", { response: own.register(ownOptions.body) })).status,
+      ).toBe(200);
+      expect((await passkeySignIn(server.browser(), own)).status).toBe(200);
+    },
+  );
+});
+
 describe("every table that references a user is classified", () => {
   it("as a credential the strip removes, or as something the account keeps", async () => {
     const { dialect } = server.auth.database;

@@ -372,6 +372,19 @@ describe("the owner's mapping", () => {
       role: "emperor",
     });
     expect(unknownRole.body.code).toBe("ROLE_NOT_FOUND");
+    // A directory's group must not make owners (anyone its admins add would be one), as connections cannot.
+    for (const role of ["owner", ["admin", "owner"], "member,owner"]) {
+      const owners = await owner.browser.post("/scim/update-group-mapping", {
+        providerId: "mapping-rules",
+        groupId,
+        role,
+      });
+      expect([owners.status, owners.body.code], JSON.stringify(role)).toEqual([400, "SCIM_GROUP_ROLE_NOT_ALLOWED"]);
+      expect(owners.body.message).toEqual(expect.any(String));
+    }
+    expect((await owner.browser.get("/scim/list-groups?providerId=mapping-rules")).body.groups).toMatchObject([
+      { id: groupId, role: null },
+    ]);
     const unknownTeamRole = await owner.browser.post("/scim/update-group-mapping", {
       providerId: "mapping-rules",
       groupId,
@@ -721,8 +734,8 @@ describe("what a group may not do", () => {
     expect(await memberRole(organizationId, owner.user.id)).toBe("owner");
     expect((await scim(token, "GET", `/Groups/${groupId}`)).body.members).toEqual([]);
 
-    // Mapped to the owner role instead: the owner is in it, and unmapping is refused likewise.
-    await owner.browser.post("/scim/update-group-mapping", { providerId: "owner-guard", groupId, role: "owner" });
+    // Unmapped, the owner joins the group; mapping it to a role would demote them: refused likewise.
+    await owner.browser.post("/scim/update-group-mapping", { providerId: "owner-guard", groupId, role: null });
     expect(
       (
         await scim(
@@ -733,12 +746,12 @@ describe("what a group may not do", () => {
         )
       ).status,
     ).toBe(200);
-    const unmap = await owner.browser.post("/scim/update-group-mapping", {
+    const remap = await owner.browser.post("/scim/update-group-mapping", {
       providerId: "owner-guard",
       groupId,
-      role: null,
+      role: "admin",
     });
-    expect(unmap.body.code).toBe("SCIM_GROUP_MAPPING_REFUSED");
+    expect(remap.body.code).toBe("SCIM_GROUP_MAPPING_REFUSED");
     expect(await memberRole(organizationId, owner.user.id)).toBe("owner");
 
     expect((await owner.browser.post("/organization/delete", { organizationId })).status).toBe(200);
@@ -747,6 +760,23 @@ describe("what a group may not do", () => {
     expect(await db().selectFrom("scimGroupMember").select("userId").where("groupId", "=", groupId).execute()).toEqual(
       [],
     );
+  });
+});
+
+describe("a group mapped to the owner role before that was refused", () => {
+  it("makes nobody an owner: its members get the rest of its roles, else the default", async () => {
+    const { organizationId, token } = await connectedOrganization("legacy-owner");
+    const groupId = (await scim(token, "POST", "/Groups", { schemas: [GROUP], displayName: "Legacy" })).body.id;
+    const ada = (await scim(token, "POST", "/Users", newUser(`ada-${Date.now()}@legacy.test`))).body.id;
+    const member = (op: string) =>
+      scim(token, "PATCH", `/Groups/${groupId}`, patchOp({ op, path: "members", value: [{ value: ada }] }));
+    await db().updateTable("scimGroup").set({ role: "owner" }).where("id", "=", groupId).execute();
+    expect((await member("add")).status).toBe(200);
+    expect(await memberRole(organizationId, ada)).toBe("member");
+    expect((await member("remove")).status).toBe(200);
+    await db().updateTable("scimGroup").set({ role: "admin,owner" }).where("id", "=", groupId).execute();
+    expect((await member("add")).status).toBe(200);
+    expect(await memberRole(organizationId, ada)).toBe("admin");
   });
 });
 

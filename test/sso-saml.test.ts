@@ -325,6 +325,13 @@ describe.skipIf(unavailable !== null)("SAML 2.0 connections", () => {
       await expectRefused(acs, "invalid_audience", user.email);
     });
 
+    it("an assertion another IdP entity issued, signed with the connection's certificate", async () => {
+      const user = person();
+      const { answer, acs } = await samlFlow({ providerId: "refuse-saml" }, user, "other-issuer");
+      expect(Buffer.from(answer.SAMLResponse, "base64").toString("utf8")).toContain(`${idp.base}/other-idp</`);
+      await expectRefused(acs, "invalid_issuer", user.email);
+    });
+
     it("an assertion for another recipient", async () => {
       const user = person();
       const { acs } = await samlFlow({ providerId: "refuse-saml" }, user, "wrong-recipient");

@@ -11,7 +11,19 @@ let oidc: TestOidcProvider;
 let dns: TestDnsServer;
 let server: TestServer;
 /** Connection ids the provider knows redirect URIs for. */
-const PROVIDER_IDS = ["acme", "beta", "roles", "linker", "slugged", "other-org", "twin", "resync", "race", "tfa"];
+const PROVIDER_IDS = [
+  "acme",
+  "beta",
+  "roles",
+  "linker",
+  "unverified",
+  "slugged",
+  "other-org",
+  "twin",
+  "resync",
+  "race",
+  "tfa",
+];
 const txt: Record<string, string[]> = {};
 
 beforeAll(async () => {
@@ -394,6 +406,31 @@ describe("sign-in", () => {
     expect(await db().selectFrom("account").select("id").where("userId", "=", squatted.user.id).execute()).toHaveLength(
       1,
     );
+  });
+
+  it("never links an existing account when the IdP says email_verified: false; a new user is made unverified", async () => {
+    await verifiedConnection("unverified", "unverified.test");
+    const hana = await signUp(server, { email: "hana@unverified.test", verified: true });
+    const claimed = oidc.addUser({ email: "hana@unverified.test", email_verified: false });
+    const refused = await ssoFlow({ email: "hana@unverified.test" }, claimed.sub);
+    expect(errorOf(refused.callback)).toBe("account_not_linked");
+    expect(refused.callback.setCookies.some((c) => c.includes("session_token=") && !c.includes("Max-Age=0"))).toBe(
+      false,
+    );
+    const links = await db().selectFrom("account").select("providerId").where("userId", "=", hana.user.id).execute();
+    expect(links).toEqual([{ providerId: "credential" }]);
+
+    // Said verified, the same address links (the organization's verified domain speaks for it).
+    const proven = oidc.addUser({ email: "hana@unverified.test" });
+    const linked = await ssoFlow({ email: "hana@unverified.test" }, proven.sub);
+    expect((await linked.browser.get("/get-session")).body.user.id).toBe(hana.user.id);
+
+    const ivy = oidc.addUser({ email: "ivy@unverified.test", email_verified: false });
+    const created = await ssoFlow({ email: "ivy@unverified.test" }, ivy.sub);
+    expect((await created.browser.get("/get-session")).body.user).toMatchObject({
+      email: "ivy@unverified.test",
+      emailVerified: false,
+    });
   });
 
   it("refuses an address outside the connection's verified domains", async () => {

@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { MIN_SECRET_LENGTH } from "../server/auth.js";
 import { checkSmtpUrl, readMailDisabled, resolveMail } from "../server/email/delivery.js";
 import { readDatabaseUrl, readOptionsFile, serviceMailOptions } from "../server/environment.js";
+import { openMetricsWarning } from "../server/observability/open-metrics.js";
 import { ConfigError, resolveOptions } from "../server/options.js";
 import { resolvePages } from "../server/pages.js";
 import { withoutPassword } from "../server/startup-summary.js";
@@ -191,6 +192,8 @@ function checkBaseUrlAndCookies(baseURL: string, optionsSource: OptionsSource, p
       text: `${baseURL} is a local address; links in mail will not work elsewhere`,
     });
   }
+  const metricsWarning = openMetricsWarning(options.metrics, production);
+  if (metricsWarning) findings.push({ level: "warn", topic: "metrics", text: metricsWarning });
   return findings;
 }
 

@@ -10,6 +10,7 @@ import { MailOutbox } from "./email/outbox.js";
 import { checkHooks, type DatabaseHooks, type EndpointHooks } from "./hooks.js";
 import type { AuthEnv } from "./http/env.js";
 import { consoleLogger, type Logger } from "./logger.js";
+import { openMetricsWarning } from "./observability/open-metrics.js";
 import { newCacheCounts } from "./observability/request-metrics.js";
 import { type AuthOptions, type AuthOptionsInput, ConfigError, resolveOptions } from "./options.js";
 import { resolvePages } from "./pages.js";
@@ -144,6 +145,8 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
 
   const now = input.now ?? (() => new Date());
   if (delivery.warning) logger.warn(delivery.warning);
+  const metricsWarning = openMetricsWarning(options.metrics, production);
+  if (metricsWarning) logger.warn(metricsWarning);
   const mail = new MailOutbox(database.db, {
     transport: delivery.transport,
     from: delivery.from,

@@ -74,6 +74,31 @@ describe("mail in production", () => {
     ).rejects.toThrow("SMTP_URL is required when NODE_ENV=production");
   });
 
+  it("warns at start-up when metrics are served without a token, not when a token guards them", async () => {
+    const started = async (metrics: Record<string, unknown>) => {
+      const warnings: string[] = [];
+      const logger: Logger = { info: () => {}, warn: (message) => warnings.push(message), error: () => {} };
+      const auth = await createAuth({
+        baseURL: "https://auth.example.com",
+        secret,
+        database: "sqlite::memory:",
+        production: true,
+        mail: { disabled: true },
+        options: { metrics },
+        logger,
+      });
+      await auth.close();
+      return warnings;
+    };
+    expect(await started({ enabled: true, path: "/internal/metrics" })).toContainEqual(
+      expect.stringMatching(/^metrics\.enabled without metrics\.token: \/internal\/metrics is served to anyone/),
+    );
+    expect((await started({ enabled: true, token: "scrape-token-0123456789abcdef" })).join("\n")).not.toContain(
+      "metrics",
+    );
+    expect((await started({ enabled: false })).join("\n")).not.toContain("metrics");
+  });
+
   it("with MAIL_DISABLED starts, and logs no mail text (no live link)", async () => {
     const env = readEnvironment({ ...production, MAIL_DISABLED: "1" });
     const logged: string[] = [];

@@ -12,7 +12,8 @@ Prints "READY <port>" once it listens on 127.0.0.1. Endpoints (JSON unless said)
 
 Modes: good (assertion and response signed), assertion-only (only the assertion signed),
 response-only (only the response signed), unsigned,
-expired (NotOnOrAfter ten minutes ago), wrong-audience, wrong-recipient.
+expired (NotOnOrAfter ten minutes ago), wrong-audience, wrong-recipient, other-issuer (another
+IdP's entity id, signed with the same key: an IdP that signs for several entities).
 """
 
 import base64
@@ -31,11 +32,11 @@ KEY, CERT = sys.argv[1], sys.argv[2]
 AUTHN = {"class_ref": "urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport"}
 
 
-def make_server(base, minutes):
+def make_server(base, minutes, entity_id=None):
     config = IdPConfig()
     config.load(
         {
-            "entityid": f"{base}/metadata",
+            "entityid": entity_id or f"{base}/metadata",
             "service": {
                 "idp": {
                     "name": "Gatehouse test IdP",
@@ -81,7 +82,7 @@ def servers():
 
 
 def respond(user, mode, in_response_to, acs, sp_entity_id):
-    server = servers()["expired" if mode == "expired" else "normal"]
+    server = servers()[{"expired": "expired", "other-issuer": "other"}.get(mode, "normal")]
     identity = {"mail": [user["email"]], "displayName": [user.get("name", "Test User")]}
     if user.get("groups"):
         identity["groups"] = list(user["groups"])
@@ -174,7 +175,11 @@ def main():
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     port = httpd.server_address[1]
     base = f"http://127.0.0.1:{port}"
-    state["servers"] = {"normal": make_server(base, 5), "expired": make_server(base, -10)}
+    state["servers"] = {
+        "normal": make_server(base, 5),
+        "expired": make_server(base, -10),
+        "other": make_server(base, 5, f"{base}/other-idp"),
+    }
     print(f"READY {port}", flush=True)
     httpd.serve_forever()
 

@@ -29,7 +29,8 @@ export type SamlMode =
   | "unsigned"
   | "expired"
   | "wrong-audience"
-  | "wrong-recipient";
+  | "wrong-recipient"
+  | "other-issuer";
 
 export interface SamlUser {
   /** The NameID (persistent). */

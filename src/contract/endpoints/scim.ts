@@ -84,6 +84,7 @@ export const scimEndpoints = {
       "SCIM_PROVIDER_NOT_FOUND",
       "SCIM_GROUP_NOT_FOUND",
       "SCIM_GROUP_MAPPING_INVALID",
+      "SCIM_GROUP_ROLE_NOT_ALLOWED",
       "SCIM_GROUP_MAPPING_REFUSED",
       "ROLE_NOT_FOUND",
       "TEAM_NOT_FOUND",

@@ -10,6 +10,10 @@ export const scimErrors = defineErrors({
     message: "A group maps to an organization role or to a team (with an optional team role), not both",
     status: 400,
   },
+  SCIM_GROUP_ROLE_NOT_ALLOWED: {
+    message: "A directory group may not give the owner role: owners are made in the organization",
+    status: 400,
+  },
   SCIM_GROUP_MAPPING_REFUSED: { message: "The mapping would leave the organization without an owner", status: 400 },
   YOU_ARE_NOT_ALLOWED_TO_MANAGE_SCIM: { message: "Only an owner of the organization can manage SCIM", status: 403 },
 });

@@ -5,6 +5,7 @@ import type { SessionWithUser } from "../../contract/models.js";
 import type { AuditScope } from "../context.js";
 import { isAuthError } from "../errors.js";
 import { auditedContext, auditOutcome } from "../services/audit-trail.js";
+import { findMember } from "../store/members.js";
 import { type AuditDeclaration, isAdminEndpoint } from "./audited-endpoints.js";
 import { rateLimitSubject } from "./client-ip.js";
 import type { AuthEnv, RequestStep } from "./env.js";
@@ -36,11 +37,12 @@ export async function runAudited(
     noteAttemptedEmail(c, scope);
     // A refusal by the rate limiter or the origin check: once per client, endpoint and code a window.
     if (!refusalOf(error) || (await claimRefusalEntry(c, endpoint, String(scope.details.code)))) {
-      await writeOutcome(c, scope, "failure");
+      if (await strangerFailureAllowed(c, scope)) await writeOutcome(c, scope, "failure");
     }
     throw error;
   }
-  await writeOutcome(c, scope, response.status >= 400 ? "failure" : "success");
+  if (response.status < 400) await writeOutcome(c, scope, "success");
+  else if (await strangerFailureAllowed(c, scope)) await writeOutcome(c, scope, "failure");
   return response;
 }
 
@@ -159,9 +161,32 @@ export function refusingStep(step: RequestStep, kind: RefusalKind): RequestStep 
  * row per client, endpoint and code a window, however fast it comes. If the store cannot answer, the
  * entry is written: the rate limiter lets requests through then too, so there is no flood to bound.
  */
-async function claimRefusalEntry(c: Context<AuthEnv>, endpoint: Endpoint, code: string): Promise<boolean> {
-  const ctx = c.get("auth");
+function claimRefusalEntry(c: Context<AuthEnv>, endpoint: Endpoint, code: string): Promise<boolean> {
   const key = `audit-refusal|${rateLimitSubject(c.get("clientIp"))}|${endpoint.method} ${endpoint.path}|${code}`;
+  return claimOnceAWindow(c, key);
+}
+
+/**
+ * A failure caused by someone who is not a member of the organization it names lands in that
+ * organization's trail, which its owners read and export: at most one per caller (the user, else the
+ * client) and organization in `audit.refusalWindowSeconds`, however many endpoints or codes they try,
+ * and with nothing they chose in it (no user agent; of the details, the code only), so a stranger can
+ * neither flood another organization's trail nor write text into it. A member's failures stay whole.
+ */
+async function strangerFailureAllowed(c: Context<AuthEnv>, scope: AuditScope): Promise<boolean> {
+  const { organizationId, sessionUserId } = scope;
+  if (!organizationId || scope.actorType !== "user") return true;
+  const ctx = c.get("auth");
+  if (sessionUserId && (await findMember(ctx.db, organizationId, sessionUserId))) return true;
+  scope.userAgent = null;
+  scope.details = scope.details.code === undefined ? {} : { code: scope.details.code };
+  const caller = sessionUserId ? `user:${sessionUserId}` : `client:${rateLimitSubject(c.get("clientIp"))}`;
+  return claimOnceAWindow(c, `audit-stranger|${caller}|${organizationId}`);
+}
+
+/** Claims `key` for the refusal window in the rate limiter's store; true when this request holds it. */
+async function claimOnceAWindow(c: Context<AuthEnv>, key: string): Promise<boolean> {
+  const ctx = c.get("auth");
   try {
     const decision = await ctx.rateLimitStore.hit(key, ctx.options.audit.refusalWindowSeconds, 1, ctx.now().getTime());
     return decision.allowed;

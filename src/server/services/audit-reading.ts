@@ -68,15 +68,17 @@ export async function readTrailPage(
 const CSV_COLUMNS = ["seq", ...AUDIT_ENTRY_COLUMNS, "hash"] as const satisfies readonly (keyof AuditTrailEntry)[];
 
 /**
- * A CSV field (RFC 4180): quoted when it holds a comma, quote or line break; a leading = + - @ is
- * prefixed with ' so a spreadsheet does not run it as a formula (user agents are the caller's text).
+ * A CSV field (RFC 4180), always quoted. A = + - @ tab or carriage return that starts the text, or
+ * follows a comma or semicolon in it, is prefixed with ' so no spreadsheet runs it as a formula:
+ * one that splits on `;` (as Excel does in many locales) may split inside a quoted cell. User agents
+ * and details are the callers' text.
  */
 function csvField(value: unknown): string {
-  if (value === null || value === undefined) return "";
-  let text =
+  if (value === null || value === undefined) return '""';
+  const text =
     value instanceof Date ? value.toISOString() : typeof value === "object" ? JSON.stringify(value) : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  const inert = text.replace(/(^|[,;])([=+\-@\t\r])/g, "$1'$2");
+  return `"${inert.replaceAll('"', '""')}"`;
 }
 
 /** Every matching entry, newest first, one line each: JSON Lines or CSV with a header. */
@@ -91,7 +93,8 @@ export function exportTrail(
   let started = false;
   return new ReadableStream({
     async pull(controller) {
-      if (!started && format === "csv") controller.enqueue(encoder.encode(`${CSV_COLUMNS.join(",")}\r\n`));
+      if (!started && format === "csv")
+        controller.enqueue(encoder.encode(`${CSV_COLUMNS.map(csvField).join(",")}\r\n`));
       started = true;
       const entries = await listAuditTrail(ctx.db, filterOf(scope, query, EXPORT_PAGE, beforeSeq));
       const lines = entries.map((entry) =>

@@ -17,6 +17,7 @@ import {
   deleteUserSession,
   deleteUserSessions,
   deleteUserSessionsIn,
+  deleteUserSessionsSignedInBy,
   insertSession,
   type NewSession,
   type RevokedSessionRow,
@@ -202,6 +203,15 @@ export const deleteUserSessionsInOrganization = (
   organizationId: string,
 ): Promise<RevokedSessionRow[]> =>
   hookedDeleteReturning(ctx, db, "session", (trx) => deleteUserSessionsIn(trx, userId, organizationId));
+
+/** The user's sessions made by one sign-in method (a break-glass owner's password sessions). */
+export const deleteUserSessionsSignedInByMethod = (
+  ctx: AuthContext,
+  db: DB,
+  userId: string,
+  signInMethod: string,
+): Promise<RevokedSessionRow[]> =>
+  hookedDeleteReturning(ctx, db, "session", (trx) => deleteUserSessionsSignedInBy(trx, userId, signInMethod));
 
 export const createCredentialAccount = (
   ctx: AuthContext,

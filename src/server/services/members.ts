@@ -28,7 +28,9 @@ import {
   requirePermission,
   resolveOrganizationId,
 } from "./organization-access.js";
+import { dropBreakGlassHolder } from "./organization-policy.js";
 import { callerMembership } from "./organizations.js";
+import { revokeSessionsSignedInBy } from "./sessions.js";
 
 /**
  * Adds a user to an organization inside `trx` (which must hold the organization lock): the
@@ -118,13 +120,16 @@ export async function removeMember(
     await deleteMemberRow(ctx, trx, target);
     await ctx.webhooks.enqueue(trx, "member.removed", target);
     await clearUserActiveOrganization(trx, target.userId, organizationId);
-    return target;
+    const ended =
+      isOwnerRole(ctx, target.role) && (await endBreakGlass(ctx, trx, organizationId, target.userId, session.userId));
+    return { target, ended };
   });
+  if (removed.ended) await ctx.revocations.revokeUser(removed.target.userId);
   const active =
-    removed.userId === session.userId && session.activeOrganizationId === organizationId
+    removed.target.userId === session.userId && session.activeOrganizationId === organizationId
       ? { activeOrganizationId: null, activeTeamId: null }
       : null;
-  return { member: removed, active };
+  return { member: removed.target, active };
 }
 
 /** Leaves an organization; the only owner cannot. */
@@ -159,7 +164,7 @@ export async function updateMemberRole(
 ): Promise<Member> {
   const role = normalizeRoles(ctx, input.role);
   const organizationId = resolveOrganizationId(session, input.organizationId, "NO_ACTIVE_ORGANIZATION");
-  return ctx.db.transaction().execute(async (trx) => {
+  const { updated, ended } = await ctx.db.transaction().execute(async (trx) => {
     await lockOrganization(trx, ctx.dialect, organizationId);
     const caller = await requireMember(trx, organizationId, session.userId, "MEMBER_NOT_FOUND");
     const target = await findMemberWithUser(trx, organizationId, { memberId: input.memberId });
@@ -177,8 +182,30 @@ export async function updateMemberRole(
     const updated = await updateMemberRoleData(ctx, trx, target.id, role);
     if (!updated) throw new AuthError("MEMBER_NOT_FOUND");
     await ctx.webhooks.enqueue(trx, "member.updated", updated);
-    return updated;
+    const ended =
+      isOwnerRole(ctx, target.role) &&
+      !isOwnerRole(ctx, role) &&
+      (await endBreakGlass(ctx, trx, organizationId, target.userId, session.userId));
+    return { updated, ended };
   });
+  if (ended) await ctx.revocations.revokeUser(updated.userId);
+  return updated;
+}
+
+/**
+ * An owner on the break-glass list who loses the owner role (or the membership) leaves the list, and
+ * the sessions they signed in with a password end: that path was theirs as an owner only. In the
+ * change's transaction; true when sessions ended (tell ctx.revocations after the commit).
+ */
+async function endBreakGlass(
+  ctx: AuthContext,
+  trx: DB,
+  organizationId: string,
+  userId: string,
+  changedBy: string,
+): Promise<boolean> {
+  if (!(await dropBreakGlassHolder(ctx, trx, organizationId, userId, changedBy))) return false;
+  return (await revokeSessionsSignedInBy(ctx, trx, userId, "password")) > 0;
 }
 
 /** What get-active-member reads with the caller's session: their member row in the organization named or active. */

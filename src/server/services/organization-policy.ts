@@ -135,11 +135,14 @@ async function stateOf(
   const now = ctx.now().getTime();
   const unmet: PolicyRefusal[] = [];
   const { signInMethod } = signIn;
+  // Held while an owner: a role change by any path (a directory's group, a connection's mapping)
+  // ends it, whether or not that path took them off the list.
   const breakGlass =
     rules.requireSSO &&
     signInMethod === "password" &&
     user.twoFactorEnabled &&
-    rules.breakGlassUserIds.includes(user.id);
+    rules.breakGlassUserIds.includes(user.id) &&
+    isOwnerRole(ctx, (await findMember(db, organizationId, user.id))?.role ?? "");
   const ssoProviderId = rules.requireSSO && !breakGlass ? await ssoOwed(db, organizationId, user, signIn) : null;
   if (ssoProviderId) unmet.push("SSO_REQUIRED");
   const allowed = rules.allowedSignInMethods as readonly string[] | null;
@@ -351,6 +354,26 @@ function ssoRequired(providerId: string, organizationId: string, unmet?: PolicyR
     message: `Your organization requires single sign-on for this address: sign in with SSO through "${providerId}"`,
     details: unmet ? { providerId, organizationId, unmet } : { providerId, organizationId },
   });
+}
+
+/**
+ * A break-glass owner who stops being an owner leaves the list (it holds owners only; making them an
+ * owner again does not put them back). In the role change's transaction; answers whether they were
+ * on it, so the caller ends the sessions they signed in with a password.
+ */
+export async function dropBreakGlassHolder(
+  ctx: AuthContext,
+  trx: DB,
+  organizationId: string,
+  userId: string,
+  changedBy: string,
+): Promise<boolean> {
+  const row = await findPolicyRow(trx, organizationId);
+  const rules = row ? parseRules(row.rules) : NO_POLICY;
+  if (!rules.breakGlassUserIds.includes(userId)) return false;
+  const breakGlassUserIds = rules.breakGlassUserIds.filter((id) => id !== userId);
+  await upsertPolicyRow(trx, organizationId, JSON.stringify({ ...rules, breakGlassUserIds }), changedBy, ctx.now());
+  return true;
 }
 
 /** The audit entry of a break-glass sign-in, in the transaction that makes its session. */

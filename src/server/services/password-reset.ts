@@ -4,10 +4,11 @@ import type { AuthContext } from "../context.js";
 import { apiURL } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
 import { randomString } from "../crypto/random.js";
-import { passwordChangedNotice, resetPasswordMail } from "../email/templates.js";
+import { factorChangedNotice, passwordChangedNotice, resetPasswordMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import { setCredentialPassword } from "../store/accounts.js";
 import type { DB } from "../store/database.js";
+import { deleteUserPasskeys } from "../store/passkeys.js";
 import { findUserByEmail, findUserById } from "../store/users.js";
 import { consumeVerification, deleteUserVerifications, findVerification } from "../store/verifications.js";
 import { auditChange } from "./audit-trail.js";
@@ -93,8 +94,8 @@ export interface MailedPasswordReset {
 /**
  * A new password for the user a mailed proof names (a reset link's token, or a code), in the
  * transaction that takes the proof: an account that had never proven its address is adopted first
- * (adoptUnprovenAccount), other reset links die, trusted devices are forgotten, sessions end
- * (revokeSessionsOnPasswordReset), and the owner is told by mail.
+ * (adoptUnprovenAccount), other reset links die, trusted devices and passkeys are forgotten,
+ * sessions end (revokeSessionsOnPasswordReset), and the owner is told by mail.
  */
 export async function setPasswordWithMailedProof(
   ctx: AuthContext,
@@ -116,6 +117,11 @@ export async function setPasswordWithMailedProof(
     await deleteUserVerifications(trx, user.id, RESET_PASSWORD_PREFIX);
     // A trusted device must not outlive the password it was trusted under.
     await forgetTrustedDevices(trx, user.id);
+    // Nor a passkey: whoever held the old password (a squatter whose sign-up the owner confirmed by
+    // clicking its mail) could add one, and only this proof says who owns the mailbox.
+    if ((await deleteUserPasskeys(trx, user.id)) > 0) {
+      await ctx.mail.enqueue(trx, factorChangedNotice(locale, user.email, "passkeyRemoved"));
+    }
     if (revokeOnReset) await revokeAllSessions(ctx, trx, user.id);
     await ctx.mail.enqueue(trx, passwordChangedNotice(locale, user.email, "reset"));
     await auditChange(ctx, trx, { subjectId: user.id });

@@ -44,7 +44,10 @@ export async function reconcileMember(
   if (!member) return;
   const grants = await grantsOfUser(trx, organizationId, userId);
   if (affected.roles) {
-    const roles = parseRoles(grants.flatMap((grant) => (grant.role ? [grant.role] : [])));
+    // A group mapped to the owner role before mappings refused it gives the rest of its roles.
+    const roles = parseRoles(grants.flatMap((grant) => (grant.role ? [grant.role] : []))).filter(
+      (role) => role !== ctx.options.organization.creatorRole,
+    );
     const next = roles.length > 0 ? roles.join(",") : PROVISIONED_ROLE;
     if (next !== member.role) {
       if (isOwnerRole(ctx, member.role) && !isOwnerRole(ctx, next)) {

@@ -23,7 +23,7 @@ import {
   updateScimGroup,
 } from "../store/scim-groups.js";
 import { findTeam } from "../store/teams.js";
-import { normalizeRoles, normalizeTeamRoles } from "./access-control.js";
+import { isOwnerRole, normalizeRoles, normalizeTeamRoles } from "./access-control.js";
 import { auditChange, noteAudit } from "./audit-trail.js";
 import { ownedConnection } from "./scim-connections.js";
 import { invalidValue, ScimError } from "./scim-errors.js";
@@ -269,6 +269,8 @@ export async function updateGroupMapping(
 ): Promise<ScimGroupMapping> {
   const connection = await ownedConnection(ctx, session, input.providerId);
   const role = input.role === undefined || input.role === null ? null : normalizeRoles(ctx, input.role);
+  // Anyone the directory's admins put in the group would be an owner: owners are made in the organization.
+  if (role !== null && isOwnerRole(ctx, role)) throw new AuthError("SCIM_GROUP_ROLE_NOT_ALLOWED");
   const teamId = input.teamId ?? null;
   if (role !== null && teamId !== null) throw new AuthError("SCIM_GROUP_MAPPING_INVALID");
   const teamRole =

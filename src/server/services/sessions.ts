@@ -27,6 +27,7 @@ import {
   deleteOneUserSession,
   deleteSessionByToken,
   deleteUserSessionsInOrganization,
+  deleteUserSessionsSignedInByMethod,
 } from "./hooked-writes.js";
 import { noteSignInDevice } from "./known-devices.js";
 import { auditBreakGlass, checkSignInMethod } from "./organization-policy.js";
@@ -382,6 +383,18 @@ export function revokeOrganizationSessions(
 ): Promise<number> {
   return revokeUserSessionRows(ctx, db, userId, (trx) =>
     deleteUserSessionsInOrganization(ctx, trx, userId, organizationId),
+  );
+}
+
+/** Ends the user's sessions made by one sign-in method; how many went. */
+export function revokeSessionsSignedInBy(
+  ctx: AuthContext,
+  db: DB,
+  userId: string,
+  signInMethod: string,
+): Promise<number> {
+  return revokeUserSessionRows(ctx, db, userId, (trx) =>
+    deleteUserSessionsSignedInByMethod(ctx, trx, userId, signInMethod),
   );
 }
 

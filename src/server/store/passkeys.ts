@@ -62,3 +62,9 @@ export async function deletePasskey(db: DB, userId: string, id: string): Promise
   const result = await db.deleteFrom("passkey").where("id", "=", id).where("userId", "=", userId).executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
 }
+
+/** Deletes every passkey of the user; answers how many went. */
+export async function deleteUserPasskeys(db: DB, userId: string): Promise<number> {
+  const result = await db.deleteFrom("passkey").where("userId", "=", userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

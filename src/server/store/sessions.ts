@@ -163,6 +163,20 @@ export async function deleteUserSessionsIn(
     .execute();
 }
 
+/** Deletes the user's sessions made by one sign-in method; answers those that went. */
+export async function deleteUserSessionsSignedInBy(
+  db: DB,
+  userId: string,
+  signInMethod: string,
+): Promise<RevokedSessionRow[]> {
+  return db
+    .deleteFrom("session")
+    .where("userId", "=", userId)
+    .where("signInMethod", "=", signInMethod)
+    .returning(REVOKED_COLUMNS)
+    .execute();
+}
+
 export async function listActiveUserSessions(db: DB, userId: string, now: Date): Promise<SessionRow[]> {
   return readPrecompiled(db, "activeUserSessions", [userId, now], ([user, at]) =>
     db

@@ -336,6 +336,7 @@ export async function verifySamlResponse(
   const assertion = (profile.getAssertion?.() as { Assertion?: XmlJs } | undefined)?.Assertion;
   const assertionId = assertion?.$?.ID;
   if (!assertion || !assertionId) throw new SamlRefusal("invalid_saml_response", "assertion without ID");
+  checkAssertionIssuer(assertion, settings);
   const subject = first(assertion, "Subject");
   const confirmations = ((subject?.SubjectConfirmation as XmlJs[] | undefined) ?? []).filter(
     (c) => c.$?.Method === "urn:oasis:names:tc:SAML:2.0:cm:bearer",
@@ -369,6 +370,19 @@ export async function verifySamlResponse(
     assertionId,
     notOnOrAfter: ends.length > 0 ? new Date(Math.max(...ends)) : null,
   };
+}
+
+/**
+ * The assertion's own Issuer (under its signature) must be the connection's IdP entity id: a key
+ * that signs for several entities (one IdP tenant, many apps) must not let another entity's
+ * assertion in. node-saml compares the Issuer only on logout messages.
+ */
+function checkAssertionIssuer(assertion: XmlJs, settings: SamlSettings): void {
+  const issuer = (assertion.Issuer as unknown[] | undefined)?.[0];
+  const text = typeof issuer === "string" ? issuer : (issuer as XmlJs | undefined)?._;
+  if (text?.trim() !== settings.idpEntityId) {
+    throw new SamlRefusal("invalid_issuer", `assertion issuer ${JSON.stringify(text ?? null)}`);
+  }
 }
 
 /** The Destination attribute of the response's root element (optional when only the assertion is signed). */

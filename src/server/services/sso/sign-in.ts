@@ -29,8 +29,8 @@ import { createOAuthState } from "../social/state.js";
 import { mergeScopes, sealTokens } from "../social/tokens.js";
 import { redirectURIOf } from "./connections.js";
 import { needsProof } from "./domains.js";
-import { SSO_STATE_PREFIX, ssoClient } from "./oidc-client.js";
-import { newSamlRequestId, samlAuthorizeURL } from "./saml.js";
+import { type ClaimMapping, SSO_STATE_PREFIX, ssoClient } from "./oidc-client.js";
+import { newSamlRequestId, readSamlSettings, samlAuthorizeURL } from "./saml.js";
 
 function domainOf(email: string): string {
   return email.slice(email.lastIndexOf("@") + 1).toLowerCase();
@@ -120,6 +120,19 @@ function withoutOwner(ctx: AuthContext, role: string): string {
   return rest.length > 0 ? rest.join(",") : "member";
 }
 
+/**
+ * Whether the provider's answer says it did not verify the address: `email_verified` (or the claim the
+ * connection maps instead) false. Absent says nothing: many IdPs never send it, and the verified
+ * domain speaks for the address then.
+ */
+function providerDeniesEmail(provider: SsoProviderRecord, claims: Claims): boolean {
+  const mapping: ClaimMapping =
+    provider.type === "saml" ? readSamlSettings(provider).mapping : (JSON.parse(provider.mapping) as ClaimMapping);
+  const raw = claims[mapping.emailVerified ?? "email_verified"];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  return value === false || value === "false";
+}
+
 /** Why an SSO sign-in was refused after the provider answered: the callback's `error=` code. */
 class SSORefusal extends Error {
   constructor(readonly code: string) {
@@ -145,7 +158,15 @@ async function provisionUser(
   ctx: AuthContext,
   trx: DB,
   provider: SsoProviderRecord,
-  input: { profileId: string; email: string; name: string; image: string | null; tokens: ProviderTokens; role: string },
+  input: {
+    profileId: string;
+    email: string;
+    name: string;
+    image: string | null;
+    tokens: ProviderTokens;
+    role: string;
+    emailDenied: boolean;
+  },
 ): Promise<SSOUser> {
   const now = ctx.now();
   const sealed = sealTokens(ctx, input.tokens);
@@ -162,8 +183,9 @@ async function provisionUser(
     result = { user: linked.user, isNewUser: false };
   } else {
     const existing = await findUserByEmail(trx, input.email);
-    // An account nobody proved the address of may be a squatter's: it is not handed over here.
-    if (existing && !existing.emailVerified) throw new SSORefusal("account_not_linked");
+    // An account nobody proved the address of may be a squatter's: it is not handed over here; nor
+    // is any account to an answer whose provider says it did not verify the address.
+    if (existing && (!existing.emailVerified || input.emailDenied)) throw new SSORefusal("account_not_linked");
     if (existing && !provenForIssuer) throw new SSORefusal("domain_not_proven_for_issuer");
     const user =
       existing ??
@@ -171,7 +193,7 @@ async function provisionUser(
         id: newId(),
         name: input.name,
         email: input.email,
-        emailVerified: true,
+        emailVerified: !input.emailDenied,
         image: input.image,
         role: ctx.options.admin.defaultRole,
         now,
@@ -330,6 +352,7 @@ export async function finishSSOSignIn(
 ): Promise<CallbackOutcome> {
   const { profile, claims, tokens } = answer;
   const role = roleFromClaims(ctx, provider, claims);
+  const emailDenied = providerDeniesEmail(provider, claims);
   const signIn = () =>
     ctx.db.transaction().execute(async (trx): Promise<SignedIn | OwesSecondFactor> => {
       const provisioned = await provisionUser(ctx, trx, provider, {
@@ -339,6 +362,7 @@ export async function finishSSOSignIn(
         image: profile.image,
         tokens,
         role,
+        emailDenied,
       });
       try {
         // The session commits with the link, membership and role it was made on, or none of them do.
