@@ -22,11 +22,9 @@ function asRoot(): { prefix: string[] } | { refused: string } {
 
 /** Runs apt-get; its output is shown only when it fails. */
 function aptGet(prefix: string[], args: string[]): boolean {
-  const [command, ...rest] = [...prefix, APT_GET, ...args];
-  const run = spawnSync(command as string, rest, {
-    encoding: "utf8",
-    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
-  });
+  // Through env: sudo would drop DEBIAN_FRONTEND from this process's environment.
+  const [command, ...rest] = [...prefix, "env", "DEBIAN_FRONTEND=noninteractive", APT_GET, ...args];
+  const run = spawnSync(command as string, rest, { encoding: "utf8" });
   if (run.status === 0) return true;
   process.stdout.write(`${run.stdout ?? ""}${run.stderr ?? ""}`);
   console.log(`npm test: apt-get ${args.join(" ")} failed (${run.error?.message ?? `exit ${run.status}`})`);
