@@ -1,6 +1,7 @@
 import { Socket } from "node:net";
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import { redisUnavailable, TEST_REDIS_URL } from "./test/helpers/redis.js";
 
 /**
  * Unit tests run once; integration tests (test/) run on SQLite and, when TEST_DATABASE_URL is set,
@@ -23,7 +24,6 @@ const integration = (name: string, dialect: string) => ({
 });
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL;
-const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
 /** Whether something answers on the URL's host and port (a quick connect, nothing sent). */
 function reachable(url: string, defaultPort: number): Promise<boolean> {
@@ -42,9 +42,9 @@ function reachable(url: string, defaultPort: number): Promise<boolean> {
 
 /** One line at the start of a run: which projects run, and why tests that need a service are skipped or will fail. */
 async function announcePlan(): Promise<void> {
-  const [postgresUp, redisUp] = await Promise.all([
+  const [postgresUp, noRedis] = await Promise.all([
     POSTGRES_URL ? reachable(POSTGRES_URL, 5432) : false,
-    reachable(REDIS_URL, 6379),
+    redisUnavailable(),
   ]);
   const projects = ["unit", "sqlite", "package", ...(POSTGRES_URL ? ["postgres"] : []), "e2e"];
   const notes = [
@@ -53,9 +53,9 @@ async function announcePlan(): Promise<void> {
         ? "PostgreSQL-only tests (multi-instance, revocation feeds, pool) run in the postgres project"
         : `TEST_DATABASE_URL is set but nothing answers at ${new URL(POSTGRES_URL).host}: the postgres project will fail`
       : "postgres project skipped: TEST_DATABASE_URL is not set, so the PostgreSQL-only tests (multi-instance, revocation feeds, pool) are skipped too",
-    redisUp
-      ? `Redis at ${new URL(REDIS_URL).host}`
-      : `no Redis at ${new URL(REDIS_URL).host} (TEST_REDIS_URL): the Redis tests (redis-rate-limit, multi-instance, revocation feeds) will fail`,
+    noRedis
+      ? `${noRedis}: the Redis tests (redis-rate-limit, multi-instance, revocation feeds) are skipped`
+      : `Redis at ${TEST_REDIS_URL}`,
   ];
   console.log(`gatehouse tests: projects ${projects.join(", ")}; ${notes.join("; ")}`);
 }
@@ -76,7 +76,14 @@ export default defineConfig({
     // core, and at least two, keeps the cores busy (vitest's default leaves one of two idle).
     maxWorkers: Math.max(2, availableParallelism()),
     projects: [
-      { extends: true, test: { name: "unit", include: ["src/**/*.test.ts", "src/**/*.test.tsx"], isolate: false } },
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["src/**/*.test.ts", "src/**/*.test.tsx", "scripts/**/*.test.ts"],
+          isolate: false,
+        },
+      },
       integration("sqlite", "sqlite"),
       // The npm package as a consumer installs it: pack, install into a temporary project, tsc, run.
       { extends: true, test: { name: "package", include: ["pack/**/*.test.ts"], testTimeout: 120_000 } },

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { translate } from "../src/i18n/index.js";
-import { startDnsServer, type TestDnsServer } from "../test/helpers/dns.js";
+import { skipWithoutDnsServer, startDnsServer, type TestDnsServer } from "../test/helpers/dns.js";
 import { CLIENT_ID, CLIENT_SECRET, startOidcProvider, type TestOidcProvider } from "../test/helpers/oidc.js";
 import { seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
 import { setUpServiceAndBrowser } from "./helpers/setup.js";
@@ -15,6 +15,8 @@ let oidc: TestOidcProvider;
 let dns: TestDnsServer;
 const PROVIDER_ID = "acme-e2e";
 const DOMAIN = "acme-e2e.test";
+
+skipWithoutDnsServer();
 
 beforeAll(async () => {
   [oidc, dns] = await Promise.all([startOidcProvider(), startDnsServer()]);

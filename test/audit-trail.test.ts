@@ -4,7 +4,7 @@ import { runCommand } from "../src/cli/run.js";
 import { sweepExpired } from "../src/server/services/housekeeping.js";
 import { appendAuditEntry, verifyAuditChain } from "../src/server/store/audit-trail.js";
 import { dialectUnderTest } from "./helpers/database.js";
-import { startDnsServer, type TestDnsServer } from "./helpers/dns.js";
+import { skipWithoutDnsServer, startDnsServer, type TestDnsServer } from "./helpers/dns.js";
 import { CLIENT_ID, CLIENT_SECRET, startOidcProvider, type TestOidcProvider } from "./helpers/oidc.js";
 import { createOrganization, joinAs } from "./helpers/organization.js";
 import { EVERY_FEATURE_ON, signUp, startTestServer, type TestServer } from "./helpers/server.js";
@@ -14,6 +14,8 @@ let server: TestServer;
 /** An identity provider and a DNS server for the SSO connections' changes. */
 let oidc: TestOidcProvider;
 let dns: TestDnsServer;
+
+skipWithoutDnsServer();
 
 beforeAll(async () => {
   [oidc, dns] = await Promise.all([startOidcProvider(), startDnsServer()]);

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TestBrowser } from "./helpers/browser.js";
-import { startDnsServer, type TestDnsServer } from "./helpers/dns.js";
+import { skipWithoutDnsServer, startDnsServer, type TestDnsServer } from "./helpers/dns.js";
 import { refuseWrites } from "./helpers/faults.js";
 import { type MailCapture, startMailCapture } from "./helpers/mail.js";
 import { linkIn, nthMail } from "./helpers/mail-flows.js";
@@ -18,6 +18,8 @@ let capture: MailCapture;
 let server: TestServer;
 let oidc: TestOidcProvider;
 let dns: TestDnsServer;
+
+skipWithoutDnsServer();
 
 beforeAll(async () => {
   [capture, oidc, dns] = await Promise.all([startMailCapture(), startOidcProvider(), startDnsServer()]);

@@ -277,6 +277,30 @@ describe("POST /send-verification-email", () => {
     expect(await settledCount(plain, capture, email, VERIFY)).toBe(0);
   });
 
+  it("mails the link on sign-up by default where passkeys or two-factor are on (a factor needs it); not when told not to", async () => {
+    const factors = await startTestServer({
+      options: { passkey: { enabled: true }, twoFactor: { enabled: true } },
+      extra: { mail: { smtpUrl: capture.url } },
+    });
+    const silenced = await startTestServer({
+      options: { passkey: { enabled: true }, emailVerification: { sendOnSignUp: false } },
+      extra: { mail: { smtpUrl: capture.url } },
+    });
+    try {
+      const { email, browser } = await signUp(factors, { email: uniqueEmail("factors") });
+      expect(await settledCount(factors, capture, email, VERIFY)).toBe(1);
+      const mail = await nthMail(capture, email, VERIFY);
+      expect((await browser.get(linkIn(mail, "/verify-email"))).status).toBe(302);
+      expect((await browser.get("/get-session?disableCookieCache=1")).body.user.emailVerified).toBe(true);
+
+      const quiet = await signUp(silenced, { email: uniqueEmail("silenced") });
+      expect(await settledCount(silenced, capture, quiet.email, VERIFY)).toBe(0);
+      for (const server of [factors, silenced]) expect(server.loggedErrors).toEqual([]);
+    } finally {
+      await Promise.all([factors.close(), silenced.close()]);
+    }
+  });
+
   it("mails a signed-in user's own unverified email; the link verifies without signing in again", async () => {
     const { browser, email, user } = await signUp(plain, { email: uniqueEmail("own") });
     const mismatch = await browser.post("/send-verification-email", { email: uniqueEmail("other") });

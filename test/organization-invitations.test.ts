@@ -51,7 +51,7 @@ describe("invitation abuse", () => {
     expect(capture.to(email)).toEqual([]);
   });
 
-  it("an account whose address is not verified cannot invite (403), and no mail is sent", async () => {
+  it("an account whose address is not verified invites by default, as with better-auth", async () => {
     const { owner } = await createOrganization(server);
     await server.auth.database.db
       .updateTable("user")
@@ -60,12 +60,36 @@ describe("invitation abuse", () => {
       .execute();
     const email = freshEmail();
     const res = await owner.browser.post("/organization/invite-member", { email, role: "member" });
-    expect(res.status).toBe(403);
-    expect(res.body).toEqual({
-      code: "EMAIL_VERIFICATION_REQUIRED_TO_INVITE",
-      message: "Verify your email address before inviting anyone",
+    expect([res.status, res.body.email]).toEqual([200, email]);
+    expect(await invitationMails(email)).toBe(1);
+  });
+
+  it("with organization.requireVerifiedInviter, an unverified account cannot invite (403), and no mail is sent", async () => {
+    const strict = await startTestServer({
+      options: { organization: { requireVerifiedInviter: true } },
+      extra: { mail: { smtpUrl: capture.url } },
     });
-    expect(await invitationMails(email)).toBe(0);
+    try {
+      const { owner } = await createOrganization(strict);
+      const email = freshEmail();
+      expect((await owner.browser.post("/organization/invite-member", { email, role: "member" })).status).toBe(200);
+      await strict.auth.database.db
+        .updateTable("user")
+        .set({ emailVerified: false })
+        .where("id", "=", owner.user.id)
+        .execute();
+      const refused = freshEmail();
+      const res = await owner.browser.post("/organization/invite-member", { email: refused, role: "member" });
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({
+        code: "EMAIL_VERIFICATION_REQUIRED_TO_INVITE",
+        message: "Verify your email address before inviting anyone",
+      });
+      const mails = await strict.auth.database.db.selectFrom("outbox").select("to").execute();
+      expect(mails.map((mail) => mail.to)).toEqual([email]);
+    } finally {
+      await strict.close();
+    }
   });
 
   it("the mail names the inviter by their verified address, never by the name they typed", async () => {

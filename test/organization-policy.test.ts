@@ -1,7 +1,7 @@
 import { URI } from "otpauth";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TestBrowser } from "./helpers/browser.js";
-import { startDnsServer, type TestDnsServer } from "./helpers/dns.js";
+import { skipWithoutDnsServer, startDnsServer, type TestDnsServer } from "./helpers/dns.js";
 import { type MailCapture, startMailCapture } from "./helpers/mail.js";
 import { nthMail, uniqueEmail } from "./helpers/mail-flows.js";
 import { CLIENT_ID, CLIENT_SECRET, startOidcProvider, type TestOidcProvider } from "./helpers/oidc.js";
@@ -13,6 +13,8 @@ let oidc: TestOidcProvider;
 let dns: TestDnsServer;
 let capture: MailCapture;
 let server: TestServer;
+
+skipWithoutDnsServer();
 
 beforeAll(async () => {
   [oidc, dns, capture] = await Promise.all([startOidcProvider(), startDnsServer(), startMailCapture()]);

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseSetCookie, type TestBrowser, type TestResponse } from "./helpers/browser.js";
-import { startDnsServer, type TestDnsServer } from "./helpers/dns.js";
+import { skipWithoutDnsServer, startDnsServer, type TestDnsServer } from "./helpers/dns.js";
 import { createOrganization, verifyEmail } from "./helpers/organization.js";
 import {
   type SamlMode,
@@ -98,6 +98,8 @@ function tamper(samlResponse: string, from: string, to: string): string {
 async function userByEmail(email: string) {
   return db().selectFrom("user").selectAll().where("email", "=", email).executeTakeFirst();
 }
+
+skipWithoutDnsServer();
 
 describe.skipIf(unavailable !== null)("SAML 2.0 connections", () => {
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { URI } from "otpauth";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TestBrowser, TestResponse } from "./helpers/browser.js";
-import { startDnsServer, type TestDnsServer } from "./helpers/dns.js";
+import { skipWithoutDnsServer, startDnsServer, type TestDnsServer } from "./helpers/dns.js";
 import { CLIENT_ID, CLIENT_SECRET, startOidcProvider, type TestOidcProvider } from "./helpers/oidc.js";
 import { createOrganization, joinAs } from "./helpers/organization.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
@@ -25,6 +25,8 @@ const PROVIDER_IDS = [
   "tfa",
 ];
 const txt: Record<string, string[]> = {};
+
+skipWithoutDnsServer();
 
 beforeAll(async () => {
   [oidc, dns] = await Promise.all([startOidcProvider(), startDnsServer()]);

@@ -2,14 +2,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { type Browser, type BrowserContext, type BrowserServer, chromium, type Page } from "playwright-core";
 import { inject } from "vitest";
-
-/**
- * Debian's headless shell of chromium, never a downloaded browser (apt-get install -y
- * chromium-headless-shell): the same engine without the full browser's window machinery, which cost
- * the full build two and a half times the CPU per test file (bench/README.md, "the browser tests on
- * chromium's headless shell").
- */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium-headless-shell";
+import { CHROMIUM } from "../../test/helpers/prerequisites.js";
 
 /** The chromium global-setup.ts starts for the whole run. */
 export function launchBrowserServer(): Promise<BrowserServer> {

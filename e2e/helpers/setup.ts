@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, BrowserContextOptions } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from "vitest";
 import { connectBrowser } from "./browser.js";
 import { type Service, type ServiceInput, startService } from "./service.js";
 
@@ -22,7 +22,13 @@ export function setUpServiceAndBrowser(input: ServiceInput | (() => ServiceInput
   let service: Service | undefined;
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
+  // Without the browser (global-setup.ts says why), nothing starts and every test is skipped.
+  const browserUnavailable = inject("browserUnavailable");
+  beforeEach((context) => {
+    if (browserUnavailable) context.skip(browserUnavailable);
+  });
   beforeAll(async () => {
+    if (browserUnavailable) return;
     [service, browser] = await Promise.all([
       startService(typeof input === "function" ? input() : input),
       connectBrowser(),
@@ -37,7 +43,9 @@ export function setUpServiceAndBrowser(input: ServiceInput | (() => ServiceInput
     if (value === undefined) throw new Error(`the ${name} is started in beforeAll: read it inside hooks and tests`);
     return value;
   };
-  afterEach(() => expect(started(service, "service").loggedErrors).toEqual([]));
+  afterEach(() => {
+    if (!browserUnavailable) expect(started(service, "service").loggedErrors).toEqual([]);
+  });
   return {
     get service() {
       return started(service, "service");

@@ -359,6 +359,8 @@ export const de: Catalogue = {
   "passkeys.title": "Passkeys",
   "passkeys.intro": "Melden Sie sich mit Fingerabdruck, Gesicht oder Geräte-PIN statt mit einem Passwort an.",
   "passkeys.add": "Passkey hinzufügen",
+  "passkeys.verifyFirst":
+    "Bestätigen Sie Ihre E-Mail-Adresse, um einen Passkey hinzuzufügen: Folgen Sie dem Bestätigungslink an {email}, oder lassen Sie ihn noch einmal senden.",
   "passkeys.confirm.form": "Passwort bestätigen, um einen Passkey hinzuzufügen",
   "passkeys.confirm.intro": "Bestätigen Sie zuerst Ihr Passwort, um einen Passkey hinzuzufügen.",
   "passkeys.confirm.action": "Bestätigen und Passkey hinzufügen",
@@ -389,6 +391,8 @@ export const de: Catalogue = {
   "twoFactor.offIntro":
     "Die Zwei-Faktor-Authentifizierung ist ausgeschaltet. Eingeschaltet fragt die Anmeldung zusätzlich nach einem Code aus einer App auf Ihrem Telefon.",
   "twoFactor.setUp": "Einrichten",
+  "twoFactor.verifyFirst":
+    "Bestätigen Sie Ihre E-Mail-Adresse, um die Zwei-Faktor-Authentifizierung einzuschalten: Folgen Sie dem Bestätigungslink an {email}, oder lassen Sie ihn noch einmal senden.",
   "twoFactor.totp.field": "Code aus Ihrer Authenticator-App",
   "twoFactor.totp.hint": "6 Ziffern.",
   "twoFactor.totp.switch": "Die App verwenden",

@@ -355,6 +355,8 @@ export const en = {
   "passkeys.title": "Passkeys",
   "passkeys.intro": "Sign in with your fingerprint, face or device PIN instead of a password.",
   "passkeys.add": "Add passkey",
+  "passkeys.verifyFirst":
+    "Verify your email address to add a passkey: follow the verification link mailed to {email}, or send it again.",
   "passkeys.confirm.form": "Confirm your password to add a passkey",
   "passkeys.confirm.intro": "To add a passkey, confirm your password first.",
   "passkeys.confirm.action": "Confirm and add passkey",
@@ -384,6 +386,8 @@ export const en = {
   "twoFactor.offIntro":
     "Two-factor authentication is off. With it on, signing in also asks for a code from an app on your phone.",
   "twoFactor.setUp": "Set up",
+  "twoFactor.verifyFirst":
+    "Verify your email address to turn on two-factor authentication: follow the verification link mailed to {email}, or send it again.",
   "twoFactor.totp.field": "Code from your authenticator app",
   "twoFactor.totp.hint": "6 digits.",
   "twoFactor.totp.switch": "Use the app",

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { createNodeAuthClient } from "../client/index.js";
+import { FrameProvider } from "./form-parts.js";
 import * as entry from "./index.js";
 import {
   AcceptInvitation,
@@ -14,6 +15,9 @@ import {
   UserProfile,
 } from "./index.js";
 import { appearanceStyle, componentTranslator } from "./localization.js";
+import { browserNavigate } from "./navigate.js";
+import { PasskeysPanel } from "./passkeys-panel.js";
+import { TwoFactorPanel } from "./two-factor-panel.js";
 
 /** The React entry (`gatehouse-auth/react`): its screen components, their words and their appearance. */
 describe("the React entry", () => {
@@ -74,6 +78,32 @@ describe("the React entry", () => {
     const list = render(<OrganizationList localization="de" headingLevel={2} />);
     expect(list).toMatch(/<h2[^>]*>Ihre Organisationen<\/h2>/);
     expect(list).toContain('href="/organizations/new"');
+  });
+
+  it("says to verify the address before adding a factor, with the link to send again, in German", () => {
+    const client = createNodeAuthClient({ baseURL: "http://127.0.0.1:9" });
+    const frame = { t: componentTranslator("de"), navigate: browserNavigate, locale: "de" } as const;
+    const render = (screen: ReactNode) =>
+      renderToString(
+        <AuthProvider client={client}>
+          <FrameProvider value={frame}>{screen}</FrameProvider>
+        </AuthProvider>,
+      );
+    const unverified = { email: "pia@example.com", emailVerified: false, verifiedHref: "/verified" };
+    const twoFactor = render(<TwoFactorPanel enabled={false} hasPassword {...unverified} />);
+    expect(twoFactor).toContain(
+      "Bestätigen Sie Ihre E-Mail-Adresse, um die Zwei-Faktor-Authentifizierung einzuschalten: " +
+        "Folgen Sie dem Bestätigungslink an pia@example.com",
+    );
+    expect(twoFactor).toContain('data-testid="verify-to-enrol-resend"');
+    expect(twoFactor).not.toContain('data-testid="two-factor-enable"');
+    const passkeys = render(<PasskeysPanel hasPassword {...unverified} />);
+    expect(passkeys).toContain("um einen Passkey hinzuzufügen");
+    expect(passkeys).not.toContain('data-testid="passkey-add"');
+    // Verified: the buttons, no notice.
+    const ready = render(<TwoFactorPanel enabled={false} hasPassword {...unverified} emailVerified />);
+    expect(ready).toContain('data-testid="two-factor-enable"');
+    expect(ready).not.toContain('data-testid="verify-to-enrol"');
   });
 
   it("fills a replacement's placeholders like the catalogue's, and leaves other keys to it", () => {

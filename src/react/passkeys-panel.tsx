@@ -4,6 +4,7 @@ import { enrolError, type HasCode } from "./messages.js";
 import { useFormatDate, useLoad } from "./profile-parts.js";
 import { useAuthClient } from "./provider.js";
 import { useCall } from "./use-call.js";
+import { refusedUnverified, VerifyToEnrol } from "./verify-to-enrol.js";
 import { createPasskeyCredential } from "./webauthn.js";
 
 /** A browser's refusal (the person cancelled, or no authenticator) in the error shape. */
@@ -79,10 +80,21 @@ function PasskeyRow({ passkey, onChanged }: { passkey: Passkey; onChanged: () =>
 
 /**
  * The caller's passkeys and "Add passkey" (the WebAuthn ceremony runs in the browser). Adding needs
- * a recent proof of identity: when the server asks (REAUTHENTICATION_REQUIRED), a user with a
- * password confirms it here and the add is retried.
+ * a verified address (until then the panel says so, with the link to send again) and a recent proof
+ * of identity: when the server asks (REAUTHENTICATION_REQUIRED), a user with a password confirms it
+ * here and the add is retried.
  */
-export function PasskeysPanel({ hasPassword }: { hasPassword: boolean }) {
+export function PasskeysPanel({
+  hasPassword,
+  email,
+  emailVerified,
+  verifiedHref,
+}: {
+  hasPassword: boolean;
+  email: string;
+  emailVerified: boolean;
+  verifiedHref: string;
+}) {
   const { t } = useFrame();
   const client = useAuthClient();
   const passkeys = useLoad(() => client.passkey.listUserPasskeys());
@@ -124,6 +136,7 @@ export function PasskeysPanel({ hasPassword }: { hasPassword: boolean }) {
   };
 
   const list = (passkeys.data ?? []) as Passkey[];
+  const mustVerify = !emailVerified || refusedUnverified(error);
   return (
     <Panel title={t("passkeys.title")} testId="passkeys-card">
       {notice && <Notice testId="passkey-notice">{notice}</Notice>}
@@ -135,7 +148,9 @@ export function PasskeysPanel({ hasPassword }: { hasPassword: boolean }) {
           ))}
         </ul>
       )}
-      {confirming ? (
+      {mustVerify ? (
+        <VerifyToEnrol factor="passkey" email={email} verifiedHref={verifiedHref} />
+      ) : confirming ? (
         <Form label={t("passkeys.confirm.form")} error={error} onSubmit={() => void confirmAndAdd()}>
           <p>{t("passkeys.confirm.intro")}</p>
           <Field

@@ -194,11 +194,21 @@ export function SecuritySection({
       ) : (
         <SetPasswordPanel email={user.email} resetPasswordHref={resetPasswordHref} />
       )}
-      {options.passkey && <PasskeysPanel hasPassword={hasPassword} />}
+      {options.passkey && (
+        <PasskeysPanel
+          hasPassword={hasPassword}
+          email={user.email}
+          emailVerified={user.emailVerified}
+          verifiedHref={verifiedHref}
+        />
+      )}
       {options.twoFactor.enabled && (
         <TwoFactorPanel
           enabled={Boolean(user.twoFactorEnabled)}
           hasPassword={hasPassword}
+          email={user.email}
+          emailVerified={user.emailVerified}
+          verifiedHref={verifiedHref}
           backupCodesRemaining={activity.data?.backupCodesRemaining}
           qrCode={qrCode}
           onChanged={activity.reload}

@@ -4,6 +4,7 @@ import { enrolError } from "./messages.js";
 import { CopyButton } from "./profile-parts.js";
 import { useAuthClient } from "./provider.js";
 import { useCall } from "./use-call.js";
+import { refusedUnverified, VerifyToEnrol } from "./verify-to-enrol.js";
 
 function BackupCodes({ codes }: { codes: string[] }) {
   const { t } = useFrame();
@@ -36,6 +37,10 @@ function BackupCodes({ codes }: { codes: string[] }) {
 export interface TwoFactorPanelProps {
   enabled: boolean;
   hasPassword: boolean;
+  /** Turning it on waits for a verified address: until then the panel says so, with the link to send again. */
+  email: string;
+  emailVerified: boolean;
+  verifiedHref: string;
   /** How many unused backup codes the account has, when the server says (GET /security-activity). */
   backupCodesRemaining?: number | null;
   /** Draws the setup's QR code (the package has no QR encoder); without it, the key and link only. */
@@ -45,7 +50,16 @@ export interface TwoFactorPanelProps {
 }
 
 /** TOTP two-factor: turn on (scan, confirm with a code, keep the backup codes), off, or renew the codes. */
-export function TwoFactorPanel({ enabled, hasPassword, backupCodesRemaining, qrCode, onChanged }: TwoFactorPanelProps) {
+export function TwoFactorPanel({
+  enabled,
+  hasPassword,
+  email,
+  emailVerified,
+  verifiedHref,
+  backupCodesRemaining,
+  qrCode,
+  onChanged,
+}: TwoFactorPanelProps) {
   const { t } = useFrame();
   const client = useAuthClient();
   const [password, setPassword] = useState("");
@@ -172,6 +186,8 @@ export function TwoFactorPanel({ enabled, hasPassword, backupCodesRemaining, qrC
             </Button>
           </Actions>
         </div>
+      ) : !emailVerified || refusedUnverified(enable.error) ? (
+        <VerifyToEnrol factor="twoFactor" email={email} verifiedHref={verifiedHref} />
       ) : (
         <Form label={t("twoFactor.setupForm")} error={enable.error} onSubmit={() => void start()}>
           {passwordField}

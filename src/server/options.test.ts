@@ -69,6 +69,21 @@ describe("resolveOptions", () => {
     expect(o.advanced.useSecureCookies).toBe(true);
   });
 
+  it("sends the verification mail on sign-up by default when a second factor or passkeys are on", () => {
+    const sends = (input: object) => resolveOptions(input, base).emailVerification.sendOnSignUp;
+    expect(sends({})).toBe(false);
+    expect(sends({ twoFactor: { enabled: true } })).toBe(true);
+    expect(sends({ passkey: { enabled: true } })).toBe(true);
+    // A factor needs a proven mailbox: without the mail, nobody could add one. An explicit false still wins.
+    expect(sends({ passkey: { enabled: true }, emailVerification: { sendOnSignUp: false } })).toBe(false);
+  });
+
+  it("lets unverified users invite unless organization.requireVerifiedInviter", () => {
+    expect(resolveOptions({}, base).organization.requireVerifiedInviter).toBe(false);
+    const strict = resolveOptions({ organization: { requireVerifiedInviter: true } }, base);
+    expect(strict.organization.requireVerifiedInviter).toBe(true);
+  });
+
   it("returns a frozen object", () => {
     const o = resolveOptions({}, base);
     expect(Object.isFrozen(o)).toBe(true);

@@ -38,7 +38,10 @@ const emailAndPassword = z
 
 const emailVerification = z.strictObject({
   sendVerificationEmail: z.boolean().default(true),
-  /** Defaults to emailAndPassword.requireEmailVerification (resolved below). */
+  /**
+   * Defaults to emailAndPassword.requireEmailVerification, or true with two-factor or passkeys on:
+   * adding a factor needs a verified address (resolved below).
+   */
   sendOnSignUp: z.boolean().optional(),
   sendOnSignIn: z.boolean().default(false),
   autoSignInAfterVerification: z.boolean().default(false),
@@ -152,6 +155,11 @@ const organization = z.strictObject({
   invitationLimit: z.number().int().positive().default(100),
   /** Invitations one user may create in 24 hours, across organizations (anti-spam). */
   invitationsPerInviterPerDay: z.number().int().positive().default(100),
+  /**
+   * Only users whose address is verified may invite. Off as in better-auth, where nobody could invite
+   * without verification mail at sign-up; on with emailAndPassword.requireEmailVerification (docs/security.md).
+   */
+  requireVerifiedInviter: z.boolean().default(false),
   creatorRole: z.string().min(1).default("owner"),
   invitationExpiresIn: positiveSeconds.default(172800),
   requireEmailVerificationOnInvitation: z.boolean().default(false),
@@ -529,7 +537,9 @@ export function resolveOptions(
     ...options,
     emailVerification: {
       ...options.emailVerification,
-      sendOnSignUp: options.emailVerification.sendOnSignUp ?? options.emailAndPassword.requireEmailVerification,
+      sendOnSignUp:
+        options.emailVerification.sendOnSignUp ??
+        (options.emailAndPassword.requireEmailVerification || options.twoFactor.enabled || options.passkey.enabled),
     },
     advanced: {
       ...options.advanced,

@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { Resolver } from "node:dns/promises";
 import { createServer } from "node:net";
+import { beforeEach } from "vitest";
+import { DNSMASQ, unavailable } from "./prerequisites.js";
 
 /**
  * A real DNS server on loopback for tests: Debian's dnsmasq answering only the TXT records given
@@ -14,7 +16,21 @@ export interface TestDnsServer {
   close(): Promise<void>;
 }
 
-const DNSMASQ = process.env.DNSMASQ ?? "/usr/sbin/dnsmasq";
+/** Why no DNS server can start here (and what to run), or null when one can. */
+export function dnsServerUnavailable(): string | null {
+  return unavailable("dns");
+}
+
+/**
+ * Skips every test of the file (or suite) when dnsmasq is missing, saying why; startDnsServer then
+ * hands the file's beforeAll a server that answers nothing.
+ */
+export function skipWithoutDnsServer(): void {
+  const reason = dnsServerUnavailable();
+  if (!reason) return;
+  console.warn(`tests needing a DNS server skipped: ${reason}`);
+  beforeEach((context) => context.skip(reason));
+}
 
 async function freePort(): Promise<number> {
   const probe = createServer();
@@ -25,6 +41,13 @@ async function freePort(): Promise<number> {
 }
 
 export async function startDnsServer(records: Record<string, string[]> = {}): Promise<TestDnsServer> {
+  const reason = dnsServerUnavailable();
+  if (reason) {
+    const refuse = async () => {
+      throw new Error(reason);
+    };
+    return { server: "127.0.0.1:9", setTxtRecords: refuse, close: async () => {} };
+  }
   const port = await freePort();
   const server = `127.0.0.1:${port}`;
   let child: ChildProcess | null = null;

@@ -6,8 +6,8 @@ let counter = 0;
 export const uniqueSlug = (prefix = "org") => `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
 
 /**
- * Marks the user's address verified, as following the mailed link would: only such users may invite
- * (an unverified account sends no mail through us).
+ * Marks the user's address verified, as following the mailed link would (with
+ * organization.requireVerifiedInviter, only such users may invite).
  */
 export async function verifyEmail(server: TestServer, userId: string): Promise<void> {
   await server.auth.database.db.updateTable("user").set({ emailVerified: true }).where("id", "=", userId).execute();

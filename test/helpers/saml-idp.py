@@ -28,7 +28,7 @@ from saml2.metadata import create_metadata_string
 from saml2.saml import NAME_FORMAT_BASIC, NAMEID_FORMAT_PERSISTENT, NameID
 from saml2.server import Server
 
-KEY, CERT = sys.argv[1], sys.argv[2]
+KEY, CERT, XMLSEC1 = sys.argv[1], sys.argv[2], sys.argv[3]
 AUTHN = {"class_ref": "urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport"}
 
 
@@ -54,7 +54,7 @@ def make_server(base, minutes, entity_id=None):
             },
             "key_file": KEY,
             "cert_file": CERT,
-            "xmlsec_binary": "/usr/bin/xmlsec1",
+            "xmlsec_binary": XMLSEC1,
             "metadata": {},
         }
     )

@@ -1,25 +1,20 @@
-import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { SAML_PYTHON, unavailable, XMLSEC1 } from "./prerequisites.js";
 
 /**
  * A real SAML 2.0 IdP on loopback: pysaml2's IdP server (Debian's python3-pysaml2 with xmlsec1) run
  * by test/helpers/saml-idp.py, signing with a key and certificate made here for the run.
  */
 
-const PYTHON = "/usr/bin/python3";
-const XMLSEC = "/usr/bin/xmlsec1";
 const SCRIPT = fileURLToPath(new URL("./saml-idp.py", import.meta.url));
 
 /** Why the SAML tests cannot run here, or null when they can. */
 export function samlIdpUnavailable(): string | null {
-  if (!existsSync(PYTHON)) return `${PYTHON} is missing`;
-  if (!existsSync(XMLSEC)) return `${XMLSEC} is missing (apt-get install xmlsec1)`;
-  const probe = spawnSync(PYTHON, ["-c", "import saml2"], { stdio: "ignore" });
-  if (probe.status !== 0) return "pysaml2 is missing (apt-get install python3-pysaml2)";
-  return null;
+  return unavailable("saml");
 }
 
 export type SamlMode =
@@ -101,7 +96,9 @@ export async function startSamlIdp(): Promise<TestSamlIdp> {
     { stdio: "ignore" },
   );
   const cert = readFileSync(certFile, "utf8");
-  const child: ChildProcess = spawn(PYTHON, [SCRIPT, key, certFile], { stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(SAML_PYTHON, [SCRIPT, key, certFile, XMLSEC1], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr?.on("data", (chunk) => {
     stderr += String(chunk);

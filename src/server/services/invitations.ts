@@ -81,7 +81,7 @@ async function enqueueInvitationMail(
       locale,
       invitation.email,
       {
-        // Only the verified address names the inviter: their name is free text nobody checked.
+        // Only the address names the inviter (proven with requireVerifiedInviter): their name is free text.
         inviterEmail: inviter.email,
         organizationName,
         role: invitation.role ?? "member",
@@ -121,8 +121,11 @@ export async function inviteMember(
     permissions: { invitation: ["create"] },
     denied: "YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION",
   });
-  // Anyone can sign up with any address: until they prove theirs, our mail server sends nothing for them.
-  if (!user.emailVerified) throw new AuthError("EMAIL_VERIFICATION_REQUIRED_TO_INVITE");
+  // Anyone can sign up with any address: with the option, our mail server sends nothing for them until
+  // they prove theirs (otherwise the invitation caps are the guard).
+  if (options.requireVerifiedInviter && !user.emailVerified) {
+    throw new AuthError("EMAIL_VERIFICATION_REQUIRED_TO_INVITE");
+  }
   const role = normalizeRoles(ctx, input.role);
   if (isOwnerRole(ctx, role) && !isOwnerRole(ctx, inviter.role)) {
     throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE");
