@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TestBrowser } from "./helpers/browser.js";
-import { startDnsServer, type TestDnsServer } from "./helpers/dns.js";
+import { skipWithoutDnsServer, startDnsServer, type TestDnsServer } from "./helpers/dns.js";
 import { type MailCapture, startMailCapture } from "./helpers/mail.js";
 import { CLIENT_ID, CLIENT_SECRET, startOidcProvider, type TestOidcProvider } from "./helpers/oidc.js";
 import { createOrganization, verifyEmail } from "./helpers/organization.js";
@@ -12,6 +12,8 @@ import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
  */
 const USER = "urn:ietf:params:scim:schemas:core:2.0:User";
 const PATCH_OP = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
+
+skipWithoutDnsServer();
 
 let oidc: TestOidcProvider;
 let dns: TestDnsServer;
