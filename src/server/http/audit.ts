@@ -5,7 +5,7 @@ import type { SessionWithUser } from "../../contract/models.js";
 import type { AuditScope } from "../context.js";
 import { isAuthError } from "../errors.js";
 import { auditedContext, auditOutcome } from "../services/audit-trail.js";
-import { findMember } from "../store/members.js";
+import { isMemberOf } from "../services/organization-access.js";
 import { type AuditDeclaration, isAdminEndpoint } from "./audited-endpoints.js";
 import { rateLimitSubject } from "./client-ip.js";
 import type { AuthEnv, RequestStep } from "./env.js";
@@ -177,7 +177,7 @@ async function strangerFailureAllowed(c: Context<AuthEnv>, scope: AuditScope): P
   const { organizationId, sessionUserId } = scope;
   if (!organizationId || scope.actorType !== "user") return true;
   const ctx = c.get("auth");
-  if (sessionUserId && (await findMember(ctx.db, organizationId, sessionUserId))) return true;
+  if (sessionUserId && (await isMemberOf(ctx, organizationId, sessionUserId))) return true;
   scope.userAgent = null;
   scope.details = scope.details.code === undefined ? {} : { code: scope.details.code };
   const caller = sessionUserId ? `user:${sessionUserId}` : `client:${rateLimitSubject(c.get("clientIp"))}`;

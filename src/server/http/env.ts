@@ -1,7 +1,15 @@
+import type { Span } from "@opentelemetry/api";
 import type { Context } from "hono";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
-import type { RequestTiming } from "./request-start.js";
+import type { RouteMetrics } from "../observability/request-metrics.js";
+
+/** What a request carries from its start to its answer, for the metrics and its span. */
+export interface RequestTiming {
+  startedAt: number;
+  metrics: RouteMetrics | null;
+  span: Span;
+}
 
 /** What each request carries from its start (http/request-start.ts) and its steps to the route handler. */
 export interface AuthEnv {

@@ -1,23 +1,16 @@
 import { randomFillSync } from "node:crypto";
-import type { Span } from "@opentelemetry/api";
 import type { Context } from "hono";
 import type { AuthContext } from "../context.js";
-import type { RouteMetrics } from "../observability/request-metrics.js";
 import { endRequestSpan, routeSpan, startRequestSpan, withinSpan } from "../observability/tracing.js";
 import { resolveClientIp } from "./client-ip.js";
-import type { AuthEnv } from "./env.js";
+import type { AuthEnv, RequestTiming } from "./env.js";
+
+export type { RequestTiming };
 
 /** A route as the endpoint table names it: method and path template (`/callback/:id`), never the raw URL. */
 export interface RouteName {
   method: string;
   path: string;
-}
-
-/** What a request carries from its start to its answer, for the metrics and its span. */
-export interface RequestTiming {
-  startedAt: number;
-  metrics: RouteMetrics | null;
-  span: Span;
 }
 
 /** An incoming `X-Request-Id` kept as the request's id: a proxy's or caller's, if short and plain. */

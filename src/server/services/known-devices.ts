@@ -6,7 +6,7 @@ import type { DB } from "../store/database.js";
 import { claimKnownDevice, hasOtherKnownDevice, touchKnownDevice } from "../store/known-devices.js";
 import { findUserById } from "../store/users.js";
 import { insertVerification } from "../store/verifications.js";
-import type { RequestMeta } from "./sessions.js";
+import type { RequestMeta } from "./request-meta.js";
 import { describeUserAgent } from "./user-agent.js";
 
 /** Where a new-device mail's "Not you?" token is kept: only its SHA-256, never the token. */

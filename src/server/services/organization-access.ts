@@ -79,3 +79,8 @@ export function requirePermission(
 ): void {
   if (!roleAllows(ctx, member.role, request)) throw new AuthError(denied, status ? { status } : {});
 }
+
+/** Whether the user is a member of the organization (no refusal: for callers that only tell apart). */
+export async function isMemberOf(ctx: AuthContext, organizationId: string, userId: string): Promise<boolean> {
+  return (await findMember(ctx.db, organizationId, userId)) !== null;
+}

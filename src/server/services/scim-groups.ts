@@ -30,7 +30,7 @@ import { invalidValue, ScimError } from "./scim-errors.js";
 import { parseGroupFilter } from "./scim-filter.js";
 import { type Affected, reconcileMember } from "./scim-grants.js";
 import { applyGroupPatch, type GroupDraft, parseGroupResource } from "./scim-group-input.js";
-import { pageOf } from "./scim-users.js";
+import { pageOf } from "./scim-paging.js";
 
 /**
  * The directory's groups (RFC 7644 section 3 on /scim/v2/Groups). A connection sees only its own

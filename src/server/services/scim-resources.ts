@@ -1,6 +1,7 @@
 import type { ScimUserRow } from "../store/scim.js";
 import { GROUP_SCHEMA } from "./scim-group-input.js";
 import type { ScimGroupView } from "./scim-groups.js";
+import { MAX_RESULTS } from "./scim-paging.js";
 import { USER_SCHEMA } from "./scim-user-input.js";
 
 /**
@@ -15,7 +16,6 @@ const RESOURCE_TYPE_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:ResourceType
 const SCHEMA_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:Schema";
 
 /** The most users one list answers (a larger `count` is lowered to it, RFC 7644 section 3.4.2.4). */
-export const MAX_RESULTS = 100;
 
 export function userResource(v2Url: string, user: ScimUserRow) {
   return {

@@ -1,6 +1,5 @@
 import type { Session, SessionWithUser, User } from "../../contract/models.js";
 import type { SignInMethod } from "../../contract/organization-policy.js";
-import type { Locale } from "../../i18n/index.js";
 import type { AuthContext } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
 import { newId, randomString } from "../crypto/random.js";
@@ -31,19 +30,11 @@ import {
 } from "./hooked-writes.js";
 import { noteSignInDevice } from "./known-devices.js";
 import { auditBreakGlass, checkSignInMethod } from "./organization-policy.js";
+import type { RequestMeta } from "./request-meta.js";
 import { isTrustedDevice } from "./trusted-devices.js";
 
 /** Where a request came from, as recorded on the session. */
-export interface RequestMeta {
-  ipAddress: string | null;
-  userAgent: string | null;
-  /** The browser's "trust this device" token (from its signed cookie), if it holds one. */
-  trustedDeviceToken?: string | null;
-  /** The language the request asked for (Accept-Language): mail it causes is written in it. */
-  locale: Locale;
-  /** The browser's device id (its signed `device` cookie; securityActivity only): new-device mail. */
-  deviceId?: string | null;
-}
+export type { RequestMeta };
 
 /** A session that is not remembered lasts a day at most (the browser drops its cookie sooner). */
 const NOT_REMEMBERED_SECONDS = 86400;

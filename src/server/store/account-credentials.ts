@@ -1,6 +1,6 @@
 import type { SelectQueryBuilder } from "kysely";
 import { CREDENTIAL_PROVIDER } from "./accounts.js";
-import type { DB } from "./database.js";
+import type { DB } from "./db.js";
 import type { DialectName } from "./dialect.js";
 import type { Database } from "./schema.js";
 

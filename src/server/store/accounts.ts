@@ -1,5 +1,5 @@
 import { newId } from "../crypto/random.js";
-import type { DB } from "./database.js";
+import type { DB } from "./db.js";
 
 export const CREDENTIAL_PROVIDER = "credential";
 

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { AdditionalFieldOption, AdditionalFieldType, FieldTable } from "../additional-field-options.js";
 import { ConfigError } from "../options.js";
-import type { DB } from "./database.js";
+import type { DB } from "./db.js";
 import type { DialectName } from "./dialect.js";
 import { type TimeOf, toDate } from "./values.js";
 

@@ -1,5 +1,5 @@
 import type { UserAccountSummary, UserMembership } from "../../contract/admin-models.js";
-import type { DB } from "./database.js";
+import type { DB } from "./db.js";
 import { toDate } from "./values.js";
 
 /** The user's organizations with their role in each, oldest membership first, in one query. */

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { ListUsersQuery } from "../../contract/admin.js";
 import type { User } from "../../contract/models.js";
-import type { DB } from "./database.js";
+import type { DB } from "./db.js";
 import { mapUser } from "./users.js";
 
 const DEFAULT_PAGE = 100;

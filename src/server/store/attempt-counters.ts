@@ -1,4 +1,4 @@
-import type { DB } from "./database.js";
+import type { DB } from "./db.js";
 import { toDate, toDateOrNull } from "./values.js";
 
 /**

@@ -1,7 +1,7 @@
 import { CompiledQuery } from "kysely";
 import type { AuditOutcome, AuditTrailEntry } from "../../contract/audit.js";
 import { auditEntryBody, auditEntryHash, chainHash } from "../crypto/audit-hash.js";
-import type { DB } from "./database.js";
+import type { DB } from "./db.js";
 import type { DialectName } from "./dialect.js";
 import { directWriterIn } from "./direct-writes.js";
 import { toDate } from "./values.js";

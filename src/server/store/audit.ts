@@ -1,5 +1,5 @@
 import type { AuditEntry, AuditPerson } from "../../contract/admin-models.js";
-import type { DB } from "./database.js";
+import type { DB } from "./db.js";
 import { toDate } from "./values.js";
 
 /** A row as written: the listed entry without the people it names (contract/admin-models.ts). */

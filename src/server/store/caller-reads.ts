@@ -1,6 +1,6 @@
 import type { MemberWithUser, Organization, Session, SessionWithUser, User } from "../../contract/models.js";
 import { type AdditionalFields, NO_ADDITIONAL_FIELDS } from "./additional-fields.js";
-import type { DB } from "./database.js";
+import type { DB } from "./db.js";
 import type { DialectName } from "./dialect.js";
 import {
   type CallerMembersPage,

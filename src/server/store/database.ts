@@ -6,6 +6,7 @@ import { Kysely, type LogEvent, Migrator, PostgresDialect, SqliteDialect, sql } 
 import type pgType from "pg";
 import type { Logger } from "../logger.js";
 import { mergeEntry } from "./audit-trail.js";
+import type { DB } from "./db.js";
 import type { DialectName } from "./dialect.js";
 import { registerDirectWriter } from "./direct-writes.js";
 import { migrations } from "./migrations/index.js";
@@ -16,9 +17,8 @@ import { rewritingDialect } from "./rewriting-dialect.js";
 import type { Database } from "./schema.js";
 import { SqliteValuesPlugin, toSqliteValue } from "./sqlite-values-plugin.js";
 
-export type DB = Kysely<Database>;
-
 export { readRowsDirect } from "./reads/index.js";
+export type { DB };
 
 /**
  * Each driver is loaded only when its dialect is used: a SQLite service never loads pg and the other

@@ -1,4 +1,4 @@
-import type { DB } from "./database.js";
+import type { DB } from "./db.js";
 
 /**
  * SQLite's one connection, for statements a transaction on it runs past Kysely: better-sqlite3 runs

@@ -1,5 +1,5 @@
 import type { Member } from "../../contract/models.js";
-import type { DB } from "./database.js";
+import type { DB } from "./db.js";
 import { mapMember } from "./members.js";
 
 /** The organizations a user belongs to, with their member row and role. */

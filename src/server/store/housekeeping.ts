@@ -1,5 +1,5 @@
 import { type Expression, type Kysely, type SqlBool, sql } from "kysely";
-import type { DB } from "./database.js";
+import type { DB } from "./db.js";
 import type { DialectName } from "./dialect.js";
 import type { Database } from "./schema.js";
 

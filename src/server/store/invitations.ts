@@ -1,6 +1,6 @@
 import type { Selectable } from "kysely";
 import type { Invitation, InvitationStatus } from "../../contract/models.js";
-import type { DB } from "./database.js";
+import type { DB } from "./db.js";
 import { countAll } from "./organizations.js";
 import type { InvitationTable } from "./schema.js";
 import { toDate } from "./values.js";

@@ -1,4 +1,4 @@
-import type { DB } from "./database.js";
+import type { DB } from "./db.js";
 
 /** A sign-in from a device the user has used before: it is seen again now. Answers whether it was known. */
 export async function touchKnownDevice(

@@ -1,4 +1,4 @@
-import type { DB } from "./database.js";
+import type { DB } from "./db.js";
 
 /** The member's role(s) in an organization, or null when they are not a member. */
 export async function findMemberRole(db: DB, organizationId: string, userId: string): Promise<string | null> {

@@ -1,6 +1,6 @@
 import { type Expression, type InferResult, type Selectable, type SqlBool, sql } from "kysely";
 import type { Member, MemberWithUser } from "../../contract/models.js";
-import type { DB } from "./database.js";
+import type { DB } from "./db.js";
 import type { DialectName } from "./dialect.js";
 import { countAll, roleColumnHas } from "./organizations.js";
 import {
@@ -8,6 +8,7 @@ import {
   type callerSessionQuery,
   jsonRows,
   type MemberPageCache,
+  type MembersReply,
   parseJsonRows,
   type ReadOptions,
   readOnePrecompiled,
@@ -271,10 +272,7 @@ export interface MemberPageQuery {
 }
 
 /** A page of list-members as it is answered: timestamps as text, `total` counting every page. */
-export interface MembersReply {
-  members: MemberWithUserText[];
-  total: number;
-}
+export type { MembersReply };
 
 /** A page and who the caller is in its organization. */
 export interface MemberPage {

@@ -1,4 +1,4 @@
-import type { DB } from "./database.js";
+import type { DB } from "./db.js";
 import { toDate } from "./values.js";
 
 /** OAuth states live in the verification table under `auth-state:<sha256(state)>`. */

@@ -1,5 +1,5 @@
 import type { CallerRulesRows } from "./caller-reads.js";
-import type { DB } from "./database.js";
+import type { DB } from "./db.js";
 import { toDate } from "./values.js";
 
 export interface PolicyRow {

@@ -1,4 +1,4 @@
-import type { DB } from "./database.js";
+import type { DB } from "./db.js";
 import { toBool, toDate, toDateOrNull } from "./values.js";
 
 /** An organization's own webhook as stored; `secret` is the encrypted text (crypto/encryption.ts). */

@@ -1,7 +1,7 @@
 import { type ExpressionBuilder, type Selectable, sql } from "kysely";
 import type { Organization } from "../../contract/models.js";
 import { copyFields, NO_FIELDS, storedValues, type TableFields } from "./additional-fields.js";
-import type { DB } from "./database.js";
+import type { DB } from "./db.js";
 import type { DialectName } from "./dialect.js";
 import { type CallerSessionRead, readCallerList, readPrecompiled } from "./reads/index.js";
 import type { Database, OrganizationTable } from "./schema.js";

@@ -1,4 +1,4 @@
-import type { DB } from "./database.js";
+import type { DB } from "./db.js";
 import { toDateOrNull } from "./values.js";
 
 /** What an outbox still has to deliver: rows waiting, and when the oldest of them was queued. */

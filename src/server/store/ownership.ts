@@ -1,4 +1,4 @@
-import type { DB } from "./database.js";
+import type { DB } from "./db.js";
 import { countAll, roleColumnHas } from "./organizations.js";
 
 /** An organization the user belongs to, with its member and owner counts (the user included). */

@@ -1,6 +1,6 @@
 import type { Selectable } from "kysely";
 import type { Passkey } from "../../contract/passkeys.js";
-import type { DB } from "./database.js";
+import type { DB } from "./db.js";
 import type { PasskeyTable } from "./schema.js";
 import { toBool, toDate } from "./values.js";
 

@@ -1,4 +1,4 @@
-import type { DB } from "./database.js";
+import type { DB } from "./db.js";
 import { countAll } from "./organizations.js";
 import { toBool, toDate } from "./values.js";
 

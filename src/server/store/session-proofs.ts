@@ -1,4 +1,4 @@
-import type { DB } from "./database.js";
+import type { DB } from "./db.js";
 import { toDate } from "./values.js";
 
 /** How a session's user proved who they are; a sign-in link or code proves only the mailbox, so is none. */

@@ -1,14 +1,13 @@
-import { type Selectable, sql } from "kysely";
+import { sql } from "kysely";
 import type { Session } from "../../contract/models.js";
 import { copyFields, NO_FIELDS, storedValues, type TableFields } from "./additional-fields.js";
-import type { DB } from "./database.js";
+import type { DB } from "./db.js";
 import type { DialectName } from "./dialect.js";
 import { type CallerSessionRead, readCallerList, readPrecompiled } from "./reads/index.js";
-import type { SessionTable } from "./schema.js";
+import type { SessionRow } from "./rows.js";
 import { isoTimestamp, type TimeOf, toDate, type WithTimes } from "./values.js";
 
-/** A session row as the model is made from it (the policy columns of migration 0024 are read apart). */
-export type SessionRow = Omit<Selectable<SessionTable>, "signInMethod" | "signInProviderId" | "lastActiveAt">;
+export type { SessionRow };
 
 /**
  * The wire Session; `token` is the caller's own token, or a revocation handle in lists. With

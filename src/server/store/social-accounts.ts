@@ -1,6 +1,6 @@
 import type { Selectable } from "kysely";
 import type { User } from "../../contract/models.js";
-import type { DB } from "./database.js";
+import type { DB } from "./db.js";
 import type { DialectName } from "./dialect.js";
 import { type CallerSessionRead, readCallerList, readPrecompiled } from "./reads/index.js";
 import type { AccountTable } from "./schema.js";

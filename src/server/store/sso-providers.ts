@@ -1,5 +1,5 @@
 import type { Selectable } from "kysely";
-import type { DB } from "./database.js";
+import type { DB } from "./db.js";
 import type { SsoDomainTable, SsoProviderTable } from "./schema.js";
 import { toBool, toDate, toDateOrNull } from "./values.js";
 

@@ -1,6 +1,6 @@
 import type { Selectable } from "kysely";
 import type { Team, TeamMember } from "../../contract/models.js";
-import type { DB } from "./database.js";
+import type { DB } from "./db.js";
 import { countAll } from "./organizations.js";
 import type { TeamMemberTable, TeamTable } from "./schema.js";
 import { toDate, toDateOrNull } from "./values.js";

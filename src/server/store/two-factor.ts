@@ -1,5 +1,5 @@
 import type { User } from "../../contract/models.js";
-import type { DB } from "./database.js";
+import type { DB } from "./db.js";
 import { mapUser } from "./users.js";
 import { toBool, toDate, toDateOrNull } from "./values.js";
 

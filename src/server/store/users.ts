@@ -1,14 +1,13 @@
-import type { Selectable } from "kysely";
 import type { User } from "../../contract/models.js";
 import { copyFields, NO_FIELDS, storedValues, type TableFields } from "./additional-fields.js";
-import type { DB } from "./database.js";
-import type { UserTable } from "./schema.js";
+import type { DB } from "./db.js";
+import type { UserRow } from "./rows.js";
 import { type TimeOf, timeOrNull, toBool, toDate, toDateOrNull, type WithTimes } from "./values.js";
 
 /** Role of a user row written before roles existed, or created without one. */
 export const DEFAULT_USER_ROLE = "user";
 
-export type UserRow = Selectable<UserTable>;
+export type { UserRow };
 
 /** The wire User; with `fields`, also the app's own returned fields (read from the row's columns). */
 export function mapUser(row: UserRow, time?: TimeOf<Date>, fields?: TableFields): User;

@@ -2,11 +2,10 @@ import { type Compilable, type ExpressionBuilder, type SelectQueryBuilder, sql }
 import { jsonArrayFrom as postgresJsonArray, jsonObjectFrom as postgresJsonObject } from "kysely/helpers/postgres";
 import { jsonArrayFrom as sqliteJsonArray, jsonObjectFrom as sqliteJsonObject } from "kysely/helpers/sqlite";
 import type { AdditionalFields } from "../additional-fields.js";
-import type { DB } from "../database.js";
+import type { DB } from "../db.js";
 import type { DialectName } from "../dialect.js";
+import type { SessionRow, UserRow } from "../rows.js";
 import type { Database } from "../schema.js";
-import type { SessionRow } from "../sessions.js";
-import type { UserRow } from "../users.js";
 import { readPrecompiled } from "./precompiled.js";
 
 /**

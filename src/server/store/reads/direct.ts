@@ -1,4 +1,4 @@
-import type { DB } from "../database.js";
+import type { DB } from "../db.js";
 import type { ReadOptions } from "./postgres-reads.js";
 
 /** Rows now (SQLite), rows later (PostgreSQL), or undefined: run it through Kysely instead. */

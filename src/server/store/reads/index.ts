@@ -17,6 +17,6 @@ export {
   readWithCallerSession,
 } from "./caller-session.js";
 export { type DirectReader, hasDirectReader, readRowsDirect, registerDirectReader } from "./direct.js";
-export { type KnownPage, MemberPageCache } from "./member-pages.js";
+export { type KnownPage, MemberPageCache, type MembersReply } from "./member-pages.js";
 export { postgresReader, type QueryPool, type ReadOptions } from "./postgres-reads.js";
 export { readOnePrecompiled, readPrecompiled } from "./precompiled.js";

@@ -1,6 +1,13 @@
 import { LRUCache } from "lru-cache";
+import type { MemberWithUser } from "../../../contract/models.js";
 import type { HitCount } from "../../observability/request-metrics.js";
-import type { MembersReply } from "../members.js";
+import type { WithTimes } from "../values.js";
+
+/** A page of list-members as it is answered: timestamps as the ISO text the reply sends. */
+export interface MembersReply {
+  members: WithTimes<MemberWithUser, string>[];
+  total: number;
+}
 
 /** A page of list-members this instance has sent, and the member-list version it was read at. */
 export interface KnownPage {

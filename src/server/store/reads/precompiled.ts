@@ -1,5 +1,5 @@
 import type { Compilable } from "kysely";
-import type { DB } from "../database.js";
+import type { DB } from "../db.js";
 import { hasDirectReader, readRowsDirect } from "./direct.js";
 import type { ReadOptions } from "./postgres-reads.js";
 
