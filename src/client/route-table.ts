@@ -515,6 +515,14 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["GET"],
     refreshes: [],
   },
+  "/sso/cancel-provider-change": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/sso/confirm-provider-change": {
+    methods: ["POST"],
+    refreshes: [],
+  },
   "/sso/delete-provider": {
     methods: ["POST"],
     refreshes: [],
