@@ -13,8 +13,9 @@ const ownerStatements: RoleStatements = {
   team: ["create", "update", "delete"],
 };
 
+/** Least to most: the order role choices are offered in. */
 export const BUILT_IN_ROLES: Readonly<Record<string, RoleStatements>> = {
-  owner: ownerStatements,
-  admin: { ...ownerStatements, organization: ["update"] },
   member: {},
+  admin: { ...ownerStatements, organization: ["update"] },
+  owner: ownerStatements,
 };

@@ -5,7 +5,7 @@ import { useConfirm } from "./confirm.js";
 import { Button, EMAIL_PATTERN, ErrorMessage, Field, type FieldMessage, Form, Notice, useFrame } from "./form-parts.js";
 import type { Localization } from "./localization.js";
 import { RowButton, SelectField } from "./organization-parts.js";
-import { can, isOwner, roleLabel } from "./organization-roles.js";
+import { roleLabel, useRoles } from "./organization-roles.js";
 import { useAuthClient } from "./provider.js";
 import { useCall } from "./use-call.js";
 
@@ -26,6 +26,7 @@ export function OrganizationInvitationsSection({
   role: string | null | undefined;
   localization?: Localization;
 }) {
+  const { can, assignable } = useRoles();
   const { t } = useFrame();
   const client = useAuthClient();
   const invite = useCall(client.organization.inviteMember);
@@ -85,9 +86,11 @@ export function OrganizationInvitationsSection({
             value={inviteRole}
             onChange={(e) => setInviteRole(e.target.value)}
           >
-            <option value="member">{t("role.member")}</option>
-            <option value="admin">{t("role.admin")}</option>
-            {isOwner(role) && <option value="owner">{t("role.owner")}</option>}
+            {assignable(role).map((name) => (
+              <option key={name} value={name}>
+                {roleLabel(name, t)}
+              </option>
+            ))}
           </SelectField>
           {teams.length > 0 && (
             <SelectField

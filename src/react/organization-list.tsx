@@ -5,7 +5,7 @@ import { ComponentLink, ComponentRoot, ErrorMessage, Notice } from "./form-parts
 import { componentTranslator } from "./localization.js";
 import { browserNavigate } from "./navigate.js";
 import { type OrganizationComponentProps, RowButton } from "./organization-parts.js";
-import { isOnlyOwner } from "./organization-roles.js";
+import { useRoles } from "./organization-roles.js";
 import { useActiveOrganization, useAuthClient, useListOrganizations, useSession } from "./provider.js";
 import { refreshUserInvitations, useUserInvitations } from "./queries.js";
 import { useCall } from "./use-call.js";
@@ -35,6 +35,7 @@ export function OrganizationList({
   afterSelect,
   headingLevel,
 }: OrganizationListProps) {
+  const { isOnlyOwner } = useRoles();
   const t = useMemo(() => componentTranslator(localization, labels), [localization, labels]);
   const client = useAuthClient();
   const organizations = useListOrganizations();

@@ -4,7 +4,7 @@ import { Avatar } from "./avatar.js";
 import { useConfirm } from "./confirm.js";
 import { ErrorMessage, Notice, useFrame } from "./form-parts.js";
 import { RowButton, SelectField } from "./organization-parts.js";
-import { isOnlyOwner, memberControls, roleLabel } from "./organization-roles.js";
+import { roleLabel, useRoles } from "./organization-roles.js";
 import { useAuthClient } from "./provider.js";
 import { useCall } from "./use-call.js";
 
@@ -23,6 +23,7 @@ export function OrganizationMembersSection({
   userId: string;
   onLeft: (name: string) => void;
 }) {
+  const { isOnlyOwner, memberControls } = useRoles();
   const { t } = useFrame();
   const client = useAuthClient();
   const updateRole = useCall(client.organization.updateMemberRole);

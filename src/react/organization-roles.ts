@@ -1,52 +1,87 @@
-import { BUILT_IN_ROLES } from "../contract/organization-roles.js";
+import { useMemo } from "react";
+import {
+  assignableRoles,
+  DEFAULT_ROLE_TABLE,
+  holdsCreatorRole,
+  parseRoles,
+  type RoleTable,
+  roleCan,
+} from "../contract/roles.js";
 import { isMessageKey, type Translate } from "../i18n/index.js";
-
-/**
- * Whether a role may do something, by the server's own table of built-in roles (SPEC section 6).
- * The server refuses anything else; the UI uses this only to hide controls a member cannot use.
- * Roles are stored comma-separated; any role granting the action is enough.
- */
-export function can(role: string | null | undefined, resource: string, action: string): boolean {
-  if (!role) return false;
-  return role.split(",").some((name) => {
-    const statements = Object.hasOwn(BUILT_IN_ROLES, name.trim()) ? BUILT_IN_ROLES[name.trim()] : undefined;
-    return statements !== undefined && Object.hasOwn(statements, resource) && statements[resource]!.includes(action);
-  });
-}
+import { useServerOptions } from "./server-options.js";
 
 /** "owner,admin" -> "Owner, Admin": built-in roles from the catalogue, custom ones capitalised. */
 export const roleLabel = (role: string, t: Translate) =>
-  role
-    .split(",")
-    .map((r) => {
-      const name = r.trim();
+  parseRoles(role)
+    .map((name) => {
       const key = `role.${name}`;
       return isMessageKey(key) ? t(key) : name.charAt(0).toUpperCase() + name.slice(1);
     })
     .join(", ");
 
-const isOwner = (role: string | null | undefined) => (role ?? "").split(",").some((r) => r.trim() === "owner");
-
 /**
- * Which of a member's controls the viewer gets (the server's rules, services/members.ts): only an
- * owner may touch an owner or hand out the owner role; nobody changes or removes themselves here.
+ * Which of a member's controls the viewer gets (the server's rules, services/members.ts): only a
+ * holder of the creator role may touch one or hand that role out; nobody changes or removes themselves.
  */
-export function memberControls(viewerRole: string | null | undefined, target: { role: string }, self: boolean) {
-  const reachable = !self && (isOwner(viewerRole) || !isOwner(target.role));
+export function memberControls(
+  table: RoleTable,
+  viewerRole: string | null | undefined,
+  target: { role: string },
+  self: boolean,
+) {
+  const owner = holdsCreatorRole(table, viewerRole);
+  const reachable = !self && (owner || !holdsCreatorRole(table, target.role));
   return {
-    changeRole: reachable && can(viewerRole, "member", "update"),
-    remove: reachable && can(viewerRole, "member", "delete"),
-    roles: isOwner(viewerRole) ? ["member", "admin", "owner"] : ["member", "admin"],
+    changeRole: reachable && roleCan(table, viewerRole, "member", "update"),
+    remove: reachable && roleCan(table, viewerRole, "member", "delete"),
+    roles: assignableRoles(table, viewerRole),
     // Only an owner hands the ownership on, to someone who is not an owner yet.
-    transferOwnership: !self && isOwner(viewerRole) && !isOwner(target.role),
+    transferOwnership: !self && owner && !holdsCreatorRole(table, target.role),
   };
 }
 
-/** Whether the role includes owner. */
-export { isOwner };
-
 /** Whether the user is the organization's only owner (the server refuses their leaving). */
-export function isOnlyOwner(members: { userId: string; role: string }[], userId: string): boolean {
-  const owners = members.filter((m) => isOwner(m.role));
+export function isOnlyOwner(table: RoleTable, members: { userId: string; role: string }[], userId: string): boolean {
+  const owners = members.filter((m) => holdsCreatorRole(table, m.role));
   return owners.length === 1 && owners[0]?.userId === userId;
+}
+
+/**
+ * The server's role table (GET /app-config) and what the screens ask of it. The server refuses
+ * anything a role may not do; the screens use this only to hide controls a member cannot use. Until
+ * the server answers, the built-in table stands in.
+ */
+export function useRoles() {
+  const options = useServerOptions();
+  const table: RoleTable = options?.organization.roles ?? DEFAULT_ROLE_TABLE;
+  return useMemo(
+    () => ({
+      table,
+      can: (role: string | null | undefined, resource: string, action: string) =>
+        roleCan(table, role, resource, action),
+      isOwner: (role: string | null | undefined) => holdsCreatorRole(table, role),
+      assignable: (viewerRole: string | null | undefined) => assignableRoles(table, viewerRole),
+      memberControls: (viewerRole: string | null | undefined, target: { role: string }, self: boolean) =>
+        memberControls(table, viewerRole, target, self),
+      isOnlyOwner: (members: { userId: string; role: string }[], userId: string) => isOnlyOwner(table, members, userId),
+    }),
+    [table],
+  );
+}
+
+/**
+ * Whether a role may do something by a role table (the built-in one unless given): for an app's own
+ * screens. Inside components, `useRoles().can` reads the server's table.
+ *
+ * @example
+ * can("admin", "invitation", "create"); // true
+ * can(member.role, "team", "create", serverOptions.organization.roles);
+ */
+export function can(
+  role: string | null | undefined,
+  resource: string,
+  action: string,
+  table: RoleTable = DEFAULT_ROLE_TABLE,
+): boolean {
+  return roleCan(table, role, resource, action);
 }

@@ -3,7 +3,7 @@ import type { FullOrganization } from "../contract/api-models.js";
 import { useConfirm } from "./confirm.js";
 import { Button, ErrorMessage, Field, type FieldMessage, Form, Notice, useFrame } from "./form-parts.js";
 import { RowButton } from "./organization-parts.js";
-import { can, isOwner } from "./organization-roles.js";
+import { useRoles } from "./organization-roles.js";
 import { useAuthClient } from "./provider.js";
 import { SLUG_PATTERN } from "./slug.js";
 import { useCall } from "./use-call.js";
@@ -28,6 +28,7 @@ export function OrganizationSettingsSection({
   role: string | null | undefined;
   onDeleted: (name: string) => void;
 }) {
+  const { can, isOwner } = useRoles();
   const { t } = useFrame();
   const client = useAuthClient();
   const update = useCall(client.organization.update);

@@ -3,7 +3,7 @@ import type { FullOrganization, Team, TeamMember } from "../contract/api-models.
 import { useConfirm } from "./confirm.js";
 import { Button, ErrorMessage, Field, type FieldMessage, Form, Notice, useFrame } from "./form-parts.js";
 import { RowButton, SelectField } from "./organization-parts.js";
-import { can } from "./organization-roles.js";
+import { useRoles } from "./organization-roles.js";
 import { useAuthClient, useSession } from "./provider.js";
 import { useCall } from "./use-call.js";
 
@@ -93,6 +93,7 @@ function TeamDetail({
   onBack: () => void;
   onRemoved: (name: string) => void;
 }) {
+  const { can } = useRoles();
   const { t } = useFrame();
   const client = useAuthClient();
   const rename = useCall(client.organization.updateTeam);
@@ -233,6 +234,7 @@ export function OrganizationTeamsSection({
   organization: FullOrganization;
   role: string | null | undefined;
 }) {
+  const { can } = useRoles();
   const { t } = useFrame();
   const client = useAuthClient();
   const create = useCall(client.organization.createTeam);

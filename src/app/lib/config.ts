@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import type { z } from "zod";
 import type { serviceEndpoints } from "../../contract/endpoints/index.js";
+import { DEFAULT_ROLE_TABLE, roleTableJson } from "../../contract/roles.js";
 import { authClient, unwrap } from "./client.js";
 
 /** The server's switches (GET /app-config): which sign-in methods and screens to show. */
@@ -19,7 +20,7 @@ const fallback: AppConfig = {
   oneTapClientId: null,
   changeEmail: false,
   deleteUser: { enabled: false, sendDeleteAccountVerification: false },
-  organization: { enabled: true, teams: false },
+  organization: { enabled: true, teams: false, roles: roleTableJson(DEFAULT_ROLE_TABLE) },
   twoFactor: { enabled: false, otp: false },
   magicLink: false,
   emailOTP: false,

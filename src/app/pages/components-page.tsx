@@ -1,4 +1,5 @@
 import { useNavigate, useSearchParams } from "react-router";
+import { DEFAULT_ROLE_TABLE, holdsCreatorRole } from "../../contract/roles.js";
 import { isLocale, type MessageKey } from "../../i18n/index.js";
 import {
   AcceptInvitation,
@@ -12,6 +13,7 @@ import {
   UserProfile,
   useSession,
 } from "../../react/index.js";
+
 import { Loading } from "../components/ui.js";
 import { useAppConfig } from "../lib/config.js";
 import { usePageTitle } from "../lib/i18n.js";
@@ -63,7 +65,7 @@ export function ComponentsPage() {
                   {
                     id: "extra",
                     label: extra,
-                    visible: (role) => (role ?? "").split(",").includes("owner"),
+                    visible: (role) => holdsCreatorRole(DEFAULT_ROLE_TABLE, role),
                     render: ({ organization }) => <p data-testid="extra-section">{organization.slug}</p>,
                   },
                 ]

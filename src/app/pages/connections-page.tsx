@@ -12,18 +12,17 @@ import { Button, Card, Checkbox, FormError, Loading, Notice } from "../component
 import { authClient, unwrap } from "../lib/client.js";
 import { useConfirmedAction } from "../lib/confirmed-action.js";
 import { usePageTitle, useT } from "../lib/i18n.js";
-import { can } from "../lib/permissions.js";
+import { useRoles } from "../lib/permissions.js";
 import { useSubmit } from "../lib/use-submit.js";
 
 type PolicyReply = z.output<typeof policyReply>;
-
-const isOwner = (role: string | null | undefined) => (role ?? "").split(",").some((r) => r.trim() === "owner");
 
 /**
  * The SSO-specific switch of the organization policy: require SSO for the verified domains, and
  * which owners keep a password path. Every other rule lives on the policy screen.
  */
 function EnforcementCard({ org, mayChange }: { org: FullOrganization; mayChange: boolean }) {
+  const { isOwner } = useRoles();
   const t = useT();
   const queryClient = useQueryClient();
   const key = ["organization-policy", org.id];
@@ -114,6 +113,7 @@ function EnforcementCard({ org, mayChange }: { org: FullOrganization; mayChange:
 
 /** The organization's SSO connections, for its owners and admins (organization:update). */
 export function ConnectionsPage() {
+  const { can, isOwner, assignable } = useRoles();
   const active = useActiveOrganization();
   const member = useActiveMember();
   const queryClient = useQueryClient();
@@ -180,7 +180,7 @@ export function ConnectionsPage() {
                 key={c.providerId}
                 connection={c}
                 // Never the owner role: the server refuses it (owners are made in the organization).
-                roles={["member", "admin"]}
+                roles={assignable(null)}
                 onChanged={refresh}
                 onDelete={(x) => void onDelete(x)}
               />

@@ -8,7 +8,7 @@ import { authClient, unwrap } from "../lib/client.js";
 import { useAppConfig } from "../lib/config.js";
 import { useConfirmedAction } from "../lib/confirmed-action.js";
 import { useFormatDate, usePageTitle, useT } from "../lib/i18n.js";
-import { isOwnerRole, roleLabel } from "../lib/permissions.js";
+import { roleLabel, useRoles } from "../lib/permissions.js";
 import { useSubmit } from "../lib/use-submit.js";
 
 const CONNECTIONS = ["scim-connections"];
@@ -102,13 +102,12 @@ function ProvisionedMembers({ providerId }: { providerId: string }) {
   );
 }
 
-const ROLES = ["member", "admin", "owner"] as const;
-
 /** The select's value for a mapping: "", "role:<role>" or "team:<id>". */
 const mappingValue = (group: ScimGroupMapping) =>
   group.role ? `role:${group.role}` : group.teamId ? `team:${group.teamId}` : "";
 
 function GroupRow({ providerId, group }: { providerId: string; group: ScimGroupMapping }) {
+  const { table } = useRoles();
   const t = useT();
   const queryClient = useQueryClient();
   const active = useActiveOrganization();
@@ -134,7 +133,9 @@ function GroupRow({ providerId, group }: { providerId: string; group: ScimGroupM
     }
   };
   // A role the select does not list (a custom one) is still shown as it is.
-  const roles: string[] = group.role && !ROLES.includes(group.role as never) ? [...ROLES, group.role] : [...ROLES];
+  // Every role but the creator's: a directory's group never makes an owner (the server refuses it).
+  const offered = Object.keys(table.roles).filter((name) => name !== table.creatorRole);
+  const roles: string[] = group.role && !offered.includes(group.role) ? [...offered, group.role] : offered;
   return (
     <li className="row column" data-testid="scim-group-row">
       <h3>{group.displayName}</h3>
@@ -323,6 +324,7 @@ function Connection({
 
 /** The organization's SCIM directory, for its owners (the server lets nobody else manage it). */
 export function DirectoryPage() {
+  const { isOwner } = useRoles();
   const t = useT();
   const config = useAppConfig();
   const active = useActiveOrganization();
@@ -331,7 +333,7 @@ export function DirectoryPage() {
   const [token, setToken] = useState<string | null>(null);
   const [revoked, setRevoked] = useState<string | null>(null);
   usePageTitle("directory.title");
-  const owner = isOwnerRole(member.data?.role);
+  const owner = isOwner(member.data?.role);
   const connections = useQuery({
     queryKey: CONNECTIONS,
     queryFn: () => unwrap(authClient.scim.listProviderConnections()),

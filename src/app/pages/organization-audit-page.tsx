@@ -5,11 +5,11 @@ import { Card, Loading } from "../components/ui.js";
 import { type AppConfig, useAppConfig } from "../lib/config.js";
 import { usePageTitle, useT } from "../lib/i18n.js";
 import { messageFor } from "../lib/messages.js";
+import { holdsCreatorRole } from "../lib/permissions.js";
 
 /** Whether the server lets this role read the organization's trail (its owners', docs/audit.md). */
 export function readsOrganizationTrail(config: AppConfig, role: string | null | undefined): boolean {
-  if (!config.audit.enabled || !role) return false;
-  return role.split(",").some((name) => name.trim() === config.audit.ownerRole);
+  return config.audit.enabled && holdsCreatorRole(config.organization.roles, role);
 }
 
 /** The active organization's audit trail, for its owners; anyone else is told they may not read it. */

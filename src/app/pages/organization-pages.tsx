@@ -15,7 +15,7 @@ import { authClient } from "../lib/client.js";
 import { type AppConfig, useAppConfig } from "../lib/config.js";
 import { useI18n, usePageTitle, useT } from "../lib/i18n.js";
 import { messageFor } from "../lib/messages.js";
-import { can, isOwnerRole } from "../lib/permissions.js";
+import { holdsCreatorRole, roleCan } from "../lib/permissions.js";
 import { readsOrganizationTrail } from "./organization-audit-page.js";
 
 /** The exported CreateOrganization; the organization's page then says it is ready. */
@@ -50,17 +50,29 @@ interface SectionEntry {
 const sectionEntries: SectionEntry[] = [
   { to: "/organization", label: "org.settings.title" },
   { to: "/organization/members", label: "members.title" },
-  { to: "/organization/invitations", label: "invitations.title", when: (role) => can(role, "invitation", "create") },
+  {
+    to: "/organization/invitations",
+    label: "invitations.title",
+    when: (role, config) => roleCan(config.organization.roles, role, "invitation", "create"),
+  },
   { to: "/organization/teams", label: "teams.title", when: (_, config) => config.organization.teams },
   // SSO connections: owners and admins only (the server refuses everyone else anyway).
   {
     to: "/organization/connections",
     label: "connections.title",
-    when: (role, config) => config.sso && can(role, "organization", "update"),
+    when: (role, config) => config.sso && roleCan(config.organization.roles, role, "organization", "update"),
   },
   // SCIM is the owners' alone; admins may read the policy. Plain members see neither.
-  { to: "/organization/directory", label: "directory.title", when: (role, config) => config.scim && isOwnerRole(role) },
-  { to: "/organization/policy", label: "policy.title", when: (role) => can(role, "organization", "update") },
+  {
+    to: "/organization/directory",
+    label: "directory.title",
+    when: (role, config) => config.scim && holdsCreatorRole(config.organization.roles, role),
+  },
+  {
+    to: "/organization/policy",
+    label: "policy.title",
+    when: (role, config) => roleCan(config.organization.roles, role, "organization", "update"),
+  },
   {
     to: "/organization/audit",
     label: "audit.trail.title",
@@ -70,7 +82,7 @@ const sectionEntries: SectionEntry[] = [
   {
     to: "/organization/webhooks",
     label: "webhooks.title",
-    when: (role, config) => config.organizationWebhooks && isOwnerRole(role),
+    when: (role, config) => config.organizationWebhooks && holdsCreatorRole(config.organization.roles, role),
   },
 ];
 

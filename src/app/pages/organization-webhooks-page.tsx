@@ -12,7 +12,7 @@ import { authClient, unwrap } from "../lib/client.js";
 import { useAppConfig } from "../lib/config.js";
 import { useConfirmedAction } from "../lib/confirmed-action.js";
 import { useFormatDate, usePageTitle, useT } from "../lib/i18n.js";
-import { isOwnerRole } from "../lib/permissions.js";
+import { useRoles } from "../lib/permissions.js";
 import { useSubmit } from "../lib/use-submit.js";
 
 const webhooksKey = (organizationId: string) => ["organization-webhooks", organizationId];
@@ -204,6 +204,7 @@ function WebhookRow({ hook, onSecret }: { hook: OrganizationWebhook; onSecret: (
 
 /** The organization's own webhooks, for its owners (the server lets nobody else see or change them). */
 export function OrganizationWebhooksPage() {
+  const { isOwner } = useRoles();
   const t = useT();
   const config = useAppConfig();
   const active = useActiveOrganization();
@@ -211,7 +212,7 @@ export function OrganizationWebhooksPage() {
   const queryClient = useQueryClient();
   const [secret, setSecret] = useState<string | null>(null);
   usePageTitle("webhooks.title");
-  const owner = isOwnerRole(member.data?.role);
+  const owner = isOwner(member.data?.role);
   const org = active.data;
   const hooks = useQuery({
     queryKey: webhooksKey(org?.id ?? ""),

@@ -5,7 +5,7 @@ import { useActiveMember, useActiveOrganization } from "../../react/index.js";
 import { Button, Card, Checkbox, Field, FormError, Loading, Notice } from "../components/ui.js";
 import { authClient, unwrap } from "../lib/client.js";
 import { usePageTitle, useT } from "../lib/i18n.js";
-import { can, isOwnerRole } from "../lib/permissions.js";
+import { useRoles } from "../lib/permissions.js";
 import { serverFieldErrors } from "../lib/policy-errors.js";
 import type { FieldMessage } from "../lib/schemas.js";
 import { useSubmit } from "../lib/use-submit.js";
@@ -228,6 +228,7 @@ function PolicyForm({
 
 /** The organization's policy: owners change it, admins read it (the server's rules). */
 export function PolicyPage() {
+  const { can, isOwner } = useRoles();
   const t = useT();
   const active = useActiveOrganization();
   const member = useActiveMember();
@@ -249,9 +250,9 @@ export function PolicyPage() {
     );
   if (policy.isPending) return <Loading label={t("policy.loading")} />;
   if (policy.error) return <FormError error={policy.error} />;
-  const readOnly = !isOwnerRole(role);
+  const readOnly = !isOwner(role);
   const owners = org.members
-    .filter((m) => isOwnerRole(m.role))
+    .filter((m) => isOwner(m.role))
     .map((m) => ({ userId: m.userId, name: m.user?.name || m.user?.email || m.userId }));
   return (
     <Card title={t("policy.title")} testId="policy-card">

@@ -43,7 +43,15 @@ export const serviceEndpoints = {
       oneTapClientId: z.string().nullable(),
       changeEmail: z.boolean(),
       deleteUser: z.object({ enabled: z.boolean(), sendDeleteAccountVerification: z.boolean() }),
-      organization: z.object({ enabled: z.boolean(), teams: z.boolean() }),
+      organization: z.object({
+        enabled: z.boolean(),
+        teams: z.boolean(),
+        /** The role table (contract/roles.ts): the creator role and what each role may do. */
+        roles: z.object({
+          creatorRole: z.string(),
+          roles: z.record(z.string(), z.record(z.string(), z.array(z.string()))),
+        }),
+      }),
       twoFactor: z.object({ enabled: z.boolean(), otp: z.boolean() }),
       magicLink: z.boolean(),
       emailOTP: z.boolean(),

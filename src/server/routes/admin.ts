@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { adminEndpoints } from "../../contract/endpoints/index.js";
 import type { SessionWithUser } from "../../contract/models.js";
+import { parseRoles } from "../../contract/roles.js";
 import {
   clearSessionCookies,
   expireCookie,
@@ -30,7 +31,6 @@ import {
 } from "../services/admin-users.js";
 import { listAuditLog } from "../services/audit.js";
 import { impersonateUser, stopImpersonating } from "../services/impersonation.js";
-import { parseRoles } from "../services/permissions.js";
 
 /** The signed-in caller as an admin actor (the database session, never the cookie cache). */
 function actor(c: Context<AuthEnv>, { user }: SessionWithUser): AdminActor {

@@ -1,6 +1,8 @@
 import { serviceEndpoints } from "../../contract/endpoints/index.js";
+import { roleTableJson } from "../../contract/roles.js";
 import type { Route } from "../http/route.js";
 import { oneTapClientId } from "../options.js";
+import { roleTable } from "../services/access-control.js";
 
 /**
  * What the application needs to know to draw its screens: which sign-in methods and account
@@ -25,7 +27,11 @@ export function appConfigRoutes(route: Route): void {
         enabled: options.user.deleteUser.enabled,
         sendDeleteAccountVerification: options.user.deleteUser.sendDeleteAccountVerification,
       },
-      organization: { enabled: options.organization.enabled, teams: options.organization.teams.enabled },
+      organization: {
+        enabled: options.organization.enabled,
+        teams: options.organization.teams.enabled,
+        roles: roleTableJson({ creatorRole: options.organization.creatorRole, roles: roleTable(c.get("auth")) }),
+      },
       twoFactor: { enabled: options.twoFactor.enabled, otp: options.twoFactor.otp.enabled },
       magicLink: options.magicLink.enabled,
       emailOTP: options.emailOTP.enabled,

@@ -1,7 +1,7 @@
 import { BUILT_IN_ROLES } from "../../contract/organization-roles.js";
+import { grantsOf, parseRoles, type Statements, someGrantAllows } from "../../contract/roles.js";
 import type { AuthContext } from "../context.js";
 import { AuthError } from "../errors.js";
-import { grantsOf, parseRoles, type Statements, someGrantAllows } from "./permissions.js";
 
 export { BUILT_IN_ROLES, parseRoles, type Statements };
 

@@ -1,8 +1,8 @@
 import type { ErrorCode } from "../../contract/errors/index.js";
 import type { User } from "../../contract/models.js";
+import { parseRoles, type Statements, someGrantAllows } from "../../contract/roles.js";
 import type { AuthContext } from "../context.js";
 import { AuthError } from "../errors.js";
-import { parseRoles, type Statements, someGrantAllows } from "./permissions.js";
 import type { RequestMeta } from "./sessions.js";
 
 /** SPEC section 6: the admin permission set; the plain `user` role has none. */

@@ -1,4 +1,5 @@
 import type { User } from "../../contract/models.js";
+import { parseRoles } from "../../contract/roles.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
@@ -9,7 +10,6 @@ import { recordAudit } from "./audit.js";
 import { assertNewPasswordAcceptable, normalizeEmail } from "./credentials.js";
 import { createCredentialAccount, createUserRow, updateUserRow } from "./hooked-writes.js";
 import { stripUnprovenAccount } from "./mailbox-proof.js";
-import { parseRoles } from "./permissions.js";
 import { revokeAllSessions } from "./sessions.js";
 
 export interface AdminBootstrapInput {

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { ListUsersQuery } from "../../contract/admin.js";
 import { imageUrl, userName } from "../../contract/fields.js";
 import type { ListedSession, User } from "../../contract/models.js";
+import { parseRoles } from "../../contract/roles.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
@@ -16,7 +17,6 @@ import { type AdminActor, isAdminUser, isKnownAdminRole, requireAdminPermission 
 import { recordAudit } from "./audit.js";
 import { assertNewPasswordAcceptable, normalizeEmail } from "./credentials.js";
 import { createCredentialAccount, createUserRow, deleteOneUserSession, updateUserRow } from "./hooked-writes.js";
-import { parseRoles } from "./permissions.js";
 import { hashSessionToken, revokeAllSessions } from "./sessions.js";
 import { forgetTrustedDevices } from "./trusted-devices.js";
 
