@@ -32,8 +32,9 @@ import "./styles.css";
  * A page whose module loads on first visit (each area is its own chunk, so the first screen does not
  * wait for the admin or organization code). The router loads it before it shows the page: on a later
  * visit the current page stays until the next is ready, and on the first screen an announced loading
- * state shows meanwhile. Not React.lazy under Suspense: React holds a boundary's fallback for at least
- * 300 ms once shown, so every first visit to an area took a third of a second longer than its loads.
+ * state shows meanwhile. Not React.lazy under Suspense: React holds a boundary's fallback for a
+ * minimum time once shown, so every first visit to an area took longer than its loads (bench/README.md,
+ * "the first visit").
  */
 function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
   return {

@@ -53,9 +53,9 @@ const two = (n: number) => String(n).padStart(2, "0");
 
 /**
  * A UTC date as Intl writes it for en and de (dateStyle medium, timeStyle short; i18n.test.ts
- * checks them against Intl), without Intl: a server's first Intl.DateTimeFormat pages in about 6 MB
- * of the node binary's ICU data and takes 2 MB of malloc, for one line of a new-device or invitation
- * mail. Null (Intl then) for another locale, an invalid date or a year outside 1000-9999.
+ * checks them against Intl), without Intl: a server's first Intl.DateTimeFormat pages in the node
+ * binary's ICU data and grows malloc (bench/README.md has the figures), for one line of a new-device
+ * or invitation mail. Null (Intl then) for another locale, an invalid date or a year outside 1000-9999.
  */
 function formatUtc(locale: Locale, date: Date): string | null {
   const year = date.getUTCFullYear();
@@ -75,7 +75,7 @@ const pluralRules = new Map<Locale, Intl.PluralRules>();
 /**
  * English and German share one plural rule for whole numbers: "one" for 1 and -1, "other" for the
  * rest, as Intl.PluralRules says (i18n.test.ts). Written out because a server's first
- * Intl.PluralRules pages in about 1.7 MB of the binary's ICU data for a mail's "5 minutes";
+ * Intl.PluralRules pages in the binary's ICU data (bench/README.md) for a mail's "5 minutes";
  * fractions, which Intl rounds first, still go to Intl.
  */
 function pluralCategory(locale: Locale, count: number): string {

@@ -38,8 +38,7 @@ export interface MailOutboxOptions {
  * dropped ones do not stretch it), whatever the route or the requester's IP, so nobody can bomb an
  * inbox through us. Each mail claims its place in the address's window before it is queued
  * (store/attempt-counters.ts), so parallel requests cannot all pass the cap, and every instance
- * shares the count. Past the cap the mail is dropped (logged), and
- * the request answers as usual: the answer must not tell whether anything was sent.
+ * shares the count. Past the cap the mail is dropped (logged); the answer does not tell.
  */
 export const RECIPIENT_CAPPED_KINDS = [
   "verify-email",

@@ -51,10 +51,9 @@ export interface Sweep {
  * Deletes what can never be used again: expired sessions (with their proofs), one-time values
  * (OAuth states among them), two-factor challenges and attempt counts, delivered mail and webhooks
  * older than housekeeping.deliveredRetention, given-up webhooks older than a month, devices not seen
- * for 400 days and audit entries past audit.retentionDays. Expired rows are already refused when
- * read; this keeps the tables (and their indexes) at the size of what is live. Each kind goes in statements of at most
- * `housekeeping.batchSize` rows until none is left; the cut-off is fixed when the sweep starts, so
- * it ends however fast rows expire. Answers null when another instance is sweeping the database.
+ * for 400 days and audit entries past audit.retentionDays, in statements of at most
+ * `housekeeping.batchSize` rows; the cut-off is fixed when the sweep starts, so it ends however fast
+ * rows expire. Answers null when another instance is sweeping the database.
  */
 export async function sweepExpired(ctx: AuthContext, stopped: () => boolean = () => false): Promise<Sweep | null> {
   const { batchSize, deliveredRetention } = ctx.options.housekeeping;

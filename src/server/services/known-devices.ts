@@ -16,10 +16,9 @@ export const secureAccountIdentifier = (token: string) => `${SECURE_ACCOUNT_PREF
 /**
  * A sign-in's device, in the sign-in's transaction (createSession calls it): a device the account
  * has used is seen again; a new one is claimed, and if the account had used another before, its
- * owner is mailed, with a one-time link that signs out everywhere and leads to a password reset. The
- * claim is the (user, device) key, so of several sign-ins racing from one new browser only one
- * mails; the account's first device (a sign-up, or the first sign-in once this is turned on) is
- * learned without a mail.
+ * owner is mailed a one-time link that signs out everywhere and leads to a password reset. The
+ * (user, device) key is the claim, so racing sign-ins from one browser mail once; the account's first
+ * device is learned without a mail.
  */
 export async function noteSignInDevice(
   ctx: AuthContext,

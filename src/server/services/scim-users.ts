@@ -197,13 +197,9 @@ export async function createUser(ctx: AuthContext, connection: ScimConnectionRow
 }
 
 /**
- * Moves an account the directory created to a new address, inside the write's transaction. The
- * directory moves only what its organization speaks for: an account whose current address lies
- * outside the organization's verified domains and whose owner proved that mailbox is theirs, not the
- * directory's (400 mutability). The new address is verified only inside those domains; unless both
- * addresses are, whatever was set up on the account (password, links, passkeys, second factor,
- * sessions) stays behind, as when an unproven account is adopted. The old address is told.
- * Answers whether sessions ended (to publish after the commit).
+ * Moves an account the directory created to a new address, in the write's transaction, by the rules
+ * of docs/scim.md ("Which addresses a directory vouches for"). Answers whether sessions ended (to
+ * publish after the commit).
  */
 async function readdress(
   ctx: AuthContext,

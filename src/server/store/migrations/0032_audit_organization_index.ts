@@ -3,9 +3,9 @@ import { type Kysely, type Migration, sql } from "kysely";
 /**
  * An organization's trail is read by organization, and account events (sign-ins, sessions, profile
  * changes: most of the trail) name none. The organization index now leaves them out: an entry
- * without an organization writes one index page fewer at its commit (bench/README.md, "Audited
- * writes in one statement": each page an entry touches costs a SQLite commit 20-25 µs), and the
- * index holds only what its read can find. `organizationId = ?` implies the index's condition, so
+ * without an organization writes one index page fewer at its commit (what a page costs a SQLite
+ * commit: bench/README.md, "Audited writes in one statement"), and the index holds only what its
+ * read can find. `organizationId = ?` implies the index's condition, so
  * that read keeps it (test/index-plans.test.ts).
  */
 export function auditOrganizationIndexMigration(): Migration {

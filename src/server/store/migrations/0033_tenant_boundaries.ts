@@ -2,12 +2,9 @@ import { type Kysely, type Migration, sql } from "kysely";
 import { columnTypes, type DialectName } from "../dialect.js";
 
 /**
- * Tenant boundaries (issue 48, docs/security.md "Enterprise objects"):
- * - which SSO connection signed a session in: an organization that requires SSO accepts only sessions
- *   from its own connections (a pending second-factor challenge carries it to the session it makes);
- * - a connection's change of who asserts identity waits, staged, until an owner confirms it;
- * - the issuer (or SAML entity id) a domain was proven for: a new one signs in nobody who already
- *   exists until the domain is proven again. Domains verified before keep their connection's issuer.
+ * Tenant boundaries (issue 48; docs/security.md, "Enterprise objects"): the SSO connection that signed
+ * a session (or a pending second-factor challenge) in; a connection's staged change of who asserts
+ * identity; the issuer each domain was proven for (domains verified before keep their connection's).
  */
 export function tenantBoundariesMigration(dialect: DialectName): Migration {
   const t = columnTypes(dialect);
