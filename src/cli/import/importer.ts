@@ -1,7 +1,16 @@
 import { hashProblem, type LegacyFormat, WEAK_FORMATS } from "../../server/crypto/legacy-hashes.js";
-import { newId } from "../../server/crypto/random.js";
 import { CREDENTIAL_PROVIDER } from "../../server/store/accounts.js";
 import type { DB } from "../../server/store/database.js";
+import {
+  findLinkedAccounts,
+  findMembershipsOfUsers,
+  findOrganizationsByIdOrSlug,
+  findUsersByIdsOrEmails,
+  insertImportedAccounts,
+  insertImportedMembers,
+  insertImportedOrganization,
+  insertImportedUsers,
+} from "../../server/store/imports.js";
 import { toBool } from "../../server/store/values.js";
 import {
   hashFormatOf,
@@ -217,14 +226,7 @@ async function importOrganization(
   options: ImportOptions,
   now: Date,
 ): Promise<boolean> {
-  const present =
-    options.targetReady === false
-      ? []
-      : await db
-          .selectFrom("organization")
-          .select(["id", "slug"])
-          .where((eb) => eb.or([eb("id", "=", id), eb("slug", "=", organization.slug)]))
-          .execute();
+  const present = options.targetReady === false ? [] : await findOrganizationsByIdOrSlug(db, id, organization.slug);
   if (present.some((row) => row.id === id)) {
     report.organizationsAlreadyImported += 1;
     return true;
@@ -234,17 +236,14 @@ async function importOrganization(
     return false;
   }
   if (options.apply) {
-    await db
-      .insertInto("organization")
-      .values({
-        id,
-        name: organization.name,
-        slug: organization.slug,
-        logo: organization.logo,
-        metadata: organization.metadata,
-        createdAt: organization.createdAt ?? now,
-      })
-      .execute();
+    await insertImportedOrganization(db, {
+      id,
+      name: organization.name,
+      slug: organization.slug,
+      logo: organization.logo,
+      metadata: organization.metadata,
+      createdAt: organization.createdAt ?? now,
+    });
   }
   report.organizationsImported += 1;
   return true;
@@ -300,38 +299,18 @@ async function importBatch(
 async function sortBatch(db: DB, batch: PendingUser[], report: ImportReport, merge: MergeMode): Promise<Write[]> {
   const ids = batch.map((user) => user.id);
   const emails = batch.map((user) => user.email);
-  // Two lookups, each on its index: by lower(email), the unique index's expression (plain email has
-  // none), and by id. One `id in … or lower(email) in …` made PostgreSQL scan the table at 500 of each.
-  const present = [
-    ...(await db.selectFrom("user").select(["id", "email", "emailVerified"]).where("id", "in", ids).execute()),
-    ...(await db
-      .selectFrom("user")
-      .select(["id", "email", "emailVerified"])
-      .where((eb) => eb(eb.fn("lower", ["email"]), "in", emails))
-      .execute()),
-  ];
+  const present = await findUsersByIdsOrEmails(db, ids, emails);
   const byId = new Map(present.map((row) => [row.id, row.email]));
   const byEmail = new Map(
     present.map((row) => [row.email.toLowerCase(), { id: row.id, verified: toBool(row.emailVerified) }]),
   );
   const socialIds = batch.flatMap((user) => user.socialAccounts.map((account) => account.accountId));
   const providers = [...new Set(batch.flatMap((user) => user.socialAccounts.map((account) => account.providerId)))];
-  // Both columns, so that the (providerId, accountId) unique index finds them; pairs are matched below.
-  const linked =
-    socialIds.length === 0
-      ? []
-      : await db
-          .selectFrom("account")
-          .select(["providerId", "accountId", "userId"])
-          .where("providerId", "in", providers)
-          .where("accountId", "in", socialIds)
-          .execute();
+  // Pairs are matched below.
+  const linked = await findLinkedAccounts(db, providers, socialIds);
   const linkedTo = new Map(linked.map((row) => [`${row.providerId}\n${row.accountId}`, row.userId]));
   const mergeTargets = [...byEmail.values()].map((owner) => owner.id);
-  const memberships =
-    merge === "link" && mergeTargets.length > 0
-      ? await db.selectFrom("member").select(["organizationId", "userId"]).where("userId", "in", mergeTargets).execute()
-      : [];
+  const memberships = merge === "link" ? await findMembershipsOfUsers(db, mergeTargets) : [];
   const isMember = new Set(memberships.map((row) => `${row.organizationId}\n${row.userId}`));
 
   const writes: Write[] = [];
@@ -416,36 +395,25 @@ async function writeBatch(db: DB, writes: Write[]): Promise<void> {
   const members = writes.flatMap(({ user, into = user.id }) =>
     user.memberships.map((membership) => ({ ...membership, into })),
   );
-  for (const rows of chunks(users_)) await db.insertInto("user").values(rows).execute();
+  for (const rows of chunks(users_)) await insertImportedUsers(db, rows);
   for (const rows of chunks(accounts)) {
-    await db
-      .insertInto("account")
-      .values(
-        rows.map(({ providerId, accountId, password, user, into }) => ({
-          id: newId(),
-          accountId,
-          providerId,
-          userId: into,
-          password,
-          createdAt: user.createdAt,
-          updatedAt: user.updatedAt,
-        })),
-      )
-      .execute();
+    await insertImportedAccounts(
+      db,
+      rows.map(({ providerId, accountId, password, user, into }) => ({
+        accountId,
+        providerId,
+        userId: into,
+        password,
+        createdAt: user.createdAt,
+        updatedAt: user.updatedAt,
+      })),
+    );
   }
   for (const rows of chunks(members)) {
-    await db
-      .insertInto("member")
-      .values(
-        rows.map(({ organizationId, role, createdAt, into }) => ({
-          id: newId(),
-          organizationId,
-          userId: into,
-          role,
-          createdAt,
-        })),
-      )
-      .execute();
+    await insertImportedMembers(
+      db,
+      rows.map(({ organizationId, role, createdAt, into }) => ({ organizationId, userId: into, role, createdAt })),
+    );
   }
 }
 
