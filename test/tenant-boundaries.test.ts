@@ -348,6 +348,29 @@ describe("enforced SSO follows the member and the organization's own connections
   });
 });
 
+describe("an admin cannot lift enforced SSO by removing what proves the domain (48.2)", () => {
+  it("deleting a connection with verified domains, or dropping one, is an owner's act", async () => {
+    const org = await provenOrganization("bigcorp-dir-sso", "lifted.test");
+    const admin = await signUp(server, { email: "admin@lifted-admins.test", verified: true });
+    await server.auth.api.addMember({
+      body: { userId: admin.user.id, role: "admin", organizationId: org.organizationId },
+    });
+    const drop = await admin.browser.post("/sso/update-provider", {
+      providerId: "bigcorp-dir-sso",
+      domain: "other.test",
+    });
+    expect(drop.body).toMatchObject({ code: "SSO_OWNER_REQUIRED" });
+    expect(drop.status).toBe(403);
+    expect(drop.body.code).toBe("SSO_OWNER_REQUIRED");
+    const removed = await admin.browser.post("/sso/delete-provider", { providerId: "bigcorp-dir-sso" });
+    expect(removed.body.code).toBe("SSO_OWNER_REQUIRED");
+    expect((await org.owner.browser.get("/sso/get-provider?providerId=bigcorp-dir-sso")).body.domains).toEqual([
+      { domain: "lifted.test", verified: true, provenForIssuer: true },
+    ]);
+    expect((await org.owner.browser.post("/sso/delete-provider", { providerId: "bigcorp-dir-sso" })).status).toBe(200);
+  });
+});
+
 describe("who asserts identity for a connection is an owner's confirmed change (48.2)", () => {
   let second: TestOidcProvider;
   beforeAll(async () => {

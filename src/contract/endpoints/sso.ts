@@ -92,7 +92,7 @@ export const ssoEndpoints = {
     summary: "Remove a connection and its domains",
     body: sso.ssoProviderIdBody,
     reply: successReply,
-    errors: PROVIDER_ERRORS,
+    errors: [...PROVIDER_ERRORS, "SSO_OWNER_REQUIRED", "SESSION_NOT_FRESH"],
     policy: OWNER_CHANGE,
   }),
   requestDomainVerification: endpoint({

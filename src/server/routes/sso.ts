@@ -49,7 +49,7 @@ export function ssoRoutes(route: Route): void {
   );
 
   route(ssoEndpoints.deleteSSOProvider, async (c, { body, caller }) => {
-    await deleteProvider(c.get("auth"), caller.user.id, body.providerId);
+    await deleteProvider(c.get("auth"), caller, body.providerId);
     return { success: true };
   });
 

@@ -268,7 +268,10 @@ export async function updateProvider(
   const provider = await findManagedProvider(ctx, caller.user.id, body.providerId);
   const patch = provider.type === "saml" ? await samlPatch(ctx, provider, body) : await oidcPatch(ctx, provider, body);
   const { now: immediate, staged } = splitPatch(patch);
-  if (staged) await requireFreshOwner(ctx, provider, caller);
+  // Dropping a verified domain lifts enforced SSO and routing for it: an owner's act too.
+  const dropsVerified =
+    body.domain !== undefined && provider.domains.some((d) => d.verified && !body.domain?.includes(d.domain));
+  if (staged || dropsVerified) await requireFreshOwner(ctx, provider, caller);
   const now = ctx.now();
   await ctx.db.transaction().execute(async (trx) => {
     await updateSsoProviderRow(trx, provider.id, immediate, now);
@@ -462,8 +465,13 @@ async function replaceDomains(trx: DB, provider: SsoProviderRecord, domains: str
   );
 }
 
-export async function deleteProvider(ctx: AuthContext, userId: string, providerId: string): Promise<void> {
-  const provider = await findManagedProvider(ctx, userId, providerId);
+/**
+ * Removes a connection. One holding verified domains is how the organization's enforced SSO and
+ * domain routing work: taking it away is an owner's act with a recent sign-in, as changing it is.
+ */
+export async function deleteProvider(ctx: AuthContext, caller: SessionWithUser, providerId: string): Promise<void> {
+  const provider = await findManagedProvider(ctx, caller.user.id, providerId);
+  if (provider.domains.some((d) => d.verified)) await requireFreshOwner(ctx, provider, caller);
   await ctx.db.transaction().execute(async (trx) => {
     await deleteSsoProviderRow(trx, provider.id, provider.providerId);
     await auditChange(ctx, trx, {
