@@ -445,3 +445,37 @@ describe("who asserts identity for a connection is an owner's confirmed change (
     expect(stale.body.code).toBe("SESSION_NOT_FRESH");
   });
 });
+
+describe("break-glass held by an owner who is no longer one (48.5)", () => {
+  it("drops off the list at the next policy save instead of blocking it", async () => {
+    const org = await createOrganization(server);
+    const second = await signUp(server, { email: "second-owner@glass.test", verified: true });
+    await server.auth.api.addMember({
+      body: { userId: second.user.id, role: "owner", organizationId: org.organizationId },
+    });
+    const set = await org.owner.browser.post("/organization/update-policy", {
+      organizationId: org.organizationId,
+      breakGlassUserIds: [second.user.id],
+    });
+    expect(set.status).toBe(200);
+    // Demoted by a path that does not edit the policy (a directory's group, a connection's mapping).
+    await db()
+      .updateTable("member")
+      .set({ role: "admin" })
+      .where("organizationId", "=", org.organizationId)
+      .where("userId", "=", second.user.id)
+      .execute();
+    const saved = await org.owner.browser.post("/organization/update-policy", {
+      organizationId: org.organizationId,
+      idleTimeout: 1800,
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body.policy.breakGlassUserIds).toEqual([]);
+    // Naming a non-owner explicitly is still refused.
+    const named = await org.owner.browser.post("/organization/update-policy", {
+      organizationId: org.organizationId,
+      breakGlassUserIds: [second.user.id],
+    });
+    expect(named.body.code).toBe("BREAK_GLASS_USER_MUST_BE_AN_OWNER");
+  });
+});

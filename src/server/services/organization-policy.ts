@@ -291,13 +291,16 @@ export async function updatePolicy(
     if (!isOwnerRole(ctx, member.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THE_ORGANIZATION_POLICY");
     const row = await findPolicyRow(trx, id);
     const next: PolicyRules = { ...(row ? parseRules(row.rules) : NO_POLICY), ...changes };
-    next.breakGlassUserIds = [...new Set(next.breakGlassUserIds)];
-    for (const userId of next.breakGlassUserIds) {
+    // Named in this request: each must be an owner. Kept from before: one no longer an owner (demoted
+    // by a directory's group, a connection's mapping, a transfer) drops off instead of blocking the save.
+    const named = changes.breakGlassUserIds !== undefined;
+    const holders: string[] = [];
+    for (const userId of new Set(next.breakGlassUserIds)) {
       const holder = await findMember(trx, id, userId);
-      if (!holder || !isOwnerRole(ctx, holder.role)) {
-        throw new AuthError("BREAK_GLASS_USER_MUST_BE_AN_OWNER", { details: { userId } });
-      }
+      if (holder && isOwnerRole(ctx, holder.role)) holders.push(userId);
+      else if (named) throw new AuthError("BREAK_GLASS_USER_MUST_BE_AN_OWNER", { details: { userId } });
     }
+    next.breakGlassUserIds = holders;
     if (next.requireSSO && (await verifiedDomainsOf(trx, id)).length === 0) {
       throw new AuthError("SSO_CONNECTION_REQUIRED");
     }
