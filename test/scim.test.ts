@@ -588,3 +588,38 @@ describe("bad requests answer SCIM errors and change nothing", () => {
     ).toBe(201);
   });
 });
+
+describe("the SCIM routes are routes of the endpoint table (issue 51.1)", () => {
+  it("are rate-limited, answering SCIM's 429 with Retry-After, and listed in the OpenAPI document", async () => {
+    const limited = await startTestServer({
+      options: {
+        scim: { enabled: true },
+        rateLimit: { enabled: true, customRules: { "/scim/v2/*": { window: 60, max: 2 } } },
+      },
+    });
+    try {
+      const org = await createOrganization(limited);
+      const res = await org.owner.browser.post("/scim/generate-token", {
+        providerId: "limited",
+        organizationId: org.organizationId,
+      });
+      const call = () =>
+        fetch(`${limited.origin}/api/auth/scim/v2/Users`, {
+          headers: { authorization: `Bearer ${res.body.scimToken}` },
+        });
+      expect((await call()).status).toBe(200);
+      expect((await call()).status).toBe(200);
+      const refused = await call();
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("content-type")).toContain("application/scim+json");
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(await refused.json()).toMatchObject({ schemas: [ERROR], status: "429" });
+
+      const document = (await limited.browser().get("/openapi.json")).body;
+      expect(Object.keys(document.paths["/scim/v2/Users/{id}"]).sort()).toEqual(["delete", "get", "patch", "put"]);
+      expect(document.paths["/scim/v2/Users"].post.security).toEqual([{ scimBearer: [] }]);
+    } finally {
+      await limited.close();
+    }
+  });
+});

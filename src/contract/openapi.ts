@@ -183,6 +183,30 @@ function successResponses(endpoint: Endpoint, fields: DocumentedFields | undefin
   return responses;
 }
 
+/** SCIM's answers (RFC 7644): resources in application/scim+json, refusals as SCIM error messages. */
+function scimResponses(endpoint: Endpoint): Record<string, unknown> {
+  const scimJson = (description: string) => ({
+    description,
+    content: { "application/scim+json": { schema: { type: "object" } } },
+  });
+  const success =
+    endpoint.method === "DELETE"
+      ? { "204": { description: "Removed" } }
+      : endpoint.method === "POST"
+        ? { "201": scimJson("Created (Location names it)") }
+        : { "200": scimJson("The resource, or a ListResponse") };
+  return {
+    ...success,
+    "400": scimJson("A SCIM error: invalidSyntax, invalidValue, invalidFilter, invalidPath, mutability, ..."),
+    "401": scimJson("A SCIM error: a valid bearer token is required"),
+    "404": scimJson("A SCIM error: no such resource for this connection"),
+    ...(endpoint.method === "GET" || endpoint.method === "DELETE"
+      ? {}
+      : { "409": scimJson("A SCIM error: uniqueness") }),
+    "429": scimJson("A SCIM error: too many requests (Retry-After)"),
+  };
+}
+
 function queryParameters(query: JsonSchema | undefined): unknown[] {
   const properties = (query?.properties as Record<string, JsonSchema> | undefined) ?? {};
   const required = new Set((query?.required as string[] | undefined) ?? []);
@@ -238,6 +262,7 @@ export function buildOpenApiDocument({
       const { path, names } = openApiPath(endpoint.path);
       const bodyContent: Record<string, unknown> = {};
       if (body) {
+        if (endpoint.policy.directory) bodyContent["application/scim+json"] = { schema: body };
         bodyContent["application/json"] = { schema: body };
         if (endpoint.policy.form) bodyContent["application/x-www-form-urlencoded"] = { schema: body };
       }
@@ -250,11 +275,14 @@ export function buildOpenApiDocument({
           ...queryParameters(query),
         ],
         ...(body ? { requestBody: { required: false, content: bodyContent } } : {}),
-        responses: {
-          ...successResponses(endpoint, additionalFields),
-          ...errorResponses(errorCodesOf(endpoint, body, query)),
-        },
+        responses: endpoint.policy.directory
+          ? scimResponses(endpoint)
+          : {
+              ...successResponses(endpoint, additionalFields),
+              ...errorResponses(errorCodesOf(endpoint, body, query)),
+            },
         ...(endpoint.policy.session ? { security: [{ sessionCookie: [] }] } : {}),
+        ...(endpoint.policy.directory ? { security: [{ scimBearer: [] }] } : {}),
       };
       paths[path] = { ...paths[path], [endpoint.method.toLowerCase()]: operation };
     }
@@ -292,6 +320,11 @@ export function buildOpenApiDocument({
       },
       securitySchemes: {
         sessionCookie: { type: "apiKey", in: "cookie", name: sessionCookieName },
+        scimBearer: {
+          type: "http",
+          scheme: "bearer",
+          description: "An organization's SCIM token (POST /scim/generate-token)",
+        },
       },
     },
   };

@@ -71,13 +71,13 @@ function requestFor(ctx: AuthContext, endpoint: Endpoint, input: CallInput): Req
   }
   const headers = headersFrom(ctx, input.headers);
   for (const name of OWN_HEADERS) headers.delete(name);
-  if (endpoint.method !== "POST") {
+  if (endpoint.method === "GET" || endpoint.method === "DELETE") {
     if (input.body !== undefined)
       throw invalidInput([{ where: "body", message: `${endpoint.method} takes no body; use query` }]);
     return new Request(url, { method: endpoint.method, headers });
   }
   headers.set("content-type", "application/json");
-  return new Request(url, { method: "POST", headers, body: JSON.stringify(input.body ?? {}) });
+  return new Request(url, { method: endpoint.method, headers, body: JSON.stringify(input.body ?? {}) });
 }
 
 /** The path with each `:name` filled from params. */
@@ -104,6 +104,8 @@ function headersFrom(ctx: AuthContext, given: RequestHeaders | undefined): Heade
 
 /** The route's JSON reply with its Dates, its error as a thrown AuthError, or the Response of a page or redirect. */
 async function replyOf(endpoint: Endpoint, response: Response): Promise<unknown> {
+  // A SCIM route answers in SCIM's own format, refusals too: the caller reads the Response.
+  if (endpoint.policy.directory) return response;
   const isJson = (response.headers.get("content-type") ?? "").startsWith("application/json");
   if (response.status >= 400) {
     const error = isJson ? ((await response.json()) as { code?: string; message?: string }) : {};

@@ -7,7 +7,6 @@ import { finishRequest, startingRequest } from "./http/request-start.js";
 import { respondWithError } from "./http/respond-error.js";
 import { createRoute } from "./http/route.js";
 import { registerRoutes } from "./routes/index.js";
-import { scimProtocolRoutes } from "./routes/scim-protocol.js";
 import { isDatabaseUnavailable } from "./store/database.js";
 
 /** How long a client should wait before retrying while the database does not answer. */
@@ -26,8 +25,6 @@ export function createHttpApp(ctx: AuthContext): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>({ strict: true }).basePath(ctx.basePath);
 
   registerRoutes(createRoute(app, ctx), ctx);
-  // SCIM's own protocol, beside the endpoint table (routes/scim-protocol.ts says why).
-  if (ctx.options.organization.enabled && ctx.options.scim.enabled) scimProtocolRoutes(app, ctx);
 
   // Unknown path or method: 404 with an empty body, as the reference server answers. Such requests
   // share one rate-limit window per client, so a scan of random paths is slowed like any other.

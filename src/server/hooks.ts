@@ -1,3 +1,4 @@
+import type { HttpMethod } from "../contract/endpoints/index.js";
 import type { Member, Organization, SessionWithUser, User } from "../contract/models.js";
 import { ConfigError } from "./options.js";
 import type { OrganizationPatch } from "./store/organizations.js";
@@ -21,7 +22,7 @@ type Maybe<T> = T | undefined | void;
 export interface EndpointHookContext {
   /** The endpoint's path as on the wire, below the base path: `/sign-up/email`, `/get-session`. */
   readonly path: string;
-  readonly method: "GET" | "POST";
+  readonly method: HttpMethod;
   /** The JSON (or form) body, before the endpoint's schema checks it; undefined for a GET. */
   readonly body: Record<string, unknown> | undefined;
   /** The query string's values (the first of repeated keys). */

@@ -4,6 +4,7 @@ import { organizationEndpoints, teamEndpoints } from "./organization.js";
 import { passkeyEndpoints } from "./passkeys.js";
 import { passwordlessEndpoints } from "./passwordless.js";
 import { scimEndpoints } from "./scim.js";
+import { scimProtocolEndpoints } from "./scim-protocol.js";
 import { securityActivityEndpoints } from "./security-activity.js";
 import { serviceEndpoints } from "./service.js";
 import { socialEndpoints } from "./social.js";
@@ -106,6 +107,7 @@ export const apiEndpoints = {
   generatePasskeyAuthenticationOptions,
   verifyPasskeyAuthentication,
   ...scimEndpoints,
+  ...scimProtocolEndpoints,
   ...ssoEndpoints,
   ...securityActivityEndpoints,
 } as const;

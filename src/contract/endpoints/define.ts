@@ -59,15 +59,24 @@ export interface Policy {
    * invitations to the caller) or `state` (exempt, and its handler is told how the caller stands).
    */
   readonly organizationRules?: "exempt" | "state";
+  /**
+   * A SCIM protocol route (RFC 7644): the caller is an organization's directory, authenticated by its
+   * connection's bearer token instead of a session; bodies and replies are application/scim+json and
+   * refusals are SCIM errors (server: http/scim.ts).
+   */
+  readonly directory?: true;
 }
 
 export type CredentialRule = "manage" | "reprove" | "enrol";
 
 /** What an endpoint answers when it is not JSON. */
-export type NonJsonReply = "redirect" | "html" | "json-or-redirect" | "file";
+export type NonJsonReply = "redirect" | "html" | "json-or-redirect" | "file" | "scim";
+
+/** The methods the table routes: the browser API uses GET and POST; SCIM also PUT, PATCH and DELETE. */
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 export interface Endpoint {
-  readonly method: "GET" | "POST";
+  readonly method: HttpMethod;
   /** Below the base path; `:name` marks a path parameter. */
   readonly path: string;
   /** One line for the OpenAPI document and the reference page. */

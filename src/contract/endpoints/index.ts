@@ -5,13 +5,14 @@ import { organizationEndpoints, teamEndpoints } from "./organization.js";
 import { passkeyEndpoints } from "./passkeys.js";
 import { passwordlessEndpoints } from "./passwordless.js";
 import { scimEndpoints } from "./scim.js";
+import { scimProtocolEndpoints } from "./scim-protocol.js";
 import { securityActivityEndpoints } from "./security-activity.js";
 import { serviceEndpoints } from "./service.js";
 import { socialEndpoints } from "./social.js";
 import { ssoEndpoints } from "./sso.js";
 import { twoFactorEndpoints } from "./two-factor.js";
 
-export type { Endpoint, Feature, Policy, RateLimitClass, Refresh } from "./define.js";
+export type { Endpoint, Feature, HttpMethod, Policy, RateLimitClass, Refresh } from "./define.js";
 export {
   accountEndpoints,
   accountFlowEndpoints,
@@ -20,6 +21,7 @@ export {
   passkeyEndpoints,
   passwordlessEndpoints,
   scimEndpoints,
+  scimProtocolEndpoints,
   securityActivityEndpoints,
   serviceEndpoints,
   socialEndpoints,
@@ -44,6 +46,7 @@ export const endpointAreas = {
   passwordless: passwordlessEndpoints,
   passkeys: passkeyEndpoints,
   scim: scimEndpoints,
+  scimProtocol: scimProtocolEndpoints,
   sso: ssoEndpoints,
   securityActivity: securityActivityEndpoints,
 } as const;

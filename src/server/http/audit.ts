@@ -1,5 +1,4 @@
 import type { Context } from "hono";
-import type { AuditAction, AuditActorType } from "../../contract/audit.js";
 import type { Endpoint } from "../../contract/endpoints/index.js";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { AuditScope } from "../context.js";
@@ -70,42 +69,9 @@ export async function runRefusalAudited(
   }
 }
 
-/**
- * A directory's (SCIM) write: its entry names the `directory` actor, the connection and its
- * organization, and is written in the change's transaction (the services call auditChange there); a
- * refused write is a failure in the organization's own trail. Requests without a valid token never
- * get here, so a stranger writes nothing.
- */
-export async function runDirectoryAudited(
-  c: Context<AuthEnv>,
-  action: AuditAction,
-  directory: { providerId: string; organizationId: string },
-  serve: () => Promise<Response>,
-): Promise<Response> {
-  if (!c.get("auth").options.audit.enabled) return serve();
-  const scope = requestScope(c, { action }, "directory");
-  scope.actorId = directory.providerId;
-  scope.organizationId = directory.organizationId;
-  scope.details.providerId = directory.providerId;
-  c.set("auth", auditedContext(c.get("auth"), scope));
-  let response: Response;
-  try {
-    response = await serve();
-  } catch (error) {
-    scope.details.code = isAuthError(error) ? error.code : "INTERNAL_SERVER_ERROR";
-    await writeOutcome(c, scope, "failure");
-    throw error;
-  }
-  if (response.status >= 400) scope.details.status = response.status;
-  await writeOutcome(c, scope, response.status >= 400 ? "failure" : "success");
-  return response;
-}
-
 function scopeOf(c: Context<AuthEnv>, endpoint: Endpoint, declared: AuditDeclaration): AuditScope {
-  return requestScope(c, declared, isAdminEndpoint(endpoint) ? "admin" : "user");
-}
-
-function requestScope(c: Context<AuthEnv>, declared: AuditDeclaration, actorType: AuditActorType): AuditScope {
+  // A SCIM route's caller is the directory (http/scim.ts names the connection once it is known).
+  const actorType = endpoint.policy.directory ? "directory" : isAdminEndpoint(endpoint) ? "admin" : "user";
   const ctx = c.get("auth");
   return {
     action: declared.action,
@@ -126,7 +92,7 @@ function requestScope(c: Context<AuthEnv>, declared: AuditDeclaration, actorType
 }
 
 /** The prelude steps whose refusals are audited under a bound (a flood of them is the usual attack). */
-type RefusalKind = "rate-limit" | "origin";
+type RefusalKind = "rate-limit" | "origin" | "token";
 const refusals = new WeakMap<object, RefusalKind>();
 
 function markRefusal(error: unknown, kind: RefusalKind): unknown {

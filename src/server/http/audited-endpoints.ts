@@ -8,6 +8,7 @@ import {
   passkeyEndpoints,
   passwordlessEndpoints,
   scimEndpoints,
+  scimProtocolEndpoints,
   securityActivityEndpoints,
   socialEndpoints,
   ssoEndpoints,
@@ -37,6 +38,7 @@ const w = passwordlessEndpoints;
 const z = twoFactorEndpoints;
 const sso = ssoEndpoints;
 const scim = scimEndpoints;
+const directory = scimProtocolEndpoints;
 
 const signIn = (method: string, whenChanged = false): AuditDeclaration => ({
   action: "user.sign_in",
@@ -112,6 +114,14 @@ const declarations: [Endpoint, AuditDeclaration][] = [
   [scim.updateSCIMProviderConnection, { action: "organization.scim_connection_updated" }],
   [scim.deleteSCIMProviderConnection, { action: "organization.scim_connection_deleted" }],
   [scim.updateSCIMGroupMapping, { action: "organization.scim_group_mapping_updated" }],
+  [directory.createSCIMUser, { action: "directory.user_provisioned" }],
+  [directory.updateSCIMUser, { action: "directory.user_updated" }],
+  [directory.patchSCIMUser, { action: "directory.user_updated" }],
+  [directory.deleteSCIMUser, { action: "directory.user_deprovisioned" }],
+  [directory.createSCIMGroup, { action: "directory.group_created" }],
+  [directory.updateSCIMGroup, { action: "directory.group_updated" }],
+  [directory.patchSCIMGroup, { action: "directory.group_updated" }],
+  [directory.deleteSCIMGroup, { action: "directory.group_deleted" }],
   [t.createTeam, { action: "organization.team_created" }],
   [t.updateTeam, { action: "organization.team_updated" }],
   [t.removeTeam, { action: "organization.team_removed" }],

@@ -14,7 +14,7 @@ export async function hookContext(c: Context<AuthEnv>, endpoint: Endpoint): Prom
   return {
     path: endpoint.path,
     method: endpoint.method,
-    body: endpoint.method === "POST" ? c.get("body") : undefined,
+    body: endpoint.method === "GET" || endpoint.method === "DELETE" ? undefined : c.get("body"),
     query: c.req.query(),
     headers: c.req.raw.headers,
     session: await getRequestSession(c),

@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import type { RouteMetrics } from "../observability/request-metrics.js";
+import type { ScimConnectionRow } from "../services/scim-connections.js";
 
 /** What a request carries from its start to its answer, for the metrics and its span. */
 export interface RequestTiming {
@@ -28,6 +29,8 @@ export interface AuthEnv {
     session?: SessionWithUser | null;
     /** When this request first read a session from the database (ms): the stamp its cookie cache carries. */
     sessionReadAt?: number;
+    /** A SCIM protocol request's directory: the connection its bearer token belongs to (http/scim.ts). */
+    directory?: ScimConnectionRow;
   };
 }
 

@@ -10,6 +10,7 @@ import {
   organizationStanding,
   type Standing,
 } from "../services/organization-policy.js";
+import type { ScimConnectionRow } from "../services/scim-connections.js";
 import type { CallerRead, RowsOf } from "../services/sessions.js";
 import { parseInput } from "../validation.js";
 import { noteAuditCaller, refusingStep, runAudited, runRefusalAudited } from "./audit.js";
@@ -22,6 +23,7 @@ import { checkInputBounds, checkUrlBounds } from "./input-bounds.js";
 import { checkRedirectTargets, originCheck } from "./origin-check.js";
 import { createRateLimit } from "./rate-limit.js";
 import { startingRequest } from "./request-start.js";
+import { authenticateDirectory, parseScimBody, scimRefusal } from "./scim.js";
 import { isServerCall } from "./server-call.js";
 import { requireSession, requireSessionWith } from "./session.js";
 
@@ -34,6 +36,8 @@ export interface Input<E extends Endpoint, R extends CallerRead | null = null> {
   query: Parsed<E["query"]>;
   caller: E["policy"] extends { session: "required" | "fresh" } ? SessionWithUser : undefined;
   rows: R extends CallerRead ? RowsOf<R> | (null extends R ? undefined : never) : undefined;
+  /** For a SCIM protocol route (policy `directory`): the connection whose bearer token called. */
+  directory: E["policy"] extends { directory: true } ? ScimConnectionRow : undefined;
   /**
    * For an endpoint whose policy says `organizationRules: "state"`: how the caller's session stands
    * with the policy of the organization the request names (null: it has none).
@@ -149,14 +153,20 @@ function preludeFor(endpoint: Endpoint, ctx: AuthContext, caller: "client" | "se
   const refusing = caller === "client" && ctx.options.audit.enabled ? refusingStep : (step: RequestStep) => step;
   const rateLimit = caller === "client" ? createRateLimit(endpoint, ctx.options.rateLimit) : null;
   const steps: RequestStep[] = rateLimit ? [refusing(rateLimit, "rate-limit")] : [];
-  // Only a POST has a body to parse and bound; any other method's is the empty NO_BODY.
-  if (endpoint.method === "POST") steps.push(parseBody(endpoint.policy.form === true), checkInputBounds);
-  else steps.push(checkUrlBounds);
+  // A directory's bearer token stands for the session; its body is SCIM's (bounded by the SCIM services).
+  if (endpoint.policy.directory) steps.push(refusing(authenticateDirectory, "token"));
+  if (!takesBody(endpoint)) steps.push(checkUrlBounds);
+  else if (endpoint.policy.directory) steps.push(parseScimBody);
+  else steps.push(parseBody(endpoint.policy.form === true), checkInputBounds);
   steps.push(caller === "client" ? refusing(originCheck(endpoint.policy.origin), "origin") : checkRedirectTargets);
   return steps;
 }
 
 const NO_BODY: Record<string, unknown> = Object.freeze({});
+
+/** POST, PUT and PATCH carry a body; any other method's is the empty NO_BODY. */
+const takesBody = (endpoint: Endpoint) =>
+  endpoint.method === "POST" || endpoint.method === "PUT" || endpoint.method === "PATCH";
 
 /** The `password` a credential route's body may carry as its proof of identity (better-auth's two-factor wire). */
 function passwordIn(body: unknown): string | undefined {
@@ -239,6 +249,7 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
         query,
         caller: withRows ? withRows.caller : sessionRule ? await requireSession(c, { fresh }) : undefined,
         rows: withRows?.rows,
+        directory: c.get("directory"),
       } as Input<typeof endpoint>;
       if (audit) noteAuditCaller(c, input.caller, query);
       if (withRules && input.caller) {
@@ -267,7 +278,7 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
       return isKept(reply) ? sendKept(c, reply) : c.json(reply as object);
     };
     const serveOnce = async (c: Context<AuthEnv>) => {
-      if (endpoint.method !== "POST") c.set("body", NO_BODY);
+      if (!takesBody(endpoint)) c.set("body", NO_BODY);
       for (const step of isServerCall(c) ? serverPrelude : prelude) {
         // Most steps are synchronous (bounds, origin): awaiting only a promise saves a turn each.
         const pending = step(c);
@@ -283,11 +294,15 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
     };
     // An audited endpoint's prelude and handler run in its audit scope (http/audit.ts); any other
     // endpoint's refusals by the rate limiter or the origin check are audited too.
-    const serve = audit
+    const audited = audit
       ? (c: Context<AuthEnv>) => runAudited(c, endpoint, audit, () => serveOnce(c))
       : ctx.options.audit.enabled
         ? (c: Context<AuthEnv>) => runRefusalAudited(c, endpoint, () => serveOnce(c))
         : serveOnce;
+    // A SCIM route answers its refusals in SCIM's format, after the audit saw them.
+    const serve = endpoint.policy.directory
+      ? (c: Context<AuthEnv>) => audited(c).catch((error: unknown) => scimRefusal(c, error))
+      : audited;
     // Each API route is one handler, which Hono calls directly (no middleware chain composed per
     // request); a page's security headers wrap it, started first as before.
     if (page) app.on(endpoint.method, endpoint.path, startingRequest(ctx, endpoint, page), serve);

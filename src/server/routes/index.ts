@@ -21,6 +21,7 @@ import { passkeyRoutes } from "./passkeys.js";
 import { passwordRoutes } from "./password.js";
 import { referenceRoutes } from "./reference.js";
 import { scimRoutes } from "./scim.js";
+import { scimProtocolRoutes } from "./scim-protocol.js";
 import { securityActivityRoutes } from "./security-activity.js";
 import { sessionRoutes } from "./session.js";
 import { socialRoutes } from "./social.js";
@@ -58,6 +59,7 @@ export function registerRoutes(route: Route, ctx: AuthContext): void {
   emailOtpRoutes(route);
   passkeyRoutes(route);
   scimRoutes(route);
+  scimProtocolRoutes(route, ctx);
   ssoRoutes(route);
   securityActivityRoutes(route);
 }
