@@ -1,0 +1,117 @@
+import type { ApiEndpoints } from "../contract/endpoints/api-names.js";
+import type { ListedSession, Session, User } from "../contract/models.js";
+import type { AdditionalFieldType } from "./additional-field-options.js";
+import type { ApiFunction, ApiReply, HeadersSlot, ServerApi } from "./api-types.js";
+import type { RequestHeaders } from "./http/header-session.js";
+
+/**
+ * The app's own fields (options `user.additionalFields`, `session.additionalFields`) as types of
+ * `auth.api` and `auth.$Infer`, read from the options createAuth is given. One level deep on
+ * purpose: a field's `type`, `required`, `defaultValue`, `input` and `returned` map to a value type
+ * and an optional or required key, and nothing else is inferred (STYLE.md: no deep inference).
+ */
+
+/** One field as the options spell it; readonly, so options written `as const` fit. */
+export interface FieldDefinition {
+  readonly type: AdditionalFieldType;
+  readonly required?: boolean;
+  readonly defaultValue?: string | number | boolean | null;
+  readonly input?: boolean;
+  readonly returned?: boolean;
+}
+
+export type FieldDefinitions = { readonly [name: string]: FieldDefinition };
+
+/** Options without fields. */
+export type NoFields = Readonly<Record<never, FieldDefinition>>;
+
+interface ValueTypes {
+  string: string;
+  number: number;
+  boolean: boolean;
+  date: Date;
+}
+
+/** Options typed only as a record (read from a file) name no field the compiler can know. */
+type Known<F, T> = string extends keyof F ? object : T;
+
+/** A reply's fields: all but `returned: false`, null for a row written before the field existed. */
+export type ReturnedFields<F extends FieldDefinitions> = Known<
+  F,
+  { [K in keyof F as F[K] extends { returned: false } ? never : K]: ValueTypes[F[K]["type"]] | null }
+>;
+
+/** A value a body may send: a date as a Date or ISO 8601 text; null clears a field that is not required. */
+type SentValue<D extends FieldDefinition> =
+  | (D["type"] extends "date" ? Date | string : ValueTypes[D["type"]])
+  | (D extends { required: true } ? never : null);
+
+/** Keys a creating body must carry: required and without a default. */
+type MustSend<F extends FieldDefinitions> = {
+  [K in keyof F]: F[K] extends { required: true } ? (F[K] extends { defaultValue: unknown } ? never : K) : never;
+}[keyof F];
+
+/** A creating body's fields (the server may set `input: false` ones too). */
+export type CreateFields<F extends FieldDefinitions> = Known<
+  F,
+  { [K in MustSend<F>]: SentValue<F[K]> } & { [K in Exclude<keyof F, MustSend<F>>]?: SentValue<F[K]> }
+>;
+
+/**
+ * An updating body's fields; those that are `Refused` (`input: false` on a route that takes a
+ * client's fields only) may not be sent at all, since the body's schema lets other keys through.
+ */
+export type UpdateFields<F extends FieldDefinitions, Refused = never> = Known<
+  F,
+  { [K in keyof F]?: F[K] extends Refused ? never : SentValue<F[K]> }
+>;
+
+/** `{ user }` replies with the user's fields; a reply without a user (two-factor redirect) as it is. */
+type WithUserFields<R, U> = R extends { user: User } ? Omit<R, "user"> & { user: R["user"] & U } : R;
+
+/** What get-session answers, with the fields: `typeof auth.$Infer.Session`. */
+export type SessionWithFields<U extends FieldDefinitions, S extends FieldDefinitions> = {
+  session: Session & ReturnedFields<S>;
+  user: User & ReturnedFields<U>;
+};
+
+/** The calls whose bodies or replies carry user or session fields (docs/configuration.md, "Additional fields"). */
+export interface FieldTypedCalls<U extends FieldDefinitions, S extends FieldDefinitions> {
+  getSession: ApiFunction<ApiEndpoints["getSession"], { headers: RequestHeaders }, SessionWithFields<U, S> | null>;
+  signUpEmail: ApiFunction<
+    ApiEndpoints["signUpEmail"],
+    HeadersSlot<ApiEndpoints["signUpEmail"]>,
+    WithUserFields<ApiReply<ApiEndpoints["signUpEmail"]>, ReturnedFields<U>>,
+    CreateFields<U>
+  >;
+  signInEmail: ApiFunction<
+    ApiEndpoints["signInEmail"],
+    HeadersSlot<ApiEndpoints["signInEmail"]>,
+    WithUserFields<ApiReply<ApiEndpoints["signInEmail"]>, ReturnedFields<U>>
+  >;
+  updateUser: ApiFunction<
+    ApiEndpoints["updateUser"],
+    HeadersSlot<ApiEndpoints["updateUser"]>,
+    ApiReply<ApiEndpoints["updateUser"]>,
+    UpdateFields<U>
+  >;
+  // update-session takes a client's fields only, over HTTP and in process alike.
+  updateSession: ApiFunction<
+    ApiEndpoints["updateSession"],
+    HeadersSlot<ApiEndpoints["updateSession"]>,
+    { session: Session & ReturnedFields<S> },
+    UpdateFields<S, { input: false }>
+  >;
+  listSessions: ApiFunction<
+    ApiEndpoints["listSessions"],
+    HeadersSlot<ApiEndpoints["listSessions"]>,
+    (ListedSession & ReturnedFields<S>)[]
+  >;
+}
+
+/** `auth.api` for options with these fields. */
+export type FieldTypedApi<U extends FieldDefinitions, S extends FieldDefinitions> = Omit<
+  ServerApi,
+  keyof FieldTypedCalls<U, S>
+> &
+  FieldTypedCalls<U, S>;
