@@ -88,6 +88,11 @@ export async function bodiesTakeTheFields() {
   await auth.api.updateSession({ headers, body: { risk: 1 } });
 }
 
+export function anAuthWithFieldsIsAnAuth(): Auth {
+  // As an app passes its auth to a helper, or a promise of it to toNodeHandler.
+  return auth;
+}
+
 export async function optionsWithoutFieldsKeepThePlainTypes(plain: Auth) {
   const session = await plain.api.getSession({ headers });
   // @ts-expect-error no field was configured

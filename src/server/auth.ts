@@ -7,7 +7,7 @@ import { argon2idHasher, type PasswordHasher, withLegacyHashes } from "./crypto/
 import { createTokenCipher, TOTP_SECRETS_PURPOSE } from "./crypto/token-cipher.js";
 import { type MailOptions, resolveMail } from "./email/delivery.js";
 import { MailOutbox } from "./email/outbox.js";
-import type { FieldDefinitions, FieldTypedApi, NoFields, SessionWithFields } from "./field-types.js";
+import type { FieldDefinitions, FieldTypedApi, NoFields, ReturnedFields, SessionWithFields } from "./field-types.js";
 import { checkHooks, type DatabaseHooks, type EndpointHooks } from "./hooks.js";
 import type { AuthEnv } from "./http/env.js";
 import { consoleLogger, type Logger } from "./logger.js";
@@ -81,7 +81,12 @@ export interface CreateAuthInput<U extends FieldDefinitions = NoFields, S extend
   databaseHooks?: DatabaseHooks;
 }
 
-export interface Auth<U extends FieldDefinitions = NoFields, S extends FieldDefinitions = NoFields> {
+/**
+ * What createAuth answers; `U` and `S` as in CreateAuthInput. Without type arguments it is the Auth
+ * of any options, its fields untyped: `any` rather than NoFields, since the fields make U both an
+ * input and an output, and an Auth<NoFields> would take no Auth whose fields differ.
+ */
+export interface Auth<U extends FieldDefinitions = any, S extends FieldDefinitions = any> {
   /**
    * Answers any request under the base path; mount it in any fetch-style server. `env` is the
    * server adapter's binding (@hono/node-server's carries the socket, for the client IP).
@@ -99,7 +104,7 @@ export interface Auth<U extends FieldDefinitions = NoFields, S extends FieldDefi
    * Types only, better-auth's form (the value is an empty object): `typeof auth.$Infer.Session` is
    * what getSession answers, with the app's own fields.
    */
-  readonly $Infer: { readonly Session: SessionWithFields<U, S> };
+  readonly $Infer: { readonly Session: SessionWithFields<ReturnedFields<U>, ReturnedFields<S>> };
   /**
    * The instance's Prometheus registry when options.metrics is on (null otherwise): the handler
    * answers options.metrics.path with it; an app may also merge it into its own (docs/operations.md).

@@ -69,49 +69,61 @@ export type UpdateFields<F extends FieldDefinitions, Refused = never> = Known<
 /** `{ user }` replies with the user's fields; a reply without a user (two-factor redirect) as it is. */
 type WithUserFields<R, U> = R extends { user: User } ? Omit<R, "user"> & { user: R["user"] & U } : R;
 
-/** What get-session answers, with the fields: `typeof auth.$Infer.Session`. */
-export type SessionWithFields<U extends FieldDefinitions, S extends FieldDefinitions> = {
-  session: Session & ReturnedFields<S>;
-  user: User & ReturnedFields<U>;
+/** What get-session answers, with the user's and session's returned fields: `typeof auth.$Infer.Session`. */
+export type SessionWithFields<UserFields, SessionFields> = {
+  session: Session & SessionFields;
+  user: User & UserFields;
 };
 
-/** The calls whose bodies or replies carry user or session fields (docs/configuration.md, "Additional fields"). */
-export interface FieldTypedCalls<U extends FieldDefinitions, S extends FieldDefinitions> {
-  getSession: ApiFunction<ApiEndpoints["getSession"], { headers: RequestHeaders }, SessionWithFields<U, S> | null>;
+/**
+ * The calls whose bodies or replies carry user or session fields (docs/configuration.md,
+ * "Additional fields"), over the value types rather than the definitions, one parameter per
+ * direction: so an Auth whose fields are all optional is still an Auth.
+ */
+export interface FieldTypedCalls<UserReply, SessionReply, UserCreate, UserUpdate, SessionUpdate> {
+  getSession: ApiFunction<
+    ApiEndpoints["getSession"],
+    { headers: RequestHeaders },
+    SessionWithFields<UserReply, SessionReply> | null
+  >;
   signUpEmail: ApiFunction<
     ApiEndpoints["signUpEmail"],
     HeadersSlot<ApiEndpoints["signUpEmail"]>,
-    WithUserFields<ApiReply<ApiEndpoints["signUpEmail"]>, ReturnedFields<U>>,
-    CreateFields<U>
+    WithUserFields<ApiReply<ApiEndpoints["signUpEmail"]>, UserReply>,
+    UserCreate
   >;
   signInEmail: ApiFunction<
     ApiEndpoints["signInEmail"],
     HeadersSlot<ApiEndpoints["signInEmail"]>,
-    WithUserFields<ApiReply<ApiEndpoints["signInEmail"]>, ReturnedFields<U>>
+    WithUserFields<ApiReply<ApiEndpoints["signInEmail"]>, UserReply>
   >;
   updateUser: ApiFunction<
     ApiEndpoints["updateUser"],
     HeadersSlot<ApiEndpoints["updateUser"]>,
     ApiReply<ApiEndpoints["updateUser"]>,
-    UpdateFields<U>
+    UserUpdate
   >;
-  // update-session takes a client's fields only, over HTTP and in process alike.
   updateSession: ApiFunction<
     ApiEndpoints["updateSession"],
     HeadersSlot<ApiEndpoints["updateSession"]>,
-    { session: Session & ReturnedFields<S> },
-    UpdateFields<S, { input: false }>
+    { session: Session & SessionReply },
+    SessionUpdate
   >;
   listSessions: ApiFunction<
     ApiEndpoints["listSessions"],
     HeadersSlot<ApiEndpoints["listSessions"]>,
-    (ListedSession & ReturnedFields<S>)[]
+    (ListedSession & SessionReply)[]
   >;
 }
 
-/** `auth.api` for options with these fields. */
-export type FieldTypedApi<U extends FieldDefinitions, S extends FieldDefinitions> = Omit<
-  ServerApi,
-  keyof FieldTypedCalls<U, S>
-> &
-  FieldTypedCalls<U, S>;
+type TypedNames = keyof FieldTypedCalls<unknown, unknown, unknown, unknown, unknown>;
+
+/** `auth.api` for options with these fields (update-session takes a client's fields only, in process too). */
+export type FieldTypedApi<U extends FieldDefinitions, S extends FieldDefinitions> = Omit<ServerApi, TypedNames> &
+  FieldTypedCalls<
+    ReturnedFields<U>,
+    ReturnedFields<S>,
+    CreateFields<U>,
+    UpdateFields<U>,
+    UpdateFields<S, { input: false }>
+  >;
