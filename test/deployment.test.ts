@@ -44,16 +44,7 @@ describe.skipIf(skipped)("the image's entrypoint, twice, behind haproxy terminat
   let proxy: TlsProxy;
   let trusting: ReturnType<typeof fetchTrusting>;
 
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "gatehouse-deployment-"));
-    // The image's layout: dist/server, dist/cli and node_modules beside scripts/docker-entrypoint.sh.
-    await Promise.all([bundleInto(join(dir, "dist"), "src/main.ts"), bundleInto(join(dir, "dist"), "src/cli/main.ts")]);
-    mkdirSync(join(dir, "scripts"));
-    const entrypoint = join(dir, "scripts", "docker-entrypoint.sh");
-    copyFileSync(join(ROOT, "scripts/docker-entrypoint.sh"), entrypoint);
-    database = await freshDatabaseUrl();
-    const { pemPath, certificate } = throwawayCertificate(dir);
-    trusting = fetchTrusting(certificate);
+  async function start(entrypoint: string, pemPath: string) {
     const [proxyPort, portA, portB] = await Promise.all([freePort(), freePort(), freePort()]);
     const environment = (port: number) => ({
       NODE_ENV: "production",
@@ -79,13 +70,40 @@ describe.skipIf(skipped)("the image's entrypoint, twice, behind haproxy terminat
       pemPath,
       servers: { a: `127.0.0.1:${portA}`, b: `127.0.0.1:${portB}` },
     });
+  }
+
+  async function stop() {
+    await proxy?.close();
+    await stopProcesses(instances.map((instance) => instance.child));
+  }
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "gatehouse-deployment-"));
+    // The image's layout: dist/server, dist/cli and node_modules beside scripts/docker-entrypoint.sh.
+    await Promise.all([bundleInto(join(dir, "dist"), "src/main.ts"), bundleInto(join(dir, "dist"), "src/cli/main.ts")]);
+    mkdirSync(join(dir, "scripts"));
+    const entrypoint = join(dir, "scripts", "docker-entrypoint.sh");
+    copyFileSync(join(ROOT, "scripts/docker-entrypoint.sh"), entrypoint);
+    database = await freshDatabaseUrl();
+    const { pemPath, certificate } = throwawayCertificate(dir);
+    trusting = fetchTrusting(certificate);
+    // A port found free can be taken by another process before it is listened on: such a start is
+    // tried again on new ports (the instances must know the proxy's origin beforehand).
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await start(entrypoint, pemPath);
+        break;
+      } catch (error) {
+        await stop();
+        if (attempt === 3 || !/EADDRINUSE|Address already in use/.test(String(error))) throw error;
+      }
+    }
     // The health checks (GET /api/auth/ready) put both in the rotation.
     await eventually(async () => expect(await proxy.serverStates()).toEqual({ a: "UP", b: "UP" }), 15_000);
   }, 60_000);
 
   afterAll(async () => {
-    await proxy?.close();
-    await stopProcesses(instances.map((instance) => instance.child));
+    await stop();
     await trusting?.close();
     await database?.drop();
     if (dir) rmSync(dir, { recursive: true, force: true });

@@ -96,6 +96,27 @@ export async function startProxy(input: TlsProxyInput): Promise<TlsProxy> {
     }
     return values;
   };
+  // Up once its runtime API answers; an exit before that (a port taken meanwhile) is said with its output.
+  const exited = new Promise<never>((_, reject) =>
+    child.once("exit", (code) => reject(new Error(`haproxy exited with ${code}:\n${output}`))),
+  );
+  exited.catch(() => {});
+  const started = Date.now();
+  for (;;) {
+    const up = await Promise.race([
+      admin("show info").then(
+        () => true,
+        () => false,
+      ),
+      exited,
+    ]);
+    if (up) break;
+    if (Date.now() - started > 10_000) {
+      await stopProcesses([child]);
+      throw new Error(`haproxy did not start:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   return {
     origin: `https://localhost:${input.port}`,
     admin,
