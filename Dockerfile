@@ -1,6 +1,7 @@
 # syntax=docker/dockerfile:1
 # The service's image: built in one stage, run from node's slim image as the unprivileged `node`
 # user, on PostgreSQL and Redis (compose.yaml; docs/deployment.md, "Containers").
+# 22: of the LTS lines, the smallest resident set measured (docs/deployment.md, "Memory"); 24 works too.
 ARG NODE_VERSION=22
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build

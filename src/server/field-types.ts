@@ -32,7 +32,7 @@ interface ValueTypes {
   date: Date;
 }
 
-/** Options typed only as a record (read from a file) name no field the compiler can know. */
+/** Options typed only as a record (read from a file), or `Auth` without type arguments: no field the compiler can know. */
 type Known<F, T> = string extends keyof F ? object : T;
 
 /** A reply's fields: all but `returned: false`, null for a row written before the field existed. */
