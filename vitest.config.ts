@@ -50,9 +50,9 @@ async function announcePlan(): Promise<void> {
   const notes = [
     POSTGRES_URL
       ? postgresUp
-        ? "PostgreSQL-only tests (multi-instance, revocation feeds, pool) run in the postgres project"
+        ? "PostgreSQL-only tests (multi-instance, deployment, revocation feeds, pool) run in the postgres project"
         : `TEST_DATABASE_URL is set but nothing answers at ${new URL(POSTGRES_URL).host}: the postgres project will fail`
-      : "postgres project skipped: TEST_DATABASE_URL is not set, so the PostgreSQL-only tests (multi-instance, revocation feeds, pool) are skipped too",
+      : "postgres project skipped: TEST_DATABASE_URL is not set, so the PostgreSQL-only tests (multi-instance, deployment, revocation feeds, pool) are skipped too",
     noRedis
       ? `${noRedis}: the Redis tests (redis-rate-limit, multi-instance, revocation feeds) are skipped`
       : `Redis at ${TEST_REDIS_URL}`,

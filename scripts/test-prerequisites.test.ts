@@ -20,6 +20,8 @@ describe("npm test's prerequisites", () => {
     DNSMASQ: process.execPath,
     XMLSEC1: process.execPath,
     SAML_PYTHON: "/bin/true",
+    HAPROXY: process.execPath,
+    OPENSSL: process.execPath,
     APT_GET: aptGet,
   };
   const run = (env: Record<string, string>) => {

@@ -22,7 +22,10 @@ type AllOptional<T> = {} extends T ? true : false;
 /** A slot the call must fill when its schema requires a field, and may leave out otherwise. */
 type Slot<K extends string, T> = AllOptional<T> extends true ? { [P in K]?: T } : { [P in K]: T };
 
-type BodySlot<E> = E extends { body: infer S extends z.ZodType } ? Slot<"body", z.input<S>> : { body?: undefined };
+/** `Fields`: the app's own fields a body may carry beside the schema's (field-types.ts). */
+type BodySlot<E, Fields> = E extends { body: infer S extends z.ZodType }
+  ? Slot<"body", z.input<S> & Fields>
+  : { body?: undefined };
 type QuerySlot<E> = E extends { query: infer S extends z.ZodType }
   ? Slot<"query", QueryFields<z.input<S>>>
   : { query?: undefined };
@@ -31,7 +34,7 @@ type ParamsSlot<E extends Endpoint> = [ParamNames<E["path"]>] extends [never]
   : { params: Record<ParamNames<E["path"]>, string> };
 
 /** A call that acts for the signed-in caller needs their headers; the editor says so. */
-type HeadersSlot<E> = E extends { policy: { session: "required" | "fresh" } }
+export type HeadersSlot<E> = E extends { policy: { session: "required" | "fresh" } }
   ? { headers: RequestHeaders }
   : { headers?: RequestHeaders };
 
@@ -49,7 +52,7 @@ export interface CallOptions {
 }
 
 /** What a call of endpoint E takes: better-auth's `{ body, query, params, headers }` shape. */
-export type ApiInput<E extends Endpoint, H = HeadersSlot<E>> = BodySlot<E> &
+export type ApiInput<E extends Endpoint, H = HeadersSlot<E>, Fields = object> = BodySlot<E, Fields> &
   QuerySlot<E> &
   ParamsSlot<E> &
   H &
@@ -65,10 +68,12 @@ export type ApiReply<E extends Endpoint> = E extends { reply: infer R extends z.
 type Args<I> = AllOptional<I> extends true ? [input?: I] : [input: I];
 
 /** One `auth.api` call, typed from its endpoint's schemas. */
-export interface ApiFunction<E extends Endpoint, H = HeadersSlot<E>, R = ApiReply<E>> {
-  (input: ApiInput<E, H> & { asResponse: true }): Promise<Response>;
-  (input: ApiInput<E, H> & { returnHeaders: true; asResponse?: false }): Promise<{ headers: Headers; response: R }>;
-  (...args: Args<ApiInput<E, H> & { asResponse?: false; returnHeaders?: false }>): Promise<R>;
+export interface ApiFunction<E extends Endpoint, H = HeadersSlot<E>, R = ApiReply<E>, Fields = object> {
+  (input: ApiInput<E, H, Fields> & { asResponse: true }): Promise<Response>;
+  (
+    input: ApiInput<E, H, Fields> & { returnHeaders: true; asResponse?: false },
+  ): Promise<{ headers: Headers; response: R }>;
+  (...args: Args<ApiInput<E, H, Fields> & { asResponse?: false; returnHeaders?: false }>): Promise<R>;
 }
 
 /**

@@ -1,12 +1,13 @@
 import type { Hono } from "hono";
 import type { Registry } from "prom-client";
-import { createServerApi, type ServerApi } from "./api.js";
+import { createServerApi } from "./api.js";
 import { createHttpApp } from "./app.js";
 import type { AuthContext, OnLinkAccount } from "./context.js";
 import { argon2idHasher, type PasswordHasher, withLegacyHashes } from "./crypto/password.js";
 import { createTokenCipher, TOTP_SECRETS_PURPOSE } from "./crypto/token-cipher.js";
 import { type MailOptions, resolveMail } from "./email/delivery.js";
 import { MailOutbox } from "./email/outbox.js";
+import type { FieldDefinitions, FieldTypedApi, NoFields, ReturnedFields, SessionWithFields } from "./field-types.js";
 import { checkHooks, type DatabaseHooks, type EndpointHooks } from "./hooks.js";
 import type { AuthEnv } from "./http/env.js";
 import { consoleLogger, type Logger } from "./logger.js";
@@ -27,7 +28,11 @@ import { createOriginPredicate, normalizeOrigin } from "./trusted-origins.js";
 import { WebhookOutbox, type WebhookOutboxOptions } from "./webhooks/outbox.js";
 import { webhookSecretKey } from "./webhooks/receiver-url.js";
 
-export interface CreateAuthInput {
+/**
+ * `U` and `S`: the options' `user.additionalFields` and `session.additionalFields`, read by the
+ * compiler from the options given (field-types.ts), so `auth.api` and `auth.$Infer` carry them.
+ */
+export interface CreateAuthInput<U extends FieldDefinitions = NoFields, S extends FieldDefinitions = NoFields> {
   /** Public origin, e.g. `https://auth.example.com`; always a trusted origin. */
   baseURL: string;
   /** At least 32 characters; signs cookies and tokens. */
@@ -38,7 +43,10 @@ export interface CreateAuthInput {
    * The JSON options (docs/configuration.md); every key optional. Typed for editors; still validated at run
    * time, because they often come from a file (AUTH_CONFIG): a wrong value is a ConfigError.
    */
-  options?: AuthOptionsInput;
+  options?: AuthOptionsInput & {
+    readonly user?: { readonly additionalFields?: U };
+    readonly session?: { readonly additionalFields?: S };
+  };
   basePath?: string;
   /** Run pending migrations before answering (default true). */
   migrate?: boolean;
@@ -73,7 +81,12 @@ export interface CreateAuthInput {
   databaseHooks?: DatabaseHooks;
 }
 
-export interface Auth {
+/**
+ * What createAuth answers; `U` and `S` as in CreateAuthInput. Without type arguments it is the Auth
+ * of any options, its fields untyped: `any` rather than NoFields, since the fields make U both an
+ * input and an output, and an Auth<NoFields> would take no Auth whose fields differ.
+ */
+export interface Auth<U extends FieldDefinitions = any, S extends FieldDefinitions = any> {
   /**
    * Answers any request under the base path; mount it in any fetch-style server. `env` is the
    * server adapter's binding (@hono/node-server's carries the socket, for the client IP).
@@ -86,7 +99,12 @@ export interface Auth {
    * Every endpoint as an in-process call, better-auth's shape (`{ body, query, headers }`), plus the
    * server-only addMember and setPassword; a refused call throws AuthError (docs/server-api.md).
    */
-  readonly api: ServerApi;
+  readonly api: FieldTypedApi<U, S>;
+  /**
+   * Types only, better-auth's form (the value is an empty object): `typeof auth.$Infer.Session` is
+   * what getSession answers, with the app's own fields.
+   */
+  readonly $Infer: { readonly Session: SessionWithFields<ReturnedFields<U>, ReturnedFields<S>> };
   /**
    * The instance's Prometheus registry when options.metrics is on (null otherwise): the handler
    * answers options.metrics.path with it; an app may also merge it into its own (docs/operations.md).
@@ -100,7 +118,10 @@ export type { Logger };
 export const MIN_SECRET_LENGTH = 32;
 
 /** Builds the service: options checked, database opened and migrated, routes ready. */
-export async function createAuth(input: CreateAuthInput): Promise<Auth> {
+export async function createAuth<
+  const U extends FieldDefinitions = NoFields,
+  const S extends FieldDefinitions = NoFields,
+>(input: CreateAuthInput<U, S>): Promise<Auth<U, S>> {
   // Often built from process.env in a config module: an unset value is said in words, not a TypeError.
   if (typeof input.baseURL !== "string") throw new ConfigError("baseURL (BASE_URL) is required");
   const baseOrigin = normalizeOrigin(input.baseURL);
@@ -231,7 +252,9 @@ export async function createAuth(input: CreateAuthInput): Promise<Auth> {
     app,
     context,
     database,
-    api: createServerApi(context, app),
+    // The calls are the same for any fields; only their types name them.
+    api: createServerApi(context, app) as FieldTypedApi<U, S>,
+    $Infer: {} as Auth<U, S>["$Infer"],
     async close() {
       await stopHousekeeping();
       await mail.stop();

@@ -489,8 +489,15 @@ export const authOptionsSchema = z.strictObject({
   securityActivity: securityActivity.prefault({}),
 });
 
+/** T readonly at every level, so a value written `as const` fits (a mutable one still does). */
+type ReadonlyDeep<T> = T extends readonly (infer E)[]
+  ? readonly ReadonlyDeep<E>[]
+  : T extends object
+    ? { readonly [K in keyof T]: ReadonlyDeep<T[K]> }
+    : T;
+
 /** Options as written in AUTH_CONFIG: every key optional. */
-export type AuthOptionsInput = z.input<typeof authOptionsSchema>;
+export type AuthOptionsInput = ReadonlyDeep<z.input<typeof authOptionsSchema>>;
 
 /** Options after defaults, with the derived defaults resolved. */
 export type AuthOptions = z.output<typeof authOptionsSchema> & {

@@ -27,6 +27,8 @@ export class TestBrowser {
   constructor(
     readonly origin: string,
     readonly basePath = "/api/auth",
+    /** How requests go out: another fetch trusts a test's own TLS certificate (helpers/proxy.ts). */
+    readonly send: typeof fetch = fetch,
   ) {}
 
   /** Requests a path under the auth base path (or an absolute URL). */
@@ -50,7 +52,7 @@ export class TestBrowser {
     const cookieHeader = this.cookieHeader();
     if (cookieHeader && !headers.has("cookie")) headers.set("cookie", cookieHeader);
 
-    const response = await fetch(url, { method, headers, body, redirect: "manual" });
+    const response = await this.send(url, { method, headers, body, redirect: "manual" });
     const setCookies = response.headers.getSetCookie();
     for (const line of setCookies) this.#store(line);
     const text = await response.text();
@@ -81,7 +83,7 @@ export class TestBrowser {
 
   /** Another browser holding a copy of these cookies (a stolen copy, or the same user on another instance). */
   copyTo(origin: string = this.origin): TestBrowser {
-    const copy = new TestBrowser(origin, this.basePath);
+    const copy = new TestBrowser(origin, this.basePath, this.send);
     for (const [name, value] of this.#cookies) copy.setCookie(name, value);
     return copy;
   }

@@ -24,7 +24,8 @@ export interface InstancesInput {
   options: Record<string, unknown>;
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port nothing listens on now (another process may take it before it is used). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
@@ -62,61 +63,32 @@ async function startInstancesOnce(input: InstancesInput): Promise<{ instances: I
   const configPath = join(dir, "auth.json");
   writeFileSync(configPath, JSON.stringify({ ...input.options, trustedOrigins: origins }));
   const children: ChildProcess[] = [];
-  const started = ports.map((port, index) => {
+  const started = ports.map(async (port, index) => {
     const name = String.fromCharCode(65 + index);
-    let output = "";
-    const child = spawn(process.execPath, [main], {
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        BASE_URL: origins[0],
-        AUTH_SECRET: TEST_SECRET,
-        AUTH_CONFIG: configPath,
-        DATABASE_URL: input.databaseUrl,
-        REDIS_URL: input.redisUrl,
-        // Production refuses to start without a mail destination: no SMTP server means mail is off.
-        ...(input.smtpUrl ? { SMTP_URL: input.smtpUrl } : { MAIL_DISABLED: "1" }),
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+    const started = spawnService(name, [main], {
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      BASE_URL: origins[0]!,
+      AUTH_SECRET: TEST_SECRET,
+      AUTH_CONFIG: configPath,
+      DATABASE_URL: input.databaseUrl,
+      REDIS_URL: input.redisUrl,
+      // Production refuses to start without a mail destination: no SMTP server means mail is off.
+      ...(input.smtpUrl ? { SMTP_URL: input.smtpUrl } : { MAIL_DISABLED: "1" }),
     });
-    children.push(child);
+    children.push(started.child);
+    await started.listening;
     const instance: Instance = {
       name,
       origin: origins[index]!,
       browser: () => new TestBrowser(origins[index]!),
-      output: () => output,
+      output: started.output,
     };
-    return new Promise<Instance>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`instance ${name} did not start:\n${output}`)), START_TIMEOUT_MS);
-      const collect = (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes("Gatehouse listening")) {
-          clearTimeout(timer);
-          resolve(instance);
-        }
-      };
-      child.stdout!.on("data", collect);
-      child.stderr!.on("data", collect);
-      child.once("exit", (code) => {
-        clearTimeout(timer);
-        reject(new Error(`instance ${name} exited with ${code}:\n${output}`));
-      });
-    });
+    return instance;
   });
   const close = async () => {
-    await Promise.all(
-      children.map(
-        (child) =>
-          new Promise<void>((resolve) => {
-            if (child.exitCode !== null || child.signalCode !== null) return resolve();
-            child.once("exit", () => resolve());
-            child.kill("SIGTERM");
-            setTimeout(() => child.kill("SIGKILL"), 5000).unref();
-          }),
-      ),
-    );
+    await stopProcesses(children);
     rmSync(dir, { recursive: true, force: true });
   };
   try {
@@ -125,4 +97,58 @@ async function startInstancesOnce(input: InstancesInput): Promise<{ instances: I
     await close();
     throw error;
   }
+}
+
+/** A service process that is starting: `listening` resolves once it says so, and rejects if it exits first. */
+export interface StartingService {
+  child: ChildProcess;
+  listening: Promise<void>;
+  /** Everything the process wrote, for a failure message. */
+  output(): string;
+}
+
+/**
+ * Spawns `node <args>`, or `command` with args when given (the image's entrypoint script), with
+ * `env` over this process's environment, and watches its output for "Gatehouse listening".
+ */
+export function spawnService(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+  command: string = process.execPath,
+): StartingService {
+  let output = "";
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const listening = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`instance ${name} did not start:\n${output}`)), START_TIMEOUT_MS);
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes("Gatehouse listening")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on("data", collect);
+    child.stderr!.on("data", collect);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`instance ${name} exited with ${code}:\n${output}`));
+    });
+  });
+  return { child, listening, output: () => output };
+}
+
+/** SIGTERM, then SIGKILL after 5 s for a process that does not stop. */
+export async function stopProcesses(children: readonly ChildProcess[]): Promise<void> {
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once("exit", () => resolve());
+          child.kill("SIGTERM");
+          setTimeout(() => child.kill("SIGKILL"), 5000).unref();
+        }),
+    ),
+  );
 }

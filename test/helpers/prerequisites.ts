@@ -24,6 +24,8 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium-headless
 export const DNSMASQ = process.env.DNSMASQ ?? "/usr/sbin/dnsmasq";
 export const XMLSEC1 = process.env.XMLSEC1 ?? "/usr/bin/xmlsec1";
 export const SAML_PYTHON = process.env.SAML_PYTHON ?? "/usr/bin/python3";
+export const HAPROXY = process.env.HAPROXY ?? "/usr/sbin/haproxy";
+export const OPENSSL = process.env.OPENSSL ?? "/usr/bin/openssl";
 
 const file = (path: string) => (existsSync(path) ? null : `${path} is missing`);
 
@@ -48,6 +50,12 @@ export const PREREQUISITES = {
       (spawnSync(SAML_PYTHON, ["-c", "import saml2"], { stdio: "ignore" }).status === 0
         ? null
         : `pysaml2 is missing from ${SAML_PYTHON}`),
+  },
+  proxy: {
+    neededBy: "the deployment test (two instances behind a TLS-terminating proxy)",
+    // Only the program is used: the test runs deploy/haproxy.cfg itself, not the package's service.
+    packages: ["haproxy", "openssl"],
+    missing: () => file(HAPROXY) ?? file(OPENSSL),
   },
 } satisfies Record<string, Prerequisite>;
 
