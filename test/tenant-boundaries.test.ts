@@ -439,9 +439,25 @@ describe("who asserts identity for a connection is an owner's confirmed change (
     expect((await again.get(redirected.location)).status).toBe(302);
     expect((await again.get("/get-session")).body.user.id).toBe(pat.id);
 
+    // Owners confirming one staged change at once: it applies once; the others find none.
+    const race = await org.owner.browser.post("/sso/update-provider", { providerId: "pointed", issuer: oidc.issuer });
+    expect(race.body.pendingChange).toMatchObject({ fields: ["issuer"] });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        org.owner.browser.post("/sso/confirm-provider-change", { providerId: "pointed" }),
+      ),
+    );
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
+    expect(
+      answers.every((answer) => answer.status === 200 || answer.body.code === "NO_PENDING_CONNECTION_CHANGE"),
+    ).toBe(true);
+
     // A stale owner session may not stage such a change.
     server.clock.advance(2 * 86400);
-    const stale = await org.owner.browser.post("/sso/update-provider", { providerId: "pointed", issuer: oidc.issuer });
+    const stale = await org.owner.browser.post("/sso/update-provider", {
+      providerId: "pointed",
+      issuer: second.issuer,
+    });
     expect(stale.body.code).toBe("SESSION_NOT_FRESH");
   });
 });

@@ -8,7 +8,7 @@ import { AuthError, isAuthError } from "../../errors.js";
 import { isLoopbackHostname } from "../../loopback.js";
 import { type DB, isUniqueViolation } from "../../store/database.js";
 import { findMember, listMemberEmailsWithRole } from "../../store/members.js";
-import { findOrganization } from "../../store/organizations.js";
+import { findOrganization, lockOrganization } from "../../store/organizations.js";
 import {
   deleteSsoDomains,
   deleteSsoProviderRow,
@@ -274,6 +274,8 @@ export async function updateProvider(
   if (staged || dropsVerified) await requireFreshOwner(ctx, provider, caller);
   const now = ctx.now();
   await ctx.db.transaction().execute(async (trx) => {
+    // Under the organization's lock: a confirmation racing this staging applies one or the other whole.
+    await lockOrganization(trx, ctx.dialect, provider.organizationId);
     await updateSsoProviderRow(trx, provider.id, immediate, now);
     if (body.domain) await replaceDomains(trx, provider, body.domain, now);
     if (staged) {
@@ -375,8 +377,14 @@ export async function confirmProviderChange(
   const provider = await findManagedProvider(ctx, caller.user.id, providerId);
   await requireFreshOwner(ctx, provider, caller);
   if (!provider.pendingChange) throw new AuthError("NO_PENDING_CONNECTION_CHANGE");
-  const staged = JSON.parse(provider.pendingChange) as ProviderPatch;
+  const seen = provider.pendingChange;
+  const staged = JSON.parse(seen) as ProviderPatch;
   await ctx.db.transaction().execute(async (trx) => {
+    await lockOrganization(trx, ctx.dialect, provider.organizationId);
+    // The change the owner saw, not one staged since (nor one another owner applied meanwhile).
+    if ((await findSsoProvider(trx, providerId))?.pendingChange !== seen) {
+      throw new AuthError("NO_PENDING_CONNECTION_CHANGE");
+    }
     await updateSsoProviderRow(trx, provider.id, staged, ctx.now());
     await setPendingChange(trx, provider.id, null);
     await auditChange(ctx, trx, {
