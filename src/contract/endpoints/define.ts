@@ -30,7 +30,8 @@ export type Feature =
   | "scim"
   | "sso"
   | "securityActivity"
-  | "organizationWebhooks";
+  | "organizationWebhooks"
+  | "apiKey";
 
 /** How an endpoint is guarded and what it changes, in one place. Everything is off unless set. */
 export interface Policy {
@@ -59,6 +60,12 @@ export interface Policy {
    * invitations to the caller) or `state` (exempt, and its handler is told how the caller stands).
    */
   readonly organizationRules?: "exempt" | "state";
+  /**
+   * Whether an API key (x-api-key) may be the caller (server: services/api-keys.ts). Everywhere else
+   * a request carrying a key is refused with API_KEY_NOT_ACCEPTED: account, credential and key
+   * management routes never act for a key.
+   */
+  readonly apiKeys?: "accepted";
 }
 
 export type CredentialRule = "manage" | "reprove" | "enrol";

@@ -1,5 +1,6 @@
 import { accountEndpoints, accountFlowEndpoints } from "./account.js";
 import { adminEndpoints } from "./admin.js";
+import { apiKeyEndpoints } from "./api-keys.js";
 import type { Endpoint } from "./define.js";
 import { organizationEndpoints, teamEndpoints } from "./organization.js";
 import { passkeyEndpoints } from "./passkeys.js";
@@ -16,6 +17,7 @@ export {
   accountEndpoints,
   accountFlowEndpoints,
   adminEndpoints,
+  apiKeyEndpoints,
   organizationEndpoints,
   passkeyEndpoints,
   passwordlessEndpoints,
@@ -46,6 +48,7 @@ export const endpointAreas = {
   scim: scimEndpoints,
   sso: ssoEndpoints,
   securityActivity: securityActivityEndpoints,
+  apiKeys: apiKeyEndpoints,
 } as const;
 
 export const allEndpoints: readonly Endpoint[] = Object.values(endpointAreas).flatMap((area) => Object.values(area));

@@ -301,7 +301,8 @@ export const organizationEndpoints = {
     body: org.hasPermissionBody,
     reply: permissionReply,
     errors: [...MEMBERSHIP, "TEAM_NOT_FOUND"],
-    policy: CHANGES,
+    // A key answers with its own permissions (docs/api-keys.md).
+    policy: { ...CHANGES, apiKeys: "accepted" },
   }),
   listAuditTrail: endpoint({
     method: "GET",

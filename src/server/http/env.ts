@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
+import type { KeyCaller } from "../services/api-key-verification.js";
 import type { RequestTiming } from "./request-start.js";
 
 /** What each request carries from its start (http/request-start.ts) and its steps to the route handler. */
@@ -20,6 +21,8 @@ export interface AuthEnv {
     session?: SessionWithUser | null;
     /** When this request first read a session from the database (ms): the stamp its cookie cache carries. */
     sessionReadAt?: number;
+    /** The API key the request came with, on an endpoint that accepts keys (http/route.ts). */
+    apiKey?: KeyCaller;
   };
 }
 

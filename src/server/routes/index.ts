@@ -4,6 +4,7 @@ import { accountDeletionRoutes } from "./account-deletion.js";
 import { accountRoutes } from "./accounts.js";
 import { adminRoutes } from "./admin.js";
 import { anonymousRoutes } from "./anonymous.js";
+import { apiKeyRoutes } from "./api-keys.js";
 import { appConfigRoutes } from "./app-config.js";
 import { auditTrailRoutes } from "./audit-trail.js";
 import { coreRoutes } from "./core.js";
@@ -60,4 +61,5 @@ export function registerRoutes(route: Route, ctx: AuthContext): void {
   scimRoutes(route);
   ssoRoutes(route);
   securityActivityRoutes(route);
+  apiKeyRoutes(route);
 }

@@ -1,0 +1,159 @@
+import type { DB } from "./database.js";
+import { toBool, toDate, toDateOrNull } from "./values.js";
+
+/** An API key as stored (its digest, never the key); permissions and metadata parsed. */
+export interface ApiKeyRow {
+  id: string;
+  keyHash: string;
+  name: string | null;
+  start: string | null;
+  prefix: string | null;
+  organizationId: string | null;
+  userId: string | null;
+  createdBy: string | null;
+  enabled: boolean;
+  rateLimitEnabled: boolean;
+  rateLimitTimeWindow: number | null;
+  rateLimitMax: number | null;
+  permissions: Record<string, string[]> | null;
+  metadata: Record<string, unknown> | null;
+  expiresAt: Date | null;
+  lastRequest: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+type Raw = Omit<
+  ApiKeyRow,
+  | "enabled"
+  | "rateLimitEnabled"
+  | "permissions"
+  | "metadata"
+  | "expiresAt"
+  | "lastRequest"
+  | "createdAt"
+  | "updatedAt"
+  | "rateLimitTimeWindow"
+  | "rateLimitMax"
+> & {
+  enabled: boolean | number;
+  rateLimitEnabled: boolean | number;
+  rateLimitTimeWindow: number | string | null;
+  rateLimitMax: number | string | null;
+  permissions: string | null;
+  metadata: string | null;
+  expiresAt: Date | string | null;
+  lastRequest: Date | string | null;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+};
+
+const numberOrNull = (value: number | string | null): number | null => (value === null ? null : Number(value));
+
+function mapRow(row: Raw): ApiKeyRow {
+  return {
+    ...row,
+    enabled: toBool(row.enabled),
+    rateLimitEnabled: toBool(row.rateLimitEnabled),
+    rateLimitTimeWindow: numberOrNull(row.rateLimitTimeWindow),
+    rateLimitMax: numberOrNull(row.rateLimitMax),
+    permissions: row.permissions === null ? null : (JSON.parse(row.permissions) as Record<string, string[]>),
+    metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
+    expiresAt: toDateOrNull(row.expiresAt),
+    lastRequest: toDateOrNull(row.lastRequest),
+    createdAt: toDate(row.createdAt),
+    updatedAt: toDate(row.updatedAt),
+  };
+}
+
+const json = (value: object | null) => (value === null ? null : JSON.stringify(value));
+
+export async function insertApiKey(db: DB, row: ApiKeyRow): Promise<void> {
+  await db
+    .insertInto("apiKey")
+    .values({ ...row, permissions: json(row.permissions), metadata: json(row.metadata) })
+    .execute();
+}
+
+export async function findApiKey(db: DB, id: string): Promise<ApiKeyRow | null> {
+  const row = await db.selectFrom("apiKey").selectAll().where("id", "=", id).executeTakeFirst();
+  return row ? mapRow(row as Raw) : null;
+}
+
+/** The key whose digest this is: one read of the unique index. */
+export async function findApiKeyByHash(db: DB, keyHash: string): Promise<ApiKeyRow | null> {
+  const row = await db.selectFrom("apiKey").selectAll().where("keyHash", "=", keyHash).executeTakeFirst();
+  return row ? mapRow(row as Raw) : null;
+}
+
+export interface ApiKeyPage {
+  sortBy?: "createdAt" | "updatedAt" | "name" | "expiresAt" | "lastRequest";
+  sortDirection?: "asc" | "desc";
+  limit?: number;
+  offset?: number;
+}
+
+/** One owner's keys (an organization's or a user's), a page of them, with how many there are. */
+export async function listApiKeysOf(
+  db: DB,
+  owner: { organizationId: string } | { userId: string },
+  page: ApiKeyPage,
+): Promise<{ rows: ApiKeyRow[]; total: number }> {
+  const scoped = () =>
+    "organizationId" in owner
+      ? db.selectFrom("apiKey").where("organizationId", "=", owner.organizationId)
+      : db.selectFrom("apiKey").where("userId", "=", owner.userId);
+  let query = scoped()
+    .selectAll()
+    .orderBy(page.sortBy ?? "createdAt", page.sortDirection ?? "asc")
+    .orderBy("id");
+  if (page.limit !== undefined) query = query.limit(page.limit);
+  // SQLite takes an OFFSET only after a LIMIT.
+  if (page.offset !== undefined)
+    query = (page.limit === undefined ? query.limit(1_000_000) : query).offset(page.offset);
+  const [rows, count] = await Promise.all([
+    query.execute(),
+    scoped()
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows.map((row) => mapRow(row as Raw)), total: Number(count.n) };
+}
+
+export type ApiKeyChange = Partial<
+  Pick<
+    ApiKeyRow,
+    | "name"
+    | "enabled"
+    | "expiresAt"
+    | "metadata"
+    | "permissions"
+    | "rateLimitEnabled"
+    | "rateLimitTimeWindow"
+    | "rateLimitMax"
+    | "updatedAt"
+  >
+>;
+
+export async function updateApiKey(db: DB, id: string, change: ApiKeyChange): Promise<void> {
+  const { permissions, metadata, ...rest } = change;
+  await db
+    .updateTable("apiKey")
+    .set({
+      ...rest,
+      ...(permissions !== undefined ? { permissions: json(permissions) } : {}),
+      ...(metadata !== undefined ? { metadata: json(metadata) } : {}),
+    })
+    .where("id", "=", id)
+    .execute();
+}
+
+export async function deleteApiKey(db: DB, id: string): Promise<boolean> {
+  const result = await db.deleteFrom("apiKey").where("id", "=", id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Records a key's last use (batched by the caller: at most once a minute per key). */
+export async function touchApiKey(db: DB, id: string, at: Date): Promise<void> {
+  await db.updateTable("apiKey").set({ lastRequest: at }).where("id", "=", id).execute();
+}

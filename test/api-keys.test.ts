@@ -1,0 +1,337 @@
+import { createAuthClient } from "better-auth/client";
+import { organizationClient } from "better-auth/client/plugins";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { sha256Base64Url } from "../src/server/crypto/digest.js";
+import { PARALLEL_REQUESTS } from "./helpers/burst.js";
+import { cookieFetch } from "./helpers/cookie-fetch.js";
+import { uniqueEmail } from "./helpers/mail-flows.js";
+import { createOrganization, joinAs, verifyEmail } from "./helpers/organization.js";
+import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
+
+/**
+ * Issue 53: API keys on better-auth's apiKey wire, driven by better-auth's own client in Node, on
+ * the real server and database.
+ */
+
+/**
+ * better-auth's apiKeyClient (@better-auth/api-key/client) is not installed here; its whole effect on
+ * requests is this table of methods for paths the client cannot guess (a create with an empty body).
+ */
+const apiKeyClient = () => ({
+  id: "api-key",
+  $InferServerPlugin: {},
+  pathMethods: {
+    "/api-key/create": "POST",
+    "/api-key/delete": "POST",
+    "/api-key/delete-all-expired-api-keys": "POST",
+  } as Record<string, "GET" | "POST">,
+});
+
+let server: TestServer;
+
+const ROLES = {
+  // May make keys and read them, and holds member.update to hand on.
+  developer: { apiKey: ["create", "read"], member: ["update"] },
+};
+
+beforeAll(async () => {
+  server = await startTestServer({
+    options: {
+      organization: { enabled: true, roles: ROLES },
+      apiKey: { enabled: true, enableMetadata: true },
+      audit: { enabled: true },
+    },
+  });
+});
+afterAll(async () => {
+  await server?.close();
+});
+afterEach(() => {
+  expect(server.loggedErrors).toEqual([]);
+});
+
+function betterAuthClient(target: TestServer = server) {
+  const jar = cookieFetch();
+  const client = createAuthClient({
+    baseURL: target.origin,
+    plugins: [organizationClient(), apiKeyClient()],
+    fetchOptions: { customFetchImpl: jar, headers: { origin: target.origin } },
+  });
+  return client as typeof client & { apiKey: any };
+}
+
+/** A signed-in better-auth client whose user owns a new organization. */
+async function ownerWithOrganization(target: TestServer = server) {
+  const client = betterAuthClient(target);
+  const email = uniqueEmail("keys");
+  const signedUp = await client.signUp.email({ name: "Owner", email, password: "sturdy-pass-123" });
+  expect(signedUp.error).toBeNull();
+  const userId = signedUp.data?.user.id as string;
+  await verifyEmail(target, userId);
+  const slug = `keys-${Math.random().toString(36).slice(2, 10)}`;
+  const created = await client.organization.create({ name: "Keys Inc", slug });
+  expect(created.error).toBeNull();
+  return { client, userId, organizationId: created.data?.id as string };
+}
+
+const KEY_SHAPE = /^gk_[A-Za-z0-9]{46}$/;
+
+describe("managing keys with better-auth's client", () => {
+  it("creates an organization's key shown once, kept only as a digest; lists, gets, updates and deletes it", async () => {
+    const { client, userId, organizationId } = await ownerWithOrganization();
+    const created = await client.apiKey.create({
+      name: "ci",
+      organizationId,
+      expiresIn: 7 * 86400,
+      metadata: { team: "platform" },
+      permissions: { member: ["update"], invitation: ["create"] },
+    });
+    expect(created.error).toBeNull();
+    const key = created.data;
+    expect(key.key).toMatch(KEY_SHAPE);
+    expect(key).toMatchObject({
+      name: "ci",
+      prefix: "gk_",
+      start: key.key.slice(0, 7),
+      referenceId: organizationId,
+      organizationId,
+      createdBy: userId,
+      enabled: true,
+      metadata: { team: "platform" },
+      permissions: { member: ["update"], invitation: ["create"] },
+      configId: "default",
+    });
+    expect(new Date(key.expiresAt).getTime() - server.clock.now().getTime()).toBeCloseTo(7 * 86400 * 1000, -4);
+
+    // Stored as its digest only.
+    const row = await server.auth.database.db
+      .selectFrom("apiKey")
+      .selectAll()
+      .where("id", "=", key.id)
+      .executeTakeFirstOrThrow();
+    expect(row.keyHash).toBe(sha256Base64Url(key.key));
+    expect(JSON.stringify(row)).not.toContain(key.key);
+
+    // Never shown again.
+    const listed = await client.apiKey.list({ query: { organizationId } });
+    expect(listed.error).toBeNull();
+    expect(listed.data.total).toBe(1);
+    expect(listed.data.apiKeys.map((k: { id: string }) => k.id)).toEqual([key.id]);
+    expect(listed.data.apiKeys[0]).not.toHaveProperty("key");
+    const got = await client.apiKey.get({ query: { id: key.id } });
+    expect(got.error).toBeNull();
+    expect(got.data).not.toHaveProperty("key");
+    expect(got.data.name).toBe("ci");
+
+    // The owner's own (user) keys are another list.
+    expect((await client.apiKey.list()).data.total).toBe(0);
+
+    const updated = await client.apiKey.update({ keyId: key.id, name: "ci-2", enabled: false });
+    expect(updated.error).toBeNull();
+    expect(updated.data).toMatchObject({ id: key.id, name: "ci-2", enabled: false });
+
+    const deleted = await client.apiKey.delete({ keyId: key.id });
+    expect(deleted.error).toBeNull();
+    expect(deleted.data).toEqual({ success: true });
+    const gone = await client.apiKey.get({ query: { id: key.id } });
+    expect(gone.error?.status).toBe(404);
+    expect(gone.error?.code).toBe("KEY_NOT_FOUND");
+
+    const trail = await server.auth.database.db
+      .selectFrom("auditTrail")
+      .select(["action", "organizationId"])
+      .where("organizationId", "=", organizationId)
+      .where("action", "like", "api_key.%")
+      .orderBy("seq")
+      .execute();
+    expect(trail.map((e) => e.action)).toEqual(["api_key.created", "api_key.updated", "api_key.revoked"]);
+  });
+
+  it("gives a key only permissions its creator's role holds, and keys only to roles granted apiKey", async () => {
+    const { client, organizationId } = await ownerWithOrganization();
+    // Nothing in the built-in roles says `apiKey`: even an owner's key holds only what the owner's role does.
+    const beyond = await client.apiKey.create({ organizationId, permissions: { billing: ["charge"] } });
+    expect(beyond.error?.status).toBe(403);
+    expect(beyond.error?.code).toBe("API_KEY_PERMISSIONS_EXCEED_ROLE");
+
+    const developer = await joinAs(server, organizationId, "developer");
+    const plain = await joinAs(server, organizationId, "member");
+    const before = await server.auth.database.db.selectFrom("apiKey").select("id").execute();
+
+    const refused = await plain.browser.post("/api-key/create", { organizationId });
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe("INSUFFICIENT_API_KEY_PERMISSIONS");
+    const overreach = await developer.browser.post("/api-key/create", {
+      organizationId,
+      permissions: { member: ["update", "delete"] },
+    });
+    expect(overreach.status).toBe(403);
+    expect(overreach.body.code).toBe("API_KEY_PERMISSIONS_EXCEED_ROLE");
+    const stranger = await signUp(server);
+    const outside = await stranger.browser.post("/api-key/create", { organizationId });
+    expect(outside.status).toBe(403);
+    expect(outside.body.code).toBe("USER_NOT_MEMBER_OF_ORGANIZATION");
+    expect(await server.auth.database.db.selectFrom("apiKey").select("id").execute()).toEqual(before);
+
+    const made = await developer.browser.post("/api-key/create", {
+      organizationId,
+      permissions: { member: ["update"] },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    // The developer may read the organization's keys but not delete them.
+    expect((await developer.browser.get(`/api-key/list?organizationId=${organizationId}`)).body.total).toBe(1);
+    const notAllowed = await developer.browser.post("/api-key/delete", { keyId: made.body.id });
+    expect(notAllowed.status).toBe(403);
+    expect(notAllowed.body.code).toBe("INSUFFICIENT_API_KEY_PERMISSIONS");
+    // A stranger cannot tell the key exists.
+    expect((await stranger.browser.get(`/api-key/get?id=${made.body.id}`)).body.code).toBe("KEY_NOT_FOUND");
+  });
+
+  it("keeps server-only settings to auth.api, which may create a user's key by naming the user", async () => {
+    const person = await signUp(server);
+    for (const body of [{ rateLimitMax: 5 }, { permissions: { x: ["y"] } }, { remaining: 3 }, { userId: "other" }]) {
+      const res = await person.browser.post("/api-key/create", body);
+      expect(res.status, JSON.stringify(body)).toBeGreaterThanOrEqual(400);
+      expect(["SERVER_ONLY_PROPERTY", "UNAUTHORIZED_SESSION"]).toContain(res.body.code);
+    }
+    expect(
+      await server.auth.database.db.selectFrom("apiKey").where("userId", "=", person.user.id).selectAll().execute(),
+    ).toEqual([]);
+    const signedOut = await server.browser().post("/api-key/create", {});
+    expect(signedOut.status).toBe(401);
+    expect(signedOut.body.code).toBe("UNAUTHORIZED_SESSION");
+
+    const made = await server.auth.api.createApiKey({
+      body: { userId: person.user.id, name: "server", rateLimitMax: 5, permissions: { files: ["read"] } },
+    });
+    expect(made).toMatchObject({ referenceId: person.user.id, rateLimitMax: 5, permissions: { files: ["read"] } });
+    const mine = await person.browser.get("/api-key/list");
+    expect(mine.body.apiKeys.map((k: { id: string }) => k.id)).toEqual([made.id]);
+    // Quotas are not kept, so they are refused rather than ignored.
+    await expect(
+      server.auth.api.createApiKey({ body: { userId: person.user.id, remaining: 10 } }),
+    ).rejects.toMatchObject({ code: "API_KEY_USAGE_QUOTA_UNSUPPORTED" });
+  });
+});
+
+describe("verifying a key (auth.api.verifyApiKey)", () => {
+  it("answers valid with the key, or the reason it is not", async () => {
+    const person = await signUp(server);
+    const made = await server.auth.api.createApiKey({
+      body: { userId: person.user.id, expiresIn: 86400, permissions: { files: ["read"] } },
+    });
+    const ok = await server.auth.api.verifyApiKey({ body: { key: made.key } });
+    expect(ok).toMatchObject({ valid: true, error: null, key: { id: made.id, permissions: { files: ["read"] } } });
+    expect(ok.key).not.toHaveProperty("key");
+    expect(
+      await server.auth.api.verifyApiKey({ body: { key: made.key, permissions: { files: ["read"] } } }),
+    ).toMatchObject({ valid: true });
+    expect(
+      await server.auth.api.verifyApiKey({ body: { key: made.key, permissions: { files: ["write"] } } }),
+    ).toMatchObject({ valid: false, error: { code: "KEY_NOT_FOUND" }, key: null });
+    // A wrong character breaks the checksum; a well-formed unknown key is simply invalid.
+    const flipped = made.key.slice(0, -1) + (made.key.endsWith("A") ? "B" : "A");
+    expect(await server.auth.api.verifyApiKey({ body: { key: flipped } })).toMatchObject({
+      valid: false,
+      error: { code: "INVALID_API_KEY" },
+    });
+
+    await server.auth.api.updateApiKey({ body: { userId: person.user.id, keyId: made.id, enabled: false } });
+    expect(await server.auth.api.verifyApiKey({ body: { key: made.key } })).toMatchObject({
+      valid: false,
+      error: { code: "KEY_DISABLED" },
+    });
+    await server.auth.api.updateApiKey({ body: { userId: person.user.id, keyId: made.id, enabled: true } });
+    server.clock.advance(86400 + 1);
+    expect(await server.auth.api.verifyApiKey({ body: { key: made.key } })).toMatchObject({
+      valid: false,
+      error: { code: "KEY_EXPIRED" },
+    });
+
+    // Over HTTP it does not exist (better-auth: server only).
+    const overHttp = await person.browser.post("/api-key/verify", { key: made.key });
+    expect(overHttp.status).toBe(404);
+  });
+});
+
+describe("a key as the caller (x-api-key)", () => {
+  it("answers has-permission with the key's own permissions in its organization", async () => {
+    const { client, organizationId } = await ownerWithOrganization();
+    const created = await client.apiKey.create({ organizationId, permissions: { member: ["update"] } });
+    const key = created.data.key as string;
+    const caller = server.browser();
+    const ask = (body: object) =>
+      caller.request("/organization/has-permission", { body, headers: { "x-api-key": key } });
+
+    const yes = await ask({ permissions: { member: ["update"] } });
+    expect(yes.status, JSON.stringify(yes.body)).toBe(200);
+    expect(yes.body).toEqual({ error: null, success: true });
+    expect((await ask({ permissions: { member: ["delete"] } })).body).toEqual({ error: null, success: false });
+    expect((await ask({ organizationId, permissions: { member: ["update"] } })).body.success).toBe(true);
+    const other = await createOrganization(server);
+    const elsewhere = await ask({ organizationId: other.organizationId, permissions: { member: ["update"] } });
+    expect(elsewhere.status).toBe(403);
+
+    const bad = await caller.request("/organization/has-permission", {
+      body: { permissions: { member: ["update"] } },
+      headers: { "x-api-key": `${key.slice(0, -1)}x` },
+    });
+    expect(bad.status).toBe(401);
+    expect(bad.body.code).toBe("INVALID_API_KEY");
+  });
+
+  it("is refused on account, credential and key-management routes", async () => {
+    const { client, organizationId } = await ownerWithOrganization();
+    const key = (await client.apiKey.create({ organizationId, permissions: { member: ["update"] } })).data
+      .key as string;
+    const caller = server.browser();
+    const headers = { "x-api-key": key };
+    for (const [path, body] of [
+      ["/list-sessions", undefined],
+      ["/change-password", { currentPassword: "x", newPassword: "sturdy-pass-456" }],
+      ["/api-key/create", { organizationId }],
+      ["/organization/get-full-organization", undefined],
+      ["/sign-in/email", { email: "a@example.com", password: "whatever-123" }],
+    ] as const) {
+      const res = await caller.request(path, { body, headers });
+      expect(res.status, path).toBe(403);
+      expect(res.body.code, path).toBe("API_KEY_NOT_ACCEPTED");
+    }
+  });
+
+  it(`lets exactly the key's limit through of ${PARALLEL_REQUESTS} parallel requests, then 429 with Retry-After`, async () => {
+    const { userId, organizationId } = await ownerWithOrganization();
+    const limit = Math.floor(PARALLEL_REQUESTS / 3);
+    const made = await server.auth.api.createApiKey({
+      body: {
+        userId,
+        organizationId,
+        rateLimitMax: limit,
+        rateLimitTimeWindow: 60_000,
+        permissions: { member: ["update"] },
+      },
+    });
+    const caller = server.browser();
+    const results = await Promise.all(
+      Array.from({ length: PARALLEL_REQUESTS }, () =>
+        caller.request("/organization/has-permission", {
+          body: { permissions: { member: ["update"] } },
+          headers: { "x-api-key": made.key },
+        }),
+      ),
+    );
+    const passed = results.filter((r) => r.status === 200);
+    const limited = results.filter((r) => r.status === 429);
+    expect(passed.length).toBe(limit);
+    expect(limited.length).toBe(PARALLEL_REQUESTS - limit);
+    expect(limited[0]?.body.code).toBe("RATE_LIMITED");
+    expect(Number(limited[0]?.headers.get("retry-after"))).toBeGreaterThan(0);
+    // The window ends: the key works again.
+    server.clock.advance(61);
+    const again = await caller.request("/organization/has-permission", {
+      body: { permissions: { member: ["update"] } },
+      headers: { "x-api-key": made.key },
+    });
+    expect(again.status).toBe(200);
+  });
+});
