@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { sha256Base64Url } from "../src/server/crypto/digest.js";
 import { PARALLEL_REQUESTS } from "./helpers/burst.js";
 import { cookieFetch } from "./helpers/cookie-fetch.js";
+import { dialectUnderTest } from "./helpers/database.js";
 import { uniqueEmail } from "./helpers/mail-flows.js";
 import { createOrganization, joinAs, verifyEmail } from "./helpers/organization.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
@@ -334,4 +335,99 @@ describe("a key as the caller (x-api-key)", () => {
     });
     expect(again.status).toBe(200);
   });
+});
+
+describe("verification from memory, revoked everywhere at once", () => {
+  const OPTIONS = {
+    organization: { enabled: true },
+    apiKey: { enabled: true },
+    // The revocation feed between instances runs with the cookie cache (services/revocations.ts).
+    session: { cookieCache: { enabled: true, maxAge: 300 } },
+  };
+
+  async function keyFor(target: TestServer) {
+    const { userId, organizationId } = await ownerWithOrganization(target);
+    const made = await target.auth.api.createApiKey({
+      body: { userId, organizationId, permissions: { member: ["update"] } },
+    });
+    return { userId, organizationId, key: made.key as string, id: made.id as string };
+  }
+
+  const ask = (target: TestServer, key: string) =>
+    target.browser().request("/organization/has-permission", {
+      body: { permissions: { member: ["update"] } },
+      headers: { "x-api-key": key },
+    });
+
+  it("answers a known key without reading the database, and stops the moment it is revoked", async () => {
+    const one = await startTestServer({ options: OPTIONS });
+    try {
+      const { key, id, userId } = await keyFor(one);
+      expect((await ask(one, key)).status).toBe(200);
+      const before = one.queryCount();
+      expect((await ask(one, key)).status).toBe(200);
+      expect(one.queryCount()).toBe(before);
+      await one.auth.api.updateApiKey({ body: { userId, keyId: id, enabled: false } });
+      const refused = await ask(one, key);
+      expect(refused.status).toBe(401);
+      expect(refused.body.code).toBe("KEY_DISABLED");
+    } finally {
+      await one.close();
+    }
+  });
+
+  it.runIf(dialectUnderTest() === "postgres")(
+    "a key revoked or whose organization is deleted on one instance is refused on another within a second",
+    async () => {
+      const a = await startTestServer({ options: OPTIONS });
+      const b = await startTestServer({ options: OPTIONS, shareDatabaseWith: a });
+      try {
+        const first = await keyFor(a);
+        const second = await keyFor(a);
+        // B holds both keys in memory.
+        for (const key of [first.key, second.key]) {
+          expect((await ask(b, key)).status).toBe(200);
+          expect((await ask(b, key)).status).toBe(200);
+        }
+        await a.auth.api.deleteApiKey({
+          body: { keyId: first.id },
+          headers: await sessionHeaders(a, first.userId),
+        });
+        await expectRefusedWithin(b, first.key, 1000);
+        const owner = await sessionHeaders(a, second.userId);
+        await a.auth.api.deleteOrganization({ body: { organizationId: second.organizationId }, headers: owner });
+        await expectRefusedWithin(b, second.key, 1000);
+        expect(b.loggedErrors).toEqual([]);
+      } finally {
+        await b.close();
+        await a.close();
+      }
+    },
+  );
+
+  async function expectRefusedWithin(target: TestServer, key: string, ms: number) {
+    const started = Date.now();
+    for (;;) {
+      const res = await ask(target, key);
+      if (res.status === 401) return;
+      expect(res.status).toBe(200);
+      if (Date.now() - started > ms) throw new Error(`still accepted after ${ms} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  /** Headers carrying a fresh session of the user (for auth.api calls that need one). */
+  async function sessionHeaders(target: TestServer, userId: string): Promise<Headers> {
+    const email = (
+      await target.auth.database.db
+        .selectFrom("user")
+        .select("email")
+        .where("id", "=", userId)
+        .executeTakeFirstOrThrow()
+    ).email;
+    const browser = target.browser();
+    const res = await browser.post("/sign-in/email", { email, password: "sturdy-pass-123" });
+    expect(res.status).toBe(200);
+    return new Headers({ cookie: res.setCookies.map((c) => c.split(";")[0]).join("; ") });
+  }
 });
