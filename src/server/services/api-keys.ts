@@ -220,6 +220,7 @@ export async function createApiKey(
     await insertApiKey(trx, row);
     await auditChange(ctx, trx, {
       organizationId: row.organizationId ?? undefined,
+      subjectId: row.userId ?? undefined,
       details: { apiKeyId: row.id, name: row.name, start: row.start, permissions: row.permissions },
     });
   });
@@ -274,6 +275,7 @@ export async function updateApiKey(
     await updateApiKeyRow(trx, found.id, change);
     await auditChange(ctx, trx, {
       organizationId: found.organizationId ?? undefined,
+      subjectId: found.userId ?? undefined,
       details: {
         apiKeyId: found.id,
         changed: Object.keys(change)
@@ -293,6 +295,7 @@ export async function deleteApiKey(ctx: AuthContext, userId: string, keyId: stri
     if (!(await deleteApiKeyRow(trx, found.id))) throw new AuthError("KEY_NOT_FOUND");
     await auditChange(ctx, trx, {
       organizationId: found.organizationId ?? undefined,
+      subjectId: found.userId ?? undefined,
       details: { apiKeyId: found.id, name: found.name, start: found.start },
     });
   });
