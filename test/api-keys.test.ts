@@ -215,6 +215,45 @@ describe("managing keys with better-auth's client", () => {
   });
 });
 
+describe("rotating a key", () => {
+  it("issues a new key for the same row and keeps the old one working for the grace period only", async () => {
+    const { client, organizationId } = await ownerWithOrganization();
+    const created = (await client.apiKey.create({ organizationId, permissions: { member: ["update"] } })).data;
+    const valid = async (key: string) => (await server.auth.api.verifyApiKey({ body: { key } })).valid;
+    expect(await valid(created.key)).toBe(true);
+
+    const rotated = await client.$fetch("/api-key/rotate", {
+      method: "POST",
+      body: { keyId: created.id, gracePeriod: 60 },
+    });
+    expect(rotated.error).toBeNull();
+    const next = rotated.data as { id: string; key: string; start: string };
+    expect(next.id).toBe(created.id);
+    expect(next.key).toMatch(KEY_SHAPE);
+    expect(next.key).not.toBe(created.key);
+    expect(await valid(next.key)).toBe(true);
+    expect(await valid(created.key)).toBe(true);
+    server.clock.advance(61);
+    expect(await valid(created.key)).toBe(false);
+    expect(await valid(next.key)).toBe(true);
+
+    // Without a grace period the replaced key stops at once.
+    const last = (
+      await client.$fetch("/api-key/rotate", { method: "POST", body: { keyId: created.id, gracePeriod: 0 } })
+    ).data as { key: string };
+    expect(await valid(next.key)).toBe(false);
+    expect(await valid(last.key)).toBe(true);
+
+    const actions = await server.auth.database.db
+      .selectFrom("auditTrail")
+      .select("action")
+      .where("organizationId", "=", organizationId)
+      .where("action", "=", "api_key.rotated")
+      .execute();
+    expect(actions).toHaveLength(2);
+  });
+});
+
 describe("verifying a key (auth.api.verifyApiKey)", () => {
   it("answers valid with the key, or the reason it is not", async () => {
     const person = await signUp(server);
@@ -279,6 +318,29 @@ describe("a key as the caller (x-api-key)", () => {
     });
     expect(bad.status).toBe(401);
     expect(bad.body.code).toBe("INVALID_API_KEY");
+  });
+
+  it("is taken from Authorization: Bearer only with apiKey.bearer, and only when it has a key's checksum", async () => {
+    const bearer = await startTestServer({
+      options: { organization: { enabled: true }, apiKey: { enabled: true, bearer: true } },
+    });
+    try {
+      const { client, organizationId } = await ownerWithOrganization(bearer);
+      const key = (await client.apiKey.create({ organizationId, permissions: { member: ["update"] } })).data.key;
+      const ask = (target: TestServer, authorization: string) =>
+        target.browser().request("/organization/has-permission", {
+          body: { permissions: { member: ["update"] } },
+          headers: { authorization },
+        });
+      expect((await ask(bearer, `Bearer ${key}`)).body).toEqual({ error: null, success: true });
+      // Not a key: left to the session machinery, which knows no such session.
+      expect((await ask(bearer, "Bearer not-a-key")).status).toBe(401);
+      // Off by default: the header is not read for keys.
+      expect((await ask(server, `Bearer ${key}`)).status).toBe(401);
+      expect(bearer.loggedErrors).toEqual([]);
+    } finally {
+      await bearer.close();
+    }
   });
 
   it("is refused on account, credential and key-management routes", async () => {

@@ -76,6 +76,17 @@ export const listApiKeysQuery = z.object({
   sortDirection: z.enum(["asc", "desc"]).optional(),
 });
 
+/** Ours: a new key for the row; the replaced one works for `gracePeriod` seconds (default: the option). */
+export const rotateApiKeyBody = z.object({
+  keyId: id,
+  gracePeriod: z
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 86400)
+    .optional(),
+});
+
 export const verifyApiKeyBody = z.object({
   configId: z.string().max(64).optional(),
   key: z.string().min(1).max(1024),

@@ -61,6 +61,7 @@ export const AUDIT_ACTIONS = [
   "organization.scim_group_mapping_updated",
   "api_key.created",
   "api_key.updated",
+  "api_key.rotated",
   "api_key.revoked",
   "directory.user_provisioned",
   "directory.user_updated",

@@ -492,6 +492,13 @@ const apiKey = z.strictObject({
       maxExpiresIn: z.number().min(0).default(365),
     })
     .prefault({}),
+  /** Seconds a rotated key's replaced key keeps working unless the rotation says otherwise (0: none). */
+  rotationGracePeriod: z
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 86400)
+    .default(86400),
   /** Each key's requests per window, shared by every instance through the rate-limit store. */
   rateLimit: z
     .strictObject({

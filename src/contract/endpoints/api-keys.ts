@@ -6,6 +6,7 @@ import {
   deleteApiKeyBody,
   getApiKeyQuery,
   listApiKeysQuery,
+  rotateApiKeyBody,
   updateApiKeyBody,
   verifyApiKeyBody,
   verifyApiKeyReply,
@@ -65,6 +66,15 @@ export const apiKeyEndpoints = {
     reply: apiKeyModel,
     errors: ["UNAUTHORIZED_SESSION", "KEY_NOT_FOUND", "NO_VALUES_TO_UPDATE", ...OWNERSHIP, ...SETTINGS],
     policy: { feature: "apiKey" },
+  }),
+  rotateApiKey: endpoint({
+    method: "POST",
+    path: "/api-key/rotate",
+    summary: "Ours: a new key for an API key, the old one kept working for a grace period; shown only in this reply",
+    body: rotateApiKeyBody,
+    reply: createdApiKeyModel,
+    errors: ["KEY_NOT_FOUND", ...OWNERSHIP],
+    policy: { session: "required", feature: "apiKey", credentials: "manage" },
   }),
   deleteApiKey: endpoint({
     method: "POST",

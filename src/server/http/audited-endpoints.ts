@@ -131,6 +131,7 @@ const declarations: [Endpoint, AuditDeclaration][] = [
   [m.stopImpersonating, { action: "admin.impersonation_stopped" }],
   [apiKeyEndpoints.createApiKey, { action: "api_key.created" }],
   [apiKeyEndpoints.updateApiKey, { action: "api_key.updated" }],
+  [apiKeyEndpoints.rotateApiKey, { action: "api_key.rotated" }],
   [apiKeyEndpoints.deleteApiKey, { action: "api_key.revoked" }],
   [securityActivityEndpoints.secureAccount, { action: "session.revoked_all", details: { method: "secure-account" } }],
 ];

@@ -13,6 +13,7 @@ import {
   type KeyManager,
   keyView,
   listApiKeys,
+  rotateApiKey,
   updateApiKey,
 } from "../services/api-keys.js";
 import { guardCredentialChange } from "../services/credential-guard.js";
@@ -33,6 +34,8 @@ export function apiKeyRoutes(route: Route): void {
   route(k.listApiKeys, (c, { query, caller }) => listApiKeys(c.get("auth"), caller.user.id, query));
 
   route(k.updateApiKey, async (c, { body }) => updateApiKey(c.get("auth"), await managerOf(c), body));
+
+  route(k.rotateApiKey, (c, { body, caller }) => rotateApiKey(c.get("auth"), caller.user.id, body));
 
   route(k.deleteApiKey, async (c, { body, caller }) => {
     await deleteApiKey(c.get("auth"), caller.user.id, body.keyId);

@@ -57,7 +57,7 @@ async function lookUp(ctx: AuthContext, key: string): Promise<ApiKeyRow | null> 
   const cache = cacheOf(ctx);
   const nowMs = ctx.now().getTime();
   const cached = cache?.get(hash);
-  if (cached && trusted(ctx, cached, nowMs)) return cached.row;
+  if (cached && trusted(ctx, cached, nowMs)) return current(cached.row, hash, nowMs);
   const row = await findApiKeyByHash(ctx.db, hash);
   if (cache) {
     if (!row) cache.delete(hash);
@@ -66,7 +66,14 @@ async function lookUp(ctx: AuthContext, key: string): Promise<ApiKeyRow | null> 
       cache.set(hash, { row, readAtMs: nowMs });
     }
   }
-  return row;
+  return row && current(row, hash, nowMs);
+}
+
+/** The row if `hash` is its key's, or its replaced key's within the grace period; else null. */
+function current(row: ApiKeyRow, hash: string, nowMs: number): ApiKeyRow | null {
+  if (row.keyHash === hash) return row;
+  const graceEnds = row.previousKeyExpiresAt?.getTime() ?? 0;
+  return row.previousKeyHash === hash && nowMs < graceEnds ? row : null;
 }
 
 /** Refuses every instance's copy of the key (call after the change has committed). */

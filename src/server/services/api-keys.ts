@@ -11,6 +11,7 @@ import {
   findApiKey,
   insertApiKey,
   listApiKeysOf,
+  rotateApiKeyHash,
   updateApiKey as updateApiKeyRow,
 } from "../store/api-keys.js";
 import { findMember } from "../store/members.js";
@@ -199,6 +200,8 @@ export async function createApiKey(
   const row: ApiKeyRow = {
     id: newId(),
     keyHash: sha256Base64Url(key),
+    previousKeyHash: null,
+    previousKeyExpiresAt: null,
     name: input.name ?? null,
     start: startOf(key, prefix),
     prefix: prefix === "" ? null : prefix,
@@ -287,6 +290,48 @@ export async function updateApiKey(
   // Every instance drops its copy: a disabled key, a shorter life or fewer permissions hold at once.
   await forgetApiKey(ctx, found);
   return keyView({ ...found, ...change } as ApiKeyRow);
+}
+
+/**
+ * A new key for the same row (its id, owner, permissions and limits stay), shown once. The replaced
+ * key keeps working for `gracePeriod` seconds so a deployment can move over; only the latest replaced
+ * key is kept, so rotating again ends an earlier grace period at once.
+ */
+export async function rotateApiKey(
+  ctx: AuthContext,
+  userId: string,
+  input: { keyId: string; gracePeriod?: number },
+): Promise<ApiKey & { key: string }> {
+  const found = await keyFor(ctx, userId, input.keyId, "update");
+  const prefix = found.prefix ?? "";
+  const key = newKeyText(prefix);
+  const now = ctx.now();
+  const grace = input.gracePeriod ?? ctx.options.apiKey.rotationGracePeriod;
+  const change = {
+    keyHash: sha256Base64Url(key),
+    start: startOf(key, prefix),
+    previousKeyHash: grace > 0 ? found.keyHash : null,
+    graceUntil: grace > 0 ? secondsFromNow(ctx, grace) : null,
+    at: now,
+  };
+  await ctx.db.transaction().execute(async (trx) => {
+    await rotateApiKeyHash(trx, found.id, change);
+    await auditChange(ctx, trx, {
+      organizationId: found.organizationId ?? undefined,
+      subjectId: found.userId ?? undefined,
+      details: { apiKeyId: found.id, start: change.start, gracePeriod: grace },
+    });
+  });
+  await forgetApiKey(ctx, found);
+  const row: ApiKeyRow = {
+    ...found,
+    keyHash: change.keyHash,
+    start: change.start,
+    previousKeyHash: change.previousKeyHash,
+    previousKeyExpiresAt: change.graceUntil,
+    updatedAt: now,
+  };
+  return { ...keyView(row), key };
 }
 
 export async function deleteApiKey(ctx: AuthContext, userId: string, keyId: string): Promise<void> {

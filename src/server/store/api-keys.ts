@@ -5,6 +5,8 @@ import { toBool, toDate, toDateOrNull } from "./values.js";
 export interface ApiKeyRow {
   id: string;
   keyHash: string;
+  previousKeyHash: string | null;
+  previousKeyExpiresAt: Date | null;
   name: string | null;
   start: string | null;
   prefix: string | null;
@@ -26,6 +28,7 @@ export interface ApiKeyRow {
 type Raw = Omit<
   ApiKeyRow,
   | "enabled"
+  | "previousKeyExpiresAt"
   | "rateLimitEnabled"
   | "permissions"
   | "metadata"
@@ -37,6 +40,7 @@ type Raw = Omit<
   | "rateLimitMax"
 > & {
   enabled: boolean | number;
+  previousKeyExpiresAt: Date | string | null;
   rateLimitEnabled: boolean | number;
   rateLimitTimeWindow: number | string | null;
   rateLimitMax: number | string | null;
@@ -60,6 +64,7 @@ function mapRow(row: Raw): ApiKeyRow {
     permissions: row.permissions === null ? null : (JSON.parse(row.permissions) as Record<string, string[]>),
     metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
     expiresAt: toDateOrNull(row.expiresAt),
+    previousKeyExpiresAt: toDateOrNull(row.previousKeyExpiresAt),
     lastRequest: toDateOrNull(row.lastRequest),
     createdAt: toDate(row.createdAt),
     updatedAt: toDate(row.updatedAt),
@@ -80,10 +85,36 @@ export async function findApiKey(db: DB, id: string): Promise<ApiKeyRow | null> 
   return row ? mapRow(row as Raw) : null;
 }
 
-/** The key whose digest this is: one read of the unique index. */
+/**
+ * The key whose digest this is, or whose replaced key's digest it is (the caller checks the grace
+ * period): one read of the two unique indexes.
+ */
 export async function findApiKeyByHash(db: DB, keyHash: string): Promise<ApiKeyRow | null> {
-  const row = await db.selectFrom("apiKey").selectAll().where("keyHash", "=", keyHash).executeTakeFirst();
+  const row = await db
+    .selectFrom("apiKey")
+    .selectAll()
+    .where((eb) => eb.or([eb("keyHash", "=", keyHash), eb("previousKeyHash", "=", keyHash)]))
+    .executeTakeFirst();
   return row ? mapRow(row as Raw) : null;
+}
+
+/** Replaces the key's digest, keeping the old one valid until `graceUntil` (null: not at all). */
+export async function rotateApiKeyHash(
+  db: DB,
+  id: string,
+  change: { keyHash: string; start: string; previousKeyHash: string | null; graceUntil: Date | null; at: Date },
+): Promise<void> {
+  await db
+    .updateTable("apiKey")
+    .set({
+      keyHash: change.keyHash,
+      start: change.start,
+      previousKeyHash: change.previousKeyHash,
+      previousKeyExpiresAt: change.graceUntil,
+      updatedAt: change.at,
+    })
+    .where("id", "=", id)
+    .execute();
 }
 
 export interface ApiKeyPage {

@@ -268,6 +268,9 @@ export interface ApiKeyTable {
   id: string;
   /** SHA-256 of the key, base64url: the key itself is shown once and never kept. */
   keyHash: string;
+  /** After a rotation, the replaced key's digest: still accepted until previousKeyExpiresAt. */
+  previousKeyHash: string | null;
+  previousKeyExpiresAt: NullableTimestamp;
   name: string | null;
   /** The key's first characters, to tell keys apart on a screen. */
   start: string | null;

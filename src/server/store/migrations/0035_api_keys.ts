@@ -15,6 +15,9 @@ export function apiKeysMigration(dialect: DialectName): Migration {
         .createTable("apiKey")
         .addColumn("id", "text", (c) => c.primaryKey())
         .addColumn("keyHash", "text", (c) => c.notNull().unique())
+        // After a rotation: the replaced key's digest, valid until previousKeyExpiresAt (the grace period).
+        .addColumn("previousKeyHash", "text", (c) => c.unique())
+        .addColumn("previousKeyExpiresAt", t.timestamp)
         .addColumn("name", "text")
         .addColumn("start", "text")
         .addColumn("prefix", "text")
