@@ -1,12 +1,16 @@
 import { createAuthClient } from "better-auth/client";
 import { organizationClient } from "better-auth/client/plugins";
+import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { sha256Base64Url } from "../src/server/crypto/digest.js";
+import { randomString } from "../src/server/crypto/random.js";
+import { RedisRateLimitStore } from "../src/server/store/redis-rate-limit-store.js";
 import { PARALLEL_REQUESTS } from "./helpers/burst.js";
 import { cookieFetch } from "./helpers/cookie-fetch.js";
 import { dialectUnderTest } from "./helpers/database.js";
 import { uniqueEmail } from "./helpers/mail-flows.js";
 import { createOrganization, joinAs, verifyEmail } from "./helpers/organization.js";
+import { redisUnavailable, TEST_REDIS_URL } from "./helpers/redis.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
 
 /**
@@ -314,7 +318,7 @@ describe("a key as the caller (x-api-key)", () => {
 
     const bad = await caller.request("/organization/has-permission", {
       body: { permissions: { member: ["update"] } },
-      headers: { "x-api-key": `${key.slice(0, -1)}x` },
+      headers: { "x-api-key": `${key.slice(0, -1)}${key.endsWith("x") ? "y" : "x"}` },
     });
     expect(bad.status).toBe(401);
     expect(bad.body.code).toBe("INVALID_API_KEY");
@@ -492,4 +496,48 @@ describe("verification from memory, revoked everywhere at once", () => {
     expect(res.status).toBe(200);
     return new Headers({ cookie: res.setCookies.map((c) => c.split(";")[0]).join("; ") });
   }
+});
+
+const noRedis = await redisUnavailable();
+
+describe.skipIf(noRedis)("a key's limit shared by two instances through Redis", () => {
+  it(`lets exactly the limit through of ${PARALLEL_REQUESTS} parallel requests spread over both`, async () => {
+    const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+    const keyPrefix = `gatehouse-test:${randomString(8)}:`;
+    const options = { organization: { enabled: true }, apiKey: { enabled: true } };
+    const a = await startTestServer({
+      options,
+      shareable: true,
+      extra: { rateLimitStore: new RedisRateLimitStore(redis, { keyPrefix }) },
+    });
+    const b = await startTestServer({
+      options,
+      shareDatabaseWith: a,
+      extra: { rateLimitStore: new RedisRateLimitStore(redis, { keyPrefix }) },
+    });
+    try {
+      const { userId, organizationId } = await ownerWithOrganization(a);
+      const limit = Math.floor(PARALLEL_REQUESTS / 3);
+      const made = await a.auth.api.createApiKey({
+        body: { userId, organizationId, rateLimitMax: limit, permissions: { member: ["update"] } },
+      });
+      const results = await Promise.all(
+        Array.from({ length: PARALLEL_REQUESTS }, (_, i) =>
+          (i % 2 === 0 ? a : b).browser().request("/organization/has-permission", {
+            body: { permissions: { member: ["update"] } },
+            headers: { "x-api-key": made.key },
+          }),
+        ),
+      );
+      expect(results.filter((r) => r.status === 200)).toHaveLength(limit);
+      expect(results.filter((r) => r.status === 429)).toHaveLength(PARALLEL_REQUESTS - limit);
+      expect([...a.loggedErrors, ...b.loggedErrors]).toEqual([]);
+    } finally {
+      await b.close();
+      await a.close();
+      const keys = await redis.keys(`${keyPrefix}*`);
+      if (keys.length > 0) await redis.del(...keys);
+      redis.disconnect();
+    }
+  });
 });
