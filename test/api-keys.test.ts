@@ -292,6 +292,17 @@ describe("verifying a key (auth.api.verifyApiKey)", () => {
       error: { code: "KEY_EXPIRED" },
     });
 
+    // A user's key stops while its user is banned.
+    server.clock.advance(-(86400 + 1));
+    const db = server.auth.database.db;
+    await db.updateTable("user").set({ banned: true }).where("id", "=", person.user.id).execute();
+    expect(await server.auth.api.verifyApiKey({ body: { key: made.key } })).toMatchObject({
+      valid: false,
+      error: { code: "BANNED_USER" },
+    });
+    await db.updateTable("user").set({ banned: false }).where("id", "=", person.user.id).execute();
+    expect((await server.auth.api.verifyApiKey({ body: { key: made.key } })).valid).toBe(true);
+
     // Over HTTP it does not exist (better-auth: server only).
     const overHttp = await person.browser.post("/api-key/verify", { key: made.key });
     expect(overHttp.status).toBe(404);

@@ -2,7 +2,7 @@ import type { SessionWithUser } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
 import { AuthError } from "../errors.js";
-import { type ApiKeyRow, findApiKeyByHash, touchApiKey } from "../store/api-keys.js";
+import { type ApiKeyInUse, type ApiKeyRow, findApiKeyByHash, touchApiKey } from "../store/api-keys.js";
 import { hasKeyChecksum } from "./api-key-format.js";
 import { someGrantAllows } from "./permissions.js";
 
@@ -18,7 +18,7 @@ const keySubject = (id: string) => `apiKey:${id}`;
 export const keyOwnerSubject = (ownerId: string) => `apiKeyOwner:${ownerId}`;
 
 interface Cached {
-  row: ApiKeyRow;
+  row: ApiKeyInUse;
   readAtMs: number;
 }
 
@@ -51,7 +51,7 @@ function trusted(ctx: AuthContext, entry: Cached, nowMs: number): boolean {
 }
 
 /** The stored key for this text, or null; from memory when a trusted copy is held. */
-async function lookUp(ctx: AuthContext, key: string): Promise<ApiKeyRow | null> {
+async function lookUp(ctx: AuthContext, key: string): Promise<ApiKeyInUse | null> {
   if (!hasKeyChecksum(key)) return null;
   const hash = sha256Base64Url(key);
   const cache = cacheOf(ctx);
@@ -70,7 +70,7 @@ async function lookUp(ctx: AuthContext, key: string): Promise<ApiKeyRow | null> 
 }
 
 /** The row if `hash` is its key's, or its replaced key's within the grace period; else null. */
-function current(row: ApiKeyRow, hash: string, nowMs: number): ApiKeyRow | null {
+function current(row: ApiKeyInUse, hash: string, nowMs: number): ApiKeyInUse | null {
   if (row.keyHash === hash) return row;
   const graceEnds = row.previousKeyExpiresAt?.getTime() ?? 0;
   return row.previousKeyHash === hash && nowMs < graceEnds ? row : null;
@@ -120,10 +120,14 @@ export async function authenticateApiKey(
   ctx: AuthContext,
   key: string,
   permissions?: Record<string, readonly string[]>,
-): Promise<ApiKeyRow> {
+): Promise<KeyCaller> {
   const row = await lookUp(ctx, key);
   if (!row) throw new AuthError("INVALID_API_KEY");
   if (!row.enabled) throw new AuthError("KEY_DISABLED");
+  // A banned user's keys stop with the user's sessions (the ban revokes those, dropping cached copies).
+  if (row.ownerBanned && (row.ownerBanExpires === null || row.ownerBanExpires.getTime() > ctx.now().getTime())) {
+    throw new AuthError("BANNED_USER");
+  }
   if (row.expiresAt && ctx.now().getTime() > row.expiresAt.getTime()) throw new AuthError("KEY_EXPIRED");
   if (permissions && !keyAllows(row, permissions)) throw new AuthError("KEY_NOT_FOUND", { status: 401 });
   await claimRequest(ctx, row);
@@ -137,7 +141,7 @@ export function keyAllows(row: ApiKeyRow, request: Record<string, readonly strin
 }
 
 /** A key as the caller of a request (http/route.ts sets it for endpoints that accept keys). */
-export type KeyCaller = ApiKeyRow;
+export type KeyCaller = ApiKeyInUse;
 
 /** Far enough that a key without an expiry never looks expired to code reading a session's. */
 const NEVER = new Date("9999-12-31T00:00:00.000Z");

@@ -85,17 +85,31 @@ export async function findApiKey(db: DB, id: string): Promise<ApiKeyRow | null> 
   return row ? mapRow(row as Raw) : null;
 }
 
+/** A key as a request uses it: with its owning user's ban (a user's key stops with its user). */
+export interface ApiKeyInUse extends ApiKeyRow {
+  ownerBanned: boolean;
+  ownerBanExpires: Date | null;
+}
+
 /**
  * The key whose digest this is, or whose replaced key's digest it is (the caller checks the grace
- * period): one read of the two unique indexes.
+ * period), with its owning user's ban: one read of the two unique indexes.
  */
-export async function findApiKeyByHash(db: DB, keyHash: string): Promise<ApiKeyRow | null> {
+export async function findApiKeyByHash(db: DB, keyHash: string): Promise<ApiKeyInUse | null> {
   const row = await db
     .selectFrom("apiKey")
-    .selectAll()
-    .where((eb) => eb.or([eb("keyHash", "=", keyHash), eb("previousKeyHash", "=", keyHash)]))
+    .leftJoin("user", "user.id", "apiKey.userId")
+    .selectAll("apiKey")
+    .select(["user.banned as ownerBanned", "user.banExpires as ownerBanExpires"])
+    .where((eb) => eb.or([eb("apiKey.keyHash", "=", keyHash), eb("apiKey.previousKeyHash", "=", keyHash)]))
     .executeTakeFirst();
-  return row ? mapRow(row as Raw) : null;
+  if (!row) return null;
+  const { ownerBanned, ownerBanExpires, ...key } = row;
+  return {
+    ...mapRow(key as Raw),
+    ownerBanned: ownerBanned === null ? false : toBool(ownerBanned),
+    ownerBanExpires: toDateOrNull(ownerBanExpires),
+  };
 }
 
 /** Replaces the key's digest, keeping the old one valid until `graceUntil` (null: not at all). */
