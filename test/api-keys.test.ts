@@ -219,6 +219,42 @@ describe("managing keys with better-auth's client", () => {
   });
 });
 
+describe("owned and deprovisioned", () => {
+  it("an organization's key outlives its creator's membership and account; a user's key does not", async () => {
+    const { client, organizationId } = await ownerWithOrganization();
+    const developer = await joinAs(server, organizationId, "developer");
+    const made = await developer.browser.post("/api-key/create", {
+      organizationId,
+      permissions: { member: ["update"] },
+    });
+    expect(made.status).toBe(200);
+    const own = await server.auth.api.createApiKey({
+      body: { userId: developer.user.id, permissions: { member: ["update"] } },
+    });
+    const ask = (key: string) =>
+      server.browser().request("/organization/has-permission", {
+        body: { organizationId, permissions: { member: ["update"] } },
+        headers: { "x-api-key": key },
+      });
+    expect((await ask(made.body.key)).body.success).toBe(true);
+    expect((await ask(own.key)).body.success).toBe(true);
+
+    // Removed from the organization: the organization's key stays, the user's key no longer answers there.
+    const removed = await client.organization.removeMember({ memberIdOrEmail: developer.memberId, organizationId });
+    expect(removed.error).toBeNull();
+    expect((await ask(made.body.key)).body.success).toBe(true);
+    const outside = await ask(own.key);
+    expect(outside.status).toBe(403);
+    expect(outside.body.code).toBe("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
+
+    // The account gone: its own key with it; the organization's key keeps working, its creator unnamed.
+    await server.auth.database.db.deleteFrom("user").where("id", "=", developer.user.id).execute();
+    expect((await ask(own.key)).body.code).toBe("INVALID_API_KEY");
+    expect((await ask(made.body.key)).body.success).toBe(true);
+    expect((await client.apiKey.get({ query: { id: made.body.id } })).data.createdBy).toBeNull();
+  });
+});
+
 describe("rotating a key", () => {
   it("issues a new key for the same row and keeps the old one working for the grace period only", async () => {
     const { client, organizationId } = await ownerWithOrganization();
