@@ -42,7 +42,7 @@ const ROLES = {
 beforeAll(async () => {
   server = await startTestServer({
     options: {
-      organization: { enabled: true, roles: ROLES },
+      organization: { enabled: true, roles: ROLES, teams: { enabled: true } },
       apiKey: { enabled: true, enableMetadata: true },
       audit: { enabled: true },
     },
@@ -394,6 +394,48 @@ describe("a key as the caller (x-api-key)", () => {
     }
   });
 
+  it("changes its organization on routes the table accepts keys on, checked with the key's permissions", async () => {
+    const { client, organizationId } = await ownerWithOrganization();
+    const updater = (await client.apiKey.create({ organizationId, permissions: { organization: ["update"] } })).data;
+    const teamMaker = (await client.apiKey.create({ organizationId, permissions: { team: ["create"] } })).data;
+    const as = (key: string, path: string, body: object) =>
+      server.browser().request(path, { body, headers: { "x-api-key": key } });
+
+    const renamed = await as(updater.key, "/organization/update", { data: { name: "Renamed by a key" } });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(renamed.body.name).toBe("Renamed by a key");
+    const noTeams = await as(updater.key, "/organization/create-team", { name: "Robots" });
+    expect(noTeams.status).toBe(403);
+    expect(noTeams.body.code).toBe("YOU_ARE_NOT_ALLOWED_TO_CREATE_TEAMS_IN_THIS_ORGANIZATION");
+    const team = await as(teamMaker.key, "/organization/create-team", { name: "Robots" });
+    expect(team.status, JSON.stringify(team.body)).toBe(200);
+    expect(team.body).toMatchObject({ name: "Robots", organizationId });
+
+    // Another organization does not know the key.
+    const other = await createOrganization(server);
+    const elsewhere = await as(updater.key, "/organization/update", {
+      organizationId: other.organizationId,
+      data: { name: "Taken over" },
+    });
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body.code).toBe("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
+    const untouched = await server.auth.database.db
+      .selectFrom("organization")
+      .select("name")
+      .where("id", "=", other.organizationId)
+      .executeTakeFirstOrThrow();
+    expect(untouched.name).not.toBe("Taken over");
+
+    // The trail names the key as the actor.
+    const entry = await server.auth.database.db
+      .selectFrom("auditTrail")
+      .select(["actorId", "outcome"])
+      .where("organizationId", "=", organizationId)
+      .where("action", "=", "organization.updated")
+      .executeTakeFirstOrThrow();
+    expect(entry).toEqual({ actorId: `apiKey:${updater.id}`, outcome: "success" });
+  });
+
   it("is refused on account, credential and key-management routes", async () => {
     const { client, organizationId } = await ownerWithOrganization();
     const key = (await client.apiKey.create({ organizationId, permissions: { member: ["update"] } })).data
@@ -405,6 +447,7 @@ describe("a key as the caller (x-api-key)", () => {
       ["/change-password", { currentPassword: "x", newPassword: "sturdy-pass-456" }],
       ["/api-key/create", { organizationId }],
       ["/organization/get-full-organization", undefined],
+      ["/organization/delete", { organizationId }],
       ["/sign-in/email", { email: "a@example.com", password: "whatever-123" }],
     ] as const) {
       const res = await caller.request(path, { body, headers });

@@ -233,6 +233,8 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
         if (!acceptsKeys) throw new AuthError("API_KEY_NOT_ACCEPTED");
         const row = await authenticateApiKey(c.get("auth"), key);
         c.set("apiKey", row);
+        // The request's own context carries the key, so organization permission checks ask it.
+        c.set("auth", { ...c.get("auth"), apiKeyCaller: row });
         c.set("session", keySession(row));
         keyCaller = true;
       }
