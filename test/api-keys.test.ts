@@ -45,6 +45,7 @@ beforeAll(async () => {
       organization: { enabled: true, roles: ROLES, teams: { enabled: true } },
       apiKey: { enabled: true, enableMetadata: true },
       audit: { enabled: true },
+      advanced: { ipAddress: { ipAddressHeaders: ["x-forwarded-for"] } },
     },
   });
 });
@@ -434,6 +435,31 @@ describe("a key as the caller (x-api-key)", () => {
       .where("action", "=", "organization.updated")
       .executeTakeFirstOrThrow();
     expect(entry).toEqual({ actorId: `apiKey:${updater.id}`, outcome: "success" });
+  });
+
+  it("is audited when used from an address it has not been used from lately, once per address", async () => {
+    const { client, organizationId } = await ownerWithOrganization();
+    const made = (await client.apiKey.create({ organizationId, permissions: { member: ["update"] } })).data;
+    const from = (address: string) =>
+      server.browser().request("/organization/has-permission", {
+        body: { permissions: { member: ["update"] } },
+        headers: { "x-api-key": made.key, "x-forwarded-for": address },
+      });
+    for (const address of ["192.0.2.1", "192.0.2.1", "198.51.100.7", "192.0.2.1", "198.51.100.7"]) {
+      expect((await from(address)).status).toBe(200);
+    }
+    const entries = await server.auth.database.db
+      .selectFrom("auditTrail")
+      .select(["actorId", "details"])
+      .where("organizationId", "=", organizationId)
+      .where("action", "=", "api_key.used_from_new_address")
+      .orderBy("seq")
+      .execute();
+    expect(entries.map((e) => e.actorId)).toEqual([`apiKey:${made.id}`, `apiKey:${made.id}`]);
+    expect(entries.map((e) => (typeof e.details === "string" ? JSON.parse(e.details) : e.details).ipAddress)).toEqual([
+      "192.0.2.1",
+      "198.51.100.7",
+    ]);
   });
 
   it("is refused on account, credential and key-management routes", async () => {

@@ -63,6 +63,7 @@ export const AUDIT_ACTIONS = [
   "api_key.updated",
   "api_key.rotated",
   "api_key.revoked",
+  "api_key.used_from_new_address",
   "directory.user_provisioned",
   "directory.user_updated",
   "directory.user_deprovisioned",

@@ -231,7 +231,8 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
       let keyCaller = false;
       if (key !== null) {
         if (!acceptsKeys) throw new AuthError("API_KEY_NOT_ACCEPTED");
-        const row = await authenticateApiKey(c.get("auth"), key);
+        const from = ctx.options.advanced.ipAddress.disableIpTracking ? null : c.get("clientIp");
+        const row = await authenticateApiKey(c.get("auth"), key, undefined, from);
         c.set("apiKey", row);
         // The request's own context carries the key, so organization permission checks ask it.
         c.set("auth", { ...c.get("auth"), apiKeyCaller: row });

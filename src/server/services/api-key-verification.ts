@@ -2,8 +2,15 @@ import type { SessionWithUser } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
 import { AuthError } from "../errors.js";
-import { type ApiKeyInUse, type ApiKeyRow, findApiKeyByHash, touchApiKey } from "../store/api-keys.js";
+import {
+  type ApiKeyInUse,
+  type ApiKeyRow,
+  findApiKeyByHash,
+  setKnownAddresses,
+  touchApiKey,
+} from "../store/api-keys.js";
 import { hasKeyChecksum } from "./api-key-format.js";
+import { auditEvent } from "./audit-trail.js";
 import { someGrantAllows } from "./permissions.js";
 
 /**
@@ -98,6 +105,29 @@ async function noteUse(ctx: AuthContext, row: ApiKeyRow): Promise<void> {
   await touchApiKey(ctx.db, row.id, now);
 }
 
+/** How many of a key's latest addresses are remembered: a use from any other is a new address. */
+const KNOWN_ADDRESSES = 20;
+
+/**
+ * With auditing on, a use from an address the key has not been used from lately is audited
+ * (`api_key.used_from_new_address`); only then is anything written. Each instance's copy learns
+ * the address as it writes it, so a busy key costs nothing once its addresses are known.
+ */
+async function noteAddress(ctx: AuthContext, row: ApiKeyInUse, address: string | null | undefined): Promise<void> {
+  if (!ctx.options.audit.enabled || !address || row.knownAddresses.includes(address)) return;
+  const known = [...row.knownAddresses.slice(-(KNOWN_ADDRESSES - 1)), address];
+  row.knownAddresses = known;
+  await ctx.db.transaction().execute(async (trx) => {
+    await setKnownAddresses(trx, row.id, known);
+    await auditEvent(ctx, trx, "api_key.used_from_new_address", {
+      actorId: `apiKey:${row.id}`,
+      subjectId: row.userId ?? undefined,
+      organizationId: row.organizationId ?? undefined,
+      details: { apiKeyId: row.id, ipAddress: address },
+    });
+  });
+}
+
 /** Counts the request against the key's window; RATE_LIMITED (429, Retry-After) when it is used up. */
 async function claimRequest(ctx: AuthContext, row: ApiKeyRow): Promise<void> {
   const { rateLimitTimeWindow: window, rateLimitMax: max } = row;
@@ -120,6 +150,8 @@ export async function authenticateApiKey(
   ctx: AuthContext,
   key: string,
   permissions?: Record<string, readonly string[]>,
+  /** The caller's address (null when unknown or not tracked). */
+  from?: string | null,
 ): Promise<KeyCaller> {
   const row = await lookUp(ctx, key);
   if (!row) throw new AuthError("INVALID_API_KEY");
@@ -132,6 +164,7 @@ export async function authenticateApiKey(
   if (permissions && !keyAllows(row, permissions)) throw new AuthError("KEY_NOT_FOUND", { status: 401 });
   await claimRequest(ctx, row);
   await noteUse(ctx, row);
+  await noteAddress(ctx, row, from);
   return row;
 }
 

@@ -216,6 +216,7 @@ export async function createApiKey(
     metadata: (input.metadata as Record<string, unknown> | undefined) ?? null,
     expiresAt: expiresIn ? secondsFromNow(ctx, expiresIn) : null,
     lastRequest: null,
+    knownAddresses: [],
     createdAt: now,
     updatedAt: now,
   };

@@ -21,6 +21,8 @@ export interface ApiKeyRow {
   metadata: Record<string, unknown> | null;
   expiresAt: Date | null;
   lastRequest: Date | null;
+  /** The latest addresses the key was used from (with auditing on; a new one is audited). */
+  knownAddresses: string[];
   createdAt: Date;
   updatedAt: Date;
 }
@@ -28,6 +30,7 @@ export interface ApiKeyRow {
 type Raw = Omit<
   ApiKeyRow,
   | "enabled"
+  | "knownAddresses"
   | "previousKeyExpiresAt"
   | "rateLimitEnabled"
   | "permissions"
@@ -40,6 +43,7 @@ type Raw = Omit<
   | "rateLimitMax"
 > & {
   enabled: boolean | number;
+  knownAddresses: string | null;
   previousKeyExpiresAt: Date | string | null;
   rateLimitEnabled: boolean | number;
   rateLimitTimeWindow: number | string | null;
@@ -64,6 +68,7 @@ function mapRow(row: Raw): ApiKeyRow {
     permissions: row.permissions === null ? null : (JSON.parse(row.permissions) as Record<string, string[]>),
     metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
     expiresAt: toDateOrNull(row.expiresAt),
+    knownAddresses: row.knownAddresses === null ? [] : (JSON.parse(row.knownAddresses) as string[]),
     previousKeyExpiresAt: toDateOrNull(row.previousKeyExpiresAt),
     lastRequest: toDateOrNull(row.lastRequest),
     createdAt: toDate(row.createdAt),
@@ -76,7 +81,12 @@ const json = (value: object | null) => (value === null ? null : JSON.stringify(v
 export async function insertApiKey(db: DB, row: ApiKeyRow): Promise<void> {
   await db
     .insertInto("apiKey")
-    .values({ ...row, permissions: json(row.permissions), metadata: json(row.metadata) })
+    .values({
+      ...row,
+      permissions: json(row.permissions),
+      metadata: json(row.metadata),
+      knownAddresses: row.knownAddresses.length > 0 ? JSON.stringify(row.knownAddresses) : null,
+    })
     .execute();
 }
 
@@ -201,4 +211,13 @@ export async function deleteApiKey(db: DB, id: string): Promise<boolean> {
 /** Records a key's last use (batched by the caller: at most once a minute per key). */
 export async function touchApiKey(db: DB, id: string, at: Date): Promise<void> {
   await db.updateTable("apiKey").set({ lastRequest: at }).where("id", "=", id).execute();
+}
+
+/** Records the addresses a key was used from (written only when a new one appears). */
+export async function setKnownAddresses(db: DB, id: string, addresses: readonly string[]): Promise<void> {
+  await db
+    .updateTable("apiKey")
+    .set({ knownAddresses: JSON.stringify(addresses) })
+    .where("id", "=", id)
+    .execute();
 }

@@ -289,6 +289,8 @@ export interface ApiKeyTable {
   expiresAt: NullableTimestamp;
   /** Batched: written at most once a minute per key. */
   lastRequest: NullableTimestamp;
+  /** JSON array of the latest addresses the key was used from. */
+  knownAddresses: string | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

@@ -34,6 +34,8 @@ export function apiKeysMigration(dialect: DialectName): Migration {
         .addColumn("metadata", "text")
         .addColumn("expiresAt", t.timestamp)
         .addColumn("lastRequest", t.timestamp)
+        // A JSON array of the latest addresses the key was used from (a new one is audited).
+        .addColumn("knownAddresses", "text")
         .addColumn("createdAt", t.timestamp, (c) => c.notNull())
         .addColumn("updatedAt", t.timestamp, (c) => c.notNull())
         .addCheckConstraint("apiKey_one_owner", sql`("organizationId" is null) <> ("userId" is null)`)
