@@ -55,6 +55,10 @@ const IMPERSONATION_MAY = new Set([
   "POST /sso/test-connection",
   // Reading the account's sign-ins and devices (as /list-sessions) changes nothing.
   "GET /security-activity",
+  // Reading and revoking API keys adds no credential (creating and updating one refuse it themselves).
+  "GET /api-key/get",
+  "GET /api-key/list",
+  "POST /api-key/delete",
 ]);
 const mayImpersonate = (key: string) =>
   IMPERSONATION_MAY.has(key) || key.includes(" /organization/") || key.includes(" /admin/");
@@ -96,6 +100,7 @@ const SAMPLE_INPUT: Record<string, { body?: object; query?: string }> = {
   "POST /organization/rotate-webhook-secret": { body: { webhookId: "x" } },
   "POST /organization/delete-webhook": { body: { webhookId: "x" } },
   "POST /organization/test-webhook": { body: { webhookId: "x" } },
+  "POST /api-key/rotate": { body: { keyId: "x" } },
 };
 
 const keyOf = (endpoint: { method: string; path: string }) => `${endpoint.method} ${endpoint.path}`;
@@ -167,6 +172,22 @@ describe("an admin impersonating a user", () => {
     // The session is still the impersonation, and still usable for support work.
     expect((await browser.get("/get-session")).body.session.impersonatedBy).toEqual(expect.any(String));
     expect((await browser.get("/passkey/list-user-passkeys")).status).toBe(200);
+  });
+
+  it("makes and changes no API key (create and update check the session themselves)", async () => {
+    const { browser, target } = await impersonating();
+    const create = await browser.post("/api-key/create", { name: "left behind" });
+    expect({ status: create.status, code: create.body.code }).toEqual({
+      status: 403,
+      code: "IMPERSONATION_NOT_ALLOWED",
+    });
+    const update = await browser.post("/api-key/update", { keyId: "x", name: "renamed" });
+    expect({ status: update.status, code: update.body.code }).toEqual({
+      status: 403,
+      code: "IMPERSONATION_NOT_ALLOWED",
+    });
+    const db = server.auth.database.db;
+    expect(await db.selectFrom("apiKey").select("id").where("userId", "=", target.user.id).execute()).toEqual([]);
   });
 
   it("leaves no passkey, TOTP secret or password change behind", async () => {

@@ -1,3 +1,4 @@
+import { hasPermissionApiKey, hasPermissionSession } from "./api-keys.js";
 import { getSession, getSessionCached, getSessionMetrics } from "./get-session.js";
 import { listAccounts } from "./list-accounts.js";
 import { listSessions } from "./list-sessions.js";
@@ -23,6 +24,8 @@ export const scenarios: readonly Scenario[] = [
   updateUser,
   updateUserAudited,
   getSessionAudited,
+  hasPermissionSession,
+  hasPermissionApiKey,
 ];
 
 /** Each read route against its floor (bench/floor-server.ts on the same SQLite database). */

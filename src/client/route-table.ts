@@ -91,6 +91,34 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["POST"],
     refreshes: [],
   },
+  "/api-key/create": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/api-key/delete": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/api-key/get": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/api-key/list": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/api-key/rotate": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/api-key/update": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/api-key/verify": {
+    methods: ["POST"],
+    refreshes: [],
+  },
   "/app-config": {
     methods: ["GET"],
     refreshes: [],

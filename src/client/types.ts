@@ -3,6 +3,7 @@ import type { Sent } from "../contract/endpoints/define.js";
 import type {
   accountEndpoints as account,
   adminEndpoints as admin,
+  apiKeyEndpoints as apiKeys,
   Endpoint,
   accountFlowEndpoints as flows,
   organizationEndpoints as org,
@@ -202,6 +203,20 @@ export interface ScimCalls {
   listGroups: Call<typeof scim.listSCIMGroups>;
   updateGroupMapping: Call<typeof scim.updateSCIMGroupMapping>;
 }
+
+/** API keys (`/api-key/...`, better-auth's apiKeyClient calls; docs/api-keys.md). */
+export interface ApiKeyCalls {
+  /** The key itself is in this reply only. */
+  create: Call<typeof apiKeys.createApiKey>;
+  get: Call<typeof apiKeys.getApiKey>;
+  /** The caller's own keys, or `{ query: { organizationId } }`'s. */
+  list: OptionalCall<typeof apiKeys.listApiKeys>;
+  update: Call<typeof apiKeys.updateApiKey>;
+  /** New text for the key, the old text valid for a grace period (ours). */
+  rotate: Call<typeof apiKeys.rotateApiKey>;
+  delete: Call<typeof apiKeys.deleteApiKey>;
+}
+export type ApiKeyEntry = Reply<typeof apiKeys.getApiKey>;
 
 /** get-active-member's answer: the membership, and how the session stands with the organization's policy. */
 export type ActiveMember = Reply<typeof org.getActiveMember>;

@@ -6,6 +6,7 @@ import { FrameProvider } from "./form-parts.js";
 import * as entry from "./index.js";
 import {
   AcceptInvitation,
+  ApiKeys,
   AuthProvider,
   CreateOrganization,
   OrganizationList,
@@ -104,6 +105,22 @@ describe("the React entry", () => {
     const ready = render(<TwoFactorPanel enabled={false} hasPassword {...unverified} emailVerified />);
     expect(ready).toContain('data-testid="two-factor-enable"');
     expect(ready).not.toContain('data-testid="verify-to-enrol"');
+  });
+
+  it("renders ApiKeys in German: its title, its loading state and the form that makes a key", () => {
+    const client = createNodeAuthClient({ baseURL: "http://127.0.0.1:9" });
+    const frame = { t: componentTranslator("de"), navigate: browserNavigate, locale: "de" } as const;
+    const html = renderToString(
+      <AuthProvider client={client}>
+        <FrameProvider value={frame}>
+          <ApiKeys organizationId="org-1" />
+        </FrameProvider>
+      </AuthProvider>,
+    );
+    expect(html).toContain("API-Schlüssel");
+    expect(html).toContain('data-testid="api-key-name"');
+    expect(html).toContain("Schlüssel erstellen");
+    expect(typeof entry.ApiKeys).toBe("function");
   });
 
   it("fills a replacement's placeholders like the catalogue's, and leaves other keys to it", () => {

@@ -4,6 +4,7 @@
  */
 
 export { AcceptInvitation, type AcceptInvitationProps } from "./accept-invitation.js";
+export { ApiKeys, type ApiKeysProps } from "./api-keys.js";
 export { Avatar, initials } from "./avatar.js";
 export { CreateOrganization, type CreateOrganizationProps } from "./create-organization.js";
 export type { Appearance, Labels, Localization } from "./localization.js";

@@ -57,6 +57,11 @@ export interface AuthContext {
    */
   readonly audit?: AuditScope;
   /**
+   * The API key a request acts with, on an endpoint that accepts keys (http/route.ts): set only on
+   * that request's context. Organization permission checks then ask the key's permissions.
+   */
+  readonly apiKeyCaller?: ApiKeyGrant;
+  /**
    * One object per createAuth, shared by every request's context made from it: what per-instance
    * caches (a WeakMap per module: signing keys, provider clients) key on.
    */
@@ -119,6 +124,15 @@ export interface AuditScope {
 /** Absolute URL of an API path, e.g. apiURL(ctx, "/verify-email"). */
 export function apiURL(ctx: AuthContext, path: string): string {
   return `${ctx.baseURL}${ctx.basePath}${path}`;
+}
+
+/** What an API key may do where it acts (services/api-key-verification.ts). */
+export interface ApiKeyGrant {
+  readonly id: string;
+  /** The owning organization; null for a user's own key. */
+  readonly organizationId: string | null;
+  readonly userId: string | null;
+  readonly permissions: Readonly<Record<string, readonly string[]>> | null;
 }
 
 /** What requests ask of the revocation list (services/revocations.ts): defined here, below services. */

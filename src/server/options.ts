@@ -457,6 +457,59 @@ const securityActivity = z.strictObject({
     .default(7 * 86400),
 });
 
+/** API keys (docs/api-keys.md; better-auth's apiKey plugin options where they mean the same). */
+const apiKey = z.strictObject({
+  /** The /api-key/* routes and x-api-key callers. */
+  enabled: z.boolean().default(false),
+  /**
+   * Put before each new key unless the creator names one. With the key's checksum suffix it lets
+   * secret scanners recognise a leaked key.
+   */
+  defaultPrefix: z
+    .string()
+    .max(32)
+    .regex(/^[a-zA-Z0-9_-]*$/)
+    .default("gk_"),
+  /** Request headers a key may come in, first found wins. */
+  apiKeyHeaders: z.array(z.string().min(1).max(64)).min(1).max(4).default(["x-api-key"]),
+  /** Also take a key from `Authorization: Bearer <key>` (a key is told from a session token by its checksum). */
+  bearer: z.boolean().default(false),
+  requireName: z.boolean().default(false),
+  minimumNameLength: z.number().int().min(0).max(255).default(1),
+  maximumNameLength: z.number().int().min(1).max(255).default(32),
+  minimumPrefixLength: z.number().int().min(0).max(32).default(1),
+  maximumPrefixLength: z.number().int().min(1).max(32).default(32),
+  /** Whether keys may carry metadata (better-auth's enableMetadata). */
+  enableMetadata: z.boolean().default(false),
+  keyExpiration: z
+    .strictObject({
+      /** Seconds; null: keys do not expire unless the creator says so. */
+      defaultExpiresIn: z.number().int().min(1).nullable().default(null),
+      disableCustomExpiresTime: z.boolean().default(false),
+      /** Days. */
+      minExpiresIn: z.number().min(0).default(1),
+      /** Days. */
+      maxExpiresIn: z.number().min(0).default(365),
+    })
+    .prefault({}),
+  /** Seconds a rotated key's replaced key keeps working unless the rotation says otherwise (0: none). */
+  rotationGracePeriod: z
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 86400)
+    .default(86400),
+  /** Each key's requests per window, shared by every instance through the rate-limit store. */
+  rateLimit: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      /** Milliseconds. */
+      timeWindow: z.number().int().min(1000).default(60_000),
+      maxRequests: z.number().int().min(1).default(600),
+    })
+    .prefault({}),
+});
+
 export const authOptionsSchema = z.strictObject({
   /** The product's name in mail (header, footer) and as the default passkey and authenticator name. */
   appName: z.string().trim().min(1).max(60).default("Gatehouse"),
@@ -487,6 +540,7 @@ export const authOptionsSchema = z.strictObject({
   metrics: metrics.prefault({}),
   audit: audit.prefault({}),
   securityActivity: securityActivity.prefault({}),
+  apiKey: apiKey.prefault({}),
 });
 
 /** T readonly at every level, so a value written `as const` fits (a mutable one still does). */

@@ -58,6 +58,7 @@ export function featureStates(options: Readonly<AuthOptions>): { on: string[]; o
     ["sso", options.sso.enabled],
     ["scim", options.scim.enabled],
     ["organizationWebhooks", org && options.organizationWebhooks.enabled],
+    ["apiKey", options.apiKey.enabled],
     ["securityActivity", options.securityActivity.enabled],
     ["audit", options.audit.enabled],
     ["metrics", options.metrics.enabled],

@@ -1,5 +1,6 @@
 import { accountEndpoints, accountFlowEndpoints } from "./account.js";
 import { adminEndpoints } from "./admin.js";
+import { apiKeyEndpoints } from "./api-keys.js";
 import { organizationEndpoints, teamEndpoints } from "./organization.js";
 import { passkeyEndpoints } from "./passkeys.js";
 import { passwordlessEndpoints } from "./passwordless.js";
@@ -110,6 +111,7 @@ export const apiEndpoints = {
   ...scimProtocolEndpoints,
   ...ssoEndpoints,
   ...securityActivityEndpoints,
+  ...apiKeyEndpoints,
 } as const;
 
 export type ApiEndpoints = typeof apiEndpoints;

@@ -30,7 +30,8 @@ export type Feature =
   | "scim"
   | "sso"
   | "securityActivity"
-  | "organizationWebhooks";
+  | "organizationWebhooks"
+  | "apiKey";
 
 /** How an endpoint is guarded and what it changes, in one place. Everything is off unless set. */
 export interface Policy {
@@ -65,6 +66,12 @@ export interface Policy {
    * refusals are SCIM errors (server: http/scim.ts).
    */
   readonly directory?: true;
+  /**
+   * Whether an API key (x-api-key) may be the caller (server: services/api-keys.ts). Everywhere else
+   * a request carrying a key is refused with API_KEY_NOT_ACCEPTED: account, credential and key
+   * management routes never act for a key.
+   */
+  readonly apiKeys?: "accepted";
 }
 
 export type CredentialRule = "manage" | "reprove" | "enrol";

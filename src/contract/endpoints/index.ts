@@ -1,5 +1,6 @@
 import { accountEndpoints, accountFlowEndpoints } from "./account.js";
 import { adminEndpoints } from "./admin.js";
+import { apiKeyEndpoints } from "./api-keys.js";
 import type { Endpoint } from "./define.js";
 import { organizationEndpoints, teamEndpoints } from "./organization.js";
 import { passkeyEndpoints } from "./passkeys.js";
@@ -17,6 +18,7 @@ export {
   accountEndpoints,
   accountFlowEndpoints,
   adminEndpoints,
+  apiKeyEndpoints,
   organizationEndpoints,
   passkeyEndpoints,
   passwordlessEndpoints,
@@ -49,6 +51,7 @@ export const endpointAreas = {
   scimProtocol: scimProtocolEndpoints,
   sso: ssoEndpoints,
   securityActivity: securityActivityEndpoints,
+  apiKeys: apiKeyEndpoints,
 } as const;
 
 export const allEndpoints: readonly Endpoint[] = Object.values(endpointAreas).flatMap((area) => Object.values(area));

@@ -83,7 +83,7 @@ export const organizationEndpoints = {
     body: org.updateOrganizationBody,
     reply: organizationModel,
     errors: [...MEMBERSHIP, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION", "ORGANIZATION_SLUG_ALREADY_TAKEN"],
-    policy: { ...SIGNED_IN, refreshes: ["organizations", "activeOrganization"] },
+    policy: { ...SIGNED_IN, refreshes: ["organizations", "activeOrganization"], apiKeys: "accepted" },
   }),
   deleteOrganization: endpoint({
     method: "POST",
@@ -301,7 +301,8 @@ export const organizationEndpoints = {
     body: org.hasPermissionBody,
     reply: permissionReply,
     errors: [...MEMBERSHIP, "TEAM_NOT_FOUND"],
-    policy: CHANGES,
+    // A key answers with its own permissions (docs/api-keys.md).
+    policy: { ...CHANGES, apiKeys: "accepted" },
   }),
   listAuditTrail: endpoint({
     method: "GET",
@@ -426,7 +427,7 @@ export const teamEndpoints = {
       "YOU_ARE_NOT_ALLOWED_TO_CREATE_TEAMS_IN_THIS_ORGANIZATION",
       "YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_TEAMS",
     ],
-    policy: CHANGES_TEAMS,
+    policy: { ...CHANGES_TEAMS, apiKeys: "accepted" },
   }),
   updateTeam: endpoint({
     method: "POST",

@@ -1,4 +1,5 @@
 import { adminErrors } from "./admin.js";
+import { apiKeyErrors } from "./api-keys.js";
 import { coreErrors } from "./core.js";
 import type { ErrorEntry } from "./define.js";
 import { organizationErrors } from "./organization.js";
@@ -19,6 +20,7 @@ export const errorCatalogue = {
   ...twoFactorErrors,
   ...scimErrors,
   ...ssoErrors,
+  ...apiKeyErrors,
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -3,6 +3,7 @@ import {
   accountEndpoints,
   accountFlowEndpoints,
   adminEndpoints,
+  apiKeyEndpoints,
   type Endpoint,
   organizationEndpoints,
   passkeyEndpoints,
@@ -138,6 +139,10 @@ const declarations: [Endpoint, AuditDeclaration][] = [
   [m.revokeUserSessions, { action: "admin.sessions_revoked" }],
   [m.impersonateUser, { action: "admin.impersonation_started" }],
   [m.stopImpersonating, { action: "admin.impersonation_stopped" }],
+  [apiKeyEndpoints.createApiKey, { action: "api_key.created" }],
+  [apiKeyEndpoints.updateApiKey, { action: "api_key.updated" }],
+  [apiKeyEndpoints.rotateApiKey, { action: "api_key.rotated" }],
+  [apiKeyEndpoints.deleteApiKey, { action: "api_key.revoked" }],
   [securityActivityEndpoints.secureAccount, { action: "session.revoked_all", details: { method: "secure-account" } }],
 ];
 

@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import type { RouteMetrics } from "../observability/request-metrics.js";
+import type { KeyCaller } from "../services/api-key-verification.js";
 import type { ScimConnectionRow } from "../services/scim-connections.js";
 
 /** What a request carries from its start to its answer, for the metrics and its span. */
@@ -31,6 +32,8 @@ export interface AuthEnv {
     sessionReadAt?: number;
     /** A SCIM protocol request's directory: the connection its bearer token belongs to (http/scim.ts). */
     directory?: ScimConnectionRow;
+    /** The API key the request came with, on an endpoint that accepts keys (http/route.ts). */
+    apiKey?: KeyCaller;
   };
 }
 

@@ -3,6 +3,8 @@ import type { Parsed, ReplyOf } from "../../contract/endpoints/define.js";
 import type { Endpoint, Feature } from "../../contract/endpoints/index.js";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
+import { AuthError } from "../errors.js";
+import { authenticateApiKey, keyInHeaders, keySession } from "../services/api-key-verification.js";
 import { guardCredentialChange } from "../services/credential-guard.js";
 import {
   actedInOrganization,
@@ -113,6 +115,7 @@ function featureSwitches(ctx: AuthContext): Record<Feature, boolean> {
     sso: options.sso.enabled && options.organization.enabled,
     securityActivity: options.securityActivity.enabled,
     organizationWebhooks: options.organization.enabled && options.organizationWebhooks.enabled,
+    apiKey: options.apiKey.enabled,
   };
 }
 
@@ -230,14 +233,29 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
     const audit = ctx.options.audit.enabled ? auditDeclarationOf(endpoint) : undefined;
     const organizationRules = organizationRulesOf(endpoint);
     const withRules = organizationRules !== "exempt";
+    const keysOn = ctx.options.apiKey.enabled;
+    const acceptsKeys = endpoint.policy.apiKeys === "accepted";
     const answer = async (c: Context<AuthEnv>, changedQuery?: Record<string, string>): Promise<Response> => {
+      // A key is the caller only where the table accepts keys; anywhere else a request with one is refused.
+      const key = keysOn ? keyInHeaders(ctx, (name) => c.req.header(name)) : null;
+      let keyCaller = false;
+      if (key !== null) {
+        if (!acceptsKeys) throw new AuthError("API_KEY_NOT_ACCEPTED");
+        const from = ctx.options.advanced.ipAddress.disableIpTracking ? null : c.get("clientIp");
+        const row = await authenticateApiKey(c.get("auth"), key, undefined, from);
+        c.set("apiKey", row);
+        // The request's own context carries the key, so organization permission checks ask it.
+        c.set("auth", { ...c.get("auth"), apiKeyCaller: row });
+        c.set("session", keySession(row));
+        keyCaller = true;
+      }
       const body = endpoint.body ? readBody(c, endpoint.body) : undefined;
       const query = endpoint.query
         ? changedQuery
           ? parseInput(endpoint.query, changedQuery, "query")
           : readQuery(c, endpoint.query)
         : undefined;
-      const read = sessionRule && reads ? reads(ctx, query as never) : null;
+      const read = sessionRule && reads && !keyCaller ? reads(ctx, query as never) : null;
       // A route acting in an organization reads what its policy needs in the session's own statement.
       const withRows = read
         ? await requireSessionWith(c, read, { fresh, rules: withRules })
@@ -252,7 +270,8 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
         directory: c.get("directory"),
       } as Input<typeof endpoint>;
       if (audit) noteAuditCaller(c, input.caller, query);
-      if (withRules && input.caller) {
+      // Organization policy speaks of people (second factors, SSO): a key's permissions decide for it.
+      if (withRules && input.caller && !keyCaller) {
         const caller = input.caller as SessionWithUser;
         const actedIn = actedInOrganization(
           endpoint.policy.feature,
@@ -265,7 +284,7 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
           await enforceOrganizationPolicy(requestCtx, caller, withRows?.rules, actedIn);
         else input.standing = await organizationStanding(requestCtx, caller, withRows?.rules, actedIn);
       }
-      if (credentials && input.caller) {
+      if (credentials && input.caller && !keyCaller) {
         await guardCredentialChange(c.get("auth"), input.caller as SessionWithUser, credentials, passwordIn(body));
       }
       const reply = await handler(c, input as never);

@@ -4,6 +4,7 @@ import { accountDeletionRoutes } from "./account-deletion.js";
 import { accountRoutes } from "./accounts.js";
 import { adminRoutes } from "./admin.js";
 import { anonymousRoutes } from "./anonymous.js";
+import { apiKeyRoutes } from "./api-keys.js";
 import { appConfigRoutes } from "./app-config.js";
 import { auditTrailRoutes } from "./audit-trail.js";
 import { coreRoutes } from "./core.js";
@@ -62,4 +63,5 @@ export function registerRoutes(route: Route, ctx: AuthContext): void {
   scimProtocolRoutes(route, ctx);
   ssoRoutes(route);
   securityActivityRoutes(route);
+  apiKeyRoutes(route);
 }

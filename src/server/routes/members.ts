@@ -1,6 +1,7 @@
 import { organizationEndpoints } from "../../contract/endpoints/index.js";
 import { applyActiveChange } from "../http/active-organization.js";
 import type { Route } from "../http/route.js";
+import { keyHasPermission } from "../services/api-keys.js";
 import {
   activeMember,
   activeMemberRead,
@@ -61,11 +62,11 @@ export function memberRoutes(route: Route): void {
   route(organizationEndpoints.hasPermission, async (c, { body, caller: { session } }) => {
     // The legacy `permission` key is read as `permissions` (the reference ignores it and answers false).
     const permissions = body.permissions ?? body.permission ?? {};
-    const success = await hasPermission(c.get("auth"), session, {
-      organizationId: body.organizationId,
-      teamId: body.teamId,
-      permissions,
-    });
+    const asked = { organizationId: body.organizationId, teamId: body.teamId, permissions };
+    const key = c.get("apiKey");
+    const success = key
+      ? await keyHasPermission(c.get("auth"), key, asked)
+      : await hasPermission(c.get("auth"), session, asked);
     return { error: null, success };
   });
 }

@@ -1,6 +1,7 @@
 import type { ErrorCode } from "../../contract/errors/index.js";
 import type { Member, Session } from "../../contract/models.js";
-import type { AuthContext } from "../context.js";
+import { someGrantAllows } from "../../contract/roles.js";
+import type { ApiKeyGrant, AuthContext } from "../context.js";
 import { AuthError } from "../errors.js";
 import type { DB } from "../store/database.js";
 import { findMember } from "../store/members.js";
@@ -64,9 +65,27 @@ export async function requireOrgPermission(
   ctx: AuthContext,
   access: { organizationId: string; userId: string; notMember: ErrorCode; permissions: Statements; denied: ErrorCode },
 ): Promise<Member> {
+  const key = ctx.apiKeyCaller;
+  if (key?.organizationId) return keyAsMember(key, access);
   const member = await requireMember(ctx.db, access.organizationId, access.userId, access.notMember);
   requirePermission(ctx, member, access.permissions, access.denied);
+  // A user's key acts as its user, and only for what the key itself was given as well.
+  if (key && !someGrantAllows([key.permissions ?? {}], access.permissions)) throw new AuthError(access.denied);
   return member;
+}
+
+/**
+ * An organization's key in its own organization: a member with no role, whose permissions are the
+ * key's (docs/api-keys.md). Another organization does not know it.
+ */
+function keyAsMember(
+  key: ApiKeyGrant,
+  access: { organizationId: string; notMember: ErrorCode; permissions: Statements; denied: ErrorCode },
+): Member {
+  if (key.organizationId !== access.organizationId) throw new AuthError(access.notMember);
+  if (!someGrantAllows([key.permissions ?? {}], access.permissions)) throw new AuthError(access.denied);
+  const id = `apiKey:${key.id}`;
+  return { id, organizationId: access.organizationId, userId: id, role: "", createdAt: new Date(0) };
 }
 
 /** Throws the given error unless the member's roles grant every requested action. */

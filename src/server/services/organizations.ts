@@ -27,6 +27,7 @@ import {
 import { insertTeam, insertTeamMember, listTeams } from "../store/teams.js";
 import { isOwnerRole, roleAllows } from "./access-control.js";
 import { type FieldSource, readFieldInput } from "./additional-fields.js";
+import { forgetKeysOf } from "./api-key-verification.js";
 import {
   createMemberRow,
   createOrganizationRow,
@@ -202,6 +203,8 @@ export async function deleteOrganization(
     await ctx.webhooks.enqueue(trx, "organization.deleted", await deleteOrganizationRows(ctx, trx, organizationId));
     return org;
   });
+  // Its keys went with it: every instance drops its copies.
+  await forgetKeysOf(ctx, organizationId);
   const active =
     session.activeOrganizationId === organizationId ? { activeOrganizationId: null, activeTeamId: null } : null;
   return { organization, active };

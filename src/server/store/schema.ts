@@ -263,6 +263,38 @@ export interface OrganizationWebhookTable {
   lastDeliveryError: string | null;
 }
 
+/** API keys (migration 0035): exactly one of organizationId and userId is set (the owner). */
+export interface ApiKeyTable {
+  id: string;
+  /** SHA-256 of the key, base64url: the key itself is shown once and never kept. */
+  keyHash: string;
+  /** After a rotation, the replaced key's digest: still accepted until previousKeyExpiresAt. */
+  previousKeyHash: string | null;
+  previousKeyExpiresAt: NullableTimestamp;
+  name: string | null;
+  /** The key's first characters, to tell keys apart on a screen. */
+  start: string | null;
+  prefix: string | null;
+  organizationId: string | null;
+  userId: string | null;
+  createdBy: string | null;
+  enabled: Bool;
+  rateLimitEnabled: Bool;
+  rateLimitTimeWindow: number | null;
+  rateLimitMax: number | null;
+  /** JSON object resource -> actions. */
+  permissions: string | null;
+  /** JSON object. */
+  metadata: string | null;
+  expiresAt: NullableTimestamp;
+  /** Batched: written at most once a minute per key. */
+  lastRequest: NullableTimestamp;
+  /** JSON array of the latest addresses the key was used from. */
+  knownAddresses: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
 /** Admin actions and impersonations (migration 0005). Never updated, only appended. */
 export interface AuditLogTable {
   id: string;
@@ -434,6 +466,7 @@ export interface Database {
   outbox: OutboxTable;
   webhookDelivery: WebhookDeliveryTable;
   organizationWebhook: OrganizationWebhookTable;
+  apiKey: ApiKeyTable;
   auditLog: AuditLogTable;
   ssoProvider: SsoProviderTable;
   ssoDomain: SsoDomainTable;
