@@ -1,6 +1,12 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { screenshot, seriousA11yViolations, signInInBrowser, signInThroughApi } from "./helpers/browser.js";
+import {
+  screenshot,
+  seriousA11yViolations,
+  signInInBrowser,
+  signInThroughApi,
+  signUpThroughApi,
+} from "./helpers/browser.js";
 import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
 /**
@@ -18,16 +24,8 @@ const admin = { name: "Ada Admin", email: "ada.admin@example.com", password: PAS
 const bob = { name: "Bob Target", email: "bob.target@example.com", password: PASSWORD };
 const FILLERS = 22;
 
-/** Sign-up through the API, as a script would (the browser tests sign up through the form elsewhere). */
-async function signUpByApi(user: { name: string; email: string; password: string }): Promise<string> {
-  const res = await fetch(`${e2e.service.origin}/api/auth/sign-up/email`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: e2e.service.origin },
-    body: JSON.stringify(user),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { user: { id: string } }).user.id;
-}
+const signUpByApi = (user: { name: string; email: string; password: string }) =>
+  signUpThroughApi(e2e.service.origin, user);
 
 beforeAll(async () => {
   const adminId = await signUpByApi(admin);

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { WebhookReceiver } from "../test/helpers/webhook-receiver.js";
-import { seriousA11yViolations, signInThroughApi } from "./helpers/browser.js";
+import { seriousA11yViolations, signInThroughApi, signUpThroughApi } from "./helpers/browser.js";
 import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
 /**
@@ -25,15 +25,8 @@ const member = { name: "Mia Member", email: "mia.member@example.com", password: 
 const JOINERS = 30;
 let organizationId: string;
 
-async function signUpByApi(user: { name: string; email: string; password: string }): Promise<string> {
-  const res = await fetch(`${e2e.service.origin}/api/auth/sign-up/email`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: e2e.service.origin },
-    body: JSON.stringify(user),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { user: { id: string } }).user.id;
-}
+const signUpByApi = (user: { name: string; email: string; password: string }) =>
+  signUpThroughApi(e2e.service.origin, user);
 
 /** A signed-in page with the organization active (set through the API from the page, then reloaded). */
 async function signedInWithOrganization(user: { email: string; password: string }): Promise<Page> {

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { signInThroughApi } from "./helpers/browser.js";
+import { signInThroughApi, signUpThroughApi } from "./helpers/browser.js";
 import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
 /**
@@ -28,15 +28,8 @@ const clerk = { name: "Bill Clerk", email: "bill@example.com", password: PASSWOR
 const ids: Record<string, string> = {};
 let orgId = "";
 
-async function signUpByApi(user: { name: string; email: string; password: string }): Promise<string> {
-  const res = await fetch(`${e2e.service.origin}/api/auth/sign-up/email`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: e2e.service.origin },
-    body: JSON.stringify(user),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { user: { id: string } }).user.id;
-}
+const signUpByApi = (user: { name: string; email: string; password: string }) =>
+  signUpThroughApi(e2e.service.origin, user);
 
 async function pageFor(user: { email: string; password: string }): Promise<Page> {
   const context = await e2e.newContext({ viewport: { width: 1100, height: 900 } });

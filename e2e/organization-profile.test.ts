@@ -1,7 +1,13 @@
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { translate } from "../src/i18n/index.js";
-import { seriousA11yViolations, signInInBrowser, signInThroughApi, signOutInBrowser } from "./helpers/browser.js";
+import {
+  seriousA11yViolations,
+  signInInBrowser,
+  signInThroughApi,
+  signOutInBrowser,
+  signUpThroughApi,
+} from "./helpers/browser.js";
 import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
 /**
@@ -23,15 +29,8 @@ const ids: Record<string, string> = {};
 let orgId = "";
 const de = (key: Parameters<typeof translate>[1], vars?: Parameters<typeof translate>[2]) => translate("de", key, vars);
 
-async function signUpByApi(user: { name: string; email: string; password: string }): Promise<string> {
-  const res = await fetch(`${e2e.service.origin}/api/auth/sign-up/email`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: e2e.service.origin },
-    body: JSON.stringify(user),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { user: { id: string } }).user.id;
-}
+const signUpByApi = (user: { name: string; email: string; password: string }) =>
+  signUpThroughApi(e2e.service.origin, user);
 
 async function pageFor(user: { email: string; password: string }, locale?: "de"): Promise<Page> {
   const context = await e2e.newContext({ viewport: { width: 1100, height: 900 } });

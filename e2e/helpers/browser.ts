@@ -144,6 +144,20 @@ export async function signInThroughApi(
   if (!res.ok()) throw new Error(`signing in ${user.email} answered ${res.status()}: ${await res.text()}`);
 }
 
+/** Signs a user up through the API, as a script would (no browser): their user id. */
+export async function signUpThroughApi(
+  origin: string,
+  user: { name: string; email: string; password: string },
+): Promise<string> {
+  const res = await fetch(`${origin}/api/auth/sign-up/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin },
+    body: JSON.stringify(user),
+  });
+  if (!res.ok) throw new Error(`signing up ${user.email} answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { user: { id: string } }).user.id;
+}
+
 /** Signs out through the user menu in the header. */
 export async function signOutInBrowser(page: Page) {
   await page.getByTestId("user-button").click();
