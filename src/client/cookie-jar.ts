@@ -10,6 +10,16 @@ const EXPIRED = /(?:^|;)\s*max-age=(?:0|-\d+)\s*(?:;|$)/i;
  * Node's fetch keeps no cookies: this one keeps the ones a service sets, as a browser would (an
  * empty value or Max-Age=0 deletes), and sends them back on every request. It holds one service's
  * cookies (no domain or path matching): give each client its own.
+ *
+ * @example
+ * const keeping = cookieKeepingFetch();
+ * await keeping("https://auth.example.com/api/auth/sign-in/email", {
+ *   method: "POST",
+ *   headers: { "content-type": "application/json", origin: "https://auth.example.com" },
+ *   body: JSON.stringify({ email, password }),
+ * });
+ * await keeping("https://auth.example.com/api/auth/get-session"); // sent with the session cookie
+ * await fetch("https://api.example.com/me", { headers: { cookie: keeping.cookieHeader() } });
  */
 export function cookieKeepingFetch(base: typeof fetch = globalThis.fetch): CookieKeepingFetch {
   const cookies: CookieJar = new Map();

@@ -124,6 +124,12 @@ function queryString(query: Record<string, unknown> | undefined): string {
  * `client.organization.list()` GETs `/organization/list`; every call answers `{data, error}`.
  * `Fields` types the server's own fields (options `*.additionalFields`) on users, sessions and
  * organizations: `createAuthClient<{ user: { company: string | null } }>()`.
+ *
+ * @example
+ * const client = createAuthClient({ baseURL: "https://auth.example.com" });
+ * const { data, error } = await client.signIn.email({ email, password });
+ * if (error) console.warn(error.code, error.message); // e.g. INVALID_EMAIL_OR_PASSWORD
+ * else if ("twoFactorRedirect" in data) window.location.assign("/two-factor");
  */
 // biome-ignore lint/complexity/noBannedTypes: {} means "no fields declared", which keeps the plain client type.
 export function createAuthClient<Fields extends AdditionalFieldTypes = {}>(
@@ -283,6 +289,11 @@ export interface NodeAuthClientOptions extends Omit<AuthClientOptions, "baseURL"
  * The browser client for Node and other server runtimes (scripts, workers, tests): it sends an
  * Origin, keeps the session cookies between calls and listens to no focus events. `cookies` is the
  * jar, to read or to hand a session on.
+ *
+ * @example
+ * const auth = createNodeAuthClient({ baseURL: "https://auth.example.com" });
+ * await auth.signIn.email({ email, password }); // the session cookie is kept in auth.cookies
+ * const { data } = await auth.organization.list(); // sent with that cookie
  */
 // biome-ignore lint/complexity/noBannedTypes: {} means "no fields declared", as in createAuthClient.
 export function createNodeAuthClient<Fields extends AdditionalFieldTypes = {}>(

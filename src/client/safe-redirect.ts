@@ -12,6 +12,11 @@ export function hasUnsafeUrlCharacters(value: string): boolean {
  * followed only as a path on that origin. Control characters and backslashes are refused (a browser
  * strips `\t` from `/\t/evil.example`), and so is a resolved path starting `//` (dot segments make one).
  * Anything refused gives `fallback`.
+ *
+ * @example
+ * sameOriginPath("/dashboard?tab=keys", "https://app.example.com"); // "/dashboard?tab=keys"
+ * sameOriginPath("https://evil.example/", "https://app.example.com"); // "/"
+ * sameOriginPath(params.get("redirectTo"), window.location.origin, "/account");
  */
 export function sameOriginPath(value: string | null | undefined, origin: string, fallback = "/"): string {
   if (!value || hasUnsafeUrlCharacters(value)) return fallback;

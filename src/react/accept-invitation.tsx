@@ -59,6 +59,10 @@ function LinkButton({
  * Where an invitation mail lands: the organization, who invited and the role, signed in or out.
  * Signed out, "Create account" comes first (most invitees have none) with the invited address
  * prefilled; signed in as the invitee, accept or decline.
+ *
+ * @example
+ * // the page at /accept-invitation/:id, where the invitation mail's link lands
+ * <AcceptInvitation invitationId={id} navigate={navigate} afterAcceptHref="/organization" />
  */
 export function AcceptInvitation({
   invitationId,

@@ -1,6 +1,12 @@
 import { useState } from "react";
 
-/** "Ada Lovelace" -> "AL"; an email or one word gives one letter. */
+/**
+ * "Ada Lovelace" -> "AL"; an email or one word gives one letter.
+ *
+ * @example
+ * initials("Ada Lovelace"); // "AL"
+ * initials("ada@example.com"); // "A"
+ */
 export function initials(name: string): string {
   const words = name
     .trim()
@@ -13,7 +19,12 @@ export function initials(name: string): string {
     .slice(0, 2);
 }
 
-/** A picture, or the initials when there is none or it fails to load. Decorative: the owner names it. */
+/**
+ * A picture, or the initials when there is none or it fails to load. Decorative: the owner names it.
+ *
+ * @example
+ * <Avatar name={user.name} image={user.image} size="sm" />
+ */
 export function Avatar({
   name,
   image,

@@ -24,6 +24,13 @@ type SlugStatus = "unknown" | "checking" | "free" | "taken";
 /**
  * A new organization: its name, and a slug that follows the name until edited and is checked with
  * the server when a field is left. The new organization becomes the active one.
+ *
+ * @example
+ * <CreateOrganization
+ *   navigate={navigate}
+ *   onCreated={(organization) => navigate(`/organizations/${organization.slug}`)}
+ *   headingLevel={2}
+ * />
  */
 export function CreateOrganization({
   localization,

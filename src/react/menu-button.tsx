@@ -18,6 +18,16 @@ export interface MenuItem {
  * ArrowUp on its last; in the menu the arrows, Home and End move, Enter and Space act, Escape
  * closes and gives focus back to the button, Tab closes and moves on. Nothing happens until an item
  * is chosen (a native select acts on every arrow key).
+ *
+ * @example
+ * <MenuButton
+ *   menuLabel="Export"
+ *   buttonContent="Export"
+ *   items={[
+ *     { id: "csv", label: "CSV", onSelect: () => download("csv") },
+ *     { id: "docs", label: "Help", href: "/docs/export", onSelect: () => navigate("/docs/export") },
+ *   ]}
+ * />
  */
 export function MenuButton({
   menuLabel,

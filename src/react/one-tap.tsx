@@ -52,6 +52,11 @@ export interface GoogleOneTapProps {
  * Google one-tap: loads Google's script (up to 5 attempts, 1 s, 2 s, 4 s, ... apart), shows the
  * prompt (shown again with the same backoff when Google skips it for a transient reason), and posts
  * the credential to /one-tap/callback. Renders nothing itself.
+ *
+ * @example
+ * <AuthProvider client={client}>
+ *   <GoogleOneTap clientId="1234-abc.apps.googleusercontent.com" callbackURL="/dashboard" />
+ * </AuthProvider>
  */
 export function GoogleOneTap({ clientId, callbackURL = "/", onError, scriptSrc = GOOGLE_SCRIPT }: GoogleOneTapProps) {
   const client = useAuthClient();

@@ -24,6 +24,9 @@ export interface OrganizationListProps extends OrganizationComponentProps {
 /**
  * The user's organizations: switch to one, leave one (the only owner of the active one is told to
  * hand it on first), the pending invitations, and a way to create one.
+ *
+ * @example
+ * <OrganizationList navigate={navigate} createHref="/organizations/new" afterSelect={() => navigate("/organization")} />
  */
 export function OrganizationList({
   localization,

@@ -58,6 +58,14 @@ const builtIn: { id: OrganizationSectionId; label: MessageKey; testId: string }[
  * The active organization's settings, members, invitations and teams, each control shown only to
  * roles the server would allow. Sections switch in place, or follow `sectionHref`; an application
  * adds its own sections, or draws its own navigation (`navigation={false}`) and picks `section`.
+ *
+ * @example
+ * <OrganizationProfile
+ *   navigate={navigate}
+ *   section={section}
+ *   sectionHref={(id) => `/organization/${id}`}
+ *   extraSections={[{ id: "billing", label: "Billing", render: ({ organization }) => <Billing id={organization.id} /> }]}
+ * />
  */
 export function OrganizationProfile({
   localization,

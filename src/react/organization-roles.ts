@@ -10,7 +10,14 @@ import {
 import { isMessageKey, type Translate } from "../i18n/index.js";
 import { useServerOptions } from "./server-options.js";
 
-/** "owner,admin" -> "Owner, Admin": built-in roles from the catalogue, custom ones capitalised. */
+/**
+ * "owner,admin" -> "Owner, Admin": built-in roles from the catalogue, custom ones capitalised.
+ *
+ * @example
+ * const words: Record<string, string> = { "role.owner": "Inhaber", "role.admin": "Administrator" };
+ * roleLabel("owner,admin", (key) => words[key] ?? key); // "Inhaber, Administrator"
+ * roleLabel("billing", (key) => words[key] ?? key); // "Billing" (a custom role)
+ */
 export const roleLabel = (role: string, t: Translate) =>
   parseRoles(role)
     .map((name) => {

@@ -30,6 +30,9 @@ export interface OrganizationSwitcherProps {
  * The active organization (logo or initials, name) as a menu button: the user's organizations,
  * their pending invitations (with a count badge on the button) and "Create organization".
  * An organization becomes active only when chosen, never on an arrow key.
+ *
+ * @example
+ * <OrganizationSwitcher navigate={navigate} afterSelect={() => navigate("/organization")} />
  */
 export function OrganizationSwitcher({
   createHref = "/organizations/new",

@@ -24,6 +24,11 @@ function useLoaded<T>(key: string, load: () => Promise<{ data: T | null; error: 
 /**
  * The session's active team, when the user is in two teams or more here (with one there is nothing
  * to choose). A select plus a button: arrow keys on a closed select fire changes.
+ *
+ * @example
+ * // `version` changes when the organization's teams do, so the list is read again
+ * const teams = organization.teams ?? [];
+ * <ActiveTeamSelect organizationId={organization.id} version={teams.map((team) => team.id).join(",")} />
  */
 export function ActiveTeamSelect({ organizationId, version }: { organizationId: string; version: string }) {
   const { t } = useFrame();

@@ -25,6 +25,11 @@ function useCall<T>(key: string | null, call: () => Promise<Result<T>>): T | nul
  * Whether the signed-in user may use the administration area, by the server's own answer
  * (`has-permission {user: [list]}`): an admin role, a configured role, or `admin.adminUserIds`.
  * False while asking, when signed out and when the admin feature is off.
+ *
+ * @example
+ * function AdminLink() {
+ *   return useIsAdmin() ? <a href="/admin">Admin</a> : null;
+ * }
  */
 export function useIsAdmin(): boolean {
   const client = useAuthClient();
@@ -40,7 +45,13 @@ const subscribeInvitations = (listener: () => void) => {
   return () => void invitationListeners.delete(listener);
 };
 
-/** Asks every useUserInvitations() again (after the user answered an invitation). */
+/**
+ * Asks every useUserInvitations() again (after the user answered an invitation).
+ *
+ * @example
+ * await client.organization.acceptInvitation({ invitationId });
+ * refreshUserInvitations(); // the switcher's badge and the lists drop it
+ */
 export function refreshUserInvitations(): void {
   invitationsVersion++;
   for (const listener of invitationListeners) listener();
@@ -49,6 +60,12 @@ export function refreshUserInvitations(): void {
 /**
  * The signed-in user's pending invitations (empty until their email is verified: the server lists
  * them only then). Read again when the user or their organizations change (an answer moves one).
+ *
+ * @example
+ * function Invitations() {
+ *   const invitations = useUserInvitations();
+ *   return <ul>{invitations.map((invitation) => <li key={invitation.id}>{invitation.organizationName}</li>)}</ul>;
+ * }
  */
 export function useUserInvitations() {
   const client = useAuthClient();

@@ -9,7 +9,15 @@ export type ServerOptions = z.output<typeof serviceEndpoints.appConfig.reply>;
 
 const asked = new WeakMap<AuthClient, Promise<ServerOptions | null>>();
 
-/** Asked once per client; null until the answer comes (or when the server does not give one). */
+/**
+ * Asked once per client; null until the answer comes (or when the server does not give one).
+ *
+ * @example
+ * function SignUpLink() {
+ *   const options = useServerOptions();
+ *   return options?.emailAndPassword.disableSignUp === false ? <a href="/sign-up">Create an account</a> : null;
+ * }
+ */
 export function useServerOptions(): ServerOptions | null {
   const client = useAuthClient();
   const [options, setOptions] = useState<ServerOptions | null>(null);

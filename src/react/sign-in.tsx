@@ -65,6 +65,11 @@ const TITLES: Record<SignInView, MessageKey> = {
 /**
  * The sign-in screen: every method the server's options switch on (password, passkey, sign-in link,
  * email code, providers, guest) and the second-factor step. Needs an AuthProvider above it.
+ *
+ * @example
+ * <AuthProvider client={client}>
+ *   <SignIn localization="de" navigate={navigate} afterSignInHref="/dashboard" forgotPasswordHref="/forgot-password" />
+ * </AuthProvider>
  */
 export function SignIn({
   localization,

@@ -42,6 +42,9 @@ const PASSWORD_REFUSALS = new Set(["PASSWORD_TOO_SHORT", "PASSWORD_TOO_LONG", "P
 /**
  * The sign-up screen: name, email and a password (with its strength), within the server's length
  * limits. When the server wants the address verified first, it says to check the mail.
+ *
+ * @example
+ * <SignUp navigate={navigate} afterSignUpHref="/welcome" signInHref="/sign-in" verifiedHref="/verified" />
  */
 export function SignUp({
   localization,

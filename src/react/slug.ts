@@ -1,4 +1,10 @@
-/** "Acme Inc." -> "acme-inc": an organization's slug from its name. */
+/**
+ * "Acme Inc." -> "acme-inc": an organization's slug from its name.
+ *
+ * @example
+ * slugify("Acme Inc."); // "acme-inc"
+ * slugify("Café Zürich"); // "cafe-zurich"
+ */
 export function slugify(name: string): string {
   return name
     .toLowerCase()

@@ -25,7 +25,12 @@ export interface UserButtonProps {
   labels?: Partial<typeof userButtonLabels>;
 }
 
-/** The signed-in user's avatar (picture or initials) opening a menu: account, admin, sign out. */
+/**
+ * The signed-in user's avatar (picture or initials) opening a menu: account, admin, sign out.
+ *
+ * @example
+ * <UserButton navigate={navigate} accountHref="/account" adminHref="/admin" afterSignOutHref="/sign-in" />
+ */
 export function UserButton({
   accountHref = "/account",
   adminHref = "/admin",

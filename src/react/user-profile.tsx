@@ -60,6 +60,14 @@ const sectionTitles = {
  * The signed-in user's account: profile (name, picture, email verification), security (email,
  * password, passkeys, two-factor with its backup codes, recent activity), sessions, linked
  * accounts and deletion, beside a menu of fixed width. Sections follow the server's options.
+ *
+ * @example
+ * <UserProfile
+ *   navigate={navigate}
+ *   section={section}
+ *   sectionHref={(target) => `/account/${target}`}
+ *   afterDeleteHref="/goodbye"
+ * />
  */
 export function UserProfile({
   localization = "en",

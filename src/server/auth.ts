@@ -117,7 +117,17 @@ export type { Logger };
 
 export const MIN_SECRET_LENGTH = 32;
 
-/** Builds the service: options checked, database opened and migrated, routes ready. */
+/**
+ * Builds the service: options checked, database opened and migrated, routes ready.
+ *
+ * @example
+ * const auth = await createAuth({
+ *   baseURL: "https://app.example.com",
+ *   secret: process.env.AUTH_SECRET!,
+ *   database: process.env.DATABASE_URL!, // sqlite:./data/auth.sqlite or postgres://...
+ *   options: { organization: { enabled: true } },
+ * });
+ */
 export async function createAuth<
   const U extends FieldDefinitions = NoFields,
   const S extends FieldDefinitions = NoFields,

@@ -26,6 +26,17 @@ export class AuthError extends Error {
   }
 }
 
+/**
+ * Whether a thrown value is an AuthError (what a refused `auth.api` call throws), with its code and status.
+ *
+ * @example
+ * try {
+ *   await auth.api.signInEmail({ body: { email, password } });
+ * } catch (error) {
+ *   if (isAuthError(error)) return res.status(error.status).json({ code: error.code, message: error.message });
+ *   throw error;
+ * }
+ */
 export function isAuthError(error: unknown): error is AuthError {
   return error instanceof AuthError;
 }

@@ -17,7 +17,15 @@ export function logLine(level: Level, message: string, fields?: Record<string, u
   return JSON.stringify(line);
 }
 
-/** Info on stdout, warnings and errors on stderr, for any log collector. */
+/**
+ * Info on stdout, warnings and errors on stderr, for any log collector.
+ *
+ * @example
+ * const auth = await createAuth({
+ *   baseURL, secret, database,
+ *   logger: { ...consoleLogger, info: () => {} }, // warnings and errors only
+ * });
+ */
 export const consoleLogger: Logger = {
   info: (message, fields) => console.log(logLine("info", message, fields)),
   warn: (message, fields) => console.warn(logLine("warn", message, fields)),

@@ -29,6 +29,13 @@ interface FrameworkRequest extends IncomingMessage {
  * @hono/node-server gives (`{incoming, outgoing}`), so the client IP reaches the rate limiter.
  * It never rejects: a failure answers 500 (or ends a reply already under way), so the host server
  * keeps running.
+ *
+ * @example
+ * const app = express();
+ * app.all("/api/auth/*splat", toNodeHandler(auth));
+ * app.use(express.json()); // your own routes' parsers
+ * // or without a framework:
+ * http.createServer(toNodeHandler(auth)).listen(3000);
  */
 export function toNodeHandler(auth: HandlerSource | Promise<HandlerSource>): NodeHandler {
   return async (incoming, outgoing) => {
@@ -57,7 +64,16 @@ export function toNodeHandler(auth: HandlerSource | Promise<HandlerSource>): Nod
   };
 }
 
-/** Node's header object as a `Headers`, for `auth.api.getSession({ headers: fromNodeHeaders(req.headers) })`. */
+/**
+ * Node's header object as a `Headers`, for `auth.api.getSession({ headers: fromNodeHeaders(req.headers) })`.
+ *
+ * @example
+ * app.get("/api/me", async (req, res) => {
+ *   const data = await auth.api.getSession({ headers: fromNodeHeaders(req.headers) });
+ *   if (!data) return void res.status(401).json({ code: "UNAUTHORIZED", message: "Sign in first" });
+ *   res.json(data.user);
+ * });
+ */
 export function fromNodeHeaders(headers: IncomingHttpHeaders): Headers {
   const result = new Headers();
   for (const [name, value] of Object.entries(headers)) {

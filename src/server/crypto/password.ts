@@ -37,6 +37,12 @@ export const OWASP_ARGON2ID: Argon2Params = { memoryCost: 19456, timeCost: 2, pa
  * Also verifies other argon2 hashes (argon2i, other costs), which needsRehash then has replaced,
  * when their costs are within HASH_BOUNDS.argon2 (crypto/legacy-hashes.ts): one imported hash may
  * ask for 4 TiB.
+ *
+ * @example
+ * const auth = await createAuth({
+ *   baseURL, secret, database,
+ *   hasher: argon2idHasher({ memoryCost: 12288, timeCost: 3, parallelism: 1 }),
+ * });
  */
 export function argon2idHasher(params: Argon2Params = OWASP_ARGON2ID): PasswordHasher {
   const prefix = `$argon2id$v=19$m=${params.memoryCost},t=${params.timeCost},p=${params.parallelism}$`;

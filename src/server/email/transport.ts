@@ -11,7 +11,15 @@ export interface MailTransport {
   close(): void;
 }
 
-/** SMTP through nodemailer, from `smtp://[user:pass@]host:port`. */
+/**
+ * SMTP through nodemailer, from `smtp://[user:pass@]host:port`.
+ *
+ * @example
+ * const auth = await createAuth({
+ *   baseURL, secret, database,
+ *   mail: { transport: smtpTransport("smtp://user:pass@smtp.example.com:587"), from: "Example <auth@example.com>" },
+ * });
+ */
 export function smtpTransport(url: string): MailTransport {
   // Loaded only when SMTP is configured: the development outbox never needs it (bench/README.md, lazy loads).
   const nodemailer = createRequire(import.meta.url)("nodemailer") as typeof nodemailerType;

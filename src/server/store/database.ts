@@ -97,6 +97,15 @@ function withoutPoolSize(url: string): { location: string; poolSize: number } {
   return { location: parsed.toString(), poolSize };
 }
 
+/**
+ * The database a DATABASE_URL names (`sqlite:<path>`, `sqlite::memory:`, `postgres://...`), opened
+ * for createAuth's `database` when the application wants the handle itself.
+ *
+ * @example
+ * const database = openDatabase("postgres://app@db/app?connection_limit=20");
+ * const auth = await createAuth({ baseURL, secret, database });
+ * console.log(database.dialect, database.queryCount()); // "postgres", round trips so far
+ */
 export function openDatabase(url: string): OpenedDatabase {
   const { dialect, location, poolSize } = parseDatabaseUrl(url);
   let queries = 0;

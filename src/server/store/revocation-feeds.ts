@@ -9,6 +9,15 @@ export const REVOCATION_CHANNEL = "gatehouse_session_revocations";
  * Redis pub/sub. Publishing uses the shared connection; listening needs a connection of its own
  * (a subscribed Redis connection can do nothing else). ioredis reconnects by itself; this feed
  * reports "disconnected" from the moment the subscriber drops until it has subscribed again.
+ *
+ * @example
+ * import { Redis } from "ioredis";
+ * const redis = new Redis(process.env.REDIS_URL!);
+ * const auth = await createAuth({
+ *   baseURL, secret, database,
+ *   rateLimitStore: new RedisRateLimitStore(redis),
+ *   revocationFeed: redisRevocationFeed(redis, consoleLogger),
+ * });
  */
 export function redisRevocationFeed(redis: RedisClient, logger: Logger): RevocationFeed {
   const subscriber = redis.duplicate({ autoResubscribe: false, lazyConnect: true });
