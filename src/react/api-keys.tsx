@@ -71,6 +71,11 @@ function KeyRow({
 /**
  * API keys with their last use, maker and expiry (docs/api-keys.md): an organization's, or the
  * signed-in user's own. A new key is shown once; revoking asks first and stops the key everywhere.
+ *
+ * @example
+ * <AuthProvider client={client}>
+ *   <ApiKeys organizationId={organization.id} />
+ * </AuthProvider>
  */
 export function ApiKeys({ organizationId }: ApiKeysProps) {
   const { t } = useFrame();
