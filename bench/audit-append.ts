@@ -1,7 +1,7 @@
 /**
  * What auditing adds to a change's transaction, in process and without HTTP: the same transaction
- * (one session-like insert) with and without the audit entry (one statement on PostgreSQL; on SQLite
- * head read, entry insert, head update, run straight on the connection as the service runs them),
+ * (one session-like insert) with and without the audit entry (one insert, unsealed: no head is read
+ * or moved; on SQLite straight on the connection as the service runs it),
  * interleaved in rounds, best round kept. Wall and CPU µs per transaction; on PostgreSQL the wall
  * time includes the round trips, which is what a sign-in waits for.
  *
@@ -11,7 +11,7 @@
 import { performance } from "node:perf_hooks";
 import { sql } from "kysely";
 import { newId } from "../src/server/crypto/random.js";
-import { appendAuditEntry } from "../src/server/store/audit-trail.js";
+import { writeAuditEntry } from "../src/server/store/audit-trail.js";
 import { migrateToLatest, openDatabase } from "../src/server/store/database.js";
 
 const url = process.argv[2] ?? "sqlite::memory:";
@@ -53,7 +53,7 @@ async function run(audited: boolean): Promise<{ wall: number; cpu: number }> {
     await db.transaction().execute(async (trx) => {
       await change(trx);
       if (audited) {
-        await appendAuditEntry(
+        await writeAuditEntry(
           trx,
           dialect,
           {

@@ -14,13 +14,7 @@ import {
 import type { AuditAction, AuditOutcome, AuditTrailEntry } from "../../contract/audit.js";
 import type { AuditScope, AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
-import {
-  appendAuditEntry,
-  appendedEntry,
-  type NewAuditEntry,
-  pruneAuditTrail,
-  withEntry,
-} from "../store/audit-trail.js";
+import { type NewAuditEntry, pruneAuditTrail, withEntry, writeAuditEntry } from "../store/audit-trail.js";
 import type { DB } from "../store/database.js";
 import type { WebhookEvent } from "../webhooks/events.js";
 import type { ChangeFacts } from "../webhooks/outbox.js";
@@ -39,11 +33,8 @@ export function auditedContext(ctx: AuthContext, scope: AuditScope): AuthContext
     webhooks: ctx.webhooks.hearing({
       pending: () => !scope.written,
       record: (db, event, data) => auditChange(audited, db, factsOfEvent(event, data)),
-      // Not when entries stream to webhooks: that enqueue needs the entry's number and hash.
       merging: (db, facts) =>
-        ctx.dialect === "postgres" && !scope.written && !ctx.webhooks.wants("audit.entry")
-          ? EntryInChangeStatement.on(db, audited, scope, facts)
-          : undefined,
+        ctx.dialect === "postgres" && !scope.written ? EntryInChangeStatement.on(db, audited, scope, facts) : undefined,
     }),
   };
   return audited;
@@ -164,15 +155,12 @@ function entryOf(ctx: AuthContext, scope: AuditScope, outcome: AuditOutcome): Ne
 
 /**
  * The one way an entry is written: inside `trx`, a transaction (the change's own, or for an entry that
- * goes with no change, one opened for it). The head stays locked until `trx` ends, and the entry
- * commits or rolls back with whatever else `trx` holds.
+ * goes with no change, one opened for it), unsealed: it commits or rolls back with whatever else `trx`
+ * holds, and the sealer (audit/sealer.ts) numbers, chains and streams it once committed.
  */
 async function append(ctx: AuthContext, trx: DB, entry: NewAuditEntry): Promise<void> {
   if (!trx.isTransaction) throw new Error("an audit entry is written only inside a transaction");
-  const chained = await appendAuditEntry(trx, ctx.dialect, entry, ctx.db);
-  // Streamed to subscribers (an organization's own, docs/webhooks.md) in the same transaction: an
-  // entry that rolls back is never sent. Nothing is built or written when nobody subscribes.
-  if (ctx.webhooks.wants("audit.entry")) await ctx.webhooks.enqueue(trx, "audit.entry", appendedEntry(entry, chained));
+  await writeAuditEntry(trx, ctx.dialect, entry, ctx.db);
 }
 
 /** An entry that goes with no change (a refusal, a challenge): in a transaction of its own. */
@@ -354,9 +342,9 @@ export async function auditedSystemCall<T>(
 }
 
 /**
- * Retention (audit.retentionDays): drops the entries older than that from the chain's start, moves
- * the anchor to the last one dropped, and records the pruning as an entry of its own, all in one
- * transaction. Returns how many went.
+ * Retention (audit.retentionDays): drops the sealed entries older than that from the chain's start,
+ * moves the anchor to the last one dropped, and records the pruning as a checkpoint entry of its own
+ * carrying the pruned prefix's last number and hash, all in one transaction. Returns how many went.
  */
 export async function pruneAuditTrailByRetention(ctx: AuthContext): Promise<number> {
   const days = ctx.options.audit.retentionDays;
@@ -368,6 +356,7 @@ export async function pruneAuditTrailByRetention(ctx: AuthContext): Promise<numb
     await auditSystemEvent(ctx, trx, "audit.pruned", {
       entries: pruned.pruned,
       throughSeq: pruned.anchorSeq,
+      throughHash: pruned.anchorHash,
       before: before.toISOString(),
     });
     return pruned.pruned;

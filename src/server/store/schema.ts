@@ -368,7 +368,8 @@ export interface ScimGroupMemberTable {
 
 /** One security event (store/audit-trail.ts); `hash` chains it to the entry before. */
 export interface AuditTrailTable {
-  seq: ColumnType<number | string, number, number>;
+  /** Null until sealed (migration 0034): the sealer numbers and chains committed entries. */
+  seq: ColumnType<number | string | null, number | null | undefined, number>;
   id: string;
   createdAt: Timestamp;
   action: string;
@@ -382,7 +383,7 @@ export interface AuditTrailTable {
   requestId: string | null;
   /** JSON text. */
   details: string | null;
-  hash: string;
+  hash: ColumnType<string | null, string | null | undefined, string>;
 }
 
 /** An organization's policy (migration 0024): its rules as JSON text (services/organization-policy.ts). */
@@ -411,6 +412,9 @@ export interface AuditChainTable {
   headHash: string;
   anchorSeq: ColumnType<number | string, number, number>;
   anchorHash: string;
+  /** SQLite: the instance whose sealer holds the lease, and until when (ms since the epoch). */
+  sealerId: string | null;
+  sealerUntil: ColumnType<number | string | null, number | null, number | null>;
 }
 
 export interface Database {
