@@ -369,7 +369,7 @@ export interface ScimGroupMemberTable {
 /** One security event (store/audit-trail.ts); `hash` chains it to the entry before. */
 export interface AuditTrailTable {
   /** Null until sealed (migration 0034): the sealer numbers and chains committed entries. */
-  seq: ColumnType<number | string | null, number | null | undefined, number>;
+  seq: ColumnType<number | string | null, number | null | undefined, number | null>;
   id: string;
   createdAt: Timestamp;
   action: string;
@@ -383,7 +383,7 @@ export interface AuditTrailTable {
   requestId: string | null;
   /** JSON text. */
   details: string | null;
-  hash: ColumnType<string | null, string | null | undefined, string>;
+  hash: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** An organization's policy (migration 0024): its rules as JSON text (services/organization-policy.ts). */
