@@ -282,7 +282,6 @@ function mapEntry(row: TrailRow): AuditTrailEntry {
 /** Sealed entries, newest first, filtered; `limit` rows at most. An entry is listed once sealed. */
 export async function listAuditTrail(db: DB, filter: AuditTrailFilter): Promise<AuditTrailEntry[]> {
   let query = db.selectFrom("auditTrail").selectAll();
-  if (!filter.includeUnsealed) query = query.where("seq", "is not", null);
   if (filter.organizationId !== undefined) query = query.where("organizationId", "=", filter.organizationId);
   if (filter.actorId !== undefined) query = query.where("actorId", "=", filter.actorId);
   if (filter.subjectId !== undefined) query = query.where("subjectId", "=", filter.subjectId);
@@ -292,6 +291,7 @@ export async function listAuditTrail(db: DB, filter: AuditTrailFilter): Promise<
   if (filter.from !== undefined) query = query.where("createdAt", ">=", filter.from);
   if (filter.to !== undefined) query = query.where("createdAt", "<", filter.to);
   if (filter.beforeSeq !== undefined) query = query.where("seq", "<", filter.beforeSeq);
+  if (!filter.includeUnsealed) query = query.where("seq", "is not", null);
   const ordered = filter.includeUnsealed
     ? query.orderBy("seq", (order) => order.desc().nullsFirst()).orderBy("createdAt", "desc")
     : query.orderBy("seq", "desc");
