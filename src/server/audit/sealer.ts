@@ -87,13 +87,18 @@ export class AuditSealer {
     let total = 0;
     for (;;) {
       const sealed = await ctx.db.transaction().execute(async (trx) => {
-        const entries = await sealAuditBatch(trx, ctx.dialect, {
-          sealerId: this.#id,
-          nowMs: Date.now(),
-          leaseMs: LEASE_MS,
-          wait,
-          limit: SEAL_BATCH,
-        });
+        const entries = await sealAuditBatch(
+          trx,
+          ctx.dialect,
+          {
+            sealerId: this.#id,
+            nowMs: Date.now(),
+            leaseMs: LEASE_MS,
+            wait,
+            limit: SEAL_BATCH,
+          },
+          ctx.db,
+        );
         // Streamed once sealed, numbered and hashed, in the batch's transaction: an entry is sent
         // once, and a batch that rolls back sends nothing (docs/webhooks.md, `audit.entry`).
         if (entries && entries.length > 0 && ctx.webhooks.wants("audit.entry")) {

@@ -156,12 +156,14 @@ export async function releaseSealerLease(db: DB, dialect: DialectName, sealerId:
  * entries (by time, then id; an entry that commits meanwhile is not seen, and waits for the next
  * batch), numbers them on from the head, hashes each over the one before, and moves the head. The
  * whole batch commits as one: a sealer stopped halfway leaves nothing, and the next redoes it.
- * Returns the sealed entries, or null when another sealer holds the head.
+ * Returns the sealed entries, or null when another sealer holds the head. `db`, the database `trx` is
+ * a transaction on: on SQLite the entries' updates then run straight on its connection.
  */
 export async function sealAuditBatch(
   trx: DB,
   dialect: DialectName,
   claim: SealerClaim,
+  db?: DB,
 ): Promise<AuditTrailEntry[] | null> {
   const head = await claimHead(trx, dialect, claim);
   if (!head) return null;
@@ -198,23 +200,23 @@ export async function sealAuditBatch(
             )
           ).numAffectedRows ?? 0,
         )
-      : await sealOnSqlite(trx, sealed);
+      : await sealOnSqlite(trx, sealed, db);
   // Every entry read must take its number, or the chain would have a gap: give the batch up instead.
   if (updated !== sealed.length) throw new Error("an unsealed audit entry changed while its batch was sealed");
   await trx.updateTable("auditChain").set({ headSeq: seq, headHash: previousHash }).where("id", "=", 1).execute();
   return sealed.map(mapEntry);
 }
 
-async function sealOnSqlite(trx: DB, sealed: { id: string; seq: number; hash: string }[]): Promise<number> {
+const SQLITE_SEAL = `update "auditTrail" set "seq" = ?, "hash" = ? where "id" = ? and "seq" is null`;
+
+async function sealOnSqlite(trx: DB, sealed: { id: string; seq: number; hash: string }[], db?: DB): Promise<number> {
+  const direct = db ? directWriterIn(db, trx) : undefined;
   let updated = 0;
   for (const entry of sealed) {
-    const result = await trx
-      .updateTable("auditTrail")
-      .set({ seq: entry.seq, hash: entry.hash })
-      .where("id", "=", entry.id)
-      .where("seq", "is", null)
-      .executeTakeFirst();
-    updated += Number(result.numUpdatedRows);
+    const values = [entry.seq, entry.hash, entry.id];
+    updated += direct
+      ? direct.run(SQLITE_SEAL, values)
+      : Number((await trx.executeQuery(CompiledQuery.raw(SQLITE_SEAL, values))).numAffectedRows ?? 0);
   }
   return updated;
 }
