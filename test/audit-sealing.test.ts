@@ -363,4 +363,36 @@ describe("verification", () => {
     expect(await scrape("gatehouse_audit_unsealed_oldest_seconds")).toBe(0);
     expect((await verifyCommand()).code).toBe(0);
   });
+
+  it("GET /admin/verify-audit-trail says the same to an admin, and refuses anyone else", async () => {
+    const admin = await signUp(server);
+    await db().updateTable("user").set({ role: "admin" }).where("id", "=", admin.user.id).execute();
+    const someone = await signUp(server);
+    expect((await someone.browser.get("/admin/verify-audit-trail")).status).toBe(403);
+
+    await server.sealAudit();
+    await signUp(server);
+    const fresh = await admin.browser.get("/admin/verify-audit-trail");
+    expect(fresh.status).toBe(200);
+    expect(fresh.body).toMatchObject({ ok: true, firstBad: null, unsealed: { count: 1, overdue: false } });
+    expect(fresh.body.headHash).toMatch(/^[0-9a-f]{64}$/);
+
+    const [id] = await unsealedIds();
+    await db()
+      .updateTable("auditTrail")
+      .set({ createdAt: new Date(server.clock.now().getTime() - 60_000) })
+      .where("id", "=", id!)
+      .execute();
+    const overdue = await admin.browser.get("/admin/verify-audit-trail");
+    expect(overdue.body).toMatchObject({ ok: true, unsealed: { count: 1, overdue: true } });
+    expect(overdue.body.unsealed.oldestAgeSeconds).toBeGreaterThanOrEqual(60);
+
+    await server.sealAudit();
+    const [last] = await db().selectFrom("auditTrail").selectAll().orderBy("seq", "desc").limit(1).execute();
+    await db().updateTable("auditTrail").set({ action: "user.sign_in" }).where("id", "=", last!.id).execute();
+    const broken = await admin.browser.get("/admin/verify-audit-trail");
+    expect(broken.body).toMatchObject({ ok: false, firstBad: { seq: Number(last!.seq), reason: "edited" } });
+    await db().updateTable("auditTrail").set({ action: last!.action }).where("id", "=", last!.id).execute();
+    await expectWholeChain();
+  });
 });

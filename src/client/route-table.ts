@@ -91,6 +91,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["POST"],
     refreshes: [],
   },
+  "/admin/verify-audit-trail": {
+    methods: ["GET"],
+    refreshes: [],
+  },
   "/app-config": {
     methods: ["GET"],
     refreshes: [],
@@ -513,6 +517,14 @@ export const ROUTES: Readonly<Record<string, Route>> = {
   },
   "/sso/callback/:providerId": {
     methods: ["GET"],
+    refreshes: [],
+  },
+  "/sso/cancel-provider-change": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/sso/confirm-provider-change": {
+    methods: ["POST"],
     refreshes: [],
   },
   "/sso/delete-provider": {

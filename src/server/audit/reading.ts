@@ -1,11 +1,29 @@
-import type { AuditAction, AuditTrailEntry, AuditTrailPage } from "../../contract/audit.js";
+import type { AuditAction, AuditChainCheck, AuditTrailEntry, AuditTrailPage } from "../../contract/audit.js";
 import type { Session } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { AuthError } from "../errors.js";
 import { isOwnerRole } from "../services/access-control.js";
 import { type AdminActor, requireAdminPermission } from "../services/admin-access.js";
 import { requireMember } from "../services/organization-access.js";
-import { AUDIT_ENTRY_COLUMNS, type AuditTrailFilter, listAuditTrail } from "../store/audit-trail.js";
+import { AUDIT_ENTRY_COLUMNS, type AuditTrailFilter, listAuditTrail, verifyAuditChain } from "../store/audit-trail.js";
+
+/**
+ * The sealed chain checked from its anchor to its head, and the unsealed tail: overdue once its oldest
+ * has waited longer than audit.sealWithinSeconds (no instance is sealing).
+ */
+export async function checkTrail(ctx: AuthContext): Promise<AuditChainCheck> {
+  const check = await verifyAuditChain(ctx.db);
+  const oldest = check.unsealed.oldestCreatedAt;
+  const oldestAgeSeconds = oldest ? Math.max(0, (ctx.now().getTime() - oldest.getTime()) / 1000) : 0;
+  return {
+    ...check,
+    unsealed: {
+      ...check.unsealed,
+      oldestAgeSeconds,
+      overdue: oldestAgeSeconds > ctx.options.audit.sealWithinSeconds,
+    },
+  };
+}
 
 /** The filters a reader gives (contract/audit.ts). */
 export interface TrailQuery {
