@@ -1,6 +1,6 @@
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
-import { releaseSealerLease, sealAuditBatch } from "../store/audit-trail.js";
+import { hasUnsealedEntries, releaseSealerLease, sealAuditBatch } from "../store/audit-trail.js";
 
 /** Entries sealed in one transaction at most; a full batch is followed by the next at once. */
 export const SEAL_BATCH = 500;
@@ -31,6 +31,8 @@ export class AuditSealer {
   #tail: Promise<unknown> = Promise.resolve();
   #queued = 0;
   #stopped = false;
+  /** The timer's last pass failed: said once per streak, not every interval while the database is down. */
+  #failing = false;
 
   constructor(ctx: AuthContext, options: AuditSealerOptions = {}) {
     this.#ctx = ctx;
@@ -70,9 +72,16 @@ export class AuditSealer {
   #tick(): void {
     // A pass already waiting covers whatever this one would find.
     if (this.#queued > 0 || this.#stopped) return;
-    this.#queue(false).catch((error: unknown) => {
-      this.#ctx.logger.error("audit sealing failed", { error: String(error) });
-    });
+    this.#queue(false).then(
+      () => {
+        if (this.#failing) this.#ctx.logger.info("audit sealing resumed");
+        this.#failing = false;
+      },
+      (error: unknown) => {
+        if (!this.#failing) this.#ctx.logger.error("audit sealing failed", { error: String(error) });
+        this.#failing = true;
+      },
+    );
   }
 
   #queue(wait: boolean): Promise<number> {
@@ -84,6 +93,8 @@ export class AuditSealer {
 
   async #sealAll(wait: boolean): Promise<number> {
     const ctx = this.#ctx;
+    // An idle instance's timer costs one read, not a transaction (on SQLite a write, for the lease).
+    if (!wait && !(await hasUnsealedEntries(ctx.db))) return 0;
     let total = 0;
     for (;;) {
       const sealed = await ctx.db.transaction().execute(async (trx) => {

@@ -221,6 +221,12 @@ async function sealOnSqlite(trx: DB, sealed: { id: string; seq: number; hash: st
   return updated;
 }
 
+/** Whether any entry waits to be sealed: one probe of the unsealed index, outside any transaction. */
+export async function hasUnsealedEntries(db: DB): Promise<boolean> {
+  const row = await db.selectFrom("auditTrail").select("id").where("seq", "is", null).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The entries not sealed yet: how many, and when the oldest was written. */
 export interface UnsealedTail {
   count: number;
