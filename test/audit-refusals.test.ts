@@ -28,11 +28,13 @@ afterEach(() => expect(server.loggedErrors).toEqual([]));
 const db = () => server.auth.database.db;
 
 async function headSeq(): Promise<number> {
+  await server.sealAudit();
   const head = await db().selectFrom("auditChain").select("headSeq").executeTakeFirstOrThrow();
   return Number(head.headSeq);
 }
 
 async function entriesAfter(seq: number) {
+  await server.sealAudit();
   const rows = await db()
     .selectFrom("auditTrail")
     .select(["action", "outcome", "actorId", "ipAddress", "details"])

@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runCommand } from "../src/cli/run.js";
 import { sweepExpired } from "../src/server/services/housekeeping.js";
-import { appendAuditEntry, verifyAuditChain } from "../src/server/store/audit-trail.js";
+import { verifyAuditChain, writeAuditEntry } from "../src/server/store/audit-trail.js";
 import { dialectUnderTest } from "./helpers/database.js";
 import { skipWithoutDnsServer, startDnsServer, type TestDnsServer } from "./helpers/dns.js";
 import { CLIENT_ID, CLIENT_SECRET, startOidcProvider, type TestOidcProvider } from "./helpers/oidc.js";
@@ -40,13 +40,15 @@ afterEach(() => expect(server.loggedErrors).toEqual([]));
 
 const db = () => server.auth.database.db;
 
-/** The entries of one request, by its id, or every entry since `seq`. */
+/** Every entry since `seq`, once what was committed is sealed. */
 async function entriesAfter(seq: number) {
+  await server.sealAudit();
   const rows = await db().selectFrom("auditTrail").selectAll().where("seq", ">", seq).orderBy("seq").execute();
   return rows.map((row) => ({ ...row, seq: Number(row.seq), details: row.details ? JSON.parse(row.details) : null }));
 }
 
 async function headSeq(): Promise<number> {
+  await server.sealAudit();
   const head = await db().selectFrom("auditChain").select("headSeq").executeTakeFirstOrThrow();
   return Number(head.headSeq);
 }
@@ -150,6 +152,7 @@ describe("the chain", () => {
   it("verifies, and names the first edited or deleted entry", async () => {
     await signUp(server);
     await signUp(server);
+    await server.sealAudit();
     const clean = await verifyAuditChain(db());
     expect(clean).toMatchObject({ ok: true, firstBad: null });
     expect(clean.checked).toBeGreaterThan(2);
@@ -566,6 +569,8 @@ describe("reading the trail", () => {
     const theirs = await createOrganization(server);
     for (const role of ["member", "admin", "member"]) await joinAs(server, mine.organizationId, role);
     await joinAs(server, theirs.organizationId, "member");
+    // An entry is listed once sealed.
+    await server.sealAudit();
 
     const page = await mine.owner.browser.get(
       `/organization/list-audit-trail?organizationId=${mine.organizationId}&limit=2`,
@@ -640,6 +645,7 @@ describe("reading the trail", () => {
       );
       expect(res.status).toBe(200);
     }
+    await server.sealAudit();
     const csv = await owner.browser.get(`/organization/export-audit-trail?organizationId=${organizationId}&format=csv`);
     expect(csv.status).toBe(200);
     const rows = String(csv.body).trim().split("\r\n");
@@ -660,6 +666,10 @@ describe("reading the trail", () => {
   it("an admin reads the whole trail by actor; a plain user is refused", async () => {
     const admin = await makeAdmin();
     const someone = await signUp(server);
+    const unsealed = await admin.browser.get(`/admin/list-audit-trail?actorId=${someone.user.id}`);
+    // Listed once sealed: numbered and hash-chained.
+    expect(unsealed.body.entries).toEqual([]);
+    await server.sealAudit();
     const page = await admin.browser.get(`/admin/list-audit-trail?actorId=${someone.user.id}`);
     expect(page.status).toBe(200);
     expect(page.body.entries).toMatchObject([{ action: "user.sign_up", actorId: someone.user.id }]);
@@ -673,6 +683,7 @@ describe("reading the trail", () => {
 describe("gatehouse audit verify", () => {
   it("exits 0 on an intact chain and 1 naming the first edited entry", async () => {
     await signUp(server);
+    await server.sealAudit();
     expect(await verifyCommand()).toMatchObject({ code: 0, out: expect.stringContaining("audit chain intact") });
     const last = await db()
       .selectFrom("auditTrail")
@@ -714,8 +725,8 @@ describe.skipIf(dialectUnderTest() !== "postgres")("concurrent writers on Postgr
     expect(entries.filter((entry) => entry.action === "user.sign_in" && entry.outcome === "success")).toHaveLength(150);
     expect(await verifyAuditChain(db())).toMatchObject({ ok: true, headSeq: before + 150 });
 
-    // Writes whose entry is appended by the one statement that moves the head: 150 at once, three
-    // per account, each number once and the chain unbroken.
+    // Writes whose entry rides in the change's own statement: 150 at once, three per account, each
+    // sealed once and the chain unbroken.
     const beforeWrites = await headSeq();
     const updates = await Promise.all(
       Array.from({ length: 150 }, (_, i) =>
@@ -744,7 +755,7 @@ describe("the chain's hash as each database finishes it", () => {
       .transaction()
       .execute(async (trx) => {
         for (const [i, text] of texts.entries()) {
-          await appendAuditEntry(trx, server.auth.database.dialect, {
+          await writeAuditEntry(trx, server.auth.database.dialect, {
             id: `escape-${before}-${i}`,
             createdAt: new Date(Date.UTC(2026, 10, 27, 5, 30, 0, 7 * i)),
             action: "user.updated",
@@ -760,6 +771,7 @@ describe("the chain's hash as each database finishes it", () => {
           });
         }
       });
+    await server.sealAudit();
     const check = await verifyAuditChain(db());
     expect(check).toMatchObject({ ok: true, headSeq: before + texts.length });
   });
@@ -782,6 +794,7 @@ describe("retention", () => {
       await signUp(server);
       server.clock.advance(2 * 86400);
       const kept = await signUp(server);
+      await server.sealAudit();
       const swept = await sweepExpired(pruner.auth.context);
       expect(swept?.audit).toBe(2);
       const rows = await entriesAfter(0);
@@ -789,7 +802,13 @@ describe("retention", () => {
         ["user.sign_up", kept.user.id],
         ["audit.pruned", null],
       ]);
-      expect(rows[1]).toMatchObject({ actorType: "system", details: { entries: 2, throughSeq: 2 } });
+      // The checkpoint carries the pruned prefix's last number and hash: the anchor the chain goes on from.
+      const anchor = await db().selectFrom("auditChain").select("anchorHash").executeTakeFirstOrThrow();
+      expect(rows[1]).toMatchObject({
+        actorType: "system",
+        details: { entries: 2, throughSeq: 2, throughHash: anchor.anchorHash },
+      });
+      expect(anchor.anchorHash).toMatch(/^[0-9a-f]{64}$/);
       expect(await verifyAuditChain(db())).toMatchObject({ ok: true, anchorSeq: 2, checked: 2 });
       // Deleting the first kept entry is still caught.
       await db().deleteFrom("auditTrail").where("seq", "=", rows[0]!.seq).execute();

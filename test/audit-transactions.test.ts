@@ -66,9 +66,11 @@ async function inOneTransaction(
   expect(server.loggedErrors.length).toBeGreaterThan(0);
   server.loggedErrors.length = 0;
   await unchanged();
+  await server.sealAudit();
   const before = await db().selectFrom("auditChain").select("headSeq").executeTakeFirstOrThrow();
   const done = await act();
   expect(done.status, JSON.stringify(done.body)).toBe(200);
+  await server.sealAudit();
   const entries = await db()
     .selectFrom("auditTrail")
     .select(["action", "outcome"])

@@ -90,6 +90,7 @@ describe("setting the policy", () => {
     expect(read.status).toBe(200);
     expect(read.body.policy).toMatchObject({ maxSessionAge: 86400, idleTimeout: 3600, breakGlassUserIds: [] });
 
+    await server.sealAudit();
     const trail = await org.owner.browser.get(
       `/organization/list-audit-trail?organizationId=${org.organizationId}&action=organization.policy_updated`,
     );
@@ -376,6 +377,7 @@ describe("enforced SSO for verified domains", () => {
     const state = await browser.get("/organization/get-active-member");
     expect(state.body.organizationPolicy).toMatchObject({ breakGlass: true, signInMethod: "password", unmet: [] });
 
+    await server.sealAudit();
     const trail = await org.owner.browser.get(
       `/organization/list-audit-trail?organizationId=${org.organizationId}&action=organization.sso_break_glass_sign_in`,
     );

@@ -42,14 +42,17 @@ afterEach(() => {
   expect(strict.loggedErrors).toEqual([]);
 });
 
-const trail = (on: TestServer, organizationId: string, action: string) =>
-  on.auth.database.db
+/** The organization's sealed entries of `action` (sealed first: a webhook streams an entry once sealed). */
+async function trail(on: TestServer, organizationId: string, action: string) {
+  await on.sealAudit();
+  return on.auth.database.db
     .selectFrom("auditTrail")
     .select(["id", "seq", "hash", "action", "outcome", "details"])
     .where("organizationId", "=", organizationId)
     .where("action", "=", action as never)
     .orderBy("seq")
     .execute();
+}
 
 describe("an owner's webhook", () => {
   it("receives its organization's audited changes signed, exactly once; never another organization's", async () => {
@@ -229,10 +232,12 @@ describe("a test delivery", () => {
       const webhookId: string = created.body.id;
       const admin = await joinAs(paced, a.organizationId, "admin");
       const stranger = await createOrganization(paced);
-      const head = async () =>
-        Number(
+      const head = async () => {
+        await paced.sealAudit();
+        return Number(
           (await paced.auth.database.db.selectFrom("auditChain").select("headSeq").executeTakeFirstOrThrow()).headSeq,
         );
+      };
 
       const before = await head();
       const sent = await a.owner.browser.post("/organization/test-webhook", { webhookId });

@@ -7,18 +7,31 @@ import type { AppConfig } from "./config-module.js";
 import { type CommandIO, processIO } from "./io.js";
 import { configuredDatabase } from "./setup.js";
 
+/** What `audit.sealWithinSeconds` defaults to (server/options.ts). */
+const DEFAULT_SEAL_WITHIN_SECONDS = 10;
+
 /**
- * `gatehouse audit verify`: walks the audit trail's hash chain from its anchor to its head (docs/audit.md)
- * and names the first entry that does not hold. Exit 0 intact, 1 broken. Changes nothing.
+ * `gatehouse audit verify`: walks the audit trail's sealed hash chain from its anchor to its head
+ * (docs/audit.md) and names the first entry that does not hold, then tells the unsealed tail. Exit 0
+ * intact, 1 broken, 2 intact but an entry has waited longer than `audit.sealWithinSeconds` to be
+ * sealed (no instance is sealing). Changes nothing.
  */
 export async function auditCommand(
   args: string[],
   io: CommandIO = processIO,
   app: AppConfig | null = null,
 ): Promise<number> {
-  const { positionals } = parseArgs({ args, options: {}, strict: true, allowPositionals: true });
-  if (positionals.length !== 1 || positionals[0] !== "verify") {
-    io.err("usage: gatehouse audit verify");
+  const { positionals, values } = parseArgs({
+    args,
+    options: { "seal-within-seconds": { type: "string" } },
+    strict: true,
+    allowPositionals: true,
+  });
+  const sealWithin = Number(
+    values["seal-within-seconds"] ?? app?.input.options?.audit?.sealWithinSeconds ?? DEFAULT_SEAL_WITHIN_SECONDS,
+  );
+  if (positionals.length !== 1 || positionals[0] !== "verify" || !(sealWithin > 0)) {
+    io.err("usage: gatehouse audit verify [--seal-within-seconds <n>]");
     return 64;
   }
   const { database, shown }: { database: OpenedDatabase; shown: string } = app
@@ -27,9 +40,20 @@ export async function auditCommand(
   try {
     const check = await verifyAuditChain(database.db);
     const range = `entries ${check.anchorSeq + 1}..${check.headSeq}`;
+    const oldest = check.unsealed.oldestCreatedAt;
+    const waited = oldest ? Math.max(0, (Date.now() - oldest.getTime()) / 1000) : 0;
+    const tail = oldest
+      ? `${check.unsealed.count} unsealed, the oldest written ${waited.toFixed(1)} s ago`
+      : "none unsealed";
     if (check.ok) {
-      io.out(`${shown}: audit chain intact, ${check.checked} ${range}; head ${check.headSeq} ${check.headHash}`);
-      return 0;
+      io.out(
+        `${shown}: audit chain intact, ${check.checked} ${range}; head ${check.headSeq} ${check.headHash}; ${tail}`,
+      );
+      if (waited <= sealWithin) return 0;
+      io.err(
+        `${shown}: audit entries left UNSEALED longer than ${sealWithin} s: no instance is sealing, and until sealed an entry's edit or deletion goes unnoticed`,
+      );
+      return 2;
     }
     const bad = check.firstBad;
     const which = bad ? `entry ${bad.seq}${bad.id ? ` (id ${bad.id})` : ""}` : "an entry";
@@ -38,7 +62,7 @@ export async function auditCommand(
       missing: "is missing: deleted",
       "head-mismatch": "is not the head the chain recorded: the newest entries were changed or deleted",
     }[bad?.reason ?? "edited"];
-    io.err(`${shown}: audit chain BROKEN at ${which}: ${why} (${check.checked} entries before it hold)`);
+    io.err(`${shown}: audit chain BROKEN at ${which}: ${why} (${check.checked} entries before it hold); ${tail}`);
     return 1;
   } finally {
     await database.close();

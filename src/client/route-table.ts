@@ -91,6 +91,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["POST"],
     refreshes: [],
   },
+  "/admin/verify-audit-trail": {
+    methods: ["GET"],
+    refreshes: [],
+  },
   "/api-key/create": {
     methods: ["POST"],
     refreshes: [],

@@ -241,6 +241,7 @@ export interface AdminCalls {
   listAuditLog: OptionalCall<typeof admin.listAuditLog>;
   /** The security audit trail (docs/audit.md); export-audit-trail answers a file, fetched directly. */
   listAuditTrail: OptionalCall<typeof admin.listAuditTrail>;
+  verifyAuditTrail: OptionalCall<typeof admin.verifyAuditTrail>;
   listUserMemberships: Call<typeof admin.listUserMemberships>;
   listUserAccounts: Call<typeof admin.listUserAccounts>;
 }

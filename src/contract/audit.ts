@@ -127,6 +127,33 @@ export const auditTrailPageModel = z.object({
 });
 export type AuditTrailPage = z.output<typeof auditTrailPageModel>;
 
+/**
+ * What a check of the sealed chain found (GET /admin/verify-audit-trail, `gatehouse audit verify`),
+ * and the unsealed tail no hash covers yet; `overdue`: its oldest entry has waited longer than
+ * audit.sealWithinSeconds (docs/audit.md, "Sealing").
+ */
+export const auditChainCheckModel = z.object({
+  ok: z.boolean(),
+  checked: z.number().int(),
+  anchorSeq: z.number().int(),
+  headSeq: z.number().int(),
+  headHash: z.string(),
+  firstBad: z
+    .object({
+      seq: z.number().int(),
+      id: z.string().nullable(),
+      reason: z.enum(["edited", "missing", "head-mismatch"]),
+    })
+    .nullable(),
+  unsealed: z.object({
+    count: z.number().int(),
+    oldestCreatedAt: timestamp.nullable(),
+    oldestAgeSeconds: z.number(),
+    overdue: z.boolean(),
+  }),
+});
+export type AuditChainCheck = z.output<typeof auditChainCheckModel>;
+
 const isoTime = z.iso.datetime({ offset: true }).transform((text) => new Date(text));
 
 /** The filters both readers take: actor, action, a time range [from, to), a cursor and a page size. */

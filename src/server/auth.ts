@@ -2,6 +2,7 @@ import type { Hono } from "hono";
 import type { Registry } from "prom-client";
 import { createServerApi } from "./api.js";
 import { createHttpApp } from "./app.js";
+import { AuditSealer, type AuditSealerOptions } from "./audit/sealer.js";
 import type { AuthContext, OnLinkAccount } from "./context.js";
 import { argon2idHasher, type PasswordHasher, withLegacyHashes } from "./crypto/password.js";
 import { createTokenCipher, TOTP_SECRETS_PURPOSE } from "./crypto/token-cipher.js";
@@ -20,6 +21,7 @@ import { startHousekeeping } from "./services/housekeeping.js";
 import type { RevocationFeed } from "./services/revocations.js";
 import { RevocationList } from "./services/revocations.js";
 import { ensureAdditionalColumns, resolveAdditionalFields } from "./store/additional-fields.js";
+import { unsealedTail } from "./store/audit-trail.js";
 import { migrateToLatest, type OpenedDatabase, openDatabase } from "./store/database.js";
 import { mailBacklog, webhookBacklog } from "./store/outbox-backlog.js";
 import { MemoryRateLimitStore, type RateLimitStore } from "./store/rate-limit-store.js";
@@ -57,6 +59,8 @@ export interface CreateAuthInput<U extends FieldDefinitions = NoFields, S extend
    * mail is not delivered (said at start-up) and production refuses to start. docs/configuration.md.
    */
   mail?: MailOptions;
+  /** When the audit trail's sealer runs (docs/audit.md, "Sealing"); tests may stop its timer. */
+  auditSealer?: AuditSealerOptions;
   /** Webhook delivery timing (tests shorten it); the endpoints come from options.webhooks. */
   webhookDelivery?: Pick<WebhookOutboxOptions, "retryBaseMs" | "maxRetryDelayMs" | "maxAttempts" | "timeoutMs">;
   /**
@@ -110,6 +114,8 @@ export interface Auth<U extends FieldDefinitions = any, S extends FieldDefinitio
    * answers options.metrics.path with it; an app may also merge it into its own (docs/operations.md).
    */
   readonly metrics: Registry | null;
+  /** Seals the audit trail's committed entries (null with auditing off); `sealNow()` seals at once. */
+  readonly auditSealer: AuditSealer | null;
   close(): Promise<void>;
 }
 
@@ -216,6 +222,7 @@ export async function createAuth<
         database: database.stats,
         mailBacklog: () => mailBacklog(database.db),
         webhookBacklog: () => webhookBacklog(database.db),
+        auditUnsealed: options.audit.enabled ? () => unsealedTail(database.db) : undefined,
         caches: cacheCounts,
         now,
       })
@@ -252,6 +259,8 @@ export async function createAuth<
   const app = createHttpApp(context);
   mail.start();
   webhooks.start();
+  const auditSealer = options.audit.enabled ? new AuditSealer(context, input.auditSealer) : null;
+  auditSealer?.start();
   const stopHousekeeping = startHousekeeping(context);
   return {
     handler: metrics
@@ -259,6 +268,7 @@ export async function createAuth<
           metrics.isMetricsRequest(request) ? metrics.answer(request) : Promise.resolve(app.fetch(request, env))
       : (request, env) => Promise.resolve(app.fetch(request, env)),
     metrics: metrics?.registry ?? null,
+    auditSealer,
     app,
     context,
     database,
@@ -267,6 +277,7 @@ export async function createAuth<
     $Infer: {} as Auth<U, S>["$Infer"],
     async close() {
       await stopHousekeeping();
+      await auditSealer?.stop();
       await mail.stop();
       await webhooks.stop();
       await revocations.close();

@@ -442,6 +442,11 @@ const audit = z.strictObject({
    * endpoint and error code in this many seconds (a flood of refusals must not flood the trail).
    */
   refusalWindowSeconds: z.number().int().min(1).max(86400).default(60),
+  /**
+   * An entry left unsealed (not yet numbered and hash-chained) longer than this is an alert: `gatehouse
+   * audit verify` flags it and gatehouse_audit_unsealed_oldest_seconds shows it (docs/audit.md).
+   */
+  sealWithinSeconds: z.number().int().min(1).max(86400).default(10),
 });
 
 /** Security activity for users (docs/security-activity.md): the account's sign-ins and devices, the new-device mail. */

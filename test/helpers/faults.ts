@@ -7,11 +7,11 @@ import type { TestServer } from "./server.js";
  */
 export async function refuseWrites(
   server: TestServer,
-  rule: { table: string; op: "INSERT" | "DELETE"; column?: string; equals?: string },
+  rule: { table: string; op: "INSERT" | "UPDATE" | "DELETE"; column?: string; equals?: string },
 ): Promise<() => Promise<void>> {
   const { db, dialect } = server.auth.database;
   const name = `test_refuse_${rule.table}_${rule.op}`.toLowerCase();
-  const row = rule.op === "INSERT" ? "NEW" : "OLD";
+  const row = rule.op === "DELETE" ? "OLD" : "NEW";
   const condition = rule.column ? `${row}."${rule.column}" = '${rule.equals}'` : "1 = 1";
   if (dialect === "sqlite") {
     await sql

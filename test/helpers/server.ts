@@ -46,6 +46,12 @@ export interface TestServer {
    * queries run after the answer, and could otherwise land inside a later request's count.
    */
   settled(): Promise<void>;
+  /**
+   * Seals the audit trail's committed entries now (numbered, hash-chained, streamed): tests seal
+   * where they read the chain, the server's sealer having no timer here (its queries would land in
+   * query counts). Resolves to how many were sealed; 0 with auditing off.
+   */
+  sealAudit(): Promise<number>;
   /** The DATABASE_URL this server runs on. */
   databaseUrl: string;
   close(): Promise<void>;
@@ -102,6 +108,7 @@ export async function startTestServer(input: TestServerInput = {}): Promise<Test
     // No background poll: its query could land inside a test's query count (tests flush the outbox
     // when they need delivery; a request's own commit still wakes it).
     mail: { pollIntervalMs: 3_600_000, ...(input.extra?.mail as object | undefined) },
+    auditSealer: { intervalMs: 0, ...(input.extra?.auditSealer as object | undefined) },
   });
   // With a cookie cache on PostgreSQL, copies are trusted only once the revocation feed listens, and
   // from a clock-skew allowance after that: start tests past it.
@@ -117,9 +124,11 @@ export async function startTestServer(input: TestServerInput = {}): Promise<Test
     browser: () => new TestBrowser(origin),
     queryCount: () => auth.database.queryCount(),
     async settled() {
+      await auth.auditSealer?.sealNow();
       await auth.context.mail.flush();
       await auth.context.webhooks.flush();
     },
+    sealAudit: async () => (await auth.auditSealer?.sealNow()) ?? 0,
     databaseUrl: database.url,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import * as admin from "../admin.js";
 import { auditPageModel, userAccountSummaryModel, userMembershipModel, userPageModel } from "../admin-models.js";
-import { auditTrailPageModel, exportAuditTrailQuery, listAuditTrailQuery } from "../audit.js";
+import { auditChainCheckModel, auditTrailPageModel, exportAuditTrailQuery, listAuditTrailQuery } from "../audit.js";
 import { listedSessionModel, userModel } from "../models.js";
 import { endpoint } from "./define.js";
 import { permissionReply, sessionAndUserReply, statusReply, successReply, userReply } from "./replies.js";
@@ -197,6 +197,14 @@ export const adminEndpoints = {
     summary: "The whole security audit trail, newest first, by cursor",
     query: listAuditTrailQuery,
     reply: auditTrailPageModel,
+    errors: ["YOU_ARE_NOT_ALLOWED_TO_READ_THE_AUDIT_LOG"],
+    policy: ADMIN,
+  }),
+  verifyAuditTrail: endpoint({
+    method: "GET",
+    path: "/admin/verify-audit-trail",
+    summary: "Checks the security audit trail's sealed hash chain and reports its unsealed tail",
+    reply: auditChainCheckModel,
     errors: ["YOU_ARE_NOT_ALLOWED_TO_READ_THE_AUDIT_LOG"],
     policy: ADMIN,
   }),

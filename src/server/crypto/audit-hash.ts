@@ -19,10 +19,8 @@ export interface HashedAuditFields {
 
 /**
  * The canonical encoding of an entry's own fields (all but its number): the middle of the JSON array
- * the hash is taken over, without brackets. It does not depend on the chain, so an append can build
- * it before it holds the head, and PostgreSQL can finish the hash inside the statement that moves it
- * (store/audit-trail.ts) with nothing to escape: the number and a hex hash. `createdAt` is the
- * timestamp as `toISOString` writes it, for an append that formats it once for the column too.
+ * the hash is taken over, without brackets. `createdAt` is the timestamp as `toISOString` writes it.
+ * The definition older chains were written by: the sealer (store/audit-trail.ts) hashes by it too.
  */
 export function auditEntryBody(
   entry: Omit<HashedAuditFields, "seq">,

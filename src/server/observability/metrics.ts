@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { UnsealedTail } from "../store/audit-trail.js";
 import type { DatabaseStats } from "../store/database.js";
 import type { OutboxBacklog } from "../store/outbox-backlog.js";
 import type { CacheCounts, RequestMetrics, RouteMetrics } from "./request-metrics.js";
@@ -10,6 +11,8 @@ export interface MetricSources {
   database(): DatabaseStats;
   mailBacklog(): Promise<OutboxBacklog>;
   webhookBacklog(): Promise<OutboxBacklog>;
+  /** The audit trail's unsealed entries, with auditing on (docs/audit.md, "Sealing"). */
+  auditUnsealed?: () => Promise<UnsealedTail>;
   caches: CacheCounts;
   now(): Date;
 }
@@ -69,6 +72,7 @@ export function createMetrics(settings: MetricsSettings, sources: MetricSources)
     registers,
   });
   outboxGauges(registers, sources);
+  auditGauges(registers, sources);
   databaseGauges(registers, sources);
   cacheCounters(registers, sources.caches);
 
@@ -161,6 +165,39 @@ function outboxGauges(registers: Registry[], sources: MetricSources): void {
         const oldest = backlog.oldestCreatedAt?.getTime();
         this.set({ outbox }, oldest === undefined ? 0 : Math.max(0, (now - oldest) / 1000));
       }
+    },
+  });
+}
+
+/**
+ * The audit trail's unsealed tail: one aggregate over its partial index per scrape. The oldest's age
+ * past audit.sealWithinSeconds is the alert (docs/operations.md): no instance is sealing.
+ */
+function auditGauges(registers: Registry[], sources: MetricSources): void {
+  const read = sources.auditUnsealed;
+  if (!read) return;
+  let reading: Promise<UnsealedTail> | null = null;
+  const tail = () => {
+    reading ??= read().finally(() => {
+      reading = null;
+    });
+    return reading;
+  };
+  new Gauge({
+    name: "gatehouse_audit_unsealed_entries",
+    help: "Audit entries committed but not sealed (numbered and hash-chained) yet",
+    registers,
+    async collect() {
+      this.set((await tail()).count);
+    },
+  });
+  new Gauge({
+    name: "gatehouse_audit_unsealed_oldest_seconds",
+    help: "How long the oldest unsealed audit entry has waited; 0 when none waits",
+    registers,
+    async collect() {
+      const oldest = (await tail()).oldestCreatedAt?.getTime();
+      this.set(oldest === undefined ? 0 : Math.max(0, (sources.now().getTime() - oldest) / 1000));
     },
   });
 }

@@ -1,15 +1,16 @@
 import type { Context } from "hono";
 import { adminEndpoints, organizationEndpoints } from "../../contract/endpoints/index.js";
-import type { AuthEnv } from "../http/env.js";
-import type { Route } from "../http/route.js";
-import { requestMeta } from "../http/session.js";
 import {
+  checkTrail,
   exportTrail,
   readTrailPage,
   requireOrganizationTrail,
   requireWholeTrail,
   type TrailScope,
-} from "../services/audit-reading.js";
+} from "../audit/reading.js";
+import type { AuthEnv } from "../http/env.js";
+import type { Route } from "../http/route.js";
+import { requestMeta } from "../http/session.js";
 
 const CONTENT_TYPES = { jsonl: "application/x-ndjson; charset=utf-8", csv: "text/csv; charset=utf-8" } as const;
 
@@ -34,6 +35,11 @@ export function auditTrailRoutes(route: Route): void {
   route(adminEndpoints.listAuditTrail, async (c, { query, caller }) => {
     const scope = requireWholeTrail(c.get("auth"), { user: caller.user, meta: requestMeta(c) });
     return readTrailPage(c.get("auth"), scope, query);
+  });
+
+  route(adminEndpoints.verifyAuditTrail, async (c, { caller }) => {
+    requireWholeTrail(c.get("auth"), { user: caller.user, meta: requestMeta(c) });
+    return checkTrail(c.get("auth"));
   });
 
   route(adminEndpoints.exportAuditTrail, async (c, { query, caller }) => {

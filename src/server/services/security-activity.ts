@@ -27,7 +27,8 @@ const RECENT_REFUSALS = 10;
  */
 export async function securityActivity(ctx: AuthContext, caller: SessionWithUser): Promise<SecurityActivity> {
   const userId = caller.user.id;
-  const signInsOf = { subjectId: userId, action: "user.sign_in" };
+  // Unsealed entries too: the account's own sign-in shows at once, not once the trail seals it.
+  const signInsOf = { subjectId: userId, action: "user.sign_in", includeUnsealed: true };
   const [accepted, refused, sessions, twoFactor] = await Promise.all([
     listAuditTrail(ctx.db, { ...signInsOf, outcomeNot: "failure", limit: RECENT_SIGN_INS }),
     listAuditTrail(ctx.db, { ...signInsOf, outcome: "failure", limit: RECENT_REFUSALS }),
@@ -35,7 +36,7 @@ export async function securityActivity(ctx: AuthContext, caller: SessionWithUser
     // The codes' count only: the row is read when two-factor is on, never sent.
     caller.user.twoFactorEnabled ? findTwoFactor(ctx.db, userId) : null,
   ]);
-  const entries = [...accepted, ...refused].sort((a, b) => b.seq - a.seq);
+  const entries = [...accepted, ...refused].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
   const signIns = entries.map((entry) => ({
     at: entry.createdAt,
     outcome: entry.outcome,

@@ -1,27 +1,17 @@
 import { CompiledQuery } from "kysely";
 import type { AuditOutcome, AuditTrailEntry } from "../../contract/audit.js";
-import { auditEntryBody, auditEntryHash, chainHash } from "../crypto/audit-hash.js";
+import { auditEntryHash } from "../crypto/audit-hash.js";
 import type { DB } from "./db.js";
 import type { DialectName } from "./dialect.js";
 import { directWriterIn } from "./direct-writes.js";
-import { toDate } from "./values.js";
+import { toDate, toDateOrNull } from "./values.js";
 
-/** An entry before the chain numbers and hashes it. */
+/** An entry as a change writes it: the sealer numbers and hashes it later. */
 export type NewAuditEntry = Omit<AuditTrailEntry, "seq" | "hash" | "details"> & { details: string | null };
 
 type HeadRow = { headSeq: number | string; headHash: string };
 
-/**
- * The chain's head row, locked until the transaction ends on PostgreSQL (FOR UPDATE), for pruning:
- * appenders wait behind it. SQLite has one writer at a time.
- */
-async function lockHead(trx: DB, dialect: DialectName): Promise<void> {
-  let query = trx.selectFrom("auditChain").select("id").where("id", "=", 1);
-  if (dialect === "postgres") query = query.forUpdate();
-  await query.executeTakeFirstOrThrow();
-}
-
-/** An entry's own columns, in the order they are written (the chain adds `seq` before and `hash` after). */
+/** An entry's own columns, in the order they are written (the sealer adds `seq` and `hash`). */
 export const AUDIT_ENTRY_COLUMNS = [
   "id",
   "createdAt",
@@ -38,43 +28,45 @@ export const AUDIT_ENTRY_COLUMNS = [
 ] as const;
 const columnList = AUDIT_ENTRY_COLUMNS.map((column) => `"${column}"`).join(", ");
 
-/**
- * PostgreSQL: moving the head locks its row until the transaction ends (a second appender waits
- * there, then sees the moved head), and the hash is finished from the head it moved from:
- * `[seq,<body>,"<previous hash>"]`, the body built in Node (crypto/audit-hash.ts). Written with
- * `param(n)` for the entry's n-th column value (1-12) and `param(13)` for its body; `condition`
- * narrows the head's move (a merged change's rows must exist).
- */
-function postgresHeadMove(param: (n: number) => string, condition = ""): string {
-  return `update "auditChain" set "headSeq" = "headSeq" + 1,
-    "headHash" = encode(sha256(convert_to('[' || ("headSeq" + 1)::text || ',' || ${param(13)}::text || ',' || to_json("headHash")::text || ']', 'UTF8')), 'hex')
-  where "id" = 1${condition}
-  returning "headSeq", "headHash"`;
+/** The entry's column values in AUDIT_ENTRY_COLUMNS order, the time as ISO text (SQLite's direct writer binds no Date). */
+function entryValues(entry: NewAuditEntry): unknown[] {
+  return AUDIT_ENTRY_COLUMNS.map((column) => (column === "createdAt" ? entry.createdAt.toISOString() : entry[column]));
 }
 
-/** The entry's insert, numbered and hashed by the moved head (`postgresHeadMove`, named "head"). */
-function postgresEntryInsert(param: (n: number) => string): string {
-  const values = AUDIT_ENTRY_COLUMNS.map(
+/** PostgreSQL takes the values of a `select` as text unless told: the time is cast for its column. */
+function postgresValues(param: (n: number) => string): string {
+  return AUDIT_ENTRY_COLUMNS.map(
     (column, i) => `${param(i + 1)}::${column === "createdAt" ? "timestamptz" : "text"}`,
-  );
-  return `insert into "auditTrail" ("seq", ${columnList}, "hash")
-select "headSeq", ${values.join(", ")}, "headHash" from "head"`;
+  ).join(", ");
 }
 
-const dollar = (n: number) => `$${n}`;
-
-/** PostgreSQL's append inside a transaction: one statement. */
-const POSTGRES_APPEND = `with "head" as (${postgresHeadMove(dollar)})
-${postgresEntryInsert(dollar)}
-returning "seq", "hash"`;
+const ENTRY_INSERT = (placeholders: string) => `insert into "auditTrail" (${columnList}) values (${placeholders})`;
+const POSTGRES_INSERT = ENTRY_INSERT(AUDIT_ENTRY_COLUMNS.map((_, i) => `$${i + 1}`).join(", "));
+const SQLITE_INSERT = ENTRY_INSERT(AUDIT_ENTRY_COLUMNS.map(() => "?").join(", "));
 
 /**
- * PostgreSQL's append merged into a change of one statement that returns its rows (a change node
- * marked by `withEntry`): the change runs as the first part of one statement, the head moves and the
- * entry is inserted only if it returned a row, and the statement answers the change's rows. One
- * statement commits as one, so the entry still commits with its change, without a transaction's two
- * round trips (bench/README.md, "Audited writes in one statement"). The text around the change is
- * written once per number of the change's own parameters, which the entry's are numbered after.
+ * Writes one entry, unsealed (no `seq`, no `hash`): inside the change's transaction `trx`, so it
+ * commits or rolls back with it. No head is read or locked: audited writes do not wait on each other.
+ * `db` is the database `trx` is a transaction on: on SQLite the insert then runs straight on its
+ * connection (store/direct-writes.ts), in `trx` all the same.
+ */
+export async function writeAuditEntry(trx: DB, dialect: DialectName, entry: NewAuditEntry, db?: DB): Promise<void> {
+  const values = entryValues(entry);
+  if (dialect === "postgres") {
+    await trx.executeQuery(CompiledQuery.raw(POSTGRES_INSERT, values));
+    return;
+  }
+  const direct = db ? directWriterIn(db, trx) : undefined;
+  if (direct) direct.run(SQLITE_INSERT, values);
+  else await trx.executeQuery(CompiledQuery.raw(SQLITE_INSERT, values));
+}
+
+/**
+ * PostgreSQL's entry merged into a change of one statement that returns its rows (a change node
+ * marked by `withEntry`): the change runs as the first part of one statement, the entry is inserted
+ * only if it returned a row, and the statement answers the change's rows. One statement commits as
+ * one, so the entry still commits with its change, without a transaction's two round trips
+ * (bench/README.md, "Audited writes in one statement"). The entry's parameters follow the change's.
  */
 const ENTRY = Symbol("audit entry carried by this statement");
 const mergedTexts = new Map<number, string>();
@@ -82,9 +74,8 @@ const mergedTexts = new Map<number, string>();
 function mergedText(changeParameters: number): string {
   let text = mergedTexts.get(changeParameters);
   if (!text) {
-    const param = (n: number) => `$${changeParameters + n}`;
-    text = `, "head" as (${postgresHeadMove(param, ` and exists (select 1 from "changed")`)}),
-"entry" as (${postgresEntryInsert(param)})
+    const values = postgresValues((n) => `$${changeParameters + n}`);
+    text = `, "entry" as (insert into "auditTrail" (${columnList}) select ${values} where exists (select 1 from "changed"))
 select * from "changed"`;
     mergedTexts.set(changeParameters, text);
   }
@@ -100,77 +91,159 @@ export function withEntry<N extends object>(node: N, entry: NewAuditEntry): N {
 export function mergeEntry(query: CompiledQuery): CompiledQuery {
   const entry = (query.query as { [ENTRY]?: NewAuditEntry })[ENTRY];
   if (!entry) return query;
-  const { values, body } = entryValues(entry);
   return {
     ...query,
     sql: `with "changed" as (${query.sql})${mergedText(query.parameters.length)}`,
-    parameters: [...query.parameters, ...values, body],
+    parameters: [...query.parameters, ...entryValues(entry)],
   };
 }
 
-/**
- * The entry's column values in AUDIT_ENTRY_COLUMNS order and its canonical body, with `createdAt`
- * formatted once for both (PostgreSQL casts the text to timestamptz).
- */
-function entryValues(entry: NewAuditEntry): { values: unknown[]; body: string } {
-  const createdAt = entry.createdAt.toISOString();
-  const values: unknown[] = AUDIT_ENTRY_COLUMNS.map((column) => entry[column]);
-  values[1] = createdAt;
-  return { values, body: auditEntryBody(entry, createdAt) };
+/** Who seals, and how: see sealAuditBatch. */
+export interface SealerClaim {
+  /** This instance's sealer (SQLite's lease names it). */
+  sealerId: string;
+  /** Now, in ms since the epoch, and how long SQLite's lease lasts past it. */
+  nowMs: number;
+  leaseMs: number;
+  /** Wait for another sealer's batch rather than leave the work to it (a seal asked for now). */
+  wait: boolean;
+  /** Entries sealed at most. */
+  limit: number;
 }
 
-/** SQLite has one writer at a time: the head is read, the entry hashed in Node, both written. */
-const SQLITE_HEAD = `select "headSeq", "headHash" from "auditChain" where "id" = 1`;
-const SQLITE_INSERT = `insert into "auditTrail" ("seq", ${columnList}, "hash") values (${Array(
-  AUDIT_ENTRY_COLUMNS.length + 2,
-)
-  .fill("?")
-  .join(", ")})`;
-const SQLITE_MOVE_HEAD = `update "auditChain" set "headSeq" = ?, "headHash" = ? where "id" = 1`;
+/**
+ * Claims the chain's head for one batch, in `trx`: its row and whoever may seal. PostgreSQL: the head
+ * row `FOR UPDATE` (`SKIP LOCKED` unless waiting), held until `trx` ends, so one sealer at a time across
+ * instances. SQLite: a lease on the head row (an instance keeps sealing while it runs, another takes over
+ * once the lease lapses); the update also makes `trx` the database's one writer until it ends, which is
+ * what keeps two batches apart. Null: another sealer has it.
+ */
+async function claimHead(trx: DB, dialect: DialectName, claim: SealerClaim): Promise<HeadRow | null> {
+  if (dialect === "postgres") {
+    const lock = claim.wait ? "for update" : "for update skip locked";
+    const { rows } = await trx.executeQuery<HeadRow>(
+      CompiledQuery.raw(`select "headSeq", "headHash" from "auditChain" where "id" = 1 ${lock}`),
+    );
+    return rows[0] ?? null;
+  }
+  let update = trx
+    .updateTable("auditChain")
+    .set({ sealerId: claim.sealerId, sealerUntil: claim.nowMs + claim.leaseMs })
+    .where("id", "=", 1);
+  if (!claim.wait) {
+    update = update.where((eb) =>
+      eb.or([eb("sealerId", "is", null), eb("sealerId", "=", claim.sealerId), eb("sealerUntil", "<", claim.nowMs)]),
+    );
+  }
+  const claimed = await update.executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) === 0) return null;
+  return trx.selectFrom("auditChain").select(["headSeq", "headHash"]).where("id", "=", 1).executeTakeFirstOrThrow();
+}
+
+/** SQLite: gives the lease back (an instance stopping), so the next one need not wait for it to lapse. */
+export async function releaseSealerLease(db: DB, dialect: DialectName, sealerId: string): Promise<void> {
+  if (dialect !== "sqlite") return;
+  await db
+    .updateTable("auditChain")
+    .set({ sealerId: null, sealerUntil: null })
+    .where("id", "=", 1)
+    .where("sealerId", "=", sealerId)
+    .execute();
+}
 
 /**
- * Appends one entry at the chain's head: numbered one past it and hashed over the head's hash. Call
- * inside a transaction (the change's own, or one of its own for a failure). The statements are
- * written out once here rather than built per append: an append is on every audited write's path.
- * `db` is the database `trx` is a transaction on: on SQLite the statements then run straight on its
- * connection (store/direct-writes.ts), in `trx` all the same.
+ * Seals one batch inside `trx`: claims the head (claimHead), takes the oldest committed unsealed
+ * entries (by time, then id; an entry that commits meanwhile is not seen, and waits for the next
+ * batch), numbers them on from the head, hashes each over the one before, and moves the head. The
+ * whole batch commits as one: a sealer stopped halfway leaves nothing, and the next redoes it.
+ * Returns the sealed entries, or null when another sealer holds the head. `db`, the database `trx` is
+ * a transaction on: on SQLite the entries' updates then run straight on its connection.
  */
-export async function appendAuditEntry(
+export async function sealAuditBatch(
   trx: DB,
   dialect: DialectName,
-  entry: NewAuditEntry,
+  claim: SealerClaim,
   db?: DB,
-): Promise<{ seq: number; hash: string }> {
-  const { values, body } = entryValues(entry);
-  if (dialect === "postgres") {
-    const { rows } = await trx.executeQuery<{ seq: number | string; hash: string }>(
-      CompiledQuery.raw(POSTGRES_APPEND, [...values, body]),
-    );
-    const appended = rows[0];
-    if (!appended) throw new Error("the audit chain has no head row");
-    return { seq: Number(appended.seq), hash: appended.hash };
-  }
-  const direct = db ? directWriterIn(db, trx) : undefined;
-  const head = direct
-    ? (direct.get(SQLITE_HEAD, []) as HeadRow | undefined)
-    : (await trx.executeQuery<HeadRow>(CompiledQuery.raw(SQLITE_HEAD, []))).rows[0];
-  if (!head) throw new Error("the audit chain has no head row");
-  const seq = Number(head.headSeq) + 1;
-  const hash = chainHash(seq, body, head.headHash);
-  const row = [seq, ...values, hash];
-  if (direct) {
-    direct.run(SQLITE_INSERT, row);
-    direct.run(SQLITE_MOVE_HEAD, [seq, hash]);
-  } else {
-    await trx.executeQuery(CompiledQuery.raw(SQLITE_INSERT, row));
-    await trx.executeQuery(CompiledQuery.raw(SQLITE_MOVE_HEAD, [seq, hash]));
-  }
-  return { seq, hash };
+): Promise<AuditTrailEntry[] | null> {
+  const head = await claimHead(trx, dialect, claim);
+  if (!head) return null;
+  let query = trx
+    .selectFrom("auditTrail")
+    .select(["id", ...AUDIT_ENTRY_COLUMNS])
+    .where("seq", "is", null)
+    .orderBy("createdAt")
+    .orderBy("id")
+    .limit(claim.limit);
+  // Locked so that a deletion of one (within the window, docs/audit.md) cannot slip between this read and the update.
+  if (dialect === "postgres") query = query.forUpdate();
+  const rows = await query.execute();
+  if (rows.length === 0) return [];
+  let seq = Number(head.headSeq);
+  let previousHash = head.headHash;
+  const sealed = rows.map((row) => {
+    seq++;
+    const fields = { ...row, seq, createdAt: toDate(row.createdAt) };
+    previousHash = auditEntryHash(fields, previousHash);
+    return { ...fields, hash: previousHash };
+  });
+  const updated =
+    dialect === "postgres"
+      ? Number(
+          (
+            await trx.executeQuery(
+              CompiledQuery.raw(
+                `update "auditTrail" as t set "seq" = v."seq", "hash" = v."hash"
+                 from unnest($1::text[], $2::bigint[], $3::text[]) as v("id", "seq", "hash")
+                 where t."id" = v."id" and t."seq" is null`,
+                [sealed.map((e) => e.id), sealed.map((e) => e.seq), sealed.map((e) => e.hash)],
+              ),
+            )
+          ).numAffectedRows ?? 0,
+        )
+      : await sealOnSqlite(trx, sealed, db);
+  // Every entry read must take its number, or the chain would have a gap: give the batch up instead.
+  if (updated !== sealed.length) throw new Error("an unsealed audit entry changed while its batch was sealed");
+  await trx.updateTable("auditChain").set({ headSeq: seq, headHash: previousHash }).where("id", "=", 1).execute();
+  return sealed.map(mapEntry);
 }
 
-/** The entry as the trail holds it, once appended at `seq` with `hash`. */
-export function appendedEntry(entry: NewAuditEntry, chained: { seq: number; hash: string }): AuditTrailEntry {
-  return mapEntry({ ...entry, ...chained });
+const SQLITE_SEAL = `update "auditTrail" set "seq" = ?, "hash" = ? where "id" = ? and "seq" is null`;
+
+async function sealOnSqlite(trx: DB, sealed: { id: string; seq: number; hash: string }[], db?: DB): Promise<number> {
+  const direct = db ? directWriterIn(db, trx) : undefined;
+  let updated = 0;
+  for (const entry of sealed) {
+    const values = [entry.seq, entry.hash, entry.id];
+    updated += direct
+      ? direct.run(SQLITE_SEAL, values)
+      : Number((await trx.executeQuery(CompiledQuery.raw(SQLITE_SEAL, values))).numAffectedRows ?? 0);
+  }
+  return updated;
+}
+
+/** Whether any entry waits to be sealed: one probe of the unsealed index, outside any transaction. */
+export async function hasUnsealedEntries(db: DB): Promise<boolean> {
+  const row = await db.selectFrom("auditTrail").select("id").where("seq", "is", null).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The entries not sealed yet: how many, and when the oldest was written. */
+export interface UnsealedTail {
+  count: number;
+  oldestCreatedAt: Date | null;
+}
+
+/** One aggregate over the unsealed index (auditTrail_unsealed_idx). */
+export async function unsealedTail(db: DB): Promise<UnsealedTail> {
+  const row = await db
+    .selectFrom("auditTrail")
+    .select((eb) => [eb.fn.countAll<number | string>().as("count"), eb.fn.min("createdAt").as("oldest")])
+    .where("seq", "is", null)
+    .executeTakeFirst();
+  return {
+    count: Number(row?.count ?? 0),
+    oldestCreatedAt: toDateOrNull(row?.oldest as Date | string | null | undefined),
+  };
 }
 
 export interface AuditTrailFilter {
@@ -185,14 +258,20 @@ export interface AuditTrailFilter {
   to?: Date;
   /** Only entries older than this sequence number (the cursor). */
   beforeSeq?: number;
+  /**
+   * Unsealed entries too, first (their `seq` reads 0 and `hash` empty): for a reader that shows
+   * neither, as the account's own security activity. The trail's readers list sealed entries only.
+   */
+  includeUnsealed?: boolean;
   limit: number;
 }
 
 type TrailRow = {
-  seq: number | string;
+  seq: number | string | null;
   createdAt: Date | string;
   details: string | null;
-} & Omit<AuditTrailEntry, "seq" | "createdAt" | "details" | "action" | "outcome" | "actorType"> & {
+  hash: string | null;
+} & Omit<AuditTrailEntry, "seq" | "createdAt" | "details" | "action" | "outcome" | "actorType" | "hash"> & {
     action: string;
     outcome: string;
     actorType: string;
@@ -202,12 +281,13 @@ function mapEntry(row: TrailRow): AuditTrailEntry {
   return {
     ...row,
     seq: Number(row.seq),
+    hash: row.hash ?? "",
     createdAt: toDate(row.createdAt),
     details: row.details === null ? null : (JSON.parse(row.details) as Record<string, unknown>),
   } as AuditTrailEntry;
 }
 
-/** Newest first, filtered; `limit` rows at most. */
+/** Sealed entries, newest first, filtered; `limit` rows at most. An entry is listed once sealed. */
 export async function listAuditTrail(db: DB, filter: AuditTrailFilter): Promise<AuditTrailEntry[]> {
   let query = db.selectFrom("auditTrail").selectAll();
   if (filter.organizationId !== undefined) query = query.where("organizationId", "=", filter.organizationId);
@@ -219,7 +299,11 @@ export async function listAuditTrail(db: DB, filter: AuditTrailFilter): Promise<
   if (filter.from !== undefined) query = query.where("createdAt", ">=", filter.from);
   if (filter.to !== undefined) query = query.where("createdAt", "<", filter.to);
   if (filter.beforeSeq !== undefined) query = query.where("seq", "<", filter.beforeSeq);
-  const rows = await query.orderBy("seq", "desc").limit(filter.limit).execute();
+  if (!filter.includeUnsealed) query = query.where("seq", "is not", null);
+  const ordered = filter.includeUnsealed
+    ? query.orderBy("seq", (order) => order.desc().nullsFirst()).orderBy("createdAt", "desc")
+    : query.orderBy("seq", "desc");
+  const rows = await ordered.limit(filter.limit).execute();
   return rows.map(mapEntry);
 }
 
@@ -237,14 +321,17 @@ export interface ChainCheck {
   headSeq: number;
   headHash: string;
   firstBad: ChainBreak | null;
+  /** Entries written but not sealed yet: not covered by the check (docs/audit.md, "Sealing"). */
+  unsealed: UnsealedTail;
 }
 
 const VERIFY_PAGE = 1000;
 
 /**
- * Walks the chain from its anchor to its head, recomputing every hash. A changed entry no longer
- * hashes to what it holds (or what the next one was chained to); a removed one leaves a gap in the
- * numbers, or, at either end, an anchor or head that no row meets.
+ * Walks the sealed chain from its anchor to its head, recomputing every hash. A changed entry no
+ * longer hashes to what it holds (or what the next one was chained to); a removed one (or one whose
+ * number was taken away) leaves a gap in the numbers, or, at either end, an anchor or head that no
+ * row meets. Also tells the unsealed tail, which no hash covers yet.
  */
 export async function verifyAuditChain(db: DB): Promise<ChainCheck> {
   const head = await db
@@ -252,6 +339,7 @@ export async function verifyAuditChain(db: DB): Promise<ChainCheck> {
     .select(["headSeq", "headHash", "anchorSeq", "anchorHash"])
     .where("id", "=", 1)
     .executeTakeFirstOrThrow();
+  const unsealed = await unsealedTail(db);
   const headSeq = Number(head.headSeq);
   const anchorSeq = Number(head.anchorSeq);
   const result = (firstBad: ChainBreak | null, checked: number): ChainCheck => ({
@@ -261,6 +349,7 @@ export async function verifyAuditChain(db: DB): Promise<ChainCheck> {
     headSeq,
     headHash: head.headHash,
     firstBad,
+    unsealed,
   });
   let expectedSeq = anchorSeq + 1;
   let previousHash = head.anchorHash;
@@ -278,7 +367,7 @@ export async function verifyAuditChain(db: DB): Promise<ChainCheck> {
       const seq = Number(raw.seq);
       if (seq !== expectedSeq) return result({ seq: expectedSeq, id: null, reason: "missing" }, checked);
       const fields = { ...raw, seq, createdAt: toDate(raw.createdAt) };
-      if (auditEntryHash(fields, previousHash) !== raw.hash) {
+      if (raw.hash === null || auditEntryHash(fields, previousHash) !== raw.hash) {
         return result({ seq, id: raw.id, reason: "edited" }, checked);
       }
       previousHash = raw.hash;
@@ -293,26 +382,31 @@ export async function verifyAuditChain(db: DB): Promise<ChainCheck> {
 }
 
 /**
- * Drops the entries older than `before` from the chain's start, in one transaction with the head
- * locked: the anchor moves to the last one dropped (its number and hash), so the first entry kept
- * still chains to something the check knows. Returns how many went and the new anchor.
+ * Drops the sealed entries older than `before` from the chain's start, in one transaction holding
+ * the head (no batch seals meanwhile): the anchor moves to the last one dropped (its number and
+ * hash), so the first entry kept still chains to something the check knows. Unsealed entries stay
+ * for the sealer. Returns how many went, and the new anchor: the hash of the pruned prefix.
  */
 export async function pruneAuditTrail(
   trx: DB,
   dialect: DialectName,
   before: Date,
-): Promise<{ pruned: number; anchorSeq: number } | null> {
-  await lockHead(trx, dialect);
+): Promise<{ pruned: number; anchorSeq: number; anchorHash: string } | null> {
+  let head = trx.selectFrom("auditChain").select("id").where("id", "=", 1);
+  // SQLite has one writer at a time: this transaction's first write below keeps sealers out.
+  if (dialect === "postgres") head = head.forUpdate();
+  await head.executeTakeFirstOrThrow();
   const last = await trx
     .selectFrom("auditTrail")
     .select(["seq", "hash"])
+    .where("seq", "is not", null)
     .where("createdAt", "<", before)
     .orderBy("seq", "desc")
     .limit(1)
     .executeTakeFirst();
-  if (!last) return null;
+  if (!last || last.seq === null || last.hash === null) return null;
   const anchorSeq = Number(last.seq);
   const deleted = await trx.deleteFrom("auditTrail").where("seq", "<=", anchorSeq).executeTakeFirst();
   await trx.updateTable("auditChain").set({ anchorSeq, anchorHash: last.hash }).where("id", "=", 1).execute();
-  return { pruned: Number(deleted.numDeletedRows), anchorSeq };
+  return { pruned: Number(deleted.numDeletedRows), anchorSeq, anchorHash: last.hash };
 }

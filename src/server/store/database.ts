@@ -193,7 +193,7 @@ export function openDatabase(url: string): OpenedDatabase {
     },
     run: (sqlText, parameters) => {
       queries += 1;
-      cached.prepare(sqlText).run(...parameters.map(toSqliteValue));
+      return cached.prepare(sqlText).run(...parameters.map(toSqliteValue)).changes;
     },
   });
   const close = async () => {

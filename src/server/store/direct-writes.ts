@@ -10,8 +10,8 @@ export interface DirectWriter {
   inTransaction(): boolean;
   /** The first row of a reading statement, or undefined. */
   get(sqlText: string, parameters: readonly unknown[]): unknown;
-  /** Runs a writing statement. */
-  run(sqlText: string, parameters: readonly unknown[]): void;
+  /** Runs a writing statement; answers how many rows it changed. */
+  run(sqlText: string, parameters: readonly unknown[]): number;
 }
 
 /** One writer per SQLite database opened (see directWriterIn); PostgreSQL has none. */

@@ -400,7 +400,8 @@ export interface ScimGroupMemberTable {
 
 /** One security event (store/audit-trail.ts); `hash` chains it to the entry before. */
 export interface AuditTrailTable {
-  seq: ColumnType<number | string, number, number>;
+  /** Null until sealed (migration 0034): the sealer numbers and chains committed entries. */
+  seq: ColumnType<number | string | null, number | null | undefined, number | null>;
   id: string;
   createdAt: Timestamp;
   action: string;
@@ -414,7 +415,7 @@ export interface AuditTrailTable {
   requestId: string | null;
   /** JSON text. */
   details: string | null;
-  hash: string;
+  hash: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** An organization's policy (migration 0024): its rules as JSON text (services/organization-policy.ts). */
@@ -443,6 +444,9 @@ export interface AuditChainTable {
   headHash: string;
   anchorSeq: ColumnType<number | string, number, number>;
   anchorHash: string;
+  /** SQLite: the instance whose sealer holds the lease, and until when (ms since the epoch). */
+  sealerId: string | null;
+  sealerUntil: ColumnType<number | string | null, number | null, number | null>;
 }
 
 export interface Database {

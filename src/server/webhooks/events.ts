@@ -40,7 +40,7 @@ export interface WebhookEventData {
   "invitation.accepted": Invitation;
   "invitation.rejected": Invitation;
   "invitation.canceled": Invitation;
-  /** One entry of the audit trail as it was appended (number and hash included), in its transaction. */
+  /** One entry of the audit trail once sealed (number and hash included), queued in the sealing batch's transaction. */
   "audit.entry": AuditTrailEntry;
 }
 

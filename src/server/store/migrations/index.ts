@@ -28,6 +28,7 @@ import { auditSubjectIndexMigration } from "./0029_audit_subject_index.js";
 import { organizationWebhooksMigration } from "./0031_organization_webhooks.js";
 import { auditOrganizationIndexMigration } from "./0032_audit_organization_index.js";
 import { tenantBoundariesMigration } from "./0033_tenant_boundaries.js";
+import { auditSealingMigration } from "./0034_audit_sealing.js";
 import { apiKeysMigration } from "./0035_api_keys.js";
 
 /** All migrations in order. Names sort by their numeric prefix; never rename or edit a landed one. */
@@ -61,6 +62,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     "0031_organization_webhooks": organizationWebhooksMigration(dialect),
     "0032_audit_organization_index": auditOrganizationIndexMigration(),
     "0033_tenant_boundaries": tenantBoundariesMigration(dialect),
+    "0034_audit_sealing": auditSealingMigration(dialect),
     "0035_api_keys": apiKeysMigration(dialect),
   };
 }
