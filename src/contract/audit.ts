@@ -80,6 +80,13 @@ export const AUDIT_ACTIONS = [
   "admin.sessions_revoked",
   "admin.impersonation_started",
   "admin.impersonation_stopped",
+  "oauth.client_created",
+  "oauth.client_secret_rotated",
+  "oauth.client_deleted",
+  "oauth.consent_granted",
+  "oauth.consent_revoked",
+  "oauth.token_issued",
+  "oauth.token_revoked",
   "audit.pruned",
   "request.refused",
 ] as const;

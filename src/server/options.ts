@@ -444,6 +444,29 @@ const audit = z.strictObject({
   refusalWindowSeconds: z.number().int().min(1).max(86400).default(60),
 });
 
+/** The OAuth 2.1 authorization server and OpenID provider (docs/oauth-provider.md). Off by default. */
+const oauthProvider = z.strictObject({
+  enabled: z.boolean().default(false),
+  /** The app's sign-in page: the authorization request's signed query is appended. */
+  loginPage: z.string().min(1).default("/sign-in"),
+  /** The app's consent page, which posts the user's answer to /oauth2/consent. */
+  consentPage: z.string().min(1).default("/oauth/consent"),
+  /** The scopes clients may ask for (a client may be limited to fewer). */
+  scopes: z
+    .array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/))
+    .min(1)
+    .default(["openid", "profile", "email", "offline_access"]),
+  /**
+   * Resource indicators (RFC 8707) access tokens may be bound to, besides the issuer itself
+   * (which UserInfo answers for). A `resource` outside this list is refused with invalid_target.
+   */
+  validAudiences: z.array(z.url()).default([]),
+  accessTokenExpiresIn: positiveSeconds.max(86400).default(3600),
+  idTokenExpiresIn: positiveSeconds.max(86400).default(3600),
+  /** A refresh token's lifetime; each use rotates it and starts a new one. */
+  refreshTokenExpiresIn: positiveSeconds.default(30 * 86400),
+});
+
 /** Security activity for users (docs/security-activity.md): the account's sign-ins and devices, the new-device mail. */
 const securityActivity = z.strictObject({
   /** GET /security-activity, the new-device mail and its "Not you?" link (POST /secure-account). */
@@ -487,6 +510,7 @@ export const authOptionsSchema = z.strictObject({
   metrics: metrics.prefault({}),
   audit: audit.prefault({}),
   securityActivity: securityActivity.prefault({}),
+  oauthProvider: oauthProvider.prefault({}),
 });
 
 /** Options as written in AUTH_CONFIG: every key optional. */

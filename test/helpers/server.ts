@@ -28,6 +28,7 @@ export const EVERY_FEATURE_ON = {
   sso: { enabled: true },
   securityActivity: { enabled: true },
   organizationWebhooks: { enabled: true },
+  oauthProvider: { enabled: true },
 };
 
 export interface TestServer {

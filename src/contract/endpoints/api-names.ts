@@ -1,5 +1,6 @@
 import { accountEndpoints, accountFlowEndpoints } from "./account.js";
 import { adminEndpoints } from "./admin.js";
+import { oauthProviderEndpoints } from "./oauth-provider.js";
 import { organizationEndpoints, teamEndpoints } from "./organization.js";
 import { passkeyEndpoints } from "./passkeys.js";
 import { passwordlessEndpoints } from "./passwordless.js";
@@ -108,6 +109,7 @@ export const apiEndpoints = {
   ...scimEndpoints,
   ...ssoEndpoints,
   ...securityActivityEndpoints,
+  ...oauthProviderEndpoints,
 } as const;
 
 export type ApiEndpoints = typeof apiEndpoints;

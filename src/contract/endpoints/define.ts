@@ -30,7 +30,8 @@ export type Feature =
   | "scim"
   | "sso"
   | "securityActivity"
-  | "organizationWebhooks";
+  | "organizationWebhooks"
+  | "oauthProvider";
 
 /** How an endpoint is guarded and what it changes, in one place. Everything is off unless set. */
 export interface Policy {

@@ -1,6 +1,7 @@
 import { accountEndpoints, accountFlowEndpoints } from "./account.js";
 import { adminEndpoints } from "./admin.js";
 import type { Endpoint } from "./define.js";
+import { oauthProviderEndpoints } from "./oauth-provider.js";
 import { organizationEndpoints, teamEndpoints } from "./organization.js";
 import { passkeyEndpoints } from "./passkeys.js";
 import { passwordlessEndpoints } from "./passwordless.js";
@@ -16,6 +17,7 @@ export {
   accountEndpoints,
   accountFlowEndpoints,
   adminEndpoints,
+  oauthProviderEndpoints,
   organizationEndpoints,
   passkeyEndpoints,
   passwordlessEndpoints,
@@ -46,6 +48,7 @@ export const endpointAreas = {
   scim: scimEndpoints,
   sso: ssoEndpoints,
   securityActivity: securityActivityEndpoints,
+  oauthProvider: oauthProviderEndpoints,
 } as const;
 
 export const allEndpoints: readonly Endpoint[] = Object.values(endpointAreas).flatMap((area) => Object.values(area));

@@ -1,6 +1,7 @@
 import { adminErrors } from "./admin.js";
 import { coreErrors } from "./core.js";
 import type { ErrorEntry } from "./define.js";
+import { oauthProviderErrors } from "./oauth-provider.js";
 import { organizationErrors } from "./organization.js";
 import { scimErrors } from "./scim.js";
 import { socialErrors } from "./social.js";
@@ -19,6 +20,7 @@ export const errorCatalogue = {
   ...twoFactorErrors,
   ...scimErrors,
   ...ssoErrors,
+  ...oauthProviderErrors,
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -4,6 +4,7 @@ import {
   accountFlowEndpoints,
   adminEndpoints,
   type Endpoint,
+  oauthProviderEndpoints,
   organizationEndpoints,
   passkeyEndpoints,
   passwordlessEndpoints,
@@ -37,6 +38,7 @@ const w = passwordlessEndpoints;
 const z = twoFactorEndpoints;
 const sso = ssoEndpoints;
 const scim = scimEndpoints;
+const op = oauthProviderEndpoints;
 
 const signIn = (method: string, whenChanged = false): AuditDeclaration => ({
   action: "user.sign_in",
@@ -128,6 +130,14 @@ const declarations: [Endpoint, AuditDeclaration][] = [
   [m.revokeUserSessions, { action: "admin.sessions_revoked" }],
   [m.impersonateUser, { action: "admin.impersonation_started" }],
   [m.stopImpersonating, { action: "admin.impersonation_stopped" }],
+  [op.createOAuthClient, { action: "oauth.client_created" }],
+  [op.rotateClientSecret, { action: "oauth.client_secret_rotated" }],
+  [op.deleteOAuthClient, { action: "oauth.client_deleted" }],
+  [op.oauth2Consent, { action: "oauth.consent_granted", whenChanged: true }],
+  [op.deleteOAuthConsent, { action: "oauth.consent_revoked" }],
+  // Every issue (code exchange, refresh, client credentials) and every refusal, replays included.
+  [op.oauth2Token, { action: "oauth.token_issued" }],
+  [op.oauth2Revoke, { action: "oauth.token_revoked" }],
   [securityActivityEndpoints.secureAccount, { action: "session.revoked_all", details: { method: "secure-account" } }],
 ];
 

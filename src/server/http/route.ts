@@ -109,6 +109,7 @@ function featureSwitches(ctx: AuthContext): Record<Feature, boolean> {
     sso: options.sso.enabled && options.organization.enabled,
     securityActivity: options.securityActivity.enabled,
     organizationWebhooks: options.organization.enabled && options.organizationWebhooks.enabled,
+    oauthProvider: options.oauthProvider.enabled,
   };
 }
 

@@ -27,6 +27,7 @@ import { socialRoutes } from "./social.js";
 import { ssoRoutes } from "./sso.js";
 import { teamRoutes } from "./teams.js";
 import { twoFactorRoutes } from "./two-factor.js";
+import { oauthProviderRoutes } from "./oauth-provider.js";
 
 /**
  * Every handler, registered in one place. Paths, methods, guards and switches come from the
@@ -60,4 +61,5 @@ export function registerRoutes(route: Route, ctx: AuthContext): void {
   scimRoutes(route);
   ssoRoutes(route);
   securityActivityRoutes(route);
+  oauthProviderRoutes(route);
 }

@@ -28,6 +28,7 @@ import { auditSubjectIndexMigration } from "./0029_audit_subject_index.js";
 import { organizationWebhooksMigration } from "./0031_organization_webhooks.js";
 import { auditOrganizationIndexMigration } from "./0032_audit_organization_index.js";
 import { tenantBoundariesMigration } from "./0033_tenant_boundaries.js";
+import { oauthProviderMigration } from "./0036_oauth_provider.js";
 
 /** All migrations in order. Names sort by their numeric prefix; never rename or edit a landed one. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -60,5 +61,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     "0031_organization_webhooks": organizationWebhooksMigration(dialect),
     "0032_audit_organization_index": auditOrganizationIndexMigration(),
     "0033_tenant_boundaries": tenantBoundariesMigration(dialect),
+    "0036_oauth_provider": oauthProviderMigration(dialect),
   };
 }

@@ -1,0 +1,158 @@
+import { z } from "zod";
+import * as oauth from "../oauth-provider.js";
+import { endpoint } from "./define.js";
+import { successReply } from "./replies.js";
+
+const FEATURE = { feature: "oauthProvider" } as const;
+const SIGNED_IN = { session: "required", feature: "oauthProvider" } as const;
+/**
+ * The token, introspection and revocation endpoints take forms, as RFC 6749, 7662 and 7009 say
+ * (JSON too). Their callers are servers, not browsers: no cookies, so no origin check applies.
+ */
+const PROTOCOL_FORM = { form: true, feature: "oauthProvider" } as const;
+const CLIENT_ERRORS = ["OAUTH_CLIENT_NOT_FOUND", "OAUTH_CLIENT_ACCESS_DENIED"] as const;
+
+/** The OAuth 2.1 authorization server and OpenID provider (docs/oauth-provider.md). */
+export const oauthProviderEndpoints = {
+  getOpenIdConfig: endpoint({
+    method: "GET",
+    path: "/.well-known/openid-configuration",
+    summary: "OpenID Connect discovery: the provider's endpoints, scopes, algorithms and claims",
+    reply: oauth.serverMetadataReply,
+    policy: { ...FEATURE, rateLimit: "none" },
+  }),
+  getOAuthServerConfig: endpoint({
+    method: "GET",
+    path: "/.well-known/oauth-authorization-server",
+    summary: "OAuth 2.0 authorization server metadata (RFC 8414)",
+    reply: oauth.serverMetadataReply,
+    policy: { ...FEATURE, rateLimit: "none" },
+  }),
+  oauth2Authorize: endpoint({
+    method: "GET",
+    path: "/oauth2/authorize",
+    summary: "Authorization request (code + PKCE): on to the login or consent page, or back with a code",
+    query: oauth.oauthParameters,
+    reply: null,
+    answers: "redirect",
+    policy: FEATURE,
+  }),
+  oauth2Consent: endpoint({
+    method: "POST",
+    path: "/oauth2/consent",
+    summary: "The signed-in user accepts or denies a client's request; answers where the browser goes next",
+    body: oauth.oauthConsentBody,
+    reply: oauth.oauthRedirectReply,
+    errors: ["OAUTH_QUERY_INVALID", "OAUTH_INVALID_REQUEST"],
+    policy: SIGNED_IN,
+  }),
+  oauth2Token: endpoint({
+    method: "POST",
+    path: "/oauth2/token",
+    summary: "Token endpoint: authorization_code (PKCE), refresh_token (rotated) and client_credentials",
+    body: oauth.oauthParameters,
+    reply: oauth.tokenReply,
+    errors: [
+      "OAUTH_INVALID_REQUEST",
+      "OAUTH_INVALID_CLIENT",
+      "OAUTH_INVALID_GRANT",
+      "OAUTH_UNAUTHORIZED_CLIENT",
+      "OAUTH_UNSUPPORTED_GRANT_TYPE",
+      "OAUTH_INVALID_SCOPE",
+      "OAUTH_INVALID_TARGET",
+    ],
+    policy: PROTOCOL_FORM,
+  }),
+  oauth2Introspect: endpoint({
+    method: "POST",
+    path: "/oauth2/introspect",
+    summary: "Token introspection (RFC 7662) for an authenticated client",
+    body: oauth.oauthParameters,
+    reply: oauth.introspectionReply,
+    errors: ["OAUTH_INVALID_REQUEST", "OAUTH_INVALID_CLIENT"],
+    policy: PROTOCOL_FORM,
+  }),
+  oauth2Revoke: endpoint({
+    method: "POST",
+    path: "/oauth2/revoke",
+    summary: "Token revocation (RFC 7009): ends the token's whole grant",
+    body: oauth.oauthParameters,
+    reply: z.object({}),
+    errors: ["OAUTH_INVALID_REQUEST", "OAUTH_INVALID_CLIENT"],
+    policy: PROTOCOL_FORM,
+  }),
+  oauth2UserInfo: endpoint({
+    method: "GET",
+    path: "/oauth2/userinfo",
+    summary: "OpenID Connect UserInfo for a bearer access token with the openid scope",
+    reply: oauth.userInfoReply,
+    errors: ["OAUTH_INVALID_TOKEN"],
+    policy: FEATURE,
+  }),
+  createOAuthClient: endpoint({
+    method: "POST",
+    path: "/oauth2/create-client",
+    summary: "Register a client for the caller or an organization they own; the secret is shown once",
+    body: oauth.createOAuthClientBody,
+    reply: oauth.oauthClientModel,
+    errors: [
+      "OAUTH_CLIENT_ACCESS_DENIED",
+      "OAUTH_INVALID_REDIRECT_URI",
+      "OAUTH_INVALID_CLIENT_METADATA",
+      "OAUTH_TRUSTED_CLIENT_SERVER_ONLY",
+    ],
+    policy: { ...SIGNED_IN, credentials: "manage" },
+  }),
+  getOAuthClients: endpoint({
+    method: "GET",
+    path: "/oauth2/get-clients",
+    summary: "The caller's own clients, or an organization's (its owners)",
+    query: oauth.listOAuthClientsQuery,
+    reply: z.array(oauth.oauthClientModel),
+    errors: ["OAUTH_CLIENT_ACCESS_DENIED"],
+    policy: SIGNED_IN,
+  }),
+  getOAuthClient: endpoint({
+    method: "GET",
+    path: "/oauth2/get-client",
+    summary: "One client the caller manages",
+    query: oauth.oauthClientIdQuery,
+    reply: oauth.oauthClientModel,
+    errors: CLIENT_ERRORS,
+    policy: SIGNED_IN,
+  }),
+  rotateClientSecret: endpoint({
+    method: "POST",
+    path: "/oauth2/client/rotate-secret",
+    summary: "Replace a confidential client's secret; the new one is shown once",
+    body: oauth.oauthClientIdBody,
+    reply: oauth.oauthClientModel,
+    errors: [...CLIENT_ERRORS, "OAUTH_INVALID_CLIENT_METADATA"],
+    policy: { ...SIGNED_IN, credentials: "manage" },
+  }),
+  deleteOAuthClient: endpoint({
+    method: "POST",
+    path: "/oauth2/delete-client",
+    summary: "Delete a client: its grants, tokens and consents end with it",
+    body: oauth.oauthClientIdBody,
+    reply: successReply,
+    errors: CLIENT_ERRORS,
+    policy: { ...SIGNED_IN, credentials: "manage" },
+  }),
+  getOAuthConsents: endpoint({
+    method: "GET",
+    path: "/oauth2/get-consents",
+    summary: "The clients the caller has consented to, with the scopes",
+    reply: z.array(oauth.oauthConsentModel),
+    policy: SIGNED_IN,
+  }),
+  deleteOAuthConsent: endpoint({
+    method: "POST",
+    path: "/oauth2/delete-consent",
+    summary: "Withdraw a consent: the client's grants for the caller end too",
+    body: oauth.oauthConsentIdBody,
+    reply: successReply,
+    errors: ["OAUTH_CLIENT_NOT_FOUND"],
+    policy: SIGNED_IN,
+  }),
+};

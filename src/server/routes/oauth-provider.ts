@@ -1,0 +1,110 @@
+import { oauthProviderEndpoints as e } from "../../contract/endpoints/index.js";
+import type { Route } from "../http/route.js";
+import { isServerCall } from "../http/server-call.js";
+import { getRequestSession } from "../http/session.js";
+import { answerConsent, authorize } from "../services/oauth-provider/authorize.js";
+import {
+  authenticateClient,
+  clientReply,
+  createClient,
+  listManagedClients,
+  managedClient,
+  removeClient,
+  rotateSecret,
+} from "../services/oauth-provider/clients.js";
+import { consentsOf, withdrawConsent } from "../services/oauth-provider/consents.js";
+import { serverMetadata } from "../services/oauth-provider/metadata.js";
+import { verifySignedQuery } from "../services/oauth-provider/signed-query.js";
+import { exchangeToken, introspect, revoke, userInfo } from "../services/oauth-provider/tokens.js";
+
+/** The OAuth 2.1 and OpenID provider (registered when oauthProvider.enabled; docs/oauth-provider.md). */
+export function oauthProviderRoutes(route: Route): void {
+  for (const endpoint of [e.getOpenIdConfig, e.getOAuthServerConfig]) {
+    route(endpoint, (c) => {
+      c.header("Cache-Control", "public, max-age=300");
+      return serverMetadata(c.get("auth"));
+    });
+  }
+
+  route(e.oauth2Authorize, async (c) => {
+    const ctx = c.get("auth");
+    // The raw query: a parameter given twice must be seen (RFC 6749 3.1), not its first value only.
+    const query = new URL(c.req.url).searchParams;
+    // The app sends the user back with the signed query after signing in: it carries when it was signed.
+    const signed = query.has("sig") ? verifySignedQuery(ctx, query) : null;
+    const url = await authorize(ctx, {
+      params: signed?.request ?? query,
+      session: await getRequestSession(c),
+      signedAt: signed?.signedAt ?? null,
+    });
+    c.header("Cache-Control", "no-store");
+    return c.redirect(url, 302);
+  });
+
+  route(e.oauth2Consent, async (c, { body, caller }) => {
+    return { redirect: true as const, url: await answerConsent(c.get("auth"), caller, body) };
+  });
+
+  route(e.oauth2Token, async (c, { body }) => {
+    const ctx = c.get("auth");
+    const client = await authenticateClient(ctx, c.req.header("authorization"), body, { allowPublic: true });
+    c.header("Cache-Control", "no-store");
+    c.header("Pragma", "no-cache");
+    return exchangeToken(ctx, client, body);
+  });
+
+  route(e.oauth2Introspect, async (c, { body }) => {
+    const ctx = c.get("auth");
+    const client = await authenticateClient(ctx, c.req.header("authorization"), body, { allowPublic: false });
+    c.header("Cache-Control", "no-store");
+    return introspect(ctx, client, body) as never;
+  });
+
+  route(e.oauth2Revoke, async (c, { body }) => {
+    const ctx = c.get("auth");
+    const client = await authenticateClient(ctx, c.req.header("authorization"), body, { allowPublic: true });
+    await revoke(ctx, client, body);
+    return {};
+  });
+
+  route(e.oauth2UserInfo, async (c) => {
+    c.header("Cache-Control", "no-store");
+    try {
+      return (await userInfo(c.get("auth"), c.req.header("authorization"))) as never;
+    } catch (error) {
+      // RFC 6750 3: the challenge says why.
+      c.header("WWW-Authenticate", 'Bearer error="invalid_token"');
+      throw error;
+    }
+  });
+
+  route(e.createOAuthClient, async (c, { body, caller: { session } }) => {
+    return c.json(await createClient(c.get("auth"), session, body, { server: isServerCall(c) }), 201);
+  });
+
+  route(e.getOAuthClients, async (c, { query, caller: { session } }) => {
+    return listManagedClients(c.get("auth"), session, query.organizationId);
+  });
+
+  route(e.getOAuthClient, async (c, { query, caller: { session } }) => {
+    return clientReply(await managedClient(c.get("auth"), session, query.client_id));
+  });
+
+  route(e.rotateClientSecret, async (c, { body, caller: { session } }) => {
+    return rotateSecret(c.get("auth"), session, body.client_id);
+  });
+
+  route(e.deleteOAuthClient, async (c, { body, caller: { session } }) => {
+    await removeClient(c.get("auth"), session, body.client_id);
+    return { success: true };
+  });
+
+  route(e.getOAuthConsents, async (c, { caller: { session } }) => {
+    return consentsOf(c.get("auth"), session);
+  });
+
+  route(e.deleteOAuthConsent, async (c, { body, caller: { session } }) => {
+    await withdrawConsent(c.get("auth"), session, body.id);
+    return { success: true };
+  });
+}
