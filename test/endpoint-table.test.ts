@@ -57,8 +57,8 @@ describe("the endpoint table", () => {
       path === "/jwks" ||
       path === "/token";
     const expected = allEndpoints
-      // Account deletion, two-factor, sign-in links, codes, passkeys, SSO and security activity are
-      // off by default; the development outbox is served only when createAuth asks for it.
+      // Account deletion, two-factor, sign-in links, codes, passkeys, SSO, security activity and the
+      // OAuth provider are off by default; the development outbox is served only when createAuth asks for it.
       .filter(
         (endpoint) =>
           !switchedOff(endpoint.path) &&
@@ -70,6 +70,7 @@ describe("the endpoint table", () => {
             "passkey",
             "sso",
             "securityActivity",
+            "oauthProvider",
             "developmentOutbox",
           ].includes(endpoint.policy.feature ?? ""),
       )

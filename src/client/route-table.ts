@@ -7,6 +7,14 @@ export interface Route {
 }
 
 export const ROUTES: Readonly<Record<string, Route>> = {
+  "/.well-known/oauth-authorization-server": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/.well-known/openid-configuration": {
+    methods: ["GET"],
+    refreshes: [],
+  },
   "/account-info": {
     methods: ["GET", "POST"],
     refreshes: [],
@@ -178,6 +186,58 @@ export const ROUTES: Readonly<Record<string, Route>> = {
   "/magic-link/verify": {
     methods: ["GET", "POST"],
     refreshes: ["organizations", "session"],
+  },
+  "/oauth2/authorize": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/oauth2/client/rotate-secret": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/oauth2/consent": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/oauth2/create-client": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/oauth2/delete-client": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/oauth2/delete-consent": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/oauth2/get-client": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/oauth2/get-clients": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/oauth2/get-consents": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/oauth2/introspect": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/oauth2/revoke": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/oauth2/token": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/oauth2/userinfo": {
+    methods: ["GET"],
+    refreshes: [],
   },
   "/ok": {
     methods: ["GET"],
@@ -513,6 +573,14 @@ export const ROUTES: Readonly<Record<string, Route>> = {
   },
   "/sso/callback/:providerId": {
     methods: ["GET"],
+    refreshes: [],
+  },
+  "/sso/cancel-provider-change": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/sso/confirm-provider-change": {
+    methods: ["POST"],
     refreshes: [],
   },
   "/sso/delete-provider": {

@@ -15,6 +15,7 @@ import { invitationRoutes } from "./invitations.js";
 import { jwtRoutes } from "./jwt.js";
 import { magicLinkRoutes } from "./magic-link.js";
 import { memberRoutes } from "./members.js";
+import { oauthProviderRoutes } from "./oauth-provider.js";
 import { organizationRoutes } from "./organization.js";
 import { organizationWebhookRoutes } from "./organization-webhooks.js";
 import { passkeyRoutes } from "./passkeys.js";
@@ -27,7 +28,6 @@ import { socialRoutes } from "./social.js";
 import { ssoRoutes } from "./sso.js";
 import { teamRoutes } from "./teams.js";
 import { twoFactorRoutes } from "./two-factor.js";
-import { oauthProviderRoutes } from "./oauth-provider.js";
 
 /**
  * Every handler, registered in one place. Paths, methods, guards and switches come from the

@@ -1,0 +1,427 @@
+import { createRemoteJWKSet, jwtVerify } from "jose";
+import * as oauth from "oauth4webapi";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { PARALLEL_REQUESTS } from "./helpers/burst.js";
+import { dialectUnderTest } from "./helpers/database.js";
+import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
+
+/*
+ * The provider driven by panva's oauth4webapi as the relying party: a client no one here wrote
+ * reads discovery, runs code + PKCE, validates the ID token's claims (signatures checked with jose
+ * against GET /jwks), calls UserInfo, refreshes, introspects and revokes.
+ */
+
+const REDIRECT = "https://rp.example/callback";
+const API = "https://api.example.com";
+const insecure = { [oauth.allowInsecureRequests]: true };
+
+interface Registered {
+  client_id: string;
+  client_secret?: string;
+}
+
+describe("OAuth 2.1 and OpenID provider, with oauth4webapi as the relying party", () => {
+  let server: TestServer;
+  let issuer: string;
+  let as: oauth.AuthorizationServer;
+
+  beforeAll(async () => {
+    server = await startTestServer({
+      options: {
+        organization: { enabled: true },
+        audit: { enabled: true },
+        oauthProvider: { enabled: true, loginPage: "/sign-in", consentPage: "/consent", validAudiences: [API] },
+      },
+    });
+    issuer = `${server.origin}/api/auth`;
+    const response = await oauth.discoveryRequest(new URL(issuer), { algorithm: "oidc", ...insecure });
+    as = await oauth.processDiscoveryResponse(new URL(issuer), response);
+  });
+  afterAll(() => server.close());
+  afterEach(() => expect(server.loggedErrors).toEqual([]));
+
+  async function register(
+    browser: ReturnType<TestServer["browser"]>,
+    body: Record<string, unknown> = {},
+  ): Promise<Registered> {
+    const res = await browser.post("/oauth2/create-client", {
+      client_name: "Relying party",
+      redirect_uris: [REDIRECT],
+      grant_types: ["authorization_code", "refresh_token"],
+      ...body,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body;
+  }
+
+  const rpClient = (registered: Registered): oauth.Client => ({
+    client_id: registered.client_id,
+    id_token_signed_response_alg: "EdDSA",
+  });
+
+  async function authorizationURL(clientId: string, extra: Record<string, string> = {}) {
+    const verifier = oauth.generateRandomCodeVerifier();
+    const state = oauth.generateRandomState();
+    const nonce = oauth.generateRandomNonce();
+    const url = new URL(as.authorization_endpoint!);
+    url.search = new URLSearchParams({
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      response_type: "code",
+      scope: "openid profile email offline_access",
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
+      state,
+      nonce,
+      ...extra,
+    }).toString();
+    return { url: url.toString(), verifier, state, nonce };
+  }
+
+  /** Signs up, registers a client and runs the browser through authorize and consent to the callback. */
+  async function codeFlow(extra: Record<string, string> = {}) {
+    const { browser, user } = await signUp(server);
+    const registered = await register(browser);
+    const request = await authorizationURL(registered.client_id, extra);
+    const toConsent = await browser.get(request.url);
+    expect(toConsent.status).toBe(302);
+    const consentPage = new URL(toConsent.headers.get("location")!);
+    expect(`${consentPage.origin}${consentPage.pathname}`).toBe(`${server.origin}/consent`);
+    const answer = await browser.post("/oauth2/consent", { accept: true, oauth_query: consentPage.search.slice(1) });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const callback = new URL(answer.body.url);
+    return { browser, user, registered, request, callback };
+  }
+
+  async function exchange(registered: Registered, callback: URL, request: { state: string; verifier: string }) {
+    const client = rpClient(registered);
+    const params = oauth.validateAuthResponse(as, client, callback, request.state);
+    return oauth.authorizationCodeGrantRequest(
+      as,
+      client,
+      oauth.ClientSecretBasic(registered.client_secret!),
+      params,
+      REDIRECT,
+      request.verifier,
+      insecure,
+    );
+  }
+
+  it("publishes discovery under the issuer, with S256 only and the iss response parameter", () => {
+    expect(as.issuer).toBe(issuer);
+    expect(as.code_challenge_methods_supported).toEqual(["S256"]);
+    expect(as.authorization_response_iss_parameter_supported).toBe(true);
+    expect(as.jwks_uri).toBe(`${issuer}/jwks`);
+  });
+
+  it("code + PKCE: ID token, UserInfo, refresh rotation, introspection and revocation", async () => {
+    const { user, registered, request, callback } = await codeFlow();
+    expect(callback.searchParams.get("iss")).toBe(issuer);
+    const client = rpClient(registered);
+    const auth = oauth.ClientSecretBasic(registered.client_secret!);
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      await exchange(registered, callback, request),
+      { expectedNonce: request.nonce, requireIdToken: true },
+    );
+    const claims = oauth.getValidatedIdTokenClaims(tokens)!;
+    expect(claims).toMatchObject({ sub: user.id, aud: registered.client_id, iss: issuer, email: user.email });
+    const jwks = createRemoteJWKSet(new URL(as.jwks_uri!));
+    await jwtVerify(tokens.id_token!, jwks, { issuer, audience: registered.client_id });
+    const access = await jwtVerify(tokens.access_token, jwks, { issuer, typ: "at+jwt" });
+    expect(access.payload).toMatchObject({ sub: user.id, client_id: registered.client_id });
+
+    const info = await oauth.processUserInfoResponse(
+      as,
+      client,
+      user.id,
+      await oauth.userInfoRequest(as, client, tokens.access_token, insecure),
+    );
+    expect(info).toMatchObject({ sub: user.id, email: user.email, email_verified: false, name: user.name });
+
+    const refreshed = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, auth, tokens.refresh_token!, insecure),
+    );
+    expect(refreshed.refresh_token).toBeDefined();
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+
+    const introspected = await oauth.processIntrospectionResponse(
+      as,
+      client,
+      await oauth.introspectionRequest(as, client, auth, refreshed.access_token, insecure),
+    );
+    expect(introspected).toMatchObject({ active: true, sub: user.id, client_id: registered.client_id });
+
+    const revoked = await oauth.revocationRequest(as, client, auth, refreshed.refresh_token!, insecure);
+    expect(revoked.status).toBe(200);
+    const after = await oauth.processIntrospectionResponse(
+      as,
+      client,
+      await oauth.introspectionRequest(as, client, auth, refreshed.access_token, insecure),
+    );
+    expect(after.active).toBe(false);
+    const userInfoAfter = await oauth.userInfoRequest(as, client, refreshed.access_token, insecure);
+    expect(userInfoAfter.status).toBe(401);
+    expect(userInfoAfter.headers.get("www-authenticate")).toContain("invalid_token");
+  });
+
+  it("a replayed refresh token revokes the whole grant", async () => {
+    const { registered, request, callback } = await codeFlow();
+    const client = rpClient(registered);
+    const auth = oauth.ClientSecretBasic(registered.client_secret!);
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      await exchange(registered, callback, request),
+      { expectedNonce: request.nonce },
+    );
+    const first = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, auth, tokens.refresh_token!, insecure),
+    );
+    // The old token again: refused, and the token the honest client holds now dies with the grant.
+    const replay = await oauth.refreshTokenGrantRequest(as, client, auth, tokens.refresh_token!, insecure);
+    expect(replay.status).toBe(400);
+    expect((await replay.json()).error).toBe("invalid_grant");
+    const next = await oauth.refreshTokenGrantRequest(as, client, auth, first.refresh_token!, insecure);
+    expect((await next.json()).error).toBe("invalid_grant");
+    const introspected = await oauth.processIntrospectionResponse(
+      as,
+      client,
+      await oauth.introspectionRequest(as, client, auth, first.access_token, insecure),
+    );
+    expect(introspected.active).toBe(false);
+    const entries = await server.auth.database.db
+      .selectFrom("auditTrail")
+      .select(["action", "outcome", "details"])
+      .where("action", "=", "oauth.token_issued")
+      .where("outcome", "=", "failure")
+      .execute();
+    expect(entries.some((entry) => JSON.parse(entry.details!).replay === "refresh_token_reused")).toBe(true);
+  });
+
+  it("a code is single use (a replay revokes what it gave) and lasts a minute", async () => {
+    const { registered, request, callback } = await codeFlow();
+    const client = rpClient(registered);
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      await exchange(registered, callback, request),
+      { expectedNonce: request.nonce },
+    );
+    const replay = await exchange(registered, callback, request);
+    expect([replay.status, (await replay.json()).error]).toEqual([400, "invalid_grant"]);
+    const auth = oauth.ClientSecretBasic(registered.client_secret!);
+    const introspected = await oauth.processIntrospectionResponse(
+      as,
+      client,
+      await oauth.introspectionRequest(as, client, auth, tokens.access_token, insecure),
+    );
+    expect(introspected.active).toBe(false);
+
+    const late = await codeFlow();
+    server.clock.advance(61);
+    const expired = await exchange(late.registered, late.callback, late.request);
+    expect([expired.status, (await expired.json()).error]).toEqual([400, "invalid_grant"]);
+  });
+
+  it("refuses a wrong PKCE verifier, and spends the code doing so", async () => {
+    const { registered, request, callback } = await codeFlow();
+    const wrong = await exchange(registered, callback, { ...request, verifier: oauth.generateRandomCodeVerifier() });
+    expect([wrong.status, (await wrong.json()).error]).toEqual([400, "invalid_grant"]);
+    const right = await exchange(registered, callback, request);
+    expect(right.status).toBe(400);
+  });
+
+  it("remembers consent: the second authorization goes straight back with a code", async () => {
+    const { browser, registered } = await codeFlow();
+    const again = await authorizationURL(registered.client_id);
+    const res = await browser.get(again.url);
+    const location = new URL(res.headers.get("location")!);
+    expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
+    expect(location.searchParams.get("code")).toBeTruthy();
+    expect(location.searchParams.get("state")).toBe(again.state);
+    // prompt=consent asks again.
+    const forced = await browser.get((await authorizationURL(registered.client_id, { prompt: "consent" })).url);
+    expect(new URL(forced.headers.get("location")!).pathname).toBe("/consent");
+    // Withdrawn, it is asked again too.
+    const consents = (await browser.get("/oauth2/get-consents")).body;
+    expect(consents).toHaveLength(1);
+    expect((await browser.post("/oauth2/delete-consent", { id: consents[0].id })).status).toBe(200);
+    const after = await browser.get(again.url);
+    expect(new URL(after.headers.get("location")!).pathname).toBe("/consent");
+  });
+
+  it("signed out: on to the login page with a signed query; signing in and coming back continues", async () => {
+    const { browser: owner } = await signUp(server);
+    const registered = await register(owner);
+    const { browser, email, password } = await signUp(server);
+    await browser.post("/sign-out", {});
+    const request = await authorizationURL(registered.client_id, { prompt: "login" });
+    const toLogin = await browser.get(request.url);
+    const login = new URL(toLogin.headers.get("location")!);
+    expect(login.pathname).toBe("/sign-in");
+    expect(login.searchParams.get("sig")).toBeTruthy();
+    expect(login.searchParams.get("client_id")).toBe(registered.client_id);
+    // A tampered query is not the request that was signed.
+    const tampered = new URLSearchParams(login.search);
+    tampered.set("redirect_uri", "https://evil.example/callback");
+    const refused = await browser.post("/sign-in/email", { email, password });
+    expect(refused.status).toBe(200);
+    const tamperedRes = await browser.get(`/oauth2/authorize?${tampered}`);
+    expect(tamperedRes.headers.get("location")).not.toContain("evil.example");
+    // The genuine query after signing in: prompt=login is answered by that sign-in, on to consent.
+    const back = await browser.get(`/oauth2/authorize${login.search}`);
+    expect(new URL(back.headers.get("location")!).pathname).toBe("/consent");
+    // Without the signature, prompt=login asks again.
+    const unsigned = await browser.get(request.url);
+    expect(new URL(unsigned.headers.get("location")!).pathname).toBe("/sign-in");
+  });
+
+  it("prompt=none without a session answers login_required to the client, with state and iss", async () => {
+    const { browser } = await signUp(server);
+    const registered = await register(browser);
+    const request = await authorizationURL(registered.client_id, { prompt: "none" });
+    const res = await server.browser().get(request.url);
+    const location = new URL(res.headers.get("location")!);
+    expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
+    expect(Object.fromEntries(location.searchParams)).toMatchObject({
+      error: "login_required",
+      state: request.state,
+      iss: issuer,
+    });
+  });
+
+  it("never redirects to an unregistered URI, refuses plain PKCE and a public client without PKCE", async () => {
+    const { browser } = await signUp(server);
+    const registered = await register(browser);
+    const open = await browser.get(
+      (await authorizationURL(registered.client_id, { redirect_uri: `${REDIRECT}/../evil` })).url,
+    );
+    expect(new URL(open.headers.get("location")!).pathname).toBe("/api/auth/error");
+    const prefix = await browser.get(
+      (await authorizationURL(registered.client_id, { redirect_uri: `${REDIRECT}x` })).url,
+    );
+    expect(prefix.headers.get("location")).not.toContain("callbackx");
+
+    const plain = await browser.get(
+      (await authorizationURL(registered.client_id, { code_challenge_method: "plain" })).url,
+    );
+    expect(new URL(plain.headers.get("location")!).searchParams.get("error")).toBe("invalid_request");
+
+    const pub = await register(browser, { token_endpoint_auth_method: "none" });
+    expect(pub.client_secret).toBeUndefined();
+    const url = new URL((await authorizationURL(pub.client_id)).url);
+    url.searchParams.delete("code_challenge");
+    url.searchParams.delete("code_challenge_method");
+    const noPkce = await browser.get(url.toString());
+    expect(new URL(noPkce.headers.get("location")!).searchParams.get("error")).toBe("invalid_request");
+  });
+
+  it("client credentials: a machine token bound to the resource indicator; openid is not for machines", async () => {
+    const { browser } = await signUp(server);
+    const registered = await register(browser, { grant_types: ["client_credentials"], redirect_uris: [] });
+    const client = rpClient(registered);
+    const auth = oauth.ClientSecretBasic(registered.client_secret!);
+    const tokens = await oauth.processClientCredentialsResponse(
+      as,
+      client,
+      await oauth.clientCredentialsGrantRequest(as, client, auth, { resource: API }, insecure),
+    );
+    const { payload } = await jwtVerify(tokens.access_token, createRemoteJWKSet(new URL(as.jwks_uri!)), {
+      issuer,
+      audience: API,
+    });
+    expect(payload.sub).toBe(registered.client_id);
+    const foreign = await oauth.clientCredentialsGrantRequest(
+      as,
+      client,
+      auth,
+      { resource: "https://elsewhere.example" },
+      insecure,
+    );
+    expect((await foreign.json()).error).toBe("invalid_target");
+    const wrongSecret = await oauth.clientCredentialsGrantRequest(
+      as,
+      client,
+      oauth.ClientSecretBasic("nope"),
+      {},
+      insecure,
+    );
+    expect([wrongSecret.status, (await wrongSecret.json()).error]).toEqual([401, "invalid_client"]);
+  });
+
+  it("keeps client secrets, codes and refresh tokens as digests only", async () => {
+    const { registered, request, callback } = await codeFlow();
+    const tokens = await (await exchange(registered, callback, request)).json();
+    const { db } = server.auth.database;
+    const client = await db
+      .selectFrom("oauthClient")
+      .selectAll()
+      .where("clientId", "=", registered.client_id)
+      .executeTakeFirstOrThrow();
+    expect(client.clientSecretHash).not.toBe(registered.client_secret);
+    expect(JSON.stringify(await db.selectFrom("oauthCode").selectAll().execute())).not.toContain(
+      callback.searchParams.get("code"),
+    );
+    expect(JSON.stringify(await db.selectFrom("oauthRefreshToken").selectAll().execute())).not.toContain(
+      tokens.refresh_token,
+    );
+  });
+
+  it("an organization's clients are managed by its owners only", async () => {
+    const { browser: owner } = await signUp(server);
+    const org = await owner.post("/organization/create", { name: "Acme", slug: `acme-${Date.now()}` });
+    expect(org.status).toBe(200);
+    const registered = await register(owner, { organizationId: org.body.id });
+    const { browser: stranger } = await signUp(server);
+    const seen = await stranger.get(`/oauth2/get-client?client_id=${registered.client_id}`);
+    expect([seen.status, seen.body.code]).toEqual([404, "OAUTH_CLIENT_NOT_FOUND"]);
+    const byStranger = await stranger.post("/oauth2/create-client", {
+      client_name: "x",
+      redirect_uris: [REDIRECT],
+      organizationId: org.body.id,
+    });
+    expect([byStranger.status, byStranger.body.code]).toEqual([403, "OAUTH_CLIENT_ACCESS_DENIED"]);
+    const trusted = await owner.post("/oauth2/create-client", {
+      client_name: "x",
+      redirect_uris: [REDIRECT],
+      skip_consent: true,
+    });
+    expect([trusted.status, trusted.body.code]).toEqual([403, "OAUTH_TRUSTED_CLIENT_SERVER_ONLY"]);
+    const listed = await owner.get(`/oauth2/get-clients?organizationId=${org.body.id}`);
+    expect(listed.body.map((c: Registered) => c.client_id)).toEqual([registered.client_id]);
+    expect(listed.body[0].client_secret).toBeUndefined();
+  });
+
+  it(`exchanges a code once under ${PARALLEL_REQUESTS} parallel requests (${dialectUnderTest()})`, async () => {
+    const { registered, request, callback } = await codeFlow();
+    const basic = Buffer.from(`${registered.client_id}:${registered.client_secret}`).toString("base64");
+    const burst = (code: string) => {
+      const body = new URLSearchParams({
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: REDIRECT,
+        code_verifier: request.verifier,
+      });
+      return Promise.all(
+        Array.from({ length: PARALLEL_REQUESTS }, () =>
+          fetch(as.token_endpoint!, {
+            method: "POST",
+            headers: { authorization: `Basic ${basic}`, "content-type": "application/x-www-form-urlencoded" },
+            body,
+          }).then((res) => res.status),
+        ),
+      );
+    };
+    // Opens the connections the burst rides on, so its requests arrive together.
+    await burst("not-a-code");
+    const statuses = await burst(callback.searchParams.get("code")!);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 400)).toHaveLength(PARALLEL_REQUESTS - 1);
+  });
+});
