@@ -14,6 +14,11 @@ import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
 const REDIRECT = "https://rp.example/callback";
 const API = "https://api.example.com";
 const insecure = { [oauth.allowInsecureRequests]: true };
+const OPTIONS = {
+  organization: { enabled: true },
+  audit: { enabled: true },
+  oauthProvider: { enabled: true, loginPage: "/sign-in", consentPage: "/consent", validAudiences: [API] },
+};
 
 interface Registered {
   client_id: string;
@@ -26,13 +31,7 @@ describe("OAuth 2.1 and OpenID provider, with oauth4webapi as the relying party"
   let as: oauth.AuthorizationServer;
 
   beforeAll(async () => {
-    server = await startTestServer({
-      options: {
-        organization: { enabled: true },
-        audit: { enabled: true },
-        oauthProvider: { enabled: true, loginPage: "/sign-in", consentPage: "/consent", validAudiences: [API] },
-      },
-    });
+    server = await startTestServer({ shareable: true, options: OPTIONS });
     issuer = `${server.origin}/api/auth`;
     const response = await oauth.discoveryRequest(new URL(issuer), { algorithm: "oidc", ...insecure });
     as = await oauth.processDiscoveryResponse(new URL(issuer), response);
@@ -204,6 +203,52 @@ describe("OAuth 2.1 and OpenID provider, with oauth4webapi as the relying party"
     expect(entries.some((entry) => JSON.parse(entry.details!).replay === "refresh_token_reused")).toBe(true);
   });
 
+  it("a replay on one instance ends the grant on another at once (the revocation is in the shared database)", async () => {
+    const other = await startTestServer({
+      shareDatabaseWith: server,
+      options: OPTIONS,
+      extra: { baseURL: server.origin },
+    });
+    try {
+      const { registered, request, callback } = await codeFlow();
+      const client = rpClient(registered);
+      const auth = oauth.ClientSecretBasic(registered.client_secret!);
+      const tokens = await oauth.processAuthorizationCodeResponse(
+        as,
+        client,
+        await exchange(registered, callback, request),
+        { expectedNonce: request.nonce },
+      );
+      const first = await (
+        await oauth.refreshTokenGrantRequest(as, client, auth, tokens.refresh_token!, insecure)
+      ).json();
+      // The other instance: the same BASE_URL (so the same issuer), reached at its own address.
+      const elsewhere = (url: string | undefined) => url!.replace(server.origin, other.origin);
+      const otherAs = {
+        ...as,
+        token_endpoint: elsewhere(as.token_endpoint),
+        introspection_endpoint: elsewhere(as.introspection_endpoint),
+      };
+      const live = await oauth.introspectionRequest(otherAs, client, auth, first.access_token, insecure);
+      expect((await live.json()).active).toBe(true);
+      const replay = await oauth.refreshTokenGrantRequest(as, client, auth, tokens.refresh_token!, insecure);
+      expect(replay.status).toBe(400);
+      const dead = await oauth.introspectionRequest(otherAs, client, auth, first.access_token, insecure);
+      expect((await dead.json()).active).toBe(false);
+      const refreshElsewhere = await oauth.refreshTokenGrantRequest(
+        otherAs,
+        client,
+        auth,
+        first.refresh_token,
+        insecure,
+      );
+      expect((await refreshElsewhere.json()).error).toBe("invalid_grant");
+      expect(other.loggedErrors).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it("a code is single use (a replay revokes what it gave) and lasts a minute", async () => {
     const { registered, request, callback } = await codeFlow();
     const client = rpClient(registered);
@@ -277,6 +322,11 @@ describe("OAuth 2.1 and OpenID provider, with oauth4webapi as the relying party"
     // The genuine query after signing in: prompt=login is answered by that sign-in, on to consent.
     const back = await browser.get(`/oauth2/authorize${login.search}`);
     expect(new URL(back.headers.get("location")!).pathname).toBe("/consent");
+    // Or, as better-auth's client does it, POST /oauth2/continue with the query the login page got.
+    const continued = await browser.post("/oauth2/continue", { created: true, oauth_query: login.search.slice(1) });
+    expect(new URL(continued.body.url).pathname).toBe("/consent");
+    const forged = await browser.post("/oauth2/continue", { oauth_query: tampered.toString() });
+    expect([forged.status, forged.body.code]).toEqual([400, "OAUTH_QUERY_INVALID"]);
     // Without the signature, prompt=login asks again.
     const unsigned = await browser.get(request.url);
     expect(new URL(unsigned.headers.get("location")!).pathname).toBe("/sign-in");

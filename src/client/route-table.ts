@@ -199,6 +199,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["POST"],
     refreshes: [],
   },
+  "/oauth2/continue": {
+    methods: ["POST"],
+    refreshes: [],
+  },
   "/oauth2/create-client": {
     methods: ["POST"],
     refreshes: [],

@@ -68,6 +68,17 @@ export const oauthConsentBody = z.strictObject({
   oauth_query: z.string().min(1).max(8000),
 });
 
+/**
+ * The login page's "carry on" after the user signed in (or registered, or chose an account):
+ * better-auth's /oauth2/continue. Its client plugin adds `oauth_query` to the body by itself.
+ */
+export const oauthContinueBody = z.strictObject({
+  selected: z.boolean().optional(),
+  created: z.boolean().optional(),
+  postLogin: z.boolean().optional(),
+  oauth_query: z.string().min(1).max(8000),
+});
+
 /** Where the browser goes next (better-auth's redirect answer). */
 export const oauthRedirectReply = z.object({ redirect: z.literal(true), url: z.string() });
 

@@ -46,6 +46,15 @@ export const oauthProviderEndpoints = {
     errors: ["OAUTH_QUERY_INVALID", "OAUTH_INVALID_REQUEST"],
     policy: SIGNED_IN,
   }),
+  oauth2Continue: endpoint({
+    method: "POST",
+    path: "/oauth2/continue",
+    summary: "After signing in on the login page: carry on with the authorization request it was handed",
+    body: oauth.oauthContinueBody,
+    reply: oauth.oauthRedirectReply,
+    errors: ["OAUTH_QUERY_INVALID"],
+    policy: SIGNED_IN,
+  }),
   oauth2Token: endpoint({
     method: "POST",
     path: "/oauth2/token",

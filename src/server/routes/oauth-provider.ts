@@ -2,7 +2,7 @@ import { oauthProviderEndpoints as e } from "../../contract/endpoints/index.js";
 import type { Route } from "../http/route.js";
 import { isServerCall } from "../http/server-call.js";
 import { getRequestSession } from "../http/session.js";
-import { answerConsent, authorize } from "../services/oauth-provider/authorize.js";
+import { answerConsent, authorize, continueAuthorization } from "../services/oauth-provider/authorize.js";
 import {
   authenticateClient,
   clientReply,
@@ -43,6 +43,10 @@ export function oauthProviderRoutes(route: Route): void {
 
   route(e.oauth2Consent, async (c, { body, caller }) => {
     return { redirect: true as const, url: await answerConsent(c.get("auth"), caller, body) };
+  });
+
+  route(e.oauth2Continue, async (c, { body, caller }) => {
+    return { redirect: true as const, url: await continueAuthorization(c.get("auth"), caller, body.oauth_query) };
   });
 
   route(e.oauth2Token, async (c, { body }) => {

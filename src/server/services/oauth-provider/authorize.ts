@@ -280,3 +280,13 @@ export async function answerConsent(
   // The consent page was reached signed in for this request: the time it was signed still counts.
   return authorize(ctx, { params, session: caller, signedAt: verified.signedAt, consented: true });
 }
+
+/**
+ * The login page's answer once the user has signed in (better-auth's POST /oauth2/continue): the
+ * signed request goes on, its prompt=login and max_age met by a sign-in made after it was signed.
+ */
+export async function continueAuthorization(ctx: AuthContext, caller: SessionWithUser, oauthQuery: string) {
+  const verified = verifySignedQuery(ctx, oauthQuery);
+  if (!verified) throw new AuthError("OAUTH_QUERY_INVALID");
+  return authorize(ctx, { params: verified.request, session: caller, signedAt: verified.signedAt });
+}
