@@ -249,6 +249,40 @@ describe("OAuth 2.1 and OpenID provider, with oauth4webapi as the relying party"
     }
   });
 
+  it("RP-initiated logout: the ID token as hint signs the browser out and returns to a registered URI", async () => {
+    const { browser } = await signUp(server);
+    const registered = await register(browser, { post_logout_redirect_uris: ["https://rp.example/bye"] });
+    const request = await authorizationURL(registered.client_id);
+    const consentPage = new URL((await browser.get(request.url)).headers.get("location")!);
+    const answer = await browser.post("/oauth2/consent", { accept: true, oauth_query: consentPage.search.slice(1) });
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      as,
+      rpClient(registered),
+      await exchange(registered, new URL(answer.body.url), request),
+      { expectedNonce: request.nonce },
+    );
+    const endSession = (params: Record<string, string>) =>
+      browser.get(`/oauth2/end-session?${new URLSearchParams(params)}`);
+    // No hint: nothing happens (any page could aim this GET at the browser).
+    const bare = await endSession({ post_logout_redirect_uri: "https://rp.example/bye" });
+    expect(new URL(bare.headers.get("location")!).pathname).toBe("/api/auth/error");
+    expect((await browser.get("/get-session")).body).not.toBeNull();
+    // An unregistered target is not followed.
+    const foreign = await endSession({
+      id_token_hint: tokens.id_token!,
+      post_logout_redirect_uri: "https://evil.example",
+    });
+    expect(foreign.headers.get("location")).not.toContain("evil.example");
+    expect((await browser.get("/get-session")).body).not.toBeNull();
+    const res = await endSession({
+      id_token_hint: tokens.id_token!,
+      post_logout_redirect_uri: "https://rp.example/bye",
+      state: "s1",
+    });
+    expect(res.headers.get("location")).toBe("https://rp.example/bye?state=s1");
+    expect((await browser.get("/get-session")).body).toBeNull();
+  });
+
   it("a code is single use (a replay revokes what it gave) and lasts a minute", async () => {
     const { registered, request, callback } = await codeFlow();
     const client = rpClient(registered);

@@ -215,6 +215,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["POST"],
     refreshes: [],
   },
+  "/oauth2/end-session": {
+    methods: ["GET"],
+    refreshes: [],
+  },
   "/oauth2/get-client": {
     methods: ["GET"],
     refreshes: [],

@@ -98,6 +98,15 @@ export const oauthProviderEndpoints = {
     errors: ["OAUTH_INVALID_TOKEN"],
     policy: FEATURE,
   }),
+  oauth2EndSession: endpoint({
+    method: "GET",
+    path: "/oauth2/end-session",
+    summary: "RP-initiated logout: signs the browser out and returns to a registered post-logout URI",
+    query: oauth.oauthParameters,
+    reply: null,
+    answers: "redirect",
+    policy: FEATURE,
+  }),
   createOAuthClient: endpoint({
     method: "POST",
     path: "/oauth2/create-client",

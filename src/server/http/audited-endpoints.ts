@@ -130,6 +130,7 @@ const declarations: [Endpoint, AuditDeclaration][] = [
   [m.revokeUserSessions, { action: "admin.sessions_revoked" }],
   [m.impersonateUser, { action: "admin.impersonation_started" }],
   [m.stopImpersonating, { action: "admin.impersonation_stopped" }],
+  [op.oauth2EndSession, { action: "user.sign_out", details: { method: "oauth2-end-session" }, whenChanged: true }],
   [op.createOAuthClient, { action: "oauth.client_created" }],
   [op.rotateClientSecret, { action: "oauth.client_secret_rotated" }],
   [op.deleteOAuthClient, { action: "oauth.client_deleted" }],

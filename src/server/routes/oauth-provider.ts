@@ -1,4 +1,5 @@
 import { oauthProviderEndpoints as e } from "../../contract/endpoints/index.js";
+import { clearSessionCookies, readSignedCookie } from "../http/cookies.js";
 import type { Route } from "../http/route.js";
 import { isServerCall } from "../http/server-call.js";
 import { getRequestSession } from "../http/session.js";
@@ -13,9 +14,11 @@ import {
   rotateSecret,
 } from "../services/oauth-provider/clients.js";
 import { consentsOf, withdrawConsent } from "../services/oauth-provider/consents.js";
+import { endSession } from "../services/oauth-provider/logout.js";
 import { serverMetadata } from "../services/oauth-provider/metadata.js";
 import { verifySignedQuery } from "../services/oauth-provider/signed-query.js";
 import { exchangeToken, introspect, revoke, userInfo } from "../services/oauth-provider/tokens.js";
+import { signOut } from "../services/sessions.js";
 
 /** The OAuth 2.1 and OpenID provider (registered when oauthProvider.enabled; docs/oauth-provider.md). */
 export function oauthProviderRoutes(route: Route): void {
@@ -80,6 +83,19 @@ export function oauthProviderRoutes(route: Route): void {
       c.header("WWW-Authenticate", 'Bearer error="invalid_token"');
       throw error;
     }
+  });
+
+  route(e.oauth2EndSession, async (c) => {
+    const ctx = c.get("auth");
+    const session = await getRequestSession(c);
+    const outcome = await endSession(ctx, new URL(c.req.url).searchParams, session?.user.id ?? null);
+    if (outcome.signOut) {
+      const token = readSignedCookie(c, "session_token");
+      if (token) await signOut(ctx, token);
+      clearSessionCookies(c);
+    }
+    c.header("Cache-Control", "no-store");
+    return c.redirect(outcome.url, 302);
   });
 
   route(e.createOAuthClient, async (c, { body, caller: { session } }) => {

@@ -29,6 +29,7 @@ export function serverMetadata(ctx: AuthContext): Record<string, unknown> & {
     jwks_uri: apiURL(ctx, "/jwks"),
     introspection_endpoint: apiURL(ctx, "/oauth2/introspect"),
     revocation_endpoint: apiURL(ctx, "/oauth2/revoke"),
+    end_session_endpoint: apiURL(ctx, "/oauth2/end-session"),
     scopes_supported: scopes,
     response_types_supported: ["code"],
     response_modes_supported: ["query"],
