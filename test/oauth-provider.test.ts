@@ -1,6 +1,7 @@
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import * as oauth from "oauth4webapi";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { sweepExpired } from "../src/server/services/housekeeping.js";
 import { PARALLEL_REQUESTS } from "./helpers/burst.js";
 import { dialectUnderTest } from "./helpers/database.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
@@ -366,6 +367,48 @@ describe("OAuth 2.1 and OpenID provider, with oauth4webapi as the relying party"
     expect(new URL(unsigned.headers.get("location")!).pathname).toBe("/sign-in");
   });
 
+  it("max_age: a sign-in older than asked sends the user to sign in again; auth_time says when", async () => {
+    const { browser, registered } = await codeFlow();
+    server.clock.advance(120);
+    const stale = await browser.get((await authorizationURL(registered.client_id, { max_age: "60" })).url);
+    expect(new URL(stale.headers.get("location")!).pathname).toBe("/sign-in");
+    const silent = await browser.get(
+      (await authorizationURL(registered.client_id, { max_age: "60", prompt: "none" })).url,
+    );
+    expect(new URL(silent.headers.get("location")!).searchParams.get("error")).toBe("login_required");
+    const request = await authorizationURL(registered.client_id, { max_age: "600" });
+    const fresh = new URL((await browser.get(request.url)).headers.get("location")!);
+    expect(fresh.searchParams.get("code")).toBeTruthy();
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      as,
+      rpClient(registered),
+      await exchange(registered, fresh, request),
+      { expectedNonce: request.nonce, maxAge: 600 },
+    );
+    expect(oauth.getValidatedIdTokenClaims(tokens)!.auth_time).toBeTypeOf("number");
+  });
+
+  it("audits consent and every token issue with the user and client", async () => {
+    const { user, registered, request, callback } = await codeFlow();
+    await exchange(registered, callback, request);
+    const entries = await server.auth.database.db
+      .selectFrom("auditTrail")
+      .select(["action", "outcome", "subjectId", "details"])
+      .where("subjectId", "=", user.id)
+      .where("action", "like", "oauth.%")
+      .orderBy("seq")
+      .execute();
+    expect(entries.map((entry) => [entry.action, entry.outcome])).toEqual([
+      ["oauth.client_created", "success"],
+      ["oauth.consent_granted", "success"],
+      ["oauth.token_issued", "success"],
+    ]);
+    expect(JSON.parse(entries[2]!.details!)).toMatchObject({
+      clientId: registered.client_id,
+      grantType: "authorization_code",
+    });
+  });
+
   it("prompt=none without a session answers login_required to the client, with state and iss", async () => {
     const { browser } = await signUp(server);
     const registered = await register(browser);
@@ -507,5 +550,29 @@ describe("OAuth 2.1 and OpenID provider, with oauth4webapi as the relying party"
     const statuses = await burst(callback.searchParams.get("code")!);
     expect(statuses.filter((status) => status === 200)).toHaveLength(1);
     expect(statuses.filter((status) => status === 400)).toHaveLength(PARALLEL_REQUESTS - 1);
+  });
+
+  // Last: it moves the clock a month on.
+  it("housekeeping prunes codes, refresh tokens and grants once nothing they issued can be used", async () => {
+    const old = await codeFlow();
+    await exchange(old.registered, old.callback, old.request);
+    server.clock.advance(31 * 86400);
+    const live = await codeFlow();
+    const tokens = await (await exchange(live.registered, live.callback, live.request)).json();
+    const swept = await sweepExpired(server.auth.context);
+    expect(swept!.oauth).toBeGreaterThan(0);
+    const { db } = server.auth.database;
+    const grants = await db.selectFrom("oauthGrant").select("clientId").execute();
+    expect(grants).toEqual([{ clientId: live.registered.client_id }]);
+    expect(await db.selectFrom("oauthRefreshToken").select("grantId").execute()).toHaveLength(1);
+    const client = rpClient(live.registered);
+    const refreshed = await oauth.refreshTokenGrantRequest(
+      as,
+      client,
+      oauth.ClientSecretBasic(live.registered.client_secret!),
+      tokens.refresh_token,
+      insecure,
+    );
+    expect(refreshed.status).toBe(200);
   });
 });

@@ -170,6 +170,15 @@ export async function findGrant(db: DB, id: string): Promise<Grant | null> {
   return row ? toGrant(row) : null;
 }
 
+export async function extendGrant(db: DB, id: string, expiresAt: Date): Promise<void> {
+  await db
+    .updateTable("oauthGrant")
+    .set({ expiresAt })
+    .where("id", "=", id)
+    .where("expiresAt", "<", expiresAt)
+    .execute();
+}
+
 /** Revokes grants and deletes their refresh tokens; answers how many were live. */
 export async function revokeGrants(db: DB, ids: string[], now: Date): Promise<number> {
   if (ids.length === 0) return 0;

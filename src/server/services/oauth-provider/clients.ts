@@ -125,6 +125,7 @@ export async function createClient(
     if (client.organizationId) await requireOrganizationOwner(ctx, trx, client.organizationId, session.userId);
     await insertClient(trx, client);
     await auditChange(ctx, trx, {
+      subjectId: session.userId,
       organizationId: client.organizationId ?? undefined,
       details: { clientId: client.clientId, skipConsent: client.skipConsent },
     });
@@ -144,7 +145,8 @@ export async function managedClient(ctx: AuthContext, session: Session, clientId
   } else if (client.userId !== session.userId) {
     throw new AuthError("OAUTH_CLIENT_NOT_FOUND");
   }
-  noteAudit(ctx, { details: { clientId } });
+  // The manager acting: their entry names them (an oauth.* action names no account by itself).
+  noteAudit(ctx, { subjectId: session.userId, details: { clientId } });
   return client;
 }
 

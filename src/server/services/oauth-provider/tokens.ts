@@ -7,6 +7,7 @@ import type { DB } from "../../store/database.js";
 import {
   claimCode,
   claimRefreshToken,
+  extendGrant,
   findCode,
   findGrant,
   findRefreshToken,
@@ -119,6 +120,8 @@ async function exchangeCode(ctx: AuthContext, client: OAuthClient, params: Param
     revokedAt: null,
   };
   const refreshToken = issuesRefreshToken(client, scopes) ? randomString(43) : undefined;
+  // Without a refresh token, nothing the grant issues outlives its access token.
+  if (!refreshToken) grant.expiresAt = new Date(now.getTime() + ctx.options.oauthProvider.accessTokenExpiresIn * 1000);
   await ctx.db.transaction().execute(async (trx) => {
     await insertGrant(trx, grant);
     await setCodeGrant(trx, codeHash, grant.id);
@@ -132,15 +135,15 @@ function issuesRefreshToken(client: OAuthClient, scopes: string[]): boolean {
   return scopes.includes("offline_access") && client.grantTypes.includes("refresh_token");
 }
 
+/**
+ * A new refresh token of the grant; the grant lasts as long as its newest refresh token (so
+ * housekeeping prunes it only once nothing it issued can be used).
+ */
 async function storeRefreshToken(ctx: AuthContext, db: DB, grant: Grant, token: string): Promise<void> {
   const now = ctx.now();
-  const lifetime = ctx.options.oauthProvider.refreshTokenExpiresIn * 1000;
-  await insertRefreshToken(db, {
-    tokenHash: sha256Base64Url(token),
-    grantId: grant.id,
-    createdAt: now,
-    expiresAt: new Date(Math.min(now.getTime() + lifetime, grant.expiresAt.getTime() + lifetime)),
-  });
+  const expiresAt = new Date(now.getTime() + ctx.options.oauthProvider.refreshTokenExpiresIn * 1000);
+  await insertRefreshToken(db, { tokenHash: sha256Base64Url(token), grantId: grant.id, createdAt: now, expiresAt });
+  if (expiresAt.getTime() > grant.expiresAt.getTime()) await extendGrant(db, grant.id, expiresAt);
 }
 
 /** The resource of a token request: the one the code was for, or a new one the server serves (RFC 8707). */

@@ -59,6 +59,8 @@ export function oauthProviderMigration(dialect: DialectName): Migration {
         .columns(["clientId", "userId"])
         .execute();
       await db.schema.createIndex("oauthGrant_userId_idx").on("oauthGrant").column("userId").execute();
+      // Housekeeping prunes by expiry through these (store/housekeeping.ts).
+      await db.schema.createIndex("oauthGrant_expiresAt_idx").on("oauthGrant").column("expiresAt").execute();
 
       await db.schema
         .createTable("oauthCode")
@@ -77,6 +79,7 @@ export function oauthProviderMigration(dialect: DialectName): Migration {
         .addColumn("usedAt", t.timestamp)
         .addColumn("grantId", "text")
         .execute();
+      await db.schema.createIndex("oauthCode_expiresAt_idx").on("oauthCode").column("expiresAt").execute();
 
       await db.schema
         .createTable("oauthRefreshToken")
@@ -88,6 +91,11 @@ export function oauthProviderMigration(dialect: DialectName): Migration {
         .addColumn("usedAt", t.timestamp)
         .execute();
       await db.schema.createIndex("oauthRefreshToken_grantId_idx").on("oauthRefreshToken").column("grantId").execute();
+      await db.schema
+        .createIndex("oauthRefreshToken_expiresAt_idx")
+        .on("oauthRefreshToken")
+        .column("expiresAt")
+        .execute();
 
       await db.schema
         .createTable("oauthConsent")
