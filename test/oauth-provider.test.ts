@@ -576,3 +576,85 @@ describe("OAuth 2.1 and OpenID provider, with oauth4webapi as the relying party"
     expect(refreshed.status).toBe(200);
   });
 });
+
+describe("dynamic client registration (RFC 7591)", () => {
+  let server: TestServer;
+  afterAll(() => server?.close());
+
+  it("is off by default, and when on lets a public client register and sign a user in with PKCE", async () => {
+    server = await startTestServer({
+      options: {
+        oauthProvider: {
+          enabled: true,
+          consentPage: "/consent",
+          allowDynamicClientRegistration: true,
+          allowUnauthenticatedClientRegistration: true,
+        },
+      },
+    });
+    const issuer = new URL(`${server.origin}/api/auth`);
+    const as = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { algorithm: "oidc", ...insecure }),
+    );
+    expect(as.registration_endpoint).toBe(`${issuer}/oauth2/register`);
+    const badUri = await oauth.dynamicClientRegistrationRequest(
+      as,
+      { redirect_uris: ["http://rp.example/callback"], client_name: "x", token_endpoint_auth_method: "none" },
+      insecure,
+    );
+    expect([badUri.status, (await badUri.json()).error]).toEqual([400, "invalid_redirect_uri"]);
+    const registered = await oauth.processDynamicClientRegistrationResponse(
+      await oauth.dynamicClientRegistrationRequest(
+        as,
+        {
+          redirect_uris: [REDIRECT],
+          client_name: "An MCP client",
+          token_endpoint_auth_method: "none",
+          grant_types: ["authorization_code", "refresh_token"],
+          software_id: "ignored-by-the-server",
+        },
+        insecure,
+      ),
+    );
+    expect(registered.client_secret).toBeUndefined();
+    const client: oauth.Client = {
+      client_id: registered.client_id,
+      id_token_signed_response_alg: "EdDSA",
+      token_endpoint_auth_method: "none",
+    };
+
+    const { browser } = await signUp(server);
+    const verifier = oauth.generateRandomCodeVerifier();
+    const url = new URL(as.authorization_endpoint!);
+    url.search = new URLSearchParams({
+      client_id: client.client_id,
+      redirect_uri: REDIRECT,
+      response_type: "code",
+      scope: "openid offline_access",
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
+    }).toString();
+    const consent = new URL((await browser.get(url.toString())).headers.get("location")!);
+    const answer = await browser.post("/oauth2/consent", { accept: true, oauth_query: consent.search.slice(1) });
+    const params = oauth.validateAuthResponse(as, client, new URL(answer.body.url), oauth.expectNoState);
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT, verifier, insecure),
+    );
+    expect(tokens.refresh_token).toBeDefined();
+    expect(server.loggedErrors).toEqual([]);
+  });
+
+  it("answers access_denied while switched off", async () => {
+    const off = await startTestServer({ options: { oauthProvider: { enabled: true } } });
+    try {
+      const res = await off.browser().post("/oauth2/register", { redirect_uris: [REDIRECT], client_name: "x" });
+      expect([res.status, res.body.error]).toEqual([403, "access_denied"]);
+      expect(await off.auth.database.db.selectFrom("oauthClient").select("id").execute()).toEqual([]);
+    } finally {
+      await off.close();
+    }
+  });
+});

@@ -235,6 +235,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["POST"],
     refreshes: [],
   },
+  "/oauth2/register": {
+    methods: ["POST"],
+    refreshes: [],
+  },
   "/oauth2/revoke": {
     methods: ["POST"],
     refreshes: [],

@@ -35,6 +35,12 @@ export const createOAuthClientBody = z.strictObject({
   organizationId: z.string().min(1).max(200).optional(),
 });
 
+/**
+ * RFC 7591 registration: the same metadata, unknown fields ignored (as the RFC says), no
+ * organization and never first-party.
+ */
+export const registerOAuthClientBody = createOAuthClientBody.omit({ organizationId: true, skip_consent: true }).strip();
+
 /** A client as its managers read it; `client_secret` only in the answer that creates or rotates it. */
 export const oauthClientModel = z.object({
   client_id: z.string(),

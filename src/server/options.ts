@@ -465,6 +465,10 @@ const oauthProvider = z.strictObject({
   idTokenExpiresIn: positiveSeconds.max(86400).default(3600),
   /** A refresh token's lifetime; each use rotates it and starts a new one. */
   refreshTokenExpiresIn: positiveSeconds.default(30 * 86400),
+  /** Dynamic client registration (RFC 7591, POST /oauth2/register) by signed-in users. */
+  allowDynamicClientRegistration: z.boolean().default(false),
+  /** ...and by anyone, without a session (MCP clients register so); needs the switch above. */
+  allowUnauthenticatedClientRegistration: z.boolean().default(false),
 });
 
 /** Security activity for users (docs/security-activity.md): the account's sign-ins and devices, the new-device mail. */

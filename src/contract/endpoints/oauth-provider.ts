@@ -107,6 +107,16 @@ export const oauthProviderEndpoints = {
     answers: "redirect",
     policy: FEATURE,
   }),
+  registerOAuthClient: endpoint({
+    method: "POST",
+    path: "/oauth2/register",
+    summary: "Dynamic client registration (RFC 7591), when switched on; the secret is shown once",
+    body: oauth.oauthParameters,
+    reply: oauth.oauthClientModel,
+    errors: ["OAUTH_REGISTRATION_DISABLED", "OAUTH_INVALID_REDIRECT_URI", "OAUTH_INVALID_CLIENT_METADATA"],
+    // Registering mints credentials: the strict class keeps a script from minting many.
+    policy: { ...FEATURE, rateLimit: "credential" },
+  }),
   createOAuthClient: endpoint({
     method: "POST",
     path: "/oauth2/create-client",

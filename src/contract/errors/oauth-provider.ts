@@ -31,6 +31,10 @@ export const oauthProviderErrors = defineErrors({
     message: "Only the server (auth.api) may create a client that skips consent",
     status: 403,
   },
+  OAUTH_REGISTRATION_DISABLED: {
+    message: "Dynamic client registration is switched off, or needs a signed-in user",
+    status: 403,
+  },
   OAUTH_QUERY_INVALID: {
     message: "The authorization request is missing, altered or expired: start again from the application",
     status: 400,
@@ -50,4 +54,7 @@ export const OAUTH_WIRE_ERRORS: Partial<Record<OAuthErrorCode, string>> = {
   OAUTH_INVALID_TARGET: "invalid_target",
   OAUTH_INVALID_TOKEN: "invalid_token",
   OAUTH_QUERY_INVALID: "invalid_request",
+  OAUTH_INVALID_CLIENT_METADATA: "invalid_client_metadata",
+  OAUTH_INVALID_REDIRECT_URI: "invalid_redirect_uri",
+  OAUTH_REGISTRATION_DISABLED: "access_denied",
 };

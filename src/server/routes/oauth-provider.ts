@@ -10,6 +10,7 @@ import {
   createClient,
   listManagedClients,
   managedClient,
+  registerClient,
   removeClient,
   rotateSecret,
 } from "../services/oauth-provider/clients.js";
@@ -98,8 +99,14 @@ export function oauthProviderRoutes(route: Route): void {
     return c.redirect(outcome.url, 302);
   });
 
+  route(e.registerOAuthClient, async (c, { body }) => {
+    const session = await getRequestSession(c);
+    c.header("Cache-Control", "no-store");
+    return c.json(await registerClient(c.get("auth"), session?.user.id ?? null, body), 201);
+  });
+
   route(e.createOAuthClient, async (c, { body, caller: { session } }) => {
-    return c.json(await createClient(c.get("auth"), session, body, { server: isServerCall(c) }), 201);
+    return c.json(await createClient(c.get("auth"), session.userId, body, { server: isServerCall(c) }), 201);
   });
 
   route(e.getOAuthClients, async (c, { query, caller: { session } }) => {

@@ -1,6 +1,10 @@
 import type { z } from "zod";
 import type { Session } from "../../../contract/models.js";
-import type { createOAuthClientBody, oauthClientModel } from "../../../contract/oauth-provider.js";
+import {
+  type createOAuthClientBody,
+  type oauthClientModel,
+  registerOAuthClientBody,
+} from "../../../contract/oauth-provider.js";
 import type { AuthContext } from "../../context.js";
 import { safeEqual, sha256Base64Url } from "../../crypto/digest.js";
 import { newId, randomString } from "../../crypto/random.js";
@@ -78,9 +82,10 @@ async function requireOrganizationOwner(ctx: AuthContext, db: DB, organizationId
   if (!member || !isOwnerRole(ctx, member.role)) throw new AuthError("OAUTH_CLIENT_ACCESS_DENIED");
 }
 
+/** The client of a signed-in creator (null: dynamic registration without a session, owned by no one). */
 export async function createClient(
   ctx: AuthContext,
-  session: Session,
+  creatorId: string | null,
   input: z.output<typeof createOAuthClientBody>,
   by: { server: boolean },
 ): Promise<ClientReply> {
@@ -117,15 +122,18 @@ export async function createClient(
     skipConsent: input.skip_consent ?? false,
     disabled: false,
     organizationId: input.organizationId ?? null,
-    userId: session.userId,
+    userId: creatorId,
     createdAt: now,
     updatedAt: now,
   };
   await ctx.db.transaction().execute(async (trx) => {
-    if (client.organizationId) await requireOrganizationOwner(ctx, trx, client.organizationId, session.userId);
+    if (client.organizationId) {
+      if (!creatorId) throw new AuthError("OAUTH_CLIENT_ACCESS_DENIED");
+      await requireOrganizationOwner(ctx, trx, client.organizationId, creatorId);
+    }
     await insertClient(trx, client);
     await auditChange(ctx, trx, {
-      subjectId: session.userId,
+      subjectId: creatorId ?? undefined,
       organizationId: client.organizationId ?? undefined,
       details: { clientId: client.clientId, skipConsent: client.skipConsent },
     });
@@ -240,4 +248,40 @@ export async function authenticateClient(
     throw oauthError("OAUTH_INVALID_CLIENT");
   }
   return client;
+}
+
+/**
+ * RFC 7591 dynamic registration (off unless allowDynamicClientRegistration): the caller's own
+ * client, or with allowUnauthenticatedClientRegistration anyone's, owned by no one. Refusals carry
+ * the RFC's error names.
+ */
+export async function registerClient(
+  ctx: AuthContext,
+  creatorId: string | null,
+  metadata: Record<string, unknown>,
+): Promise<ClientReply> {
+  const { allowDynamicClientRegistration, allowUnauthenticatedClientRegistration } = ctx.options.oauthProvider;
+  if (!allowDynamicClientRegistration || (!creatorId && !allowUnauthenticatedClientRegistration)) {
+    throw oauthError("OAUTH_REGISTRATION_DISABLED");
+  }
+  const parsed = registerOAuthClientBody.safeParse(metadata);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.join(".") ?? "metadata";
+    throw oauthError(
+      field.startsWith("redirect_uris") ? "OAUTH_INVALID_REDIRECT_URI" : "OAUTH_INVALID_CLIENT_METADATA",
+      `${field}: ${issue?.message ?? "invalid"}`,
+    );
+  }
+  try {
+    return await createClient(ctx, creatorId, parsed.data, { server: false });
+  } catch (error) {
+    if (
+      error instanceof AuthError &&
+      (error.code === "OAUTH_INVALID_REDIRECT_URI" || error.code === "OAUTH_INVALID_CLIENT_METADATA")
+    ) {
+      throw oauthError(error.code, error.message);
+    }
+    throw error;
+  }
 }

@@ -20,7 +20,7 @@ export function serverMetadata(ctx: AuthContext): Record<string, unknown> & {
   token_endpoint: string;
   jwks_uri: string;
 } {
-  const { scopes } = ctx.options.oauthProvider;
+  const { scopes, allowDynamicClientRegistration } = ctx.options.oauthProvider;
   return {
     issuer: issuerOf(ctx),
     authorization_endpoint: apiURL(ctx, "/oauth2/authorize"),
@@ -30,6 +30,7 @@ export function serverMetadata(ctx: AuthContext): Record<string, unknown> & {
     introspection_endpoint: apiURL(ctx, "/oauth2/introspect"),
     revocation_endpoint: apiURL(ctx, "/oauth2/revoke"),
     end_session_endpoint: apiURL(ctx, "/oauth2/end-session"),
+    ...(allowDynamicClientRegistration ? { registration_endpoint: apiURL(ctx, "/oauth2/register") } : {}),
     scopes_supported: scopes,
     response_types_supported: ["code"],
     response_modes_supported: ["query"],
