@@ -1,6 +1,9 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import * as oauth from "oauth4webapi";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { BearerError, createResourceServer } from "../src/server/resource-server.js";
 import { sweepExpired } from "../src/server/services/housekeeping.js";
 import { PARALLEL_REQUESTS } from "./helpers/burst.js";
 import { dialectUnderTest } from "./helpers/database.js";
@@ -18,7 +21,7 @@ const insecure = { [oauth.allowInsecureRequests]: true };
 const OPTIONS = {
   organization: { enabled: true },
   audit: { enabled: true },
-  oauthProvider: { enabled: true, loginPage: "/sign-in", consentPage: "/consent", validAudiences: [API] },
+  oauthProvider: { enabled: true, loginPage: "/sign-in", consentPage: "/consent", validAudiences: [API, `${API}/mcp`] },
 };
 
 interface Registered {
@@ -480,6 +483,72 @@ describe("OAuth 2.1 and OpenID provider, with oauth4webapi as the relying party"
       insecure,
     );
     expect([wrongSecret.status, (await wrongSecret.json()).error]).toEqual([401, "invalid_client"]);
+  });
+
+  it("MCP: a resource server with the helper publishes RFC 9728 metadata and accepts only its own live tokens", async () => {
+    const { browser } = await signUp(server);
+    const machine = await register(browser, { grant_types: ["client_credentials"], redirect_uris: [] });
+    const introspector = await register(browser, { grant_types: ["client_credentials"], redirect_uris: [] });
+    const resourceServer = createResourceServer({
+      resource: `${API}/mcp`,
+      issuer,
+      scopesSupported: ["openid"],
+      introspection: { clientId: introspector.client_id, clientSecret: introspector.client_secret! },
+    });
+    const http = createServer(async (req, res) => {
+      if (req.url === resourceServer.metadataPath) {
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(resourceServer.metadata()));
+        return;
+      }
+      try {
+        const claims = await resourceServer.verify({ headers: req.headers });
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ sub: claims.sub }));
+      } catch (error) {
+        if (!(error instanceof BearerError)) throw error;
+        res.writeHead(error.status, { "www-authenticate": error.challenge }).end();
+      }
+    });
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+    try {
+      expect(resourceServer.metadataPath).toBe("/.well-known/oauth-protected-resource/mcp");
+      const metadata = await (await fetch(`${base}${resourceServer.metadataPath}`)).json();
+      expect(metadata).toMatchObject({ resource: `${API}/mcp`, authorization_servers: [issuer] });
+      const call = (token?: string) =>
+        fetch(`${base}/mcp`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+      const bare = await call();
+      expect(bare.status).toBe(401);
+      expect(bare.headers.get("www-authenticate")).toContain(
+        `resource_metadata="${API}/.well-known/oauth-protected-resource/mcp"`,
+      );
+      const client = rpClient(machine);
+      const auth = oauth.ClientSecretBasic(machine.client_secret!);
+      const tokenFor = async (resource: string) =>
+        (
+          await oauth.processClientCredentialsResponse(
+            as,
+            client,
+            await oauth.clientCredentialsGrantRequest(as, client, auth, { resource }, insecure),
+          )
+        ).access_token;
+      // Another resource's token is not this one's.
+      expect((await call(await tokenFor(API))).status).toBe(401);
+      const token = await tokenFor(`${API}/mcp`);
+      const ok = await call(token);
+      expect([ok.status, (await ok.json()).sub]).toEqual([200, machine.client_id]);
+      // Revoked: refused at once (the helper introspects), though the JWT has not expired.
+      expect((await oauth.revocationRequest(as, client, auth, token, insecure)).status).toBe(200);
+      const revoked = await call(token);
+      expect(revoked.status).toBe(401);
+      expect(revoked.headers.get("www-authenticate")).toContain('error="invalid_token"');
+      // The provider's own metadata, as a resource (its UserInfo).
+      expect((await browser.get("/.well-known/oauth-protected-resource")).body).toMatchObject({
+        resource: issuer,
+        authorization_servers: [issuer],
+      });
+    } finally {
+      await new Promise((resolve) => http.close(resolve));
+    }
   });
 
   it("keeps client secrets, codes and refresh tokens as digests only", async () => {

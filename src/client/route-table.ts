@@ -11,6 +11,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["GET"],
     refreshes: [],
   },
+  "/.well-known/oauth-protected-resource": {
+    methods: ["GET"],
+    refreshes: [],
+  },
   "/.well-known/openid-configuration": {
     methods: ["GET"],
     refreshes: [],

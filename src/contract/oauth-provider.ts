@@ -132,6 +132,12 @@ export const introspectionReply = z.object({
 /** OpenID Connect Core 5.3.2: the claims the granted scopes release. */
 export const userInfoReply = z.looseObject({ sub: z.string() });
 
+/** RFC 9728 2. */
+export const protectedResourceReply = z.looseObject({
+  resource: z.string(),
+  authorization_servers: z.array(z.string()),
+});
+
 /** RFC 8414 / OpenID Connect Discovery 1.0. */
 export const serverMetadataReply = z.looseObject({
   issuer: z.string(),

@@ -28,6 +28,13 @@ export const oauthProviderEndpoints = {
     reply: oauth.serverMetadataReply,
     policy: { ...FEATURE, rateLimit: "none" },
   }),
+  getOAuthProtectedResource: endpoint({
+    method: "GET",
+    path: "/.well-known/oauth-protected-resource",
+    summary: "Protected resource metadata (RFC 9728) for this server's own resource (UserInfo)",
+    reply: oauth.protectedResourceReply,
+    policy: { ...FEATURE, rateLimit: "none" },
+  }),
   oauth2Authorize: endpoint({
     method: "GET",
     path: "/oauth2/authorize",

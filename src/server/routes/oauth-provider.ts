@@ -16,7 +16,7 @@ import {
 } from "../services/oauth-provider/clients.js";
 import { consentsOf, withdrawConsent } from "../services/oauth-provider/consents.js";
 import { endSession } from "../services/oauth-provider/logout.js";
-import { serverMetadata } from "../services/oauth-provider/metadata.js";
+import { protectedResourceMetadata, serverMetadata } from "../services/oauth-provider/metadata.js";
 import { verifySignedQuery } from "../services/oauth-provider/signed-query.js";
 import { exchangeToken, introspect, revoke, userInfo } from "../services/oauth-provider/tokens.js";
 import { signOut } from "../services/sessions.js";
@@ -29,6 +29,11 @@ export function oauthProviderRoutes(route: Route): void {
       return serverMetadata(c.get("auth"));
     });
   }
+
+  route(e.getOAuthProtectedResource, (c) => {
+    c.header("Cache-Control", "public, max-age=300");
+    return protectedResourceMetadata(c.get("auth"));
+  });
 
   route(e.oauth2Authorize, async (c) => {
     const ctx = c.get("auth");

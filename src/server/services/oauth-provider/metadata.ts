@@ -13,6 +13,16 @@ export function userInfoURL(ctx: AuthContext): string {
   return apiURL(ctx, "/oauth2/userinfo");
 }
 
+/** RFC 9728: this server as a resource (its UserInfo), protected by itself. */
+export function protectedResourceMetadata(ctx: AuthContext) {
+  return {
+    resource: issuerOf(ctx),
+    authorization_servers: [issuerOf(ctx)],
+    bearer_methods_supported: ["header"],
+    scopes_supported: ctx.options.oauthProvider.scopes,
+  };
+}
+
 /** OpenID Connect Discovery 1.0 and RFC 8414 in one document (the provider serves both). */
 export function serverMetadata(ctx: AuthContext): Record<string, unknown> & {
   issuer: string;
