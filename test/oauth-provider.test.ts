@@ -551,6 +551,67 @@ describe("OAuth 2.1 and OpenID provider, with oauth4webapi as the relying party"
     }
   });
 
+  it("device authorization (RFC 8628): pending, slow_down, approval on the app's page, tokens once", async () => {
+    const { browser, user } = await signUp(server);
+    const registered = await register(browser, {
+      token_endpoint_auth_method: "none",
+      grant_types: ["urn:ietf:params:oauth:grant-type:device_code", "refresh_token"],
+      redirect_uris: [],
+    });
+    const client: oauth.Client = {
+      client_id: registered.client_id,
+      token_endpoint_auth_method: "none",
+      id_token_signed_response_alg: "EdDSA",
+    };
+    expect(as.device_authorization_endpoint).toBe(`${issuer}/device/code`);
+    const device = await oauth.processDeviceAuthorizationResponse(
+      as,
+      client,
+      await oauth.deviceAuthorizationRequest(as, client, oauth.None(), { scope: "openid offline_access" }, insecure),
+    );
+    expect(device.user_code).toMatch(/^[B-Z]{4}-[B-Z]{4}$/);
+    expect(device.verification_uri).toBe(`${server.origin}/device`);
+    expect(device.interval).toBe(5);
+    const poll = () => oauth.deviceCodeGrantRequest(as, client, oauth.None(), device.device_code, insecure);
+    const errorOf = async (res: Response) => [res.status, (await res.json()).error];
+    expect(await errorOf(await poll())).toEqual([400, "authorization_pending"]);
+    // Again at once: too fast, and the interval grows.
+    expect(await errorOf(await poll())).toEqual([400, "slow_down"]);
+    server.clock.advance(11);
+
+    // The app's device page: what is asked, then the user's approval (codes are typed in any case).
+    const typed = device.user_code.toLowerCase().replace("-", " ");
+    const shown = await browser.get(`/device?user_code=${encodeURIComponent(typed)}`);
+    expect(shown.body).toMatchObject({
+      status: "pending",
+      client_id: registered.client_id,
+      scope: "openid offline_access",
+    });
+    const wrong = await browser.post("/device/approve", { userCode: "BBBB-BBBB" });
+    expect([wrong.status, wrong.body.code]).toEqual([400, "OAUTH_USER_CODE_INVALID"]);
+    expect((await browser.post("/device/approve", { userCode: typed })).status).toBe(200);
+    expect((await browser.post("/device/deny", { userCode: typed })).status).toBe(400);
+
+    const tokens = await oauth.processDeviceCodeResponse(as, client, await poll());
+    expect(oauth.getValidatedIdTokenClaims(tokens)!.sub).toBe(user.id);
+    expect(tokens.refresh_token).toBeDefined();
+    server.clock.advance(11);
+    expect(await errorOf(await poll())).toEqual([400, "invalid_grant"]);
+
+    // Denied, and expired.
+    const denied = await oauth.processDeviceAuthorizationResponse(
+      as,
+      client,
+      await oauth.deviceAuthorizationRequest(as, client, oauth.None(), {}, insecure),
+    );
+    await browser.post("/device/deny", { userCode: denied.user_code });
+    const deniedPoll = await oauth.deviceCodeGrantRequest(as, client, oauth.None(), denied.device_code, insecure);
+    expect(await errorOf(deniedPoll)).toEqual([400, "access_denied"]);
+    server.clock.advance(1801);
+    const expiredPoll = await oauth.deviceCodeGrantRequest(as, client, oauth.None(), denied.device_code, insecure);
+    expect(await errorOf(expiredPoll)).toEqual([400, "expired_token"]);
+  });
+
   it("keeps client secrets, codes and refresh tokens as digests only", async () => {
     const { registered, request, callback } = await codeFlow();
     const tokens = await (await exchange(registered, callback, request)).json();

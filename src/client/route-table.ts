@@ -135,6 +135,22 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["GET"],
     refreshes: [],
   },
+  "/device": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/device/approve": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/device/code": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/device/deny": {
+    methods: ["POST"],
+    refreshes: [],
+  },
   "/email-otp/check-verification-otp": {
     methods: ["POST"],
     refreshes: [],

@@ -6,7 +6,13 @@ import { z } from "zod";
  */
 
 export const TOKEN_ENDPOINT_AUTH_METHODS = ["client_secret_basic", "client_secret_post", "none"] as const;
-export const OAUTH_GRANT_TYPES = ["authorization_code", "refresh_token", "client_credentials"] as const;
+export const DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
+export const OAUTH_GRANT_TYPES = [
+  "authorization_code",
+  "refresh_token",
+  "client_credentials",
+  DEVICE_CODE_GRANT,
+] as const;
 
 const scopeToken = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 /** A space-separated scope list (RFC 6749 3.3). */
@@ -23,7 +29,7 @@ export const createOAuthClientBody = z.strictObject({
   redirect_uris: uriList.default([]),
   post_logout_redirect_uris: uriList.optional(),
   token_endpoint_auth_method: z.enum(TOKEN_ENDPOINT_AUTH_METHODS).default("client_secret_basic"),
-  grant_types: z.array(z.enum(OAUTH_GRANT_TYPES)).min(1).max(3).default(["authorization_code"]),
+  grant_types: z.array(z.enum(OAUTH_GRANT_TYPES)).min(1).max(4).default(["authorization_code"]),
   response_types: z.array(z.literal("code")).max(1).optional(),
   /** The scopes the client may ask for; the server's scopes when unset. */
   scope: scopeText.optional(),
@@ -131,6 +137,27 @@ export const introspectionReply = z.object({
 
 /** OpenID Connect Core 5.3.2: the claims the granted scopes release. */
 export const userInfoReply = z.looseObject({ sub: z.string() });
+
+/** RFC 8628 3.2. */
+export const deviceAuthorizationReply = z.object({
+  device_code: z.string(),
+  user_code: z.string(),
+  verification_uri: z.string(),
+  verification_uri_complete: z.string(),
+  expires_in: z.number().int(),
+  interval: z.number().int(),
+});
+
+/** What the app's device page shows before the user approves: which client asks for what. */
+export const deviceVerificationReply = z.object({
+  user_code: z.string(),
+  status: z.enum(["pending", "approved", "denied"]),
+  client_id: z.string(),
+  client_name: z.string(),
+  scope: z.string(),
+});
+export const deviceUserCodeQuery = z.object({ user_code: z.string().min(1).max(40) });
+export const deviceUserCodeBody = z.strictObject({ userCode: z.string().min(1).max(40) });
 
 /** RFC 9728 2. */
 export const protectedResourceReply = z.looseObject({

@@ -465,6 +465,12 @@ const oauthProvider = z.strictObject({
   idTokenExpiresIn: positiveSeconds.max(86400).default(3600),
   /** A refresh token's lifetime; each use rotates it and starts a new one. */
   refreshTokenExpiresIn: positiveSeconds.default(30 * 86400),
+  /** The app's page where a user types a device's code (RFC 8628 verification_uri). */
+  deviceVerificationPage: z.string().min(1).default("/device"),
+  /** How long a device has to be approved. */
+  deviceCodeExpiresIn: positiveSeconds.max(3600).default(1800),
+  /** The least seconds between a device's polls; a faster poll is answered slow_down. */
+  devicePollingInterval: positiveSeconds.max(60).default(5),
   /** Dynamic client registration (RFC 7591, POST /oauth2/register) by signed-in users. */
   allowDynamicClientRegistration: z.boolean().default(false),
   /** ...and by anyone, without a session (MCP clients register so); needs the switch above. */

@@ -31,6 +31,11 @@ export const oauthProviderErrors = defineErrors({
     message: "Only the server (auth.api) may create a client that skips consent",
     status: 403,
   },
+  OAUTH_AUTHORIZATION_PENDING: { message: "The user has not answered yet: poll again", status: 400 },
+  OAUTH_SLOW_DOWN: { message: "Polling too fast: wait the interval (now 5 seconds longer)", status: 400 },
+  OAUTH_EXPIRED_TOKEN: { message: "The device code has expired: start again", status: 400 },
+  OAUTH_ACCESS_DENIED: { message: "The user denied the request", status: 400 },
+  OAUTH_USER_CODE_INVALID: { message: "No pending request has this code, or it has expired", status: 400 },
   OAUTH_REGISTRATION_DISABLED: {
     message: "Dynamic client registration is switched off, or needs a signed-in user",
     status: 403,
@@ -57,4 +62,9 @@ export const OAUTH_WIRE_ERRORS: Partial<Record<OAuthErrorCode, string>> = {
   OAUTH_INVALID_CLIENT_METADATA: "invalid_client_metadata",
   OAUTH_INVALID_REDIRECT_URI: "invalid_redirect_uri",
   OAUTH_REGISTRATION_DISABLED: "access_denied",
+  OAUTH_AUTHORIZATION_PENDING: "authorization_pending",
+  OAUTH_SLOW_DOWN: "slow_down",
+  OAUTH_EXPIRED_TOKEN: "expired_token",
+  OAUTH_ACCESS_DENIED: "access_denied",
+  OAUTH_USER_CODE_INVALID: "invalid_request",
 };

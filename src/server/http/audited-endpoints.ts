@@ -135,6 +135,7 @@ const declarations: [Endpoint, AuditDeclaration][] = [
   [op.rotateClientSecret, { action: "oauth.client_secret_rotated" }],
   [op.deleteOAuthClient, { action: "oauth.client_deleted" }],
   [op.oauth2Consent, { action: "oauth.consent_granted", whenChanged: true }],
+  [op.deviceApprove, { action: "oauth.consent_granted", details: { method: "device" } }],
   [op.deleteOAuthConsent, { action: "oauth.consent_revoked" }],
   // Every issue (code exchange, refresh, client credentials) and every refusal, replays included.
   [op.oauth2Token, { action: "oauth.token_issued" }],

@@ -1,4 +1,6 @@
 import { oauthProviderEndpoints as e } from "../../contract/endpoints/index.js";
+import { isAuthError } from "../errors.js";
+import { refusingStep } from "../http/audit.js";
 import { clearSessionCookies, readSignedCookie } from "../http/cookies.js";
 import type { Route } from "../http/route.js";
 import { isServerCall } from "../http/server-call.js";
@@ -15,11 +17,22 @@ import {
   rotateSecret,
 } from "../services/oauth-provider/clients.js";
 import { consentsOf, withdrawConsent } from "../services/oauth-provider/consents.js";
+import {
+  answerDeviceRequest,
+  deviceRequestStatus,
+  requestDeviceAuthorization,
+} from "../services/oauth-provider/device.js";
 import { endSession } from "../services/oauth-provider/logout.js";
 import { protectedResourceMetadata, serverMetadata } from "../services/oauth-provider/metadata.js";
 import { verifySignedQuery } from "../services/oauth-provider/signed-query.js";
 import { exchangeToken, introspect, revoke, userInfo } from "../services/oauth-provider/tokens.js";
 import { signOut } from "../services/sessions.js";
+
+const DEVICE_POLL_ANSWERS = new Set(["OAUTH_AUTHORIZATION_PENDING", "OAUTH_SLOW_DOWN"]);
+const asPollRefusal = (error: unknown) =>
+  refusingStep(() => {
+    throw error;
+  }, "rate-limit");
 
 /** The OAuth 2.1 and OpenID provider (registered when oauthProvider.enabled; docs/oauth-provider.md). */
 export function oauthProviderRoutes(route: Route): void {
@@ -63,7 +76,34 @@ export function oauthProviderRoutes(route: Route): void {
     const client = await authenticateClient(ctx, c.req.header("authorization"), body, { allowPublic: true });
     c.header("Cache-Control", "no-store");
     c.header("Pragma", "no-cache");
-    return exchangeToken(ctx, client, body);
+    try {
+      return await exchangeToken(ctx, client, body);
+    } catch (error) {
+      // A device's polls are audited as the rate limiter's refusals are: once per client a window.
+      if (isAuthError(error) && DEVICE_POLL_ANSWERS.has(error.code)) await asPollRefusal(error)(c);
+      throw error;
+    }
+  });
+
+  route(e.deviceCode, async (c, { body }) => {
+    const ctx = c.get("auth");
+    const client = await authenticateClient(ctx, c.req.header("authorization"), body, { allowPublic: true });
+    c.header("Cache-Control", "no-store");
+    return requestDeviceAuthorization(ctx, client, body);
+  });
+
+  route(e.deviceVerify, async (c, { query }) => {
+    return deviceRequestStatus(c.get("auth"), query.user_code);
+  });
+
+  route(e.deviceApprove, async (c, { body, caller }) => {
+    await answerDeviceRequest(c.get("auth"), caller, body.userCode, true);
+    return { success: true };
+  });
+
+  route(e.deviceDeny, async (c, { body, caller }) => {
+    await answerDeviceRequest(c.get("auth"), caller, body.userCode, false);
+    return { success: true };
   });
 
   route(e.oauth2Introspect, async (c, { body }) => {

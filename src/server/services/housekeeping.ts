@@ -30,6 +30,7 @@ function pruned(delivered: number): readonly {
     { kind: "knownDevices", keptMs: KNOWN_DEVICE_RETENTION_MS, counted: "knownDevices" },
     { kind: "oauthCodes", keptMs: 0, counted: "oauth" },
     { kind: "oauthRefreshTokens", keptMs: 0, counted: "oauth" },
+    { kind: "oauthDeviceCodes", keptMs: 0, counted: "oauth" },
     { kind: "oauthGrants", keptMs: 0, counted: "oauth" },
   ];
 }

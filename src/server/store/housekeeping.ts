@@ -55,6 +55,8 @@ export const DONE_ROWS = {
   oauthCodes: doneRows("oauthCode", "codeHash", "expiresAt"),
   /** Refresh tokens past their expiry (spent ones are kept until then, to catch a replay). */
   oauthRefreshTokens: doneRows("oauthRefreshToken", "tokenHash", "expiresAt"),
+  /** Device authorizations past their expiry. */
+  oauthDeviceCodes: doneRows("oauthDeviceCode", "id", "expiresAt"),
   /** OAuth grants nothing they issued can outlive (their refresh tokens go with them). */
   oauthGrants: doneRows("oauthGrant", "id", "expiresAt"),
 } as const;

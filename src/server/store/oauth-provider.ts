@@ -1,6 +1,6 @@
 import type { Selectable } from "kysely";
 import type { DB } from "./database.js";
-import type { OAuthClientTable, OAuthCodeTable, OAuthGrantTable } from "./schema.js";
+import type { OAuthClientTable, OAuthCodeTable, OAuthDeviceCodeTable, OAuthGrantTable } from "./schema.js";
 import { toBool, toDate, toDateOrNull } from "./values.js";
 
 /** A client as the services use it (list fields parsed). */
@@ -311,4 +311,103 @@ export async function deleteConsent(db: DB, userId: string, id: string): Promise
     .returning("clientId")
     .executeTakeFirst();
   return row?.clientId ?? null;
+}
+
+export interface DeviceCode {
+  id: string;
+  deviceCodeHash: string;
+  userCodeHash: string;
+  clientId: string;
+  scopes: string[];
+  resource: string | null;
+  status: "pending" | "approved" | "denied";
+  userId: string | null;
+  authTime: Date | null;
+  intervalSeconds: number;
+  lastPolledAt: Date | null;
+  usedAt: Date | null;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+function toDeviceCode(row: Selectable<OAuthDeviceCodeTable>): DeviceCode {
+  return {
+    ...row,
+    scopes: row.scopes.split(" ").filter(Boolean),
+    status: row.status as DeviceCode["status"],
+    intervalSeconds: Number(row.intervalSeconds),
+    authTime: toDateOrNull(row.authTime),
+    lastPolledAt: toDateOrNull(row.lastPolledAt),
+    usedAt: toDateOrNull(row.usedAt),
+    createdAt: toDate(row.createdAt),
+    expiresAt: toDate(row.expiresAt),
+  };
+}
+
+export async function insertDeviceCode(db: DB, code: DeviceCode): Promise<void> {
+  await db
+    .insertInto("oauthDeviceCode")
+    .values({ ...code, scopes: code.scopes.join(" ") })
+    .execute();
+}
+
+export async function findDeviceCode(
+  db: DB,
+  by: { deviceCodeHash: string } | { userCodeHash: string },
+): Promise<DeviceCode | null> {
+  const query = db.selectFrom("oauthDeviceCode").selectAll();
+  const row = await ("deviceCodeHash" in by
+    ? query.where("deviceCodeHash", "=", by.deviceCodeHash)
+    : query.where("userCodeHash", "=", by.userCodeHash)
+  ).executeTakeFirst();
+  return row ? toDeviceCode(row) : null;
+}
+
+/**
+ * Records a poll, in one statement, unless the last was less than the interval ago: then the
+ * interval grows by five seconds (RFC 8628 3.5) and false is answered (slow_down). Parallel polls
+ * get one true at most.
+ */
+export async function recordPoll(db: DB, id: string, now: Date, interval: number): Promise<boolean> {
+  const since = new Date(now.getTime() - interval * 1000);
+  const polled = await db
+    .updateTable("oauthDeviceCode")
+    .set({ lastPolledAt: now })
+    .where("id", "=", id)
+    .where((eb) => eb.or([eb("lastPolledAt", "is", null), eb("lastPolledAt", "<=", since)]))
+    .executeTakeFirst();
+  if (Number(polled.numUpdatedRows) === 1) return true;
+  await db
+    .updateTable("oauthDeviceCode")
+    .set((eb) => ({ intervalSeconds: eb("intervalSeconds", "+", 5), lastPolledAt: now }))
+    .where("id", "=", id)
+    .execute();
+  return false;
+}
+
+/** Approves or denies a pending code, in one statement: false when it was answered already. */
+export async function answerDeviceCode(
+  db: DB,
+  id: string,
+  answer: { status: "approved"; userId: string; authTime: Date } | { status: "denied"; userId: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable("oauthDeviceCode")
+    .set(answer)
+    .where("id", "=", id)
+    .where("status", "=", "pending")
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Marks an approved code redeemed, in one statement: true for the one poll that gets the tokens. */
+export async function claimDeviceCode(db: DB, id: string, now: Date): Promise<boolean> {
+  const result = await db
+    .updateTable("oauthDeviceCode")
+    .set({ usedAt: now })
+    .where("id", "=", id)
+    .where("status", "=", "approved")
+    .where("usedAt", "is", null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }

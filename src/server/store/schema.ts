@@ -474,6 +474,24 @@ export interface OAuthRefreshTokenTable {
   usedAt: NullableTimestamp;
 }
 
+/** A device authorization (RFC 8628): both codes as digests; approved or denied on the app's page. */
+export interface OAuthDeviceCodeTable {
+  id: string;
+  deviceCodeHash: string;
+  userCodeHash: string;
+  clientId: string;
+  scopes: string;
+  resource: string | null;
+  status: string;
+  userId: string | null;
+  authTime: NullableTimestamp;
+  intervalSeconds: number;
+  lastPolledAt: NullableTimestamp;
+  usedAt: NullableTimestamp;
+  createdAt: Timestamp;
+  expiresAt: Timestamp;
+}
+
 /** The scopes a user consented to for a client (space-separated). */
 export interface OAuthConsentTable {
   id: string;
@@ -520,4 +538,5 @@ export interface Database {
   oauthCode: OAuthCodeTable;
   oauthRefreshToken: OAuthRefreshTokenTable;
   oauthConsent: OAuthConsentTable;
+  oauthDeviceCode: OAuthDeviceCodeTable;
 }

@@ -6,15 +6,18 @@ import { newId, randomString } from "../../crypto/random.js";
 import type { DB } from "../../store/database.js";
 import {
   claimCode,
+  claimDeviceCode,
   claimRefreshToken,
   extendGrant,
   findCode,
+  findDeviceCode,
   findGrant,
   findRefreshToken,
   type Grant,
   insertGrant,
   insertRefreshToken,
   type OAuthClient,
+  recordPoll,
   revokeGrants,
   setCodeGrant,
 } from "../../store/oauth-provider.js";
@@ -22,6 +25,7 @@ import { findUserById } from "../../store/users.js";
 import { auditChange, noteAudit } from "../audit-trail.js";
 import { signJwt, verifyJwt } from "../jwt.js";
 import { checkResource } from "./authorize.js";
+import { DEVICE_GRANT } from "./device.js";
 import { oauthError } from "./errors.js";
 import { issuerOf, userInfoURL } from "./metadata.js";
 
@@ -65,12 +69,13 @@ export async function exchangeToken(ctx: AuthContext, client: OAuthClient, param
     organizationId: client.organizationId ?? undefined,
     details: { clientId: client.clientId, grantType },
   });
-  if (!["authorization_code", "refresh_token", "client_credentials"].includes(grantType)) {
+  if (!["authorization_code", "refresh_token", "client_credentials", DEVICE_GRANT].includes(grantType)) {
     throw oauthError("OAUTH_UNSUPPORTED_GRANT_TYPE");
   }
   if (!client.grantTypes.includes(grantType)) throw oauthError("OAUTH_UNAUTHORIZED_CLIENT");
   if (grantType === "authorization_code") return exchangeCode(ctx, client, params);
   if (grantType === "refresh_token") return refresh(ctx, client, params);
+  if (grantType === DEVICE_GRANT) return redeemDeviceCode(ctx, client, params);
   return clientCredentials(ctx, client, params);
 }
 
@@ -206,6 +211,44 @@ async function revokeAfterReplay(ctx: AuthContext, grantId: string, reason: stri
     details: { grantId, replay: reason, grantRevoked: revoked > 0 },
   });
   ctx.logger.warn("oauth grant revoked after a replay", { grantId, reason });
+}
+
+/**
+ * A device's poll (RFC 8628 3.4): slow_down when it polls faster than its interval (which then grows),
+ * authorization_pending until the user answers, then access_denied, or the tokens, once.
+ */
+async function redeemDeviceCode(ctx: AuthContext, client: OAuthClient, params: Params): Promise<TokenReply> {
+  const code = await findDeviceCode(ctx.db, { deviceCodeHash: sha256Base64Url(required(params, "device_code")) });
+  if (!code || code.clientId !== client.clientId) throw oauthError("OAUTH_INVALID_GRANT");
+  const now = ctx.now();
+  if (code.expiresAt.getTime() <= now.getTime()) throw oauthError("OAUTH_EXPIRED_TOKEN");
+  if (code.usedAt !== null) throw oauthError("OAUTH_INVALID_GRANT");
+  if (!(await recordPoll(ctx.db, code.id, now, code.intervalSeconds))) throw oauthError("OAUTH_SLOW_DOWN");
+  if (code.status === "pending") throw oauthError("OAUTH_AUTHORIZATION_PENDING");
+  if (code.status === "denied" || !code.userId) throw oauthError("OAUTH_ACCESS_DENIED");
+  if (!(await claimDeviceCode(ctx.db, code.id, now))) throw oauthError("OAUTH_INVALID_GRANT");
+  const grant: Grant = {
+    id: newId(),
+    clientId: client.clientId,
+    userId: code.userId,
+    scopes: code.scopes,
+    resource: code.resource,
+    authTime: code.authTime,
+    nonce: null,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + ctx.options.oauthProvider.accessTokenExpiresIn * 1000),
+    revokedAt: null,
+  };
+  const refreshToken = issuesRefreshToken(client, code.scopes) ? randomString(43) : undefined;
+  await ctx.db.transaction().execute(async (trx) => {
+    await insertGrant(trx, grant);
+    if (refreshToken) await storeRefreshToken(ctx, trx, grant, refreshToken);
+    await auditChange(ctx, trx, {
+      subjectId: code.userId!,
+      details: { grantId: grant.id, scope: code.scopes.join(" ") },
+    });
+  });
+  return tokensFor(ctx, client, grant, code.scopes, refreshToken, { idToken: true });
 }
 
 /** A machine client's token for itself (no user, no refresh token, no ID token). */

@@ -98,6 +98,27 @@ export function oauthProviderMigration(dialect: DialectName): Migration {
         .execute();
 
       await db.schema
+        .createTable("oauthDeviceCode")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("deviceCodeHash", "text", (c) => c.notNull().unique())
+        // The user code's digest: few characters, so never kept as typed.
+        .addColumn("userCodeHash", "text", (c) => c.notNull().unique())
+        .addColumn("clientId", "text", (c) => c.notNull().references("oauthClient.clientId").onDelete("cascade"))
+        .addColumn("scopes", "text", (c) => c.notNull())
+        .addColumn("resource", "text")
+        // pending | approved | denied
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("userId", "text", (c) => c.references("user.id").onDelete("cascade"))
+        .addColumn("authTime", t.timestamp)
+        .addColumn("intervalSeconds", "integer", (c) => c.notNull())
+        .addColumn("lastPolledAt", t.timestamp)
+        .addColumn("usedAt", t.timestamp)
+        .addColumn("createdAt", t.timestamp, (c) => c.notNull())
+        .addColumn("expiresAt", t.timestamp, (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("oauthDeviceCode_expiresAt_idx").on("oauthDeviceCode").column("expiresAt").execute();
+
+      await db.schema
         .createTable("oauthConsent")
         .addColumn("id", "text", (c) => c.primaryKey())
         .addColumn("userId", "text", (c) => c.notNull().references("user.id").onDelete("cascade"))
