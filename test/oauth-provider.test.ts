@@ -287,6 +287,24 @@ describe("OAuth 2.1 and OpenID provider, with oauth4webapi as the relying party"
     expect((await browser.get("/get-session")).body).toBeNull();
   });
 
+  it("a banned user's grant issues nothing more: refresh, introspection and UserInfo refuse", async () => {
+    const { user, registered, request, callback } = await codeFlow();
+    const client = rpClient(registered);
+    const auth = oauth.ClientSecretBasic(registered.client_secret!);
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      await exchange(registered, callback, request),
+      { expectedNonce: request.nonce },
+    );
+    await server.auth.database.db.updateTable("user").set({ banned: true }).where("id", "=", user.id).execute();
+    const refreshed = await oauth.refreshTokenGrantRequest(as, client, auth, tokens.refresh_token!, insecure);
+    expect((await refreshed.json()).error).toBe("invalid_grant");
+    const introspected = await oauth.introspectionRequest(as, client, auth, tokens.access_token, insecure);
+    expect((await introspected.json()).active).toBe(false);
+    expect((await oauth.userInfoRequest(as, client, tokens.access_token, insecure)).status).toBe(401);
+  });
+
   it("a code is single use (a replay revokes what it gave) and lasts a minute", async () => {
     const { registered, request, callback } = await codeFlow();
     const client = rpClient(registered);
@@ -653,6 +671,12 @@ describe("OAuth 2.1 and OpenID provider, with oauth4webapi as the relying party"
     const listed = await owner.get(`/oauth2/get-clients?organizationId=${org.body.id}`);
     expect(listed.body.map((c: Registered) => c.client_id)).toEqual([registered.client_id]);
     expect(listed.body[0].client_secret).toBeUndefined();
+    // The organization's client outlives its creator's account.
+    const { db } = server.auth.database;
+    const creator = (await owner.get("/get-session")).body.user.id;
+    await db.deleteFrom("user").where("id", "=", creator).execute();
+    const kept = await db.selectFrom("oauthClient").selectAll().where("clientId", "=", registered.client_id).execute();
+    expect(kept.map((row) => [row.organizationId, row.userId, row.createdBy])).toEqual([[org.body.id, null, null]]);
   });
 
   it(`exchanges a code once under ${PARALLEL_REQUESTS} parallel requests (${dialectUnderTest()})`, async () => {

@@ -19,7 +19,9 @@ export interface OAuthClient {
   skipConsent: boolean;
   disabled: boolean;
   organizationId: string | null;
+  /** A personal client's owner (null for an organization's). */
   userId: string | null;
+  createdBy: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -68,7 +70,7 @@ export async function listClients(
   query =
     "organizationId" in owner
       ? query.where("organizationId", "=", owner.organizationId)
-      : query.where("userId", "=", owner.userId).where("organizationId", "is", null);
+      : query.where("userId", "=", owner.userId);
   const rows = await query.orderBy("createdAt", "asc").orderBy("id").limit(500).execute();
   return rows.map(toClient);
 }

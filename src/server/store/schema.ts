@@ -430,6 +430,7 @@ export interface OAuthClientTable {
   disabled: Bool;
   organizationId: string | null;
   userId: string | null;
+  createdBy: string | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

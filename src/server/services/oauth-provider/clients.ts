@@ -122,7 +122,8 @@ export async function createClient(
     skipConsent: input.skip_consent ?? false,
     disabled: false,
     organizationId: input.organizationId ?? null,
-    userId: creatorId,
+    userId: input.organizationId ? null : creatorId,
+    createdBy: creatorId,
     createdAt: now,
     updatedAt: now,
   };

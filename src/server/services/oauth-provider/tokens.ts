@@ -21,7 +21,7 @@ import {
   revokeGrants,
   setCodeGrant,
 } from "../../store/oauth-provider.js";
-import { findUserById } from "../../store/users.js";
+import { findBanState, findUserById } from "../../store/users.js";
 import { auditChange, noteAudit } from "../audit-trail.js";
 import { signJwt, verifyJwt } from "../jwt.js";
 import { checkResource } from "./authorize.js";
@@ -110,6 +110,7 @@ async function exchangeCode(ctx: AuthContext, client: OAuthClient, params: Param
   ) {
     throw oauthError("OAUTH_INVALID_GRANT");
   }
+  if (!(await mayHaveTokens(ctx, claimed.userId))) throw oauthError("OAUTH_INVALID_GRANT");
   const resource = resourceOf(ctx, params, claimed.resource);
   const scopes = claimed.scopes.split(" ").filter(Boolean);
   const grant: Grant = {
@@ -149,6 +150,14 @@ async function storeRefreshToken(ctx: AuthContext, db: DB, grant: Grant, token: 
   const expiresAt = new Date(now.getTime() + ctx.options.oauthProvider.refreshTokenExpiresIn * 1000);
   await insertRefreshToken(db, { tokenHash: sha256Base64Url(token), grantId: grant.id, createdAt: now, expiresAt });
   if (expiresAt.getTime() > grant.expiresAt.getTime()) await extendGrant(db, grant.id, expiresAt);
+}
+
+/** Whether the user may still be given tokens: a banned user's grants issue nothing (the ban may lift). */
+async function mayHaveTokens(ctx: AuthContext, userId: string | null): Promise<boolean> {
+  if (userId === null) return true;
+  const state = await findBanState(ctx.db, userId);
+  if (!state) return false;
+  return !state.banned || (state.banExpires !== null && state.banExpires.getTime() <= ctx.now().getTime());
 }
 
 /** The resource of a token request: the one the code was for, or a new one the server serves (RFC 8707). */
@@ -192,6 +201,7 @@ async function refresh(ctx: AuthContext, client: OAuthClient, params: Params): P
     throw oauthError("OAUTH_INVALID_GRANT");
   }
   if (grant.revokedAt !== null || stored.expiresAt.getTime() <= now.getTime()) throw oauthError("OAUTH_INVALID_GRANT");
+  if (!(await mayHaveTokens(ctx, grant.userId))) throw oauthError("OAUTH_INVALID_GRANT");
   const scopes = narrowScopes(params, grant.scopes);
   const resource = resourceOf(ctx, params, grant.resource);
   const next = randomString(43);
@@ -226,6 +236,7 @@ async function redeemDeviceCode(ctx: AuthContext, client: OAuthClient, params: P
   if (!(await recordPoll(ctx.db, code.id, now, code.intervalSeconds))) throw oauthError("OAUTH_SLOW_DOWN");
   if (code.status === "pending") throw oauthError("OAUTH_AUTHORIZATION_PENDING");
   if (code.status === "denied" || !code.userId) throw oauthError("OAUTH_ACCESS_DENIED");
+  if (!(await mayHaveTokens(ctx, code.userId))) throw oauthError("OAUTH_ACCESS_DENIED");
   if (!(await claimDeviceCode(ctx.db, code.id, now))) throw oauthError("OAUTH_INVALID_GRANT");
   const grant: Grant = {
     id: newId(),
@@ -358,7 +369,7 @@ async function liveAccessToken(ctx: AuthContext, token: string): Promise<{ claim
   const claims = await verifyJwt(ctx, token, { issuer: issuerOf(ctx), typ: ACCESS_TOKEN_TYPE });
   if (!claims || typeof claims.gid !== "string") return null;
   const grant = await findGrant(ctx.db, claims.gid);
-  if (!grant || grant.revokedAt !== null) return null;
+  if (!grant || grant.revokedAt !== null || !(await mayHaveTokens(ctx, grant.userId))) return null;
   return { claims, grant };
 }
 

@@ -28,7 +28,10 @@ export function oauthProviderMigration(dialect: DialectName): Migration {
         .addColumn("skipConsent", t.boolean, (c) => c.notNull().defaultTo(false))
         .addColumn("disabled", t.boolean, (c) => c.notNull().defaultTo(false))
         .addColumn("organizationId", "text", (c) => c.references("organization.id").onDelete("cascade"))
+        // A personal client's owner: it goes with their account. An organization's client has none.
         .addColumn("userId", "text", (c) => c.references("user.id").onDelete("cascade"))
+        // Who registered it: an organization's client outlives its creator's account.
+        .addColumn("createdBy", "text", (c) => c.references("user.id").onDelete("set null"))
         .addColumn("createdAt", t.timestamp, (c) => c.notNull())
         .addColumn("updatedAt", t.timestamp, (c) => c.notNull())
         .execute();
