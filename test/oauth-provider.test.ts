@@ -305,6 +305,55 @@ describe("OAuth 2.1 and OpenID provider, with oauth4webapi as the relying party"
     expect((await oauth.userInfoRequest(as, client, tokens.access_token, insecure)).status).toBe(401);
   });
 
+  it("update-client changes redirect URIs and disables a client: its tokens stop at once", async () => {
+    const { browser, registered, request, callback } = await codeFlow();
+    const client = rpClient(registered);
+    const auth = oauth.ClientSecretBasic(registered.client_secret!);
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      await exchange(registered, callback, request),
+      { expectedNonce: request.nonce },
+    );
+    // UserInfo by POST too.
+    const byPost = await fetch(as.userinfo_endpoint!, {
+      method: "POST",
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
+    expect((await byPost.json()).sub).toBeTypeOf("string");
+
+    const moved = await browser.post("/oauth2/update-client", {
+      client_id: registered.client_id,
+      update: { redirect_uris: ["https://rp.example/new"] },
+    });
+    expect(moved.body.redirect_uris).toEqual(["https://rp.example/new"]);
+    const old = await browser.get((await authorizationURL(registered.client_id)).url);
+    expect(new URL(old.headers.get("location")!).pathname).toBe("/api/auth/error");
+    const badUri = await browser.post("/oauth2/update-client", {
+      client_id: registered.client_id,
+      update: { redirect_uris: ["http://rp.example/cb"] },
+    });
+    expect([badUri.status, badUri.body.code]).toEqual([400, "OAUTH_INVALID_REDIRECT_URI"]);
+
+    const disabled = await browser.post("/oauth2/update-client", {
+      client_id: registered.client_id,
+      update: { disabled: true },
+    });
+    expect(disabled.body.disabled).toBe(true);
+    // Another client (a resource server) asks about the disabled client's token.
+    const introspector = await register(browser, { grant_types: ["client_credentials"], redirect_uris: [] });
+    const introspection = await oauth.introspectionRequest(
+      as,
+      { client_id: introspector.client_id },
+      oauth.ClientSecretBasic(introspector.client_secret!),
+      tokens.access_token,
+      insecure,
+    );
+    expect((await introspection.json()).active).toBe(false);
+    const refreshed = await oauth.refreshTokenGrantRequest(as, client, auth, tokens.refresh_token!, insecure);
+    expect([refreshed.status, (await refreshed.json()).error]).toEqual([401, "invalid_client"]);
+  });
+
   it("a code is single use (a replay revokes what it gave) and lasts a minute", async () => {
     const { registered, request, callback } = await codeFlow();
     const client = rpClient(registered);

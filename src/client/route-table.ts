@@ -267,8 +267,12 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["POST"],
     refreshes: [],
   },
+  "/oauth2/update-client": {
+    methods: ["POST"],
+    refreshes: [],
+  },
   "/oauth2/userinfo": {
-    methods: ["GET"],
+    methods: ["GET", "POST"],
     refreshes: [],
   },
   "/ok": {

@@ -81,6 +81,7 @@ export const AUDIT_ACTIONS = [
   "admin.impersonation_started",
   "admin.impersonation_stopped",
   "oauth.client_created",
+  "oauth.client_updated",
   "oauth.client_secret_rotated",
   "oauth.client_deleted",
   "oauth.consent_granted",

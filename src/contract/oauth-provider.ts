@@ -47,6 +47,21 @@ export const createOAuthClientBody = z.strictObject({
  */
 export const registerOAuthClientBody = createOAuthClientBody.omit({ organizationId: true, skip_consent: true }).strip();
 
+/** better-auth's update-client: the client, and the metadata to change (`disabled` stops it at once). */
+export const updateOAuthClientBody = z.strictObject({
+  client_id: z.string().min(1).max(200),
+  update: z.strictObject({
+    client_name: z.string().trim().min(1).max(200).optional(),
+    redirect_uris: uriList.optional(),
+    post_logout_redirect_uris: uriList.optional(),
+    grant_types: z.array(z.enum(OAUTH_GRANT_TYPES)).min(1).max(4).optional(),
+    scope: scopeText.optional(),
+    client_uri: z.url().max(2000).nullable().optional(),
+    logo_uri: z.url().max(2000).nullable().optional(),
+    disabled: z.boolean().optional(),
+  }),
+});
+
 /** A client as its managers read it; `client_secret` only in the answer that creates or rotates it. */
 export const oauthClientModel = z.object({
   client_id: z.string(),

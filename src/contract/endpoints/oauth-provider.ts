@@ -171,6 +171,24 @@ export const oauthProviderEndpoints = {
     // Registering mints credentials: the strict class keeps a script from minting many.
     policy: { ...FEATURE, rateLimit: "credential" },
   }),
+  oauth2UserInfoPost: endpoint({
+    method: "POST",
+    path: "/oauth2/userinfo",
+    summary: "UserInfo by POST (OpenID Connect Core 5.3.1), the bearer token in the Authorization header",
+    body: oauth.oauthParameters,
+    reply: oauth.userInfoReply,
+    errors: ["OAUTH_INVALID_TOKEN"],
+    policy: PROTOCOL_FORM,
+  }),
+  updateOAuthClient: endpoint({
+    method: "POST",
+    path: "/oauth2/update-client",
+    summary: "Change a client's name, redirect URIs, scopes or grant types, or disable it",
+    body: oauth.updateOAuthClientBody,
+    reply: oauth.oauthClientModel,
+    errors: [...CLIENT_ERRORS, "OAUTH_INVALID_REDIRECT_URI", "OAUTH_INVALID_CLIENT_METADATA"],
+    policy: { ...SIGNED_IN, credentials: "manage" },
+  }),
   createOAuthClient: endpoint({
     method: "POST",
     path: "/oauth2/create-client",

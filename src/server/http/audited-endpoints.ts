@@ -132,6 +132,7 @@ const declarations: [Endpoint, AuditDeclaration][] = [
   [m.stopImpersonating, { action: "admin.impersonation_stopped" }],
   [op.oauth2EndSession, { action: "user.sign_out", details: { method: "oauth2-end-session" }, whenChanged: true }],
   [op.createOAuthClient, { action: "oauth.client_created" }],
+  [op.updateOAuthClient, { action: "oauth.client_updated" }],
   [op.rotateClientSecret, { action: "oauth.client_secret_rotated" }],
   [op.deleteOAuthClient, { action: "oauth.client_deleted" }],
   [op.oauth2Consent, { action: "oauth.consent_granted", whenChanged: true }],

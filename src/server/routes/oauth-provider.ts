@@ -8,6 +8,7 @@ import { getRequestSession } from "../http/session.js";
 import { answerConsent, authorize, continueAuthorization } from "../services/oauth-provider/authorize.js";
 import {
   authenticateClient,
+  changeClient,
   clientReply,
   createClient,
   listManagedClients,
@@ -120,15 +121,21 @@ export function oauthProviderRoutes(route: Route): void {
     return {};
   });
 
-  route(e.oauth2UserInfo, async (c) => {
-    c.header("Cache-Control", "no-store");
-    try {
-      return (await userInfo(c.get("auth"), c.req.header("authorization"))) as never;
-    } catch (error) {
-      // RFC 6750 3: the challenge says why.
-      c.header("WWW-Authenticate", 'Bearer error="invalid_token"');
-      throw error;
-    }
+  for (const endpoint of [e.oauth2UserInfo, e.oauth2UserInfoPost]) {
+    route(endpoint, async (c) => {
+      c.header("Cache-Control", "no-store");
+      try {
+        return (await userInfo(c.get("auth"), c.req.header("authorization"))) as never;
+      } catch (error) {
+        // RFC 6750 3: the challenge says why.
+        c.header("WWW-Authenticate", 'Bearer error="invalid_token"');
+        throw error;
+      }
+    });
+  }
+
+  route(e.updateOAuthClient, async (c, { body, caller: { session } }) => {
+    return changeClient(c.get("auth"), session, body);
   });
 
   route(e.oauth2EndSession, async (c) => {

@@ -80,6 +80,37 @@ export async function deleteClient(db: DB, clientId: string): Promise<boolean> {
   return Number(result.numDeletedRows) > 0;
 }
 
+export async function updateClient(
+  db: DB,
+  clientId: string,
+  change: Partial<
+    Pick<
+      OAuthClient,
+      | "name"
+      | "redirectUris"
+      | "postLogoutRedirectUris"
+      | "grantTypes"
+      | "scopes"
+      | "clientUri"
+      | "logoUri"
+      | "disabled"
+    >
+  > & { updatedAt: Date },
+): Promise<void> {
+  const { redirectUris, postLogoutRedirectUris, grantTypes, scopes, ...plain } = change;
+  await db
+    .updateTable("oauthClient")
+    .set({
+      ...plain,
+      ...(redirectUris ? { redirectUris: JSON.stringify(redirectUris) } : {}),
+      ...(postLogoutRedirectUris ? { postLogoutRedirectUris: JSON.stringify(postLogoutRedirectUris) } : {}),
+      ...(grantTypes ? { grantTypes: JSON.stringify(grantTypes) } : {}),
+      ...(scopes ? { scopes: JSON.stringify(scopes) } : {}),
+    })
+    .where("clientId", "=", clientId)
+    .execute();
+}
+
 export async function setClientSecretHash(db: DB, clientId: string, hash: string, now: Date): Promise<void> {
   await db
     .updateTable("oauthClient")

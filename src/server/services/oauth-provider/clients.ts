@@ -4,6 +4,7 @@ import {
   type createOAuthClientBody,
   type oauthClientModel,
   registerOAuthClientBody,
+  type updateOAuthClientBody,
 } from "../../../contract/oauth-provider.js";
 import type { AuthContext } from "../../context.js";
 import { safeEqual, sha256Base64Url } from "../../crypto/digest.js";
@@ -18,6 +19,7 @@ import {
   listClients,
   type OAuthClient,
   setClientSecretHash,
+  updateClient,
 } from "../../store/oauth-provider.js";
 import { isOwnerRole } from "../access-control.js";
 import { auditChange, noteAudit } from "../audit-trail.js";
@@ -77,6 +79,34 @@ function checkRedirectUri(value: string): void {
   if (!allowed || url.hash || value.includes("#")) throw new AuthError("OAUTH_INVALID_REDIRECT_URI");
 }
 
+/** The checks a client's metadata must pass, at creation and at every update. */
+function checkMetadata(
+  ctx: AuthContext,
+  metadata: {
+    scope: string | undefined;
+    grantTypes: readonly string[];
+    isPublic: boolean;
+    redirectUris: readonly string[];
+    postLogoutRedirectUris: readonly string[];
+  },
+): { scopes: string[]; grantTypes: string[] } {
+  const serverScopes = ctx.options.oauthProvider.scopes;
+  const scopes = metadata.scope ? [...new Set(metadata.scope.split(" ").filter(Boolean))] : serverScopes;
+  const unknown = scopes.filter((scope) => !serverScopes.includes(scope));
+  if (unknown.length > 0) {
+    throw new AuthError("OAUTH_INVALID_CLIENT_METADATA", { message: `Unknown scopes: ${unknown.join(", ")}` });
+  }
+  const grantTypes = [...new Set(metadata.grantTypes)];
+  if (grantTypes.includes("client_credentials") && metadata.isPublic) {
+    throw new AuthError("OAUTH_INVALID_CLIENT_METADATA", { message: "A public client cannot use client_credentials" });
+  }
+  if (grantTypes.includes("authorization_code") && metadata.redirectUris.length === 0) {
+    throw new AuthError("OAUTH_INVALID_CLIENT_METADATA", { message: "authorization_code needs redirect_uris" });
+  }
+  for (const uri of [...metadata.redirectUris, ...metadata.postLogoutRedirectUris]) checkRedirectUri(uri);
+  return { scopes, grantTypes };
+}
+
 async function requireOrganizationOwner(ctx: AuthContext, db: DB, organizationId: string, userId: string) {
   const member = await findMember(db, organizationId, userId);
   if (!member || !isOwnerRole(ctx, member.role)) throw new AuthError("OAUTH_CLIENT_ACCESS_DENIED");
@@ -90,21 +120,14 @@ export async function createClient(
   by: { server: boolean },
 ): Promise<ClientReply> {
   if (input.skip_consent && !by.server) throw new AuthError("OAUTH_TRUSTED_CLIENT_SERVER_ONLY");
-  const serverScopes = ctx.options.oauthProvider.scopes;
-  const scopes = input.scope ? [...new Set(input.scope.split(" ").filter(Boolean))] : serverScopes;
-  const unknown = scopes.filter((scope) => !serverScopes.includes(scope));
-  if (unknown.length > 0) {
-    throw new AuthError("OAUTH_INVALID_CLIENT_METADATA", { message: `Unknown scopes: ${unknown.join(", ")}` });
-  }
-  const grantTypes = [...new Set(input.grant_types)];
   const isPublic = input.token_endpoint_auth_method === "none";
-  if (grantTypes.includes("client_credentials") && isPublic) {
-    throw new AuthError("OAUTH_INVALID_CLIENT_METADATA", { message: "A public client cannot use client_credentials" });
-  }
-  if (grantTypes.includes("authorization_code") && input.redirect_uris.length === 0) {
-    throw new AuthError("OAUTH_INVALID_CLIENT_METADATA", { message: "authorization_code needs redirect_uris" });
-  }
-  for (const uri of [...input.redirect_uris, ...(input.post_logout_redirect_uris ?? [])]) checkRedirectUri(uri);
+  const { scopes, grantTypes } = checkMetadata(ctx, {
+    scope: input.scope,
+    grantTypes: input.grant_types,
+    isPublic,
+    redirectUris: input.redirect_uris,
+    postLogoutRedirectUris: input.post_logout_redirect_uris ?? [],
+  });
   const secret = isPublic ? undefined : randomString(SECRET_LENGTH);
   const now = ctx.now();
   const client: OAuthClient = {
@@ -167,6 +190,44 @@ export async function listManagedClients(
   if (organizationId) await requireOrganizationOwner(ctx, ctx.db, organizationId, session.userId);
   const clients = await listClients(ctx.db, organizationId ? { organizationId } : { userId: session.userId });
   return clients.map((client) => clientReply(client));
+}
+
+/** better-auth's update-client. Disabling stops the client at once: no authorization, no token, and its tokens read as inactive. */
+export async function changeClient(
+  ctx: AuthContext,
+  session: Session,
+  input: z.output<typeof updateOAuthClientBody>,
+): Promise<ClientReply> {
+  const client = await managedClient(ctx, session, input.client_id);
+  const { update } = input;
+  const redirectUris = update.redirect_uris ? [...new Set(update.redirect_uris)] : client.redirectUris;
+  const postLogoutRedirectUris = update.post_logout_redirect_uris
+    ? [...new Set(update.post_logout_redirect_uris)]
+    : client.postLogoutRedirectUris;
+  const { scopes, grantTypes } = checkMetadata(ctx, {
+    scope: update.scope ?? client.scopes.join(" "),
+    grantTypes: update.grant_types ?? client.grantTypes,
+    isPublic: client.tokenEndpointAuthMethod === "none",
+    redirectUris,
+    postLogoutRedirectUris,
+  });
+  const changed: OAuthClient = {
+    ...client,
+    name: update.client_name ?? client.name,
+    redirectUris,
+    postLogoutRedirectUris,
+    grantTypes,
+    scopes,
+    clientUri: update.client_uri === undefined ? client.clientUri : update.client_uri,
+    logoUri: update.logo_uri === undefined ? client.logoUri : update.logo_uri,
+    disabled: update.disabled ?? client.disabled,
+    updatedAt: ctx.now(),
+  };
+  await ctx.db.transaction().execute(async (trx) => {
+    await updateClient(trx, client.clientId, changed);
+    await auditChange(ctx, trx, { details: { changed: Object.keys(update) } });
+  });
+  return clientReply(changed);
 }
 
 export async function rotateSecret(ctx: AuthContext, session: Session, clientId: string): Promise<ClientReply> {

@@ -9,6 +9,7 @@ import {
   claimDeviceCode,
   claimRefreshToken,
   extendGrant,
+  findClient,
   findCode,
   findDeviceCode,
   findGrant,
@@ -370,6 +371,8 @@ async function liveAccessToken(ctx: AuthContext, token: string): Promise<{ claim
   if (!claims || typeof claims.gid !== "string") return null;
   const grant = await findGrant(ctx.db, claims.gid);
   if (!grant || grant.revokedAt !== null || !(await mayHaveTokens(ctx, grant.userId))) return null;
+  // A disabled client's tokens stop with it.
+  if ((await findClient(ctx.db, grant.clientId))?.disabled !== false) return null;
   return { claims, grant };
 }
 
