@@ -10,6 +10,11 @@ const SIGNED_IN = { session: "required", feature: "oauthProvider" } as const;
  * (JSON too). Their callers are servers, not browsers: no cookies, so no origin check applies.
  */
 const PROTOCOL_FORM = { form: true, feature: "oauthProvider" } as const;
+/**
+ * Consenting gives a client tokens that outlive any session: a credential, which an admin's
+ * impersonation session may not hand out (services/credential-guard.ts).
+ */
+const CONSENTING = { ...SIGNED_IN, credentials: "manage" } as const;
 const CLIENT_ERRORS = ["OAUTH_CLIENT_NOT_FOUND", "OAUTH_CLIENT_ACCESS_DENIED"] as const;
 
 /** The OAuth 2.1 authorization server and OpenID provider (docs/oauth-provider.md). */
@@ -51,7 +56,7 @@ export const oauthProviderEndpoints = {
     body: oauth.oauthConsentBody,
     reply: oauth.oauthRedirectReply,
     errors: ["OAUTH_QUERY_INVALID", "OAUTH_INVALID_REQUEST"],
-    policy: SIGNED_IN,
+    policy: CONSENTING,
   }),
   oauth2Continue: endpoint({
     method: "POST",
@@ -60,7 +65,7 @@ export const oauthProviderEndpoints = {
     body: oauth.oauthContinueBody,
     reply: oauth.oauthRedirectReply,
     errors: ["OAUTH_QUERY_INVALID"],
-    policy: SIGNED_IN,
+    policy: CONSENTING,
   }),
   oauth2Token: endpoint({
     method: "POST",
@@ -115,7 +120,7 @@ export const oauthProviderEndpoints = {
     body: oauth.deviceUserCodeBody,
     reply: successReply,
     errors: ["OAUTH_USER_CODE_INVALID"],
-    policy: { ...SIGNED_IN, rateLimit: "credential" },
+    policy: { ...CONSENTING, rateLimit: "credential" },
   }),
   deviceDeny: endpoint({
     method: "POST",

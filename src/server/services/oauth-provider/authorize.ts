@@ -198,6 +198,9 @@ export async function authorize(ctx: AuthContext, input: AuthorizeInput): Promis
     if (checked.prompts.has("none")) return refuse("login_required", "The user must sign in");
     return pageURL(ctx, ctx.options.oauthProvider.loginPage, signQuery(ctx, params));
   }
+  // An admin acting as the user may not give a client tokens that outlive the impersonation.
+  if (session.session.impersonatedBy)
+    return refuse("access_denied", "An impersonation session cannot authorize clients");
   const answered = signedInForThis ? withoutPrompts(params, LOGIN_PROMPTS, true) : params;
 
   if (!client.skipConsent && !input.consented) {
