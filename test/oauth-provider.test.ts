@@ -861,3 +861,37 @@ describe("dynamic client registration (RFC 7591)", () => {
     }
   });
 });
+
+describe("rate limits", () => {
+  it("limit the token and introspection endpoints per client IP; registration is in the credential class", async () => {
+    const limited = await startTestServer({
+      options: {
+        oauthProvider: {
+          enabled: true,
+          allowDynamicClientRegistration: true,
+          allowUnauthenticatedClientRegistration: true,
+        },
+        rateLimit: { enabled: true, window: 60, max: 5 },
+      },
+    });
+    try {
+      const browser = limited.browser();
+      const form = { grant_type: "client_credentials", client_id: "nobody", client_secret: "x" };
+      const token = [];
+      for (let i = 0; i < 6; i++) token.push((await browser.request("/oauth2/token", { form })).status);
+      expect(token).toEqual([401, 401, 401, 401, 401, 429]);
+      const introspect = [];
+      for (let i = 0; i < 6; i++) {
+        introspect.push((await browser.request("/oauth2/introspect", { form: { token: "x", ...form } })).status);
+      }
+      expect(introspect.at(-1)).toBe(429);
+      const register = [];
+      for (let i = 0; i < 4; i++) {
+        register.push((await browser.post("/oauth2/register", { client_name: "x", redirect_uris: [REDIRECT] })).status);
+      }
+      expect(register).toEqual([201, 201, 201, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+});
