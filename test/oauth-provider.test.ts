@@ -427,7 +427,15 @@ describe("OAuth 2.1 and OpenID provider, with oauth4webapi as the relying party"
     // The genuine query after signing in: prompt=login is answered by that sign-in, on to consent.
     const back = await browser.get(`/oauth2/authorize${login.search}`);
     expect(new URL(back.headers.get("location")!).pathname).toBe("/consent");
-    // Or, as better-auth's client does it, POST /oauth2/continue with the query the login page got.
+    // As better-auth's client does it: the sign-in posted with oauth_query answers where to go next.
+    await browser.post("/sign-out", {});
+    const signedIn = await browser.post("/sign-in/email", { email, password, oauth_query: login.search.slice(1) });
+    expect(signedIn.body).toMatchObject({ redirect: true, token: expect.any(String) });
+    expect(new URL(signedIn.body.url).pathname).toBe("/consent");
+    // A forged query does not continue (and does not stop the sign-in).
+    const forgedSignIn = await browser.post("/sign-in/email", { email, password, oauth_query: tampered.toString() });
+    expect([forgedSignIn.status, forgedSignIn.body.url]).toEqual([200, undefined]);
+    // Or POST /oauth2/continue with the query the login page got.
     const continued = await browser.post("/oauth2/continue", { created: true, oauth_query: login.search.slice(1) });
     expect(new URL(continued.body.url).pathname).toBe("/consent");
     const forged = await browser.post("/oauth2/continue", { oauth_query: tampered.toString() });

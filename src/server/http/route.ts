@@ -19,6 +19,7 @@ import { hookContext, runAfterHook, runBeforeHook } from "./endpoint-hooks.js";
 import type { AuthEnv, RequestStep } from "./env.js";
 import { readBody, readQuery } from "./input.js";
 import { checkInputBounds, checkUrlBounds } from "./input-bounds.js";
+import { continueOAuthAfterSignIn } from "./oauth-continue.js";
 import { checkRedirectTargets, originCheck } from "./origin-check.js";
 import { createRateLimit } from "./rate-limit.js";
 import { startingRequest } from "./request-start.js";
@@ -220,6 +221,7 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
     const hooks = ctx.hooks;
     const audit = ctx.options.audit.enabled ? auditDeclarationOf(endpoint) : undefined;
     const organizationRules = organizationRulesOf(endpoint);
+    const continuesOAuth = ctx.options.oauthProvider.enabled && endpoint.policy.origin === "login";
     const withRules = organizationRules !== "exempt";
     const answer = async (c: Context<AuthEnv>, changedQuery?: Record<string, string>): Promise<Response> => {
       const body = endpoint.body ? readBody(c, endpoint.body) : undefined;
@@ -267,7 +269,7 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
       if (CHECK_REPLIES) assertReplyMatches(endpoint, reply);
       return isKept(reply) ? sendKept(c, reply) : c.json(reply as object);
     };
-    const serveOnce = async (c: Context<AuthEnv>) => {
+    const servePlain = async (c: Context<AuthEnv>) => {
       if (endpoint.method !== "POST") c.set("body", NO_BODY);
       for (const step of isServerCall(c) ? serverPrelude : prelude) {
         // Most steps are synchronous (bounds, origin): awaiting only a promise saves a turn each.
@@ -282,6 +284,10 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
       const response = await answer(c, changedQuery);
       return hooks.after ? runAfterHook(hooks.after, hookCtx, response) : response;
     };
+    // A sign-in from a login page the OAuth provider sent the user to carries on the authorization.
+    const serveOnce = continuesOAuth
+      ? async (c: Context<AuthEnv>) => continueOAuthAfterSignIn(c, await servePlain(c))
+      : servePlain;
     // An audited endpoint's prelude and handler run in its audit scope (http/audit.ts); any other
     // endpoint's refusals by the rate limiter or the origin check are audited too.
     const serve = audit
