@@ -763,6 +763,71 @@ describe("OAuth 2.1 and OpenID provider, with oauth4webapi as the relying party"
     expect(statuses.filter((status) => status === 400)).toHaveLength(PARALLEL_REQUESTS - 1);
   });
 
+  it("answers bad input with a 4xx and an RFC error, never a 500", async () => {
+    const { browser } = await signUp(server);
+    const registered = await register(browser);
+    const basic = `Basic ${Buffer.from(`${registered.client_id}:${registered.client_secret}`).toString("base64")}`;
+    const cases: [string, Parameters<typeof browser.request>[1]][] = [
+      [
+        "/oauth2/token",
+        { method: "POST", body: { grant_type: ["authorization_code"] }, headers: { authorization: basic } },
+      ],
+      ["/oauth2/token", { method: "POST", body: { client_id: 42 } }],
+      [
+        "/oauth2/token",
+        {
+          method: "POST",
+          body: "grant_type=refresh_token&grant_type=x",
+          headers: { authorization: basic, "content-type": "application/x-www-form-urlencoded" },
+        },
+      ],
+      [
+        "/oauth2/token",
+        { form: { grant_type: "authorization_code", code: "x".repeat(5000) }, headers: { authorization: basic } },
+      ],
+      [
+        "/oauth2/token",
+        { form: { grant_type: "urn:ietf:params:oauth:grant-type:device_code" }, headers: { authorization: basic } },
+      ],
+      [
+        "/oauth2/token",
+        { form: { grant_type: "password", username: "a", password: "b" }, headers: { authorization: basic } },
+      ],
+      ["/oauth2/token", { form: { grant_type: "client_credentials" }, headers: { authorization: "Basic !!!" } }],
+      [
+        "/oauth2/token",
+        {
+          form: { grant_type: "client_credentials" },
+          headers: { authorization: `Basic ${Buffer.from("%zz:%zz").toString("base64")}` },
+        },
+      ],
+      ["/oauth2/introspect", { form: {}, headers: { authorization: basic } }],
+      ["/oauth2/introspect", { form: { token: "a.b.c" } }],
+      ["/oauth2/revoke", { form: {}, headers: { authorization: basic } }],
+      ["/oauth2/userinfo", { headers: { authorization: "Bearer not.a.jwt" } }],
+      ["/oauth2/consent", { method: "POST", body: { accept: true, oauth_query: "sig=x&ba_param=sig" } }],
+      ["/oauth2/consent", { method: "POST", body: { accept: "yes", oauth_query: 1 } }],
+      ["/oauth2/continue", { method: "POST", body: { oauth_query: "%%%" } }],
+      ["/oauth2/end-session?id_token_hint=x.y.z", {}],
+      ["/oauth2/authorize?client_id=x&client_id=y", {}],
+      [
+        `/oauth2/authorize?client_id=${registered.client_id}&redirect_uri=${encodeURIComponent(REDIRECT)}&max_age=-1&response_type=code`,
+        {},
+      ],
+      ["/oauth2/authorize?sig=x&ba_param=sig&ba_iat=1", {}],
+      ["/device?user_code=", {}],
+      ["/device/approve", { method: "POST", body: { userCode: "!!!!" } }],
+      ["/oauth2/create-client", { method: "POST", body: { client_name: "x", redirect_uris: ["javascript:alert(1)"] } }],
+      ["/oauth2/update-client", { method: "POST", body: { client_id: "nope", update: {} } }],
+      ["/oauth2/register", { method: "POST", body: [] }],
+    ];
+    for (const [path, options] of cases) {
+      const res = await browser.request(path, options);
+      expect([path, res.status < 500]).toEqual([path, true]);
+      if (res.status >= 400 && path.startsWith("/oauth2/token")) expect(res.body.error, path).toBeTypeOf("string");
+    }
+  });
+
   // Last: it moves the clock a month on.
   it("housekeeping prunes codes, refresh tokens and grants once nothing they issued can be used", async () => {
     const old = await codeFlow();
