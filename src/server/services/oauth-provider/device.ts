@@ -3,6 +3,7 @@ import type { AuthContext } from "../../context.js";
 import { sha256Base64Url } from "../../crypto/digest.js";
 import { newId, randomString } from "../../crypto/random.js";
 import { AuthError } from "../../errors.js";
+import { isUniqueViolation } from "../../store/database.js";
 import {
   answerDeviceCode,
   type DeviceCode,
@@ -60,24 +61,33 @@ export async function requestDeviceAuthorization(
   }
   const { deviceCodeExpiresIn, devicePollingInterval, deviceVerificationPage } = ctx.options.oauthProvider;
   const deviceCode = randomString(43);
-  const userCode = randomString(8, USER_CODE_ALPHABET);
   const now = ctx.now();
-  await insertDeviceCode(ctx.db, {
-    id: newId(),
-    deviceCodeHash: sha256Base64Url(deviceCode),
-    userCodeHash: userCodeHash(userCode),
-    clientId: client.clientId,
-    scopes,
-    resource,
-    status: "pending",
-    userId: null,
-    authTime: null,
-    intervalSeconds: devicePollingInterval,
-    lastPolledAt: null,
-    usedAt: null,
-    createdAt: now,
-    expiresAt: new Date(now.getTime() + deviceCodeExpiresIn * 1000),
-  });
+  let userCode = "";
+  // A user code is short: one may repeat a live one, rarely; the unique index tells, and another is drawn.
+  for (let attempt = 1; ; attempt++) {
+    userCode = randomString(8, USER_CODE_ALPHABET);
+    try {
+      await insertDeviceCode(ctx.db, {
+        id: newId(),
+        deviceCodeHash: sha256Base64Url(deviceCode),
+        userCodeHash: userCodeHash(userCode),
+        clientId: client.clientId,
+        scopes,
+        resource,
+        status: "pending",
+        userId: null,
+        authTime: null,
+        intervalSeconds: devicePollingInterval,
+        lastPolledAt: null,
+        usedAt: null,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + deviceCodeExpiresIn * 1000),
+      });
+      break;
+    } catch (error) {
+      if (!isUniqueViolation(error) || attempt >= 5) throw error;
+    }
+  }
   const page = new URL(deviceVerificationPage, ctx.baseURL);
   const complete = new URL(page);
   const shown = `${userCode.slice(0, 4)}-${userCode.slice(4)}`;

@@ -210,7 +210,8 @@ async function refresh(ctx: AuthContext, client: OAuthClient, params: Params): P
     await storeRefreshToken(ctx, trx, grant, next);
     await auditChange(ctx, trx, { details: { scope: scopes.join(" "), refreshed: true } });
   });
-  return tokensFor(ctx, client, { ...grant, resource }, scopes, next, { idToken: true });
+  // OpenID Connect Core 12.2: a refreshed ID token carries no nonce.
+  return tokensFor(ctx, client, { ...grant, resource, nonce: null }, scopes, next, { idToken: true });
 }
 
 /** Revokes a grant after a replay, in the request's audit entry (a failure, naming the reason). */
