@@ -466,9 +466,13 @@ describe("OAuth 2.1 and OpenID provider, with oauth4webapi as the relying party"
     expect(oauth.getValidatedIdTokenClaims(tokens)!.auth_time).toBeTypeOf("number");
   });
 
-  it("audits consent and every token issue with the user and client", async () => {
-    const { user, registered, request, callback } = await codeFlow();
+  it("audits consent, every token issue, revocation and withdrawn consent", async () => {
+    const { browser, user, registered, request, callback } = await codeFlow();
     await exchange(registered, callback, request);
+    // A second authorization (consent remembered) to revoke afterwards.
+    const second = await authorizationURL(registered.client_id);
+    const back = new URL((await browser.get(second.url)).headers.get("location")!);
+    const again = { request: second, response: await exchange(registered, back, second) };
     const entries = await server.auth.database.db
       .selectFrom("auditTrail")
       .select(["action", "outcome", "subjectId", "details"])
@@ -480,11 +484,31 @@ describe("OAuth 2.1 and OpenID provider, with oauth4webapi as the relying party"
       ["oauth.client_created", "success"],
       ["oauth.consent_granted", "success"],
       ["oauth.token_issued", "success"],
+      ["oauth.token_issued", "success"],
     ]);
     expect(JSON.parse(entries[2]!.details!)).toMatchObject({
       clientId: registered.client_id,
       grantType: "authorization_code",
     });
+    // Revoking the token and withdrawing the consent are recorded too.
+    const tokens = await oauth.processAuthorizationCodeResponse(as, rpClient(registered), again.response, {
+      expectedNonce: again.request.nonce,
+    });
+    const auth = oauth.ClientSecretBasic(registered.client_secret!);
+    await oauth.revocationRequest(as, rpClient(registered), auth, tokens.refresh_token!, insecure);
+    const consents = (await browser.get("/oauth2/get-consents")).body;
+    await browser.post("/oauth2/delete-consent", { id: consents[0].id });
+    const later = await server.auth.database.db
+      .selectFrom("auditTrail")
+      .select(["action", "outcome"])
+      .where("subjectId", "=", user.id)
+      .where("action", "in", ["oauth.token_revoked", "oauth.consent_revoked"])
+      .orderBy("seq")
+      .execute();
+    expect(later).toEqual([
+      { action: "oauth.token_revoked", outcome: "success" },
+      { action: "oauth.consent_revoked", outcome: "success" },
+    ]);
   });
 
   it("prompt=none without a session answers login_required to the client, with state and iss", async () => {
