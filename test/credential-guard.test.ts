@@ -59,6 +59,12 @@ const IMPERSONATION_MAY = new Set([
   "GET /api-key/get",
   "GET /api-key/list",
   "POST /api-key/delete",
+  // Reading OAuth clients and consents, withdrawing a consent or denying a device take access away.
+  "GET /oauth2/get-clients",
+  "GET /oauth2/get-client",
+  "GET /oauth2/get-consents",
+  "POST /oauth2/delete-consent",
+  "POST /device/deny",
 ]);
 const mayImpersonate = (key: string) =>
   IMPERSONATION_MAY.has(key) || key.includes(" /organization/") || key.includes(" /admin/");
@@ -101,6 +107,13 @@ const SAMPLE_INPUT: Record<string, { body?: object; query?: string }> = {
   "POST /organization/delete-webhook": { body: { webhookId: "x" } },
   "POST /organization/test-webhook": { body: { webhookId: "x" } },
   "POST /api-key/rotate": { body: { keyId: "x" } },
+  "POST /oauth2/create-client": { body: { client_name: "x", redirect_uris: ["https://rp.example/cb"] } },
+  "POST /oauth2/update-client": { body: { client_id: "x", update: { disabled: true } } },
+  "POST /oauth2/client/rotate-secret": { body: { client_id: "x" } },
+  "POST /oauth2/delete-client": { body: { client_id: "x" } },
+  "POST /oauth2/consent": { body: { accept: true, oauth_query: "client_id=x" } },
+  "POST /oauth2/continue": { body: { oauth_query: "client_id=x" } },
+  "POST /device/approve": { body: { userCode: "BBBB-BBBB" } },
 };
 
 const keyOf = (endpoint: { method: string; path: string }) => `${endpoint.method} ${endpoint.path}`;
@@ -188,6 +201,36 @@ describe("an admin impersonating a user", () => {
     });
     const db = server.auth.database.db;
     expect(await db.selectFrom("apiKey").select("id").where("userId", "=", target.user.id).execute()).toEqual([]);
+  });
+
+  it("cannot authorize an OAuth client for the user, even one the user consented to before", async () => {
+    const { browser, target } = await impersonating();
+    const owner = await signUp(server, { email: uniqueEmail("rp-owner"), verified: true });
+    const client = await owner.browser.post("/oauth2/create-client", {
+      client_name: "RP",
+      redirect_uris: ["https://rp.example/cb"],
+    });
+    await server.auth.database.db
+      .insertInto("oauthConsent")
+      .values({
+        id: `consent-${target.user.id}`,
+        userId: target.user.id,
+        clientId: client.body.client_id,
+        scopes: "openid profile email offline_access",
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .execute();
+    const query = new URLSearchParams({
+      client_id: client.body.client_id,
+      redirect_uri: "https://rp.example/cb",
+      response_type: "code",
+      scope: "openid",
+      state: "s",
+    });
+    const res = await browser.get(`/oauth2/authorize?${query}`);
+    const location = new URL(res.headers.get("location")!);
+    expect([location.searchParams.get("error"), location.searchParams.get("code")]).toEqual(["access_denied", null]);
   });
 
   it("leaves no passkey, TOTP secret or password change behind", async () => {

@@ -54,8 +54,8 @@ describe("the endpoint table", () => {
       path === "/jwks" ||
       path === "/token";
     const expected = allEndpoints
-      // Account deletion, two-factor, sign-in links, codes, passkeys, SSO, security activity and API
-      // keys are off by default; the development outbox is served only when createAuth asks for it.
+      // Account deletion, two-factor, sign-in links, codes, passkeys, SSO, security activity, API keys
+      // and the OAuth provider are off by default; the development outbox is served only when createAuth asks for it.
       .filter(
         (endpoint) =>
           !switchedOff(endpoint.path) &&
@@ -68,6 +68,7 @@ describe("the endpoint table", () => {
             "sso",
             "securityActivity",
             "apiKey",
+            "oauthProvider",
             "developmentOutbox",
           ].includes(endpoint.policy.feature ?? ""),
       )

@@ -7,6 +7,18 @@ export interface Route {
 }
 
 export const ROUTES: Readonly<Record<string, Route>> = {
+  "/.well-known/oauth-authorization-server": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/.well-known/oauth-protected-resource": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/.well-known/openid-configuration": {
+    methods: ["GET"],
+    refreshes: [],
+  },
   "/account-info": {
     methods: ["GET", "POST"],
     refreshes: [],
@@ -155,6 +167,22 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["GET"],
     refreshes: [],
   },
+  "/device": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/device/approve": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/device/code": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/device/deny": {
+    methods: ["POST"],
+    refreshes: [],
+  },
   "/email-otp/check-verification-otp": {
     methods: ["POST"],
     refreshes: [],
@@ -210,6 +238,74 @@ export const ROUTES: Readonly<Record<string, Route>> = {
   "/magic-link/verify": {
     methods: ["GET", "POST"],
     refreshes: ["organizations", "session"],
+  },
+  "/oauth2/authorize": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/oauth2/client/rotate-secret": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/oauth2/consent": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/oauth2/continue": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/oauth2/create-client": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/oauth2/delete-client": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/oauth2/delete-consent": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/oauth2/end-session": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/oauth2/get-client": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/oauth2/get-clients": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/oauth2/get-consents": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/oauth2/introspect": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/oauth2/register": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/oauth2/revoke": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/oauth2/token": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/oauth2/update-client": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/oauth2/userinfo": {
+    methods: ["GET", "POST"],
+    refreshes: [],
   },
   "/ok": {
     methods: ["GET"],

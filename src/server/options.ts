@@ -449,6 +449,39 @@ const audit = z.strictObject({
   sealWithinSeconds: z.number().int().min(1).max(86400).default(10),
 });
 
+/** The OAuth 2.1 authorization server and OpenID provider (docs/oauth-provider.md). Off by default. */
+const oauthProvider = z.strictObject({
+  enabled: z.boolean().default(false),
+  /** The app's sign-in page: the authorization request's signed query is appended. */
+  loginPage: z.string().min(1).default("/sign-in"),
+  /** The app's consent page, which posts the user's answer to /oauth2/consent. */
+  consentPage: z.string().min(1).default("/oauth/consent"),
+  /** The scopes clients may ask for (a client may be limited to fewer). */
+  scopes: z
+    .array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/))
+    .min(1)
+    .default(["openid", "profile", "email", "offline_access"]),
+  /**
+   * Resource indicators (RFC 8707) access tokens may be bound to, besides the issuer itself
+   * (which UserInfo answers for). A `resource` outside this list is refused with invalid_target.
+   */
+  validAudiences: z.array(z.url()).default([]),
+  accessTokenExpiresIn: positiveSeconds.max(86400).default(3600),
+  idTokenExpiresIn: positiveSeconds.max(86400).default(3600),
+  /** A refresh token's lifetime; each use rotates it and starts a new one. */
+  refreshTokenExpiresIn: positiveSeconds.default(30 * 86400),
+  /** The app's page where a user types a device's code (RFC 8628 verification_uri). */
+  deviceVerificationPage: z.string().min(1).default("/device"),
+  /** How long a device has to be approved. */
+  deviceCodeExpiresIn: positiveSeconds.max(3600).default(1800),
+  /** The least seconds between a device's polls; a faster poll is answered slow_down. */
+  devicePollingInterval: positiveSeconds.max(60).default(5),
+  /** Dynamic client registration (RFC 7591, POST /oauth2/register) by signed-in users. */
+  allowDynamicClientRegistration: z.boolean().default(false),
+  /** ...and by anyone, without a session (MCP clients register so); needs the switch above. */
+  allowUnauthenticatedClientRegistration: z.boolean().default(false),
+});
+
 /** Security activity for users (docs/security-activity.md): the account's sign-ins and devices, the new-device mail. */
 const securityActivity = z.strictObject({
   /** GET /security-activity, the new-device mail and its "Not you?" link (POST /secure-account). */
@@ -546,6 +579,7 @@ export const authOptionsSchema = z.strictObject({
   audit: audit.prefault({}),
   securityActivity: securityActivity.prefault({}),
   apiKey: apiKey.prefault({}),
+  oauthProvider: oauthProvider.prefault({}),
 });
 
 /** T readonly at every level, so a value written `as const` fits (a mutable one still does). */

@@ -29,6 +29,7 @@ export const EVERY_FEATURE_ON = {
   securityActivity: { enabled: true },
   organizationWebhooks: { enabled: true },
   apiKey: { enabled: true },
+  oauthProvider: { enabled: true },
 };
 
 export interface TestServer {

@@ -1,6 +1,7 @@
 import { accountEndpoints, accountFlowEndpoints } from "./account.js";
 import { adminEndpoints } from "./admin.js";
 import { apiKeyEndpoints } from "./api-keys.js";
+import { oauthProviderEndpoints } from "./oauth-provider.js";
 import { organizationEndpoints, teamEndpoints } from "./organization.js";
 import { passkeyEndpoints } from "./passkeys.js";
 import { passwordlessEndpoints } from "./passwordless.js";
@@ -112,6 +113,7 @@ export const apiEndpoints = {
   ...ssoEndpoints,
   ...securityActivityEndpoints,
   ...apiKeyEndpoints,
+  ...oauthProviderEndpoints,
 } as const;
 
 export type ApiEndpoints = typeof apiEndpoints;

@@ -31,7 +31,8 @@ export type Feature =
   | "sso"
   | "securityActivity"
   | "organizationWebhooks"
-  | "apiKey";
+  | "apiKey"
+  | "oauthProvider";
 
 /** How an endpoint is guarded and what it changes, in one place. Everything is off unless set. */
 export interface Policy {

@@ -2,6 +2,7 @@ import { accountEndpoints, accountFlowEndpoints } from "./account.js";
 import { adminEndpoints } from "./admin.js";
 import { apiKeyEndpoints } from "./api-keys.js";
 import type { Endpoint } from "./define.js";
+import { oauthProviderEndpoints } from "./oauth-provider.js";
 import { organizationEndpoints, teamEndpoints } from "./organization.js";
 import { passkeyEndpoints } from "./passkeys.js";
 import { passwordlessEndpoints } from "./passwordless.js";
@@ -19,6 +20,7 @@ export {
   accountFlowEndpoints,
   adminEndpoints,
   apiKeyEndpoints,
+  oauthProviderEndpoints,
   organizationEndpoints,
   passkeyEndpoints,
   passwordlessEndpoints,
@@ -52,6 +54,7 @@ export const endpointAreas = {
   sso: ssoEndpoints,
   securityActivity: securityActivityEndpoints,
   apiKeys: apiKeyEndpoints,
+  oauthProvider: oauthProviderEndpoints,
 } as const;
 
 export const allEndpoints: readonly Endpoint[] = Object.values(endpointAreas).flatMap((area) => Object.values(area));

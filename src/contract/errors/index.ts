@@ -2,6 +2,7 @@ import { adminErrors } from "./admin.js";
 import { apiKeyErrors } from "./api-keys.js";
 import { coreErrors } from "./core.js";
 import type { ErrorEntry } from "./define.js";
+import { oauthProviderErrors } from "./oauth-provider.js";
 import { organizationErrors } from "./organization.js";
 import { scimErrors } from "./scim.js";
 import { socialErrors } from "./social.js";
@@ -21,6 +22,7 @@ export const errorCatalogue = {
   ...scimErrors,
   ...ssoErrors,
   ...apiKeyErrors,
+  ...oauthProviderErrors,
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -5,6 +5,7 @@ import {
   adminEndpoints,
   apiKeyEndpoints,
   type Endpoint,
+  oauthProviderEndpoints,
   organizationEndpoints,
   passkeyEndpoints,
   passwordlessEndpoints,
@@ -40,6 +41,7 @@ const z = twoFactorEndpoints;
 const sso = ssoEndpoints;
 const scim = scimEndpoints;
 const directory = scimProtocolEndpoints;
+const op = oauthProviderEndpoints;
 
 const signIn = (method: string, whenChanged = false): AuditDeclaration => ({
   action: "user.sign_in",
@@ -143,6 +145,17 @@ const declarations: [Endpoint, AuditDeclaration][] = [
   [apiKeyEndpoints.updateApiKey, { action: "api_key.updated" }],
   [apiKeyEndpoints.rotateApiKey, { action: "api_key.rotated" }],
   [apiKeyEndpoints.deleteApiKey, { action: "api_key.revoked" }],
+  [op.oauth2EndSession, { action: "user.sign_out", details: { method: "oauth2-end-session" }, whenChanged: true }],
+  [op.createOAuthClient, { action: "oauth.client_created" }],
+  [op.updateOAuthClient, { action: "oauth.client_updated" }],
+  [op.rotateClientSecret, { action: "oauth.client_secret_rotated" }],
+  [op.deleteOAuthClient, { action: "oauth.client_deleted" }],
+  [op.oauth2Consent, { action: "oauth.consent_granted", whenChanged: true }],
+  [op.deviceApprove, { action: "oauth.consent_granted", details: { method: "device" } }],
+  [op.deleteOAuthConsent, { action: "oauth.consent_revoked" }],
+  // Every issue (code exchange, refresh, client credentials) and every refusal, replays included.
+  [op.oauth2Token, { action: "oauth.token_issued" }],
+  [op.oauth2Revoke, { action: "oauth.token_revoked" }],
   [securityActivityEndpoints.secureAccount, { action: "session.revoked_all", details: { method: "secure-account" } }],
 ];
 

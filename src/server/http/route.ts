@@ -22,6 +22,7 @@ import { hookContext, runAfterHook, runBeforeHook } from "./endpoint-hooks.js";
 import type { AuthEnv, RequestStep } from "./env.js";
 import { readBody, readQuery } from "./input.js";
 import { checkInputBounds, checkUrlBounds } from "./input-bounds.js";
+import { continueOAuthAfterSignIn } from "./oauth-continue.js";
 import { checkRedirectTargets, originCheck } from "./origin-check.js";
 import { createRateLimit } from "./rate-limit.js";
 import { startingRequest } from "./request-start.js";
@@ -116,6 +117,7 @@ function featureSwitches(ctx: AuthContext): Record<Feature, boolean> {
     securityActivity: options.securityActivity.enabled,
     organizationWebhooks: options.organization.enabled && options.organizationWebhooks.enabled,
     apiKey: options.apiKey.enabled,
+    oauthProvider: options.oauthProvider.enabled,
   };
 }
 
@@ -232,6 +234,7 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
     const hooks = ctx.hooks;
     const audit = ctx.options.audit.enabled ? auditDeclarationOf(endpoint) : undefined;
     const organizationRules = organizationRulesOf(endpoint);
+    const continuesOAuth = ctx.options.oauthProvider.enabled && endpoint.policy.origin === "login";
     const withRules = organizationRules !== "exempt";
     const keysOn = ctx.options.apiKey.enabled;
     const acceptsKeys = endpoint.policy.apiKeys === "accepted";
@@ -296,7 +299,7 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
       if (CHECK_REPLIES) assertReplyMatches(endpoint, reply);
       return isKept(reply) ? sendKept(c, reply) : c.json(reply as object);
     };
-    const serveOnce = async (c: Context<AuthEnv>) => {
+    const servePlain = async (c: Context<AuthEnv>) => {
       if (!takesBody(endpoint)) c.set("body", NO_BODY);
       for (const step of isServerCall(c) ? serverPrelude : prelude) {
         // Most steps are synchronous (bounds, origin): awaiting only a promise saves a turn each.
@@ -311,6 +314,10 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
       const response = await answer(c, changedQuery);
       return hooks.after ? runAfterHook(hooks.after, hookCtx, response) : response;
     };
+    // A sign-in from a login page the OAuth provider sent the user to carries on the authorization.
+    const serveOnce = continuesOAuth
+      ? async (c: Context<AuthEnv>) => continueOAuthAfterSignIn(c, await servePlain(c))
+      : servePlain;
     // An audited endpoint's prelude and handler run in its audit scope (http/audit.ts); any other
     // endpoint's refusals by the rate limiter or the origin check are audited too.
     const audited = audit

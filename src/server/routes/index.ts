@@ -16,6 +16,7 @@ import { invitationRoutes } from "./invitations.js";
 import { jwtRoutes } from "./jwt.js";
 import { magicLinkRoutes } from "./magic-link.js";
 import { memberRoutes } from "./members.js";
+import { oauthProviderRoutes } from "./oauth-provider.js";
 import { organizationRoutes } from "./organization.js";
 import { organizationWebhookRoutes } from "./organization-webhooks.js";
 import { passkeyRoutes } from "./passkeys.js";
@@ -64,4 +65,5 @@ export function registerRoutes(route: Route, ctx: AuthContext): void {
   ssoRoutes(route);
   securityActivityRoutes(route);
   apiKeyRoutes(route);
+  oauthProviderRoutes(route);
 }

@@ -28,6 +28,10 @@ function pruned(delivered: number): readonly {
     { kind: "deliveredWebhooks", keptMs: delivered, counted: "webhooks" },
     { kind: "failedWebhooks", keptMs: FAILED_WEBHOOK_RETENTION_MS, counted: "webhooks" },
     { kind: "knownDevices", keptMs: KNOWN_DEVICE_RETENTION_MS, counted: "knownDevices" },
+    { kind: "oauthCodes", keptMs: 0, counted: "oauth" },
+    { kind: "oauthRefreshTokens", keptMs: 0, counted: "oauth" },
+    { kind: "oauthDeviceCodes", keptMs: 0, counted: "oauth" },
+    { kind: "oauthGrants", keptMs: 0, counted: "oauth" },
   ];
 }
 
@@ -41,6 +45,8 @@ export interface Sweep {
   webhooks: number;
   /** Known devices not seen for KNOWN_DEVICE_RETENTION_MS. */
   knownDevices: number;
+  /** OAuth codes, refresh tokens and grants past their expiry. */
+  oauth: number;
   /** Audit entries past audit.retentionDays. */
   audit: number;
   startedAt: number;
@@ -79,6 +85,7 @@ export async function sweepExpired(ctx: AuthContext, stopped: () => boolean = ()
       mail: 0,
       webhooks: 0,
       knownDevices: 0,
+      oauth: 0,
       audit: 0,
     };
     for (const { kind, keptMs, counted } of pruned(deliveredRetention * 1000)) {

@@ -1,4 +1,14 @@
-import { exportJWK, generateKeyPair, importJWK, type JWK, type JWTPayload, SignJWT } from "jose";
+import {
+  createLocalJWKSet,
+  decodeJwt,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  type JWK,
+  type JWTPayload,
+  jwtVerify,
+  SignJWT,
+} from "jose";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { decryptString, deriveKey, encryptString } from "../crypto/encryption.js";
@@ -112,10 +122,6 @@ export async function publicKeySet(ctx: AuthContext): Promise<{ keys: JWK[] }> {
  * their role in it, so other services can authorize offline with any JOSE library and GET /jwks.
  */
 export async function issueSessionToken(ctx: AuthContext, { session, user }: SessionWithUser): Promise<string> {
-  const key = await signingKey(ctx);
-  const jwk = decryptString(privateKeyCipher(ctx), key.privateKey);
-  if (!jwk) throw new Error(`JWKS key ${key.id} cannot be decrypted with this AUTH_SECRET`);
-  const privateKey = await importJWK(JSON.parse(jwk) as JWK, key.alg);
   // An organization whose policy the session fails is not vouched for: no organization claims.
   const activeId = session.activeOrganizationId;
   const organizationId = activeId && (await standsWithPolicy(ctx, { session, user }, activeId)) ? activeId : null;
@@ -130,13 +136,58 @@ export async function issueSessionToken(ctx: AuthContext, { session, user }: Ses
     organization_role: memberRole,
   };
   const { expirationTime, issuer, audience } = ctx.options.jwt;
+  return signJwt(ctx, claims, {
+    subject: user.id,
+    issuer: issuer ?? ctx.baseURL,
+    audience: audience ?? ctx.baseURL,
+    expiresIn: expirationTime,
+  });
+}
+
+/**
+ * Signs claims with the current key of the set GET /jwks publishes (session tokens above, and the
+ * OAuth provider's access and ID tokens), so one rotation covers every token this server signs.
+ */
+export async function signJwt(
+  ctx: AuthContext,
+  claims: JWTPayload,
+  token: { subject: string; issuer: string; audience: string | string[]; expiresIn: number; typ?: string },
+): Promise<string> {
+  const key = await signingKey(ctx);
+  const jwk = decryptString(privateKeyCipher(ctx), key.privateKey);
+  if (!jwk) throw new Error(`JWKS key ${key.id} cannot be decrypted with this AUTH_SECRET`);
+  const privateKey = await importJWK(JSON.parse(jwk) as JWK, key.alg);
   const nowSeconds = Math.floor(ctx.now().getTime() / 1000);
   return new SignJWT(claims)
-    .setProtectedHeader({ alg: key.alg, kid: key.id, typ: "JWT" })
-    .setSubject(user.id)
-    .setIssuer(issuer ?? ctx.baseURL)
-    .setAudience(audience ?? ctx.baseURL)
+    .setProtectedHeader({ alg: key.alg, kid: key.id, typ: token.typ ?? "JWT" })
+    .setSubject(token.subject)
+    .setIssuer(token.issuer)
+    .setAudience(token.audience)
     .setIssuedAt(nowSeconds)
-    .setExpirationTime(nowSeconds + expirationTime)
+    .setExpirationTime(nowSeconds + token.expiresIn)
     .sign(privateKey);
+}
+
+/**
+ * The claims of a token this server signed, when its signature (by a live key of the set), type,
+ * issuer and expiry hold at the server's clock; null otherwise.
+ */
+export async function verifyJwt(
+  ctx: AuthContext,
+  token: string,
+  expect: { issuer: string; typ: string; acceptExpired?: boolean },
+): Promise<JWTPayload | null> {
+  try {
+    // An expired token still names who it was for (an ID token as a logout hint): judged as of its iat.
+    const issuedAt = expect.acceptExpired ? decodeJwt(token).iat : undefined;
+    const { payload } = await jwtVerify(token, createLocalJWKSet(await publicKeySet(ctx)), {
+      issuer: expect.issuer,
+      typ: expect.typ,
+      currentDate: issuedAt !== undefined ? new Date(issuedAt * 1000) : ctx.now(),
+      algorithms: [ALG],
+    });
+    return payload;
+  } catch {
+    return null;
+  }
 }

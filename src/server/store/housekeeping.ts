@@ -51,6 +51,14 @@ export const DONE_ROWS = {
   failedWebhooks: doneRows("webhookDelivery", "id", "failedAt"),
   /** Devices users signed in from, by when they were last seen (indexed by migration 0026). */
   knownDevices: doneRows("knownDevice", "id", "lastSeenAt"),
+  /** OAuth codes past their minute (a used one is kept until then, to catch a replay). */
+  oauthCodes: doneRows("oauthCode", "codeHash", "expiresAt"),
+  /** Refresh tokens past their expiry (spent ones are kept until then, to catch a replay). */
+  oauthRefreshTokens: doneRows("oauthRefreshToken", "tokenHash", "expiresAt"),
+  /** Device authorizations past their expiry. */
+  oauthDeviceCodes: doneRows("oauthDeviceCode", "id", "expiresAt"),
+  /** OAuth grants nothing they issued can outlive (their refresh tokens go with them). */
+  oauthGrants: doneRows("oauthGrant", "id", "expiresAt"),
 } as const;
 
 export type DoneRowKind = keyof typeof DONE_ROWS;

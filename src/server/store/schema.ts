@@ -449,6 +449,96 @@ export interface AuditChainTable {
   sealerUntil: ColumnType<number | string | null, number | null, number | null>;
 }
 
+/** An OAuth client (migration 0036): its secret as a SHA-256 digest; list fields as JSON text. */
+export interface OAuthClientTable {
+  id: string;
+  clientId: string;
+  clientSecretHash: string | null;
+  name: string;
+  tokenEndpointAuthMethod: string;
+  redirectUris: string;
+  postLogoutRedirectUris: string;
+  grantTypes: string;
+  scopes: string;
+  clientUri: string | null;
+  logoUri: string | null;
+  skipConsent: Bool;
+  disabled: Bool;
+  organizationId: string | null;
+  userId: string | null;
+  createdBy: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+/** What one authorization gave a client: every token it issued ends when it is revoked. */
+export interface OAuthGrantTable {
+  id: string;
+  clientId: string;
+  userId: string | null;
+  /** Space-separated. */
+  scopes: string;
+  resource: string | null;
+  authTime: NullableTimestamp;
+  nonce: string | null;
+  createdAt: Timestamp;
+  expiresAt: Timestamp;
+  revokedAt: NullableTimestamp;
+}
+
+/** An authorization code as its SHA-256 digest: used once, within a minute. */
+export interface OAuthCodeTable {
+  codeHash: string;
+  clientId: string;
+  userId: string;
+  redirectUri: string;
+  scopes: string;
+  resource: string | null;
+  codeChallenge: string | null;
+  nonce: string | null;
+  authTime: Timestamp;
+  createdAt: Timestamp;
+  expiresAt: Timestamp;
+  usedAt: NullableTimestamp;
+  grantId: string | null;
+}
+
+export interface OAuthRefreshTokenTable {
+  tokenHash: string;
+  grantId: string;
+  createdAt: Timestamp;
+  expiresAt: Timestamp;
+  usedAt: NullableTimestamp;
+}
+
+/** A device authorization (RFC 8628): both codes as digests; approved or denied on the app's page. */
+export interface OAuthDeviceCodeTable {
+  id: string;
+  deviceCodeHash: string;
+  userCodeHash: string;
+  clientId: string;
+  scopes: string;
+  resource: string | null;
+  status: string;
+  userId: string | null;
+  authTime: NullableTimestamp;
+  intervalSeconds: number;
+  lastPolledAt: NullableTimestamp;
+  usedAt: NullableTimestamp;
+  createdAt: Timestamp;
+  expiresAt: Timestamp;
+}
+
+/** The scopes a user consented to for a client (space-separated). */
+export interface OAuthConsentTable {
+  id: string;
+  userId: string;
+  clientId: string;
+  scopes: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
 export interface Database {
   user: UserTable;
   twoFactor: TwoFactorTable;
@@ -481,4 +571,10 @@ export interface Database {
   auditTrail: AuditTrailTable;
   auditChain: AuditChainTable;
   knownDevice: KnownDeviceTable;
+  oauthClient: OAuthClientTable;
+  oauthGrant: OAuthGrantTable;
+  oauthCode: OAuthCodeTable;
+  oauthRefreshToken: OAuthRefreshTokenTable;
+  oauthConsent: OAuthConsentTable;
+  oauthDeviceCode: OAuthDeviceCodeTable;
 }

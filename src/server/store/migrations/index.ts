@@ -30,6 +30,7 @@ import { auditOrganizationIndexMigration } from "./0032_audit_organization_index
 import { tenantBoundariesMigration } from "./0033_tenant_boundaries.js";
 import { auditSealingMigration } from "./0034_audit_sealing.js";
 import { apiKeysMigration } from "./0035_api_keys.js";
+import { oauthProviderMigration } from "./0036_oauth_provider.js";
 
 /** All migrations in order. Names sort by their numeric prefix; never rename or edit a landed one. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -64,5 +65,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     "0033_tenant_boundaries": tenantBoundariesMigration(dialect),
     "0034_audit_sealing": auditSealingMigration(dialect),
     "0035_api_keys": apiKeysMigration(dialect),
+    "0036_oauth_provider": oauthProviderMigration(dialect),
   };
 }
