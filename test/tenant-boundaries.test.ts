@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TestBrowser } from "./helpers/browser.js";
 import { skipWithoutDnsServer, startDnsServer, type TestDnsServer } from "./helpers/dns.js";
 import { type MailCapture, startMailCapture } from "./helpers/mail.js";
+import { linkIn, nthMail } from "./helpers/mail-flows.js";
 import { CLIENT_ID, CLIENT_SECRET, startOidcProvider, type TestOidcProvider } from "./helpers/oidc.js";
 import { createOrganization, verifyEmail } from "./helpers/organization.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
@@ -31,6 +32,7 @@ beforeAll(async () => {
       twoFactor: { enabled: true },
       audit: { enabled: true },
       jwt: { enabled: true },
+      apiKey: { enabled: true },
     },
     extra: { mail: { smtpUrl: capture.url } },
   });
@@ -493,5 +495,24 @@ describe("break-glass held by an owner who is no longer one (48.5)", () => {
       breakGlassUserIds: [second.user.id],
     });
     expect(named.body.code).toBe("BREAK_GLASS_USER_MUST_BE_AN_OWNER");
+  });
+});
+
+describe("credentials that are not people, on an account whose address was never proven", () => {
+  it("the squatter's own API key goes when the owner proves the mailbox", async () => {
+    const email = "owner-of-this@keys.test";
+    const squatter = await signUp(server, { email, password: "the squatter's password" });
+    const made = await squatter.browser.post("/api-key/create", { name: "left for later" });
+    expect(made.status).toBe(200);
+    const key = made.body.key as string;
+    const verify = () => server.auth.api.verifyApiKey({ body: { key } }) as Promise<{ valid: boolean }>;
+    expect((await verify()).valid).toBe(true);
+
+    await server.browser().post("/request-password-reset", { email, redirectTo: "/reset" });
+    const link = linkIn(await nthMail(capture, email, "Reset your password"), "/reset-password/");
+    const token = new URL(link).pathname.split("/").pop() ?? "";
+    const reset = await server.browser().post("/reset-password", { newPassword: "the owner's own password", token });
+    expect(reset.status).toBe(200);
+    expect((await verify()).valid).toBe(false);
   });
 });

@@ -9,12 +9,26 @@ import type { Database } from "./schema.js";
  * test lists the foreign keys to user.id in the live schema and fails on a table named in neither,
  * so a new kind of credential cannot be added without deciding how a mailbox proof strips it.
  */
-export const CREDENTIAL_TABLES = ["account", "passkey", "twoFactor", "twoFactorChallenge", "session"] as const;
+export const CREDENTIAL_TABLES = [
+  "account",
+  "passkey",
+  "twoFactor",
+  "twoFactorChallenge",
+  "session",
+  // A user's own API keys act as the user; OAuth grants (their codes and refresh tokens), pending
+  // device codes and consents let a client act as the user.
+  "apiKey",
+  "oauthGrant",
+  "oauthCode",
+  "oauthDeviceCode",
+  "oauthConsent",
+] as const;
 /**
  * What the account owns or did, not a way in: it stays with the account when its owner takes it.
  * `scimUser` is a directory's claim on a member (it signs no one in; SSO sign-ins are `account`
  * rows), `ssoProvider.userId` who registered a connection, `scimGroupMember` a directory group's
- * member, `organizationPolicy.updatedBy` who last set a policy. `knownDevice` lets no one in but
+ * member, `organizationPolicy.updatedBy` who last set a policy, `oauthClient` a client the user
+ * registered (its grants are credentials, above). `knownDevice` lets no one in but
  * silences the new-device mail, so a stripped account forgets its devices too (below).
  */
 export const NON_CREDENTIAL_USER_TABLES = [
@@ -26,6 +40,7 @@ export const NON_CREDENTIAL_USER_TABLES = [
   "scimGroupMember",
   "organizationPolicy",
   "knownDevice",
+  "oauthClient",
 ] as const;
 
 /** Which credentials an unproven account loses: all of them, or those enrolled on top of sign-up. */
@@ -36,10 +51,12 @@ export interface RemovedCredentials {
   socialAccounts: number;
   passkeys: number;
   twoFactor: boolean;
+  /** The user's own API keys, and OAuth grants and consents given to clients. */
+  delegated: number;
 }
 
 export const removedAnything = (removed: RemovedCredentials) =>
-  removed.password || removed.socialAccounts > 0 || removed.passkeys > 0 || removed.twoFactor;
+  removed.password || removed.socialAccounts > 0 || removed.passkeys > 0 || removed.twoFactor || removed.delegated > 0;
 
 /**
  * Deletes the user's ways in other than sessions (the caller ends those, to queue their webhooks):
@@ -64,6 +81,14 @@ export async function deleteUserCredentials(
   const deletedAccounts = await accounts.returning("providerId").execute();
   const passkeys = await db.deleteFrom("passkey").where("userId", "=", userId).executeTakeFirst();
   const twoFactor = await db.deleteFrom("twoFactor").where("userId", "=", userId).executeTakeFirst();
+  // What lets someone else act as the user: their own API keys (an organization's stay with it) and
+  // what they granted OAuth clients (a grant's refresh tokens go with it).
+  let delegated = 0;
+  const ownKeys = db.deleteFrom("apiKey").where("userId", "=", userId).where("organizationId", "is", null);
+  delegated += Number((await ownKeys.executeTakeFirst()).numDeletedRows);
+  for (const table of ["oauthCode", "oauthDeviceCode", "oauthConsent", "oauthGrant"] as const) {
+    delegated += Number((await db.deleteFrom(table).where("userId", "=", userId).executeTakeFirst()).numDeletedRows);
+  }
   await db.deleteFrom("twoFactorChallenge").where("userId", "=", userId).execute();
   // Devices whoever held the unproven account signed in from must not count as the owner's.
   if (scope === "everything") await db.deleteFrom("knownDevice").where("userId", "=", userId).execute();
@@ -85,6 +110,7 @@ export async function deleteUserCredentials(
     socialAccounts,
     passkeys: Number(passkeys.numDeletedRows),
     twoFactor: Number(twoFactor.numDeletedRows) > 0,
+    delegated,
   };
 }
 
