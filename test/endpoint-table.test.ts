@@ -57,8 +57,8 @@ describe("the endpoint table", () => {
       path === "/jwks" ||
       path === "/token";
     const expected = allEndpoints
-      // Account deletion, two-factor, sign-in links, codes, passkeys, SSO and security activity are
-      // off by default; the development outbox is served only when createAuth asks for it.
+      // Account deletion, two-factor, sign-in links, codes, passkeys, SSO, SCIM, setup links and security
+      // activity are off by default; the development outbox is served only when createAuth asks for it.
       .filter(
         (endpoint) =>
           !switchedOff(endpoint.path) &&
@@ -69,8 +69,11 @@ describe("the endpoint table", () => {
             "emailOTP",
             "passkey",
             "sso",
+            "scim",
             "securityActivity",
             "developmentOutbox",
+            // Setup links come with SSO or SCIM (and organizations).
+            "setupLinks",
           ].includes(endpoint.policy.feature ?? ""),
       )
       .map((endpoint) => key(endpoint.method, endpoint.path))

@@ -211,6 +211,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["POST"],
     refreshes: ["activeOrganization", "organizations", "session"],
   },
+  "/organization/create-setup-link": {
+    methods: ["POST"],
+    refreshes: [],
+  },
   "/organization/create-team": {
     methods: ["POST"],
     refreshes: ["activeOrganization"],
@@ -287,6 +291,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["GET"],
     refreshes: [],
   },
+  "/organization/list-setup-links": {
+    methods: ["GET"],
+    refreshes: [],
+  },
   "/organization/list-team-members": {
     methods: ["GET"],
     refreshes: [],
@@ -322,6 +330,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
   "/organization/remove-team-member": {
     methods: ["POST"],
     refreshes: ["activeOrganization"],
+  },
+  "/organization/revoke-setup-link": {
+    methods: ["POST"],
+    refreshes: [],
   },
   "/organization/rotate-webhook-secret": {
     methods: ["POST"],
@@ -476,6 +488,46 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     refreshes: [],
   },
   "/send-verification-email": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/setup/close": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/setup/grant": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/setup/open": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/setup/scim/connections": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/setup/scim/generate-token": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/setup/sso/providers": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/setup/sso/register": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/setup/sso/request-domain-verification": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/setup/sso/test-connection": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/setup/sso/verify-domain": {
     methods: ["POST"],
     refreshes: [],
   },

@@ -6,6 +6,7 @@ import { passwordlessEndpoints } from "./passwordless.js";
 import { scimEndpoints } from "./scim.js";
 import { securityActivityEndpoints } from "./security-activity.js";
 import { serviceEndpoints } from "./service.js";
+import { setupLinkEndpoints } from "./setup.js";
 import { socialEndpoints } from "./social.js";
 import { ssoEndpoints } from "./sso.js";
 import { twoFactorEndpoints } from "./two-factor.js";
@@ -108,6 +109,7 @@ export const apiEndpoints = {
   ...scimEndpoints,
   ...ssoEndpoints,
   ...securityActivityEndpoints,
+  ...setupLinkEndpoints,
 } as const;
 
 export type ApiEndpoints = typeof apiEndpoints;

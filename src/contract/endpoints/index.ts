@@ -7,6 +7,7 @@ import { passwordlessEndpoints } from "./passwordless.js";
 import { scimEndpoints } from "./scim.js";
 import { securityActivityEndpoints } from "./security-activity.js";
 import { serviceEndpoints } from "./service.js";
+import { setupLinkEndpoints } from "./setup.js";
 import { socialEndpoints } from "./social.js";
 import { ssoEndpoints } from "./sso.js";
 import { twoFactorEndpoints } from "./two-factor.js";
@@ -22,6 +23,7 @@ export {
   scimEndpoints,
   securityActivityEndpoints,
   serviceEndpoints,
+  setupLinkEndpoints,
   socialEndpoints,
   ssoEndpoints,
   teamEndpoints,
@@ -46,6 +48,7 @@ export const endpointAreas = {
   scim: scimEndpoints,
   sso: ssoEndpoints,
   securityActivity: securityActivityEndpoints,
+  setupLinks: setupLinkEndpoints,
 } as const;
 
 export const allEndpoints: readonly Endpoint[] = Object.values(endpointAreas).flatMap((area) => Object.values(area));

@@ -3,6 +3,7 @@ import { coreErrors } from "./core.js";
 import type { ErrorEntry } from "./define.js";
 import { organizationErrors } from "./organization.js";
 import { scimErrors } from "./scim.js";
+import { setupLinkErrors } from "./setup-links.js";
 import { socialErrors } from "./social.js";
 import { ssoErrors } from "./sso.js";
 import { twoFactorErrors } from "./two-factor.js";
@@ -19,6 +20,7 @@ export const errorCatalogue = {
   ...twoFactorErrors,
   ...scimErrors,
   ...ssoErrors,
+  ...setupLinkErrors,
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -9,6 +9,7 @@ import {
   passwordlessEndpoints,
   scimEndpoints,
   securityActivityEndpoints,
+  setupLinkEndpoints,
   socialEndpoints,
   ssoEndpoints,
   teamEndpoints,
@@ -37,6 +38,7 @@ const w = passwordlessEndpoints;
 const z = twoFactorEndpoints;
 const sso = ssoEndpoints;
 const scim = scimEndpoints;
+const setup = setupLinkEndpoints;
 
 const signIn = (method: string, whenChanged = false): AuditDeclaration => ({
   action: "user.sign_in",
@@ -112,6 +114,13 @@ const declarations: [Endpoint, AuditDeclaration][] = [
   [scim.updateSCIMProviderConnection, { action: "organization.scim_connection_updated" }],
   [scim.deleteSCIMProviderConnection, { action: "organization.scim_connection_deleted" }],
   [scim.updateSCIMGroupMapping, { action: "organization.scim_group_mapping_updated" }],
+  [setup.createSetupLink, { action: "organization.setup_link_created" }],
+  [setup.revokeSetupLink, { action: "organization.setup_link_revoked" }],
+  [setup.openSetupLink, { action: "organization.setup_link_opened" }],
+  // What a link's holder does is audited as the owners' own calls are, its actor the link.
+  [setup.setupRegisterSSOProvider, { action: "organization.sso_connection_created" }],
+  [setup.setupVerifyDomain, { action: "organization.sso_domain_verified" }],
+  [setup.setupGenerateSCIMToken, { action: "organization.scim_token_generated" }],
   [t.createTeam, { action: "organization.team_created" }],
   [t.updateTeam, { action: "organization.team_updated" }],
   [t.removeTeam, { action: "organization.team_removed" }],

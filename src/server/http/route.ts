@@ -2,6 +2,7 @@ import type { Context, Hono, MiddlewareHandler } from "hono";
 import type { Parsed, ReplyOf } from "../../contract/endpoints/define.js";
 import type { Endpoint, Feature } from "../../contract/endpoints/index.js";
 import type { SessionWithUser } from "../../contract/models.js";
+import type { SetupScope } from "../../contract/setup-links.js";
 import type { AuthContext } from "../context.js";
 import { guardCredentialChange } from "../services/credential-guard.js";
 import {
@@ -11,6 +12,7 @@ import {
   type Standing,
 } from "../services/organization-policy.js";
 import type { CallerRead, RowsOf } from "../services/sessions.js";
+import type { SetupLinkCaller } from "../services/setup-links.js";
 import { parseInput } from "../validation.js";
 import { noteAuditCaller, refusingStep, runAudited, runRefusalAudited } from "./audit.js";
 import { auditDeclarationOf } from "./audited-endpoints.js";
@@ -24,6 +26,7 @@ import { createRateLimit } from "./rate-limit.js";
 import { startingRequest } from "./request-start.js";
 import { isServerCall } from "./server-call.js";
 import { requireSession, requireSessionWith } from "./session.js";
+import { requireSetupLink } from "./setup-link.js";
 
 /**
  * What a handler receives: the parsed body and query, the session when the policy requires one, and
@@ -34,6 +37,8 @@ export interface Input<E extends Endpoint, R extends CallerRead | null = null> {
   query: Parsed<E["query"]>;
   caller: E["policy"] extends { session: "required" | "fresh" } ? SessionWithUser : undefined;
   rows: R extends CallerRead ? RowsOf<R> | (null extends R ? undefined : never) : undefined;
+  /** For an endpoint whose policy names `setupLink`: the live link that called, granting one of those scopes. */
+  link: E["policy"] extends { setupLink: readonly SetupScope[] } ? SetupLinkCaller : undefined;
   /**
    * For an endpoint whose policy says `organizationRules: "state"`: how the caller's session stands
    * with the policy of the organization the request names (null: it has none).
@@ -109,6 +114,8 @@ function featureSwitches(ctx: AuthContext): Record<Feature, boolean> {
     sso: options.sso.enabled && options.organization.enabled,
     securityActivity: options.securityActivity.enabled,
     organizationWebhooks: options.organization.enabled && options.organizationWebhooks.enabled,
+    // A setup link configures connections or a directory: there is nothing to hand out without one.
+    setupLinks: options.organization.enabled && (options.sso.enabled || options.scim.enabled),
   };
 }
 
@@ -119,6 +126,7 @@ const ORGANIZATION_AREAS: ReadonlySet<Feature> = new Set<Feature>([
   "sso",
   "scim",
   "organizationWebhooks",
+  "setupLinks",
 ]);
 
 /**
@@ -220,6 +228,7 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
     const audit = ctx.options.audit.enabled ? auditDeclarationOf(endpoint) : undefined;
     const organizationRules = organizationRulesOf(endpoint);
     const withRules = organizationRules !== "exempt";
+    const setupScopes = endpoint.policy.setupLink;
     const answer = async (c: Context<AuthEnv>, changedQuery?: Record<string, string>): Promise<Response> => {
       const body = endpoint.body ? readBody(c, endpoint.body) : undefined;
       const query = endpoint.query
@@ -239,8 +248,11 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
         query,
         caller: withRows ? withRows.caller : sessionRule ? await requireSession(c, { fresh }) : undefined,
         rows: withRows?.rows,
+        link: undefined,
       } as Input<typeof endpoint>;
       if (audit) noteAuditCaller(c, input.caller, query);
+      // After noteAuditCaller: the link's organization, not one the input names, gets the entry.
+      if (setupScopes) (input as { link?: SetupLinkCaller }).link = await requireSetupLink(c, setupScopes);
       if (withRules && input.caller) {
         const caller = input.caller as SessionWithUser;
         const actedIn = actedInOrganization(

@@ -23,6 +23,7 @@ import { referenceRoutes } from "./reference.js";
 import { scimRoutes } from "./scim.js";
 import { securityActivityRoutes } from "./security-activity.js";
 import { sessionRoutes } from "./session.js";
+import { setupLinkRoutes } from "./setup.js";
 import { socialRoutes } from "./social.js";
 import { ssoRoutes } from "./sso.js";
 import { teamRoutes } from "./teams.js";
@@ -60,4 +61,5 @@ export function registerRoutes(route: Route, ctx: AuthContext): void {
   scimRoutes(route);
   ssoRoutes(route);
   securityActivityRoutes(route);
+  setupLinkRoutes(route);
 }

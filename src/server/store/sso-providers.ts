@@ -124,7 +124,8 @@ export interface NewSsoProvider {
   id: string;
   providerId: string;
   organizationId: string;
-  userId: string;
+  /** Who registered it (a setup link's: the owner who made the link, null when auth.api did). */
+  userId: string | null;
   issuer: string;
   clientId: string;
   clientSecret: string;

@@ -24,6 +24,7 @@ import {
 import { isOwnerRole, normalizeRoles, roleAllows } from "../access-control.js";
 import { auditChange, auditedChange, noteAudit } from "../audit-trail.js";
 import { isSessionFresh } from "../sessions.js";
+import { isSetupLinkCaller, type SetupLinkCaller, setupLinkOrganization } from "../setup-links.js";
 import { discoveryEndpointOf, probeDiscovery, ssoSecretCipher } from "./oidc-client.js";
 import {
   acsURLOf,
@@ -66,13 +67,23 @@ async function requireManager(ctx: AuthContext, organizationId: string, userId: 
 }
 
 /**
+ * Who manages connections: a member, by user id (owners and admins pass), or the holder of a setup
+ * link, whose route has checked its scope and who reaches its own organization's connections only.
+ */
+export type ConnectionManager = string | SetupLinkCaller;
+
+/**
  * A connection the caller manages. Another organization's connection answers as if it did not exist
  * (no cross-tenant ids); a member of its own organization without the right role gets 403.
  */
-export async function findManagedProvider(ctx: AuthContext, userId: string, providerId: string) {
+export async function findManagedProvider(ctx: AuthContext, manager: ConnectionManager, providerId: string) {
   const provider = await findSsoProvider(ctx.db, providerId);
   if (!provider) throw new AuthError("SSO_PROVIDER_NOT_FOUND");
-  const member = await findMember(ctx.db, provider.organizationId, userId);
+  if (isSetupLinkCaller(manager)) {
+    if (provider.organizationId !== manager.organizationId) throw new AuthError("SSO_PROVIDER_NOT_FOUND");
+    return provider;
+  }
+  const member = await findMember(ctx.db, provider.organizationId, manager);
   if (!member) throw new AuthError("SSO_PROVIDER_NOT_FOUND");
   // A member's refused change is its organization's to read in the trail; a stranger's is not.
   noteAudit(ctx, { organizationId: provider.organizationId });
@@ -155,18 +166,27 @@ function checkDiscoveryEndpoint(issuer: string, discoveryEndpoint: string | unde
   }
 }
 
+/**
+ * Registers a connection: for a member who manages the organization, or for a setup link's own
+ * organization. Either way its domains start unproven, so it signs in nobody who exists until they
+ * are proven for its issuer (services/sso/domains.ts).
+ */
 export async function registerProvider(
   ctx: AuthContext,
-  session: { session: Session; user: { id: string } },
+  registrant: { session: Session; user: { id: string } } | SetupLinkCaller,
   body: RegisterSSOProviderBody,
 ): Promise<SSOProviderView> {
   if (body.samlConfig && body.oidcConfig) {
     throw new AuthError("SAML_CONFIG_INVALID", { message: "give oidcConfig or samlConfig, not both" });
   }
   if (!body.oidcConfig && !body.samlConfig) throw new AuthError("OIDC_CONFIG_REQUIRED");
-  const organizationId = body.organizationId ?? session.session.activeOrganizationId;
+  const link = isSetupLinkCaller(registrant) ? registrant : null;
+  const organizationId = link
+    ? setupLinkOrganization(link, body.organizationId)
+    : (body.organizationId ?? (registrant as { session: Session }).session.activeOrganizationId);
   if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
-  await requireManager(ctx, organizationId, session.user.id);
+  const userId = link ? link.createdBy : (registrant as { user: { id: string } }).user.id;
+  if (!link) await requireManager(ctx, organizationId, userId as string);
   let saml: SamlSettings | null = null;
   if (body.samlConfig) saml = await samlSettingsFrom(ctx, body.providerId, body.issuer, body.samlConfig);
   else {
@@ -186,7 +206,7 @@ export async function registerProvider(
         id,
         providerId: body.providerId,
         organizationId,
-        userId: session.user.id,
+        userId,
         issuer: saml ? saml.idpEntityId : body.issuer,
         clientId: body.oidcConfig?.clientId ?? "",
         clientSecret: saml ? "" : ssoSecretCipher(ctx).encrypt(body.oidcConfig?.clientSecret ?? ""),
@@ -223,6 +243,12 @@ export async function registerProvider(
   const created = await findSsoProvider(ctx.db, body.providerId);
   if (!created) throw new AuthError("SSO_PROVIDER_NOT_FOUND");
   return providerView(ctx, created);
+}
+
+/** One organization's connections: what its setup link shows. */
+export async function listOrganizationProviders(ctx: AuthContext, organizationId: string): Promise<SSOProviderView[]> {
+  const providers = await listOrganizationsSsoProviders(ctx.db, [organizationId]);
+  return providers.map((p) => providerView(ctx, p));
 }
 
 export async function listProviders(ctx: AuthContext, userId: string): Promise<SSOProviderView[]> {
@@ -479,10 +505,10 @@ export async function deleteProvider(ctx: AuthContext, userId: string, providerI
  */
 export async function testConnection(
   ctx: AuthContext,
-  userId: string,
+  manager: ConnectionManager,
   providerId: string,
 ): Promise<{ ok: boolean; error: { code: string; message: string } | null }> {
-  const provider = await findManagedProvider(ctx, userId, providerId);
+  const provider = await findManagedProvider(ctx, manager, providerId);
   try {
     if (provider.type === "saml") await checkSamlConnection(ctx, provider);
     else await probeDiscovery(ctx, provider.issuer);

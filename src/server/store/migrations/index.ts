@@ -28,6 +28,7 @@ import { auditSubjectIndexMigration } from "./0029_audit_subject_index.js";
 import { organizationWebhooksMigration } from "./0031_organization_webhooks.js";
 import { auditOrganizationIndexMigration } from "./0032_audit_organization_index.js";
 import { tenantBoundariesMigration } from "./0033_tenant_boundaries.js";
+import { setupLinksMigration } from "./0037_setup_links.js";
 
 /** All migrations in order. Names sort by their numeric prefix; never rename or edit a landed one. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -60,5 +61,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     "0031_organization_webhooks": organizationWebhooksMigration(dialect),
     "0032_audit_organization_index": auditOrganizationIndexMigration(),
     "0033_tenant_boundaries": tenantBoundariesMigration(dialect),
+    "0037_setup_links": setupLinksMigration(dialect),
   };
 }
