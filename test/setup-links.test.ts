@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TestBrowser } from "./helpers/browser.js";
 import { skipWithoutDnsServer, startDnsServer, type TestDnsServer } from "./helpers/dns.js";
+import { type MailCapture, startMailCapture } from "./helpers/mail.js";
 import { CLIENT_ID, CLIENT_SECRET, startOidcProvider, type TestOidcProvider } from "./helpers/oidc.js";
 import { createOrganization, joinAs } from "./helpers/organization.js";
 import { startTestServer, type TestServer } from "./helpers/server.js";
@@ -13,24 +14,26 @@ skipWithoutDnsServer();
 
 let oidc: TestOidcProvider;
 let dns: TestDnsServer;
+let capture: MailCapture;
 let server: TestServer;
 const txt: Record<string, string[]> = {};
-const PROVIDER_IDS = ["acme-okta", "acme-late", "other-sso", "itadmin-sso"];
+const PROVIDER_IDS = ["acme-okta", "acme-late", "other-sso", "itadmin-sso", "fixup-sso"];
 
 beforeAll(async () => {
-  [oidc, dns] = await Promise.all([startOidcProvider(), startDnsServer()]);
+  [oidc, dns, capture] = await Promise.all([startOidcProvider(), startDnsServer(), startMailCapture()]);
   server = await startTestServer({
     options: {
       scim: { enabled: true },
       sso: { enabled: true, dnsResolvers: [dns.server], allowPrivateIssuers: true },
       audit: { enabled: true },
     },
+    extra: { mail: { smtpUrl: capture.url } },
   });
   await oidc.configure(PROVIDER_IDS.map((id) => `${server.origin}/api/auth/sso/callback/${id}`));
 });
 afterAll(async () => {
   await server?.close();
-  await Promise.all([oidc?.close(), dns?.close()]);
+  await Promise.all([oidc?.close(), dns?.close(), capture?.close()]);
 });
 afterEach(() => expect(server.loggedErrors).toEqual([]));
 
@@ -114,6 +117,28 @@ describe("owners hand out setup links", () => {
     expect(
       await db().selectFrom("setupLink").select("id").where("organizationId", "=", org.organizationId).execute(),
     ).toHaveLength(1);
+  });
+
+  it("auth.api creates one without a session, for the organization it names, audited as the system", async () => {
+    const org = await createOrganization(server);
+    const { link, token } = await server.auth.api.createSetupLink({
+      body: { organizationId: org.organizationId, scopes: ["directory"], expiresIn: 3600, label: "Okta SCIM" },
+    });
+    expect(link).toMatchObject({ organizationId: org.organizationId, createdBy: null, scopes: ["directory"] });
+    const it = await openLink(token);
+    expect((await it.get("/setup/grant")).body.scopes).toEqual(["directory"]);
+    expect(await trail(org.organizationId, "organization.setup_link_created")).toEqual([
+      expect.objectContaining({ outcome: "success", actorType: "system" }),
+    ]);
+    await expect(
+      server.auth.api.createSetupLink({ body: { organizationId: "no-such-org", scopes: ["sso"] } }),
+    ).rejects.toMatchObject({ code: "ORGANIZATION_NOT_FOUND" });
+    // With an owner's headers it is the owner's call, with the owner's checks.
+    const viaHeaders = await server.auth.api.createSetupLink({
+      body: { scopes: ["sso"] },
+      headers: { cookie: org.owner.browser.cookieHeader() },
+    });
+    expect(viaHeaders.link.createdBy).toBe(org.owner.user.id);
   });
 
   it("refuses bad input with a 400 and stores nothing", async () => {
@@ -230,6 +255,52 @@ describe("the holder of a link", () => {
       .where("userId", "=", session.user.id)
       .executeTakeFirst();
     expect(member?.role).toBe("member");
+  });
+
+  it("fixes its own connection at once while no domain is verified; after that an owner confirms", async () => {
+    const org = await createOrganization(server);
+    const { link, token } = await createLink(org.owner.browser, { scopes: ["sso", "domains"], label: "Jo from IT" });
+    const it = await openLink(token);
+    expect((await it.post("/setup/sso/register", oidcConnection("fixup-sso", "fixup.test"))).status).toBe(200);
+    const early = await it.post("/setup/sso/update-provider", {
+      providerId: "fixup-sso",
+      oidcConfig: { mapping: { email: "email", name: "nickname" } },
+    });
+    expect(early.status, JSON.stringify(early.body)).toBe(200);
+    expect(early.body.pendingChange).toBeNull();
+    expect(early.body.oidcConfig.mapping).toMatchObject({ name: "nickname" });
+
+    const requested = await it.post("/setup/sso/request-domain-verification", { providerId: "fixup-sso" });
+    for (const record of requested.body.records) txt[record.name] = [record.value];
+    await dns.setTxtRecords(txt);
+    expect((await it.post("/setup/sso/verify-domain", { providerId: "fixup-sso" })).status).toBe(200);
+
+    const late = await it.post("/setup/sso/update-provider", {
+      providerId: "fixup-sso",
+      oidcConfig: { mapping: { email: "preferred_username" } },
+      defaultRole: "admin",
+    });
+    expect(late.status, JSON.stringify(late.body)).toBe(200);
+    // The role applies now (never the owner's); who asserts identity waits for an owner.
+    expect(late.body.defaultRole).toBe("admin");
+    expect(late.body.oidcConfig.mapping).toMatchObject({ email: "email", name: "nickname" });
+    expect(late.body.pendingChange).toMatchObject({ fields: ["mapping"], requestedBy: `setup-link:${link.id}` });
+    await server.settled();
+    const notice = await capture.waitFor((mail) => mail.to === org.owner.email && mail.text.includes("fixup-sso"));
+    expect(notice.text).toContain("Jo from IT");
+    const owner = await it.post("/setup/sso/update-provider", { providerId: "fixup-sso", defaultRole: "owner" });
+    expect(owner.body.code).toBe("SSO_ROLE_NOT_ALLOWED");
+    // The link cannot confirm; the owner can.
+    expect((await it.post("/sso/confirm-provider-change", { providerId: "fixup-sso" })).status).toBe(401);
+    const confirmed = await org.owner.browser.post("/sso/confirm-provider-change", { providerId: "fixup-sso" });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.oidcConfig.mapping).toMatchObject({ email: "preferred_username" });
+    expect(await trail(org.organizationId, "organization.sso_connection_updated")).toEqual([
+      expect.objectContaining({ actorType: "setup-link", actorId: link.id, outcome: "success" }),
+      expect.objectContaining({ actorType: "setup-link", actorId: link.id, outcome: "success" }),
+      expect.objectContaining({ actorType: "setup-link", actorId: link.id, outcome: "failure" }),
+      expect.objectContaining({ actorType: "user", actorId: org.owner.user.id, outcome: "success" }),
+    ]);
   });
 
   it("may do only what its scopes grant", async () => {

@@ -527,6 +527,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["POST"],
     refreshes: [],
   },
+  "/setup/sso/update-provider": {
+    methods: ["POST"],
+    refreshes: [],
+  },
   "/setup/sso/verify-domain": {
     methods: ["POST"],
     refreshes: [],

@@ -29,7 +29,7 @@ export const setupLinkEndpoints = {
       "Create a link that lets someone without an account configure the organization's SSO, domains or directory",
     body: setup.createSetupLinkBody,
     reply: setup.createSetupLinkReply,
-    errors: OWNER_ERRORS,
+    errors: [...OWNER_ERRORS, "ORGANIZATION_NOT_FOUND"],
     policy: OWNER_CHANGE,
   }),
   listSetupLinks: endpoint({
@@ -95,6 +95,24 @@ export const setupLinkEndpoints = {
       "SSO_PROVIDER_ID_TAKEN",
       "SAML_CONFIG_INVALID",
       "OIDC_CONFIG_REQUIRED",
+      "INVALID_ISSUER",
+      "ISSUER_NOT_PUBLIC",
+      "DISCOVERY_FAILED",
+      "ROLE_NOT_FOUND",
+      "SSO_ROLE_NOT_ALLOWED",
+    ],
+    policy: { feature: "sso", setupLink: ["sso"] },
+  }),
+  setupUpdateSSOProvider: endpoint({
+    method: "POST",
+    path: "/setup/sso/update-provider",
+    summary:
+      "Change a connection of the link's organization; who asserts identity changes at once only while no domain is verified",
+    body: sso.updateSSOProviderBody,
+    reply: sso.ssoProviderModel,
+    errors: [
+      ...PROVIDER_ERRORS,
+      "SAML_CONFIG_INVALID",
       "INVALID_ISSUER",
       "ISSUER_NOT_PUBLIC",
       "DISCOVERY_FAILED",

@@ -119,6 +119,7 @@ const declarations: [Endpoint, AuditDeclaration][] = [
   [setup.openSetupLink, { action: "organization.setup_link_opened" }],
   // What a link's holder does is audited as the owners' own calls are, its actor the link.
   [setup.setupRegisterSSOProvider, { action: "organization.sso_connection_created" }],
+  [setup.setupUpdateSSOProvider, { action: "organization.sso_connection_updated" }],
   [setup.setupVerifyDomain, { action: "organization.sso_domain_verified" }],
   [setup.setupGenerateSCIMToken, { action: "organization.scim_token_generated" }],
   [t.createTeam, { action: "organization.team_created" }],

@@ -10,7 +10,12 @@ import {
   revokeSetupLink,
   setupLinkGrant,
 } from "../services/setup-links.js";
-import { listOrganizationProviders, registerProvider, testConnection } from "../services/sso/connections.js";
+import {
+  listOrganizationProviders,
+  registerProvider,
+  testConnection,
+  updateProvider,
+} from "../services/sso/connections.js";
 import { requestDomainVerification, verifyDomains } from "../services/sso/domains.js";
 
 /**
@@ -48,6 +53,8 @@ export function setupLinkRoutes(route: Route): void {
   }));
 
   route(setup.setupRegisterSSOProvider, (c, { body, link }) => registerProvider(c.get("auth"), link, body));
+
+  route(setup.setupUpdateSSOProvider, (c, { body, link }) => updateProvider(c.get("auth"), link, body));
 
   route(setup.setupTestSSOConnection, (c, { body, link }) => testConnection(c.get("auth"), link, body.providerId));
 

@@ -71,15 +71,20 @@ async function requireOwner(ctx: AuthContext, db: DB, organizationId: string, us
 
 /**
  * POST /organization/create-setup-link: an owner (the route asks for a recent sign-in) makes a link
- * for one organization and the scopes given. The reply carries the token, which nothing keeps.
+ * for one organization and the scopes given; `auth.api` without headers (caller null) for the
+ * organization it names. The reply carries the token, which nothing keeps.
  */
 export async function createSetupLink(
   ctx: AuthContext,
-  caller: SessionWithUser,
+  caller: SessionWithUser | null,
   body: CreateSetupLinkBody,
 ): Promise<{ link: SetupLinkView; token: string }> {
-  const organizationId = resolveOrganizationId(caller.session, body.organizationId, "NO_ACTIVE_ORGANIZATION");
-  await requireOwner(ctx, ctx.db, organizationId, caller.user.id);
+  const organizationId = caller
+    ? resolveOrganizationId(caller.session, body.organizationId, "NO_ACTIVE_ORGANIZATION")
+    : body.organizationId;
+  if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
+  if (caller) await requireOwner(ctx, ctx.db, organizationId, caller.user.id);
+  else if (!(await findOrganization(ctx.db, { id: organizationId }))) throw new AuthError("ORGANIZATION_NOT_FOUND");
   const secret = randomString(SECRET_LENGTH);
   const now = ctx.now();
   const row: SetupLinkRow = {
@@ -88,7 +93,7 @@ export async function createSetupLink(
     secretHash: sha256Base64Url(secret),
     scopes: [...body.scopes].sort(),
     label: body.label ?? null,
-    createdBy: caller.user.id,
+    createdBy: caller?.user.id ?? null,
     createdAt: now,
     expiresAt: new Date(now.getTime() + (body.expiresIn ?? DEFAULT_SETUP_LINK_SECONDS) * 1000),
     revokedAt: null,

@@ -285,23 +285,35 @@ async function requireFreshOwner(ctx: AuthContext, provider: SsoProviderRecord, 
  * domain starts unverified). A change of who asserts identity (issuer, client, claim mapping, SAML
  * settings) needs an owner with a recent sign-in, is staged while the old settings keep working, is
  * mailed to every owner, and applies only when an owner confirms it (confirmProviderChange).
+ *
+ * A setup link's holder may ask for it too: on a connection with no verified domain it applies at
+ * once (such a connection signs nobody in: sign-in.ts), else it is staged for an owner's confirmation
+ * like anyone's, requested by `setup-link:<id>`.
  */
 export async function updateProvider(
   ctx: AuthContext,
-  caller: SessionWithUser,
+  caller: SessionWithUser | SetupLinkCaller,
   body: UpdateSSOProviderBody,
 ): Promise<SSOProviderView> {
-  const provider = await findManagedProvider(ctx, caller.user.id, body.providerId);
+  const link = isSetupLinkCaller(caller) ? caller : null;
+  const member = link ? null : (caller as SessionWithUser);
+  const provider = await findManagedProvider(ctx, link ?? (member as SessionWithUser).user.id, body.providerId);
   const patch = provider.type === "saml" ? await samlPatch(ctx, provider, body) : await oidcPatch(ctx, provider, body);
-  const { now: immediate, staged } = splitPatch(patch);
-  if (staged) await requireFreshOwner(ctx, provider, caller);
+  const split = splitPatch(patch);
+  const signsNobodyIn = !provider.domains.some((d) => d.verified);
+  const { now: immediate, staged } =
+    link && split.staged && signsNobodyIn ? { now: { ...split.now, ...split.staged }, staged: null } : split;
+  if (staged && member) await requireFreshOwner(ctx, provider, member);
+  const requester = member
+    ? { id: member.user.id, text: `${member.user.name} <${member.user.email}>` }
+    : { id: `setup-link:${link?.id}`, text: `Setup link ${link?.label ?? link?.id}` };
   const now = ctx.now();
   await ctx.db.transaction().execute(async (trx) => {
     await updateSsoProviderRow(trx, provider.id, immediate, now);
     if (body.domain) await replaceDomains(trx, provider, body.domain, now);
     if (staged) {
-      await setPendingChange(trx, provider.id, { change: JSON.stringify(staged), by: caller.user.id, at: now });
-      await mailOwners(ctx, trx, provider, caller.user, Object.keys(staged));
+      await setPendingChange(trx, provider.id, { change: JSON.stringify(staged), by: requester.id, at: now });
+      await mailOwners(ctx, trx, provider, requester.text, Object.keys(staged));
     }
     await auditUpdate(ctx, trx, provider, body, staged ? Object.keys(staged).sort() : []);
   });
@@ -367,7 +379,7 @@ async function mailOwners(
   ctx: AuthContext,
   trx: DB,
   provider: SsoProviderRecord,
-  requester: { name: string; email: string },
+  requestedBy: string,
   fields: string[],
 ) {
   const organization = await findOrganization(trx, { id: provider.organizationId });
@@ -375,7 +387,7 @@ async function mailOwners(
     await ctx.mail.enqueue(
       trx,
       ssoConnectionChangeNotice(locales[0], owner.email, {
-        requestedBy: `${requester.name} <${requester.email}>`,
+        requestedBy,
         organization: organization?.name ?? provider.organizationId,
         providerId: provider.providerId,
         fields,
