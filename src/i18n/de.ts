@@ -764,6 +764,20 @@ export const de: Catalogue = {
   "connections.add.submit": "Verbindung hinzufügen",
   "connections.add.done": "Verbindung {name} hinzugefügt. Bestätigen Sie als Nächstes ihre Domains.",
   "connections.add.required": "Füllen Sie dieses Feld aus.",
+  "setup.title": "Single Sign-on einrichten",
+  "setup.heading": "{organization} einrichten",
+  "setup.intro":
+    "Mit diesem Link richten Sie ohne Konto ein, was der Inhaber der Organisation freigegeben hat. Alles, was Sie hier tun, wird im Audit-Protokoll der Organisation festgehalten.",
+  "setup.expires": "Dieser Link gilt bis {date}.",
+  "setup.close": "Fertig: Link in diesem Browser vergessen",
+  "setup.closed": "Der Link ist in diesem Browser vergessen. Öffnen Sie ihn erneut, um weiterzumachen.",
+  "setup.invalid.title": "Dieser Einrichtungslink funktioniert nicht",
+  "setup.invalid.body":
+    "Er ist vielleicht abgelaufen oder wurde widerrufen. Bitten Sie den Inhaber der Organisation um einen neuen.",
+  "setup.connections.title": "Verbindungen",
+  "setup.domains.notGranted": "Domains zu bestätigen gehört nicht zu diesem Link.",
+  "setup.directory.title": "Verzeichnis (SCIM)",
+  "setup.directory.connection": "{name}: zuletzt synchronisiert {lastSync}",
   "connections.enforce.title": "Einmalanmeldung verlangen",
   "connections.enforce.intro":
     "Wenn aktiv, melden sich Adressen in den bestätigten Domains nur noch per SSO an. Notfall-Inhaber behalten Passwort und zweiten Faktor für den Fall, dass der Identitätsanbieter ausfällt.",

@@ -1,0 +1,123 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { skipWithoutDnsServer, startDnsServer, type TestDnsServer } from "../test/helpers/dns.js";
+import { CLIENT_ID, CLIENT_SECRET, startOidcProvider, type TestOidcProvider } from "../test/helpers/oidc.js";
+import { screenshot, seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
+import { setUpServiceAndBrowser } from "./helpers/setup.js";
+
+/**
+ * Issue 54 in the browser: an owner hands out a setup link; the customer's IT admin, with no account,
+ * opens it, adds an OpenID Connect connection to a real provider (oidc-provider), tests it and proves
+ * its domain against a real DNS server (dnsmasq); the link reaches nothing else and dies when revoked.
+ */
+let oidc: TestOidcProvider;
+let dns: TestDnsServer;
+const PROVIDER_ID = "globex-link";
+const DOMAIN = "globex-link.test";
+
+skipWithoutDnsServer();
+
+beforeAll(async () => {
+  [oidc, dns] = await Promise.all([startOidcProvider(), startDnsServer()]);
+});
+const e2e = setUpServiceAndBrowser(() => ({
+  developmentOutbox: true,
+  options: { sso: { enabled: true, dnsResolvers: [dns.server], allowPrivateIssuers: true } },
+}));
+beforeAll(async () => {
+  await oidc.configure([`${e2e.service.origin}/api/auth/sso/callback/${PROVIDER_ID}`]);
+});
+afterAll(async () => {
+  await oidc?.close();
+  await dns?.close();
+});
+
+const post = (page: Page, path: string, body: object) =>
+  page.evaluate(
+    async ({ path, body }) => {
+      const res = await fetch(`/api/auth${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: await res.json() };
+    },
+    { path, body },
+  );
+
+describe("a setup link", () => {
+  it("lets an IT admin without an account add and prove a connection, and nothing else", async () => {
+    const owner = await (await e2e.newContext()).newPage();
+    await signUpInBrowser(owner, e2e.service.origin, {
+      name: "Gina Owner",
+      email: `gina-${Date.now()}@example.com`,
+      password: "correct horse battery",
+    });
+    await owner.getByTestId("home-title").waitFor();
+    const created = await post(owner, "/organization/create", { name: "Globex", slug: `globex-${Date.now()}` });
+    expect(created.status).toBe(200);
+    const link = await post(owner, "/organization/create-setup-link", {
+      organizationId: created.body.id,
+      scopes: ["sso", "domains"],
+      label: "Globex IT",
+    });
+    expect(link.status).toBe(200);
+
+    const admin = await (await e2e.newContext()).newPage();
+    await admin.goto(`${e2e.service.origin}/setup#${link.body.token}`);
+    await admin.getByTestId("setup-grant").waitFor();
+    expect(await admin.getByTestId("setup-grant").textContent()).toContain("Set up Globex");
+    // The secret leaves the address bar; the link's cookie carries it from here.
+    expect(admin.url()).toBe(`${e2e.service.origin}/setup`);
+    expect(await admin.getByTestId("setup-directory-card").count()).toBe(0);
+
+    await admin.getByTestId("connection-add-id").fill(PROVIDER_ID);
+    const redirectURI = `${e2e.service.origin}/api/auth/sso/callback/${PROVIDER_ID}`;
+    expect(await admin.getByTestId("connection-add-preview").textContent()).toContain(redirectURI);
+    await admin.getByTestId("connection-add-domains").fill(DOMAIN);
+    await admin.getByTestId("connection-add-issuer").fill(oidc.issuer);
+    await admin.getByTestId("connection-add-client-id").fill(CLIENT_ID);
+    await admin.getByTestId("connection-add-client-secret").fill(CLIENT_SECRET);
+    await admin.getByTestId("connection-add-submit").click();
+    await admin.getByTestId("setup-add-done").waitFor();
+
+    const row = admin.getByTestId("setup-connection");
+    await row.waitFor();
+    expect(await row.getByTestId("connection-redirect-uri").textContent()).toBe(redirectURI);
+    await row.getByTestId("setup-connection-test").click();
+    expect(await row.getByTestId("setup-connection-test-result").textContent()).toContain("The connection works");
+
+    await row.getByTestId("connection-domain-show").click();
+    const name = await row.getByTestId("domain-record-name").textContent();
+    const value = await row.getByTestId("domain-record-value").textContent();
+    expect(name).toBe(DOMAIN);
+    await screenshot(admin, "setup-link");
+    await dns.setTxtRecords({ [name!]: [value!] });
+    await row.getByTestId("connection-domain-verify").click();
+    await row.getByTestId("connection-domains-verified").waitFor();
+    await expect.poll(() => row.getByTestId("connection-domain").getAttribute("data-verified")).toBe("true");
+    expect(await seriousA11yViolations(admin)).toEqual([]);
+
+    // No account, no other screen: the app's own pages send the link's holder to sign in.
+    expect(await admin.evaluate(async () => (await fetch("/api/auth/get-session")).json())).toBeNull();
+    await admin.goto(`${e2e.service.origin}/organization/connections`);
+    await admin.waitForURL(/\/sign-in/);
+
+    // The owner sees the connection the link made, and revokes the link; it stops at once.
+    const owners = await owner.evaluate(async () => (await fetch("/api/auth/sso/providers")).json());
+    expect(owners.providers.map((p: { providerId: string }) => p.providerId)).toContain(PROVIDER_ID);
+    expect((await post(owner, "/organization/revoke-setup-link", { linkId: link.body.link.id })).status).toBe(200);
+    await admin.goto(`${e2e.service.origin}/setup`);
+    await admin.getByTestId("setup-invalid").waitFor();
+  });
+
+  it("a dead or forged link says so, in German too", async () => {
+    const page = await (await e2e.newContext({ locale: "de-DE" })).newPage();
+    await page.goto(`${e2e.service.origin}/setup#nonsense.token`);
+    await page.getByTestId("setup-invalid").waitFor();
+    expect(await page.getByTestId("setup-invalid").textContent()).toContain(
+      "Dieser Einrichtungslink funktioniert nicht",
+    );
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+});
