@@ -323,6 +323,35 @@ describe("the holder of a link", () => {
     );
   });
 
+  it("may not let a directory take over existing members: that claim on accounts is an owner's", async () => {
+    const org = await createOrganization(server);
+    const { token } = await createLink(org.owner.browser, { scopes: ["directory"] });
+    const it = await openLink(token);
+    const refused = await it.post("/setup/scim/generate-token", {
+      providerId: "takeover-dir",
+      linkExistingMembers: true,
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe("SETUP_LINK_SCOPE_DENIED");
+    expect(
+      await db().selectFrom("scimProvider").select("id").where("providerId", "=", "takeover-dir").execute(),
+    ).toEqual([]);
+    // An owner's choice survives a rotation by the link.
+    const owned = await org.owner.browser.post("/scim/generate-token", {
+      providerId: "owned-dir",
+      organizationId: org.organizationId,
+      linkExistingMembers: true,
+    });
+    expect(owned.status).toBe(201);
+    expect((await it.post("/setup/scim/generate-token", { providerId: "owned-dir" })).status).toBe(201);
+    const row = await db()
+      .selectFrom("scimProvider")
+      .select("linkExistingMembers")
+      .where("providerId", "=", "owned-dir")
+      .executeTakeFirstOrThrow();
+    expect(Boolean(row.linkExistingMembers)).toBe(true);
+  });
+
   it("reaches only its own organization", async () => {
     const other = await createOrganization(server);
     expect(

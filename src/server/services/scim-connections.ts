@@ -72,6 +72,12 @@ export async function generateScimToken(
   const organizationId = link
     ? setupLinkOrganization(link, input.organizationId)
     : (input.organizationId ?? session?.activeOrganizationId);
+  // Taking over existing members is a claim on accounts: an owner's call (update-provider-connection).
+  if (link && input.linkExistingMembers === true) {
+    throw new AuthError("SETUP_LINK_SCOPE_DENIED", {
+      message: "A setup link may not let a directory take over existing members: an owner turns that on",
+    });
+  }
   if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
   if (input.providerId.includes(":")) throw new AuthError("SCIM_PROVIDER_ID_INVALID");
   const scimToken = Buffer.from(
