@@ -14,6 +14,7 @@ let oidc: TestOidcProvider;
 let dns: TestDnsServer;
 const PROVIDER_ID = "globex-link";
 const DOMAIN = "globex-link.test";
+const COMPONENT_PROVIDER_ID = "initech-embed";
 
 skipWithoutDnsServer();
 
@@ -22,10 +23,12 @@ beforeAll(async () => {
 });
 const e2e = setUpServiceAndBrowser(() => ({
   developmentOutbox: true,
-  options: { sso: { enabled: true, dnsResolvers: [dns.server], allowPrivateIssuers: true } },
+  options: { scim: { enabled: true }, sso: { enabled: true, dnsResolvers: [dns.server], allowPrivateIssuers: true } },
 }));
 beforeAll(async () => {
-  await oidc.configure([`${e2e.service.origin}/api/auth/sso/callback/${PROVIDER_ID}`]);
+  await oidc.configure(
+    [PROVIDER_ID, COMPONENT_PROVIDER_ID].map((id) => `${e2e.service.origin}/api/auth/sso/callback/${id}`),
+  );
 });
 afterAll(async () => {
   await oidc?.close();
@@ -119,5 +122,62 @@ describe("a setup link", () => {
       "Dieser Einrichtungslink funktioniert nicht",
     );
     expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+
+  it("as <OrganizationSetup/>: the link's steps in German and themed, and every step for a signed-in owner", async () => {
+    const owner = await (await e2e.newContext()).newPage();
+    await signUpInBrowser(owner, e2e.service.origin, {
+      name: "Ina Owner",
+      email: `ina-${Date.now()}@example.com`,
+      password: "correct horse battery",
+    });
+    await owner.getByTestId("home-title").waitFor();
+    const slug = `initech-${Date.now()}`;
+    const created = await post(owner, "/organization/create", { name: "Initech", slug });
+    const link = await post(owner, "/organization/create-setup-link", {
+      organizationId: created.body.id,
+      scopes: ["sso", "domains"],
+    });
+
+    const admin = await (await e2e.newContext()).newPage();
+    await admin.goto(`${e2e.service.origin}/dev/components?screen=setup&lang=de&primary=%237a1f5c#${link.body.token}`);
+    const setup = admin.getByTestId("organization-setup");
+    await setup.getByTestId("setup-add").waitFor();
+    expect(await setup.locator("h1").textContent()).toBe("Initech einrichten");
+    expect(await setup.getAttribute("style")).toContain("--gh-accent: #7a1f5c");
+    expect(await setup.getByTestId("setup-directory").count()).toBe(0);
+    await setup.getByTestId("setup-add-id").fill(COMPONENT_PROVIDER_ID);
+    expect(await setup.getByTestId("setup-redirect-uri").textContent()).toBe(
+      `${e2e.service.origin}/api/auth/sso/callback/${COMPONENT_PROVIDER_ID}`,
+    );
+    await setup.getByTestId("setup-add-domains").fill("initech-embed.test");
+    await setup.getByTestId("setup-add-issuer").fill(oidc.issuer);
+    await setup.getByTestId("setup-add-client-id").fill(CLIENT_ID);
+    await setup.getByTestId("setup-add-client-secret").fill(CLIENT_SECRET);
+    await setup.getByTestId("setup-add-submit").click();
+    const row = setup.getByTestId("setup-connection");
+    await row.waitFor();
+    await row.getByTestId("setup-test").click();
+    await row.getByTestId("setup-test-result").waitFor();
+    await row.getByTestId("setup-domain-show").click();
+    const name = await row.getByTestId("setup-record-name").textContent();
+    const value = await row.getByTestId("setup-record-value").textContent();
+    await dns.setTxtRecords({ [name!]: [value!] });
+    await row.getByTestId("setup-domain-verify").click();
+    await expect.poll(() => row.getByTestId("setup-domain").getAttribute("data-verified")).toBe("true");
+    expect(await seriousA11yViolations(admin)).toEqual([]);
+
+    // Embedded behind the app's own sign-in, the owner gets every step, the directory's included.
+    await post(owner, "/organization/set-active", { organizationId: created.body.id });
+    await owner.goto(`${e2e.service.origin}/dev/components?screen=setup`);
+    const embedded = owner.getByTestId("organization-setup");
+    await embedded.getByTestId("setup-directory").waitFor();
+    await embedded.getByTestId("setup-connection").waitFor();
+    expect(await embedded.getByTestId("setup-connection").getAttribute("data-provider-id")).toBe(COMPONENT_PROVIDER_ID);
+    await embedded.getByTestId("setup-scim-generate").click();
+    await embedded.getByTestId("setup-scim-token").waitFor();
+    expect(await embedded.getByTestId("setup-scim-base-url").textContent()).toBe(
+      `${e2e.service.origin}/api/auth/scim/v2`,
+    );
   });
 });
