@@ -59,15 +59,20 @@ describe("a setup link", () => {
     await owner.getByTestId("home-title").waitFor();
     const created = await post(owner, "/organization/create", { name: "Globex", slug: `globex-${Date.now()}` });
     expect(created.status).toBe(200);
-    const link = await post(owner, "/organization/create-setup-link", {
-      organizationId: created.body.id,
-      scopes: ["sso", "domains"],
-      label: "Globex IT",
-    });
-    expect(link.status).toBe(200);
+    // The owner makes the link on the Connections screen; its address is shown once.
+    await post(owner, "/organization/set-active", { organizationId: created.body.id });
+    await owner.goto(`${e2e.service.origin}/organization/connections`);
+    const card = owner.getByTestId("setup-links-card");
+    await card.getByTestId("setup-link-label").fill("Globex IT");
+    await card.getByTestId("setup-link-create").click();
+    const address = await card.getByTestId("setup-link-address").inputValue();
+    expect(address.startsWith(`${e2e.service.origin}/setup#`)).toBe(true);
+    await expect.poll(() => card.getByTestId("setup-link-row").getAttribute("data-status")).toBe("active");
+    await screenshot(owner, "setup-links-owner");
+    expect(await seriousA11yViolations(owner)).toEqual([]);
 
     const admin = await (await e2e.newContext()).newPage();
-    await admin.goto(`${e2e.service.origin}/setup#${link.body.token}`);
+    await admin.goto(address);
     await admin.getByTestId("setup-grant").waitFor();
     expect(await admin.getByTestId("setup-grant").textContent()).toContain("Set up Globex");
     // The secret leaves the address bar; the link's cookie carries it from here.
@@ -109,7 +114,8 @@ describe("a setup link", () => {
     // The owner sees the connection the link made, and revokes the link; it stops at once.
     const owners = await owner.evaluate(async () => (await fetch("/api/auth/sso/providers")).json());
     expect(owners.providers.map((p: { providerId: string }) => p.providerId)).toContain(PROVIDER_ID);
-    expect((await post(owner, "/organization/revoke-setup-link", { linkId: link.body.link.id })).status).toBe(200);
+    await card.getByTestId("setup-link-revoke").click();
+    await expect.poll(() => card.getByTestId("setup-link-row").getAttribute("data-status")).toBe("revoked");
     await admin.goto(`${e2e.service.origin}/setup`);
     await admin.getByTestId("setup-invalid").waitFor();
   });
