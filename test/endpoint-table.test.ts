@@ -74,6 +74,7 @@ describe("the endpoint table", () => {
             "developmentOutbox",
             // Setup links come with SSO or SCIM (and organizations).
             "setupLinks",
+            "organizationWebhooks",
           ].includes(endpoint.policy.feature ?? ""),
       )
       .map((endpoint) => key(endpoint.method, endpoint.path))

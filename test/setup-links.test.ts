@@ -5,6 +5,7 @@ import { type MailCapture, startMailCapture } from "./helpers/mail.js";
 import { CLIENT_ID, CLIENT_SECRET, startOidcProvider, type TestOidcProvider } from "./helpers/oidc.js";
 import { createOrganization, joinAs } from "./helpers/organization.js";
 import { startTestServer, type TestServer } from "./helpers/server.js";
+import { WebhookReceiver } from "./helpers/webhook-receiver.js";
 
 /**
  * Issue 54: a setup link lets a customer's IT admin, with no account, configure exactly what an
@@ -15,17 +16,25 @@ skipWithoutDnsServer();
 let oidc: TestOidcProvider;
 let dns: TestDnsServer;
 let capture: MailCapture;
+let receiver: WebhookReceiver;
 let server: TestServer;
 const txt: Record<string, string[]> = {};
 const PROVIDER_IDS = ["acme-okta", "acme-late", "other-sso", "itadmin-sso", "fixup-sso"];
 
 beforeAll(async () => {
-  [oidc, dns, capture] = await Promise.all([startOidcProvider(), startDnsServer(), startMailCapture()]);
+  [oidc, dns, capture, receiver] = await Promise.all([
+    startOidcProvider(),
+    startDnsServer(),
+    startMailCapture(),
+    WebhookReceiver.start(),
+  ]);
   server = await startTestServer({
     options: {
       scim: { enabled: true },
       sso: { enabled: true, dnsResolvers: [dns.server], allowPrivateIssuers: true },
       audit: { enabled: true },
+      // The test's receiver is on loopback, as sso.allowPrivateIssuers allows the provider.
+      organizationWebhooks: { enabled: true, allowPrivateUrls: true },
     },
     extra: { mail: { smtpUrl: capture.url } },
   });
@@ -33,7 +42,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.close();
-  await Promise.all([oidc?.close(), dns?.close(), capture?.close()]);
+  await Promise.all([oidc?.close(), dns?.close(), capture?.close(), receiver?.close()]);
 });
 afterEach(() => expect(server.loggedErrors).toEqual([]));
 
@@ -301,6 +310,55 @@ describe("the holder of a link", () => {
       expect.objectContaining({ actorType: "setup-link", actorId: link.id, outcome: "failure" }),
       expect.objectContaining({ actorType: "user", actorId: org.owner.user.id, outcome: "success" }),
     ]);
+  });
+
+  it("sets up the audit stream: a webhook of audit entries it alone sees and tests", async () => {
+    const org = await createOrganization(server);
+    const theirs = await org.owner.browser.post("/organization/create-webhook", {
+      organizationId: org.organizationId,
+      url: `${receiver.url}/owners`,
+      events: ["member.added"],
+    });
+    expect(theirs.status).toBe(200);
+    const { link, token } = await createLink(org.owner.browser, { scopes: ["auditStream"] });
+    const it = await openLink(token);
+    const created = await it.post("/setup/audit-stream/create", { url: receiver.url });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    expect(created.body).toMatchObject({ organizationId: org.organizationId, events: ["audit.entry"], enabled: true });
+    receiver.secret = created.body.secret;
+    const listed = await it.get("/setup/audit-stream/list");
+    expect(listed.body.webhooks.map((w: { id: string }) => w.id)).toEqual([created.body.id]);
+    expect(JSON.stringify(listed.body)).not.toContain(created.body.secret);
+    // The owners' own webhook is not the link's to see or to dial.
+    const foreign = await it.post("/setup/audit-stream/test", { webhookId: theirs.body.id });
+    expect([foreign.status, foreign.body.code]).toEqual([404, "WEBHOOK_NOT_FOUND"]);
+
+    const sent = await it.post("/setup/audit-stream/test", { webhookId: created.body.id });
+    expect(sent.status).toBe(200);
+    await server.settled();
+    expect(receiver.delivered("webhook.test")).toEqual([
+      expect.objectContaining({
+        id: sent.body.deliveryId,
+        data: expect.objectContaining({ webhookId: created.body.id }),
+      }),
+    ]);
+    // The organization's next audit entry streams to it.
+    await createLink(org.owner.browser, { scopes: ["sso"], label: "streamed" });
+    await server.settled();
+    expect(receiver.delivered("audit.entry")).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ data: expect.objectContaining({ action: "organization.setup_link_created" }) }),
+      ]),
+    );
+    expect(await trail(org.organizationId, "organization.webhook_created")).toEqual([
+      expect.objectContaining({ actorType: "user" }),
+      expect.objectContaining({ actorType: "setup-link", actorId: link.id, outcome: "success" }),
+    ]);
+    // Without the scope: refused.
+    const other = await openLink((await createLink(org.owner.browser, { scopes: ["sso"] })).token);
+    expect((await other.post("/setup/audit-stream/create", { url: `${receiver.url}/x` })).body.code).toBe(
+      "SETUP_LINK_SCOPE_DENIED",
+    );
   });
 
   it("may do only what its scopes grant", async () => {

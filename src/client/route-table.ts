@@ -491,6 +491,18 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["POST"],
     refreshes: [],
   },
+  "/setup/audit-stream/create": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/setup/audit-stream/list": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/setup/audit-stream/test": {
+    methods: ["POST"],
+    refreshes: [],
+  },
   "/setup/close": {
     methods: ["POST"],
     refreshes: [],

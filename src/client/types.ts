@@ -140,6 +140,11 @@ export interface SetupCalls {
     connections: OptionalCall<typeof setupLinks.setupListSCIMConnections>;
     generateToken: Call<typeof setupLinks.setupGenerateSCIMToken>;
   };
+  auditStream: {
+    create: Call<typeof setupLinks.setupCreateAuditStream>;
+    list: OptionalCall<typeof setupLinks.setupListAuditStreams>;
+    test: Call<typeof setupLinks.setupTestAuditStream>;
+  };
 }
 
 /** Second factors (`/two-factor/...`, better-auth's twoFactorClient calls). */

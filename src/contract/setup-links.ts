@@ -5,9 +5,10 @@ import { scimConnectionModel } from "./scim.js";
 /**
  * Setup links (docs/sso.md, "Let the customer set it up"): what an organization's owner lets a
  * customer's IT admin configure, without an account, until the link expires or is revoked.
- * `domains`: prove a connection's domains; `sso`: register and check connections; `directory`: SCIM.
+ * `domains`: prove a connection's domains; `sso`: register and check connections; `directory`: SCIM;
+ * `auditStream`: a webhook that streams the organization's audit trail (docs/webhooks.md).
  */
-export const SETUP_SCOPES = ["domains", "sso", "directory"] as const;
+export const SETUP_SCOPES = ["domains", "sso", "directory", "auditStream"] as const;
 export type SetupScope = (typeof SETUP_SCOPES)[number];
 
 /** A day, as the issue asks; a week at most: the link is a bearer secret sent by mail or chat. */
@@ -65,6 +66,9 @@ export const setupLinkGrantReply = z.object({
   expiresAt: timestamp,
 });
 export type SetupLinkGrant = z.output<typeof setupLinkGrantReply>;
+
+/** The audit stream's receiver: its webhook subscribes to `audit.entry` only. */
+export const setupAuditStreamBody = z.object({ url: z.string().min(1).max(2048) });
 
 /** The organization's directory connections as the link shows them, with the base URL a directory calls. */
 export const setupScimReply = z.object({

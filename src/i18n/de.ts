@@ -771,6 +771,7 @@ export const de: Catalogue = {
   "setupLinks.scope.sso": "Verbindungen für Einmalanmeldung",
   "setupLinks.scope.domains": "Domains bestätigen",
   "setupLinks.scope.directory": "Verzeichnis (SCIM)",
+  "setupLinks.scope.auditStream": "Audit-Stream (Webhook)",
   "setupLinks.label": "Für wen",
   "setupLinks.labelHint": "Erscheint in dieser Liste und im Audit-Protokoll, z. B. Jo aus der IT von Acme.",
   "setupLinks.create": "Einrichtungslink erstellen",

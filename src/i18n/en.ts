@@ -743,6 +743,7 @@ export const en = {
   "setupLinks.scope.sso": "Single sign-on connections",
   "setupLinks.scope.domains": "Domain verification",
   "setupLinks.scope.directory": "Directory (SCIM)",
+  "setupLinks.scope.auditStream": "Audit stream (webhook)",
   "setupLinks.label": "For whom",
   "setupLinks.labelHint": "Shown in this list and the audit trail, e.g. Jo from Acme IT.",
   "setupLinks.create": "Create setup link",

@@ -8,7 +8,7 @@ import { CopyField } from "./copy-field.js";
 import { Button, Card, Checkbox, Field, FormError, Loading, Notice } from "./ui.js";
 
 const LINKS = ["setup-links"];
-const SCOPES: SetupScope[] = ["sso", "domains", "directory"];
+const SCOPES: SetupScope[] = ["sso", "domains", "directory", "auditStream"];
 
 /**
  * The owners' setup links (docs/sso.md, "Let the customer set it up"): hand one to the customer's IT

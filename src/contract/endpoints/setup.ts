@@ -1,4 +1,10 @@
 import { z } from "zod";
+import {
+  organizationWebhookModel,
+  testWebhookReply,
+  webhookIdBody,
+  webhookWithSecretModel,
+} from "../organization-webhooks.js";
 import * as scim from "../scim.js";
 import * as setup from "../setup-links.js";
 import * as sso from "../sso.js";
@@ -170,5 +176,32 @@ export const setupLinkEndpoints = {
     reply: scim.scimTokenReply,
     errors: [...LINK_ERRORS, "SETUP_LINK_OTHER_ORGANIZATION", "SCIM_PROVIDER_ID_INVALID", "SCIM_PROVIDER_ID_TAKEN"],
     policy: { feature: "scim", setupLink: ["directory"] },
+  }),
+  setupCreateAuditStream: endpoint({
+    method: "POST",
+    path: "/setup/audit-stream/create",
+    summary: "Stream the link's organization's audit trail to a webhook; its secret is in this reply only",
+    body: setup.setupAuditStreamBody,
+    reply: webhookWithSecretModel,
+    errors: [...LINK_ERRORS, "INVALID_WEBHOOK_URL", "WEBHOOK_URL_ALREADY_EXISTS", "TOO_MANY_WEBHOOKS"],
+    policy: { feature: "organizationWebhooks", setupLink: ["auditStream"] },
+  }),
+  setupListAuditStreams: endpoint({
+    method: "GET",
+    path: "/setup/audit-stream/list",
+    summary: "The audit streams this link set up (never a secret), with their last delivery",
+    reply: z.object({ webhooks: z.array(organizationWebhookModel) }),
+    errors: LINK_ERRORS,
+    policy: { feature: "organizationWebhooks", setupLink: ["auditStream"] },
+  }),
+  setupTestAuditStream: endpoint({
+    method: "POST",
+    path: "/setup/audit-stream/test",
+    summary: "Send an audit stream this link set up one signed `webhook.test` delivery",
+    body: webhookIdBody,
+    reply: testWebhookReply,
+    errors: [...LINK_ERRORS, "WEBHOOK_NOT_FOUND", "WEBHOOK_DISABLED"],
+    // Each call makes the service dial the URL: paced like a mail.
+    policy: { feature: "organizationWebhooks", setupLink: ["auditStream"], rateLimit: "mail" },
   }),
 } as const;

@@ -122,6 +122,7 @@ const declarations: [Endpoint, AuditDeclaration][] = [
   [setup.setupUpdateSSOProvider, { action: "organization.sso_connection_updated" }],
   [setup.setupVerifyDomain, { action: "organization.sso_domain_verified" }],
   [setup.setupGenerateSCIMToken, { action: "organization.scim_token_generated" }],
+  [setup.setupCreateAuditStream, { action: "organization.webhook_created" }],
   [t.createTeam, { action: "organization.team_created" }],
   [t.updateTeam, { action: "organization.team_updated" }],
   [t.removeTeam, { action: "organization.team_removed" }],

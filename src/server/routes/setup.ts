@@ -2,6 +2,7 @@ import { setupLinkEndpoints as setup } from "../../contract/endpoints/index.js";
 import { apiURL } from "../context.js";
 import type { Route } from "../http/route.js";
 import { auditAsSetupLink, expireSetupLinkCookie, writeSetupLinkCookie } from "../http/setup-link.js";
+import { createWebhook, listLinkWebhooks, testLinkWebhook } from "../services/organization-webhooks.js";
 import { generateScimToken, listScimConnectionsOfOrganizationFor } from "../services/scim-connections.js";
 import {
   authenticateSetupLink,
@@ -71,6 +72,16 @@ export function setupLinkRoutes(route: Route): void {
       providers: await listScimConnectionsOfOrganizationFor(ctx, link),
     };
   });
+
+  route(setup.setupCreateAuditStream, (c, { body, link }) =>
+    createWebhook(c.get("auth"), link, { url: body.url, events: ["audit.entry"] }),
+  );
+
+  route(setup.setupListAuditStreams, async (c, { link }) => ({
+    webhooks: await listLinkWebhooks(c.get("auth"), link),
+  }));
+
+  route(setup.setupTestAuditStream, (c, { body, link }) => testLinkWebhook(c.get("auth"), link, body.webhookId));
 
   route(setup.setupGenerateSCIMToken, async (c, { body, link }) => {
     // 201, as the owners' route answers: a connection (or a new token for it) was created.
