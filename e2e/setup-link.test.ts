@@ -2,6 +2,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { skipWithoutDnsServer, startDnsServer, type TestDnsServer } from "../test/helpers/dns.js";
 import { CLIENT_ID, CLIENT_SECRET, startOidcProvider, type TestOidcProvider } from "../test/helpers/oidc.js";
+import { WebhookReceiver } from "../test/helpers/webhook-receiver.js";
 import { screenshot, seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
 import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
@@ -12,6 +13,7 @@ import { setUpServiceAndBrowser } from "./helpers/setup.js";
  */
 let oidc: TestOidcProvider;
 let dns: TestDnsServer;
+let receiver: WebhookReceiver;
 const PROVIDER_ID = "globex-link";
 const DOMAIN = "globex-link.test";
 const COMPONENT_PROVIDER_ID = "initech-embed";
@@ -19,11 +21,16 @@ const COMPONENT_PROVIDER_ID = "initech-embed";
 skipWithoutDnsServer();
 
 beforeAll(async () => {
-  [oidc, dns] = await Promise.all([startOidcProvider(), startDnsServer()]);
+  [oidc, dns, receiver] = await Promise.all([startOidcProvider(), startDnsServer(), WebhookReceiver.start()]);
 });
 const e2e = setUpServiceAndBrowser(() => ({
   developmentOutbox: true,
-  options: { scim: { enabled: true }, sso: { enabled: true, dnsResolvers: [dns.server], allowPrivateIssuers: true } },
+  options: {
+    scim: { enabled: true },
+    sso: { enabled: true, dnsResolvers: [dns.server], allowPrivateIssuers: true },
+    // The receiver is the test's own, on loopback.
+    organizationWebhooks: { enabled: true, allowPrivateUrls: true },
+  },
 }));
 beforeAll(async () => {
   await oidc.configure(
@@ -33,6 +40,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await oidc?.close();
   await dns?.close();
+  await receiver?.close();
 });
 
 const post = (page: Page, path: string, body: object) =>
@@ -118,6 +126,32 @@ describe("a setup link", () => {
     await expect.poll(() => card.getByTestId("setup-link-row").getAttribute("data-status")).toBe("revoked");
     await admin.goto(`${e2e.service.origin}/setup`);
     await admin.getByTestId("setup-invalid").waitFor();
+  });
+
+  it("sets up the audit stream: a receiver, its secret once, a signed test delivery", async () => {
+    const owner = await (await e2e.newContext()).newPage();
+    await signUpInBrowser(owner, e2e.service.origin, {
+      name: "Ada Owner",
+      email: `ada-${Date.now()}@example.com`,
+      password: "correct horse battery",
+    });
+    await owner.getByTestId("home-title").waitFor();
+    const created = await post(owner, "/organization/create", { name: "Hooli", slug: `hooli-${Date.now()}` });
+    const link = await post(owner, "/organization/create-setup-link", {
+      organizationId: created.body.id,
+      scopes: ["auditStream"],
+    });
+    const admin = await (await e2e.newContext()).newPage();
+    await admin.goto(`${e2e.service.origin}/setup#${link.body.token}`);
+    const card = admin.getByTestId("setup-audit-stream-card");
+    await card.getByTestId("setup-audit-url").fill(receiver.url);
+    await card.getByTestId("setup-audit-create").click();
+    receiver.secret = await card.getByTestId("setup-audit-secret").inputValue();
+    await card.getByTestId("setup-audit-test").click();
+    await card.getByTestId("setup-audit-test-sent").waitFor();
+    await expect.poll(() => receiver.delivered("webhook.test").length).toBe(1);
+    expect(await admin.getByTestId("setup-add-card").count()).toBe(0);
+    expect(await seriousA11yViolations(admin)).toEqual([]);
   });
 
   it("a dead or forged link says so, in German too", async () => {

@@ -798,6 +798,9 @@ export const de: Catalogue = {
   "setup.domains.notGranted": "Domains zu bestätigen gehört nicht zu diesem Link.",
   "setup.directory.title": "Verzeichnis (SCIM)",
   "setup.directory.connection": "{name}: zuletzt synchronisiert {lastSync}",
+  "setup.auditStream.title": "Audit-Stream",
+  "setup.auditStream.intro":
+    "Jeder Eintrag im Audit-Protokoll der Organisation, signiert an Ihren Empfänger gesendet, sobald er geschrieben wird.",
   "connections.enforce.title": "Einmalanmeldung verlangen",
   "connections.enforce.intro":
     "Wenn aktiv, melden sich Adressen in den bestätigten Domains nur noch per SSO an. Notfall-Inhaber behalten Passwort und zweiten Faktor für den Fall, dass der Identitätsanbieter ausfällt.",

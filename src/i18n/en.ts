@@ -769,6 +769,9 @@ export const en = {
   "setup.domains.notGranted": "Proving domains is not part of this link.",
   "setup.directory.title": "Directory (SCIM)",
   "setup.directory.connection": "{name}: last sync {lastSync}",
+  "setup.auditStream.title": "Audit stream",
+  "setup.auditStream.intro":
+    "Every entry of the organization's audit trail, sent signed to your receiver as it is written.",
   "connections.enforce.title": "Require single sign-on",
   "connections.enforce.intro":
     "When on, addresses in the verified domains sign in only through SSO. Break-glass owners keep their password and second factor for when the identity provider is down.",

@@ -23,6 +23,7 @@ const LINK_DOMAIN_CALLS: DomainCalls = {
 };
 const PROVIDERS = ["setup-sso-providers"];
 const SCIM = ["setup-scim"];
+const STREAMS = ["setup-audit-streams"];
 
 /** Opens the link once per page load (StrictMode runs effects twice), else reads the open link's grant. */
 function useGrant() {
@@ -188,6 +189,77 @@ function Directory({ organizationSlug }: { organizationSlug: string | null }) {
   );
 }
 
+/** The audit stream: a receiver URL, its signing secret shown once, its deliveries and a test. */
+function AuditStream() {
+  const t = useT();
+  const formatDate = useFormatDate();
+  const queryClient = useQueryClient();
+  const streams = useQuery({ queryKey: STREAMS, queryFn: () => unwrap(authClient.setup.auditStream.list()) });
+  const create = useSubmit(authClient.setup.auditStream.create);
+  const test = useSubmit(authClient.setup.auditStream.test);
+  const [url, setUrl] = useState("");
+  const [secret, setSecret] = useState<string | null>(null);
+  const [sent, setSent] = useState<string | null>(null);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const made = await create.run({ url: url.trim() });
+    if (!made) return;
+    setSecret(made.secret);
+    setUrl("");
+    await queryClient.invalidateQueries({ queryKey: STREAMS });
+  };
+  return (
+    <Card title={t("setup.auditStream.title")} testId="setup-audit-stream-card">
+      <p>{t("setup.auditStream.intro")}</p>
+      {secret && (
+        <>
+          <Notice testId="setup-audit-secret-once" takeFocus>
+            {t("webhooks.secret.once")}
+          </Notice>
+          <CopyField label={t("webhooks.secret.label")} value={secret} testId="setup-audit-secret" />
+        </>
+      )}
+      {sent && <Notice testId="setup-audit-test-sent">{t("webhooks.test.sent", { id: sent })}</Notice>}
+      <ul className="rows" data-testid="setup-audit-streams">
+        {(streams.data?.webhooks ?? []).map((w) => (
+          <li key={w.id} className="row">
+            <span>
+              <code>{w.url}</code>{" "}
+              {w.lastDeliveryAt
+                ? w.lastDeliveryError
+                  ? t("webhooks.row.failed", { date: formatDate(w.lastDeliveryAt), error: w.lastDeliveryError })
+                  : t("webhooks.row.delivered", { date: formatDate(w.lastDeliveryAt) })
+                : t("webhooks.row.never")}
+            </span>
+            <Button
+              type="button"
+              variant="secondary"
+              pending={test.pending}
+              data-testid="setup-audit-test"
+              onClick={async () => setSent((await test.run({ webhookId: w.id }))?.deliveryId ?? null)}
+            >
+              {t("webhooks.row.test")}
+            </Button>
+          </li>
+        ))}
+      </ul>
+      <form onSubmit={(e) => void submit(e)} aria-label={t("setup.auditStream.title")} noValidate>
+        <Field
+          label={t("webhooks.add.url")}
+          hint={t("webhooks.add.urlHint")}
+          testId="setup-audit-url"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+        />
+        <FormError error={create.error ?? test.error ?? streams.error} />
+        <Button pending={create.pending} data-testid="setup-audit-create">
+          {t("webhooks.add.submit")}
+        </Button>
+      </form>
+    </Card>
+  );
+}
+
 export function SetupPage() {
   const t = useT();
   const formatDate = useFormatDate();
@@ -226,6 +298,7 @@ export function SetupPage() {
       {grant.scopes.includes("sso") && <AddConnection />}
       {(grant.scopes.includes("sso") || grant.scopes.includes("domains")) && <Connections scopes={grant.scopes} />}
       {grant.scopes.includes("directory") && <Directory organizationSlug={grant.organization.slug} />}
+      {grant.scopes.includes("auditStream") && <AuditStream />}
     </main>
   );
 }
