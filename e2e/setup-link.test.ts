@@ -87,6 +87,9 @@ describe("a setup link", () => {
     expect(admin.url()).toBe(`${e2e.service.origin}/setup`);
     expect(await admin.getByTestId("setup-directory-card").count()).toBe(0);
 
+    // Directions for the admin's own provider, with the values to paste named as that provider names them.
+    await admin.getByTestId("setup-guide").selectOption("okta");
+    expect(await admin.getByTestId("setup-guide-text").textContent()).toContain("Sign-in redirect URI");
     await admin.getByTestId("connection-add-id").fill(PROVIDER_ID);
     const redirectURI = `${e2e.service.origin}/api/auth/sso/callback/${PROVIDER_ID}`;
     expect(await admin.getByTestId("connection-add-preview").textContent()).toContain(redirectURI);
@@ -186,6 +189,8 @@ describe("a setup link", () => {
     expect(await setup.locator("h1").textContent()).toBe("Initech einrichten");
     expect(await setup.getAttribute("style")).toContain("--gh-accent: #7a1f5c");
     expect(await setup.getByTestId("setup-directory").count()).toBe(0);
+    await setup.getByTestId("setup-guide").selectOption("entra");
+    expect(await setup.getByTestId("setup-guide-text").textContent()).toContain("Microsoft Entra Admin Center");
     await setup.getByTestId("setup-add-id").fill(COMPONENT_PROVIDER_ID);
     expect(await setup.getByTestId("setup-redirect-uri").textContent()).toBe(
       `${e2e.service.origin}/api/auth/sso/callback/${COMPONENT_PROVIDER_ID}`,

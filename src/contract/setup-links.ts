@@ -11,6 +11,10 @@ import { scimConnectionModel } from "./scim.js";
 export const SETUP_SCOPES = ["domains", "sso", "directory", "auditStream"] as const;
 export type SetupScope = (typeof SETUP_SCOPES)[number];
 
+/** The identity providers the setup steps give directions for (catalogue keys `setup.guide.<name>`). */
+export const SETUP_GUIDES = ["okta", "entra", "google", "onelogin", "jumpcloud", "adfs", "saml", "oidc"] as const;
+export type SetupGuide = (typeof SETUP_GUIDES)[number];
+
 /** A day, as the issue asks; a week at most: the link is a bearer secret sent by mail or chat. */
 export const DEFAULT_SETUP_LINK_SECONDS = 24 * 60 * 60;
 export const MAX_SETUP_LINK_SECONDS = 7 * 24 * 60 * 60;

@@ -1,7 +1,7 @@
 import { type ReactNode, useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import type { AuthClient, Result } from "../client/index.js";
 import type { ScimConnection } from "../contract/scim.js";
-import type { SetupScope } from "../contract/setup-links.js";
+import { SETUP_GUIDES, type SetupGuide, type SetupScope } from "../contract/setup-links.js";
 import type { SSOProviderView } from "../contract/sso.js";
 import { Button, ComponentRoot, ErrorMessage, Field, Form, Loading, Notice, Panel, useFrame } from "./form-parts.js";
 import { componentTranslator } from "./localization.js";
@@ -185,6 +185,7 @@ function AddConnection({ api, apiURL, onAdded }: { api: SetupApi; apiURL: string
   const empty = { providerId: "", domains: "", issuer: "", clientId: "", clientSecret: "", metadata: "" };
   const [values, setValues] = useState(empty);
   const [added, setAdded] = useState<string | null>(null);
+  const [guide, setGuide] = useState<SetupGuide | "">("");
   const set = (key: keyof typeof empty) => (value: string) => setValues({ ...values, [key]: value });
   const onSubmit = async () => {
     setAdded(null);
@@ -204,6 +205,24 @@ function AddConnection({ api, apiURL, onAdded }: { api: SetupApi; apiURL: string
   return (
     <Panel title={t("connections.add.title")} testId="setup-add">
       {added && <Notice testId="setup-added">{t("connections.add.done", { name: added })}</Notice>}
+      <SelectField
+        label={t("setup.guide.pick")}
+        testId="setup-guide"
+        value={guide}
+        onChange={(e) => setGuide(e.target.value as SetupGuide | "")}
+      >
+        <option value="">{t("setup.guide.none")}</option>
+        {SETUP_GUIDES.map((name) => (
+          <option key={name} value={name}>
+            {t(`setup.guide.${name}.name`)}
+          </option>
+        ))}
+      </SelectField>
+      {guide && (
+        <p className="gh-hint" data-testid="setup-guide-text">
+          {t(`setup.guide.${guide}`)}
+        </p>
+      )}
       <Form label={t("connections.add.form")} error={register.error} onSubmit={() => void onSubmit()}>
         <SelectField
           label={t("connections.add.type")}

@@ -1,11 +1,11 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import type { SetupLinkGrant, SetupScope } from "../../contract/setup-links.js";
+import { SETUP_GUIDES, type SetupGuide, type SetupLinkGrant, type SetupScope } from "../../contract/setup-links.js";
 import type { SSOProviderView } from "../../contract/sso.js";
 import { type DomainCalls, Domains, IdpSettings } from "../components/connection-card.js";
 import { AddConnectionForm } from "../components/connection-forms.js";
 import { CopyField } from "../components/copy-field.js";
-import { Button, Card, Field, FormError, Loading, Notice } from "../components/ui.js";
+import { Button, Card, Field, FormError, Loading, Notice, Select } from "../components/ui.js";
 import { type AuthClientError, authClient, unwrap } from "../lib/client.js";
 import { useFormatDate, usePageTitle, useT } from "../lib/i18n.js";
 import { useSubmit } from "../lib/use-submit.js";
@@ -113,8 +113,27 @@ function AddConnection() {
   const queryClient = useQueryClient();
   const register = useSubmit(authClient.setup.sso.register);
   const [done, setDone] = useState<string | null>(null);
+  const [guide, setGuide] = useState<SetupGuide | "">("");
   return (
     <Card title={t("connections.add.title")} testId="setup-add-card">
+      <Select
+        label={t("setup.guide.pick")}
+        testId="setup-guide"
+        value={guide}
+        onChange={(e) => setGuide(e.target.value as SetupGuide | "")}
+      >
+        <option value="">{t("setup.guide.none")}</option>
+        {SETUP_GUIDES.map((name) => (
+          <option key={name} value={name}>
+            {t(`setup.guide.${name}.name`)}
+          </option>
+        ))}
+      </Select>
+      {guide && (
+        <p className="hint" data-testid="setup-guide-text">
+          {t(`setup.guide.${guide}`)}
+        </p>
+      )}
       {done && <Notice testId="setup-add-done">{t("connections.add.done", { name: done })}</Notice>}
       <AddConnectionForm
         apiURL={authClient.apiURL}
