@@ -97,7 +97,7 @@ export async function generateScimToken(
         organizationId,
         linkExistingMembers,
         tokenHash: sha256Base64Url(scimToken),
-        createdBy: session ? session.userId : (link?.createdBy ?? null),
+        createdBy: session ? session.userId : `setup-link:${link?.id}`,
         createdAt: ctx.now(),
         // A new token has made no call yet: the owner sees when the directory first uses it.
         lastUsedAt: null,

@@ -43,8 +43,6 @@ export interface SetupLinkCaller {
   readonly id: string;
   readonly organizationId: string;
   readonly scopes: readonly SetupScope[];
-  /** The owner who made it (null: auth.api without a session); what the link creates is recorded as theirs. */
-  readonly createdBy: string | null;
   readonly label: string | null;
   readonly expiresAt: Date;
 }
@@ -160,7 +158,6 @@ export async function authenticateSetupLink(ctx: AuthContext, token: string): Pr
     id: row.id,
     organizationId: row.organizationId,
     scopes: row.scopes,
-    createdBy: row.createdBy,
     label: row.label,
     expiresAt: row.expiresAt,
   };

@@ -124,7 +124,7 @@ export interface NewSsoProvider {
   id: string;
   providerId: string;
   organizationId: string;
-  /** Who registered it (a setup link's: the owner who made the link, null when auth.api did). */
+  /** Who registered it; null for a setup link's (the audit trail names the link). */
   userId: string | null;
   issuer: string;
   clientId: string;

@@ -185,8 +185,9 @@ export async function registerProvider(
     ? setupLinkOrganization(link, body.organizationId)
     : (body.organizationId ?? (registrant as { session: Session }).session.activeOrganizationId);
   if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
-  const userId = link ? link.createdBy : (registrant as { user: { id: string } }).user.id;
-  if (!link) await requireManager(ctx, organizationId, userId as string);
+  // A link's connection names no user (the audit trail names the link): its maker's account may be gone.
+  const userId = link ? null : (registrant as { user: { id: string } }).user.id;
+  if (userId) await requireManager(ctx, organizationId, userId);
   let saml: SamlSettings | null = null;
   if (body.samlConfig) saml = await samlSettingsFrom(ctx, body.providerId, body.issuer, body.samlConfig);
   else {
