@@ -155,6 +155,21 @@ describe("a setup link", () => {
     await expect.poll(() => receiver.delivered("webhook.test").length).toBe(1);
     expect(await admin.getByTestId("setup-add-card").count()).toBe(0);
     expect(await seriousA11yViolations(admin)).toEqual([]);
+
+    // The same step in <OrganizationSetup/>.
+    const second = await post(owner, "/organization/create-setup-link", {
+      organizationId: created.body.id,
+      scopes: ["auditStream"],
+    });
+    const embedded = await (await e2e.newContext()).newPage();
+    await embedded.goto(`${e2e.service.origin}/dev/components?screen=setup#${second.body.token}`);
+    const panel = embedded.getByTestId("setup-audit-stream");
+    await panel.getByTestId("setup-audit-url").fill(`${receiver.url}/component`);
+    await panel.getByTestId("setup-audit-create").click();
+    receiver.secret = (await panel.getByTestId("setup-audit-secret").textContent()) ?? "";
+    await panel.getByTestId("setup-audit-test").click();
+    await panel.getByTestId("setup-audit-test-sent").waitFor();
+    await expect.poll(() => receiver.delivered("webhook.test").length).toBe(2);
   });
 
   it("a dead or forged link says so, in German too", async () => {

@@ -483,6 +483,59 @@ function Directory({ api, slug }: { api: SetupApi; slug: string | null }) {
   );
 }
 
+/** The audit stream (a link granted auditStream): a receiver URL, its secret shown once, a test delivery. */
+function AuditStream({ client }: { client: AuthClient }) {
+  const { t } = useFrame();
+  const create = useCall(client.setup.auditStream.create);
+  const test = useCall(client.setup.auditStream.test);
+  const [url, setUrl] = useState("");
+  const [made, setMade] = useState<{ id: string; secret: string } | null>(null);
+  const [sent, setSent] = useState<string | null>(null);
+  return (
+    <Panel title={t("setup.auditStream.title")} testId="setup-audit-stream">
+      <p>{t("setup.auditStream.intro")}</p>
+      {made && (
+        <>
+          <Notice testId="setup-audit-secret-once" takeFocus>
+            {t("webhooks.secret.once")}
+          </Notice>
+          <Value label={t("webhooks.secret.label")} value={made.secret} testId="setup-audit-secret" />
+          <RowButton
+            data-testid="setup-audit-test"
+            onClick={async () => setSent((await test.run({ webhookId: made.id }))?.deliveryId ?? null)}
+          >
+            {t("webhooks.row.test")}
+          </RowButton>
+        </>
+      )}
+      {sent && <Notice testId="setup-audit-test-sent">{t("webhooks.test.sent", { id: sent })}</Notice>}
+      <Form
+        label={t("setup.auditStream.title")}
+        error={create.error ?? test.error}
+        onSubmit={async () => {
+          const answer = await create.run({ url: url.trim() });
+          if (answer) {
+            setMade({ id: answer.id, secret: answer.secret });
+            setUrl("");
+          }
+        }}
+      >
+        <Field
+          label={t("webhooks.add.url")}
+          hint={t("webhooks.add.urlHint")}
+          testId="setup-audit-url"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+        />
+        <ErrorMessage error={create.error ?? test.error} />
+        <Button pending={create.pending} data-testid="setup-audit-create">
+          {t("webhooks.add.submit")}
+        </Button>
+      </Form>
+    </Panel>
+  );
+}
+
 /**
  * Self-serve setup of an organization's single sign-on, domains and directory (docs/sso.md, "Let
  * the customer set it up"): for the holder of a setup link (`token`), only what it grants; for the
@@ -530,6 +583,7 @@ export function OrganizationSetup({
           <Connections api={api} scopes={scopes} version={version} onChanged={refresh} />
         )}
         {scopes.includes("directory") && <Directory api={api} slug={organizationSlug} />}
+        {token !== undefined && scopes.includes("auditStream") && <AuditStream client={client} />}
       </>
     );
   }
