@@ -77,6 +77,8 @@ const SAMPLE_INPUT: Record<string, { body?: object; query?: string }> = {
   "POST /delete-user": { body: { password: "correct horse battery" } },
   "POST /link-social": { body: { provider: "google" } },
   "POST /unlink-account": { body: { providerId: "credential" } },
+  "POST /organization/create-setup-link": { body: { scopes: ["sso"] } },
+  "POST /organization/revoke-setup-link": { body: { linkId: "no-such-link" } },
   "POST /two-factor/enable": { body: { password: "correct horse battery" } },
   "POST /two-factor/get-totp-uri": { body: { password: "correct horse battery" } },
   "POST /two-factor/disable": { body: { password: "correct horse battery" } },

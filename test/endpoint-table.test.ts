@@ -54,8 +54,9 @@ describe("the endpoint table", () => {
       path === "/jwks" ||
       path === "/token";
     const expected = allEndpoints
-      // Account deletion, two-factor, sign-in links, codes, passkeys, SSO, security activity, API keys
-      // and the OAuth provider are off by default; the development outbox is served only when createAuth asks for it.
+      // Account deletion, two-factor, sign-in links, codes, passkeys, SSO, SCIM, setup links, security
+      // activity, API keys and the OAuth provider are off by default; the development outbox is served
+      // only when createAuth asks for it.
       .filter(
         (endpoint) =>
           !switchedOff(endpoint.path) &&
@@ -66,10 +67,14 @@ describe("the endpoint table", () => {
             "emailOTP",
             "passkey",
             "sso",
+            "scim",
             "securityActivity",
             "apiKey",
             "oauthProvider",
             "developmentOutbox",
+            // Setup links come with SSO or SCIM (and organizations).
+            "setupLinks",
+            "organizationWebhooks",
           ].includes(endpoint.policy.feature ?? ""),
       )
       .map((endpoint) => key(endpoint.method, endpoint.path))

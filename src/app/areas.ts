@@ -16,6 +16,7 @@ export const policyPage = () => import("./pages/policy-page.js");
 export const organizationAuditPage = () => import("./pages/organization-audit-page.js");
 export const organizationWebhooksPage = () => import("./pages/organization-webhooks-page.js");
 export const adminUserPage = () => import("./pages/admin-user-page.js");
+export const setupPage = () => import("./pages/setup-page.js");
 
 /**
  * Starts loading an area before it is asked for (the shell's nav links, when the pointer rests on one

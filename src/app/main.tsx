@@ -18,6 +18,7 @@ import {
   organizationWebhooksPage,
   outboxPage,
   policyPage,
+  setupPage,
 } from "./areas.js";
 import { PageError } from "./components/page-error.js";
 import { AppShell } from "./components/shell.js";
@@ -63,6 +64,8 @@ const router = createBrowserRouter([
       // Signed out too: whoever forgot their password must be able to read the reset mail (development only).
       { path: "/dev/outbox", ...page(outboxPage, (m) => m.OutboxPage) },
       { path: "/dev/components", ...page(componentsPage, (m) => m.ComponentsPage) },
+      // A setup link's holder has no account: outside the shell, which expects one.
+      { path: "/setup", ...page(setupPage, (m) => m.SetupPage) },
       {
         element: <AppShell />,
         children: [

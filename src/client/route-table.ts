@@ -339,6 +339,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["POST"],
     refreshes: ["activeOrganization", "organizations", "session"],
   },
+  "/organization/create-setup-link": {
+    methods: ["POST"],
+    refreshes: [],
+  },
   "/organization/create-team": {
     methods: ["POST"],
     refreshes: ["activeOrganization"],
@@ -415,6 +419,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["GET"],
     refreshes: [],
   },
+  "/organization/list-setup-links": {
+    methods: ["GET"],
+    refreshes: [],
+  },
   "/organization/list-team-members": {
     methods: ["GET"],
     refreshes: [],
@@ -450,6 +458,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
   "/organization/remove-team-member": {
     methods: ["POST"],
     refreshes: ["activeOrganization"],
+  },
+  "/organization/revoke-setup-link": {
+    methods: ["POST"],
+    refreshes: [],
   },
   "/organization/rotate-webhook-secret": {
     methods: ["POST"],
@@ -604,6 +616,62 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     refreshes: [],
   },
   "/send-verification-email": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/setup/audit-stream/create": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/setup/audit-stream/list": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/setup/audit-stream/test": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/setup/close": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/setup/grant": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/setup/open": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/setup/scim/connections": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/setup/scim/generate-token": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/setup/sso/providers": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/setup/sso/register": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/setup/sso/request-domain-verification": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/setup/sso/test-connection": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/setup/sso/update-provider": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/setup/sso/verify-domain": {
     methods: ["POST"],
     refreshes: [],
   },

@@ -11,6 +11,7 @@ import type {
   passwordlessEndpoints as passwordless,
   scimEndpoints as scim,
   securityActivityEndpoints as securityActivity,
+  setupLinkEndpoints as setupLinks,
   socialEndpoints as social,
   ssoEndpoints as sso,
   teamEndpoints as teams,
@@ -92,6 +93,8 @@ export interface AccountCalls {
   twoFactor: TwoFactorCalls;
   /** An organization's SSO connections (`/sso/...`, owners and admins). */
   sso: SsoCalls;
+  /** What the holder of a setup link calls (`/setup/...`; docs/sso.md, "Let the customer set it up"). */
+  setup: SetupCalls;
   /** Recent sign-ins and signed-in devices (securityActivity). */
   securityActivity: OptionalCall<typeof securityActivity.securityActivity>;
   /** The new-device mail's "Not you?" token: signs out everywhere, answers a password-reset token. */
@@ -119,6 +122,30 @@ export interface SsoCalls {
   requestDomainVerification: Call<typeof sso.requestDomainVerification>;
   verifyDomain: Call<typeof sso.verifyDomain>;
   testConnection: Call<typeof sso.testSSOConnection>;
+}
+
+/** A setup link's holder: open it once, then the steps its scopes grant, for its organization. */
+export interface SetupCalls {
+  open: Call<typeof setupLinks.openSetupLink>;
+  grant: OptionalCall<typeof setupLinks.setupLinkGrant>;
+  close: OptionalCall<typeof setupLinks.closeSetupLink>;
+  sso: {
+    providers: OptionalCall<typeof setupLinks.setupListSSOProviders>;
+    register: Call<typeof setupLinks.setupRegisterSSOProvider>;
+    updateProvider: Call<typeof setupLinks.setupUpdateSSOProvider>;
+    testConnection: Call<typeof setupLinks.setupTestSSOConnection>;
+    requestDomainVerification: Call<typeof setupLinks.setupRequestDomainVerification>;
+    verifyDomain: Call<typeof setupLinks.setupVerifyDomain>;
+  };
+  scim: {
+    connections: OptionalCall<typeof setupLinks.setupListSCIMConnections>;
+    generateToken: Call<typeof setupLinks.setupGenerateSCIMToken>;
+  };
+  auditStream: {
+    create: Call<typeof setupLinks.setupCreateAuditStream>;
+    list: OptionalCall<typeof setupLinks.setupListAuditStreams>;
+    test: Call<typeof setupLinks.setupTestAuditStream>;
+  };
 }
 
 /** Second factors (`/two-factor/...`, better-auth's twoFactorClient calls). */
@@ -187,6 +214,10 @@ export interface OrganizationCalls {
   deleteWebhook: Call<typeof org.deleteWebhook>;
   /** One signed `webhook.test` delivery to the webhook, to check its receiver. */
   testWebhook: Call<typeof org.testWebhook>;
+  /** Setup links (owners; docs/sso.md, "Let the customer set it up"): the token is in create's reply only. */
+  createSetupLink: Call<typeof setupLinks.createSetupLink>;
+  listSetupLinks: OptionalCall<typeof setupLinks.listSetupLinks>;
+  revokeSetupLink: Call<typeof setupLinks.revokeSetupLink>;
 }
 
 /** An organization's SCIM connections (`/scim/...`, owners only; docs/scim.md). */

@@ -64,6 +64,9 @@ export const AUDIT_ACTIONS = [
   "api_key.rotated",
   "api_key.revoked",
   "api_key.used_from_new_address",
+  "organization.setup_link_created",
+  "organization.setup_link_revoked",
+  "organization.setup_link_opened",
   "directory.user_provisioned",
   "directory.user_updated",
   "directory.user_deprovisioned",
@@ -99,10 +102,11 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /**
- * Who acted: a signed-in user, an admin (or an admin impersonating), the service itself, or a directory
- * (an organization's SCIM connection, or its SSO connection provisioning at sign-in).
+ * Who acted: a signed-in user, an admin (or an admin impersonating), the service itself, a directory
+ * (an organization's SCIM connection, or its SSO connection provisioning at sign-in), or the holder
+ * of an organization's setup link (actorId: the link's id; docs/sso.md, "Let the customer set it up").
  */
-export const AUDIT_ACTOR_TYPES = ["user", "admin", "system", "directory"] as const;
+export const AUDIT_ACTOR_TYPES = ["user", "admin", "system", "directory", "setup-link"] as const;
 export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
 
 /** `challenged`: a sign-in that now owes a second factor (no session yet). */

@@ -27,6 +27,13 @@ const sameInGerman = new Set([
   "connections.type.saml",
   "connections.domains",
   "connections.domain.recordName",
+  // Product names.
+  "setup.guide.okta.name",
+  "setup.guide.entra.name",
+  "setup.guide.google.name",
+  "setup.guide.onelogin.name",
+  "setup.guide.jumpcloud.name",
+  "setup.guide.adfs.name",
 ]);
 
 describe("the German catalogue", () => {

@@ -764,6 +764,69 @@ export const de: Catalogue = {
   "connections.add.submit": "Verbindung hinzufügen",
   "connections.add.done": "Verbindung {name} hinzugefügt. Bestätigen Sie als Nächstes ihre Domains.",
   "connections.add.required": "Füllen Sie dieses Feld aus.",
+  "setupLinks.title": "Einrichtungslinks",
+  "setupLinks.intro":
+    "Lassen Sie die IT Ihres Kunden Einmalanmeldung, Domains oder das Verzeichnis ohne Konto einrichten: Senden Sie ihr einen Link. Er gilt nur für diese Organisation, einen Tag lang, bis Sie ihn widerrufen.",
+  "setupLinks.scopes": "Was der Link einrichten darf",
+  "setupLinks.scope.sso": "Verbindungen für Einmalanmeldung",
+  "setupLinks.scope.domains": "Domains bestätigen",
+  "setupLinks.scope.directory": "Verzeichnis (SCIM)",
+  "setupLinks.scope.auditStream": "Audit-Stream (Webhook)",
+  "setupLinks.label": "Für wen",
+  "setupLinks.labelHint": "Erscheint in dieser Liste und im Audit-Protokoll, z. B. Jo aus der IT von Acme.",
+  "setupLinks.create": "Einrichtungslink erstellen",
+  "setupLinks.once": "Kopieren Sie diese Adresse jetzt und senden Sie sie: Sie wird nur dieses eine Mal gezeigt.",
+  "setupLinks.address": "Einrichtungslink",
+  "setupLinks.unlabelled": "Link ohne Namen",
+  "setupLinks.row": "{label} ({scopes}): {status}, bis {expires}",
+  "setupLinks.status.active": "aktiv",
+  "setupLinks.status.expired": "abgelaufen",
+  "setupLinks.status.revoked": "widerrufen",
+  "setupLinks.revoke": "Widerrufen",
+  "setupLinks.revokeLabel": "Widerrufen: {label}",
+  "setup.guide.pick": "Ihr Identitätsanbieter",
+  "setup.guide.none": "Für eine Anleitung auswählen",
+  "setup.guide.okta.name": "Okta",
+  "setup.guide.okta":
+    "Okta-Admin-Konsole: Applications → Create App Integration. Für OpenID Connect wählen Sie Web Application, tragen die Weiterleitungs-URI unten als Sign-in redirect URI ein und kopieren Client ID und Client secret hierher; der Aussteller ist Ihre Okta-Domain (https://ihre-org.okta.com oder deren /oauth2/default). Für SAML 2.0 ist die ACS-URL die Single sign-on URL und die SP-Entity-ID die Audience URI; fügen Sie danach die IdP-Metadaten (XML) der App hier ein.",
+  "setup.guide.entra.name": "Microsoft Entra ID",
+  "setup.guide.entra":
+    "Microsoft Entra Admin Center: Für OpenID Connect App registrations → New registration, mit der Weiterleitungs-URI unten als Web-Umleitungs-URI; unter Certificates & secrets ein Client-Secret erstellen; der Aussteller ist https://login.microsoftonline.com/<Mandanten-ID>/v2.0. Für SAML 2.0 Enterprise applications → New application → Create your own → Single sign-on → SAML: Die SP-Entity-ID ist der Identifier, die ACS-URL die Reply URL; fügen Sie danach die Federation-Metadata-XML hier ein.",
+  "setup.guide.google.name": "Google Workspace",
+  "setup.guide.google":
+    "Google Admin-Konsole: Apps → Web- und mobile Apps → App hinzufügen → Benutzerdefinierte SAML-App hinzufügen. Laden Sie die IdP-Metadaten herunter und fügen Sie sie hier ein; auf der nächsten Seite ACS-URL und SP-Entity-ID (Entitäts-ID) eintragen, Name-ID-Format EMAIL, Name-ID Primäre E-Mail-Adresse. Schalten Sie die App für Ihre Nutzer ein.",
+  "setup.guide.onelogin.name": "OneLogin",
+  "setup.guide.onelogin":
+    "OneLogin: Applications → Add App. Für SAML 2.0 SAML Custom Connector (Advanced): ACS (Consumer) URL und ACS URL Validator sind die ACS-URL, Audience (EntityID) ist die SP-Entity-ID; More Actions → SAML Metadata liefert das XML für dieses Feld. Für OpenID Connect OpenId Connect (OIDC): Die Weiterleitungs-URI kommt unter Configuration, Client ID und Secret stehen im Reiter SSO, der Aussteller ist https://ihre-subdomain.onelogin.com/oidc/2.",
+  "setup.guide.jumpcloud.name": "JumpCloud",
+  "setup.guide.jumpcloud":
+    "JumpCloud: SSO Applications → Add New Application → Custom Application. Für SAML 2.0 kommen SP-Entity-ID und ACS-URL in die SAML-Einstellungen, Export Metadata liefert das XML für dieses Feld. Für OpenID Connect die Weiterleitungs-URI unten eintragen; der Aussteller ist https://oauth.id.jumpcloud.com/.",
+  "setup.guide.adfs.name": "AD FS",
+  "setup.guide.adfs":
+    "AD-FS-Verwaltung: Vertrauensstellungen der vertrauenden Seite → Hinzufügen → Ansprüche unterstützend → Online veröffentlichte Daten importieren, mit der SP-Metadaten-URL unten. Fügen Sie eine Anspruchsregel hinzu, die E-Mail-Adressen als E-Mail-Adresse sendet. Den Inhalt von https://ihr-adfs-host/FederationMetadata/2007-06/FederationMetadata.xml fügen Sie hier als IdP-Metadaten ein.",
+  "setup.guide.saml.name": "Anderer SAML-2.0-Anbieter",
+  "setup.guide.saml":
+    "Jeder SAML-2.0-Identitätsanbieter: ACS-URL (HTTP-POST) und SP-Entity-ID eintragen oder die SP-Metadaten-URL angeben; Assertions signieren; die E-Mail-Adresse als NameID oder Attribut senden. Fügen Sie dann seine Metadaten (XML) hier ein.",
+  "setup.guide.oidc.name": "Anderer OpenID-Connect-Anbieter",
+  "setup.guide.oidc":
+    "Jeder OpenID-Connect-Anbieter: einen Web-Client mit der Weiterleitungs-URI unten und den Scopes openid, email und profile registrieren; Aussteller (die URL, unter der /.well-known/openid-configuration antwortet), Client-ID und Client-Secret hier eintragen.",
+  "setup.title": "Einmalanmeldung einrichten",
+  "setup.heading": "{organization} einrichten",
+  "setup.intro":
+    "Mit diesem Link richten Sie ohne Konto ein, was der Inhaber der Organisation freigegeben hat. Alles, was Sie hier tun, wird im Audit-Protokoll der Organisation festgehalten.",
+  "setup.expires": "Dieser Link gilt bis {date}.",
+  "setup.close": "Fertig: Link in diesem Browser vergessen",
+  "setup.closed": "Der Link ist in diesem Browser vergessen. Öffnen Sie ihn erneut, um weiterzumachen.",
+  "setup.invalid.title": "Dieser Einrichtungslink funktioniert nicht",
+  "setup.invalid.body":
+    "Er ist vielleicht abgelaufen oder wurde widerrufen. Bitten Sie den Inhaber der Organisation um einen neuen.",
+  "setup.connections.title": "Verbindungen",
+  "setup.domains.notGranted": "Domains zu bestätigen gehört nicht zu diesem Link.",
+  "setup.directory.title": "Verzeichnis (SCIM)",
+  "setup.directory.connection": "{name}: zuletzt synchronisiert {lastSync}",
+  "setup.auditStream.title": "Audit-Stream",
+  "setup.auditStream.intro":
+    "Jeder Eintrag im Audit-Protokoll der Organisation, signiert an Ihren Empfänger gesendet, sobald er geschrieben wird.",
   "connections.enforce.title": "Einmalanmeldung verlangen",
   "connections.enforce.intro":
     "Wenn aktiv, melden sich Adressen in den bestätigten Domains nur noch per SSO an. Notfall-Inhaber behalten Passwort und zweiten Faktor für den Fall, dass der Identitätsanbieter ausfällt.",

@@ -736,6 +736,68 @@ export const en = {
   "connections.add.submit": "Add connection",
   "connections.add.done": "Connection {name} added. Verify its domains next.",
   "connections.add.required": "Fill in this field.",
+  "setupLinks.title": "Setup links",
+  "setupLinks.intro":
+    "Let your customer's IT admin set up single sign-on, domains or the directory without an account: send them a link. It works for this organization only, for a day, until you revoke it.",
+  "setupLinks.scopes": "What the link may set up",
+  "setupLinks.scope.sso": "Single sign-on connections",
+  "setupLinks.scope.domains": "Domain verification",
+  "setupLinks.scope.directory": "Directory (SCIM)",
+  "setupLinks.scope.auditStream": "Audit stream (webhook)",
+  "setupLinks.label": "For whom",
+  "setupLinks.labelHint": "Shown in this list and the audit trail, e.g. Jo from Acme IT.",
+  "setupLinks.create": "Create setup link",
+  "setupLinks.once": "Copy this address now and send it to them: it is shown only this once.",
+  "setupLinks.address": "Setup link",
+  "setupLinks.unlabelled": "Unnamed link",
+  "setupLinks.row": "{label} ({scopes}): {status}, until {expires}",
+  "setupLinks.status.active": "active",
+  "setupLinks.status.expired": "expired",
+  "setupLinks.status.revoked": "revoked",
+  "setupLinks.revoke": "Revoke",
+  "setupLinks.revokeLabel": "Revoke {label}",
+  "setup.guide.pick": "Your identity provider",
+  "setup.guide.none": "Choose for step-by-step directions",
+  "setup.guide.okta.name": "Okta",
+  "setup.guide.okta":
+    "Okta admin console: Applications → Create App Integration. For OpenID Connect choose Web Application, paste the redirect URI below as Sign-in redirect URI, then copy the Client ID and Client secret here; the issuer is your Okta domain (https://your-org.okta.com, or its /oauth2/default). For SAML 2.0 paste the ACS URL as Single sign-on URL and the SP entity ID as Audience URI, then paste the app's IdP metadata XML here.",
+  "setup.guide.entra.name": "Microsoft Entra ID",
+  "setup.guide.entra":
+    "Microsoft Entra admin center: for OpenID Connect, App registrations → New registration, with the redirect URI below as a Web redirect URI; under Certificates & secrets make a client secret; the issuer is https://login.microsoftonline.com/<tenant id>/v2.0. For SAML 2.0, Enterprise applications → New application → Create your own → Single sign-on → SAML: the SP entity ID is the Identifier, the ACS URL the Reply URL; then paste the Federation Metadata XML here.",
+  "setup.guide.google.name": "Google Workspace",
+  "setup.guide.google":
+    "Google Admin console: Apps → Web and mobile apps → Add app → Add custom SAML app. Download the IdP metadata and paste it here; on the next page enter the ACS URL and the SP entity ID (Entity ID), Name ID format EMAIL, Name ID Primary email. Turn the app on for your users.",
+  "setup.guide.onelogin.name": "OneLogin",
+  "setup.guide.onelogin":
+    "OneLogin: Applications → Add App. For SAML 2.0 take SAML Custom Connector (Advanced): ACS (Consumer) URL and ACS URL Validator are the ACS URL, Audience (EntityID) the SP entity ID; More Actions → SAML Metadata gives the XML to paste here. For OpenID Connect take OpenId Connect (OIDC): the redirect URI goes under Configuration, the Client ID and secret are on the SSO tab, the issuer is https://your-subdomain.onelogin.com/oidc/2.",
+  "setup.guide.jumpcloud.name": "JumpCloud",
+  "setup.guide.jumpcloud":
+    "JumpCloud: SSO Applications → Add New Application → Custom Application. For SAML 2.0 the SP entity ID and ACS URL go into the SAML settings, and Export Metadata gives the XML to paste here. For OpenID Connect add the redirect URI below; the issuer is https://oauth.id.jumpcloud.com/.",
+  "setup.guide.adfs.name": "AD FS",
+  "setup.guide.adfs":
+    "AD FS Management: Relying Party Trusts → Add Relying Party Trust → Claims aware → Import data about the relying party published online, with the SP metadata URL below. Add a claim rule that sends E-Mail-Addresses as E-Mail Address. Paste https://your-adfs-host/FederationMetadata/2007-06/FederationMetadata.xml (its content) as the IdP metadata here.",
+  "setup.guide.saml.name": "Another SAML 2.0 provider",
+  "setup.guide.saml":
+    "Any SAML 2.0 identity provider: register the ACS URL (HTTP-POST) and the SP entity ID, or give it the SP metadata URL; sign assertions; send the email address as NameID or an attribute. Then paste its metadata XML here.",
+  "setup.guide.oidc.name": "Another OpenID Connect provider",
+  "setup.guide.oidc":
+    "Any OpenID Connect provider: register a web client with the redirect URI below and the scopes openid, email and profile; enter its issuer (the URL whose /.well-known/openid-configuration answers), client ID and client secret here.",
+  "setup.title": "Set up single sign-on",
+  "setup.heading": "Set up {organization}",
+  "setup.intro":
+    "This link lets you configure what the organization's owner granted, without an account. Everything you do here is recorded in the organization's audit trail.",
+  "setup.expires": "This link works until {date}.",
+  "setup.close": "Done: forget the link in this browser",
+  "setup.closed": "The link is forgotten in this browser. Open it again to continue.",
+  "setup.invalid.title": "This setup link does not work",
+  "setup.invalid.body": "It may have expired or been revoked. Ask the organization's owner for a new one.",
+  "setup.connections.title": "Connections",
+  "setup.domains.notGranted": "Proving domains is not part of this link.",
+  "setup.directory.title": "Directory (SCIM)",
+  "setup.directory.connection": "{name}: last sync {lastSync}",
+  "setup.auditStream.title": "Audit stream",
+  "setup.auditStream.intro":
+    "Every entry of the organization's audit trail, sent signed to your receiver as it is written.",
   "connections.enforce.title": "Require single sign-on",
   "connections.enforce.intro":
     "When on, addresses in the verified domains sign in only through SSO. Break-glass owners keep their password and second factor for when the identity provider is down.",

@@ -19,6 +19,7 @@ export {
   type OrganizationSectionId,
 } from "./organization-profile.js";
 export { can, roleLabel } from "./organization-roles.js";
+export { OrganizationSetup, type OrganizationSetupProps } from "./organization-setup.js";
 export {
   OrganizationSwitcher,
   type OrganizationSwitcherProps,

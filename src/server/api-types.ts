@@ -79,13 +79,16 @@ export interface ApiFunction<E extends Endpoint, H = HeadersSlot<E>, R = ApiRepl
 /**
  * A call for every endpoint of the table, by its better-auth name (contract/endpoints/api-names.ts).
  * getSession answers for the headers it is given, so they are required; createOrganization without
- * headers is the server acting for `body.userId`.
+ * headers is the server acting for `body.userId`, createSetupLink for `body.organizationId`.
  */
 export type EndpointApi = {
-  [N in Exclude<keyof ApiEndpoints, "getSession" | "createOrganization">]: ApiFunction<ApiEndpoints[N]>;
+  [N in Exclude<keyof ApiEndpoints, "getSession" | "createOrganization" | "createSetupLink">]: ApiFunction<
+    ApiEndpoints[N]
+  >;
 } & {
   getSession: ApiFunction<ApiEndpoints["getSession"], { headers: RequestHeaders }>;
   createOrganization: ApiFunction<ApiEndpoints["createOrganization"], { headers?: RequestHeaders }>;
+  createSetupLink: ApiFunction<ApiEndpoints["createSetupLink"], { headers?: RequestHeaders }>;
 };
 
 /** Calls that have no HTTP route: the server acts itself, for the user the body names. */

@@ -2,7 +2,7 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import { getSessionQuery } from "../contract/account.js";
 import { apiEndpoints } from "../contract/endpoints/api-names.js";
-import { organizationEndpoints } from "../contract/endpoints/index.js";
+import { organizationEndpoints, setupLinkEndpoints } from "../contract/endpoints/index.js";
 import { addMemberInput } from "../contract/organization.js";
 import { type CallInput, callThroughRoute, checkShape } from "./api-call.js";
 import type { ServerApi } from "./api-types.js";
@@ -15,6 +15,7 @@ import { auditedSystemCall, noteAudit } from "./services/audit-trail.js";
 import { addMember } from "./services/members.js";
 import { createOrganization } from "./services/organizations.js";
 import { setPassword } from "./services/passwords.js";
+import { createSetupLink } from "./services/setup-links.js";
 import { parseInput } from "./validation.js";
 
 export type { ApiFunction, ApiInput, ApiReply, CallOptions, ServerApi, ServerOnlyApi } from "./api-types.js";
@@ -23,15 +24,19 @@ type Call = (input?: CallInput) => Promise<unknown>;
 
 /**
  * `auth.api`: one call per endpoint of the table (docs/server-api.md), each run through its route
- * in process (api-call.ts), plus the calls that have no route. Three calls add a server's own path:
- * getSession reads without writing, createOrganization acts for a userId without headers, and the
- * server-only ones act directly.
+ * in process (api-call.ts), plus the calls that have no route. Four calls add a server's own path:
+ * getSession reads without writing, createOrganization acts for a userId and createSetupLink for an
+ * organizationId without headers, and the server-only ones act directly.
  */
 export function createServerApi(ctx: AuthContext, app: Hono<AuthEnv>): ServerApi {
   const calls: Record<string, Call> = {};
   for (const [name, endpoint] of Object.entries(apiEndpoints)) calls[name] = callThroughRoute(ctx, app, name, endpoint);
 
-  const viaRoute = { getSession: calls.getSession as Call, createOrganization: calls.createOrganization as Call };
+  const viaRoute = {
+    getSession: calls.getSession as Call,
+    createOrganization: calls.createOrganization as Call,
+    createSetupLink: calls.createSetupLink as Call,
+  };
 
   /**
    * A page's or middleware's session check: what get-session answers, in one read and without a
@@ -59,6 +64,18 @@ export function createServerApi(ctx: AuthContext, app: Hono<AuthEnv>): ServerApi
       auditedSystemCall(ctx, "organization.created", (audited) => createOrganization(audited, null, fields)),
     );
     return created.organization;
+  };
+
+  /** Without headers, the server creates a setup link for `body.organizationId` (docs/sso.md, "Let the customer set it up"). */
+  calls.createSetupLink = async (input = {}) => {
+    checkShape("createSetupLink", input);
+    if (input.headers !== undefined || input.asResponse || input.returnHeaders) return viaRoute.createSetupLink(input);
+    const endpoint = setupLinkEndpoints.createSetupLink;
+    if (!isRouted(endpoint, ctx)) throw new AuthError("NOT_FOUND");
+    const fields = parseInput(endpoint.body, input.body, "body");
+    return wakingWebhooks(ctx, () =>
+      auditedSystemCall(ctx, "organization.setup_link_created", (audited) => createSetupLink(audited, null, fields)),
+    );
   };
 
   calls.addMember = async (input) => {

@@ -9,7 +9,7 @@ import { type ConnectionChange, EditConnectionForm, IdpValue } from "./connectio
 import { Button, FormError, Notice } from "./ui.js";
 
 /** What the IdP's admin enters for this connection: the redirect URI, or the SAML SP side. */
-function IdpSettings({ connection }: { connection: SSOProviderView }) {
+export function IdpSettings({ connection }: { connection: SSOProviderView }) {
   const t = useT();
   const saml = connection.samlConfig;
   return (
@@ -36,11 +36,29 @@ function IdpSettings({ connection }: { connection: SSOProviderView }) {
   );
 }
 
+/** The calls that prove a connection's domains: the owners' own, or a setup link's (pages/setup-page.tsx). */
+export interface DomainCalls {
+  request: (arg: { providerId: string }) => ReturnType<typeof authClient.sso.requestDomainVerification>;
+  verify: (arg: { providerId: string }) => ReturnType<typeof authClient.sso.verifyDomain>;
+}
+const OWNER_DOMAIN_CALLS: DomainCalls = {
+  request: authClient.sso.requestDomainVerification,
+  verify: authClient.sso.verifyDomain,
+};
+
 /** The connection's domains; unverified ones get their TXT records and a Verify button. */
-function Domains({ connection, onChanged }: { connection: SSOProviderView; onChanged: () => Promise<unknown> }) {
+export function Domains({
+  connection,
+  onChanged,
+  calls = OWNER_DOMAIN_CALLS,
+}: {
+  connection: SSOProviderView;
+  onChanged: () => Promise<unknown>;
+  calls?: DomainCalls;
+}) {
   const t = useT();
-  const request = useSubmit(authClient.sso.requestDomainVerification);
-  const verify = useSubmit(authClient.sso.verifyDomain);
+  const request = useSubmit(calls.request);
+  const verify = useSubmit(calls.verify);
   const [records, setRecords] = useState<{ name: string; value: string }[] | null>(null);
   const [verified, setVerified] = useState(false);
   const pending = connection.domains.some((d) => !d.verified);

@@ -8,6 +8,7 @@ import {
   type Labels,
   OrganizationList,
   OrganizationProfile,
+  OrganizationSetup,
   SignIn,
   SignUp,
   UserProfile,
@@ -24,7 +25,8 @@ import { usePageTitle } from "../lib/i18n.js";
  * `label.<catalogue key>` for words of one's own, `invitation` for AcceptInvitation's id, `profile`
  * (signed in) for UserProfile, switching its sections in place. The browser tests render them here.
  * `screen=organization` shows OrganizationProfile (sections switched in place, plus an owners-only
- * section named by `extra`) and OrganizationList instead.
+ * section named by `extra`) and OrganizationList instead. `screen=setup` shows OrganizationSetup, for
+ * the setup link in the fragment (`#<token>`) or else for the signed-in owner's active organization.
  */
 export function ComponentsPage() {
   const config = useAppConfig();
@@ -54,6 +56,14 @@ export function ComponentsPage() {
     navigate: (href: string) => routerNavigate(href),
   };
   const extra = params.get("extra");
+  if (params.get("screen") === "setup") {
+    const token = window.location.hash.slice(1);
+    return (
+      <main id="main" className="components-preview">
+        <OrganizationSetup {...shared} token={token || undefined} />
+      </main>
+    );
+  }
   if (params.get("screen") === "organization")
     return (
       <main id="main" className="components-preview">

@@ -8,6 +8,7 @@ import type { SSOProviderView } from "../../contract/sso.js";
 import { useActiveMember, useActiveOrganization } from "../../react/index.js";
 import { ConnectionCard } from "../components/connection-card.js";
 import { AddConnectionForm } from "../components/connection-forms.js";
+import { SetupLinksCard } from "../components/setup-links-card.js";
 import { Button, Card, Checkbox, FormError, Loading, Notice } from "../components/ui.js";
 import { authClient, unwrap } from "../lib/client.js";
 import { useConfirmedAction } from "../lib/confirmed-action.js";
@@ -205,6 +206,7 @@ export function ConnectionsPage() {
         />
       </Card>
       <EnforcementCard org={org} mayChange={isOwner(role)} />
+      {isOwner(role) && <SetupLinksCard organizationId={org.id} />}
     </>
   );
 }

@@ -9,6 +9,7 @@ import { scimEndpoints } from "./scim.js";
 import { scimProtocolEndpoints } from "./scim-protocol.js";
 import { securityActivityEndpoints } from "./security-activity.js";
 import { serviceEndpoints } from "./service.js";
+import { setupLinkEndpoints } from "./setup.js";
 import { socialEndpoints } from "./social.js";
 import { ssoEndpoints } from "./sso.js";
 import { twoFactorEndpoints } from "./two-factor.js";
@@ -114,6 +115,7 @@ export const apiEndpoints = {
   ...securityActivityEndpoints,
   ...apiKeyEndpoints,
   ...oauthProviderEndpoints,
+  ...setupLinkEndpoints,
 } as const;
 
 export type ApiEndpoints = typeof apiEndpoints;

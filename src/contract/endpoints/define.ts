@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { ErrorCode } from "../errors/index.js";
+import type { SetupScope } from "../setup-links.js";
 
 /**
  * Client state a successful call makes stale, so the client reads it again. A new session also
@@ -32,7 +33,8 @@ export type Feature =
   | "securityActivity"
   | "organizationWebhooks"
   | "apiKey"
-  | "oauthProvider";
+  | "oauthProvider"
+  | "setupLinks";
 
 /** How an endpoint is guarded and what it changes, in one place. Everything is off unless set. */
 export interface Policy {
@@ -73,6 +75,11 @@ export interface Policy {
    * management routes never act for a key.
    */
   readonly apiKeys?: "accepted";
+  /**
+   * Called by the holder of a setup link, not a session (server: services/setup-links.ts): the link's
+   * cookie must be live and grant one of these scopes; the handler acts for its organization only.
+   */
+  readonly setupLink?: readonly SetupScope[];
 }
 
 export type CredentialRule = "manage" | "reprove" | "enrol";

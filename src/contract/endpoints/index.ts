@@ -10,6 +10,7 @@ import { scimEndpoints } from "./scim.js";
 import { scimProtocolEndpoints } from "./scim-protocol.js";
 import { securityActivityEndpoints } from "./security-activity.js";
 import { serviceEndpoints } from "./service.js";
+import { setupLinkEndpoints } from "./setup.js";
 import { socialEndpoints } from "./social.js";
 import { ssoEndpoints } from "./sso.js";
 import { twoFactorEndpoints } from "./two-factor.js";
@@ -28,6 +29,7 @@ export {
   scimProtocolEndpoints,
   securityActivityEndpoints,
   serviceEndpoints,
+  setupLinkEndpoints,
   socialEndpoints,
   ssoEndpoints,
   teamEndpoints,
@@ -55,6 +57,7 @@ export const endpointAreas = {
   securityActivity: securityActivityEndpoints,
   apiKeys: apiKeyEndpoints,
   oauthProvider: oauthProviderEndpoints,
+  setupLinks: setupLinkEndpoints,
 } as const;
 
 export const allEndpoints: readonly Endpoint[] = Object.values(endpointAreas).flatMap((area) => Object.values(area));

@@ -5,6 +5,7 @@ import type { ErrorEntry } from "./define.js";
 import { oauthProviderErrors } from "./oauth-provider.js";
 import { organizationErrors } from "./organization.js";
 import { scimErrors } from "./scim.js";
+import { setupLinkErrors } from "./setup-links.js";
 import { socialErrors } from "./social.js";
 import { ssoErrors } from "./sso.js";
 import { twoFactorErrors } from "./two-factor.js";
@@ -23,6 +24,7 @@ export const errorCatalogue = {
   ...ssoErrors,
   ...apiKeyErrors,
   ...oauthProviderErrors,
+  ...setupLinkErrors,
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -12,6 +12,7 @@ import {
   scimEndpoints,
   scimProtocolEndpoints,
   securityActivityEndpoints,
+  setupLinkEndpoints,
   socialEndpoints,
   ssoEndpoints,
   teamEndpoints,
@@ -42,6 +43,7 @@ const sso = ssoEndpoints;
 const scim = scimEndpoints;
 const directory = scimProtocolEndpoints;
 const op = oauthProviderEndpoints;
+const setup = setupLinkEndpoints;
 
 const signIn = (method: string, whenChanged = false): AuditDeclaration => ({
   action: "user.sign_in",
@@ -125,6 +127,15 @@ const declarations: [Endpoint, AuditDeclaration][] = [
   [directory.updateSCIMGroup, { action: "directory.group_updated" }],
   [directory.patchSCIMGroup, { action: "directory.group_updated" }],
   [directory.deleteSCIMGroup, { action: "directory.group_deleted" }],
+  [setup.createSetupLink, { action: "organization.setup_link_created" }],
+  [setup.revokeSetupLink, { action: "organization.setup_link_revoked" }],
+  [setup.openSetupLink, { action: "organization.setup_link_opened" }],
+  // What a link's holder does is audited as the owners' own calls are, its actor the link.
+  [setup.setupRegisterSSOProvider, { action: "organization.sso_connection_created" }],
+  [setup.setupUpdateSSOProvider, { action: "organization.sso_connection_updated" }],
+  [setup.setupVerifyDomain, { action: "organization.sso_domain_verified" }],
+  [setup.setupGenerateSCIMToken, { action: "organization.scim_token_generated" }],
+  [setup.setupCreateAuditStream, { action: "organization.webhook_created" }],
   [t.createTeam, { action: "organization.team_created" }],
   [t.updateTeam, { action: "organization.team_updated" }],
   [t.removeTeam, { action: "organization.team_removed" }],

@@ -23,7 +23,8 @@ export type CookieName =
   | "passkey_challenge"
   | "link_requester"
   | "device"
-  | "saml_flow";
+  | "saml_flow"
+  | "setup_link";
 
 /**
  * `[__Host-]<prefix>.<name>`. Secure cookies take the `__Host-` prefix (Gatehouse never sets a

@@ -2,6 +2,7 @@ import type { Context, Hono, MiddlewareHandler } from "hono";
 import type { Parsed, ReplyOf } from "../../contract/endpoints/define.js";
 import type { Endpoint, Feature } from "../../contract/endpoints/index.js";
 import type { SessionWithUser } from "../../contract/models.js";
+import type { SetupScope } from "../../contract/setup-links.js";
 import type { AuthContext } from "../context.js";
 import { AuthError } from "../errors.js";
 import { authenticateApiKey, keyInHeaders, keySession } from "../services/api-key-verification.js";
@@ -14,6 +15,7 @@ import {
 } from "../services/organization-policy.js";
 import type { ScimConnectionRow } from "../services/scim-connections.js";
 import type { CallerRead, RowsOf } from "../services/sessions.js";
+import type { SetupLinkCaller } from "../services/setup-links.js";
 import { parseInput } from "../validation.js";
 import { noteAuditCaller, refusingStep, runAudited, runRefusalAudited } from "./audit.js";
 import { auditDeclarationOf } from "./audited-endpoints.js";
@@ -29,6 +31,7 @@ import { startingRequest } from "./request-start.js";
 import { authenticateDirectory, parseScimBody, scimRefusal } from "./scim.js";
 import { isServerCall } from "./server-call.js";
 import { requireSession, requireSessionWith } from "./session.js";
+import { requireSetupLink } from "./setup-link.js";
 
 /**
  * What a handler receives: the parsed body and query, the session when the policy requires one, and
@@ -41,6 +44,8 @@ export interface Input<E extends Endpoint, R extends CallerRead | null = null> {
   rows: R extends CallerRead ? RowsOf<R> | (null extends R ? undefined : never) : undefined;
   /** For a SCIM protocol route (policy `directory`): the connection whose bearer token called. */
   directory: E["policy"] extends { directory: true } ? ScimConnectionRow : undefined;
+  /** For an endpoint whose policy names `setupLink`: the live link that called, granting one of those scopes. */
+  link: E["policy"] extends { setupLink: readonly SetupScope[] } ? SetupLinkCaller : undefined;
   /**
    * For an endpoint whose policy says `organizationRules: "state"`: how the caller's session stands
    * with the policy of the organization the request names (null: it has none).
@@ -118,6 +123,8 @@ function featureSwitches(ctx: AuthContext): Record<Feature, boolean> {
     organizationWebhooks: options.organization.enabled && options.organizationWebhooks.enabled,
     apiKey: options.apiKey.enabled,
     oauthProvider: options.oauthProvider.enabled,
+    // A setup link configures connections or a directory: there is nothing to hand out without one.
+    setupLinks: options.organization.enabled && (options.sso.enabled || options.scim.enabled),
   };
 }
 
@@ -128,6 +135,7 @@ const ORGANIZATION_AREAS: ReadonlySet<Feature> = new Set<Feature>([
   "sso",
   "scim",
   "organizationWebhooks",
+  "setupLinks",
 ]);
 
 /**
@@ -238,6 +246,7 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
     const withRules = organizationRules !== "exempt";
     const keysOn = ctx.options.apiKey.enabled;
     const acceptsKeys = endpoint.policy.apiKeys === "accepted";
+    const setupScopes = endpoint.policy.setupLink;
     const answer = async (c: Context<AuthEnv>, changedQuery?: Record<string, string>): Promise<Response> => {
       // A key is the caller only where the table accepts keys; anywhere else a request with one is refused.
       const key = keysOn ? keyInHeaders(ctx, (name) => c.req.header(name)) : null;
@@ -271,8 +280,11 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
         caller: withRows ? withRows.caller : sessionRule ? await requireSession(c, { fresh }) : undefined,
         rows: withRows?.rows,
         directory: c.get("directory"),
+        link: undefined,
       } as Input<typeof endpoint>;
       if (audit) noteAuditCaller(c, input.caller, query);
+      // After noteAuditCaller: the link's organization, not one the input names, gets the entry.
+      if (setupScopes) (input as { link?: SetupLinkCaller }).link = await requireSetupLink(c, setupScopes);
       // Organization policy speaks of people (second factors, SSO): a key's permissions decide for it.
       if (withRules && input.caller && !keyCaller) {
         const caller = input.caller as SessionWithUser;

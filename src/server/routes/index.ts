@@ -26,6 +26,7 @@ import { scimRoutes } from "./scim.js";
 import { scimProtocolRoutes } from "./scim-protocol.js";
 import { securityActivityRoutes } from "./security-activity.js";
 import { sessionRoutes } from "./session.js";
+import { setupLinkRoutes } from "./setup.js";
 import { socialRoutes } from "./social.js";
 import { ssoRoutes } from "./sso.js";
 import { teamRoutes } from "./teams.js";
@@ -66,4 +67,5 @@ export function registerRoutes(route: Route, ctx: AuthContext): void {
   securityActivityRoutes(route);
   apiKeyRoutes(route);
   oauthProviderRoutes(route);
+  setupLinkRoutes(route);
 }

@@ -19,6 +19,7 @@ import { isAcceptableReceiverUrl, newWebhookSecret, webhookSecretKey } from "../
 import { isOwnerRole } from "./access-control.js";
 import { auditChange } from "./audit-trail.js";
 import { requireMember, resolveOrganizationId } from "./organization-access.js";
+import { isSetupLinkCaller, type SetupLinkCaller, setupLinkOrganization } from "./setup-links.js";
 
 /**
  * Webhooks an organization's owners manage (docs/webhooks.md): the organization's events, signed with
@@ -75,14 +76,25 @@ async function change<T>(ctx: AuthContext, organizationId: string, run: (trx: DB
   }
 }
 
+/** What a setup link's webhooks record as their maker: a link sees and tests only its own. */
+const linkMaker = (link: SetupLinkCaller) => `setup-link:${link.id}`;
+
+/**
+ * Adds a webhook: an owner's, or a setup link's audit stream for its own organization (the route
+ * fixes its events), recorded as made by the link.
+ */
 export async function createWebhook(
   ctx: AuthContext,
-  caller: SessionWithUser,
+  caller: SessionWithUser | SetupLinkCaller,
   input: { organizationId?: string; url: string; events: OrganizationWebhookEvent[]; enabled?: boolean },
 ): Promise<OrganizationWebhook & { secret: string }> {
-  const organizationId = resolveOrganizationId(caller.session, input.organizationId, "NO_ACTIVE_ORGANIZATION");
+  const link = isSetupLinkCaller(caller) ? caller : null;
+  const owner = link ? null : (caller as SessionWithUser);
+  const organizationId = link
+    ? setupLinkOrganization(link, input.organizationId)
+    : resolveOrganizationId((owner as SessionWithUser).session, input.organizationId, "NO_ACTIVE_ORGANIZATION");
   // Owners first, so nobody else can make the service resolve names.
-  await requireOwner(ctx, ctx.db, organizationId, caller.user.id);
+  if (owner) await requireOwner(ctx, ctx.db, organizationId, owner.user.id);
   await checkUrl(ctx, input.url);
   const secret = newWebhookSecret();
   const now = ctx.now();
@@ -93,14 +105,14 @@ export async function createWebhook(
     events: [...input.events],
     secret: encryptString(keyOf(ctx), secret),
     enabled: input.enabled ?? true,
-    createdBy: caller.user.id,
+    createdBy: link ? linkMaker(link) : (owner as SessionWithUser).user.id,
     createdAt: now,
     updatedAt: now,
     lastDeliveryAt: null,
     lastDeliveryError: null,
   };
   await change(ctx, organizationId, async (trx) => {
-    await requireOwner(ctx, trx, organizationId, caller.user.id);
+    if (owner) await requireOwner(ctx, trx, organizationId, owner.user.id);
     const existing = await listOrganizationWebhooks(trx, organizationId);
     if (existing.length >= ctx.options.organizationWebhooks.maxPerOrganization) {
       throw new AuthError("TOO_MANY_WEBHOOKS");
@@ -171,6 +183,24 @@ export async function testWebhook(
 ): Promise<{ deliveryId: string }> {
   const found = await ownedWebhook(ctx, ctx.db, caller.user.id, webhookId);
   // A disabled webhook's deliveries are given up unsent: a test would tell its owner nothing.
+  if (!found.enabled) throw new AuthError("WEBHOOK_DISABLED");
+  return { deliveryId: await ctx.webhooks.enqueueTest(ctx.db, found) };
+}
+
+/** The webhooks a setup link made (its audit streams); another's, even its organization's, are not its to see. */
+export async function listLinkWebhooks(ctx: AuthContext, link: SetupLinkCaller): Promise<OrganizationWebhook[]> {
+  const rows = await listOrganizationWebhooks(ctx.db, link.organizationId);
+  return rows.filter((row) => row.createdBy === linkMaker(link)).map(webhookView);
+}
+
+/** testWebhook for a setup link: only a webhook it made. */
+export async function testLinkWebhook(
+  ctx: AuthContext,
+  link: SetupLinkCaller,
+  webhookId: string,
+): Promise<{ deliveryId: string }> {
+  const found = await findOrganizationWebhook(ctx.db, webhookId);
+  if (!found || found.createdBy !== linkMaker(link)) throw new AuthError("WEBHOOK_NOT_FOUND");
   if (!found.enabled) throw new AuthError("WEBHOOK_DISABLED");
   return { deliveryId: await ctx.webhooks.enqueueTest(ctx.db, found) };
 }

@@ -14,6 +14,7 @@ import {
   findScimConnectionByTokenHash,
   insertScimConnection,
   listScimConnectionsOfMember,
+  listScimConnectionsOfOrganization,
   listScimUsers,
   type ScimConnectionRow,
   setScimLinkExistingMembers,
@@ -22,6 +23,7 @@ import {
 import { deleteScimGroupsOf } from "../store/scim-groups.js";
 import { isOwnerRole } from "./access-control.js";
 import { auditChange, auditedChange, noteAudit } from "./audit-trail.js";
+import { isSetupLinkCaller, type SetupLinkCaller, setupLinkOrganization } from "./setup-links.js";
 
 export type { ScimConnectionRow };
 
@@ -61,10 +63,21 @@ export async function ownedConnection(
  */
 export async function generateScimToken(
   ctx: AuthContext,
-  session: Session,
+  caller: Session | SetupLinkCaller,
   input: { providerId: string; organizationId?: string; linkExistingMembers?: boolean },
 ): Promise<{ scimToken: string }> {
-  const organizationId = input.organizationId ?? session.activeOrganizationId;
+  // A setup link acts for its own organization, its route having checked its scope.
+  const link = isSetupLinkCaller(caller) ? caller : null;
+  const session = link ? null : (caller as Session);
+  const organizationId = link
+    ? setupLinkOrganization(link, input.organizationId)
+    : (input.organizationId ?? session?.activeOrganizationId);
+  // Taking over existing members is a claim on accounts: an owner's call (update-provider-connection).
+  if (link && input.linkExistingMembers === true) {
+    throw new AuthError("SETUP_LINK_SCOPE_DENIED", {
+      message: "A setup link may not let a directory take over existing members: an owner turns that on",
+    });
+  }
   if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
   if (input.providerId.includes(":")) throw new AuthError("SCIM_PROVIDER_ID_INVALID");
   const scimToken = Buffer.from(
@@ -73,7 +86,7 @@ export async function generateScimToken(
   ).toString("base64url");
   try {
     await ctx.db.transaction().execute(async (trx) => {
-      await requireOwner(ctx, trx, organizationId, session.userId);
+      if (session) await requireOwner(ctx, trx, organizationId, session.userId);
       const existing = await findScimConnection(trx, input.providerId);
       if (existing && existing.organizationId !== organizationId) throw new AuthError("SCIM_PROVIDER_ID_TAKEN");
       if (existing) await deleteScimConnection(trx, input.providerId);
@@ -84,7 +97,7 @@ export async function generateScimToken(
         organizationId,
         linkExistingMembers,
         tokenHash: sha256Base64Url(scimToken),
-        createdBy: session.userId,
+        createdBy: session ? session.userId : `setup-link:${link?.id}`,
         createdAt: ctx.now(),
         // A new token has made no call yet: the owner sees when the directory first uses it.
         lastUsedAt: null,
@@ -107,6 +120,14 @@ export async function generateScimToken(
 export async function listScimConnections(ctx: AuthContext, session: Session): Promise<ScimConnection[]> {
   const rows = await listScimConnectionsOfMember(ctx.db, session.userId);
   return rows.filter((row) => isOwnerRole(ctx, row.role)).map(({ role: _role, ...connection }) => connection);
+}
+
+/** The connections of a setup link's organization; never a token. */
+export async function listScimConnectionsOfOrganizationFor(
+  ctx: AuthContext,
+  link: SetupLinkCaller,
+): Promise<ScimConnection[]> {
+  return listScimConnectionsOfOrganization(ctx.db, link.organizationId);
 }
 
 export async function getScimConnection(

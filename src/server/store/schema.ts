@@ -437,6 +437,22 @@ export interface KnownDeviceTable {
   lastSeenAt: Timestamp;
 }
 
+/** A setup link (migration 0037; store/setup-links.ts): the digest of its secret, never the secret. */
+export interface SetupLinkTable {
+  id: string;
+  organizationId: string;
+  secretHash: string;
+  /** JSON array of scopes. */
+  scopes: string;
+  label: string | null;
+  createdBy: string | null;
+  createdAt: Timestamp;
+  expiresAt: Timestamp;
+  revokedAt: NullableTimestamp;
+  revokedBy: string | null;
+  lastUsedAt: NullableTimestamp;
+}
+
 /** The chain's single row (id 1): its head, and the anchor retention pruned up to. */
 export interface AuditChainTable {
   id: number;
@@ -577,4 +593,5 @@ export interface Database {
   oauthRefreshToken: OAuthRefreshTokenTable;
   oauthConsent: OAuthConsentTable;
   oauthDeviceCode: OAuthDeviceCodeTable;
+  setupLink: SetupLinkTable;
 }

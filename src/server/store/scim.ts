@@ -47,7 +47,7 @@ const CONNECTION_COLUMNS = [
 
 export async function insertScimConnection(
   db: DB,
-  row: ScimConnectionRow & { tokenHash: string; createdBy: string },
+  row: ScimConnectionRow & { tokenHash: string; createdBy: string | null },
 ): Promise<void> {
   await db.insertInto("scimProvider").values(row).execute();
 }
@@ -87,6 +87,18 @@ export async function listScimConnectionsOfMember(
     .orderBy("scimProvider.id")
     .execute();
   return rows.map((row) => ({ ...mapConnection(row), role: row.role }));
+}
+
+/** One organization's connections, oldest first (a setup link's view). */
+export async function listScimConnectionsOfOrganization(db: DB, organizationId: string): Promise<ScimConnectionRow[]> {
+  const rows = await db
+    .selectFrom("scimProvider")
+    .select(CONNECTION_COLUMNS)
+    .where("organizationId", "=", organizationId)
+    .orderBy("createdAt")
+    .orderBy("id")
+    .execute();
+  return rows.map(mapConnection);
 }
 
 /** Records a directory call of the connection's token (the caller limits how often). */

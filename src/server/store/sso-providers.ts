@@ -124,7 +124,8 @@ export interface NewSsoProvider {
   id: string;
   providerId: string;
   organizationId: string;
-  userId: string;
+  /** Who registered it; null for a setup link's (the audit trail names the link). */
+  userId: string | null;
   issuer: string;
   clientId: string;
   clientSecret: string;

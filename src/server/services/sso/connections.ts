@@ -24,6 +24,7 @@ import {
 import { isOwnerRole, normalizeRoles, roleAllows } from "../access-control.js";
 import { auditChange, auditedChange, noteAudit } from "../audit-trail.js";
 import { isSessionFresh } from "../sessions.js";
+import { isSetupLinkCaller, type SetupLinkCaller, setupLinkOrganization } from "../setup-links.js";
 import { discoveryEndpointOf, probeDiscovery, ssoSecretCipher } from "./oidc-client.js";
 import {
   acsURLOf,
@@ -66,13 +67,23 @@ async function requireManager(ctx: AuthContext, organizationId: string, userId: 
 }
 
 /**
+ * Who manages connections: a member, by user id (owners and admins pass), or the holder of a setup
+ * link, whose route has checked its scope and who reaches its own organization's connections only.
+ */
+export type ConnectionManager = string | SetupLinkCaller;
+
+/**
  * A connection the caller manages. Another organization's connection answers as if it did not exist
  * (no cross-tenant ids); a member of its own organization without the right role gets 403.
  */
-export async function findManagedProvider(ctx: AuthContext, userId: string, providerId: string) {
+export async function findManagedProvider(ctx: AuthContext, manager: ConnectionManager, providerId: string) {
   const provider = await findSsoProvider(ctx.db, providerId);
   if (!provider) throw new AuthError("SSO_PROVIDER_NOT_FOUND");
-  const member = await findMember(ctx.db, provider.organizationId, userId);
+  if (isSetupLinkCaller(manager)) {
+    if (provider.organizationId !== manager.organizationId) throw new AuthError("SSO_PROVIDER_NOT_FOUND");
+    return provider;
+  }
+  const member = await findMember(ctx.db, provider.organizationId, manager);
   if (!member) throw new AuthError("SSO_PROVIDER_NOT_FOUND");
   // A member's refused change is its organization's to read in the trail; a stranger's is not.
   noteAudit(ctx, { organizationId: provider.organizationId });
@@ -155,18 +166,28 @@ function checkDiscoveryEndpoint(issuer: string, discoveryEndpoint: string | unde
   }
 }
 
+/**
+ * Registers a connection: for a member who manages the organization, or for a setup link's own
+ * organization. Either way its domains start unproven, so it signs in nobody who exists until they
+ * are proven for its issuer (services/sso/domains.ts).
+ */
 export async function registerProvider(
   ctx: AuthContext,
-  session: { session: Session; user: { id: string } },
+  registrant: { session: Session; user: { id: string } } | SetupLinkCaller,
   body: RegisterSSOProviderBody,
 ): Promise<SSOProviderView> {
   if (body.samlConfig && body.oidcConfig) {
     throw new AuthError("SAML_CONFIG_INVALID", { message: "give oidcConfig or samlConfig, not both" });
   }
   if (!body.oidcConfig && !body.samlConfig) throw new AuthError("OIDC_CONFIG_REQUIRED");
-  const organizationId = body.organizationId ?? session.session.activeOrganizationId;
+  const link = isSetupLinkCaller(registrant) ? registrant : null;
+  const organizationId = link
+    ? setupLinkOrganization(link, body.organizationId)
+    : (body.organizationId ?? (registrant as { session: Session }).session.activeOrganizationId);
   if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
-  await requireManager(ctx, organizationId, session.user.id);
+  // A link's connection names no user (the audit trail names the link): its maker's account may be gone.
+  const userId = link ? null : (registrant as { user: { id: string } }).user.id;
+  if (userId) await requireManager(ctx, organizationId, userId);
   let saml: SamlSettings | null = null;
   if (body.samlConfig) saml = await samlSettingsFrom(ctx, body.providerId, body.issuer, body.samlConfig);
   else {
@@ -186,7 +207,7 @@ export async function registerProvider(
         id,
         providerId: body.providerId,
         organizationId,
-        userId: session.user.id,
+        userId,
         issuer: saml ? saml.idpEntityId : body.issuer,
         clientId: body.oidcConfig?.clientId ?? "",
         clientSecret: saml ? "" : ssoSecretCipher(ctx).encrypt(body.oidcConfig?.clientSecret ?? ""),
@@ -225,6 +246,12 @@ export async function registerProvider(
   return providerView(ctx, created);
 }
 
+/** One organization's connections: what its setup link shows. */
+export async function listOrganizationProviders(ctx: AuthContext, organizationId: string): Promise<SSOProviderView[]> {
+  const providers = await listOrganizationsSsoProviders(ctx.db, [organizationId]);
+  return providers.map((p) => providerView(ctx, p));
+}
+
 export async function listProviders(ctx: AuthContext, userId: string): Promise<SSOProviderView[]> {
   const memberships = await listUserMemberRoles(ctx.db, userId);
   const managed = memberships.filter((m) => roleAllows(ctx, m.role, MANAGE)).map((m) => m.organizationId);
@@ -259,19 +286,32 @@ async function requireFreshOwner(ctx: AuthContext, provider: SsoProviderRecord, 
  * domain starts unverified). A change of who asserts identity (issuer, client, claim mapping, SAML
  * settings) needs an owner with a recent sign-in, is staged while the old settings keep working, is
  * mailed to every owner, and applies only when an owner confirms it (confirmProviderChange).
+ *
+ * A setup link's holder may ask for it too: on a connection with no verified domain it applies at
+ * once (such a connection signs nobody in: sign-in.ts), else it is staged for an owner's confirmation
+ * like anyone's, requested by `setup-link:<id>`.
  */
 export async function updateProvider(
   ctx: AuthContext,
-  caller: SessionWithUser,
+  caller: SessionWithUser | SetupLinkCaller,
   body: UpdateSSOProviderBody,
 ): Promise<SSOProviderView> {
-  const provider = await findManagedProvider(ctx, caller.user.id, body.providerId);
+  const link = isSetupLinkCaller(caller) ? caller : null;
+  const member = link ? null : (caller as SessionWithUser);
+  const provider = await findManagedProvider(ctx, link ?? (member as SessionWithUser).user.id, body.providerId);
   const patch = provider.type === "saml" ? await samlPatch(ctx, provider, body) : await oidcPatch(ctx, provider, body);
-  const { now: immediate, staged } = splitPatch(patch);
-  // Dropping a verified domain lifts enforced SSO and routing for it: an owner's act too.
+  const split = splitPatch(patch);
+  const signsNobodyIn = !provider.domains.some((d) => d.verified);
+  const { now: immediate, staged } =
+    link && split.staged && signsNobodyIn ? { now: { ...split.now, ...split.staged }, staged: null } : split;
+  // Dropping a verified domain lifts enforced SSO and routing for it: an owner's act too (never a link's).
   const dropsVerified =
     body.domain !== undefined && provider.domains.some((d) => d.verified && !body.domain?.includes(d.domain));
-  if (staged || dropsVerified) await requireFreshOwner(ctx, provider, caller);
+  if (dropsVerified && link) throw new AuthError("SSO_OWNER_REQUIRED");
+  if ((staged || dropsVerified) && member) await requireFreshOwner(ctx, provider, member);
+  const requester = member
+    ? { id: member.user.id, text: `${member.user.name} <${member.user.email}>` }
+    : { id: `setup-link:${link?.id}`, text: `Setup link ${link?.label ?? link?.id}` };
   const now = ctx.now();
   await ctx.db.transaction().execute(async (trx) => {
     // Under the organization's lock: a confirmation racing this staging applies one or the other whole.
@@ -279,8 +319,8 @@ export async function updateProvider(
     await updateSsoProviderRow(trx, provider.id, immediate, now);
     if (body.domain) await replaceDomains(trx, provider, body.domain, now);
     if (staged) {
-      await setPendingChange(trx, provider.id, { change: JSON.stringify(staged), by: caller.user.id, at: now });
-      await mailOwners(ctx, trx, provider, caller.user, Object.keys(staged));
+      await setPendingChange(trx, provider.id, { change: JSON.stringify(staged), by: requester.id, at: now });
+      await mailOwners(ctx, trx, provider, requester.text, Object.keys(staged));
     }
     await auditUpdate(ctx, trx, provider, body, staged ? Object.keys(staged).sort() : []);
   });
@@ -346,7 +386,7 @@ async function mailOwners(
   ctx: AuthContext,
   trx: DB,
   provider: SsoProviderRecord,
-  requester: { name: string; email: string },
+  requestedBy: string,
   fields: string[],
 ) {
   const organization = await findOrganization(trx, { id: provider.organizationId });
@@ -354,7 +394,7 @@ async function mailOwners(
     await ctx.mail.enqueue(
       trx,
       ssoConnectionChangeNotice(locales[0], owner.email, {
-        requestedBy: `${requester.name} <${requester.email}>`,
+        requestedBy,
         organization: organization?.name ?? provider.organizationId,
         providerId: provider.providerId,
         fields,
@@ -495,10 +535,10 @@ export async function deleteProvider(ctx: AuthContext, caller: SessionWithUser, 
  */
 export async function testConnection(
   ctx: AuthContext,
-  userId: string,
+  manager: ConnectionManager,
   providerId: string,
 ): Promise<{ ok: boolean; error: { code: string; message: string } | null }> {
-  const provider = await findManagedProvider(ctx, userId, providerId);
+  const provider = await findManagedProvider(ctx, manager, providerId);
   try {
     if (provider.type === "saml") await checkSamlConnection(ctx, provider);
     else await probeDiscovery(ctx, provider.issuer);

@@ -13,7 +13,7 @@ import {
   setDomainTokens,
 } from "../../store/sso-providers.js";
 import { auditChange } from "../audit-trail.js";
-import { findManagedProvider } from "./connections.js";
+import { type ConnectionManager, findManagedProvider } from "./connections.js";
 
 const TOKEN_LENGTH = 24;
 
@@ -36,8 +36,8 @@ export function txtRecordValue(ctx: AuthContext, providerId: string, token: stri
  * The token every unverified domain of the connection must show in a TXT record. A token still valid
  * is answered again (asking twice does not invalidate a record already published).
  */
-export async function requestDomainVerification(ctx: AuthContext, userId: string, providerId: string) {
-  const provider = await findManagedProvider(ctx, userId, providerId);
+export async function requestDomainVerification(ctx: AuthContext, manager: ConnectionManager, providerId: string) {
+  const provider = await findManagedProvider(ctx, manager, providerId);
   const pending = provider.domains.filter((d) => needsProof(provider, d));
   if (pending.length === 0) throw new AuthError("DOMAIN_VERIFIED");
   const now = ctx.now();
@@ -85,8 +85,8 @@ async function txtRecords(ctx: AuthContext, domain: string): Promise<string[]> {
  * transaction waits on DNS). None proven: DOMAIN_VERIFICATION_FAILED (nothing changes). A domain
  * already verified for another connection stays with it (DOMAIN_VERIFIED_ELSEWHERE).
  */
-export async function verifyDomains(ctx: AuthContext, userId: string, providerId: string) {
-  const provider = await findManagedProvider(ctx, userId, providerId);
+export async function verifyDomains(ctx: AuthContext, manager: ConnectionManager, providerId: string) {
+  const provider = await findManagedProvider(ctx, manager, providerId);
   const pending = provider.domains.filter((d) => needsProof(provider, d));
   if (pending.length === 0) throw new AuthError("DOMAIN_VERIFIED");
   const now = ctx.now();

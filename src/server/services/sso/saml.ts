@@ -118,6 +118,8 @@ interface IdpMetadata {
 
 /** Reads the IdP's metadata XML: its entity id, HTTP-Redirect SSO URL and signing certificates. */
 async function parseIdpMetadata(xml: string): Promise<IdpMetadata> {
+  // Metadata never needs a document type; one is how entity expansion (and its bombs) gets in.
+  if (/<!DOCTYPE/i.test(xml)) throw invalid("idpMetadata.metadata must not contain a DOCTYPE (entities are refused)");
   const [, { parseDomFromString, xpath }] = await saml();
   let doc: Document;
   try {

@@ -31,6 +31,7 @@ import { tenantBoundariesMigration } from "./0033_tenant_boundaries.js";
 import { auditSealingMigration } from "./0034_audit_sealing.js";
 import { apiKeysMigration } from "./0035_api_keys.js";
 import { oauthProviderMigration } from "./0036_oauth_provider.js";
+import { setupLinksMigration } from "./0037_setup_links.js";
 
 /** All migrations in order. Names sort by their numeric prefix; never rename or edit a landed one. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -66,5 +67,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     "0034_audit_sealing": auditSealingMigration(dialect),
     "0035_api_keys": apiKeysMigration(dialect),
     "0036_oauth_provider": oauthProviderMigration(dialect),
+    "0037_setup_links": setupLinksMigration(dialect),
   };
 }

@@ -1,0 +1,90 @@
+import { setupLinkEndpoints as setup } from "../../contract/endpoints/index.js";
+import { apiURL } from "../context.js";
+import type { Route } from "../http/route.js";
+import { auditAsSetupLink, expireSetupLinkCookie, writeSetupLinkCookie } from "../http/setup-link.js";
+import { createWebhook, listLinkWebhooks, testLinkWebhook } from "../services/organization-webhooks.js";
+import { generateScimToken, listScimConnectionsOfOrganizationFor } from "../services/scim-connections.js";
+import {
+  authenticateSetupLink,
+  createSetupLink,
+  listOrganizationSetupLinks,
+  revokeSetupLink,
+  setupLinkGrant,
+} from "../services/setup-links.js";
+import {
+  listOrganizationProviders,
+  registerProvider,
+  testConnection,
+  updateProvider,
+} from "../services/sso/connections.js";
+import { requestDomainVerification, verifyDomains } from "../services/sso/domains.js";
+
+/**
+ * Setup links (docs/sso.md, "Let the customer set it up"): owners' routes to hand them out, and the
+ * `/setup/` routes their holders call, each with the link its policy checked (http/setup-link.ts),
+ * through the same services as the owners' own routes.
+ */
+export function setupLinkRoutes(route: Route): void {
+  route(setup.createSetupLink, (c, { body, caller }) => createSetupLink(c.get("auth"), caller, body));
+
+  route(setup.listSetupLinks, async (c, { query, caller }) => ({
+    links: await listOrganizationSetupLinks(c.get("auth"), caller, query),
+  }));
+
+  route(setup.revokeSetupLink, (c, { body, caller }) => revokeSetupLink(c.get("auth"), caller, body.linkId));
+
+  route(setup.openSetupLink, async (c, { body }) => {
+    const ctx = c.get("auth");
+    const link = await authenticateSetupLink(ctx, body.token);
+    auditAsSetupLink(c, link);
+    const grant = await setupLinkGrant(ctx, link);
+    writeSetupLinkCookie(c, body.token, link);
+    return grant;
+  });
+
+  route(setup.setupLinkGrant, (c, { link }) => setupLinkGrant(c.get("auth"), link));
+
+  route(setup.closeSetupLink, (c) => {
+    expireSetupLinkCookie(c);
+    return { success: true };
+  });
+
+  route(setup.setupListSSOProviders, async (c, { link }) => ({
+    providers: await listOrganizationProviders(c.get("auth"), link.organizationId),
+  }));
+
+  route(setup.setupRegisterSSOProvider, (c, { body, link }) => registerProvider(c.get("auth"), link, body));
+
+  route(setup.setupUpdateSSOProvider, (c, { body, link }) => updateProvider(c.get("auth"), link, body));
+
+  route(setup.setupTestSSOConnection, (c, { body, link }) => testConnection(c.get("auth"), link, body.providerId));
+
+  route(setup.setupRequestDomainVerification, (c, { body, link }) =>
+    requestDomainVerification(c.get("auth"), link, body.providerId),
+  );
+
+  route(setup.setupVerifyDomain, (c, { body, link }) => verifyDomains(c.get("auth"), link, body.providerId));
+
+  route(setup.setupListSCIMConnections, async (c, { link }) => {
+    const ctx = c.get("auth");
+    return {
+      baseURL: apiURL(ctx, "/scim/v2"),
+      providers: await listScimConnectionsOfOrganizationFor(ctx, link),
+    };
+  });
+
+  route(setup.setupCreateAuditStream, (c, { body, link }) =>
+    createWebhook(c.get("auth"), link, { url: body.url, events: ["audit.entry"] }),
+  );
+
+  route(setup.setupListAuditStreams, async (c, { link }) => ({
+    webhooks: await listLinkWebhooks(c.get("auth"), link),
+  }));
+
+  route(setup.setupTestAuditStream, (c, { body, link }) => testLinkWebhook(c.get("auth"), link, body.webhookId));
+
+  route(setup.setupGenerateSCIMToken, async (c, { body, link }) => {
+    // 201, as the owners' route answers: a connection (or a new token for it) was created.
+    return c.json(await generateScimToken(c.get("auth"), link, body), 201);
+  });
+}
