@@ -70,14 +70,17 @@ async function openLink(token: string): Promise<TestBrowser> {
   return browser;
 }
 
-const trail = (organizationId: string, action: string) =>
-  db()
+/** The organization's sealed entries of one action, in the chain's order (sealed first: entries are numbered after commit). */
+const trail = async (organizationId: string, action: string) => {
+  await server.sealAudit();
+  return db()
     .selectFrom("auditTrail")
     .select(["action", "outcome", "actorType", "actorId", "organizationId", "details"])
     .where("organizationId", "=", organizationId)
     .where("action", "=", action)
     .orderBy("seq")
     .execute();
+};
 
 describe("owners hand out setup links", () => {
   it("creates a link shown once, kept as a digest, listed without its secret, for a day by default", async () => {
