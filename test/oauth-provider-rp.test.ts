@@ -1,0 +1,258 @@
+import { importJWK } from "jose";
+import * as client from "openid-client";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
+
+/*
+ * The provider driven by panva's openid-client (v6) as the relying party, and the checks of the
+ * OpenID Foundation's Basic, Config and RP-initiated logout profiles that can be reproduced here
+ * (docs/oauth-provider.md, "Conformance checks", maps them).
+ */
+
+const REDIRECT = "https://rp.example/callback";
+const BYE = "https://rp.example/bye";
+const OPTIONS = { oauthProvider: { enabled: true, loginPage: "/sign-in", consentPage: "/consent" } };
+
+describe("OAuth 2.1 and OpenID provider, with openid-client as the relying party", () => {
+  let server: TestServer;
+  let issuer: string;
+
+  beforeAll(async () => {
+    server = await startTestServer({ options: OPTIONS });
+    issuer = `${server.origin}/api/auth`;
+  });
+  afterAll(() => server.close());
+  afterEach(() => expect(server.loggedErrors).toEqual([]));
+
+  /** A signed-in user, a confidential client of theirs, and openid-client configured by discovery. */
+  async function relyingParty() {
+    const { browser, user } = await signUp(server);
+    const res = await browser.post("/oauth2/create-client", {
+      client_name: "openid-client RP",
+      redirect_uris: [REDIRECT],
+      post_logout_redirect_uris: [BYE],
+      grant_types: ["authorization_code", "refresh_token"],
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const config = await client.discovery(new URL(issuer), res.body.client_id, res.body.client_secret, undefined, {
+      execute: [client.allowInsecureRequests],
+    });
+    return { browser, user, config };
+  }
+
+  async function authorizationRequest(config: client.Configuration, extra: Record<string, string> = {}) {
+    const verifier = client.randomPKCECodeVerifier();
+    const state = client.randomState();
+    const nonce = client.randomNonce();
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT,
+      scope: "openid profile email offline_access",
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
+      state,
+      nonce,
+      ...extra,
+    });
+    return { url, verifier, state, nonce };
+  }
+
+  /** The browser through authorize and the consent page, to the callback URL carrying the code. */
+  async function signInAndConsent(browser: Awaited<ReturnType<typeof relyingParty>>["browser"], url: URL) {
+    const toConsent = await browser.get(url.href);
+    expect(toConsent.status).toBe(302);
+    const consentPage = new URL(toConsent.headers.get("location")!);
+    expect(`${consentPage.origin}${consentPage.pathname}`).toBe(`${server.origin}/consent`);
+    const answer = await browser.post("/oauth2/consent", { accept: true, oauth_query: consentPage.search.slice(1) });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    return new URL(answer.body.url);
+  }
+
+  async function tokensFor(rp: Awaited<ReturnType<typeof relyingParty>>) {
+    const request = await authorizationRequest(rp.config);
+    const callback = await signInAndConsent(rp.browser, request.url);
+    const tokens = await client.authorizationCodeGrant(rp.config, callback, {
+      pkceCodeVerifier: request.verifier,
+      expectedState: request.state,
+      expectedNonce: request.nonce,
+      idTokenExpected: true,
+    });
+    return { request, callback, tokens };
+  }
+
+  /** Runs `act` and returns what it threw, failing the test if it did not throw. */
+  async function thrown(act: () => Promise<unknown>): Promise<any> {
+    try {
+      await act();
+    } catch (error) {
+      return error;
+    }
+    throw new Error("expected a refusal");
+  }
+
+  it("code + PKCE: ID token checked by the RP, UserInfo, refresh, introspection, revocation", async () => {
+    const rp = await relyingParty();
+    const { tokens } = await tokensFor(rp);
+    expect(tokens.claims()).toMatchObject({
+      iss: issuer,
+      sub: rp.user.id,
+      aud: rp.config.clientMetadata().client_id,
+      email: rp.user.email,
+    });
+    const info = await client.fetchUserInfo(rp.config, tokens.access_token, rp.user.id);
+    expect(info).toMatchObject({ sub: rp.user.id, email: rp.user.email, name: rp.user.name });
+    // UserInfo naming another subject is refused by the RP (the check is live).
+    await thrown(() => client.fetchUserInfo(rp.config, tokens.access_token, "someone-else"));
+
+    const refreshed = await client.refreshTokenGrant(rp.config, tokens.refresh_token!);
+    expect(refreshed.refresh_token).toBeDefined();
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+    const active = await client.tokenIntrospection(rp.config, refreshed.access_token);
+    expect(active).toMatchObject({ active: true, sub: rp.user.id, client_id: rp.config.clientMetadata().client_id });
+
+    await client.tokenRevocation(rp.config, refreshed.refresh_token!);
+    expect((await client.tokenIntrospection(rp.config, refreshed.access_token)).active).toBe(false);
+    const afterRevocation = await thrown(() => client.refreshTokenGrant(rp.config, refreshed.refresh_token!));
+    expect(afterRevocation).toBeInstanceOf(client.ResponseBodyError);
+    expect(afterRevocation.error).toBe("invalid_grant");
+  });
+
+  it("rotates refresh tokens: the one used is refused afterwards", async () => {
+    const rp = await relyingParty();
+    const { tokens } = await tokensFor(rp);
+    const refreshed = await client.refreshTokenGrant(rp.config, tokens.refresh_token!);
+    expect(refreshed.claims()?.sub).toBe(rp.user.id);
+    const replay = await thrown(() => client.refreshTokenGrant(rp.config, tokens.refresh_token!));
+    expect(replay).toBeInstanceOf(client.ResponseBodyError);
+    expect(replay.error).toBe("invalid_grant");
+  });
+
+  it("Config: discovery has the required fields, the issuer is its URL, the keys verify", async () => {
+    const rp = await relyingParty();
+    const metadata = rp.config.serverMetadata();
+    expect(metadata.issuer).toBe(issuer);
+    expect(metadata.response_types_supported).toContain("code");
+    expect(metadata.subject_types_supported).toContain("public");
+    expect(metadata.id_token_signing_alg_values_supported?.length).toBeGreaterThan(0);
+    expect(metadata.scopes_supported).toContain("openid");
+    for (const endpoint of ["authorization_endpoint", "token_endpoint", "userinfo_endpoint", "jwks_uri"] as const) {
+      expect(new URL(metadata[endpoint]!).href.startsWith(`${issuer}/`), endpoint).toBe(true);
+    }
+    const jwks = await (await fetch(metadata.jwks_uri!)).json();
+    expect(jwks.keys.length).toBeGreaterThan(0);
+    for (const key of jwks.keys) {
+      expect(key.d, "no private part published").toBeUndefined();
+      expect(metadata.id_token_signing_alg_values_supported).toContain(key.alg);
+      await importJWK(key, key.alg);
+    }
+  });
+
+  it("Basic: iss in the authorization response (RFC 9207), and the RP refuses a missing or wrong one", async () => {
+    const rp = await relyingParty();
+    expect(rp.config.serverMetadata().authorization_response_iss_parameter_supported).toBe(true);
+    const request = await authorizationRequest(rp.config);
+    const callback = await signInAndConsent(rp.browser, request.url);
+    expect(callback.searchParams.get("iss")).toBe(issuer);
+    const checks = { pkceCodeVerifier: request.verifier, expectedState: request.state, expectedNonce: request.nonce };
+    for (const iss of [null, "https://other.example"]) {
+      const forged = new URL(callback);
+      if (iss === null) forged.searchParams.delete("iss");
+      else forged.searchParams.set("iss", iss);
+      const refusal = await thrown(() => client.authorizationCodeGrant(rp.config, forged, checks));
+      expect(refusal.code).toBe("OAUTH_INVALID_RESPONSE");
+      expect(refusal.cause.message).toMatch(/"iss"/);
+    }
+    // The genuine response still redeems (the forged ones never reached the token endpoint).
+    const tokens = await client.authorizationCodeGrant(rp.config, callback, checks);
+    expect(tokens.claims()?.nonce).toBe(request.nonce);
+  });
+
+  it("Basic: the RP refuses an ID token whose nonce is not the one it sent", async () => {
+    const rp = await relyingParty();
+    const request = await authorizationRequest(rp.config);
+    const callback = await signInAndConsent(rp.browser, request.url);
+    const refusal = await thrown(() =>
+      client.authorizationCodeGrant(rp.config, callback, {
+        pkceCodeVerifier: request.verifier,
+        expectedState: request.state,
+        expectedNonce: client.randomNonce(),
+      }),
+    );
+    expect(refusal.code).toBe("OAUTH_JWT_CLAIM_COMPARISON_FAILED");
+    expect(refusal.cause.cause.claim).toBe("nonce");
+  });
+
+  it("Basic: a code used twice is refused with invalid_grant", async () => {
+    const rp = await relyingParty();
+    const { request, callback } = await tokensFor(rp);
+    const again = await thrown(() =>
+      client.authorizationCodeGrant(rp.config, callback, {
+        pkceCodeVerifier: request.verifier,
+        expectedState: request.state,
+        expectedNonce: request.nonce,
+      }),
+    );
+    expect(again).toBeInstanceOf(client.ResponseBodyError);
+    expect(again.error).toBe("invalid_grant");
+  });
+
+  it("Basic: a redirect_uri not registered is answered here, never redirected to", async () => {
+    const rp = await relyingParty();
+    const request = await authorizationRequest(rp.config, { redirect_uri: "https://rp.example/other" });
+    const res = await rp.browser.get(request.url.href);
+    const location = new URL(res.headers.get("location")!);
+    expect(`${location.origin}${location.pathname}`).toBe(`${issuer}/error`);
+    expect(location.href).not.toContain("rp.example");
+  });
+
+  it("Basic: prompt=none without a session answers login_required to the client", async () => {
+    const rp = await relyingParty();
+    const request = await authorizationRequest(rp.config, { prompt: "none" });
+    const res = await server.browser().get(request.url.href);
+    const callback = new URL(res.headers.get("location")!);
+    expect(`${callback.origin}${callback.pathname}`).toBe(REDIRECT);
+    const refusal = await thrown(() =>
+      client.authorizationCodeGrant(rp.config, callback, {
+        pkceCodeVerifier: request.verifier,
+        expectedState: request.state,
+        expectedNonce: request.nonce,
+      }),
+    );
+    expect(refusal).toBeInstanceOf(client.AuthorizationResponseError);
+    expect(refusal.error).toBe("login_required");
+  });
+
+  it("Basic: max_age=0 sends a signed-in user to sign in again; prompt=login does too", async () => {
+    const rp = await relyingParty();
+    server.clock.advance(1);
+    for (const extra of [{ max_age: "0" }, { prompt: "login" }]) {
+      const request = await authorizationRequest(rp.config, extra);
+      const res = await rp.browser.get(request.url.href);
+      const location = new URL(res.headers.get("location")!);
+      expect(`${location.origin}${location.pathname}`, JSON.stringify(extra)).toBe(`${server.origin}/sign-in`);
+    }
+  });
+
+  it("Form Post: response_mode=form_post is refused to the client (not supported)", async () => {
+    const rp = await relyingParty();
+    const request = await authorizationRequest(rp.config, { response_mode: "form_post" });
+    const res = await rp.browser.get(request.url.href);
+    const callback = new URL(res.headers.get("location")!);
+    expect(`${callback.origin}${callback.pathname}`).toBe(REDIRECT);
+    expect(callback.searchParams.get("error")).toBe("invalid_request");
+  });
+
+  it("RP-initiated logout: the end-session URL the RP builds signs the user out and returns with state", async () => {
+    const rp = await relyingParty();
+    const { tokens } = await tokensFor(rp);
+    const url = client.buildEndSessionUrl(rp.config, {
+      id_token_hint: tokens.id_token!,
+      post_logout_redirect_uri: BYE,
+      state: "logout-state",
+    });
+    expect(url.href.startsWith(`${issuer}/oauth2/end-session?`)).toBe(true);
+    expect((await rp.browser.get("/get-session")).body).not.toBeNull();
+    const res = await rp.browser.get(url.href);
+    expect(res.headers.get("location")).toBe(`${BYE}?state=logout-state`);
+    expect((await rp.browser.get("/get-session")).body).toBeNull();
+  });
+});
