@@ -224,7 +224,7 @@ describe("OAuth 2.1 and OpenID provider, with openid-client as the relying party
   it("Basic: max_age=0 sends a signed-in user to sign in again; prompt=login does too", async () => {
     const rp = await relyingParty();
     server.clock.advance(1);
-    for (const extra of [{ max_age: "0" }, { prompt: "login" }]) {
+    for (const extra of [{ max_age: "0" }, { prompt: "login" }] as Record<string, string>[]) {
       const request = await authorizationRequest(rp.config, extra);
       const res = await rp.browser.get(request.url.href);
       const location = new URL(res.headers.get("location")!);
