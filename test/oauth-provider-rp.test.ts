@@ -195,6 +195,53 @@ describe("OAuth 2.1 and OpenID provider, with openid-client as the relying party
     expect(again.error).toBe("invalid_grant");
   });
 
+  it("Basic: state comes back unchanged, and the RP refuses a response with another state", async () => {
+    const rp = await relyingParty();
+    const request = await authorizationRequest(rp.config);
+    const callback = await signInAndConsent(rp.browser, request.url);
+    expect(callback.searchParams.get("state")).toBe(request.state);
+    const refusal = await thrown(() =>
+      client.authorizationCodeGrant(rp.config, callback, {
+        pkceCodeVerifier: request.verifier,
+        expectedState: client.randomState(),
+        expectedNonce: request.nonce,
+      }),
+    );
+    expect(refusal.code).toBe("OAUTH_INVALID_RESPONSE");
+    expect(refusal.cause.message).toMatch(/"state"/);
+  });
+
+  it("Basic: client_secret_post, scope openid alone (no profile claims, no refresh token), unknown parameters ignored", async () => {
+    const { browser, user } = await signUp(server);
+    const res = await browser.post("/oauth2/create-client", {
+      client_name: "openid-client RP, secret in the body",
+      redirect_uris: [REDIRECT],
+      grant_types: ["authorization_code", "refresh_token"],
+      token_endpoint_auth_method: "client_secret_post",
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const config = await client.discovery(
+      new URL(issuer),
+      res.body.client_id,
+      undefined,
+      client.ClientSecretPost(res.body.client_secret),
+      { execute: [client.allowInsecureRequests] },
+    );
+    const request = await authorizationRequest(config, { scope: "openid", not_understood: "ignored" });
+    const tokens = await client.authorizationCodeGrant(config, await signInAndConsent(browser, request.url), {
+      pkceCodeVerifier: request.verifier,
+      expectedState: request.state,
+      expectedNonce: request.nonce,
+      idTokenExpected: true,
+    });
+    expect(tokens.refresh_token).toBeUndefined();
+    expect(tokens.claims()?.sub).toBe(user.id);
+    expect(tokens.claims()?.email).toBeUndefined();
+    const info = await client.fetchUserInfo(config, tokens.access_token, user.id);
+    expect(info.email).toBeUndefined();
+    expect(info.name).toBeUndefined();
+  });
+
   it("Basic: a redirect_uri not registered is answered here, never redirected to", async () => {
     const rp = await relyingParty();
     const request = await authorizationRequest(rp.config, { redirect_uri: "https://rp.example/other" });
