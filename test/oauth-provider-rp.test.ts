@@ -279,6 +279,26 @@ describe("OAuth 2.1 and OpenID provider, with openid-client as the relying party
     }
   });
 
+  it("Basic/Config: request objects are refused with the OpenID errors, and discovery says so", async () => {
+    const rp = await relyingParty();
+    const metadata = rp.config.serverMetadata();
+    // Discovery 1.0 section 3: request_uri_parameter_supported defaults to true when omitted.
+    expect(metadata.request_uri_parameter_supported).toBe(false);
+    expect(metadata.request_parameter_supported ?? false).toBe(false);
+    for (const [param, error] of [
+      ["request", "request_not_supported"],
+      ["request_uri", "request_uri_not_supported"],
+    ] as const) {
+      // Beside the plain parameters (openid-client's builder then adds no response_type of its own).
+      const { url } = await authorizationRequest(rp.config);
+      url.searchParams.set(param, "https://rp.example/request.jwt");
+      const res = await rp.browser.get(url.href);
+      const callback = new URL(res.headers.get("location")!);
+      expect(`${callback.origin}${callback.pathname}`, param).toBe(REDIRECT);
+      expect(callback.searchParams.get("error"), param).toBe(error);
+    }
+  });
+
   it("Form Post: response_mode=form_post is refused to the client (not supported)", async () => {
     const rp = await relyingParty();
     const request = await authorizationRequest(rp.config, { response_mode: "form_post" });

@@ -91,6 +91,11 @@ function checkRequest(ctx: AuthContext, params: URLSearchParams, client: OAuthCl
   if (get("response_type") !== "code") {
     throw new Refusal("unsupported_response_type", "Only response_type=code is supported");
   }
+  // OpenID Connect Core 6: a request object ignored would let its parameters differ silently.
+  if (get("request") !== undefined) throw new Refusal("request_not_supported", "Request objects are not supported");
+  if (get("request_uri") !== undefined) {
+    throw new Refusal("request_uri_not_supported", "request_uri is not supported");
+  }
   if (get("response_mode") !== undefined && get("response_mode") !== "query") {
     throw new Refusal("invalid_request", "Only response_mode=query is supported");
   }

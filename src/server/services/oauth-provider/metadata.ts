@@ -44,6 +44,9 @@ export function serverMetadata(ctx: AuthContext): Record<string, unknown> & {
     scopes_supported: scopes,
     response_types_supported: ["code"],
     response_modes_supported: ["query"],
+    // Discovery 1.0 section 3 defaults request_uri_parameter_supported to true: say no request objects.
+    request_parameter_supported: false,
+    request_uri_parameter_supported: false,
     device_authorization_endpoint: apiURL(ctx, "/device/code"),
     grant_types_supported: [
       "authorization_code",
