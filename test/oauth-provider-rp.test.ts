@@ -268,6 +268,22 @@ describe("OAuth 2.1 and OpenID provider, with openid-client as the relying party
     expect(refusal.error).toBe("login_required");
   });
 
+  it("Basic: prompt=none with a session, consent given and id_token_hint: a code, no page", async () => {
+    const rp = await relyingParty();
+    const first = await tokensFor(rp);
+    const request = await authorizationRequest(rp.config, { prompt: "none", id_token_hint: first.tokens.id_token! });
+    const res = await rp.browser.get(request.url.href);
+    const callback = new URL(res.headers.get("location")!);
+    expect(`${callback.origin}${callback.pathname}`).toBe(REDIRECT);
+    const tokens = await client.authorizationCodeGrant(rp.config, callback, {
+      pkceCodeVerifier: request.verifier,
+      expectedState: request.state,
+      expectedNonce: request.nonce,
+      idTokenExpected: true,
+    });
+    expect(tokens.claims()?.sub).toBe(first.tokens.claims()?.sub);
+  });
+
   it("Basic: max_age=0 sends a signed-in user to sign in again; prompt=login does too", async () => {
     const rp = await relyingParty();
     server.clock.advance(1);
