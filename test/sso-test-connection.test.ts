@@ -16,7 +16,7 @@ let oidc: TestOidcProvider;
 let dns: TestDnsServer;
 let server: TestServer;
 const txt: Record<string, string[]> = {};
-const PROVIDER_IDS = ["tested", "refusing", "linked-test"];
+const PROVIDER_IDS = ["tested", "refusing", "declined", "linked-test"];
 
 beforeAll(async () => {
   [oidc, dns] = await Promise.all([startOidcProvider(), startDnsServer()]);
@@ -127,7 +127,7 @@ describe("an owner tests a connection", () => {
     const outsider = oidc.addUser({ email: "someone@elsewhere.test" });
     const before = await counts();
 
-    const { result } = await runTest(org.owner.browser, "/sso", "refusing", outsider.sub);
+    const { result, testId } = await runTest(org.owner.browser, "/sso", "refusing", outsider.sub);
 
     expect(result.status).toBe(200);
     expect(result.body).toMatchObject({
@@ -137,6 +137,26 @@ describe("an owner tests a connection", () => {
       refusal: "email_domain_not_verified",
     });
     expect(await counts()).toEqual(before);
+    // Kept 10 minutes, then gone.
+    server.clock.advance(601);
+    const expired = await org.owner.browser.get(`/sso/test-sign-in/result?testId=${testId}`);
+    expect(expired.status).toBe(404);
+    expect(expired.body.code).toBe("SSO_TEST_NOT_FOUND");
+  });
+});
+
+describe("the provider refuses a test", () => {
+  it("shows the provider's error code as the result", async () => {
+    const org = await createOrganization(server);
+    expect((await org.owner.browser.post("/sso/register", connection("declined", "declined.test"))).status).toBe(200);
+    const start = await org.owner.browser.post("/sso/test-sign-in", { providerId: "declined" });
+    expect(start.status).toBe(200);
+    const answered = await oidc.authorize(start.body.url, oidc.addUser().sub, { deny: true });
+    if (answered.kind !== "redirect") throw new Error("expected a redirect from the provider");
+    const landing = locationOf(await org.owner.browser.get(answered.location));
+    const result = await org.owner.browser.get(`/sso/test-sign-in/result?testId=${landing.searchParams.get("testId")}`);
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+    expect(result.body).toMatchObject({ providerId: "declined", claims: null, email: null, refusal: "access_denied" });
   });
 });
 

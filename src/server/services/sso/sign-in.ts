@@ -299,7 +299,7 @@ function sameRoles(a: string, b: string): boolean {
  */
 export async function completeSSOCallback(ctx: AuthContext, input: CallbackInput): Promise<CallbackOutcome> {
   const opened = await openCallback(ctx, input);
-  if ("outcome" in opened) return opened.outcome;
+  if ("outcome" in opened) return (await recordProviderRefusal(ctx, input, opened.refused)) ?? opened.outcome;
   const { state, fail } = opened;
   // The state names the connection it was started for: another connection's callback cannot finish it.
   if (state.providerId !== `${SSO_STATE_PREFIX}${input.providerId}`) return fail("oauth_provider_not_found");
@@ -316,6 +316,20 @@ export async function completeSSOCallback(ctx: AuthContext, input: CallbackInput
   if ("failure" in answer) return fail(answer.failure);
   const { claims, profile, tokens } = answer;
   return finishSSOSignIn(ctx, provider, { profile, claims, tokens }, state, input, fail);
+}
+
+/** A test sign-in the provider refused: recorded as its result, the provider's code its refusal. */
+async function recordProviderRefusal(
+  ctx: AuthContext,
+  input: CallbackInput,
+  refused: { state: OAuthStateData; code: string } | undefined,
+): Promise<CallbackOutcome | null> {
+  const test = refused?.state.test;
+  if (!refused || !test || refused.state.providerId !== `${SSO_STATE_PREFIX}${input.providerId}`) return null;
+  const provider = await findSsoProvider(ctx.db, input.providerId);
+  if (!provider) return null;
+  const nothing = { claims: null, email: null, name: null, role: null };
+  return recordSSOTestResult(ctx, provider, test, { ...nothing, refusal: refused.code });
 }
 
 type SSOClient = NonNullable<ReturnType<typeof ssoClient>>;
