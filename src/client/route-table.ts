@@ -667,6 +667,14 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["POST"],
     refreshes: [],
   },
+  "/setup/sso/test-sign-in": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/setup/sso/test-sign-in/result": {
+    methods: ["GET"],
+    refreshes: [],
+  },
   "/setup/sso/update-provider": {
     methods: ["POST"],
     refreshes: [],
@@ -753,6 +761,14 @@ export const ROUTES: Readonly<Record<string, Route>> = {
   },
   "/sso/test-connection": {
     methods: ["POST"],
+    refreshes: [],
+  },
+  "/sso/test-sign-in": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/sso/test-sign-in/result": {
+    methods: ["GET"],
     refreshes: [],
   },
   "/sso/update-provider": {

@@ -55,6 +55,7 @@ export const AUDIT_ACTIONS = [
   "organization.sso_connection_updated",
   "organization.sso_connection_deleted",
   "organization.sso_domain_verified",
+  "organization.sso_connection_tested",
   "organization.scim_token_generated",
   "organization.scim_connection_updated",
   "organization.scim_connection_deleted",

@@ -272,3 +272,23 @@ export const samlResponseBody = z.object({
     .max(512 * 1024),
   RelayState: z.string().max(2000).optional(),
 });
+
+/** A test sign-in's result, read by whoever started it (docs/sso.md, "Test a connection"). */
+export const ssoTestIdQuery = z.object({ testId: z.string().min(1).max(64) });
+
+export const ssoTestResultReply = z.object({
+  testId: z.string(),
+  providerId: z.string(),
+  /** What the provider sent (ID token and user info claims), or null when its answer was unreadable. */
+  claims: z.record(z.string(), z.unknown()).nullable(),
+  email: z.string().nullable(),
+  name: z.string().nullable(),
+  /** The role the connection's mapping gives this answer (never the owner role). */
+  role: z.string().nullable(),
+  /** Whether the email's domain is verified for this connection (a real sign-in needs it). */
+  domainVerified: z.boolean(),
+  /** The `error=` code a real sign-in with this answer would be refused with; null when it would pass. */
+  refusal: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type SSOTestResult = z.infer<typeof ssoTestResultReply>;

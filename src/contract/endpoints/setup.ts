@@ -9,7 +9,7 @@ import * as scim from "../scim.js";
 import * as setup from "../setup-links.js";
 import * as sso from "../sso.js";
 import { endpoint } from "./define.js";
-import { successReply } from "./replies.js";
+import { redirectReply, successReply } from "./replies.js";
 
 /**
  * Owners hand out links; an owner's act of trust, so a recent sign-in and never an impersonator's.
@@ -134,6 +134,24 @@ export const setupLinkEndpoints = {
     body: sso.ssoProviderIdBody,
     reply: sso.testConnectionReply,
     errors: PROVIDER_ERRORS,
+    policy: { feature: "sso", setupLink: ["sso"] },
+  }),
+  setupStartSSOTestSignIn: endpoint({
+    method: "POST",
+    path: "/setup/sso/test-sign-in",
+    summary: "Start a test sign-in through a connection of the link's organization; signs nobody in",
+    body: sso.ssoProviderIdBody,
+    reply: redirectReply,
+    errors: [...PROVIDER_ERRORS, "PROVIDER_NOT_CONFIGURED", "PROVIDER_UNAVAILABLE"],
+    policy: { feature: "sso", setupLink: ["sso"] },
+  }),
+  setupGetSSOTestResult: endpoint({
+    method: "GET",
+    path: "/setup/sso/test-sign-in/result",
+    summary: "A test sign-in's result, to the setup link that started it",
+    query: sso.ssoTestIdQuery,
+    reply: sso.ssoTestResultReply,
+    errors: [...LINK_ERRORS, "SSO_TEST_NOT_FOUND"],
     policy: { feature: "sso", setupLink: ["sso"] },
   }),
   setupRequestDomainVerification: endpoint({

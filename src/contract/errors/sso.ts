@@ -13,6 +13,7 @@ export const ssoErrors = defineErrors({
     status: 403,
   },
   NO_PENDING_CONNECTION_CHANGE: { message: "This connection has no change waiting to be confirmed", status: 404 },
+  SSO_TEST_NOT_FOUND: { message: "No test sign-in result found (it is kept 10 minutes)", status: 404 },
   SSO_IDENTIFIER_REQUIRED: {
     message: "Give an email, domain, organizationSlug or providerId",
     status: 400,

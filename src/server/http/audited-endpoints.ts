@@ -112,6 +112,7 @@ const declarations: [Endpoint, AuditDeclaration][] = [
   [sso.cancelSSOProviderChange, { action: "organization.sso_connection_updated" }],
   [sso.deleteSSOProvider, { action: "organization.sso_connection_deleted" }],
   [sso.verifyDomain, { action: "organization.sso_domain_verified" }],
+  [sso.startSSOTestSignIn, { action: "organization.sso_connection_tested" }],
   [sso.callbackSSO, signIn("sso", true)],
   [sso.callbackSSOSAML, signIn("sso", true)],
   [sso.acsEndpoint, signIn("sso", true)],
@@ -133,6 +134,7 @@ const declarations: [Endpoint, AuditDeclaration][] = [
   // What a link's holder does is audited as the owners' own calls are, its actor the link.
   [setup.setupRegisterSSOProvider, { action: "organization.sso_connection_created" }],
   [setup.setupUpdateSSOProvider, { action: "organization.sso_connection_updated" }],
+  [setup.setupStartSSOTestSignIn, { action: "organization.sso_connection_tested" }],
   [setup.setupVerifyDomain, { action: "organization.sso_domain_verified" }],
   [setup.setupGenerateSCIMToken, { action: "organization.scim_token_generated" }],
   [setup.setupCreateAuditStream, { action: "organization.webhook_created" }],

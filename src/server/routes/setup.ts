@@ -1,5 +1,6 @@
 import { setupLinkEndpoints as setup } from "../../contract/endpoints/index.js";
 import { apiURL } from "../context.js";
+import { writeSignedCookie } from "../http/cookies.js";
 import type { Route } from "../http/route.js";
 import { auditAsSetupLink, expireSetupLinkCookie, writeSetupLinkCookie } from "../http/setup-link.js";
 import { createWebhook, listLinkWebhooks, testLinkWebhook } from "../services/organization-webhooks.js";
@@ -11,6 +12,7 @@ import {
   revokeSetupLink,
   setupLinkGrant,
 } from "../services/setup-links.js";
+import { STATE_COOKIE_MAX_AGE } from "../services/social/state.js";
 import {
   listOrganizationProviders,
   registerProvider,
@@ -18,6 +20,7 @@ import {
   updateProvider,
 } from "../services/sso/connections.js";
 import { requestDomainVerification, verifyDomains } from "../services/sso/domains.js";
+import { readSSOTestResult, startSSOTestSignIn } from "../services/sso/test-sign-in.js";
 
 /**
  * Setup links (docs/sso.md, "Let the customer set it up"): owners' routes to hand them out, and the
@@ -58,6 +61,14 @@ export function setupLinkRoutes(route: Route): void {
   route(setup.setupUpdateSSOProvider, (c, { body, link }) => updateProvider(c.get("auth"), link, body));
 
   route(setup.setupTestSSOConnection, (c, { body, link }) => testConnection(c.get("auth"), link, body.providerId));
+
+  route(setup.setupStartSSOTestSignIn, async (c, { body, link }) => {
+    const { url, state } = await startSSOTestSignIn(c.get("auth"), link, body.providerId);
+    writeSignedCookie(c, "state", state, STATE_COOKIE_MAX_AGE);
+    return { url, redirect: true };
+  });
+
+  route(setup.setupGetSSOTestResult, (c, { query, link }) => readSSOTestResult(c.get("auth"), link, query.testId));
 
   route(setup.setupRequestDomainVerification, (c, { body, link }) =>
     requestDomainVerification(c.get("auth"), link, body.providerId),

@@ -24,6 +24,7 @@ import { requestDomainVerification, verifyDomains } from "../services/sso/domain
 import { spMetadataOf } from "../services/sso/saml.js";
 import { completeSAMLResponse } from "../services/sso/saml-sign-in.js";
 import { completeSSOCallback, startSSOSignIn } from "../services/sso/sign-in.js";
+import { readSSOTestResult, startSSOTestSignIn } from "../services/sso/test-sign-in.js";
 import { answerOAuthCallback, answerSignInOutcome } from "./oauth-callback.js";
 
 export function ssoRoutes(route: Route): void {
@@ -63,6 +64,16 @@ export function ssoRoutes(route: Route): void {
 
   route(ssoEndpoints.testSSOConnection, (c, { body, caller }) =>
     testConnection(c.get("auth"), caller.user.id, body.providerId),
+  );
+
+  route(ssoEndpoints.startSSOTestSignIn, async (c, { body, caller }) => {
+    const { url, state } = await startSSOTestSignIn(c.get("auth"), caller.user.id, body.providerId);
+    writeSignedCookie(c, "state", state, STATE_COOKIE_MAX_AGE);
+    return { url, redirect: true };
+  });
+
+  route(ssoEndpoints.getSSOTestResult, (c, { query, caller }) =>
+    readSSOTestResult(c.get("auth"), caller.user.id, query.testId),
   );
 
   route(ssoEndpoints.signInSSO, async (c, { body }) => {

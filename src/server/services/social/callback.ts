@@ -120,7 +120,10 @@ export type CallbackFail = (code: string, description?: string) => CallbackOutco
 export async function openCallback(
   ctx: AuthContext,
   input: CallbackInput,
-): Promise<{ state: OAuthStateData; fail: CallbackFail } | { outcome: CallbackOutcome }> {
+): Promise<
+  | { state: OAuthStateData; fail: CallbackFail }
+  | { outcome: CallbackOutcome; refused?: { state: OAuthStateData; code: string } }
+> {
   const { params } = input;
   let errorURL = defaultErrorURL(ctx);
   const fail: CallbackFail = (code, description) => ({
@@ -131,7 +134,9 @@ export async function openCallback(
   if (!state) return { outcome: fail("state_not_found") };
   if (state.errorURL) errorURL = state.errorURL;
   if (params.error) {
-    return { outcome: fail(params.error.replace(/[^A-Za-z0-9_.-]/g, "_"), params.error_description) };
+    const code = params.error.replace(/[^A-Za-z0-9_.-]/g, "_");
+    // The provider refused (the user declined, the app is not assigned): a test sign-in shows it.
+    return { outcome: fail(code, params.error_description), refused: { state, code } };
   }
   return { state, fail };
 }

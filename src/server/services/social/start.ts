@@ -17,6 +17,7 @@ export interface StartInput {
   loginHint?: string;
   additionalParams?: Record<string, string>;
   link?: OAuthStateData["link"];
+  test?: OAuthStateData["test"];
 }
 
 /**
@@ -38,6 +39,7 @@ export async function startAuthorization(
       ...(input.newUserCallbackURL ? { newUserURL: input.newUserCallbackURL } : {}),
       scopes,
       ...(input.link ? { link: input.link } : {}),
+      ...(input.test ? { test: input.test } : {}),
     },
     { openid: provider.preset.openid },
   );

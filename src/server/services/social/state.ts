@@ -23,6 +23,14 @@ export interface OAuthStateData {
   link?: { userId: string; email: string };
   /** A SAML sign-in: the AuthnRequest the response must answer (InResponseTo) and when it was made. */
   saml?: { id: string; issuedAt: string };
+  /** A test sign-in (services/sso/test-sign-in.ts): its result's id and who may read it; nobody signs in. */
+  test?: { id: string; requester: SSOTestRequester };
+}
+
+/** Who started a test sign-in: an owner (user id) or a setup link (link id). */
+export interface SSOTestRequester {
+  type: "user" | "setup-link";
+  id: string;
 }
 
 const identifierOf = (state: string) => `auth-state:${sha256Base64Url(state)}`;

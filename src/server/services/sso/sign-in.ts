@@ -25,12 +25,13 @@ import { insertMemberUnderLimit } from "../members.js";
 import { createSession, TwoFactorRequired } from "../sessions.js";
 import { type CallbackInput, type CallbackOutcome, describe, openCallback, redeemCode } from "../social/callback.js";
 import { startAuthorization } from "../social/start.js";
-import { createOAuthState } from "../social/state.js";
+import { createOAuthState, type OAuthStateData } from "../social/state.js";
 import { mergeScopes, sealTokens } from "../social/tokens.js";
 import { redirectURIOf } from "./connections.js";
 import { needsProof } from "./domains.js";
 import { type ClaimMapping, SSO_STATE_PREFIX, ssoClient } from "./oidc-client.js";
 import { newSamlRequestId, readSamlSettings, samlAuthorizeURL } from "./saml.js";
+import { recordSSOTestResult } from "./test-sign-in.js";
 
 function domainOf(email: string): string {
   return email.slice(email.lastIndexOf("@") + 1).toLowerCase();
@@ -297,22 +298,62 @@ function sameRoles(a: string, b: string): boolean {
  * `error=<code>`; only a bug escapes (the route turns it into error=internal_server_error).
  */
 export async function completeSSOCallback(ctx: AuthContext, input: CallbackInput): Promise<CallbackOutcome> {
-  const { params } = input;
   const opened = await openCallback(ctx, input);
-  if ("outcome" in opened) return opened.outcome;
+  if ("outcome" in opened) return (await recordProviderRefusal(ctx, input, opened.refused)) ?? opened.outcome;
   const { state, fail } = opened;
   // The state names the connection it was started for: another connection's callback cannot finish it.
   if (state.providerId !== `${SSO_STATE_PREFIX}${input.providerId}`) return fail("oauth_provider_not_found");
   const provider = await findSsoProvider(ctx.db, input.providerId);
   const client = provider ? ssoClient(ctx, provider, redirectURIOf(ctx, provider.providerId)) : null;
   if (!provider || !client) return fail("oauth_provider_not_found");
-  if (!params.code) return fail("no_code");
+  if (!input.params.code) return fail("no_code");
+  if (state.test) return completeSSOTest(ctx, provider, client, input, state, state.test);
   if (!state.callbackURL || !isSafeRedirectTarget(state.callbackURL, ctx.isTrustedOrigin)) {
     return fail("no_callback_url");
   }
 
-  const redeemed = await redeemCode(ctx, client, params, state);
-  if ("failure" in redeemed) return fail(redeemed.failure);
+  const answer = await readAnswer(ctx, provider, client, input, state);
+  if ("failure" in answer) return fail(answer.failure);
+  const { claims, profile, tokens } = answer;
+  return finishSSOSignIn(ctx, provider, { profile, claims, tokens }, state, input, fail);
+}
+
+/** A test sign-in the provider refused: recorded as its result, the provider's code its refusal. */
+async function recordProviderRefusal(
+  ctx: AuthContext,
+  input: CallbackInput,
+  refused: { state: OAuthStateData; code: string } | undefined,
+): Promise<CallbackOutcome | null> {
+  const test = refused?.state.test;
+  if (!refused || !test || refused.state.providerId !== `${SSO_STATE_PREFIX}${input.providerId}`) return null;
+  const provider = await findSsoProvider(ctx.db, input.providerId);
+  if (!provider) return null;
+  const nothing = { claims: null, email: null, name: null, role: null };
+  return recordSSOTestResult(ctx, provider, test, { ...nothing, refusal: refused.code });
+}
+
+type SSOClient = NonNullable<ReturnType<typeof ssoClient>>;
+
+/**
+ * The provider's answer to a callback: the code redeemed, the claims read, the email mapped and in a
+ * verified domain. A refusal is its `error=` code, with what was read before it (a test shows it).
+ */
+async function readAnswer(
+  ctx: AuthContext,
+  provider: SsoProviderRecord,
+  client: SSOClient,
+  input: CallbackInput,
+  state: OAuthStateData,
+): Promise<
+  | {
+      claims: Claims;
+      profile: { id: string; email: string; name: string; image: string | null };
+      tokens: ProviderTokens;
+    }
+  | { failure: string; claims?: Claims; email?: string; name?: string }
+> {
+  const redeemed = await redeemCode(ctx, client, input.params, state);
+  if ("failure" in redeemed) return { failure: redeemed.failure };
   const { tokens: exchanged, idTokenClaims } = redeemed.exchange;
   let claims: Claims | null;
   try {
@@ -322,15 +363,49 @@ export async function completeSSOCallback(ctx: AuthContext, input: CallbackInput
     claims = null;
   }
   const profile = claims ? client.mapProfile(claims) : null;
-  if (!claims || !profile) return fail("unable_to_get_user_info");
+  if (!claims || !profile) return { failure: "unable_to_get_user_info", ...(claims ? { claims } : {}) };
   const email = profile.email?.trim().toLowerCase();
-  if (!email?.includes("@")) return fail("email_not_found");
+  if (!email?.includes("@")) return { failure: "email_not_found", claims, name: profile.name };
   // The organization speaks only for the domains it proved.
   const domain = domainOf(email);
-  if (!provider.domains.some((d) => d.verified && d.domain === domain)) return fail("email_domain_not_verified");
-
+  if (!provider.domains.some((d) => d.verified && d.domain === domain)) {
+    return { failure: "email_domain_not_verified", claims, email, name: profile.name };
+  }
   const tokens = { ...exchanged, scopes: exchanged.scopes.length ? exchanged.scopes : state.scopes };
-  return finishSSOSignIn(ctx, provider, { profile: { ...profile, email }, claims, tokens }, state, input, fail);
+  return { claims, profile: { ...profile, email }, tokens };
+}
+
+/**
+ * A test sign-in's callback: the answer read as a sign-in reads it, then recorded with the role the
+ * mapping gives and the refusal a sign-in would meet; nobody is signed in, linked or added.
+ */
+async function completeSSOTest(
+  ctx: AuthContext,
+  provider: SsoProviderRecord,
+  client: SSOClient,
+  input: CallbackInput,
+  state: OAuthStateData,
+  test: NonNullable<OAuthStateData["test"]>,
+): Promise<CallbackOutcome> {
+  const answer = await readAnswer(ctx, provider, client, input, state);
+  if ("failure" in answer) {
+    const claims = answer.claims ?? null;
+    return recordSSOTestResult(ctx, provider, test, {
+      claims,
+      email: answer.email ?? null,
+      name: answer.name ?? null,
+      role: claims ? roleFromClaims(ctx, provider, claims) : null,
+      refusal: answer.failure,
+    });
+  }
+  const { claims, profile } = answer;
+  return recordSSOTestResult(ctx, provider, test, {
+    claims,
+    email: profile.email,
+    name: profile.name,
+    role: roleFromClaims(ctx, provider, claims),
+    refusal: null,
+  });
 }
 
 /**
