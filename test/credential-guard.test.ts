@@ -53,6 +53,9 @@ const IMPERSONATION_MAY = new Set([
   "GET /sso/get-provider",
   // Testing a connection reads it and its issuer's discovery (through the issuer guard); it saves nothing.
   "POST /sso/test-connection",
+  // A test sign-in writes no account, link, membership or session; its result is its starter's to read.
+  "POST /sso/test-sign-in",
+  "GET /sso/test-sign-in/result",
   // Reading the account's sign-ins and devices (as /list-sessions) changes nothing.
   "GET /security-activity",
   // Reading and revoking API keys adds no credential (creating and updating one refuse it themselves).
