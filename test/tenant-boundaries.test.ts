@@ -33,6 +33,7 @@ beforeAll(async () => {
       audit: { enabled: true },
       jwt: { enabled: true },
       apiKey: { enabled: true },
+      oauthProvider: { enabled: true },
     },
     extra: { mail: { smtpUrl: capture.url } },
   });
@@ -514,5 +515,47 @@ describe("credentials that are not people, on an account whose address was never
     const reset = await server.browser().post("/reset-password", { newPassword: "the owner's own password", token });
     expect(reset.status).toBe(200);
     expect((await verify()).valid).toBe(false);
+  });
+});
+
+describe("deprovisioning ends what the person gave the organization's clients (issue 52)", () => {
+  it("revokes the grants a person gave when the directory takes them out of their last organization", async () => {
+    const org = await createOrganization(server);
+    const created = await org.owner.browser.post("/oauth2/create-client", {
+      client_name: "Acme portal",
+      redirect_uris: ["https://portal.example/cb"],
+      organizationId: org.organizationId,
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const token = await scimToken(org.owner.browser, org.organizationId, "grants-dir");
+    const person = await scim(token, "POST", "/Users", scimUser("grantor@grants.test"));
+    const userId = person.body.id as string;
+    const now = server.clock.now();
+    await db()
+      .insertInto("oauthGrant")
+      .values({
+        id: `grant-${userId}`,
+        clientId: created.body.client_id,
+        userId,
+        scopes: "openid",
+        resource: null,
+        authTime: now,
+        nonce: null,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + 86_400_000),
+        revokedAt: null,
+      })
+      .execute();
+    const deactivated = await scim(token, "PATCH", `/Users/${userId}`, {
+      schemas: [PATCH_OP],
+      Operations: [{ op: "replace", value: { active: false } }],
+    });
+    expect(deactivated.status).toBe(200);
+    const grant = await db()
+      .selectFrom("oauthGrant")
+      .select("revokedAt")
+      .where("userId", "=", userId)
+      .executeTakeFirst();
+    expect(grant?.revokedAt).not.toBeNull();
   });
 });

@@ -25,6 +25,7 @@ import { auditChange, noteAudit } from "./audit-trail.js";
 import { createUserRow, deleteMemberRow, updateUserRow } from "./hooked-writes.js";
 import { stripUnprovenAccount } from "./mailbox-proof.js";
 import { insertMemberUnderLimit } from "./members.js";
+import { revokeGrantsOnLeaving } from "./oauth-provider/consents.js";
 import { emailNotOwned, emailProvenElsewhere, invalidValue, ScimError, userNotFound } from "./scim-errors.js";
 import { parseUserFilter } from "./scim-filter.js";
 import { PROVISIONED_ROLE, reconcileAllGrants } from "./scim-grants.js";
@@ -72,8 +73,10 @@ async function endMembership(ctx: AuthContext, trx: DB, organizationId: string, 
   await deleteMemberRow(ctx, trx, member);
   await ctx.webhooks.enqueue(trx, "member.removed", member);
   // Before the active organization is cleared, which would hide which sessions acted in it.
-  if ((await countUserMemberships(trx, userId)) === 0) await revokeAllSessions(ctx, trx, userId);
+  const nowhere = (await countUserMemberships(trx, userId)) === 0;
+  if (nowhere) await revokeAllSessions(ctx, trx, userId);
   else await revokeOrganizationSessions(ctx, trx, userId, organizationId);
+  await revokeGrantsOnLeaving(ctx, trx, userId, nowhere ? null : organizationId);
   await clearUserActiveOrganization(trx, userId, organizationId);
   return true;
 }

@@ -225,6 +225,21 @@ export async function revokeGrants(db: DB, ids: string[], now: Date): Promise<nu
   return Number(result.numUpdatedRows);
 }
 
+/** The live grants a user gave: to the organization's own clients, or (null) to any client. */
+export async function liveGrantIdsOfUser(db: DB, userId: string, organizationId: string | null): Promise<string[]> {
+  let query = db
+    .selectFrom("oauthGrant")
+    .select("oauthGrant.id")
+    .where("oauthGrant.userId", "=", userId)
+    .where("oauthGrant.revokedAt", "is", null);
+  if (organizationId !== null) {
+    query = query
+      .innerJoin("oauthClient", "oauthClient.clientId", "oauthGrant.clientId")
+      .where("oauthClient.organizationId", "=", organizationId);
+  }
+  return (await query.execute()).map((row) => row.id);
+}
+
 /** The live grants a user gave a client. */
 export async function liveGrantIds(db: DB, userId: string, clientId: string): Promise<string[]> {
   const rows = await db

@@ -1,8 +1,30 @@
 import type { Session } from "../../../contract/models.js";
 import type { AuthContext } from "../../context.js";
 import { AuthError } from "../../errors.js";
-import { deleteConsent, listConsents, liveGrantIds, revokeGrants } from "../../store/oauth-provider.js";
+import type { DB } from "../../store/database.js";
+import {
+  deleteConsent,
+  listConsents,
+  liveGrantIds,
+  liveGrantIdsOfUser,
+  revokeGrants,
+} from "../../store/oauth-provider.js";
 import { auditChange } from "../audit-trail.js";
+
+/**
+ * A person the directory took out of an organization: the grants they gave the organization's own
+ * clients end with the membership, and every grant once they belong to no organization (as their
+ * sessions do; scim-users.ts). In the deprovisioning's transaction; answers how many ended.
+ */
+export async function revokeGrantsOnLeaving(
+  ctx: AuthContext,
+  trx: DB,
+  userId: string,
+  organizationId: string | null,
+): Promise<number> {
+  if (!ctx.options.oauthProvider.enabled) return 0;
+  return revokeGrants(trx, await liveGrantIdsOfUser(trx, userId, organizationId), ctx.now());
+}
 
 /** The clients a user consented to (their screen of connected apps). */
 export function consentsOf(ctx: AuthContext, session: Session) {
