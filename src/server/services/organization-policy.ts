@@ -28,6 +28,7 @@ import { findUserById } from "../store/users.js";
 import { toDate } from "../store/values.js";
 import { isOwnerRole } from "./access-control.js";
 import { auditEvent } from "./audit-trail.js";
+import { emailDomain } from "./email-domain.js";
 
 /**
  * Organization policy (docs/organization-policy.md): rules an organization's owners set for the
@@ -85,8 +86,6 @@ export interface Standing {
   rules: PolicyRules;
   state: PolicyState;
 }
-
-const emailDomain = (email: string) => email.slice(email.lastIndexOf("@") + 1).toLowerCase();
 
 /** How often, at most, acting in an organization is written down (for idle timeouts). */
 function touchInterval(idleTimeout: number): number {

@@ -22,6 +22,7 @@ import { findUserByEmail, findUserById } from "../store/users.js";
 import { isOwnerRole } from "./access-control.js";
 import { readFieldInput } from "./additional-fields.js";
 import { auditChange, noteAudit } from "./audit-trail.js";
+import { emailDomain } from "./email-domain.js";
 import { createUserRow, deleteMemberRow, updateUserRow } from "./hooked-writes.js";
 import { stripUnprovenAccount } from "./mailbox-proof.js";
 import { insertMemberUnderLimit } from "./members.js";
@@ -125,15 +126,13 @@ function userFieldValues(ctx: AuthContext, body: unknown): Record<string, unknow
   }
 }
 
-const domainOf = (email: string) => email.slice(email.lastIndexOf("@") + 1).toLowerCase();
-
 /**
  * Whether the directory may vouch for the address: only inside a domain its organization proved
  * (docs/scim.md, "Which addresses a directory vouches for"). Elsewhere it creates or moves an account
  * whose mailbox nobody proved.
  */
 function vouchesFor(trx: DB, connection: ScimConnectionRow, email: string): Promise<boolean> {
-  return organizationHoldsDomain(trx, connection.organizationId, domainOf(email));
+  return organizationHoldsDomain(trx, connection.organizationId, emailDomain(email));
 }
 
 /**

@@ -2,6 +2,7 @@ import type { AuthContext } from "../../context.js";
 import { safeEqual } from "../../crypto/digest.js";
 import { findSsoProvider } from "../../store/sso-providers.js";
 import { isSafeRedirectTarget } from "../../trusted-origins.js";
+import { emailDomain } from "../email-domain.js";
 import { type CallbackInput, type CallbackOutcome, defaultErrorURL, withError } from "../social/callback.js";
 import { consumeOAuthState } from "../social/state.js";
 import { SSO_STATE_PREFIX } from "./oidc-client.js";
@@ -19,10 +20,6 @@ export interface SamlPostInput extends Pick<CallbackInput, "currentSession" | "m
    * set one (plain http on a network name) and responses are not bound to a browser.
    */
   flowCookie: string | null | undefined;
-}
-
-function domainOf(email: string): string {
-  return email.slice(email.lastIndexOf("@") + 1).toLowerCase();
 }
 
 /**
@@ -71,7 +68,7 @@ export async function completeSAMLResponse(ctx: AuthContext, input: SamlPostInpu
     const email = profile.email?.trim().toLowerCase();
     if (!email?.includes("@")) return fail("email_not_found");
     // The organization speaks only for the domains it proved.
-    const domain = domainOf(email);
+    const domain = emailDomain(email);
     if (!provider.domains.some((d) => d.verified && d.domain === domain)) return fail("email_domain_not_verified");
     const tokens = {
       accessToken: null,

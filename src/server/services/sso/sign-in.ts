@@ -20,6 +20,7 @@ import { isSafeRedirectTarget } from "../../trusted-origins.js";
 import { isOwnerRole, parseRoles } from "../access-control.js";
 import { retireAnonymousUser } from "../anonymous.js";
 import { auditDirectoryEvent } from "../audit-trail.js";
+import { emailDomain } from "../email-domain.js";
 import { createSocialAccount, createUserRow, updateMemberRoleData } from "../hooked-writes.js";
 import { insertMemberUnderLimit } from "../members.js";
 import { createSession, TwoFactorRequired } from "../sessions.js";
@@ -33,10 +34,6 @@ import { type ClaimMapping, SSO_STATE_PREFIX, ssoClient } from "./oidc-client.js
 import { newSamlRequestId, readSamlSettings, samlAuthorizeURL } from "./saml.js";
 import { recordSSOTestResult } from "./test-sign-in.js";
 
-function domainOf(email: string): string {
-  return email.slice(email.lastIndexOf("@") + 1).toLowerCase();
-}
-
 /**
  * The connection a sign-in names: by provider id, by organization slug (its first connection), or
  * by a work email's (or a bare) domain, which only a verified domain routes.
@@ -48,7 +45,7 @@ async function resolveConnection(ctx: AuthContext, body: SignInSSOBody): Promise
     const organization = await findOrganization(ctx.db, { slug: body.organizationSlug });
     provider = organization ? await findOrganizationSsoProvider(ctx.db, organization.id) : null;
   } else if (body.domain || body.email?.includes("@")) {
-    const domain = body.domain ?? domainOf(body.email as string);
+    const domain = body.domain ?? emailDomain(body.email as string);
     provider = await findProviderByVerifiedDomain(ctx.db, domain);
   } else throw new AuthError("SSO_IDENTIFIER_REQUIRED");
   if (!provider) throw new AuthError("SSO_PROVIDER_NOT_FOUND");
@@ -174,7 +171,7 @@ async function provisionUser(
   let result: SSOUser;
   // A connection whose issuer changed since its domain was proven may make new users, but speaks
   // for nobody who exists until the domain is proven again for it.
-  const domain = provider.domains.find((d) => d.domain === domainOf(input.email));
+  const domain = provider.domains.find((d) => d.domain === emailDomain(input.email));
   const provenForIssuer = domain !== undefined && !needsProof(provider, domain);
   const linked = await findAccountWithUser(trx, provider.providerId, input.profileId);
   if (linked && !provenForIssuer) throw new SSORefusal("domain_not_proven_for_issuer");
@@ -367,7 +364,7 @@ async function readAnswer(
   const email = profile.email?.trim().toLowerCase();
   if (!email?.includes("@")) return { failure: "email_not_found", claims, name: profile.name };
   // The organization speaks only for the domains it proved.
-  const domain = domainOf(email);
+  const domain = emailDomain(email);
   if (!provider.domains.some((d) => d.verified && d.domain === domain)) {
     return { failure: "email_domain_not_verified", claims, email, name: profile.name };
   }
