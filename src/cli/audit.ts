@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
+import { checkTrailOf } from "../server/audit/reading.js";
 import { readDatabaseUrl } from "../server/environment.js";
 import { withoutPassword } from "../server/startup-summary.js";
-import { verifyAuditChain } from "../server/store/audit-trail.js";
 import { type OpenedDatabase, openDatabase } from "../server/store/database.js";
 import type { AppConfig } from "./config-module.js";
 import { type CommandIO, processIO } from "./io.js";
@@ -38,18 +38,17 @@ export async function auditCommand(
     ? configuredDatabase(app)
     : { database: openDatabase(readDatabaseUrl(io.env)), shown: withoutPassword(readDatabaseUrl(io.env)) };
   try {
-    const check = await verifyAuditChain(database.db);
+    const check = await checkTrailOf(database.db, sealWithin, new Date());
     const range = `entries ${check.anchorSeq + 1}..${check.headSeq}`;
-    const oldest = check.unsealed.oldestCreatedAt;
-    const waited = oldest ? Math.max(0, (Date.now() - oldest.getTime()) / 1000) : 0;
-    const tail = oldest
+    const waited = check.unsealed.oldestAgeSeconds;
+    const tail = check.unsealed.oldestCreatedAt
       ? `${check.unsealed.count} unsealed, the oldest written ${waited.toFixed(1)} s ago`
       : "none unsealed";
     if (check.ok) {
       io.out(
         `${shown}: audit chain intact, ${check.checked} ${range}; head ${check.headSeq} ${check.headHash}; ${tail}`,
       );
-      if (waited <= sealWithin) return 0;
+      if (!check.unsealed.overdue) return 0;
       io.err(
         `${shown}: audit entries left UNSEALED longer than ${sealWithin} s: no instance is sealing, and until sealed an entry's edit or deletion goes unnoticed`,
       );

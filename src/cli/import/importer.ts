@@ -1,7 +1,7 @@
 import { hashProblem, type LegacyFormat, WEAK_FORMATS } from "../../server/crypto/legacy-hashes.js";
-import { CREDENTIAL_PROVIDER } from "../../server/store/accounts.js";
 import type { DB } from "../../server/store/database.js";
 import {
+  CREDENTIAL_PROVIDER,
   findLinkedAccounts,
   findMembershipsOfUsers,
   findOrganizationsByIdOrSlug,
@@ -11,7 +11,6 @@ import {
   insertImportedOrganization,
   insertImportedUsers,
 } from "../../server/store/imports.js";
-import { toBool } from "../../server/store/values.js";
 import {
   hashFormatOf,
   type ImportOrganization,
@@ -301,9 +300,7 @@ async function sortBatch(db: DB, batch: PendingUser[], report: ImportReport, mer
   const emails = batch.map((user) => user.email);
   const present = await findUsersByIdsOrEmails(db, ids, emails);
   const byId = new Map(present.map((row) => [row.id, row.email]));
-  const byEmail = new Map(
-    present.map((row) => [row.email.toLowerCase(), { id: row.id, verified: toBool(row.emailVerified) }]),
-  );
+  const byEmail = new Map(present.map((row) => [row.email.toLowerCase(), { id: row.id, verified: row.emailVerified }]));
   const socialIds = batch.flatMap((user) => user.socialAccounts.map((account) => account.accountId));
   const providers = [...new Set(batch.flatMap((user) => user.socialAccounts.map((account) => account.providerId)))];
   // Pairs are matched below.

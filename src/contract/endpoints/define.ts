@@ -66,7 +66,7 @@ export interface Policy {
   /**
    * A SCIM protocol route (RFC 7644): the caller is an organization's directory, authenticated by its
    * connection's bearer token instead of a session; bodies and replies are application/scim+json and
-   * refusals are SCIM errors (server: http/scim.ts).
+   * refusals are SCIM errors (server: scim/protocol.http.ts).
    */
   readonly directory?: true;
   /**

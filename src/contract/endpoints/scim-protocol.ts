@@ -7,7 +7,7 @@ import { endpoint } from "./define.js";
  * themselves, whose refusals are SCIM errors; names follow better-auth's SCIM plugin.
  */
 const DIRECTORY = { directory: true, feature: "scim" } as const;
-/** A SCIM resource or PatchOp: parsed by services/scim-*-input.ts, whose refusals name the attribute. */
+/** A SCIM resource or PatchOp: parsed by scim/*-input.ts, whose refusals name the attribute. */
 const resource = z.record(z.string(), z.unknown());
 /** List parameters (RFC 7644 section 3.4.2); others a directory sends (attributes, sortBy) are ignored. */
 const listQuery = z

@@ -6,21 +6,27 @@ import { isOwnerRole } from "../services/access-control.js";
 import { type AdminActor, requireAdminPermission } from "../services/admin-access.js";
 import { requireMember } from "../services/organization-access.js";
 import { AUDIT_ENTRY_COLUMNS, type AuditTrailFilter, listAuditTrail, verifyAuditChain } from "../store/audit-trail.js";
+import type { DB } from "../store/db.js";
 
 /**
  * The sealed chain checked from its anchor to its head, and the unsealed tail: overdue once its oldest
  * has waited longer than audit.sealWithinSeconds (no instance is sealing).
  */
-export async function checkTrail(ctx: AuthContext): Promise<AuditChainCheck> {
-  const check = await verifyAuditChain(ctx.db);
+export function checkTrail(ctx: AuthContext): Promise<AuditChainCheck> {
+  return checkTrailOf(ctx.db, ctx.options.audit.sealWithinSeconds, ctx.now());
+}
+
+/** checkTrail for a database opened without a service around it (`gatehouse audit verify`). */
+export async function checkTrailOf(db: DB, sealWithinSeconds: number, now: Date): Promise<AuditChainCheck> {
+  const check = await verifyAuditChain(db);
   const oldest = check.unsealed.oldestCreatedAt;
-  const oldestAgeSeconds = oldest ? Math.max(0, (ctx.now().getTime() - oldest.getTime()) / 1000) : 0;
+  const oldestAgeSeconds = oldest ? Math.max(0, (now.getTime() - oldest.getTime()) / 1000) : 0;
   return {
     ...check,
     unsealed: {
       ...check.unsealed,
       oldestAgeSeconds,
-      overdue: oldestAgeSeconds > ctx.options.audit.sealWithinSeconds,
+      overdue: oldestAgeSeconds > sealWithinSeconds,
     },
   };
 }

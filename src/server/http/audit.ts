@@ -70,7 +70,7 @@ export async function runRefusalAudited(
 }
 
 function scopeOf(c: Context<AuthEnv>, endpoint: Endpoint, declared: AuditDeclaration): AuditScope {
-  // A SCIM route's caller is the directory (http/scim.ts names the connection once it is known).
+  // A SCIM route's caller is the directory (scim/protocol.http.ts names the connection once it is known).
   const actorType = endpoint.policy.directory ? "directory" : isAdminEndpoint(endpoint) ? "admin" : "user";
   const ctx = c.get("auth");
   return {

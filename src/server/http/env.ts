@@ -3,8 +3,8 @@ import type { Context } from "hono";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import type { RouteMetrics } from "../observability/request-metrics.js";
+import type { ScimConnectionRow } from "../scim/connections.js";
 import type { KeyCaller } from "../services/api-key-verification.js";
-import type { ScimConnectionRow } from "../services/scim-connections.js";
 
 /** What a request carries from its start to its answer, for the metrics and its span. */
 export interface RequestTiming {
@@ -30,7 +30,7 @@ export interface AuthEnv {
     session?: SessionWithUser | null;
     /** When this request first read a session from the database (ms): the stamp its cookie cache carries. */
     sessionReadAt?: number;
-    /** A SCIM protocol request's directory: the connection its bearer token belongs to (http/scim.ts). */
+    /** A SCIM protocol request's directory: the connection its bearer token belongs to (scim/protocol.http.ts). */
     directory?: ScimConnectionRow;
     /** The API key the request came with, on an endpoint that accepts keys (http/route.ts). */
     apiKey?: KeyCaller;

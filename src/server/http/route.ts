@@ -5,6 +5,8 @@ import type { SessionWithUser } from "../../contract/models.js";
 import type { SetupScope } from "../../contract/setup-links.js";
 import type { AuthContext } from "../context.js";
 import { AuthError } from "../errors.js";
+import type { ScimConnectionRow } from "../scim/connections.js";
+import { authenticateDirectory, parseScimBody, scimRefusal } from "../scim/protocol.http.js";
 import { authenticateApiKey, keyInHeaders, keySession } from "../services/api-key-verification.js";
 import { guardCredentialChange } from "../services/credential-guard.js";
 import {
@@ -13,7 +15,6 @@ import {
   organizationStanding,
   type Standing,
 } from "../services/organization-policy.js";
-import type { ScimConnectionRow } from "../services/scim-connections.js";
 import type { CallerRead, RowsOf } from "../services/sessions.js";
 import type { SetupLinkCaller } from "../services/setup-links.js";
 import { parseInput } from "../validation.js";
@@ -28,7 +29,6 @@ import { continueOAuthAfterSignIn } from "./oauth-continue.js";
 import { checkRedirectTargets, originCheck } from "./origin-check.js";
 import { createRateLimit } from "./rate-limit.js";
 import { startingRequest } from "./request-start.js";
-import { authenticateDirectory, parseScimBody, scimRefusal } from "./scim.js";
 import { isServerCall } from "./server-call.js";
 import { requireSession, requireSessionWith } from "./session.js";
 import { requireSetupLink } from "./setup-link.js";

@@ -1,5 +1,8 @@
 import type { AuthContext } from "../context.js";
 import type { Route } from "../http/route.js";
+import { scimRoutes } from "../scim/connections.routes.js";
+import { scimProtocolRoutes } from "../scim/protocol.routes.js";
+import { ssoRoutes } from "../sso/routes.js";
 import { accountDeletionRoutes } from "./account-deletion.js";
 import { accountRoutes } from "./accounts.js";
 import { adminRoutes } from "./admin.js";
@@ -22,13 +25,10 @@ import { organizationWebhookRoutes } from "./organization-webhooks.js";
 import { passkeyRoutes } from "./passkeys.js";
 import { passwordRoutes } from "./password.js";
 import { referenceRoutes } from "./reference.js";
-import { scimRoutes } from "./scim.js";
-import { scimProtocolRoutes } from "./scim-protocol.js";
 import { securityActivityRoutes } from "./security-activity.js";
 import { sessionRoutes } from "./session.js";
 import { setupLinkRoutes } from "./setup.js";
 import { socialRoutes } from "./social.js";
-import { ssoRoutes } from "./sso.js";
 import { teamRoutes } from "./teams.js";
 import { twoFactorRoutes } from "./two-factor.js";
 

@@ -3,8 +3,8 @@ import { apiURL } from "../context.js";
 import { writeSignedCookie } from "../http/cookies.js";
 import type { Route } from "../http/route.js";
 import { auditAsSetupLink, expireSetupLinkCookie, writeSetupLinkCookie } from "../http/setup-link.js";
+import { generateScimToken, listScimConnectionsOfOrganizationFor } from "../scim/connections.js";
 import { createWebhook, listLinkWebhooks, testLinkWebhook } from "../services/organization-webhooks.js";
-import { generateScimToken, listScimConnectionsOfOrganizationFor } from "../services/scim-connections.js";
 import {
   authenticateSetupLink,
   createSetupLink,
@@ -13,14 +13,9 @@ import {
   setupLinkGrant,
 } from "../services/setup-links.js";
 import { STATE_COOKIE_MAX_AGE } from "../services/social/state.js";
-import {
-  listOrganizationProviders,
-  registerProvider,
-  testConnection,
-  updateProvider,
-} from "../services/sso/connections.js";
-import { requestDomainVerification, verifyDomains } from "../services/sso/domains.js";
-import { readSSOTestResult, startSSOTestSignIn } from "../services/sso/test-sign-in.js";
+import { listOrganizationProviders, registerProvider, testConnection, updateProvider } from "../sso/connections.js";
+import { requestDomainVerification, verifyDomains } from "../sso/domains.js";
+import { readSSOTestResult, startSSOTestSignIn } from "../sso/test-sign-in.js";
 
 /**
  * Setup links (docs/sso.md, "Let the customer set it up"): owners' routes to hand them out, and the

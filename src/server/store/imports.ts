@@ -1,5 +1,8 @@
 import { newId } from "../crypto/random.js";
 import type { DB } from "./db.js";
+import { toBool } from "./values.js";
+
+export { CREDENTIAL_PROVIDER } from "./accounts.js";
 
 /**
  * The statements of a bulk import (gatehouse import, src/cli/import): lookups by the unique indexes
@@ -27,7 +30,7 @@ export async function insertImportedOrganization(
  * index's expression, and by id); one `id in … or lower(email) in …` made PostgreSQL scan the table.
  */
 export async function findUsersByIdsOrEmails(db: DB, ids: string[], emails: string[]) {
-  return [
+  const rows = [
     ...(await db.selectFrom("user").select(["id", "email", "emailVerified"]).where("id", "in", ids).execute()),
     ...(await db
       .selectFrom("user")
@@ -35,6 +38,7 @@ export async function findUsersByIdsOrEmails(db: DB, ids: string[], emails: stri
       .where((eb) => eb(eb.fn("lower", ["email"]), "in", emails))
       .execute()),
   ];
+  return rows.map((row) => ({ id: row.id, email: row.email, emailVerified: toBool(row.emailVerified) }));
 }
 
 /** Accounts of these providers with these ids (both columns, so the unique index finds them). */

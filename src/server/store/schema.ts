@@ -326,7 +326,7 @@ export interface SsoProviderTable {
   roleMapping: string | null;
   /** `oidc` or `saml` (0023). */
   type: string;
-  /** SAML connections only: JSON of services/sso/saml.ts's SamlSettings (0023). */
+  /** SAML connections only: JSON of sso/saml.ts's SamlSettings (0023). */
   samlConfig: string | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;

@@ -1,11 +1,11 @@
-import type { AuthContext } from "../../context.js";
-import { safeEqual } from "../../crypto/digest.js";
-import { findSsoProvider } from "../../store/sso-providers.js";
-import { isSafeRedirectTarget } from "../../trusted-origins.js";
-import { emailDomain } from "../email-domain.js";
-import { type CallbackInput, type CallbackOutcome, defaultErrorURL, withError } from "../social/callback.js";
-import { consumeOAuthState } from "../social/state.js";
+import type { AuthContext } from "../context.js";
+import { safeEqual } from "../crypto/digest.js";
+import { emailDomain } from "../services/email-domain.js";
+import { type CallbackInput, type CallbackOutcome, defaultErrorURL, withError } from "../services/social/callback.js";
+import { consumeOAuthState } from "../services/social/state.js";
+import { isSafeRedirectTarget } from "../trusted-origins.js";
 import { SSO_STATE_PREFIX } from "./oidc-client.js";
+import { findSsoProvider } from "./providers.store.js";
 import { claimAssertion, readSamlSettings, SamlRefusal, samlProfile, verifySamlResponse } from "./saml.js";
 import { finishSSOSignIn } from "./sign-in.js";
 

@@ -1,4 +1,4 @@
-import { invalidPath, invalidSyntax, invalidValue } from "./scim-errors.js";
+import { invalidPath, invalidSyntax, invalidValue } from "./errors.js";
 
 /** The parts of reading a SCIM resource or PATCH that Users and Groups share (RFC 7644). */
 

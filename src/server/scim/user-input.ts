@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { invalidPath, invalidSyntax, invalidValue, ScimError } from "./scim-errors.js";
-import { attribute, isObject, operationsOf, text } from "./scim-input.js";
+import { invalidPath, invalidSyntax, invalidValue, ScimError } from "./errors.js";
+import { attribute, isObject, operationsOf, text } from "./input.js";
 
 /**
  * What the directory says about a user, as Gatehouse keeps it: a User resource (POST, PUT) or a

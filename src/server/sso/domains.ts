@@ -1,9 +1,11 @@
 import { Resolver } from "node:dns/promises";
-import type { AuthContext } from "../../context.js";
-import { safeEqual } from "../../crypto/digest.js";
-import { randomString, URL_SAFE } from "../../crypto/random.js";
-import { AuthError } from "../../errors.js";
-import { isUniqueViolation } from "../../store/database.js";
+import type { AuthContext } from "../context.js";
+import { safeEqual } from "../crypto/digest.js";
+import { randomString, URL_SAFE } from "../crypto/random.js";
+import { AuthError } from "../errors.js";
+import { auditChange } from "../services/audit-trail.js";
+import { isUniqueViolation } from "../store/database.js";
+import { type ConnectionManager, findManagedProvider } from "./connections.js";
 import {
   findProviderByVerifiedDomain,
   findSsoProvider,
@@ -11,9 +13,7 @@ import {
   type SsoDomainRecord,
   type SsoProviderRecord,
   setDomainTokens,
-} from "../../store/sso-providers.js";
-import { auditChange } from "../audit-trail.js";
-import { type ConnectionManager, findManagedProvider } from "./connections.js";
+} from "./providers.store.js";
 
 const TOKEN_LENGTH = 24;
 

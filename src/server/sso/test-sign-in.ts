@@ -1,16 +1,16 @@
-import type { SSOTestResult } from "../../../contract/sso.js";
-import { type AuthContext, apiURL } from "../../context.js";
-import { newId } from "../../crypto/random.js";
-import { AuthError } from "../../errors.js";
-import type { Claims } from "../../providers/types.js";
-import type { SsoProviderRecord } from "../../store/sso-providers.js";
-import { findVerification, insertVerification } from "../../store/verifications.js";
-import { isSetupLinkCaller } from "../setup-links.js";
-import type { CallbackOutcome } from "../social/callback.js";
-import { startAuthorization } from "../social/start.js";
-import type { SSOTestRequester } from "../social/state.js";
+import type { SSOTestResult } from "../../contract/sso.js";
+import { type AuthContext, apiURL } from "../context.js";
+import { newId } from "../crypto/random.js";
+import { AuthError } from "../errors.js";
+import type { Claims } from "../providers/types.js";
+import { isSetupLinkCaller } from "../services/setup-links.js";
+import type { CallbackOutcome } from "../services/social/callback.js";
+import { startAuthorization } from "../services/social/start.js";
+import type { SSOTestRequester } from "../services/social/state.js";
+import { findVerification, insertVerification } from "../store/verifications.js";
 import { type ConnectionManager, findManagedProvider, redirectURIOf } from "./connections.js";
 import { ssoClient } from "./oidc-client.js";
+import type { SsoProviderRecord } from "./providers.store.js";
 
 /** A test's result is kept as long as a sign-in's state: long enough to read, short enough to forget. */
 const RESULT_LIFETIME_SECONDS = 600;

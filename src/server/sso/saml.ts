@@ -2,15 +2,15 @@ import { X509Certificate } from "node:crypto";
 import type * as NodeSaml from "@node-saml/node-saml";
 import type { CacheProvider, SAML } from "@node-saml/node-saml";
 import type * as NodeSamlXml from "@node-saml/node-saml/lib/xml.js";
-import type { SamlConfigInput } from "../../../contract/sso.js";
-import { type AuthContext, apiURL } from "../../context.js";
-import { sha256Base64Url } from "../../crypto/digest.js";
-import { randomString } from "../../crypto/random.js";
-import { AuthError } from "../../errors.js";
-import { isLoopbackHostname } from "../../loopback.js";
-import type { Claims } from "../../providers/types.js";
-import { claimAttempt } from "../../store/attempt-counters.js";
-import { findSsoProvider, type SsoProviderRecord } from "../../store/sso-providers.js";
+import type { SamlConfigInput } from "../../contract/sso.js";
+import { type AuthContext, apiURL } from "../context.js";
+import { sha256Base64Url } from "../crypto/digest.js";
+import { randomString } from "../crypto/random.js";
+import { AuthError } from "../errors.js";
+import { isLoopbackHostname } from "../loopback.js";
+import type { Claims } from "../providers/types.js";
+import { claimAttempt } from "../store/attempt-counters.js";
+import { findSsoProvider, type SsoProviderRecord } from "./providers.store.js";
 
 /**
  * @node-saml/node-saml and its XML parsers, signature checker and XPath, loaded at the first SAML use:

@@ -7,10 +7,10 @@ import {
   listProvisionedUsers,
   listScimConnections,
   updateScimConnection,
-} from "../services/scim-connections.js";
-import { listGroupMappings, updateGroupMapping } from "../services/scim-groups.js";
+} from "./connections.js";
+import { listGroupMappings, updateGroupMapping } from "./groups.js";
 
-/** An organization's SCIM connections (registered when scim.enabled); the protocol is routes/scim-protocol.ts. */
+/** An organization's SCIM connections (registered when scim.enabled); the protocol is scim/protocol.routes.ts. */
 export function scimRoutes(route: Route): void {
   route(scimEndpoints.generateSCIMToken, async (c, { body, caller: { session } }) => {
     // 201, as better-auth answers: a connection (or a new token for it) was created.

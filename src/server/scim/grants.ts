@@ -1,9 +1,10 @@
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
+import { isOwnerRole, parseRoles } from "../services/access-control.js";
+import { updateMemberRoleData } from "../services/hooked-writes.js";
 import type { DB } from "../store/database.js";
 import { countMembersWithRole, findMember } from "../store/members.js";
 import { clearActiveTeam } from "../store/organizations.js";
-import { grantsOfUser } from "../store/scim-groups.js";
 import {
   countTeamMembers,
   deleteTeamMember,
@@ -11,9 +12,8 @@ import {
   insertTeamMember,
   setTeamMemberRole,
 } from "../store/teams.js";
-import { isOwnerRole, parseRoles } from "./access-control.js";
-import { updateMemberRoleData } from "./hooked-writes.js";
-import { ScimError } from "./scim-errors.js";
+import { ScimError } from "./errors.js";
+import { grantsOfUser } from "./groups.store.js";
 
 /**
  * What a directory's mapped groups give a member (docs/scim.md, "Groups"): the organization role of

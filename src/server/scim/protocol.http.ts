@@ -1,10 +1,10 @@
 import type { Context } from "hono";
 import { AuthError } from "../errors.js";
-import { authenticateScimToken, type ScimConnectionRow } from "../services/scim-connections.js";
-import { invalidSyntax, ScimError } from "../services/scim-errors.js";
-import { ERROR_SCHEMA } from "../services/scim-resources.js";
-import { MAX_BODY_BYTES, readLimited } from "./body.js";
-import type { AuthEnv, RequestStep } from "./env.js";
+import { MAX_BODY_BYTES, readLimited } from "../http/body.js";
+import type { AuthEnv, RequestStep } from "../http/env.js";
+import { authenticateScimToken, type ScimConnectionRow } from "./connections.js";
+import { invalidSyntax, ScimError } from "./errors.js";
+import { ERROR_SCHEMA } from "./resources.js";
 
 /**
  * The steps a SCIM protocol route (its table entry says `directory`) takes in place of a session and

@@ -1,36 +1,42 @@
-import type { Session, SessionWithUser, User } from "../../../contract/models.js";
-import type { SignInSSOBody } from "../../../contract/sso.js";
-import type { AuthContext } from "../../context.js";
-import { newId } from "../../crypto/random.js";
-import { AuthError } from "../../errors.js";
-import type { Claims, ProviderTokens } from "../../providers/types.js";
-import { type DB, isUniqueViolation } from "../../store/database.js";
-import { countMembersWithRole } from "../../store/members.js";
-import { findOrganization, lockOrganization } from "../../store/organizations.js";
-import { findAccountWithUser, updateAccountTokens } from "../../store/social-accounts.js";
+import type { Session, SessionWithUser, User } from "../../contract/models.js";
+import type { SignInSSOBody } from "../../contract/sso.js";
+import type { AuthContext } from "../context.js";
+import { newId } from "../crypto/random.js";
+import { AuthError } from "../errors.js";
+import type { Claims, ProviderTokens } from "../providers/types.js";
+import { isOwnerRole, parseRoles } from "../services/access-control.js";
+import { retireAnonymousUser } from "../services/anonymous.js";
+import { auditDirectoryEvent } from "../services/audit-trail.js";
+import { emailDomain } from "../services/email-domain.js";
+import { createSocialAccount, createUserRow, updateMemberRoleData } from "../services/hooked-writes.js";
+import { insertMemberUnderLimit } from "../services/members.js";
+import { createSession, TwoFactorRequired } from "../services/sessions.js";
+import {
+  type CallbackInput,
+  type CallbackOutcome,
+  describe,
+  openCallback,
+  redeemCode,
+} from "../services/social/callback.js";
+import { startAuthorization } from "../services/social/start.js";
+import { createOAuthState, type OAuthStateData } from "../services/social/state.js";
+import { mergeScopes, sealTokens } from "../services/social/tokens.js";
+import { type DB, isUniqueViolation } from "../store/database.js";
+import { countMembersWithRole } from "../store/members.js";
+import { findOrganization, lockOrganization } from "../store/organizations.js";
+import { findAccountWithUser, updateAccountTokens } from "../store/social-accounts.js";
+import { findUserByEmail } from "../store/users.js";
+import { isSafeRedirectTarget } from "../trusted-origins.js";
+import { redirectURIOf } from "./connections.js";
+import { needsProof } from "./domains.js";
+import { type ClaimMapping, SSO_STATE_PREFIX, ssoClient } from "./oidc-client.js";
 import {
   findConnectionMembership,
   findOrganizationSsoProvider,
   findProviderByVerifiedDomain,
   findSsoProvider,
   type SsoProviderRecord,
-} from "../../store/sso-providers.js";
-import { findUserByEmail } from "../../store/users.js";
-import { isSafeRedirectTarget } from "../../trusted-origins.js";
-import { isOwnerRole, parseRoles } from "../access-control.js";
-import { retireAnonymousUser } from "../anonymous.js";
-import { auditDirectoryEvent } from "../audit-trail.js";
-import { emailDomain } from "../email-domain.js";
-import { createSocialAccount, createUserRow, updateMemberRoleData } from "../hooked-writes.js";
-import { insertMemberUnderLimit } from "../members.js";
-import { createSession, TwoFactorRequired } from "../sessions.js";
-import { type CallbackInput, type CallbackOutcome, describe, openCallback, redeemCode } from "../social/callback.js";
-import { startAuthorization } from "../social/start.js";
-import { createOAuthState, type OAuthStateData } from "../social/state.js";
-import { mergeScopes, sealTokens } from "../social/tokens.js";
-import { redirectURIOf } from "./connections.js";
-import { needsProof } from "./domains.js";
-import { type ClaimMapping, SSO_STATE_PREFIX, ssoClient } from "./oidc-client.js";
+} from "./providers.store.js";
 import { newSamlRequestId, readSamlSettings, samlAuthorizeURL } from "./saml.js";
 import { recordSSOTestResult } from "./test-sign-in.js";
 

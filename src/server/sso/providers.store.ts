@@ -1,7 +1,7 @@
 import type { Selectable } from "kysely";
-import type { DB } from "./db.js";
-import type { SsoDomainTable, SsoProviderTable } from "./schema.js";
-import { toBool, toDate, toDateOrNull } from "./values.js";
+import type { DB } from "../store/db.js";
+import type { SsoDomainTable, SsoProviderTable } from "../store/schema.js";
+import { toBool, toDate, toDateOrNull } from "../store/values.js";
 
 /** A connection row with its domains; `clientSecret` is still sealed. */
 export interface SsoProviderRecord {

@@ -3,10 +3,10 @@ import { scimProtocolEndpoints as scim } from "../../contract/endpoints/index.js
 import type { AuthContext } from "../context.js";
 import type { AuthEnv } from "../http/env.js";
 import type { Route } from "../http/route.js";
-import { scimJson } from "../http/scim.js";
-import { ScimError } from "../services/scim-errors.js";
-import { GROUP_SCHEMA } from "../services/scim-group-input.js";
-import { createGroup, deleteGroup, getGroup, listGroups, patchGroup, replaceGroup } from "../services/scim-groups.js";
+import { ScimError } from "./errors.js";
+import { GROUP_SCHEMA } from "./group-input.js";
+import { createGroup, deleteGroup, getGroup, listGroups, patchGroup, replaceGroup } from "./groups.js";
+import { scimJson } from "./protocol.http.js";
 import {
   groupResource,
   groupResourceType,
@@ -16,14 +16,14 @@ import {
   userResource,
   userResourceType,
   userSchema,
-} from "../services/scim-resources.js";
-import { USER_SCHEMA } from "../services/scim-user-input.js";
-import { createUser, deleteUser, getUser, listUsers, patchUser, replaceUser } from "../services/scim-users.js";
+} from "./resources.js";
+import { USER_SCHEMA } from "./user-input.js";
+import { createUser, deleteUser, getUser, listUsers, patchUser, replaceUser } from "./users.js";
 
 /**
  * The SCIM 2.0 protocol (RFC 7644) an organization's directory calls, under <basePath>/scim/v2, on the
  * endpoint table like every route (its entries say `directory`: bearer token, SCIM media type, SCIM
- * errors; http/scim.ts). Routed only when scim.enabled.
+ * errors; scim/protocol.http.ts). Routed only when scim.enabled.
  */
 const idOf = (c: Context<AuthEnv>): string => c.req.param("id") ?? "";
 

@@ -3,10 +3,21 @@ import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { emailChangedNotice } from "../email/templates.js";
 import { AuthError } from "../errors.js";
+import { isOwnerRole } from "../services/access-control.js";
+import { readFieldInput } from "../services/additional-fields.js";
+import { auditChange, noteAudit } from "../services/audit-trail.js";
+import { emailDomain } from "../services/email-domain.js";
+import { createUserRow, deleteMemberRow, updateUserRow } from "../services/hooked-writes.js";
+import { stripUnprovenAccount } from "../services/mailbox-proof.js";
+import { insertMemberUnderLimit } from "../services/members.js";
+import { revokeGrantsOnLeaving } from "../services/oauth-provider/consents.js";
+import { revokeAllSessions, revokeOrganizationSessions } from "../services/sessions.js";
+import { organizationHoldsDomain } from "../sso/providers.store.js";
 import type { DB } from "../store/database.js";
 import { isUniqueViolation } from "../store/database.js";
 import { countMembersWithRole, countUserMemberships, findMember } from "../store/members.js";
 import { clearUserActiveOrganization, lockOrganization } from "../store/organizations.js";
+import { findUserByEmail, findUserById } from "../store/users.js";
 import {
   deleteScimUserLink,
   findScimUser,
@@ -15,28 +26,17 @@ import {
   type ScimConnectionRow,
   type ScimUserRow,
   updateScimUserLink,
-} from "../store/scim.js";
-import { deleteScimGroupMembers, scimGroupIdsOfUser } from "../store/scim-groups.js";
-import { organizationHoldsDomain } from "../store/sso-providers.js";
-import { findUserByEmail, findUserById } from "../store/users.js";
-import { isOwnerRole } from "./access-control.js";
-import { readFieldInput } from "./additional-fields.js";
-import { auditChange, noteAudit } from "./audit-trail.js";
-import { emailDomain } from "./email-domain.js";
-import { createUserRow, deleteMemberRow, updateUserRow } from "./hooked-writes.js";
-import { stripUnprovenAccount } from "./mailbox-proof.js";
-import { insertMemberUnderLimit } from "./members.js";
-import { revokeGrantsOnLeaving } from "./oauth-provider/consents.js";
-import { emailNotOwned, emailProvenElsewhere, invalidValue, ScimError, userNotFound } from "./scim-errors.js";
-import { parseUserFilter } from "./scim-filter.js";
-import { PROVISIONED_ROLE, reconcileAllGrants } from "./scim-grants.js";
-import { pageOf } from "./scim-paging.js";
-import { applyUserPatch, mappedFieldValues, parseUserResource, type UserDraft } from "./scim-user-input.js";
-import { revokeAllSessions, revokeOrganizationSessions } from "./sessions.js";
+} from "./connections.store.js";
+import { emailNotOwned, emailProvenElsewhere, invalidValue, ScimError, userNotFound } from "./errors.js";
+import { parseUserFilter } from "./filter.js";
+import { PROVISIONED_ROLE, reconcileAllGrants } from "./grants.js";
+import { deleteScimGroupMembers, scimGroupIdsOfUser } from "./groups.store.js";
+import { pageOf } from "./paging.js";
+import { applyUserPatch, mappedFieldValues, parseUserResource, type UserDraft } from "./user-input.js";
 
 /**
  * The directory's view of an organization's members (RFC 7644 section 3 on /scim/v2/Users). A
- * connection sees only the users it provisioned (store/scim.ts); active means "is a member", so
+ * connection sees only the users it provisioned (scim/connections.store.ts); active means "is a member", so
  * deactivating or deleting removes the membership and ends the user's sessions on every instance.
  */
 

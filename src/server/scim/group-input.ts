@@ -1,5 +1,5 @@
-import { invalidPath, invalidSyntax, invalidValue, ScimError } from "./scim-errors.js";
-import { attribute, isObject, operationsOf, text } from "./scim-input.js";
+import { invalidPath, invalidSyntax, invalidValue, ScimError } from "./errors.js";
+import { attribute, isObject, operationsOf, text } from "./input.js";
 
 /**
  * What the directory says about a group, as Gatehouse keeps it: its name, externalId and member

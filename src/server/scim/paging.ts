@@ -1,4 +1,4 @@
-import { ScimError } from "./scim-errors.js";
+import { ScimError } from "./errors.js";
 
 /** The most resources one list answers (ServiceProviderConfig's filter.maxResults). */
 export const MAX_RESULTS = 100;

@@ -1,10 +1,10 @@
-import type { AuthContext } from "../../context.js";
-import { createTokenCipher, type TokenCipher } from "../../crypto/token-cipher.js";
-import { AuthError } from "../../errors.js";
-import { type Fetch, PrivateAddressError, publicFetch } from "../../providers/public-fetch.js";
-import { SocialProvider } from "../../providers/social-provider.js";
-import { type Claims, claimString, claimTrue, type ProviderProfile } from "../../providers/types.js";
-import type { SsoProviderRecord } from "../../store/sso-providers.js";
+import type { AuthContext } from "../context.js";
+import { createTokenCipher, type TokenCipher } from "../crypto/token-cipher.js";
+import { AuthError } from "../errors.js";
+import { type Fetch, PrivateAddressError, publicFetch } from "../providers/public-fetch.js";
+import { SocialProvider } from "../providers/social-provider.js";
+import { type Claims, claimString, claimTrue, type ProviderProfile } from "../providers/types.js";
+import type { SsoProviderRecord } from "./providers.store.js";
 
 /**
  * A connection's OpenID Connect client is the social sign-in one (providers/social-provider.ts,

@@ -1,7 +1,7 @@
-import type { DB } from "./db.js";
-import { countAll } from "./organizations.js";
-import type { ScimScope } from "./scim.js";
-import { toDate } from "./values.js";
+import type { DB } from "../store/db.js";
+import { countAll } from "../store/organizations.js";
+import { toDate } from "../store/values.js";
+import type { ScimScope } from "./connections.store.js";
 
 /** A group one SCIM connection pushed, with what its owner mapped it to (nothing, a role, or a team). */
 export interface ScimGroupRow {
@@ -22,7 +22,7 @@ export interface ScimGroupMemberRow {
   userName: string;
 }
 
-/** What a mapped group gives its members (services/scim-groups.ts reconciles a member with these). */
+/** What a mapped group gives its members (scim/groups.ts reconciles a member with these). */
 export interface ScimGrant {
   role: string | null;
   teamId: string | null;

@@ -3,9 +3,17 @@ import type { ScimGroupMapping } from "../../contract/scim.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
+import { isOwnerRole, normalizeRoles, normalizeTeamRoles } from "../services/access-control.js";
+import { auditChange, noteAudit } from "../services/audit-trail.js";
 import type { DB } from "../store/database.js";
 import { lockOrganization } from "../store/organizations.js";
-import type { ScimConnectionRow } from "../store/scim.js";
+import { findTeam } from "../store/teams.js";
+import { ownedConnection } from "./connections.js";
+import type { ScimConnectionRow } from "./connections.store.js";
+import { invalidValue, ScimError } from "./errors.js";
+import { parseGroupFilter } from "./filter.js";
+import { type Affected, reconcileMember } from "./grants.js";
+import { applyGroupPatch, type GroupDraft, parseGroupResource } from "./group-input.js";
 import {
   connectionUserIds,
   countScimGroupMembers,
@@ -21,16 +29,8 @@ import {
   type ScimGroupRow,
   setScimGroupMapping,
   updateScimGroup,
-} from "../store/scim-groups.js";
-import { findTeam } from "../store/teams.js";
-import { isOwnerRole, normalizeRoles, normalizeTeamRoles } from "./access-control.js";
-import { auditChange, noteAudit } from "./audit-trail.js";
-import { ownedConnection } from "./scim-connections.js";
-import { invalidValue, ScimError } from "./scim-errors.js";
-import { parseGroupFilter } from "./scim-filter.js";
-import { type Affected, reconcileMember } from "./scim-grants.js";
-import { applyGroupPatch, type GroupDraft, parseGroupResource } from "./scim-group-input.js";
-import { pageOf } from "./scim-paging.js";
+} from "./groups.store.js";
+import { pageOf } from "./paging.js";
 
 /**
  * The directory's groups (RFC 7644 section 3 on /scim/v2/Groups). A connection sees only its own

@@ -4,6 +4,9 @@ import type { AuthContext } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
 import { newId, randomString } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
+import { isOwnerRole } from "../services/access-control.js";
+import { auditChange, auditedChange, noteAudit } from "../services/audit-trail.js";
+import { isSetupLinkCaller, type SetupLinkCaller, setupLinkOrganization } from "../services/setup-links.js";
 import type { DB } from "../store/database.js";
 import { isUniqueViolation } from "../store/database.js";
 import { findMember } from "../store/members.js";
@@ -19,11 +22,8 @@ import {
   type ScimConnectionRow,
   setScimLinkExistingMembers,
   touchScimConnection,
-} from "../store/scim.js";
-import { deleteScimGroupsOf } from "../store/scim-groups.js";
-import { isOwnerRole } from "./access-control.js";
-import { auditChange, auditedChange, noteAudit } from "./audit-trail.js";
-import { isSetupLinkCaller, type SetupLinkCaller, setupLinkOrganization } from "./setup-links.js";
+} from "./connections.store.js";
+import { deleteScimGroupsOf } from "./groups.store.js";
 
 export type { ScimConnectionRow };
 

@@ -1,6 +1,6 @@
-import type { ScimUserFilter } from "../store/scim.js";
-import type { ScimGroupFilter } from "../store/scim-groups.js";
-import { invalidFilter } from "./scim-errors.js";
+import type { ScimUserFilter } from "./connections.store.js";
+import { invalidFilter } from "./errors.js";
+import type { ScimGroupFilter } from "./groups.store.js";
 
 /** The attributes a User list may be filtered on, by their lower-cased SCIM names. */
 const FILTERABLE: Record<string, ScimUserFilter["attribute"]> = {

@@ -8,6 +8,7 @@ import {
 } from "../http/cookies.js";
 import type { Route } from "../http/route.js";
 import { getRequestSession, requestMeta } from "../http/session.js";
+import { answerOAuthCallback, answerSignInOutcome } from "../routes/oauth-callback.js";
 import { STATE_COOKIE_MAX_AGE } from "../services/social/state.js";
 import {
   cancelProviderChange,
@@ -19,13 +20,12 @@ import {
   registerProvider,
   testConnection,
   updateProvider,
-} from "../services/sso/connections.js";
-import { requestDomainVerification, verifyDomains } from "../services/sso/domains.js";
-import { spMetadataOf } from "../services/sso/saml.js";
-import { completeSAMLResponse } from "../services/sso/saml-sign-in.js";
-import { completeSSOCallback, startSSOSignIn } from "../services/sso/sign-in.js";
-import { readSSOTestResult, startSSOTestSignIn } from "../services/sso/test-sign-in.js";
-import { answerOAuthCallback, answerSignInOutcome } from "./oauth-callback.js";
+} from "./connections.js";
+import { requestDomainVerification, verifyDomains } from "./domains.js";
+import { spMetadataOf } from "./saml.js";
+import { completeSAMLResponse } from "./saml-sign-in.js";
+import { completeSSOCallback, startSSOSignIn } from "./sign-in.js";
+import { readSSOTestResult, startSSOTestSignIn } from "./test-sign-in.js";
 
 export function ssoRoutes(route: Route): void {
   route(ssoEndpoints.registerSSOProvider, (c, { body, caller }) => registerProvider(c.get("auth"), caller, body));

@@ -1,6 +1,6 @@
-import type { DB } from "./db.js";
-import { countAll } from "./organizations.js";
-import { toBool, toDate } from "./values.js";
+import type { DB } from "../store/db.js";
+import { countAll } from "../store/organizations.js";
+import { toBool, toDate } from "../store/values.js";
 
 /** A SCIM connection as the protocol routes see it once its token matched. */
 export interface ScimConnectionRow {
@@ -128,7 +128,7 @@ export interface ScimUserRow {
   updatedAt: Date;
 }
 
-/** The attributes a list may be filtered on, each by equality (services/scim-filter.ts). */
+/** The attributes a list may be filtered on, each by equality (scim/filter.ts). */
 export type ScimUserFilter = { attribute: "userName" | "externalId" | "id"; value: string };
 
 function scimUsers(db: DB, scope: ScimScope) {

@@ -1,8 +1,8 @@
-import type { ScimUserRow } from "../store/scim.js";
-import { GROUP_SCHEMA } from "./scim-group-input.js";
-import type { ScimGroupView } from "./scim-groups.js";
-import { MAX_RESULTS } from "./scim-paging.js";
-import { USER_SCHEMA } from "./scim-user-input.js";
+import type { ScimUserRow } from "./connections.store.js";
+import { GROUP_SCHEMA } from "./group-input.js";
+import type { ScimGroupView } from "./groups.js";
+import { MAX_RESULTS } from "./paging.js";
+import { USER_SCHEMA } from "./user-input.js";
 
 /**
  * What the SCIM routes answer: User resources and the discovery documents (RFC 7643 sections 4.1,
