@@ -54,16 +54,21 @@ export async function getPasskeyAssertion(options: RequestOptionsJSON, autofill 
   if (waiting === controller) waiting = null;
   if (!credential) throw new Error("No passkey was chosen");
   const response = credential.response as AuthenticatorAssertionResponse;
+  return credentialJSON(credential, {
+    clientDataJSON: toBase64url(response.clientDataJSON),
+    authenticatorData: toBase64url(response.authenticatorData),
+    signature: toBase64url(response.signature),
+    ...(response.userHandle ? { userHandle: toBase64url(response.userHandle) } : {}),
+  });
+}
+
+/** A credential as the server reads it (WebAuthn's JSON form): its response's buffers in base64url. */
+function credentialJSON<R>(credential: PublicKeyCredential, response: R) {
   return {
     id: credential.id,
     rawId: toBase64url(credential.rawId),
     type: credential.type,
-    response: {
-      clientDataJSON: toBase64url(response.clientDataJSON),
-      authenticatorData: toBase64url(response.authenticatorData),
-      signature: toBase64url(response.signature),
-      ...(response.userHandle ? { userHandle: toBase64url(response.userHandle) } : {}),
-    },
+    response,
     clientExtensionResults: credential.getClientExtensionResults(),
     ...(credential.authenticatorAttachment ? { authenticatorAttachment: credential.authenticatorAttachment } : {}),
   };
@@ -89,16 +94,9 @@ export async function createPasskeyCredential(options: CreationOptionsJSON) {
   const credential = (await navigator.credentials.create({ publicKey })) as PublicKeyCredential | null;
   if (!credential) throw new Error("No passkey was created");
   const response = credential.response as AuthenticatorAttestationResponse;
-  return {
-    id: credential.id,
-    rawId: toBase64url(credential.rawId),
-    type: credential.type,
-    response: {
-      clientDataJSON: toBase64url(response.clientDataJSON),
-      attestationObject: toBase64url(response.attestationObject),
-      transports: response.getTransports?.() ?? [],
-    },
-    clientExtensionResults: credential.getClientExtensionResults(),
-    ...(credential.authenticatorAttachment ? { authenticatorAttachment: credential.authenticatorAttachment } : {}),
-  };
+  return credentialJSON(credential, {
+    clientDataJSON: toBase64url(response.clientDataJSON),
+    attestationObject: toBase64url(response.attestationObject),
+    transports: response.getTransports?.() ?? [],
+  });
 }

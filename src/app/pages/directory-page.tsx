@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import type { ScimConnection, ScimGroupMapping } from "../../contract/scim.js";
 import { useActiveMember, useActiveOrganization } from "../../react/index.js";
+import { ConfirmButton } from "../components/confirm-button.js";
 import { CopyField } from "../components/copy-field.js";
 import { Button, Card, Checkbox, Field, FormError, Loading, Notice, Select } from "../components/ui.js";
 import { authClient, unwrap } from "../lib/client.js";
@@ -270,50 +271,45 @@ function Connection({
         <LinkExistingSwitch connection={connection} />
         <FormError error={rotate.error ?? revoke.error} />
         <div className="actions">
-          <Button
-            type="button"
-            variant="secondary"
+          <ConfirmButton
+            act={act}
             pending={rotate.pending}
-            data-testid="scim-rotate"
-            onClick={() =>
-              act({
-                ask: {
-                  title: t("directory.rotate.confirm.title", { name }),
-                  body: t("directory.rotate.confirm.body"),
-                  confirmLabel: t("directory.rotate"),
-                },
-                run: () => rotate.run({ providerId: name, organizationId: connection.organizationId }),
-                done: (data) => {
-                  onToken(data.scimToken);
-                  return refresh();
-                },
-              })
-            }
+            testId="scim-rotate"
+            action={{
+              ask: {
+                title: t("directory.rotate.confirm.title", { name }),
+                body: t("directory.rotate.confirm.body"),
+                confirmLabel: t("directory.rotate"),
+              },
+              run: () => rotate.run({ providerId: name, organizationId: connection.organizationId }),
+              done: (data) => {
+                onToken(data.scimToken);
+                return refresh();
+              },
+            }}
           >
             {t("directory.rotate")}
-          </Button>
-          <Button
-            type="button"
+          </ConfirmButton>
+          <ConfirmButton
+            act={act}
             variant="danger"
             pending={revoke.pending}
-            data-testid="scim-revoke"
-            onClick={() =>
-              act({
-                ask: {
-                  title: t("directory.revoke.confirm.title", { name }),
-                  body: t("directory.revoke.confirm.body"),
-                  confirmLabel: t("directory.revoke"),
-                },
-                run: () => revoke.run({ providerId: name }),
-                done: () => {
-                  onRevoked(name);
-                  return refresh();
-                },
-              })
-            }
+            testId="scim-revoke"
+            action={{
+              ask: {
+                title: t("directory.revoke.confirm.title", { name }),
+                body: t("directory.revoke.confirm.body"),
+                confirmLabel: t("directory.revoke"),
+              },
+              run: () => revoke.run({ providerId: name }),
+              done: () => {
+                onRevoked(name);
+                return refresh();
+              },
+            }}
           >
             {t("directory.revoke")}
-          </Button>
+          </ConfirmButton>
         </div>
       </Card>
       <ProvisionedMembers providerId={name} />

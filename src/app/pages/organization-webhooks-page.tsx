@@ -6,6 +6,7 @@ import {
   type OrganizationWebhookEvent,
 } from "../../contract/organization-webhooks.js";
 import { useActiveMember, useActiveOrganization } from "../../react/index.js";
+import { ConfirmButton } from "../components/confirm-button.js";
 import { CopyField } from "../components/copy-field.js";
 import { Button, Card, Checkbox, Field, FormError, Loading, Notice } from "../components/ui.js";
 import { authClient, unwrap } from "../lib/client.js";
@@ -155,48 +156,43 @@ function WebhookRow({ hook, onSecret }: { hook: OrganizationWebhook; onSecret: (
             {t("webhooks.row.test")}
           </Button>
         )}
-        <Button
-          type="button"
-          variant="secondary"
+        <ConfirmButton
+          act={act}
           pending={rotate.pending}
-          data-testid="webhook-rotate"
-          onClick={() =>
-            act({
-              ask: {
-                title: t("webhooks.rotate.confirm.title", { url: hook.url }),
-                body: t("webhooks.rotate.confirm.body"),
-                confirmLabel: t("webhooks.row.rotate"),
-              },
-              run: () => rotate.run({ webhookId: hook.id }),
-              done: (data) => {
-                onSecret(data.secret);
-                return refresh();
-              },
-            })
-          }
+          testId="webhook-rotate"
+          action={{
+            ask: {
+              title: t("webhooks.rotate.confirm.title", { url: hook.url }),
+              body: t("webhooks.rotate.confirm.body"),
+              confirmLabel: t("webhooks.row.rotate"),
+            },
+            run: () => rotate.run({ webhookId: hook.id }),
+            done: (data) => {
+              onSecret(data.secret);
+              return refresh();
+            },
+          }}
         >
           {t("webhooks.row.rotate")}
-        </Button>
-        <Button
-          type="button"
+        </ConfirmButton>
+        <ConfirmButton
+          act={act}
           variant="danger"
           pending={remove.pending}
-          data-testid="webhook-delete"
-          onClick={() =>
-            act({
-              ask: {
-                title: t("webhooks.delete.confirm.title", { url: hook.url }),
-                body: t("webhooks.delete.confirm.body"),
-                confirmLabel: t("webhooks.row.delete"),
-                tone: "danger",
-              },
-              run: () => remove.run({ webhookId: hook.id }),
-              done: refresh,
-            })
-          }
+          testId="webhook-delete"
+          action={{
+            ask: {
+              title: t("webhooks.delete.confirm.title", { url: hook.url }),
+              body: t("webhooks.delete.confirm.body"),
+              confirmLabel: t("webhooks.row.delete"),
+              tone: "danger",
+            },
+            run: () => remove.run({ webhookId: hook.id }),
+            done: refresh,
+          }}
         >
           {t("webhooks.row.delete")}
-        </Button>
+        </ConfirmButton>
       </div>
     </li>
   );

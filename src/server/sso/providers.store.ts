@@ -8,6 +8,7 @@ export interface SsoProviderRecord {
   id: string;
   providerId: string;
   organizationId: string;
+  /** Who registered it; null for a setup link's (the audit trail names the link). */
   userId: string | null;
   issuer: string;
   clientId: string;
@@ -120,23 +121,11 @@ export async function listOrganizationsSsoProviders(db: DB, organizationIds: str
   return withDomains(db, rows);
 }
 
-export interface NewSsoProvider {
-  id: string;
-  providerId: string;
-  organizationId: string;
-  /** Who registered it; null for a setup link's (the audit trail names the link). */
-  userId: string | null;
-  issuer: string;
-  clientId: string;
-  clientSecret: string;
-  scopes: string[];
-  mapping: string;
-  defaultRole: string;
-  roleMapping: string | null;
-  type: "oidc" | "saml";
-  samlConfig: string | null;
-  now: Date;
-}
+/** A connection as registered: its settings, before it has domains or a staged change. */
+export type NewSsoProvider = Omit<
+  SsoProviderRecord,
+  "createdAt" | "updatedAt" | "pendingChange" | "pendingChangeBy" | "pendingChangeAt" | "domains"
+> & { now: Date };
 
 export async function insertSsoProvider(db: DB, p: NewSsoProvider): Promise<void> {
   const { now, scopes, ...rest } = p;

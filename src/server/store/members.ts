@@ -1,4 +1,4 @@
-import { type Expression, type InferResult, type Selectable, type SqlBool, sql } from "kysely";
+import { type Expression, type InferResult, type Selectable, type SelectQueryBuilder, type SqlBool, sql } from "kysely";
 import type { Member, MemberWithUser } from "../../contract/models.js";
 import type { DB } from "./db.js";
 import type { DialectName } from "./dialect.js";
@@ -15,7 +15,7 @@ import {
   readPrecompiled,
   readWithCallerSession,
 } from "./reads/index.js";
-import type { MemberTable } from "./schema.js";
+import type { Database, MemberTable } from "./schema.js";
 import { isoTimestamp, type TimeOf, toDate, type WithTimes } from "./values.js";
 
 export type MemberRow = Selectable<MemberTable>;
@@ -194,32 +194,27 @@ function namedOrActive(named: string | null) {
   return sql<string>`coalesce(${named}, ${sql.ref("callerSession.activeOrganizationId")})`;
 }
 
-export async function countMembers(db: DB, organizationId: string): Promise<number> {
-  const row = await db
-    .selectFrom("member")
-    .select(countAll.as("n"))
-    .where("organizationId", "=", organizationId)
-    .executeTakeFirstOrThrow();
+/** Member rows that `narrow` keeps. */
+async function countMemberRows(
+  db: DB,
+  narrow: (query: SelectQueryBuilder<Database, "member", object>) => SelectQueryBuilder<Database, "member", object>,
+): Promise<number> {
+  const row = await narrow(db.selectFrom("member")).select(countAll.as("n")).executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
-export async function countMembersWithRole(db: DB, organizationId: string, role: string): Promise<number> {
-  const row = await db
-    .selectFrom("member")
-    .select(countAll.as("n"))
-    .where("organizationId", "=", organizationId)
-    .where((eb) => roleColumnHas(eb, role))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+export function countMembers(db: DB, organizationId: string): Promise<number> {
+  return countMemberRows(db, (query) => query.where("organizationId", "=", organizationId));
 }
 
-export async function countUserMemberships(db: DB, userId: string): Promise<number> {
-  const row = await db
-    .selectFrom("member")
-    .select(countAll.as("n"))
-    .where("userId", "=", userId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+export function countMembersWithRole(db: DB, organizationId: string, role: string): Promise<number> {
+  return countMemberRows(db, (query) =>
+    query.where("organizationId", "=", organizationId).where((eb) => roleColumnHas(eb, role)),
+  );
+}
+
+export function countUserMemberships(db: DB, userId: string): Promise<number> {
+  return countMemberRows(db, (query) => query.where("userId", "=", userId));
 }
 
 export async function updateMemberRoleRow(db: DB, memberId: string, role: string): Promise<Member | null> {

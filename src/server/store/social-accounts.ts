@@ -8,18 +8,11 @@ import { mapUser } from "./users.js";
 import { isoTimestamp, toDate, toDateOrNull, type WithTimes } from "./values.js";
 
 /** An account row as services see it; the token columns hold ciphertext (crypto/token-cipher.ts). */
-export interface AccountRecord {
+export interface AccountRecord extends StoredTokens {
   id: string;
   userId: string;
   providerId: string;
   accountId: string;
-  accessToken: string | null;
-  refreshToken: string | null;
-  idToken: string | null;
-  accessTokenExpiresAt: Date | null;
-  refreshTokenExpiresAt: Date | null;
-  /** Comma separated, as SPEC stores it. */
-  scope: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -31,6 +24,7 @@ export interface StoredTokens {
   idToken: string | null;
   accessTokenExpiresAt: Date | null;
   refreshTokenExpiresAt: Date | null;
+  /** Comma separated, as SPEC stores it. */
   scope: string | null;
 }
 
