@@ -34,18 +34,28 @@ import { requireSession, requireSessionWith } from "./session.js";
 import { requireSetupLink } from "./setup-link.js";
 
 /**
- * What a handler receives: the parsed body and query, the session when the policy requires one, and
- * the rows its route's `reads` named, read in the same statement as the session.
+ * Who called, as the entry's policy says it is proven: a session (or, where the table accepts keys,
+ * an API key acting as one) when the policy requires one; the SCIM connection whose bearer token
+ * called (policy `directory`); the live setup link granting one of the policy's scopes. A handler
+ * always calls it `caller`.
+ */
+export type CallerOf<P> = P extends { session: "required" | "fresh" }
+  ? SessionWithUser
+  : P extends { directory: true }
+    ? ScimConnectionRow
+    : P extends { setupLink: readonly SetupScope[] }
+      ? SetupLinkCaller
+      : undefined;
+
+/**
+ * What a handler receives: the parsed body and query, the caller its policy requires, and the rows
+ * its route's `reads` named, read in the same statement as the session.
  */
 export interface Input<E extends Endpoint, R extends CallerRead | null = null> {
   body: Parsed<E["body"]>;
   query: Parsed<E["query"]>;
-  caller: E["policy"] extends { session: "required" | "fresh" } ? SessionWithUser : undefined;
+  caller: CallerOf<E["policy"]>;
   rows: R extends CallerRead ? RowsOf<R> | (null extends R ? undefined : never) : undefined;
-  /** For a SCIM protocol route (policy `directory`): the connection whose bearer token called. */
-  directory: E["policy"] extends { directory: true } ? ScimConnectionRow : undefined;
-  /** For an endpoint whose policy names `setupLink`: the live link that called, granting one of those scopes. */
-  link: E["policy"] extends { setupLink: readonly SetupScope[] } ? SetupLinkCaller : undefined;
   /**
    * For an endpoint whose policy says `organizationRules: "state"`: how the caller's session stands
    * with the policy of the organization the request names (null: it has none).
@@ -161,17 +171,17 @@ export function isRouted(endpoint: Endpoint, ctx: AuthContext): boolean {
  * per request. A server call (auth.api, http/server-call.ts) is trusted, as better-auth's server
  * API is: no rate limit and no browser origin check; its redirect targets are still checked.
  */
-function preludeFor(endpoint: Endpoint, ctx: AuthContext, caller: "client" | "server"): RequestStep[] {
+function preludeFor(endpoint: Endpoint, ctx: AuthContext, via: "client" | "server"): RequestStep[] {
   // With auditing on, the rate limiter's and the origin check's refusals are marked to be audited.
-  const refusing = caller === "client" && ctx.options.audit.enabled ? refusingStep : (step: RequestStep) => step;
-  const rateLimit = caller === "client" ? createRateLimit(endpoint, ctx.options.rateLimit) : null;
+  const refusing = via === "client" && ctx.options.audit.enabled ? refusingStep : (step: RequestStep) => step;
+  const rateLimit = via === "client" ? createRateLimit(endpoint, ctx.options.rateLimit) : null;
   const steps: RequestStep[] = rateLimit ? [refusing(rateLimit, "rate-limit")] : [];
   // A directory's bearer token stands for the session; its body is SCIM's (bounded by the SCIM services).
   if (endpoint.policy.directory) steps.push(refusing(authenticateDirectory, "token"));
   if (!takesBody(endpoint)) steps.push(checkUrlBounds);
   else if (endpoint.policy.directory) steps.push(parseScimBody);
   else steps.push(parseBody(endpoint.policy.form === true), checkInputBounds);
-  steps.push(caller === "client" ? refusing(originCheck(endpoint.policy.origin), "origin") : checkRedirectTargets);
+  steps.push(via === "client" ? refusing(originCheck(endpoint.policy.origin), "origin") : checkRedirectTargets);
   return steps;
 }
 
@@ -250,7 +260,7 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
     const answer = async (c: Context<AuthEnv>, changedQuery?: Record<string, string>): Promise<Response> => {
       // A key is the caller only where the table accepts keys; anywhere else a request with one is refused.
       const key = keysOn ? keyInHeaders(ctx, (name) => c.req.header(name)) : null;
-      let keyCaller = false;
+      let byKey = false;
       if (key !== null) {
         if (!acceptsKeys) throw new AuthError("API_KEY_NOT_ACCEPTED");
         const from = ctx.options.advanced.ipAddress.disableIpTracking ? null : c.get("clientIp");
@@ -259,7 +269,7 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
         // The request's own context carries the key, so organization permission checks ask it.
         c.set("auth", { ...c.get("auth"), apiKeyCaller: row });
         c.set("session", keySession(row));
-        keyCaller = true;
+        byKey = true;
       }
       const body = endpoint.body ? readBody(c, endpoint.body) : undefined;
       const query = endpoint.query
@@ -267,7 +277,7 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
           ? parseInput(endpoint.query, changedQuery, "query")
           : readQuery(c, endpoint.query)
         : undefined;
-      const read = sessionRule && reads && !keyCaller ? reads(ctx, query as never) : null;
+      const read = sessionRule && reads && !byKey ? reads(ctx, query as never) : null;
       // A route acting in an organization reads what its policy needs in the session's own statement.
       const withRows = read
         ? await requireSessionWith(c, read, { fresh, rules: withRules })
@@ -277,30 +287,33 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
       const input = {
         body,
         query,
-        caller: withRows ? withRows.caller : sessionRule ? await requireSession(c, { fresh }) : undefined,
+        caller: withRows
+          ? withRows.caller
+          : sessionRule
+            ? await requireSession(c, { fresh })
+            : (c.get("directory") ?? undefined),
         rows: withRows?.rows,
-        directory: c.get("directory"),
-        link: undefined,
       } as Input<typeof endpoint>;
-      if (audit) noteAuditCaller(c, input.caller, query);
+      // The caller as a person (a session, or a key acting as one), for the steps that speak of people.
+      const person = sessionRule ? (input.caller as SessionWithUser) : undefined;
+      if (audit) noteAuditCaller(c, person, query);
       // After noteAuditCaller: the link's organization, not one the input names, gets the entry.
-      if (setupScopes) (input as { link?: SetupLinkCaller }).link = await requireSetupLink(c, setupScopes);
+      if (setupScopes) (input as { caller?: SetupLinkCaller }).caller = await requireSetupLink(c, setupScopes);
       // Organization policy speaks of people (second factors, SSO): a key's permissions decide for it.
-      if (withRules && input.caller && !keyCaller) {
-        const caller = input.caller as SessionWithUser;
+      if (withRules && person && !byKey) {
         const actedIn = actedInOrganization(
           endpoint.policy.feature,
           [body, query],
-          caller.session.activeOrganizationId,
+          person.session.activeOrganizationId,
         );
         // The request's context: an audited request's carries its scope (http/audit.ts).
         const requestCtx = c.get("auth");
         if (organizationRules === "enforce")
-          await enforceOrganizationPolicy(requestCtx, caller, withRows?.rules, actedIn);
-        else input.standing = await organizationStanding(requestCtx, caller, withRows?.rules, actedIn);
+          await enforceOrganizationPolicy(requestCtx, person, withRows?.rules, actedIn);
+        else input.standing = await organizationStanding(requestCtx, person, withRows?.rules, actedIn);
       }
-      if (credentials && input.caller && !keyCaller) {
-        await guardCredentialChange(c.get("auth"), input.caller as SessionWithUser, credentials, passwordIn(body));
+      if (credentials && person && !byKey) {
+        await guardCredentialChange(c.get("auth"), person, credentials, passwordIn(body));
       }
       const reply = await handler(c, input as never);
       if (reply instanceof Response) return reply;

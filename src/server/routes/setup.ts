@@ -40,38 +40,42 @@ export function setupLinkRoutes(route: Route): void {
     return grant;
   });
 
-  route(setup.setupLinkGrant, (c, { link }) => setupLinkGrant(c.get("auth"), link));
+  route(setup.setupLinkGrant, (c, { caller: link }) => setupLinkGrant(c.get("auth"), link));
 
   route(setup.closeSetupLink, (c) => {
     expireSetupLinkCookie(c);
     return { success: true };
   });
 
-  route(setup.setupListSSOProviders, async (c, { link }) => ({
+  route(setup.setupListSSOProviders, async (c, { caller: link }) => ({
     providers: await listOrganizationProviders(c.get("auth"), link.organizationId),
   }));
 
-  route(setup.setupRegisterSSOProvider, (c, { body, link }) => registerProvider(c.get("auth"), link, body));
+  route(setup.setupRegisterSSOProvider, (c, { body, caller: link }) => registerProvider(c.get("auth"), link, body));
 
-  route(setup.setupUpdateSSOProvider, (c, { body, link }) => updateProvider(c.get("auth"), link, body));
+  route(setup.setupUpdateSSOProvider, (c, { body, caller: link }) => updateProvider(c.get("auth"), link, body));
 
-  route(setup.setupTestSSOConnection, (c, { body, link }) => testConnection(c.get("auth"), link, body.providerId));
+  route(setup.setupTestSSOConnection, (c, { body, caller: link }) =>
+    testConnection(c.get("auth"), link, body.providerId),
+  );
 
-  route(setup.setupStartSSOTestSignIn, async (c, { body, link }) => {
+  route(setup.setupStartSSOTestSignIn, async (c, { body, caller: link }) => {
     const { url, state } = await startSSOTestSignIn(c.get("auth"), link, body.providerId);
     writeSignedCookie(c, "state", state, STATE_COOKIE_MAX_AGE);
     return { url, redirect: true };
   });
 
-  route(setup.setupGetSSOTestResult, (c, { query, link }) => readSSOTestResult(c.get("auth"), link, query.testId));
+  route(setup.setupGetSSOTestResult, (c, { query, caller: link }) =>
+    readSSOTestResult(c.get("auth"), link, query.testId),
+  );
 
-  route(setup.setupRequestDomainVerification, (c, { body, link }) =>
+  route(setup.setupRequestDomainVerification, (c, { body, caller: link }) =>
     requestDomainVerification(c.get("auth"), link, body.providerId),
   );
 
-  route(setup.setupVerifyDomain, (c, { body, link }) => verifyDomains(c.get("auth"), link, body.providerId));
+  route(setup.setupVerifyDomain, (c, { body, caller: link }) => verifyDomains(c.get("auth"), link, body.providerId));
 
-  route(setup.setupListSCIMConnections, async (c, { link }) => {
+  route(setup.setupListSCIMConnections, async (c, { caller: link }) => {
     const ctx = c.get("auth");
     return {
       baseURL: apiURL(ctx, "/scim/v2"),
@@ -79,17 +83,19 @@ export function setupLinkRoutes(route: Route): void {
     };
   });
 
-  route(setup.setupCreateAuditStream, (c, { body, link }) =>
+  route(setup.setupCreateAuditStream, (c, { body, caller: link }) =>
     createWebhook(c.get("auth"), link, { url: body.url, events: ["audit.entry"] }),
   );
 
-  route(setup.setupListAuditStreams, async (c, { link }) => ({
+  route(setup.setupListAuditStreams, async (c, { caller: link }) => ({
     webhooks: await listLinkWebhooks(c.get("auth"), link),
   }));
 
-  route(setup.setupTestAuditStream, (c, { body, link }) => testLinkWebhook(c.get("auth"), link, body.webhookId));
+  route(setup.setupTestAuditStream, (c, { body, caller: link }) =>
+    testLinkWebhook(c.get("auth"), link, body.webhookId),
+  );
 
-  route(setup.setupGenerateSCIMToken, async (c, { body, link }) => {
+  route(setup.setupGenerateSCIMToken, async (c, { body, caller: link }) => {
     // 201, as the owners' route answers: a connection (or a new token for it) was created.
     return c.json(await generateScimToken(c.get("auth"), link, body), 201);
   });

@@ -54,31 +54,31 @@ export function scimProtocolRoutes(route: Route, ctx: AuthContext): void {
     return scimJson(c, schema);
   });
 
-  route(scim.getSCIMUsers, async (c, { query, directory }) => {
+  route(scim.getSCIMUsers, async (c, { query, caller: directory }) => {
     const page = await listUsers(c.get("auth"), directory, query);
     const resources = page.users.map((user) => userResource(v2Url, user));
     return scimJson(c, listResponse(resources, page.total, page.startIndex));
   });
-  route(scim.createSCIMUser, async (c, { body, directory }) => {
+  route(scim.createSCIMUser, async (c, { body, caller: directory }) => {
     const resource = userResource(v2Url, await createUser(c.get("auth"), directory, body));
     c.header("Location", resource.meta.location);
     return scimJson(c, resource, 201);
   });
-  route(scim.getSCIMUser, async (c, { directory }) =>
+  route(scim.getSCIMUser, async (c, { caller: directory }) =>
     scimJson(c, userResource(v2Url, await getUser(c.get("auth"), directory, idOf(c)))),
   );
-  route(scim.updateSCIMUser, async (c, { body, directory }) =>
+  route(scim.updateSCIMUser, async (c, { body, caller: directory }) =>
     scimJson(c, userResource(v2Url, await replaceUser(c.get("auth"), directory, idOf(c), body))),
   );
-  route(scim.patchSCIMUser, async (c, { body, directory }) =>
+  route(scim.patchSCIMUser, async (c, { body, caller: directory }) =>
     scimJson(c, userResource(v2Url, await patchUser(c.get("auth"), directory, idOf(c), body))),
   );
-  route(scim.deleteSCIMUser, async (c, { directory }) => {
+  route(scim.deleteSCIMUser, async (c, { caller: directory }) => {
     await deleteUser(c.get("auth"), directory, idOf(c));
     return c.body(null, 204);
   });
 
-  route(scim.getSCIMGroups, async (c, { query, directory }) => {
+  route(scim.getSCIMGroups, async (c, { query, caller: directory }) => {
     const page = await listGroups(c.get("auth"), directory, {
       ...query,
       withMembers: withMembers(query.excludedAttributes),
@@ -86,24 +86,24 @@ export function scimProtocolRoutes(route: Route, ctx: AuthContext): void {
     const resources = page.groups.map((group) => groupResource(v2Url, group));
     return scimJson(c, listResponse(resources, page.total, page.startIndex));
   });
-  route(scim.createSCIMGroup, async (c, { body, directory }) => {
+  route(scim.createSCIMGroup, async (c, { body, caller: directory }) => {
     const resource = groupResource(v2Url, await createGroup(c.get("auth"), directory, body));
     c.header("Location", resource.meta.location);
     return scimJson(c, resource, 201);
   });
-  route(scim.getSCIMGroup, async (c, { query, directory }) =>
+  route(scim.getSCIMGroup, async (c, { query, caller: directory }) =>
     scimJson(
       c,
       groupResource(v2Url, await getGroup(c.get("auth"), directory, idOf(c), withMembers(query.excludedAttributes))),
     ),
   );
-  route(scim.updateSCIMGroup, async (c, { body, directory }) =>
+  route(scim.updateSCIMGroup, async (c, { body, caller: directory }) =>
     scimJson(c, groupResource(v2Url, await replaceGroup(c.get("auth"), directory, idOf(c), body))),
   );
-  route(scim.patchSCIMGroup, async (c, { body, directory }) =>
+  route(scim.patchSCIMGroup, async (c, { body, caller: directory }) =>
     scimJson(c, groupResource(v2Url, await patchGroup(c.get("auth"), directory, idOf(c), body))),
   );
-  route(scim.deleteSCIMGroup, async (c, { directory }) => {
+  route(scim.deleteSCIMGroup, async (c, { caller: directory }) => {
     await deleteGroup(c.get("auth"), directory, idOf(c));
     return c.body(null, 204);
   });
