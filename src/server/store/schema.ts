@@ -437,6 +437,13 @@ export interface KnownDeviceTable {
   lastSeenAt: Timestamp;
 }
 
+/** An address an API key was used from (migration 0038): its first use from there was audited. */
+export interface ApiKeyAddressTable {
+  apiKeyId: string;
+  address: string;
+  firstSeenAt: Timestamp;
+}
+
 /** A setup link (migration 0037; store/setup-links.ts): the digest of its secret, never the secret. */
 export interface SetupLinkTable {
   id: string;
@@ -577,6 +584,7 @@ export interface Database {
   webhookDelivery: WebhookDeliveryTable;
   organizationWebhook: OrganizationWebhookTable;
   apiKey: ApiKeyTable;
+  apiKeyAddress: ApiKeyAddressTable;
   auditLog: AuditLogTable;
   ssoProvider: SsoProviderTable;
   ssoDomain: SsoDomainTable;
