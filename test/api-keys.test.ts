@@ -1,3 +1,4 @@
+import { apiKeyClient } from "@better-auth/api-key/client";
 import { createAuthClient } from "better-auth/client";
 import { organizationClient } from "better-auth/client/plugins";
 import { Redis } from "ioredis";
@@ -14,23 +15,10 @@ import { redisUnavailable, TEST_REDIS_URL } from "./helpers/redis.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
 
 /**
- * Issue 53: API keys on better-auth's apiKey wire, driven by better-auth's own client in Node, on
- * the real server and database.
+ * Issue 53: API keys on better-auth's apiKey wire, driven by better-auth's own client in Node
+ * (better-auth's organizationClient and @better-auth/api-key's apiKeyClient), on the real server
+ * and database.
  */
-
-/**
- * better-auth's apiKeyClient (@better-auth/api-key/client) is not installed here; its whole effect on
- * requests is this table of methods for paths the client cannot guess (a create with an empty body).
- */
-const apiKeyClient = () => ({
-  id: "api-key",
-  $InferServerPlugin: {},
-  pathMethods: {
-    "/api-key/create": "POST",
-    "/api-key/delete": "POST",
-    "/api-key/delete-all-expired-api-keys": "POST",
-  } as Record<string, "GET" | "POST">,
-});
 
 let server: TestServer;
 
