@@ -1045,6 +1045,10 @@ export const en = {
   "apiKeys.revokeLabel": "Revoke {name}",
   "apiKeys.revoke.confirm.title": "Revoke {name}?",
   "apiKeys.revoke.confirm.body": "Programs using this key stop working at once.",
+  "apiKeys.machineClient": "Machine client (OAuth client credentials)",
+  "apiKeys.clientId": "client {id}",
+  "apiKeys.revoke.confirm.clientBody":
+    "Programs using this client get no new tokens, and the tokens it holds stop working at once.",
   "apiKeys.revoked": "{name} is revoked.",
   "webhooks.row.disabled": "Disabled: nothing is sent.",
   "webhooks.row.never": "Nothing sent yet.",

@@ -492,6 +492,8 @@ export interface OAuthClientTable {
   createdBy: string | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+  /** The client's last token (migration 0038), written at most once a minute. */
+  lastUsedAt: NullableTimestamp;
 }
 
 /** What one authorization gave a client: every token it issued ends when it is revoked. */
