@@ -181,6 +181,40 @@ describe("a key on the organization routes", () => {
   });
 });
 
+describe("a user's key", () => {
+  it("does only what the key was given, even for an owner: no role change, no leaving by removal", async () => {
+    const { owner, organizationId } = await createOrganization(server);
+    const colleague = await joinAs(server, organizationId, "member");
+    const made = await server.auth.api.createApiKey({
+      body: { userId: owner.user.id, permissions: { team: ["create"] } },
+    });
+    const key = made.key as string;
+    const promote = await as(key, "/organization/update-member-role", {
+      memberId: colleague.memberId,
+      role: "admin",
+      organizationId,
+    });
+    expect(promote.body.code).toBe("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
+    const self = await as(key, "/organization/remove-member", { memberIdOrEmail: owner.email, organizationId });
+    expect(self.body.code).toBe("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER");
+    const invite = await as(key, "/organization/invite-member", {
+      email: "x@example.com",
+      role: "member",
+      organizationId,
+    });
+    expect(invite.body.code).toBe("YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION");
+    // Within the key's permissions it acts as its user.
+    const team = await as(key, "/organization/create-team", { name: "Owner's bots", organizationId });
+    expect(team.status, JSON.stringify(team.body)).toBe(200);
+    const roles = await db()
+      .selectFrom("member")
+      .select(["userId", "role"])
+      .where("organizationId", "=", organizationId)
+      .execute();
+    expect(roles.map((r) => r.role).sort()).toEqual(["member", "owner"]);
+  });
+});
+
 describe("the trail's key actor", () => {
   it("attributes every write a key makes to the key, by id and name, in its organization", async () => {
     const { owner, organizationId } = await createOrganization(server);

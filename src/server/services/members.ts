@@ -112,7 +112,8 @@ export async function removeMember(
       : { memberId: input.memberIdOrEmail };
     const target = await findMemberWithUser(trx, organizationId, by);
     if (!target) throw new AuthError("MEMBER_NOT_FOUND");
-    if (target.userId !== caller.userId) {
+    // Removing oneself is leaving, which a key may not do: a key always needs member:delete.
+    if (target.userId !== caller.userId || ctx.apiKeyCaller) {
       requirePermission(ctx, caller, { member: ["delete"] }, "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER");
       if (isOwnerRole(ctx, target.role) && !isOwnerRole(ctx, caller.role)) {
         throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER");
@@ -172,8 +173,11 @@ export async function updateMemberRole(
     const target = await findMemberWithUser(trx, organizationId, { memberId: input.memberId });
     if (!target) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
     const callerIsOwner = isOwnerRole(ctx, caller.role);
-    if (!callerIsOwner) {
+    // An owner's own key still needs member:update: a key does what it was given, not its owner's all.
+    if (!callerIsOwner || ctx.apiKeyCaller) {
       requirePermission(ctx, caller, { member: ["update"] }, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
+    }
+    if (!callerIsOwner) {
       if (isOwnerRole(ctx, target.role) || isOwnerRole(ctx, role)) {
         throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
       }
