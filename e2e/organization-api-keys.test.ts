@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { screenshot, signInThroughApi, signUpThroughApi } from "./helpers/browser.js";
+import { screenshot, seriousA11yViolations, signInThroughApi, signUpThroughApi } from "./helpers/browser.js";
 import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
 /**
@@ -66,6 +66,8 @@ describe("the organization's API keys page", () => {
     expect(keyRow).toContain("never used");
     expect(keyRow).toContain("made by Olive Owner");
     await screenshot(page, "organization-api-keys");
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(await page.title()).toContain("API keys");
 
     await clientRow.getByTestId("api-key-revoke").click();
     await page.getByTestId("confirm-accept").click();
