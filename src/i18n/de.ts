@@ -1017,6 +1017,7 @@ export const de: Catalogue = {
   "audit.export.csv": "Als CSV herunterladen",
   "audit.none": "Keine passenden Einträge.",
   "audit.entry": "{date} · von {actor} · IP {ip}",
+  "audit.actor.key": "dem API-Schlüssel {name}",
   "audit.actor.system": "dem Dienst",
   "audit.actor.unknown": "einer nicht angemeldeten Person",
   "audit.outcome.failure": "abgelehnt",

@@ -983,6 +983,7 @@ export const en = {
   "audit.none": "No entries match.",
   "audit.entry": "{date} · by {actor} · IP {ip}",
   "audit.actor.system": "the service",
+  "audit.actor.key": "API key {name}",
   "audit.actor.unknown": "someone not signed in",
   "audit.outcome.failure": "refused",
   "audit.outcome.challenged": "second factor asked",
