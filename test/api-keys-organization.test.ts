@@ -163,6 +163,20 @@ describe("a key on the organization routes", () => {
     ).toBe(403);
     const still = await db().selectFrom("member").select("id").where("id", "=", stranger.memberId).execute();
     expect(still).toHaveLength(1);
+    // Refusals it causes in the other organization's trail are bounded like a stranger's: one a window.
+    for (let i = 0; i < 4; i++) {
+      await as(key, "/organization/remove-member", {
+        memberIdOrEmail: stranger.memberId,
+        organizationId: other.organizationId,
+      });
+    }
+    const refusals = await db()
+      .selectFrom("auditTrail")
+      .select(["actorType", "outcome"])
+      .where("organizationId", "=", other.organizationId)
+      .where("actorType", "=", "key")
+      .execute();
+    expect(refusals).toEqual([{ actorType: "key", outcome: "failure" }]);
 
     for (const [path, body] of [
       ["/api-key/list", undefined],
