@@ -1,3 +1,4 @@
+import { apiKeyClient } from "@better-auth/api-key/client";
 import { createAuthClient } from "better-auth/client";
 import { organizationClient } from "better-auth/client/plugins";
 import { Redis } from "ioredis";
@@ -14,23 +15,10 @@ import { redisUnavailable, TEST_REDIS_URL } from "./helpers/redis.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
 
 /**
- * Issue 53: API keys on better-auth's apiKey wire, driven by better-auth's own client in Node, on
- * the real server and database.
+ * Issue 53: API keys on better-auth's apiKey wire, driven by better-auth's own client in Node
+ * (better-auth's organizationClient and @better-auth/api-key's apiKeyClient), on the real server
+ * and database.
  */
-
-/**
- * better-auth's apiKeyClient (@better-auth/api-key/client) is not installed here; its whole effect on
- * requests is this table of methods for paths the client cannot guess (a create with an empty body).
- */
-const apiKeyClient = () => ({
-  id: "api-key",
-  $InferServerPlugin: {},
-  pathMethods: {
-    "/api-key/create": "POST",
-    "/api-key/delete": "POST",
-    "/api-key/delete-all-expired-api-keys": "POST",
-  } as Record<string, "GET" | "POST">,
-});
 
 let server: TestServer;
 
@@ -431,11 +419,11 @@ describe("a key as the caller (x-api-key)", () => {
     // The trail names the key as the actor.
     const entry = await server.auth.database.db
       .selectFrom("auditTrail")
-      .select(["actorId", "outcome"])
+      .select(["actorType", "actorId", "outcome"])
       .where("organizationId", "=", organizationId)
       .where("action", "=", "organization.updated")
       .executeTakeFirstOrThrow();
-    expect(entry).toEqual({ actorId: `apiKey:${updater.id}`, outcome: "success" });
+    expect(entry).toEqual({ actorType: "key", actorId: updater.id, outcome: "success" });
   });
 
   it("is audited when used from an address it has not been used from lately, once per address", async () => {
@@ -451,12 +439,15 @@ describe("a key as the caller (x-api-key)", () => {
     }
     const entries = await server.auth.database.db
       .selectFrom("auditTrail")
-      .select(["actorId", "details"])
+      .select(["actorType", "actorId", "details"])
       .where("organizationId", "=", organizationId)
       .where("action", "=", "api_key.used_from_new_address")
       .orderBy("seq")
       .execute();
-    expect(entries.map((e) => e.actorId)).toEqual([`apiKey:${made.id}`, `apiKey:${made.id}`]);
+    expect(entries.map((e) => [e.actorType, e.actorId])).toEqual([
+      ["key", made.id],
+      ["key", made.id],
+    ]);
     expect(entries.map((e) => (typeof e.details === "string" ? JSON.parse(e.details) : e.details).ipAddress)).toEqual([
       "192.0.2.1",
       "198.51.100.7",
@@ -473,7 +464,8 @@ describe("a key as the caller (x-api-key)", () => {
       ["/list-sessions", undefined],
       ["/change-password", { currentPassword: "x", newPassword: "sturdy-pass-456" }],
       ["/api-key/create", { organizationId }],
-      ["/organization/get-full-organization", undefined],
+      ["/organization/leave", { organizationId }],
+      ["/organization/get-active-member", undefined],
       ["/organization/delete", { organizationId }],
       ["/sign-in/email", { email: "a@example.com", password: "whatever-123" }],
     ] as const) {

@@ -15,6 +15,7 @@ export const directoryPage = () => import("./pages/directory-page.js");
 export const policyPage = () => import("./pages/policy-page.js");
 export const organizationAuditPage = () => import("./pages/organization-audit-page.js");
 export const organizationWebhooksPage = () => import("./pages/organization-webhooks-page.js");
+export const organizationApiKeysPage = () => import("./pages/organization-api-keys-page.js");
 export const adminUserPage = () => import("./pages/admin-user-page.js");
 export const setupPage = () => import("./pages/setup-page.js");
 

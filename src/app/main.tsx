@@ -13,6 +13,7 @@ import {
   directoryPage,
   magicLinkPages,
   miscPages,
+  organizationApiKeysPage,
   organizationAuditPage,
   organizationPages,
   organizationWebhooksPage,
@@ -95,6 +96,7 @@ const router = createBrowserRouter([
               { path: "policy", ...page(policyPage, (m) => m.PolicyPage) },
               { path: "audit", ...page(organizationAuditPage, (m) => m.OrganizationAuditPage) },
               { path: "webhooks", ...page(organizationWebhooksPage, (m) => m.OrganizationWebhooksPage) },
+              { path: "api-keys", ...page(organizationApiKeysPage, (m) => m.OrganizationApiKeysPage) },
             ],
           },
           {

@@ -6,6 +6,7 @@ import type {
   apiKeyEndpoints as apiKeys,
   Endpoint,
   accountFlowEndpoints as flows,
+  oauthProviderEndpoints as oauth,
   organizationEndpoints as org,
   passkeyEndpoints as passkeys,
   passwordlessEndpoints as passwordless,
@@ -252,6 +253,16 @@ export interface ApiKeyCalls {
   delete: Call<typeof apiKeys.deleteApiKey>;
 }
 export type ApiKeyEntry = Reply<typeof apiKeys.getApiKey>;
+
+/** OAuth clients the caller manages (`/oauth2/...`, better-auth's oauthProviderClient calls; docs/oauth-provider.md). */
+export interface OAuth2Calls {
+  /** The caller's own clients, or `{ query: { organizationId } }`'s (its owners only). */
+  getClients: OptionalCall<typeof oauth.getOAuthClients>;
+  /** The secret is in this reply only. */
+  createClient: Call<typeof oauth.createOAuthClient>;
+  deleteClient: Call<typeof oauth.deleteOAuthClient>;
+}
+export type OAuthClientEntry = Reply<typeof oauth.getOAuthClient>;
 
 /** get-active-member's answer: the membership, and how the session stands with the organization's policy. */
 export type ActiveMember = Reply<typeof org.getActiveMember>;

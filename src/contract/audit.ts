@@ -105,9 +105,10 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 /**
  * Who acted: a signed-in user, an admin (or an admin impersonating), the service itself, a directory
  * (an organization's SCIM connection, or its SSO connection provisioning at sign-in), or the holder
- * of an organization's setup link (actorId: the link's id; docs/sso.md, "Let the customer set it up").
+ * of an organization's setup link (actorId: the link's id; docs/sso.md, "Let the customer set it up"),
+ * or an API key (actorId: the key's id; details name it; docs/api-keys.md).
  */
-export const AUDIT_ACTOR_TYPES = ["user", "admin", "system", "directory", "setup-link"] as const;
+export const AUDIT_ACTOR_TYPES = ["user", "admin", "system", "directory", "setup-link", "key"] as const;
 export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
 
 /** `challenged`: a sign-in that now owes a second factor (no session yet). */

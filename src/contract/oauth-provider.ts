@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { timestamp } from "./models.js";
 
 /**
  * Gatehouse as an OAuth 2.1 authorization server and OpenID provider, on the wire of better-auth's
@@ -81,6 +82,9 @@ export const oauthClientModel = z.object({
   disabled: z.boolean(),
   organizationId: z.string().nullable(),
   userId: z.string().nullable(),
+  /** Ours: who registered it (null: the server, or a person since deleted) and its last token. */
+  createdBy: z.string().nullable().optional(),
+  lastUsedAt: timestamp.nullable().optional(),
 });
 
 export const oauthClientIdBody = z.strictObject({ client_id: z.string().min(1).max(200) });

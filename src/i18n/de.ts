@@ -1017,6 +1017,7 @@ export const de: Catalogue = {
   "audit.export.csv": "Als CSV herunterladen",
   "audit.none": "Keine passenden Einträge.",
   "audit.entry": "{date} · von {actor} · IP {ip}",
+  "audit.actor.key": "dem API-Schlüssel {name}",
   "audit.actor.system": "dem Dienst",
   "audit.actor.unknown": "einer nicht angemeldeten Person",
   "audit.outcome.failure": "abgelehnt",
@@ -1081,6 +1082,10 @@ export const de: Catalogue = {
   "apiKeys.revokeLabel": "{name} widerrufen",
   "apiKeys.revoke.confirm.title": "{name} widerrufen?",
   "apiKeys.revoke.confirm.body": "Programme, die diesen Schlüssel benutzen, funktionieren sofort nicht mehr.",
+  "apiKeys.machineClient": "Maschinen-Client (OAuth Client Credentials)",
+  "apiKeys.clientId": "Client {id}",
+  "apiKeys.revoke.confirm.clientBody":
+    "Programme, die diesen Client benutzen, erhalten keine neuen Tokens, und ihre Tokens funktionieren sofort nicht mehr.",
   "apiKeys.revoked": "{name} ist widerrufen.",
   "webhooks.row.disabled": "Deaktiviert: Es wird nichts gesendet.",
   "webhooks.row.never": "Noch nichts gesendet.",

@@ -983,6 +983,7 @@ export const en = {
   "audit.none": "No entries match.",
   "audit.entry": "{date} · by {actor} · IP {ip}",
   "audit.actor.system": "the service",
+  "audit.actor.key": "API key {name}",
   "audit.actor.unknown": "someone not signed in",
   "audit.outcome.failure": "refused",
   "audit.outcome.challenged": "second factor asked",
@@ -1045,6 +1046,10 @@ export const en = {
   "apiKeys.revokeLabel": "Revoke {name}",
   "apiKeys.revoke.confirm.title": "Revoke {name}?",
   "apiKeys.revoke.confirm.body": "Programs using this key stop working at once.",
+  "apiKeys.machineClient": "Machine client (OAuth client credentials)",
+  "apiKeys.clientId": "client {id}",
+  "apiKeys.revoke.confirm.clientBody":
+    "Programs using this client get no new tokens, and the tokens it holds stop working at once.",
   "apiKeys.revoked": "{name} is revoked.",
   "webhooks.row.disabled": "Disabled: nothing is sent.",
   "webhooks.row.never": "Nothing sent yet.",

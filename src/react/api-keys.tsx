@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { ApiKeyEntry } from "../client/types.js";
+import type { ApiKeyEntry, OAuthClientEntry } from "../client/types.js";
 import { useConfirm } from "./confirm.js";
 import { Actions, Button, ErrorMessage, Field, Form, Loading, Notice, Panel, useFrame } from "./form-parts.js";
 import { CopyButton, useFormatDate, useLoad } from "./profile-parts.js";
@@ -30,28 +30,65 @@ function NewKey({ text, onDone }: { text: string; onDone: () => void }) {
   );
 }
 
-function KeyRow({
+/** One row of the list: an API key or an organization's machine client, told apart by a tag. */
+interface Identity {
+  id: string;
+  name: string | null;
+  /** What identifies it without its secret: a key's first characters, a client's id. */
+  start: string | null;
+  createdBy: string | null;
+  lastUsed: Date | null;
+  expiresAt: Date | null;
+  enabled: boolean;
+  machineClient: boolean;
+}
+
+function keyIdentity(entry: ApiKeyEntry): Identity {
+  const { id, name, start, createdBy, lastRequest, expiresAt, enabled } = entry;
+  return { id, name, start, createdBy, lastUsed: lastRequest, expiresAt, enabled, machineClient: false };
+}
+
+function clientIdentity(entry: OAuthClientEntry): Identity {
+  return {
+    id: entry.client_id,
+    name: entry.client_name,
+    start: entry.client_id.slice(0, 8),
+    createdBy: entry.createdBy ?? null,
+    lastUsed: entry.lastUsedAt ?? null,
+    // A client's secret does not expire (client_secret_expires_at 0); rotating or deleting ends it.
+    expiresAt: null,
+    enabled: !entry.disabled,
+    machineClient: true,
+  };
+}
+
+/** An organization's confidential client holding the client_credentials grant: a program, not a person's app. */
+const isMachineClient = (entry: OAuthClientEntry) =>
+  entry.grant_types.includes("client_credentials") && entry.token_endpoint_auth_method !== "none";
+
+function IdentityRow({
   entry,
   creator,
   onRevoke,
 }: {
-  entry: ApiKeyEntry;
+  entry: Identity;
   creator: string | null;
-  onRevoke: (entry: ApiKeyEntry) => void;
+  onRevoke: (entry: Identity) => void;
 }) {
   const { t } = useFrame();
   const formatDate = useFormatDate();
   const name = entry.name || t("apiKeys.unnamed");
   const details = [
-    entry.start ? `${entry.start}…` : null,
+    entry.machineClient ? t("apiKeys.clientId", { id: `${entry.start}…` }) : entry.start ? `${entry.start}…` : null,
     creator ? t("apiKeys.createdBy", { name: creator }) : null,
-    entry.lastRequest ? t("apiKeys.lastUsed", { date: formatDate(entry.lastRequest) }) : t("apiKeys.neverUsed"),
+    entry.lastUsed ? t("apiKeys.lastUsed", { date: formatDate(entry.lastUsed) }) : t("apiKeys.neverUsed"),
     entry.expiresAt ? t("apiKeys.expires", { date: formatDate(entry.expiresAt) }) : t("apiKeys.noExpiry"),
   ].filter((part): part is string => part !== null);
   return (
-    <li className="gh-list-row" data-testid="api-key-row">
+    <li className="gh-list-row" data-testid={entry.machineClient ? "api-key-client-row" : "api-key-row"}>
       <div>
         <strong>{name}</strong>
+        {entry.machineClient && <span className="gh-tag">{t("apiKeys.machineClient")}</span>}
         {!entry.enabled && <span className="gh-tag">{t("apiKeys.disabled")}</span>}
         <p className="gh-hint">{details.join(" · ")}</p>
       </div>
@@ -70,7 +107,9 @@ function KeyRow({
 
 /**
  * API keys with their last use, maker and expiry (docs/api-keys.md): an organization's, or the
- * signed-in user's own. A new key is shown once; revoking asks first and stops the key everywhere.
+ * signed-in user's own. An organization's list also holds its machine clients (OAuth clients with the
+ * client_credentials grant), for those who manage them (its owners), in the same rows. A new key is
+ * shown once; revoking asks first and stops the key or client everywhere.
  *
  * @example
  * <AuthProvider client={client}>
@@ -86,34 +125,46 @@ export function ApiKeys({ organizationId }: ApiKeysProps) {
     () => client.organization.getFullOrganization({ query: { organizationId } }),
     organizationId !== undefined,
   );
+  // Machine clients: only an organization's owners manage them, and only with the OAuth provider on;
+  // anyone else gets an error here, and sees the keys alone.
+  const clients = useLoad(() => client.oauth2.getClients({ query: { organizationId } }), organizationId !== undefined);
   const create = useCall(client.apiKey.create);
   const revoke = useCall(client.apiKey.delete);
+  const revokeClient = useCall(client.oauth2.deleteClient);
   const { confirm, dialog } = useConfirm();
   const [name, setName] = useState("");
   const [made, setMade] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
   const members = (organization.data as { members?: { userId: string; user: { name: string } }[] } | null)?.members;
-  const creatorOf = (entry: ApiKeyEntry): string | null => {
+  const creatorOf = (entry: Identity): string | null => {
     if (!organizationId) return null;
     if (entry.createdBy === null) return t("apiKeys.formerMember");
     return members?.find((member) => member.userId === entry.createdBy)?.user.name ?? t("apiKeys.formerMember");
   };
 
-  const onRevoke = async (entry: ApiKeyEntry) => {
+  const onRevoke = async (entry: Identity) => {
     setNotice(null);
     const label = entry.name || t("apiKeys.unnamed");
     const yes = await confirm({
       title: t("apiKeys.revoke.confirm.title", { name: label }),
-      body: t("apiKeys.revoke.confirm.body"),
+      body: t(entry.machineClient ? "apiKeys.revoke.confirm.clientBody" : "apiKeys.revoke.confirm.body"),
       confirmLabel: t("apiKeys.revoke"),
     });
     if (!yes) return;
-    if (await revoke.run({ keyId: entry.id })) setNotice(t("apiKeys.revoked", { name: label }));
-    keys.reload();
+    const done = entry.machineClient
+      ? await revokeClient.run({ client_id: entry.id })
+      : await revoke.run({ keyId: entry.id });
+    if (done) setNotice(t("apiKeys.revoked", { name: label }));
+    if (entry.machineClient) clients.reload();
+    else keys.reload();
   };
 
-  const list = (keys.data?.apiKeys ?? []) as ApiKeyEntry[];
+  const machineClients = clients.error ? [] : ((clients.data ?? []) as OAuthClientEntry[]).filter(isMachineClient);
+  const list = [
+    ...((keys.data?.apiKeys ?? []) as ApiKeyEntry[]).map(keyIdentity),
+    ...machineClients.map(clientIdentity),
+  ];
   return (
     <Panel title={t("apiKeys.title")} testId="api-keys-card">
       {dialog}
@@ -134,11 +185,11 @@ export function ApiKeys({ organizationId }: ApiKeysProps) {
       ) : (
         <ul className="gh-list" data-testid="api-keys-list">
           {list.map((entry) => (
-            <KeyRow key={entry.id} entry={entry} creator={creatorOf(entry)} onRevoke={(e) => void onRevoke(e)} />
+            <IdentityRow key={entry.id} entry={entry} creator={creatorOf(entry)} onRevoke={(e) => void onRevoke(e)} />
           ))}
         </ul>
       )}
-      <ErrorMessage error={revoke.error} />
+      <ErrorMessage error={revoke.error ?? revokeClient.error} />
       {made ? (
         <NewKey text={made} onDone={() => setMade(null)} />
       ) : (

@@ -155,6 +155,10 @@ export function AuditTrailView({ source, testId }: { source: AuditTrailSource; t
 }
 
 function actorLabel(entry: AuditTrailEntry, t: Translate, nameOf?: (id: string) => string | undefined): string {
+  if (entry.actorType === "key") {
+    const name = entry.details?.apiKeyName;
+    return t("audit.actor.key", { name: typeof name === "string" && name ? name : (entry.actorId ?? "") });
+  }
   if (entry.actorId) return nameOf?.(entry.actorId) ?? entry.actorId;
   return entry.actorType === "system" ? t("audit.actor.system") : t("audit.actor.unknown");
 }

@@ -78,6 +78,14 @@ const sectionEntries: SectionEntry[] = [
     label: "audit.trail.title",
     when: (role, config) => readsOrganizationTrail(config, role),
   },
+  // Keys and machine clients: those whose role may read the organization's keys (owners, or apiKey:read).
+  {
+    to: "/organization/api-keys",
+    label: "apiKeys.title",
+    when: (role, config) =>
+      config.apiKeys &&
+      (holdsCreatorRole(config.organization.roles, role) || roleCan(config.organization.roles, role, "apiKey", "read")),
+  },
   // The organization's own webhooks (its audit trail streamed out): owners only, as the trail is.
   {
     to: "/organization/webhooks",

@@ -117,7 +117,7 @@ export const organizationEndpoints = {
     query: org.getOrganizationQuery,
     reply: organizationModel.nullable(),
     errors: MEMBERSHIP,
-    policy: SIGNED_IN,
+    policy: { ...SIGNED_IN, apiKeys: "accepted" },
   }),
   getFullOrganization: endpoint({
     method: "GET",
@@ -126,7 +126,7 @@ export const organizationEndpoints = {
     query: org.getFullOrganizationQuery,
     reply: fullOrganizationModel.nullable(),
     errors: MEMBERSHIP,
-    policy: SIGNED_IN,
+    policy: { ...SIGNED_IN, apiKeys: "accepted" },
   }),
   inviteMember: endpoint({
     method: "POST",
@@ -146,7 +146,7 @@ export const organizationEndpoints = {
       "INVITATION_RECIPIENT_LIMIT_REACHED",
       "ROLE_NOT_FOUND",
     ],
-    policy: CHANGES,
+    policy: { ...CHANGES, apiKeys: "accepted" },
   }),
   acceptInvitation: endpoint({
     method: "POST",
@@ -182,7 +182,7 @@ export const organizationEndpoints = {
     body: org.invitationIdBody,
     reply: invitationModel,
     errors: ["INVITATION_NOT_FOUND", "YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION"],
-    policy: CHANGES,
+    policy: { ...CHANGES, apiKeys: "accepted" },
   }),
   getInvitation: endpoint({
     method: "GET",
@@ -211,7 +211,7 @@ export const organizationEndpoints = {
     query: org.organizationIdQuery,
     reply: z.array(invitationModel),
     errors: [...MEMBERSHIP, "YOU_ARE_NOT_ALLOWED_TO_LIST_INVITATIONS"],
-    policy: SIGNED_IN,
+    policy: { ...SIGNED_IN, apiKeys: "accepted" },
   }),
   listUserInvitations: endpoint({
     method: "GET",
@@ -228,7 +228,7 @@ export const organizationEndpoints = {
     body: org.removeMemberBody,
     reply: z.object({ member: memberModel }),
     errors: [...MEMBERSHIP, "MEMBER_NOT_FOUND", "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER"],
-    policy: { ...SIGNED_IN, refreshes: ["session", "activeOrganization", "activeMember"] },
+    policy: { ...SIGNED_IN, refreshes: ["session", "activeOrganization", "activeMember"], apiKeys: "accepted" },
   }),
   updateMemberRole: endpoint({
     method: "POST",
@@ -237,7 +237,7 @@ export const organizationEndpoints = {
     body: org.updateMemberRoleBody,
     reply: memberModel,
     errors: [...MEMBERSHIP, "MEMBER_NOT_FOUND", "ROLE_NOT_FOUND", "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER"],
-    policy: { ...SIGNED_IN, refreshes: ["activeMember", "activeOrganization"] },
+    policy: { ...SIGNED_IN, refreshes: ["activeMember", "activeOrganization"], apiKeys: "accepted" },
   }),
   transferOwnership: endpoint({
     method: "POST",
@@ -279,7 +279,7 @@ export const organizationEndpoints = {
     query: org.listMembersQuery,
     reply: z.object({ members: z.array(memberWithUserModel), total: z.number().int() }),
     errors: MEMBERSHIP,
-    policy: SIGNED_IN,
+    policy: { ...SIGNED_IN, apiKeys: "accepted" },
   }),
   leaveOrganization: endpoint({
     method: "POST",
@@ -436,7 +436,7 @@ export const teamEndpoints = {
     body: org.updateTeamBody,
     reply: teamModel,
     errors: [...TEAM_ERRORS, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM"],
-    policy: CHANGES_TEAMS,
+    policy: { ...CHANGES_TEAMS, apiKeys: "accepted" },
   }),
   removeTeam: endpoint({
     method: "POST",
@@ -445,7 +445,7 @@ export const teamEndpoints = {
     body: org.teamIdBody,
     reply: messageReply,
     errors: [...TEAM_ERRORS, "YOU_ARE_NOT_ALLOWED_TO_DELETE_TEAMS_IN_THIS_ORGANIZATION", "UNABLE_TO_REMOVE_LAST_TEAM"],
-    policy: CHANGES_TEAMS,
+    policy: { ...CHANGES_TEAMS, apiKeys: "accepted" },
   }),
   listTeams: endpoint({
     method: "GET",
@@ -454,7 +454,7 @@ export const teamEndpoints = {
     query: org.organizationIdQuery,
     reply: z.array(teamModel),
     errors: MEMBERSHIP,
-    policy: TEAMS,
+    policy: { ...TEAMS, apiKeys: "accepted" },
   }),
   setActiveTeam: endpoint({
     method: "POST",
@@ -480,7 +480,7 @@ export const teamEndpoints = {
     query: org.listTeamMembersQuery,
     reply: z.array(teamMemberModel),
     errors: [...TEAM_ERRORS, "YOU_CAN_NOT_ACCESS_THE_MEMBERS_OF_THIS_TEAM", "YOU_DO_NOT_HAVE_AN_ACTIVE_TEAM"],
-    policy: TEAMS,
+    policy: { ...TEAMS, apiKeys: "accepted" },
   }),
   addTeamMember: endpoint({
     method: "POST",
@@ -495,7 +495,7 @@ export const teamEndpoints = {
       "ROLE_NOT_FOUND",
       "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER",
     ],
-    policy: CHANGES_TEAMS,
+    policy: { ...CHANGES_TEAMS, apiKeys: "accepted" },
   }),
   updateTeamMemberRole: endpoint({
     method: "POST",
@@ -509,7 +509,7 @@ export const teamEndpoints = {
       "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER",
       "USER_IS_NOT_A_MEMBER_OF_THE_TEAM",
     ],
-    policy: CHANGES_TEAMS,
+    policy: { ...CHANGES_TEAMS, apiKeys: "accepted" },
   }),
   removeTeamMember: endpoint({
     method: "POST",
@@ -518,6 +518,6 @@ export const teamEndpoints = {
     body: org.teamMemberBody,
     reply: messageReply,
     errors: [...TEAM_ERRORS, "YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER"],
-    policy: CHANGES_TEAMS,
+    policy: { ...CHANGES_TEAMS, apiKeys: "accepted" },
   }),
 } as const;

@@ -67,6 +67,8 @@ export const serviceEndpoints = {
       /** Enterprise single sign-on (sign in by work email; organizations' Connections screen). */
       sso: z.boolean(),
       organizationWebhooks: z.boolean(),
+      /** API keys are served: the organization's API keys screen (keys and machine clients). */
+      apiKeys: z.boolean(),
     }),
     policy: {},
   }),

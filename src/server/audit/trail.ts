@@ -279,6 +279,16 @@ export function auditEvent(
   return appendEvent(ctx, trx, action, "user", facts);
 }
 
+/** An entry of its own that an API key's use makes (a new address): the `key` actor, in `trx`. */
+export function auditKeyEvent(
+  ctx: AuthContext,
+  trx: DB,
+  action: AuditAction,
+  facts: { actorId: string; subjectId?: string; organizationId?: string; details?: Record<string, unknown> },
+): Promise<void> {
+  return appendEvent(ctx, trx, action, "key", facts);
+}
+
 /**
  * An entry of its own for what an organization's connection did at a sign-in (created or linked the
  * user, added the member, changed the role): the `directory` actor, named by the connection's
@@ -301,7 +311,7 @@ async function appendEvent(
   ctx: AuthContext,
   trx: DB,
   action: AuditAction,
-  actorType: "user" | "directory",
+  actorType: "user" | "directory" | "key",
   facts: { actorId: string; subjectId?: string; organizationId?: string; details?: Record<string, unknown> },
 ): Promise<void> {
   if (!ctx.options.audit.enabled) return;

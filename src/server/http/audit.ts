@@ -141,7 +141,8 @@ function claimRefusalEntry(c: Context<AuthEnv>, endpoint: Endpoint, code: string
  */
 async function strangerFailureAllowed(c: Context<AuthEnv>, scope: AuditScope): Promise<boolean> {
   const { organizationId, sessionUserId } = scope;
-  if (!organizationId || scope.actorType !== "user") return true;
+  if (!organizationId || (scope.actorType !== "user" && scope.actorType !== "key")) return true;
+  if (c.get("apiKey")?.organizationId === organizationId) return true;
   const ctx = c.get("auth");
   if (sessionUserId && (await isMemberOf(ctx, organizationId, sessionUserId))) return true;
   scope.userAgent = null;
@@ -191,7 +192,15 @@ export function noteAuditCaller(c: Context<AuthEnv>, caller: SessionWithUser | u
   if (!caller) return;
   scope.sessionUserId = caller.user.id;
   const impersonator = caller.session.impersonatedBy;
-  if (impersonator) {
+  const key = c.get("apiKey");
+  if (key) {
+    // The key acted: it is named (id and name) and its organization's trail gets the entry.
+    scope.actorType = "key";
+    scope.actorId = key.id;
+    scope.details.apiKeyName = key.name;
+    if (key.userId) scope.details.apiKeyUserId = key.userId;
+    scope.organizationId ??= key.organizationId;
+  } else if (impersonator) {
     scope.actorType = "admin";
     scope.actorId = impersonator;
     scope.details.impersonating = caller.user.id;

@@ -8,6 +8,7 @@ import {
   cancelInvitation,
   getInvitation,
   inviteMember,
+  keyInviter,
   listInvitations,
   listUserInvitations,
   previewInvitation,
@@ -18,7 +19,9 @@ import { invalidInput } from "../validation.js";
 /** Invitations: invite, the recipient's accept/reject/get, and the organization's cancel/list. */
 export function invitationRoutes(route: Route): void {
   route(organizationEndpoints.inviteMember, async (c, { body, caller: { session, user } }) => {
-    return inviteMember(c.get("auth"), session, user, body, requestLocale(c));
+    const key = c.get("apiKey");
+    const inviter = key ? await keyInviter(c.get("auth"), key) : user;
+    return inviteMember(c.get("auth"), session, inviter, body, requestLocale(c));
   });
 
   route(organizationEndpoints.acceptInvitation, async (c, { body: { invitationId }, caller }) => {

@@ -6,12 +6,13 @@ import { AuthError } from "../errors.js";
 import {
   type ApiKeyInUse,
   type ApiKeyRow,
+  claimKeyAddress,
   findApiKeyByHash,
   setKnownAddresses,
   touchApiKey,
 } from "../store/api-keys.js";
 import { hasKeyChecksum } from "./api-key-format.js";
-import { auditEvent } from "./audit-trail.js";
+import { auditKeyEvent } from "./audit-trail.js";
 
 /**
  * Using an API key (docs/api-keys.md): the key's row, read once and then answered from memory
@@ -105,25 +106,27 @@ async function noteUse(ctx: AuthContext, row: ApiKeyRow): Promise<void> {
   await touchApiKey(ctx.db, row.id, now);
 }
 
-/** How many of a key's latest addresses are remembered: a use from any other is a new address. */
+/** How many of a key's latest addresses a copy remembers: a use from any other asks the database. */
 const KNOWN_ADDRESSES = 20;
 
 /**
- * With auditing on, a use from an address the key has not been used from lately is audited
- * (`api_key.used_from_new_address`); only then is anything written. Each instance's copy learns
- * the address as it writes it, so a busy key costs nothing once its addresses are known.
+ * With auditing on, a key's first use from an address is audited (`api_key.used_from_new_address`)
+ * once, whichever instance sees it first: the address's row in apiKeyAddress is claimed by its
+ * primary key, and only the claimer writes the entry. The key's copy (memory, and the row's latest
+ * addresses) learns the address, so a busy key asks nothing once its addresses are known.
  */
 async function noteAddress(ctx: AuthContext, row: ApiKeyInUse, address: string | null | undefined): Promise<void> {
   if (!ctx.options.audit.enabled || !address || row.knownAddresses.includes(address)) return;
   const known = [...row.knownAddresses.slice(-(KNOWN_ADDRESSES - 1)), address];
   row.knownAddresses = known;
   await ctx.db.transaction().execute(async (trx) => {
+    if (!(await claimKeyAddress(trx, row.id, address, ctx.now()))) return;
     await setKnownAddresses(trx, row.id, known);
-    await auditEvent(ctx, trx, "api_key.used_from_new_address", {
-      actorId: `apiKey:${row.id}`,
+    await auditKeyEvent(ctx, trx, "api_key.used_from_new_address", {
+      actorId: row.id,
       subjectId: row.userId ?? undefined,
       organizationId: row.organizationId ?? undefined,
-      details: { apiKeyId: row.id, ipAddress: address },
+      details: { apiKeyId: row.id, apiKeyName: row.name, ipAddress: address },
     });
   });
 }

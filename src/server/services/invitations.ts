@@ -14,17 +14,26 @@ import {
   findPendingInvitation,
   insertInvitation,
   listInvitationsForMember,
+  listOrganizationInvitations,
   listPendingInvitationsForEmail,
   transitionPendingInvitation,
 } from "../store/invitations.js";
 import { findMember } from "../store/members.js";
 import { findOrganization, lockOrganization, setSessionActive } from "../store/organizations.js";
 import { countTeamMembers, findOrganizationTeams } from "../store/teams.js";
-import { findUserByEmail } from "../store/users.js";
+import { findUserByEmail, findUserById } from "../store/users.js";
 import { isOwnerRole, normalizeRoles, roleAllows } from "./access-control.js";
+import type { KeyCaller } from "./api-key-verification.js";
 import { normalizeEmail } from "./credentials.js";
 import { insertMemberUnderLimit } from "./members.js";
-import { type ActiveChange, requireOrgPermission, resolveOrganizationId } from "./organization-access.js";
+import {
+  type ActiveChange,
+  keyPermits,
+  requireCaller,
+  requireMember,
+  requireOrgPermission,
+  resolveOrganizationId,
+} from "./organization-access.js";
 
 export interface InviteInput {
   email: string;
@@ -121,6 +130,8 @@ export async function inviteMember(
     permissions: { invitation: ["create"] },
     denied: "YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION",
   });
+  // An organization's key invites in its creator's name: an invitation names a person who is a member.
+  if (ctx.apiKeyCaller?.organizationId) await requireMember(ctx.db, organizationId, user.id, "MEMBER_NOT_FOUND");
   // Anyone can sign up with any address: with the option, our mail server sends nothing for them until
   // they prove theirs (otherwise the invitation caps are the guard).
   if (options.requireVerifiedInviter && !user.emailVerified) {
@@ -152,7 +163,7 @@ export async function inviteMember(
           expiresAt,
           role,
           teamId,
-          inviterId: session.userId,
+          inviterId: user.id,
         });
         if (!renewed) {
           throw new AuthError("INVITATION_RESEND_TOO_SOON", { retryAfterSeconds: INVITATION_RESEND_COOLDOWN_SECONDS });
@@ -187,7 +198,7 @@ export async function inviteMember(
         email,
         role,
         teamId,
-        inviterId: session.userId,
+        inviterId: user.id,
         expiresAt,
         now,
       });
@@ -354,6 +365,12 @@ export async function listInvitations(
   organizationId: string | undefined,
 ): Promise<Invitation[]> {
   const id = resolveOrganizationId(session, organizationId, "ORGANIZATION_ID_REQUIRED");
+  if (!keyPermits(ctx, { invitation: ["create"] })) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_LIST_INVITATIONS");
+  if (ctx.apiKeyCaller?.organizationId) {
+    // An organization's key has no role: it sees what a non-owner who may invite sees.
+    await requireCaller(ctx, ctx.db, id, session.userId, "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
+    return (await listOrganizationInvitations(ctx.db, id)).filter((i) => !isOwnerRole(ctx, i.role ?? ""));
+  }
   const found = await listInvitationsForMember(ctx.db, id, session.userId);
   if (!found) throw new AuthError("YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
   if (!roleAllows(ctx, found.callerRole, { invitation: ["create"] })) {
@@ -367,4 +384,19 @@ export async function listInvitations(
 export async function listUserInvitations(ctx: AuthContext, user: User) {
   if (!user.emailVerified) throw new AuthError("EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION");
   return listPendingInvitationsForEmail(ctx.db, user.email.toLowerCase(), ctx.now());
+}
+
+/**
+ * The person an invitation sent with an API key names as its inviter: a user's key, its user; an
+ * organization's key, its creator (who must still be a member). Gone: the key cannot invite.
+ */
+export async function keyInviter(ctx: AuthContext, key: KeyCaller): Promise<User> {
+  const id = key.userId ?? key.createdBy;
+  const user = id ? await findUserById(ctx.db, id) : null;
+  if (!user) {
+    throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION", {
+      message: "An invitation names a person: this key's creator no longer has an account",
+    });
+  }
+  return user;
 }

@@ -15,7 +15,7 @@ import {
   type MemberPage,
   type MembersReply,
 } from "../store/members.js";
-import { clearUserActiveOrganization, lockOrganization } from "../store/organizations.js";
+import { clearUserActiveOrganization, findOrganization, lockOrganization } from "../store/organizations.js";
 import { findOrganizationTeams, findTeam, findTeamMember, insertTeamMember } from "../store/teams.js";
 import { findUserById } from "../store/users.js";
 import { invalidInput } from "../validation.js";
@@ -23,7 +23,9 @@ import { isOwnerRole, memberAllowsInTeam, normalizeRoles, roleAllows } from "./a
 import { createMemberRow, deleteMemberRow, updateMemberRoleData } from "./hooked-writes.js";
 import {
   type ActiveChange,
+  type OrganizationRef,
   organizationRef,
+  requireCaller,
   requireMember,
   requirePermission,
   resolveOrganizationId,
@@ -104,13 +106,14 @@ export async function removeMember(
   const organizationId = resolveOrganizationId(session, input.organizationId, "NO_ACTIVE_ORGANIZATION");
   const removed = await ctx.db.transaction().execute(async (trx) => {
     await lockOrganization(trx, ctx.dialect, organizationId);
-    const caller = await requireMember(trx, organizationId, session.userId, "MEMBER_NOT_FOUND");
+    const caller = await requireCaller(ctx, trx, organizationId, session.userId, "MEMBER_NOT_FOUND");
     const by = input.memberIdOrEmail.includes("@")
       ? { email: input.memberIdOrEmail }
       : { memberId: input.memberIdOrEmail };
     const target = await findMemberWithUser(trx, organizationId, by);
     if (!target) throw new AuthError("MEMBER_NOT_FOUND");
-    if (target.userId !== caller.userId) {
+    // Removing oneself is leaving, which a key may not do: a key always needs member:delete.
+    if (target.userId !== caller.userId || ctx.apiKeyCaller) {
       requirePermission(ctx, caller, { member: ["delete"] }, "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER");
       if (isOwnerRole(ctx, target.role) && !isOwnerRole(ctx, caller.role)) {
         throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER");
@@ -166,12 +169,15 @@ export async function updateMemberRole(
   const organizationId = resolveOrganizationId(session, input.organizationId, "NO_ACTIVE_ORGANIZATION");
   const { updated, ended } = await ctx.db.transaction().execute(async (trx) => {
     await lockOrganization(trx, ctx.dialect, organizationId);
-    const caller = await requireMember(trx, organizationId, session.userId, "MEMBER_NOT_FOUND");
+    const caller = await requireCaller(ctx, trx, organizationId, session.userId, "MEMBER_NOT_FOUND");
     const target = await findMemberWithUser(trx, organizationId, { memberId: input.memberId });
     if (!target) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
     const callerIsOwner = isOwnerRole(ctx, caller.role);
-    if (!callerIsOwner) {
+    // An owner's own key still needs member:update: a key does what it was given, not its owner's all.
+    if (!callerIsOwner || ctx.apiKeyCaller) {
       requirePermission(ctx, caller, { member: ["update"] }, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
+    }
+    if (!callerIsOwner) {
       if (isOwnerRole(ctx, target.role) || isOwnerRole(ctx, role)) {
         throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
       }
@@ -304,11 +310,16 @@ export async function listMembers(
 ): Promise<MembersReply> {
   const organization = organizationRef(caller, query);
   if (!organization) throw new AuthError("NO_ACTIVE_ORGANIZATION");
+  // An organization's key reads its own organization's members (a member with no role may too).
+  const key = ctx.apiKeyCaller;
+  if (key?.organizationId && (await organizationIdOf(ctx, organization)) !== key.organizationId) {
+    throw new AuthError("YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
+  }
   const page =
     read ??
     (await listMembersPage(ctx.db, {
       organization,
-      callerUserId: caller.userId,
+      callerUserId: key?.organizationId ? null : caller.userId,
       limit: pageLimit(ctx, query),
       offset: query.offset ?? 0,
       sortBy: query.sortBy ?? "createdAt",
@@ -317,6 +328,10 @@ export async function listMembers(
     }));
   if (!page.caller) throw new AuthError("YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
   return page.reply;
+}
+
+async function organizationIdOf(ctx: AuthContext, ref: OrganizationRef): Promise<string | undefined> {
+  return "id" in ref ? ref.id : (await findOrganization(ctx.db, ref))?.id;
 }
 
 export async function hasPermission(

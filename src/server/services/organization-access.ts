@@ -1,7 +1,7 @@
 import type { ErrorCode } from "../../contract/errors/index.js";
 import type { Member, Session } from "../../contract/models.js";
 import { someGrantAllows } from "../../contract/roles.js";
-import type { ApiKeyGrant, AuthContext } from "../context.js";
+import type { AuthContext } from "../context.js";
 import { AuthError } from "../errors.js";
 import type { DB } from "../store/database.js";
 import { findMember } from "../store/members.js";
@@ -65,30 +65,50 @@ export async function requireOrgPermission(
   ctx: AuthContext,
   access: { organizationId: string; userId: string; notMember: ErrorCode; permissions: Statements; denied: ErrorCode },
 ): Promise<Member> {
-  const key = ctx.apiKeyCaller;
-  if (key?.organizationId) return keyAsMember(key, access);
-  const member = await requireMember(ctx.db, access.organizationId, access.userId, access.notMember);
+  const member = await requireCaller(ctx, ctx.db, access.organizationId, access.userId, access.notMember);
   requirePermission(ctx, member, access.permissions, access.denied);
-  // A user's key acts as its user, and only for what the key itself was given as well.
-  if (key && !someGrantAllows([key.permissions ?? {}], access.permissions)) throw new AuthError(access.denied);
   return member;
 }
 
 /**
- * An organization's key in its own organization: a member with no role, whose permissions are the
- * key's (docs/api-keys.md). Another organization does not know it.
+ * The request's caller as a member of the organization: their member row, or, for an organization's
+ * API key in its own organization, a member with no role whose permissions are the key's
+ * (docs/api-keys.md). Another organization does not know such a key. A user's key is its user.
  */
-function keyAsMember(
-  key: ApiKeyGrant,
-  access: { organizationId: string; notMember: ErrorCode; permissions: Statements; denied: ErrorCode },
-): Member {
-  if (key.organizationId !== access.organizationId) throw new AuthError(access.notMember);
-  if (!someGrantAllows([key.permissions ?? {}], access.permissions)) throw new AuthError(access.denied);
+export async function requireCaller(
+  ctx: AuthContext,
+  db: DB,
+  organizationId: string,
+  userId: string,
+  notMember: ErrorCode | AuthError,
+): Promise<Member> {
+  const key = ctx.apiKeyCaller;
+  if (!key?.organizationId) return requireMember(db, organizationId, userId, notMember);
+  if (key.organizationId !== organizationId) {
+    throw notMember instanceof AuthError ? notMember : new AuthError(notMember);
+  }
   const id = `apiKey:${key.id}`;
-  return { id, organizationId: access.organizationId, userId: id, role: "", createdAt: new Date(0) };
+  return { id, organizationId, userId: id, role: "", createdAt: new Date(0) };
 }
 
-/** Throws the given error unless the member's roles grant every requested action. */
+/**
+ * Whether the caller (a member row from requireCaller) may do everything asked: its roles, and the
+ * request's API key as well (a key never does more than it was given, nor more than its user may).
+ * An organization's key has no role: its permissions alone decide.
+ */
+export function callerAllows(ctx: AuthContext, member: Member, request: Statements): boolean {
+  if (!keyPermits(ctx, request)) return false;
+  if (ctx.apiKeyCaller?.organizationId) return true;
+  return roleAllows(ctx, member.role, request);
+}
+
+/** Whether the request's API key, if it acts with one, was given everything asked. */
+export function keyPermits(ctx: AuthContext, request: Statements): boolean {
+  const key = ctx.apiKeyCaller;
+  return !key || someGrantAllows([key.permissions ?? {}], request);
+}
+
+/** Throws the given error unless the caller may do every requested action (callerAllows). */
 export function requirePermission(
   ctx: AuthContext,
   member: Member,
@@ -96,7 +116,7 @@ export function requirePermission(
   denied: ErrorCode,
   status?: number,
 ): void {
-  if (!roleAllows(ctx, member.role, request)) throw new AuthError(denied, status ? { status } : {});
+  if (!callerAllows(ctx, member, request)) throw new AuthError(denied, status ? { status } : {});
 }
 
 /** Whether the user is a member of the organization (no refusal: for callers that only tell apart). */

@@ -25,7 +25,7 @@ import {
   type updateOrganizationRow,
 } from "../store/organizations.js";
 import { insertTeam, insertTeamMember, listTeams } from "../store/teams.js";
-import { isOwnerRole, roleAllows } from "./access-control.js";
+import { isOwnerRole } from "./access-control.js";
 import { type FieldSource, readFieldInput } from "./additional-fields.js";
 import { forgetKeysOf } from "./api-key-verification.js";
 import {
@@ -36,7 +36,9 @@ import {
 } from "./hooked-writes.js";
 import {
   type ActiveChange,
+  callerAllows,
   organizationRef,
+  requireCaller,
   requireMember,
   requireOrgPermission,
   resolveOrganizationId,
@@ -226,6 +228,10 @@ async function memberOrganization(
 ): Promise<{ organization: Organization; member: Member }> {
   const organization = await findOrganization(ctx.db, by, ctx.fields.organization);
   if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
+  if (ctx.apiKeyCaller?.organizationId) {
+    const notMember = new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION", { status: 403 });
+    return { organization, member: await requireCaller(ctx, ctx.db, organization.id, session.userId, notMember) };
+  }
   const member = await findMember(ctx.db, organization.id, session.userId);
   if (!member) {
     if (session.activeOrganizationId === organization.id) {
@@ -294,7 +300,7 @@ export async function getFullOrganization(
   const { organization, member } = await memberOrganization(ctx, session, by);
   const cap = ctx.options.organization.membershipLimit;
   const limit = Math.min(query.membersLimit ?? cap, cap);
-  const canInvite = roleAllows(ctx, member.role, { invitation: ["create"] });
+  const canInvite = callerAllows(ctx, member, { invitation: ["create"] });
   const [members, invitations, teams] = await Promise.all([
     listMembersWithUsers(ctx.db, organization.id, limit),
     canInvite ? listOrganizationInvitations(ctx.db, organization.id) : Promise.resolve([]),

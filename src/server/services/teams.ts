@@ -1,4 +1,4 @@
-import type { Session, Team, TeamMember } from "../../contract/models.js";
+import type { Member, Session, Team, TeamMember } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
@@ -21,10 +21,13 @@ import {
   setTeamMemberRole,
   updateTeamRow,
 } from "../store/teams.js";
-import { memberAllowsInTeam, normalizeTeamRoles, roleAllows } from "./access-control.js";
+import { memberAllowsInTeam, normalizeTeamRoles } from "./access-control.js";
 import { auditChange, auditedChange } from "./audit-trail.js";
 import {
   type ActiveChange,
+  callerAllows,
+  keyPermits,
+  requireCaller,
   requireMember,
   requireOrgPermission,
   requirePermission,
@@ -37,11 +40,14 @@ import {
  */
 async function allowsInTeam(
   ctx: AuthContext,
-  member: { role: string; userId: string },
+  member: Member,
   teamId: string,
   request: Record<string, readonly string[]>,
 ): Promise<boolean> {
-  if (roleAllows(ctx, member.role, request)) return true;
+  if (callerAllows(ctx, member, request)) return true;
+  // A key's own permissions bound it; an organization's key is in no team.
+  const key = ctx.apiKeyCaller;
+  if (key && (key.organizationId !== null || !keyPermits(ctx, request))) return false;
   if (Object.keys(ctx.options.organization.teams.roles).length === 0) return false;
   const place = await findTeamMember(ctx.db, teamId, member.userId);
   return memberAllowsInTeam(ctx, { role: member.role, teamRole: place?.role ?? null }, request);
@@ -87,9 +93,15 @@ export async function updateTeam(
   const organizationId =
     input.data.organizationId ?? session.activeOrganizationId ?? (await findTeam(ctx.db, input.teamId))?.organizationId;
   if (!organizationId) throw new AuthError("TEAM_NOT_FOUND");
-  const member = await findMember(ctx.db, organizationId, session.userId);
+  const member = await requireCaller(
+    ctx,
+    ctx.db,
+    organizationId,
+    session.userId,
+    "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM",
+  );
   // A team role granting team:update lets its holder rename their own team.
-  if (!member || !(await allowsInTeam(ctx, member, input.teamId, { team: ["update"] }))) {
+  if (!(await allowsInTeam(ctx, member, input.teamId, { team: ["update"] }))) {
     throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM");
   }
   await teamOf(ctx, organizationId, input.teamId);
@@ -115,8 +127,14 @@ export async function removeTeam(
   input: { teamId: string; organizationId?: string },
 ): Promise<void> {
   const organizationId = resolveOrganizationId(session, input.organizationId, "NO_ACTIVE_ORGANIZATION");
-  const member = await findMember(ctx.db, organizationId, session.userId);
-  if (!member || session.activeTeamId === input.teamId) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM");
+  if (session.activeTeamId === input.teamId) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM");
+  const member = await requireCaller(
+    ctx,
+    ctx.db,
+    organizationId,
+    session.userId,
+    "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM",
+  );
   requirePermission(ctx, member, { team: ["delete"] }, "YOU_ARE_NOT_ALLOWED_TO_DELETE_TEAMS_IN_THIS_ORGANIZATION");
   await teamOf(ctx, organizationId, input.teamId);
   await ctx.db.transaction().execute(async (trx) => {
@@ -138,7 +156,7 @@ export async function listTeams(
   organizationId: string | undefined,
 ): Promise<Team[]> {
   const id = resolveOrganizationId(session, organizationId, "NO_ACTIVE_ORGANIZATION");
-  await requireMember(ctx.db, id, session.userId, "YOU_ARE_NOT_ALLOWED_TO_ACCESS_THIS_ORGANIZATION");
+  await requireCaller(ctx, ctx.db, id, session.userId, "YOU_ARE_NOT_ALLOWED_TO_ACCESS_THIS_ORGANIZATION");
   return listTeamRows(ctx.db, id);
 }
 
@@ -202,9 +220,14 @@ export async function listTeamMembers(
   if (!teamId) throw new AuthError("YOU_DO_NOT_HAVE_AN_ACTIVE_TEAM");
   const team = await findTeam(ctx.db, teamId);
   if (!team) throw new AuthError("TEAM_NOT_FOUND");
-  const member = await findMember(ctx.db, team.organizationId, session.userId);
-  if (!member) throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_TEAM");
-  if (!roleAllows(ctx, member.role, { team: ["update"] }) && !(await findTeamMember(ctx.db, teamId, session.userId))) {
+  const member = await requireCaller(
+    ctx,
+    ctx.db,
+    team.organizationId,
+    session.userId,
+    "USER_IS_NOT_A_MEMBER_OF_THE_TEAM",
+  );
+  if (!callerAllows(ctx, member, { team: ["update"] }) && !(await findTeamMember(ctx.db, teamId, session.userId))) {
     throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_TEAM");
   }
   return listTeamMemberRows(ctx.db, teamId);
@@ -223,7 +246,7 @@ async function authorizeTeamMemberChange(
 ): Promise<void> {
   const organizationId = resolveOrganizationId(session, input.organizationId, "NO_ACTIVE_ORGANIZATION");
   const notMember = "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION";
-  const caller = await requireMember(ctx.db, organizationId, session.userId, notMember);
+  const caller = await requireCaller(ctx, ctx.db, organizationId, session.userId, notMember);
   // A team role granting member:<action> lets its holder manage their own team's members.
   if (!(await allowsInTeam(ctx, caller, input.teamId, { member: [action] }))) throw new AuthError(refusal);
   await requireMember(ctx.db, organizationId, input.userId, notMember);

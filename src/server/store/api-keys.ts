@@ -221,3 +221,17 @@ export async function setKnownAddresses(db: DB, id: string, addresses: readonly 
     .where("id", "=", id)
     .execute();
 }
+
+/**
+ * Claims the key's first use from `address`: true for the one caller (on any instance) whose row
+ * went in, false when the address was already known.
+ */
+export async function claimKeyAddress(db: DB, apiKeyId: string, address: string, at: Date): Promise<boolean> {
+  const rows = await db
+    .insertInto("apiKeyAddress")
+    .values({ apiKeyId, address, firstSeenAt: at })
+    .onConflict((conflict) => conflict.columns(["apiKeyId", "address"]).doNothing())
+    .returning("apiKeyId")
+    .execute();
+  return rows.length > 0;
+}

@@ -258,7 +258,8 @@ export type MemberFilter =
 
 export interface MemberPageQuery {
   organization: { id: string } | { slug: string };
-  callerUserId: string;
+  /** Null: the caller is no member (an organization's API key, already checked): any member row anchors the page. */
+  callerUserId: string | null;
   limit: number;
   offset: number;
   sortBy: MemberField;
@@ -379,7 +380,18 @@ export function membersPageQuery(db: DB, q: MemberPageQuery) {
       })
       .selectAll("page")
       .where(inOrganization("caller.organizationId", q.organization))
-      .where("caller.userId", "=", q.callerUserId)
+      .where((eb) =>
+        q.callerUserId !== null
+          ? eb("caller.userId", "=", q.callerUserId)
+          : eb(
+              "caller.id",
+              "=",
+              eb
+                .selectFrom("member as anchor")
+                .select((a) => a.fn.min<string>("anchor.id").as("id"))
+                .where(inOrganization("anchor.organizationId", q.organization)),
+            ),
+      )
       .orderBy("page.sortKey", direction)
       .orderBy("page.id", direction)
   );
@@ -412,7 +424,7 @@ function unfilteredPageQuery(db: DB, q: MemberPageQuery) {
       .select(unfilteredPageColumns)
       .select(total)
       .where(inOrganization("caller.organizationId", q.organization))
-      .where("caller.userId", "=", q.callerUserId)
+      .where("caller.userId", "=", q.callerUserId as string)
       .orderBy(sql.ref(columnOf[q.sortBy]), direction)
       .orderBy("member.id", direction)
       .limit(q.limit)
@@ -436,7 +448,7 @@ function unfilteredPageQuery(db: DB, q: MemberPageQuery) {
     .select(unfilteredPageColumns)
     .select(total)
     .where(inOrganization("caller.organizationId", q.organization))
-    .where("caller.userId", "=", q.callerUserId)
+    .where("caller.userId", "=", q.callerUserId as string)
     .orderBy(sql.ref(columnOf[q.sortBy]), direction)
     .orderBy("member.id", direction);
 }
@@ -577,7 +589,8 @@ function joinCallerPage(
 }
 
 export async function listMembersPage(db: DB, q: MemberPageQuery): Promise<MemberPage> {
-  const rows = q.filter ? await membersPageQuery(db, q).execute() : await readUnfilteredPage(db, q);
+  const rows =
+    q.filter || q.callerUserId === null ? await membersPageQuery(db, q).execute() : await readUnfilteredPage(db, q);
   const first = rows[0];
   if (!first) return { caller: null, reply: NO_PAGE };
   const members: MemberWithUserText[] = [];

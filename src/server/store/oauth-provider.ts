@@ -24,6 +24,8 @@ export interface OAuthClient {
   createdBy: string | null;
   createdAt: Date;
   updatedAt: Date;
+  /** Its last token, to the minute. */
+  lastUsedAt: Date | null;
 }
 
 const list = (json: string): string[] => JSON.parse(json) as string[];
@@ -40,6 +42,7 @@ function toClient(row: Selectable<OAuthClientTable>): OAuthClient {
     disabled: toBool(row.disabled),
     createdAt: toDate(row.createdAt),
     updatedAt: toDate(row.updatedAt),
+    lastUsedAt: toDateOrNull(row.lastUsedAt),
   };
 }
 
@@ -73,6 +76,11 @@ export async function listClients(
       : query.where("userId", "=", owner.userId);
   const rows = await query.orderBy("createdAt", "asc").orderBy("id").limit(500).execute();
   return rows.map(toClient);
+}
+
+/** Records a client's last token (the caller writes it at most once a minute). */
+export async function touchClient(db: DB, clientId: string, at: Date): Promise<void> {
+  await db.updateTable("oauthClient").set({ lastUsedAt: at }).where("clientId", "=", clientId).execute();
 }
 
 export async function deleteClient(db: DB, clientId: string): Promise<boolean> {

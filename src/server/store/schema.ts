@@ -437,6 +437,13 @@ export interface KnownDeviceTable {
   lastSeenAt: Timestamp;
 }
 
+/** An address an API key was used from (migration 0038): its first use from there was audited. */
+export interface ApiKeyAddressTable {
+  apiKeyId: string;
+  address: string;
+  firstSeenAt: Timestamp;
+}
+
 /** A setup link (migration 0037; store/setup-links.ts): the digest of its secret, never the secret. */
 export interface SetupLinkTable {
   id: string;
@@ -485,6 +492,8 @@ export interface OAuthClientTable {
   createdBy: string | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+  /** The client's last token (migration 0038), written at most once a minute. */
+  lastUsedAt: NullableTimestamp;
 }
 
 /** What one authorization gave a client: every token it issued ends when it is revoked. */
@@ -577,6 +586,7 @@ export interface Database {
   webhookDelivery: WebhookDeliveryTable;
   organizationWebhook: OrganizationWebhookTable;
   apiKey: ApiKeyTable;
+  apiKeyAddress: ApiKeyAddressTable;
   auditLog: AuditLogTable;
   ssoProvider: SsoProviderTable;
   ssoDomain: SsoDomainTable;

@@ -54,6 +54,8 @@ export function clientReply(client: OAuthClient, secret?: string): ClientReply {
     disabled: client.disabled,
     organizationId: client.organizationId,
     userId: client.userId,
+    createdBy: client.createdBy,
+    lastUsedAt: client.lastUsedAt,
   };
 }
 
@@ -149,6 +151,7 @@ export async function createClient(
     createdBy: creatorId,
     createdAt: now,
     updatedAt: now,
+    lastUsedAt: null,
   };
   await ctx.db.transaction().execute(async (trx) => {
     if (client.organizationId) {

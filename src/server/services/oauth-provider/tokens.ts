@@ -21,6 +21,7 @@ import {
   recordPoll,
   revokeGrants,
   setCodeGrant,
+  touchClient,
 } from "../../store/oauth-provider.js";
 import { findBanState, findUserById } from "../../store/users.js";
 import { auditChange, noteAudit } from "../audit-trail.js";
@@ -74,10 +75,26 @@ export async function exchangeToken(ctx: AuthContext, client: OAuthClient, param
     throw oauthError("OAUTH_UNSUPPORTED_GRANT_TYPE");
   }
   if (!client.grantTypes.includes(grantType)) throw oauthError("OAUTH_UNAUTHORIZED_CLIENT");
-  if (grantType === "authorization_code") return exchangeCode(ctx, client, params);
-  if (grantType === "refresh_token") return refresh(ctx, client, params);
-  if (grantType === DEVICE_GRANT) return redeemDeviceCode(ctx, client, params);
-  return clientCredentials(ctx, client, params);
+  const reply =
+    grantType === "authorization_code"
+      ? await exchangeCode(ctx, client, params)
+      : grantType === "refresh_token"
+        ? await refresh(ctx, client, params)
+        : grantType === DEVICE_GRANT
+          ? await redeemDeviceCode(ctx, client, params)
+          : await clientCredentials(ctx, client, params);
+  await noteClientUse(ctx, client);
+  return reply;
+}
+
+/** How stale a client's recorded last use may get: a busy machine client writes once a minute. */
+const LAST_USED_PRECISION_MS = 60_000;
+
+/** Records the client's last token (shown beside API keys' last use, docs/api-keys.md). */
+async function noteClientUse(ctx: AuthContext, client: OAuthClient): Promise<void> {
+  const now = ctx.now();
+  if (client.lastUsedAt && now.getTime() - client.lastUsedAt.getTime() < LAST_USED_PRECISION_MS) return;
+  await touchClient(ctx.db, client.clientId, now);
 }
 
 function pkceMatches(verifier: string, challenge: string): boolean {
