@@ -17,6 +17,7 @@ export const organizationAuditPage = () => import("./pages/organization-audit-pa
 export const organizationWebhooksPage = () => import("./pages/organization-webhooks-page.js");
 export const adminUserPage = () => import("./pages/admin-user-page.js");
 export const setupPage = () => import("./pages/setup-page.js");
+export const oauthPages = () => import("./pages/oauth-pages.js");
 
 /**
  * Starts loading an area before it is asked for (the shell's nav links, when the pointer rests on one

@@ -13,6 +13,7 @@ import {
   directoryPage,
   magicLinkPages,
   miscPages,
+  oauthPages,
   organizationAuditPage,
   organizationPages,
   organizationWebhooksPage,
@@ -66,6 +67,9 @@ const router = createBrowserRouter([
       { path: "/dev/components", ...page(componentsPage, (m) => m.ComponentsPage) },
       // A setup link's holder has no account: outside the shell, which expects one.
       { path: "/setup", ...page(setupPage, (m) => m.SetupPage) },
+      // The OAuth provider's consentPage and deviceVerificationPage: between an application and this one.
+      { path: "/oauth/consent", ...page(oauthPages, (m) => m.ConsentPage) },
+      { path: "/device", ...page(oauthPages, (m) => m.DevicePage) },
       {
         element: <AppShell />,
         children: [
@@ -78,6 +82,7 @@ const router = createBrowserRouter([
               { path: "security", ...page(accountPages, (m) => m.SecurityPage) },
               { path: "sessions", ...page(accountPages, (m) => m.SessionsPage) },
               { path: "linked", ...page(accountPages, (m) => m.LinkedAccountsPage) },
+              { path: "applications", ...page(accountPages, (m) => m.ConnectedApplicationsPage) },
               { path: "delete", ...page(accountPages, (m) => m.DeleteAccountPage) },
             ],
           },
@@ -95,6 +100,7 @@ const router = createBrowserRouter([
               { path: "policy", ...page(policyPage, (m) => m.PolicyPage) },
               { path: "audit", ...page(organizationAuditPage, (m) => m.OrganizationAuditPage) },
               { path: "webhooks", ...page(organizationWebhooksPage, (m) => m.OrganizationWebhooksPage) },
+              { path: "oauth-clients", ...page(oauthPages, (m) => m.OrganizationOAuthClientsPage) },
             ],
           },
           {

@@ -5,7 +5,16 @@ import type { AdditionalFieldTypes, WithFieldTypes } from "./fields.js";
 import { isSafeRedirect, makesStale, methodFor, pathFor } from "./paths.js";
 import { QueryStore } from "./query-store.js";
 import { AuthClientRequestError, type FetchOptions, type Result, sendRequest } from "./request.js";
-import type { AccountCalls, ActiveMember, AdminCalls, ApiKeyCalls, OrganizationCalls, ScimCalls } from "./types.js";
+import type {
+  AccountCalls,
+  ActiveMember,
+  AdminCalls,
+  ApiKeyCalls,
+  DeviceCalls,
+  OAuth2Calls,
+  OrganizationCalls,
+  ScimCalls,
+} from "./types.js";
 
 export { type CookieJar, type CookieKeepingFetch, cookieKeepingFetch } from "./cookie-jar.js";
 export type { AdditionalFieldTypes, InferAdditionalFields, WithFieldTypes } from "./fields.js";
@@ -47,6 +56,8 @@ export interface AuthClient extends AccountCalls {
   admin: AdminCalls;
   scim: ScimCalls;
   apiKey: ApiKeyCalls;
+  oauth2: OAuth2Calls;
+  device: DeviceCalls;
   /** The API root every path is appended to, e.g. `http://localhost:3000/api/auth`. */
   readonly apiURL: string;
   /** The server state the UI watches; React hooks subscribe to these. */

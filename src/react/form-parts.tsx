@@ -257,6 +257,47 @@ function StrengthMeter({ id, password, minLength }: { id: string; password: stri
   );
 }
 
+/** A labelled multi-line input (a list, one entry per line), with an optional hint tied to it. */
+export function TextArea({
+  label,
+  testId,
+  value,
+  onChange,
+  hint,
+  rows = 6,
+}: {
+  label: string;
+  testId: string;
+  value: string;
+  onChange: (value: string) => void;
+  hint?: string;
+  rows?: number;
+}) {
+  const cls = useClasses();
+  const id = useId();
+  return (
+    <div className={cls("field")}>
+      <label htmlFor={id} className={cls("label")}>
+        {label}
+      </label>
+      <textarea
+        id={id}
+        className={cls("input")}
+        rows={rows}
+        data-testid={testId}
+        value={value}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {hint && (
+        <p id={`${id}-hint`} className={cls("hint")}>
+          {hint}
+        </p>
+      )}
+    </div>
+  );
+}
+
 /** A form that moves focus to the first invalid field after a submit, and to the server's error when one comes. */
 export function Form({
   error,

@@ -32,6 +32,7 @@ const fallback: AppConfig = {
   devOutbox: false,
   sso: false,
   organizationWebhooks: false,
+  oauthProvider: false,
 };
 
 export function useAppConfig(): AppConfig {

@@ -67,6 +67,8 @@ export const serviceEndpoints = {
       /** Enterprise single sign-on (sign in by work email; organizations' Connections screen). */
       sso: z.boolean(),
       organizationWebhooks: z.boolean(),
+      /** The OAuth provider: connected applications on the account, organizations' OAuth clients. */
+      oauthProvider: z.boolean(),
     }),
     policy: {},
   }),

@@ -43,6 +43,7 @@ export function appConfigRoutes(route: Route): void {
       devOutbox,
       sso: options.sso.enabled && options.organization.enabled,
       organizationWebhooks: options.organization.enabled && options.organizationWebhooks.enabled,
+      oauthProvider: options.oauthProvider.enabled,
     };
   });
 }
