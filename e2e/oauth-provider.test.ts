@@ -2,7 +2,7 @@ import * as oidc from "openid-client";
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { createNodeAuthClient } from "../src/client/index.js";
-import { signInThroughApi, signUpThroughApi } from "./helpers/browser.js";
+import { signInThroughApi, signUpThroughApi, submitSignUpForm } from "./helpers/browser.js";
 import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
 /*
@@ -124,9 +124,21 @@ describe("the OAuth provider's screens", () => {
     await page.getByTestId("sign-in-oauth").waitFor();
     await page.getByTestId("sign-in-email").fill(user.email);
     await page.getByTestId("sign-in-password").fill(user.password);
+    // The sign-in itself carries the signed request and answers where to go: no second request.
+    const continued: string[] = [];
+    page.on("request", (r) => r.url().endsWith("/oauth2/continue") && continued.push(r.url()));
+    let signInReply: { redirect?: boolean; url?: string } = {};
+    await page.route("**/api/auth/sign-in/email", async (route) => {
+      const response = await route.fetch();
+      signInReply = await response.json();
+      await route.fulfill({ response });
+    });
     await page.getByTestId("sign-in-submit").click();
 
     await page.waitForURL(/\/oauth\/consent\?/);
+    expect(signInReply.redirect).toBe(true);
+    expect(new URL(signInReply.url!).pathname).toBe("/oauth/consent");
+    expect(continued).toEqual([]);
     await expect.poll(() => page.getByTestId("oauth-client-name").textContent()).toBe("Acme Dashboard");
     const words = await page.getByTestId("oauth-scopes").locator("li").allTextContents();
     expect(words).toEqual([
@@ -155,18 +167,23 @@ describe("the OAuth provider's screens", () => {
     await expect(oidc.refreshTokenGrant(rp, tokens.refresh_token!)).rejects.toThrow();
   });
 
-  it("the consent page's Deny sends access_denied back to the application", async () => {
-    const user = newUser("Dora");
+  it("a new account made from the login page goes on to consent; Deny sends access_denied back", async () => {
+    const developer = newUser("Dora");
     const api = createNodeAuthClient({ baseURL: e2e.service.origin });
-    await api.signUp.email(user);
+    await api.signUp.email(developer);
     const made = await api.oauth2.createClient({ client_name: "Nosy App", redirect_uris: [REDIRECT] });
     const rp = await relyingParty(made.data!.client_id, made.data!.client_secret);
     const request = await authorizationRequest(rp, "openid email");
     const context = await contextWithRelyingParty();
-    await signInThroughApi(context, e2e.service.origin, user);
     const page = await context.newPage();
     await page.goto(request.url.href);
+    await page.waitForURL(/\/sign-in\?.*sig=/);
+    // "Create an account" keeps the signed request; the sign-up then carries on with it.
+    await page.getByRole("link", { name: "Create an account" }).click();
+    await page.waitForURL(/\/sign-up\?.*sig=/);
+    await submitSignUpForm(page, newUser("Newt"));
     await page.waitForURL(/\/oauth\/consent\?/);
+    await expect.poll(() => page.getByTestId("oauth-client-name").textContent()).toBe("Nosy App");
     await page.getByTestId("oauth-consent-deny").click();
     await page.waitForURL(/^https:\/\/rp\.example\/callback\?/);
     const back = new URL(page.url()).searchParams;
