@@ -1,5 +1,6 @@
+import { build } from "esbuild";
 import * as oidc from "openid-client";
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { createNodeAuthClient } from "../src/client/index.js";
 import { signInThroughApi, signUpThroughApi, submitSignUpForm } from "./helpers/browser.js";
@@ -23,8 +24,8 @@ const newUser = (name: string) => ({
 });
 
 /** A browser context whose visits to the relying party's callback land on a blank page (the URL is what counts). */
-async function contextWithRelyingParty(): Promise<BrowserContext> {
-  const context = await e2e.newContext();
+async function contextWithRelyingParty(options?: BrowserContextOptions): Promise<BrowserContext> {
+  const context = await e2e.newContext(options);
   await context.route("https://rp.example/**", (route) =>
     route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>RP</title>" }),
   );
@@ -293,5 +294,58 @@ describe("the OAuth provider's screens", () => {
     const refused = await oidc.refreshTokenGrant(rp, refreshed.refresh_token!).catch((error) => error);
     expect(refused).toBeInstanceOf(oidc.ResponseBodyError);
     expect(refused.error).toBe("invalid_grant");
+  });
+
+  it("better-auth's own oauthProviderClient on the login page adds oauth_query and is sent on to consent", async () => {
+    // better-auth's browser client with the provider's client plugin, bundled as an application would.
+    const { outputFiles } = await build({
+      stdin: {
+        contents: `import { createAuthClient } from "better-auth/client";
+          import { oauthProviderClient } from "@better-auth/oauth-provider/client";
+          window.betterAuthClient = createAuthClient({ plugins: [oauthProviderClient()] });`,
+        resolveDir: process.cwd(),
+        loader: "js",
+      },
+      bundle: true,
+      write: false,
+      format: "iife",
+      platform: "browser",
+      logLevel: "silent",
+    });
+    const user = newUser("Bert");
+    const api = createNodeAuthClient({ baseURL: e2e.service.origin });
+    await api.signUp.email(user);
+    const made = await api.oauth2.createClient({ client_name: "Better App", redirect_uris: [REDIRECT] });
+    const rp = await relyingParty(made.data!.client_id, made.data!.client_secret);
+    const request = await authorizationRequest(rp, "openid email");
+    // The bundle goes in as an inline script, which the app's policy (script-src 'self') would refuse.
+    const context = await contextWithRelyingParty({ bypassCSP: true });
+    const page = await context.newPage();
+    await page.goto(request.url.href);
+    await page.waitForURL(/\/sign-in\?.*sig=/);
+    const signedQuery = new URL(page.url()).search.slice(1);
+    await page.addScriptTag({ content: outputFiles[0]!.text });
+    let sent: Record<string, unknown> = {};
+    await page.route("**/api/auth/sign-in/email", async (route) => {
+      sent = route.request().postDataJSON();
+      await route.continue();
+    });
+    // Not awaited in the page: the client follows the answer's url, which ends this document.
+    await page.evaluate(
+      ({ email, password }) => {
+        void (window as any).betterAuthClient.signIn.email({ email, password });
+      },
+      { email: user.email, password: user.password },
+    );
+    await page.waitForURL(/\/oauth\/consent\?/);
+    expect(sent.oauth_query).toBe(signedQuery);
+    await page.getByTestId("oauth-consent-allow").click();
+    await page.waitForURL(/^https:\/\/rp\.example\/callback\?/);
+    const tokens = await oidc.authorizationCodeGrant(rp, new URL(page.url()), {
+      pkceCodeVerifier: request.verifier,
+      expectedState: request.state,
+      expectedNonce: request.nonce,
+    });
+    expect(tokens.claims()).toMatchObject({ email: user.email });
   });
 });
