@@ -3,7 +3,7 @@ import * as oidc from "openid-client";
 import type { BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { createNodeAuthClient } from "../src/client/index.js";
-import { signInThroughApi, signUpThroughApi, submitSignUpForm } from "./helpers/browser.js";
+import { seriousA11yViolations, signInThroughApi, signUpThroughApi, submitSignUpForm } from "./helpers/browser.js";
 import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
 /*
@@ -95,6 +95,7 @@ describe("the OAuth provider's screens", () => {
     // The secret is gone from the screen once copied; the list names the client.
     expect(await admin.getByTestId("oauth-client-secret").count()).toBe(0);
     await expect.poll(() => admin.getByTestId("oauth-client-row").textContent()).toContain("Acme Dashboard");
+    expect(await seriousA11yViolations(admin)).toEqual([]);
 
     // A rotation shows the new secret once; the first one stops working.
     await admin.getByTestId("oauth-client-rotate").click();
@@ -148,6 +149,7 @@ describe("the OAuth provider's screens", () => {
       "See your email address",
       "Keep access while you are away",
     ]);
+    expect(await seriousA11yViolations(page)).toEqual([]);
     await page.getByTestId("oauth-consent-allow").click();
     await page.waitForURL(/^https:\/\/rp\.example\/callback\?/);
 
@@ -238,6 +240,7 @@ describe("the OAuth provider's screens", () => {
       "Confirm who you are",
       "See your name and profile picture",
     ]);
+    expect(await seriousA11yViolations(page)).toEqual([]);
     await page.getByTestId("device-allow").click();
     await page.getByTestId("device-approved").waitFor();
 
@@ -288,6 +291,7 @@ describe("the OAuth provider's screens", () => {
       "See your email address",
       "Keep access while you are away",
     ]);
+    expect(await seriousA11yViolations(page)).toEqual([]);
     await row.getByTestId("connected-app-revoke").click();
     await page.getByTestId("confirm-accept").click();
     await page.getByTestId("connected-apps-empty").waitFor();
