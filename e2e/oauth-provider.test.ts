@@ -392,4 +392,30 @@ describe("the OAuth provider's screens", () => {
     });
     expect(tokens.claims()?.sub).toBe(signedUp.data!.user.id);
   });
+
+  it("prompt=login asks a signed-in user to sign in again, without offering to continue as they are", async () => {
+    const user = newUser("Paul");
+    const api = createNodeAuthClient({ baseURL: e2e.service.origin });
+    await api.signUp.email(user);
+    const made = await api.oauth2.createClient({ client_name: "Strict App", redirect_uris: [REDIRECT] });
+    const rp = await relyingParty(made.data!.client_id, made.data!.client_secret);
+    const request = await authorizationRequest(rp, "openid");
+    request.url.searchParams.set("prompt", "login");
+    const context = await contextWithRelyingParty();
+    await signInThroughApi(context, e2e.service.origin, user);
+    const page = await context.newPage();
+    const signedInAs = page.getByText(`You are signed in as ${user.email}.`);
+    // Without a request the sign-in page offers to go on as the signed-in user...
+    await page.goto(`${e2e.service.origin}/sign-in`);
+    await signedInAs.waitFor();
+    // ...with one asking for a new sign-in it does not.
+    await page.goto(request.url.href);
+    await page.waitForURL(/\/sign-in\?.*sig=/);
+    await page.getByTestId("sign-in-oauth").waitFor();
+    expect(await signedInAs.count()).toBe(0);
+    await page.getByTestId("sign-in-email").fill(user.email);
+    await page.getByTestId("sign-in-password").fill(user.password);
+    await page.getByTestId("sign-in-submit").click();
+    await page.waitForURL(/\/oauth\/consent\?/);
+  });
 });

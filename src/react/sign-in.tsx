@@ -270,7 +270,8 @@ function Methods({
   return (
     <>
       {redirectError && <ErrorMessage error={redirectError} testId="redirect-error" />}
-      {signedIn && (
+      {/* The provider asks for a new sign-in (prompt=login, max_age): the current session will not do. */}
+      {signedIn && !oauthQuery && (
         <Notice>
           {t("signIn.signedInAs", { email: signedIn.email })}{" "}
           <ComponentLink href={afterSignInHref}>{t("common.continue")}</ComponentLink>
