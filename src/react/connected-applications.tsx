@@ -1,8 +1,8 @@
-import { type ReactNode, useMemo, useState } from "react";
+import { useState } from "react";
 import type { OAuthConsentEntry } from "../client/types.js";
 import { useConfirm } from "./confirm.js";
-import { Button, ErrorMessage, FrameProvider, Loading, Notice, Panel, useFrame } from "./form-parts.js";
-import { componentTranslator, type Labels, type Localization } from "./localization.js";
+import { Button, ErrorMessage, Loading, Notice, OwnWords, Panel, useFrame } from "./form-parts.js";
+import type { Labels, Localization } from "./localization.js";
 import { ScopeList } from "./oauth-scopes.js";
 import { useFormatDate, useLoad } from "./profile-parts.js";
 import { useAuthClient } from "./provider.js";
@@ -104,18 +104,10 @@ function Applications() {
  *   <ConnectedApplications localization="de" />
  * </AuthProvider>
  */
-export function ConnectedApplications({ localization, labels }: ConnectedApplicationsProps): ReactNode {
-  const outer = useFrame();
-  const own = useMemo(
-    () => (localization || labels ? componentTranslator(localization, labels) : null),
-    [localization, labels],
-  );
-  if (!own) return <Applications />;
+export function ConnectedApplications({ localization, labels }: ConnectedApplicationsProps) {
   return (
-    <FrameProvider value={{ ...outer, t: own, locale: localization ?? outer.locale }}>
-      <div className="gh-root">
-        <Applications />
-      </div>
-    </FrameProvider>
+    <OwnWords localization={localization} labels={labels}>
+      <Applications />
+    </OwnWords>
   );
 }

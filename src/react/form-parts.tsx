@@ -9,11 +9,18 @@ import {
   useContext,
   useEffect,
   useId,
+  useMemo,
   useRef,
   useState,
 } from "react";
 import { type MessageKey, type MessageVars, type Translate, translator } from "../i18n/index.js";
-import { type Appearance, appearanceStyle, type Localization } from "./localization.js";
+import {
+  type Appearance,
+  appearanceStyle,
+  componentTranslator,
+  type Labels,
+  type Localization,
+} from "./localization.js";
 import { type HasCode, messageFor } from "./messages.js";
 import type { Navigate } from "./navigate.js";
 import { judgePassword, loadCommonPasswords } from "./password-strength.js";
@@ -101,6 +108,32 @@ export function ComponentRoot({
         </Heading>
         {children}
       </section>
+    </FrameContext.Provider>
+  );
+}
+
+/**
+ * A panel component that works inside another (UserProfile: its words) or alone, with its own
+ * `localization` and `labels`.
+ */
+export function OwnWords({
+  localization,
+  labels,
+  children,
+}: {
+  localization?: Localization;
+  labels?: Labels;
+  children: ReactNode;
+}) {
+  const outer = useFrame();
+  const own = useMemo(
+    () => (localization || labels ? componentTranslator(localization, labels) : null),
+    [localization, labels],
+  );
+  if (!own) return <>{children}</>;
+  return (
+    <FrameContext.Provider value={{ ...outer, t: own, locale: localization ?? outer.locale }}>
+      <div className="gh-root">{children}</div>
     </FrameContext.Provider>
   );
 }

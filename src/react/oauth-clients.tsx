@@ -1,4 +1,4 @@
-import { type ReactNode, useMemo, useState } from "react";
+import { useState } from "react";
 import type { OAuthClientEntry } from "../client/types.js";
 import { DEVICE_CODE_GRANT, type OAUTH_GRANT_TYPES } from "../contract/oauth-provider.js";
 import { useConfirm } from "./confirm.js";
@@ -9,14 +9,14 @@ import {
   ErrorMessage,
   Field,
   Form,
-  FrameProvider,
   Loading,
   Notice,
+  OwnWords,
   Panel,
   TextArea,
   useFrame,
 } from "./form-parts.js";
-import { componentTranslator, type Labels, type Localization } from "./localization.js";
+import type { Labels, Localization } from "./localization.js";
 import { CopyButton, useFormatDate, useLoad } from "./profile-parts.js";
 import { useAuthClient } from "./provider.js";
 import { useCall } from "./use-call.js";
@@ -276,18 +276,10 @@ function Clients({ organizationId }: { organizationId?: string }) {
  *   <OAuthClients organizationId={organization.id} localization="de" />
  * </AuthProvider>
  */
-export function OAuthClients({ organizationId, localization, labels }: OAuthClientsProps): ReactNode {
-  const outer = useFrame();
-  const own = useMemo(
-    () => (localization || labels ? componentTranslator(localization, labels) : null),
-    [localization, labels],
-  );
-  if (!own) return <Clients organizationId={organizationId} />;
+export function OAuthClients({ organizationId, localization, labels }: OAuthClientsProps) {
   return (
-    <FrameProvider value={{ ...outer, t: own, locale: localization ?? outer.locale }}>
-      <div className="gh-root">
-        <Clients organizationId={organizationId} />
-      </div>
-    </FrameProvider>
+    <OwnWords localization={localization} labels={labels}>
+      <Clients organizationId={organizationId} />
+    </OwnWords>
   );
 }
