@@ -4,7 +4,13 @@ import { URI } from "otpauth";
 import type { BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { createNodeAuthClient } from "../src/client/index.js";
-import { seriousA11yViolations, signInThroughApi, signUpThroughApi, submitSignUpForm } from "./helpers/browser.js";
+import {
+  screenshot,
+  seriousA11yViolations,
+  signInThroughApi,
+  signUpThroughApi,
+  submitSignUpForm,
+} from "./helpers/browser.js";
 import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
 /*
@@ -97,6 +103,7 @@ describe("the OAuth provider's screens", () => {
     expect(await admin.getByTestId("oauth-client-secret").count()).toBe(0);
     await expect.poll(() => admin.getByTestId("oauth-client-row").textContent()).toContain("Acme Dashboard");
     expect(await seriousA11yViolations(admin)).toEqual([]);
+    await screenshot(admin, "oauth-clients");
 
     // A rotation shows the new secret once; the first one stops working.
     await admin.getByTestId("oauth-client-rotate").click();
@@ -151,6 +158,7 @@ describe("the OAuth provider's screens", () => {
       "Keep access while you are away",
     ]);
     expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, "oauth-consent");
     await page.getByTestId("oauth-consent-allow").click();
     await page.waitForURL(/^https:\/\/rp\.example\/callback\?/);
 
@@ -242,6 +250,7 @@ describe("the OAuth provider's screens", () => {
       "See your name and profile picture",
     ]);
     expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, "oauth-device");
     await page.getByTestId("device-allow").click();
     await page.getByTestId("device-approved").waitFor();
 
@@ -293,6 +302,7 @@ describe("the OAuth provider's screens", () => {
       "Keep access while you are away",
     ]);
     expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, "oauth-apps");
     await row.getByTestId("connected-app-revoke").click();
     await page.getByTestId("confirm-accept").click();
     await page.getByTestId("connected-apps-empty").waitFor();
