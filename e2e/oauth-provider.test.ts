@@ -428,4 +428,34 @@ describe("the OAuth provider's screens", () => {
     await page.getByTestId("sign-in-submit").click();
     await page.waitForURL(/\/oauth\/consent\?/);
   });
+
+  it("a mailed sign-in link asked for on the login page comes back through authorize to consent", async () => {
+    const user = newUser("Lina");
+    const api = createNodeAuthClient({ baseURL: e2e.service.origin });
+    await api.signUp.email(user);
+    const made = await api.oauth2.createClient({ client_name: "Linked App", redirect_uris: [REDIRECT] });
+    const rp = await relyingParty(made.data!.client_id, made.data!.client_secret);
+    const request = await authorizationRequest(rp, "openid email");
+    const context = await contextWithRelyingParty();
+    const page = await context.newPage();
+    await page.goto(request.url.href);
+    await page.waitForURL(/\/sign-in\?.*sig=/);
+    await page.getByTestId("magic-link-link").click();
+    await page.getByTestId("magic-link-email").fill(user.email);
+    await page.getByTestId("magic-link-submit").click();
+    await page.getByTestId("magic-link-sent").waitFor();
+    const mail = await e2e.service.mail!.waitFor((m) => m.to === user.email && /sign-in link/.test(m.subject), 15_000);
+    await page.goto(/https?:\/\/\S+\/magic-link\?\S+/.exec(mail.text)?.[0] ?? "");
+    await page.getByTestId("magic-link-continue").click();
+    // The link's callback is the signed request at /oauth2/authorize, which the new session answers.
+    await page.waitForURL(/\/oauth\/consent\?/);
+    await page.getByTestId("oauth-consent-allow").click();
+    await page.waitForURL(/^https:\/\/rp\.example\/callback\?/);
+    const tokens = await oidc.authorizationCodeGrant(rp, new URL(page.url()), {
+      pkceCodeVerifier: request.verifier,
+      expectedState: request.state,
+      expectedNonce: request.nonce,
+    });
+    expect(tokens.claims()).toMatchObject({ email: user.email });
+  });
 });

@@ -124,6 +124,10 @@ export function SignIn({
     else navigate(afterSignInHref);
   };
   const back = () => setView("methods");
+  // A sign-in that leaves the page (a provider, a mailed link, SSO) comes back to the authorization
+  // request itself, which the new session answers; an error comes back here with the request kept.
+  const returnHref = oauthQuery ? `${client.apiURL}/oauth2/authorize?${oauthQuery}` : afterSignInHref;
+  const errorHref = oauthQuery ? `${signInHref}${signInHref.includes("?") ? "&" : "?"}${oauthQuery}` : signInHref;
 
   let body: ReactNode = null;
   if (options) {
@@ -134,8 +138,8 @@ export function SignIn({
           oauthQuery={oauthQuery ?? null}
           enter={enter}
           setView={setView}
-          afterSignInHref={afterSignInHref}
-          signInHref={signInHref}
+          afterSignInHref={returnHref}
+          signInHref={errorHref}
           signUpHref={signUpHref}
           forgotPasswordHref={forgotPasswordHref}
           redirectError={error ?? null}
@@ -144,7 +148,7 @@ export function SignIn({
         />
       );
     else if (view === "link")
-      body = <SignInLink afterSignInHref={afterSignInHref} signInHref={signInHref} back={back} initialEmail={email} />;
+      body = <SignInLink afterSignInHref={returnHref} signInHref={errorHref} back={back} initialEmail={email} />;
     else if (view === "code")
       body = (
         <EmailCode
@@ -156,9 +160,7 @@ export function SignIn({
         />
       );
     else if (view === "sso")
-      body = (
-        <SingleSignOn afterSignInHref={afterSignInHref} signInHref={signInHref} back={back} initialEmail={email} />
-      );
+      body = <SingleSignOn afterSignInHref={returnHref} signInHref={errorHref} back={back} initialEmail={email} />;
     else body = <SecondFactor options={options} enter={enter} />;
   }
   return (
