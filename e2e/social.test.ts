@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createNodeAuthClient } from "../src/client/index.js";
 import { CLIENT_ID, CLIENT_SECRET, startOidcProvider, type TestOidcProvider } from "../test/helpers/oidc.js";
 import { seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
 import { setUpServiceAndBrowser } from "./helpers/setup.js";
@@ -11,7 +12,11 @@ beforeAll(async () => {
 });
 const e2e = setUpServiceAndBrowser(() => ({
   developmentOutbox: true,
-  options: { socialProviders: { oidc: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, issuer: oidc.issuer } } },
+  options: {
+    socialProviders: { oidc: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, issuer: oidc.issuer } },
+    // For the sign-in that starts on the OAuth provider's login page.
+    oauthProvider: { enabled: true },
+  },
 }));
 beforeAll(async () => {
   await oidc.configure([`${e2e.service.origin}/api/auth/callback/oidc`]);
@@ -93,5 +98,40 @@ describe("social sign-in", () => {
     // The organization came along.
     const organizations = await page.evaluate(async () => (await fetch("/api/auth/organization/list")).json());
     expect(organizations.map((o: { slug: string }) => o.slug)).toContain(slug);
+  });
+
+  it("a sign-in started on the OAuth provider's login page comes back to the authorization request", async () => {
+    const api = createNodeAuthClient({ baseURL: e2e.service.origin });
+    await api.signUp.email({ name: "Dev", email: `dev-${Date.now()}@example.com`, password: "correct horse battery" });
+    const redirect = "https://rp.example/callback";
+    const made = await api.oauth2.createClient({ client_name: "Social RP", redirect_uris: [redirect] });
+    const authorize = new URL(`${e2e.service.origin}/api/auth/oauth2/authorize`);
+    authorize.search = new URLSearchParams({
+      response_type: "code",
+      client_id: made.data!.client_id,
+      redirect_uri: redirect,
+      scope: "openid",
+      state: "s-123",
+      code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGKSsw6kyM",
+      code_challenge_method: "S256",
+    }).toString();
+    const context = await e2e.browser.newContext();
+    await context.route("https://rp.example/**", (route) => route.fulfill({ status: 200, body: "RP" }));
+    const page = await context.newPage();
+    await page.goto(authorize.href);
+    await page.waitForURL(/\/sign-in\?.*sig=/);
+    await page.getByTestId("sign-in-social-oidc").click();
+    const login = page.locator('input[name="login"]');
+    await login.waitFor();
+    await login.fill(oidc.addUser({ name: "Olli OAuth" }).sub);
+    await login.press("Enter");
+    // The provider's callback goes on to the signed request, which the new session answers.
+    await page.waitForURL(/\/oauth\/consent\?/);
+    await page.getByTestId("oauth-consent-allow").click();
+    await page.waitForURL(/^https:\/\/rp\.example\/callback\?/);
+    const back = new URL(page.url()).searchParams;
+    expect(back.get("state")).toBe("s-123");
+    expect(back.get("code")).toBeTruthy();
+    await context.close();
   });
 });

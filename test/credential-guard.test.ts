@@ -66,6 +66,8 @@ const IMPERSONATION_MAY = new Set([
   "GET /oauth2/get-clients",
   "GET /oauth2/get-client",
   "GET /oauth2/get-consents",
+  // A client's name, home page and logo, as the consent page shows them: a read.
+  "GET /oauth2/public-client",
   "POST /oauth2/delete-consent",
   "POST /device/deny",
 ]);

@@ -729,6 +729,36 @@ describe("OAuth 2.1 and OpenID provider, with oauth4webapi as the relying party"
     );
   });
 
+  it("public-client shows any signed-in user a client's name, home page and logo, and nothing more", async () => {
+    const { browser: owner } = await signUp(server);
+    const registered = await register(owner, {
+      client_name: "Shown App",
+      client_uri: "https://app.example/",
+      logo_uri: "https://app.example/logo.png",
+    });
+    const { browser: stranger } = await signUp(server);
+    const seen = await stranger.get(`/oauth2/public-client?client_id=${registered.client_id}`);
+    expect([seen.status, seen.body]).toEqual([
+      200,
+      {
+        client_id: registered.client_id,
+        client_name: "Shown App",
+        client_uri: "https://app.example/",
+        logo_uri: "https://app.example/logo.png",
+      },
+    ]);
+    const signedOut = await server.browser().get(`/oauth2/public-client?client_id=${registered.client_id}`);
+    expect(signedOut.status).toBe(401);
+    const unknown = await stranger.get("/oauth2/public-client?client_id=nope");
+    expect([unknown.status, unknown.body.code]).toEqual([404, "OAUTH_CLIENT_NOT_FOUND"]);
+    const missing = await stranger.get("/oauth2/public-client");
+    expect(missing.status).toBe(400);
+    // A disabled client is as good as gone.
+    await owner.post("/oauth2/update-client", { client_id: registered.client_id, update: { disabled: true } });
+    const disabled = await stranger.get(`/oauth2/public-client?client_id=${registered.client_id}`);
+    expect([disabled.status, disabled.body.code]).toEqual([404, "OAUTH_CLIENT_NOT_FOUND"]);
+  });
+
   it("an organization's clients are managed by its owners only", async () => {
     const { browser: owner } = await signUp(server);
     const org = await owner.post("/organization/create", { name: "Acme", slug: `acme-${Date.now()}` });

@@ -18,6 +18,7 @@ export const organizationWebhooksPage = () => import("./pages/organization-webho
 export const organizationApiKeysPage = () => import("./pages/organization-api-keys-page.js");
 export const adminUserPage = () => import("./pages/admin-user-page.js");
 export const setupPage = () => import("./pages/setup-page.js");
+export const oauthPages = () => import("./pages/oauth-pages.js");
 
 /**
  * Starts loading an area before it is asked for (the shell's nav links, when the pointer rests on one

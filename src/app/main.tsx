@@ -14,6 +14,7 @@ import {
   magicLinkPages,
   miscPages,
   organizationApiKeysPage,
+  oauthPages,
   organizationAuditPage,
   organizationPages,
   organizationWebhooksPage,
@@ -67,6 +68,9 @@ const router = createBrowserRouter([
       { path: "/dev/components", ...page(componentsPage, (m) => m.ComponentsPage) },
       // A setup link's holder has no account: outside the shell, which expects one.
       { path: "/setup", ...page(setupPage, (m) => m.SetupPage) },
+      // The OAuth provider's consentPage and deviceVerificationPage: between an application and this one.
+      { path: "/oauth/consent", ...page(oauthPages, (m) => m.ConsentPage) },
+      { path: "/device", ...page(oauthPages, (m) => m.DevicePage) },
       {
         element: <AppShell />,
         children: [
@@ -79,6 +83,7 @@ const router = createBrowserRouter([
               { path: "security", ...page(accountPages, (m) => m.SecurityPage) },
               { path: "sessions", ...page(accountPages, (m) => m.SessionsPage) },
               { path: "linked", ...page(accountPages, (m) => m.LinkedAccountsPage) },
+              { path: "applications", ...page(accountPages, (m) => m.ConnectedApplicationsPage) },
               { path: "delete", ...page(accountPages, (m) => m.DeleteAccountPage) },
             ],
           },
@@ -97,6 +102,7 @@ const router = createBrowserRouter([
               { path: "audit", ...page(organizationAuditPage, (m) => m.OrganizationAuditPage) },
               { path: "webhooks", ...page(organizationWebhooksPage, (m) => m.OrganizationWebhooksPage) },
               { path: "api-keys", ...page(organizationApiKeysPage, (m) => m.OrganizationApiKeysPage) },
+              { path: "oauth-clients", ...page(oauthPages, (m) => m.OrganizationOAuthClientsPage) },
             ],
           },
           {

@@ -10,6 +10,7 @@ import type {
   ActiveMember,
   AdminCalls,
   ApiKeyCalls,
+  DeviceCalls,
   OAuth2Calls,
   OrganizationCalls,
   ScimCalls,
@@ -56,6 +57,7 @@ export interface AuthClient extends AccountCalls {
   scim: ScimCalls;
   apiKey: ApiKeyCalls;
   oauth2: OAuth2Calls;
+  device: DeviceCalls;
   /** The API root every path is appended to, e.g. `http://localhost:3000/api/auth`. */
   readonly apiURL: string;
   /** The server state the UI watches; React hooks subscribe to these. */

@@ -287,6 +287,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["POST"],
     refreshes: [],
   },
+  "/oauth2/public-client": {
+    methods: ["GET"],
+    refreshes: [],
+  },
   "/oauth2/register": {
     methods: ["POST"],
     refreshes: [],

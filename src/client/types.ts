@@ -254,15 +254,34 @@ export interface ApiKeyCalls {
 }
 export type ApiKeyEntry = Reply<typeof apiKeys.getApiKey>;
 
-/** OAuth clients the caller manages (`/oauth2/...`, better-auth's oauthProviderClient calls; docs/oauth-provider.md). */
+/** The OAuth provider's calls for the app's pages (`/oauth2/...`; docs/oauth-provider.md). */
 export interface OAuth2Calls {
-  /** The caller's own clients, or `{ query: { organizationId } }`'s (its owners only). */
+  /** The consent page's answer; replies `{ redirect: true, url }`, which the client follows. */
+  consent: Call<typeof oauth.oauth2Consent>;
+  /** The login page's "carry on" once signed in; replies `{ redirect: true, url }`, followed too. */
+  continue: Call<typeof oauth.oauth2Continue>;
+  publicClient: Call<typeof oauth.getOAuthClientPublic>;
+  getConsents: OptionalCall<typeof oauth.getOAuthConsents>;
+  deleteConsent: Call<typeof oauth.deleteOAuthConsent>;
+  /** The caller's own clients, or `{ query: { organizationId } }`'s. */
   getClients: OptionalCall<typeof oauth.getOAuthClients>;
+  getClient: Call<typeof oauth.getOAuthClient>;
   /** The secret is in this reply only. */
   createClient: Call<typeof oauth.createOAuthClient>;
+  updateClient: Call<typeof oauth.updateOAuthClient>;
   deleteClient: Call<typeof oauth.deleteOAuthClient>;
+  client: { rotateSecret: Call<typeof oauth.rotateClientSecret> };
 }
 export type OAuthClientEntry = Reply<typeof oauth.getOAuthClient>;
+export type OAuthConsentEntry = Reply<typeof oauth.getOAuthConsents>[number];
+export type OAuthPublicClient = Reply<typeof oauth.getOAuthClientPublic>;
+
+/** The device page's calls (RFC 8628): `device({ query: { user_code } })` reads what a code asks for. */
+export type DeviceCalls = Call<typeof oauth.deviceVerify> & {
+  approve: Call<typeof oauth.deviceApprove>;
+  deny: Call<typeof oauth.deviceDeny>;
+};
+export type DeviceRequest = Reply<typeof oauth.deviceVerify>;
 
 /** get-active-member's answer: the membership, and how the session stands with the organization's policy. */
 export type ActiveMember = Reply<typeof org.getActiveMember>;

@@ -23,6 +23,11 @@ export const signInEmailBody = z.object({
   password: z.string(),
   callbackURL: optionalUrl,
   rememberMe: z.boolean().optional(),
+  /**
+   * The OAuth provider's signed request the login page was handed: the answer then also says where
+   * the browser goes next (`redirect: true, url`; docs/oauth-provider.md).
+   */
+  oauth_query: z.string().max(8000).optional(),
 });
 export type SignInEmailBody = z.infer<typeof signInEmailBody>;
 

@@ -87,6 +87,17 @@ export const oauthClientModel = z.object({
   lastUsedAt: timestamp.nullable().optional(),
 });
 
+/**
+ * What the consent page may show of any client (better-auth's /oauth2/public-client): its name,
+ * home page and logo, never its settings or owner.
+ */
+export const oauthPublicClientReply = z.object({
+  client_id: z.string(),
+  client_name: z.string(),
+  client_uri: z.string().nullable(),
+  logo_uri: z.string().nullable(),
+});
+
 export const oauthClientIdBody = z.strictObject({ client_id: z.string().min(1).max(200) });
 export const oauthClientIdQuery = oauthClientIdBody;
 export const listOAuthClientsQuery = z.object({ organizationId: z.string().min(1).max(200).optional() });

@@ -27,6 +27,7 @@ const sameInGerman = new Set([
   "connections.type.saml",
   "connections.domains",
   "connections.domain.recordName",
+  "deviceAuth.code",
   // Product names.
   "setup.guide.okta.name",
   "setup.guide.entra.name",

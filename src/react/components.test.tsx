@@ -8,7 +8,11 @@ import {
   AcceptInvitation,
   ApiKeys,
   AuthProvider,
+  ConnectedApplications,
   CreateOrganization,
+  DeviceAuthorization,
+  OAuthClients,
+  OAuthConsent,
   OrganizationList,
   OrganizationProfile,
   SignIn,
@@ -121,6 +125,30 @@ describe("the React entry", () => {
     expect(html).toContain('data-testid="api-key-name"');
     expect(html).toContain("Schlüssel erstellen");
     expect(typeof entry.ApiKeys).toBe("function");
+  });
+
+  it("renders the OAuth provider's screens in German: consent, device code, connected apps, clients", () => {
+    const client = createNodeAuthClient({ baseURL: "http://127.0.0.1:9" });
+    const html = (node: ReactNode) => renderToString(<AuthProvider client={client}>{node}</AuthProvider>);
+    // Without a signed request the consent page says so instead of offering Allow.
+    const consent = html(<OAuthConsent localization="de" oauthQuery="" />);
+    expect(consent).toContain("Zugriff erlauben");
+    expect(consent).toContain("Diese Anfrage ist unvollständig oder abgelaufen.");
+    expect(consent).not.toContain('data-testid="oauth-consent-allow"');
+    const device = html(<DeviceAuthorization localization="de" userCode="bcdf-ghjk" />);
+    expect(device).toContain("Gerät verbinden");
+    expect(device).toContain('value="bcdf-ghjk"');
+    expect(html(<ConnectedApplications localization="de" />)).toContain("Verbundene Anwendungen");
+    const clients = html(<OAuthClients organizationId="org-1" localization="de" />);
+    expect(clients).toContain("OAuth-Anwendungen");
+    expect(clients).toContain('data-testid="oauth-client-redirect-uris"');
+  });
+
+  it("keeps only the signed parameters of a login page's query", () => {
+    const query =
+      "client_id=c&scope=openid&ba_iat=1&ba_param=ba_iat&ba_param=ba_param&ba_param=client_id&ba_param=scope&sig=s";
+    expect(entry.signedOAuthQuery(`?${query}&redirectTo=%2Fx`)).toBe(query);
+    expect(entry.signedOAuthQuery("?client_id=c&redirectTo=%2Fx")).toBeNull();
   });
 
   it("fills a replacement's placeholders like the catalogue's, and leaves other keys to it", () => {

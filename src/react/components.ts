@@ -1,15 +1,21 @@
 /**
  * The components (UserButton, OrganizationSwitcher, their menu button; the screens SignIn,
- * SignUp, CreateOrganization, OrganizationProfile and OrganizationList) and the queries behind them; styles in components.css.
+ * SignUp, CreateOrganization, OrganizationProfile and OrganizationList; the OAuth provider's OAuthConsent,
+ * DeviceAuthorization, ConnectedApplications and OAuthClients) and the queries behind them; styles in components.css.
  */
 
 export { AcceptInvitation, type AcceptInvitationProps } from "./accept-invitation.js";
 export { ApiKeys, type ApiKeysProps } from "./api-keys.js";
 export { Avatar, initials } from "./avatar.js";
+export { ConnectedApplications, type ConnectedApplicationsProps } from "./connected-applications.js";
 export { CreateOrganization, type CreateOrganizationProps } from "./create-organization.js";
+export { DeviceAuthorization, type DeviceAuthorizationProps } from "./device-authorization.js";
 export type { Appearance, Labels, Localization } from "./localization.js";
 export { MenuButton, type MenuItem } from "./menu-button.js";
 export type { Navigate } from "./navigate.js";
+export { OAuthClients, type OAuthClientsProps } from "./oauth-clients.js";
+export { OAuthConsent, type OAuthConsentProps } from "./oauth-consent.js";
+export { pageOAuthQuery, signedOAuthQuery } from "./oauth-query.js";
 export { OrganizationList, type OrganizationListProps } from "./organization-list.js";
 export {
   OrganizationProfile,

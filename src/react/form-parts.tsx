@@ -9,11 +9,18 @@ import {
   useContext,
   useEffect,
   useId,
+  useMemo,
   useRef,
   useState,
 } from "react";
 import { type MessageKey, type MessageVars, type Translate, translator } from "../i18n/index.js";
-import { type Appearance, appearanceStyle, type Localization } from "./localization.js";
+import {
+  type Appearance,
+  appearanceStyle,
+  componentTranslator,
+  type Labels,
+  type Localization,
+} from "./localization.js";
 import { type HasCode, messageFor } from "./messages.js";
 import type { Navigate } from "./navigate.js";
 import { judgePassword, loadCommonPasswords } from "./password-strength.js";
@@ -101,6 +108,32 @@ export function ComponentRoot({
         </Heading>
         {children}
       </section>
+    </FrameContext.Provider>
+  );
+}
+
+/**
+ * A panel component that works inside another (UserProfile: its words) or alone, with its own
+ * `localization` and `labels`.
+ */
+export function OwnWords({
+  localization,
+  labels,
+  children,
+}: {
+  localization?: Localization;
+  labels?: Labels;
+  children: ReactNode;
+}) {
+  const outer = useFrame();
+  const own = useMemo(
+    () => (localization || labels ? componentTranslator(localization, labels) : null),
+    [localization, labels],
+  );
+  if (!own) return <>{children}</>;
+  return (
+    <FrameContext.Provider value={{ ...outer, t: own, locale: localization ?? outer.locale }}>
+      <div className="gh-root">{children}</div>
     </FrameContext.Provider>
   );
 }
@@ -253,6 +286,47 @@ function StrengthMeter({ id, password, minLength }: { id: string; password: stri
       <span id={id} className={cls("strength-label")} data-testid="password-strength-label">
         {t("password.strength", { label: t(strength.label, { min: minLength }) })}
       </span>
+    </div>
+  );
+}
+
+/** A labelled multi-line input (a list, one entry per line), with an optional hint tied to it. */
+export function TextArea({
+  label,
+  testId,
+  value,
+  onChange,
+  hint,
+  rows = 6,
+}: {
+  label: string;
+  testId: string;
+  value: string;
+  onChange: (value: string) => void;
+  hint?: string;
+  rows?: number;
+}) {
+  const cls = useClasses();
+  const id = useId();
+  return (
+    <div className={cls("field")}>
+      <label htmlFor={id} className={cls("label")}>
+        {label}
+      </label>
+      <textarea
+        id={id}
+        className={cls("input")}
+        rows={rows}
+        data-testid={testId}
+        value={value}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {hint && (
+        <p id={`${id}-hint`} className={cls("hint")}>
+          {hint}
+        </p>
+      )}
     </div>
   );
 }

@@ -1,9 +1,20 @@
-import { type ReactNode, useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { AuthClient, Result } from "../client/index.js";
 import type { ScimConnection } from "../contract/scim.js";
 import { SETUP_GUIDES, type SetupGuide, type SetupScope } from "../contract/setup-links.js";
 import type { SSOProviderView } from "../contract/sso.js";
-import { Button, ComponentRoot, ErrorMessage, Field, Form, Loading, Notice, Panel, useFrame } from "./form-parts.js";
+import {
+  Button,
+  ComponentRoot,
+  ErrorMessage,
+  Field,
+  Form,
+  Loading,
+  Notice,
+  Panel,
+  TextArea,
+  useFrame,
+} from "./form-parts.js";
 import { componentTranslator } from "./localization.js";
 import { browserNavigate } from "./navigate.js";
 import { type OrganizationComponentProps, RowButton, SelectField } from "./organization-parts.js";
@@ -119,35 +130,6 @@ function useGrant(client: AuthClient, token: string | undefined, organizationId:
     error: null,
   };
   return { grant, api: ownerApi(client, id) };
-}
-
-function TextArea({
-  label,
-  testId,
-  value,
-  onChange,
-}: {
-  label: string;
-  testId: string;
-  value: string;
-  onChange: (value: string) => void;
-}) {
-  const id = useId();
-  return (
-    <div className="gh-field">
-      <label htmlFor={id} className="gh-label">
-        {label}
-      </label>
-      <textarea
-        id={id}
-        className="gh-input"
-        rows={6}
-        data-testid={testId}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-      />
-    </div>
-  );
 }
 
 function Value({ label, value, testId }: { label: string; value: string; testId: string }) {

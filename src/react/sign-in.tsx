@@ -52,6 +52,12 @@ export interface SignInProps {
   initialView?: SignInView;
   /** An error code handed back to the page (`?error=` after a provider or a link). */
   error?: string | null;
+  /**
+   * The OAuth provider's signed request when this is its login page (`signedOAuthQuery(search)`):
+   * once signed in, the browser goes on with the authorization (consent page or the application)
+   * instead of to afterSignInHref.
+   */
+  oauthQuery?: string | null;
 }
 
 const TITLES: Record<SignInView, MessageKey> = {
@@ -84,6 +90,7 @@ export function SignIn({
   twoFactorHref,
   initialView = "methods",
   error,
+  oauthQuery,
 }: SignInProps) {
   const t = useMemo(() => componentTranslator(localization, labels), [localization, labels]);
   const client = useAuthClient();
@@ -91,6 +98,7 @@ export function SignIn({
   const [view, setView] = useState<SignInView>(initialView);
   // The address typed on one screen is there on the next (methods, link, code).
   const [email, setEmail] = useState("");
+  const [oauthError, setOAuthError] = useState<HasCode | null>(null);
 
   const enter = async (result: object | null) => {
     if (!result) return;
@@ -100,6 +108,15 @@ export function SignIn({
       else setView("two-factor");
       return;
     }
+    if (oauthQuery) {
+      // A sign-in that carried the request answered where to go (the client follows it); any other
+      // (passkey, code, second factor) asks the provider now. Either way the browser leaves for the
+      // consent page or the application.
+      if ("redirect" in result && result.redirect === true) return;
+      const next = await client.oauth2.continue({ oauth_query: oauthQuery });
+      if (next.error) setOAuthError(next.error);
+      return;
+    }
     // Read the new session before leaving, so the next screen never sees the old (empty) one.
     await client.$store.session.refetch();
     const credentialsRemoved = "credentialsRemoved" in result && result.credentialsRemoved === true;
@@ -107,6 +124,10 @@ export function SignIn({
     else navigate(afterSignInHref);
   };
   const back = () => setView("methods");
+  // A sign-in that leaves the page (a provider, a mailed link, SSO) comes back to the authorization
+  // request itself, which the new session answers; an error comes back here with the request kept.
+  const returnHref = oauthQuery ? `${client.apiURL}/oauth2/authorize?${oauthQuery}` : afterSignInHref;
+  const errorHref = oauthQuery ? `${signInHref}${signInHref.includes("?") ? "&" : "?"}${oauthQuery}` : signInHref;
 
   let body: ReactNode = null;
   if (options) {
@@ -114,10 +135,11 @@ export function SignIn({
       body = (
         <Methods
           options={options}
+          oauthQuery={oauthQuery ?? null}
           enter={enter}
           setView={setView}
-          afterSignInHref={afterSignInHref}
-          signInHref={signInHref}
+          afterSignInHref={returnHref}
+          signInHref={errorHref}
           signUpHref={signUpHref}
           forgotPasswordHref={forgotPasswordHref}
           redirectError={error ?? null}
@@ -126,7 +148,7 @@ export function SignIn({
         />
       );
     else if (view === "link")
-      body = <SignInLink afterSignInHref={afterSignInHref} signInHref={signInHref} back={back} initialEmail={email} />;
+      body = <SignInLink afterSignInHref={returnHref} signInHref={errorHref} back={back} initialEmail={email} />;
     else if (view === "code")
       body = (
         <EmailCode
@@ -138,13 +160,12 @@ export function SignIn({
         />
       );
     else if (view === "sso")
-      body = (
-        <SingleSignOn afterSignInHref={afterSignInHref} signInHref={signInHref} back={back} initialEmail={email} />
-      );
+      body = <SingleSignOn afterSignInHref={returnHref} signInHref={errorHref} back={back} initialEmail={email} />;
     else body = <SecondFactor options={options} enter={enter} />;
   }
   return (
     <ComponentRoot t={t} navigate={navigate} appearance={appearance} title={t(TITLES[view])} testId="gh-sign-in">
+      <ErrorMessage error={oauthError} testId="sign-in-oauth-error" />
       {body ?? (
         <p className="gh-hint" role="status">
           {t("common.loading")}
@@ -167,7 +188,9 @@ function Methods({
   redirectError,
   email,
   setEmail,
+  oauthQuery,
 }: {
+  oauthQuery: string | null;
   email: string;
   setEmail: (email: string) => void;
   options: ServerOptions;
@@ -221,7 +244,9 @@ function Methods({
     if (!values.password) found.password = { key: "validation.password" };
     setErrors(found);
     if (Object.keys(found).length) return;
-    await enter(await emailSignIn.run({ ...values, email: email.trim() }));
+    await enter(
+      await emailSignIn.run({ ...values, email: email.trim(), ...(oauthQuery ? { oauth_query: oauthQuery } : {}) }),
+    );
   };
   const onPasskey = async () => {
     setPasskeyError(null);
@@ -247,7 +272,8 @@ function Methods({
   return (
     <>
       {redirectError && <ErrorMessage error={redirectError} testId="redirect-error" />}
-      {signedIn && (
+      {/* The provider asks for a new sign-in (prompt=login, max_age): the current session will not do. */}
+      {signedIn && !oauthQuery && (
         <Notice>
           {t("signIn.signedInAs", { email: signedIn.email })}{" "}
           <ComponentLink href={afterSignInHref}>{t("common.continue")}</ComponentLink>

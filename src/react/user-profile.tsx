@@ -1,6 +1,7 @@
 import { type MouseEvent, type ReactNode, useId, useMemo, useState } from "react";
 import type { LinkedAccount } from "../contract/api-models.js";
 import { DeleteSection, LinkedSection } from "./account-sections.js";
+import { ConnectedApplications } from "./connected-applications.js";
 import { FrameProvider, Loading } from "./form-parts.js";
 import {
   type Appearance,
@@ -17,7 +18,7 @@ import { SecuritySection } from "./security-section.js";
 import { useServerOptions } from "./server-options.js";
 import { SessionsSection } from "./sessions-section.js";
 
-export const userProfileSections = ["profile", "security", "sessions", "linked", "delete"] as const;
+export const userProfileSections = ["profile", "security", "sessions", "linked", "applications", "delete"] as const;
 export type UserProfileSection = (typeof userProfileSections)[number];
 
 export interface UserProfileProps {
@@ -53,13 +54,14 @@ const sectionTitles = {
   security: "security.title",
   sessions: "sessions.nav",
   linked: "linked.title",
+  applications: "connectedApps.title",
   delete: "deleteAccount.title",
 } as const;
 
 /**
  * The signed-in user's account: profile (name, picture, email verification), security (email,
  * password, passkeys, two-factor with its backup codes, recent activity), sessions, linked
- * accounts and deletion, beside a menu of fixed width. Sections follow the server's options.
+ * accounts, connected applications (when the server is an OAuth provider) and deletion, beside a menu of fixed width. Sections follow the server's options.
  *
  * @example
  * <UserProfile
@@ -91,7 +93,9 @@ export function UserProfile({
   const [own, setOwn] = useState<UserProfileSection>(chosen ?? "profile");
   const section = sectionHref ? (chosen ?? "profile") : own;
   const user = session.data?.user;
-  const needsAccounts = Boolean(user && !user.isAnonymous && section !== "profile" && section !== "sessions");
+  const needsAccounts = Boolean(
+    user && !user.isAnonymous && section !== "profile" && section !== "sessions" && section !== "applications",
+  );
   const accounts = useLoad(() => client.listAccounts(), needsAccounts);
   const titleId = useId();
   const Heading = headingLevel === 1 ? "h1" : "h2";
@@ -105,6 +109,8 @@ export function UserProfile({
     if (sectionHref) navigate(sectionHref(target));
     else setOwn(target);
   };
+  // Connected applications only where the server is an OAuth provider.
+  const shownSections = userProfileSections.filter((target) => target !== "applications" || options?.oauthProvider);
   const hrefOf = (target: UserProfileSection) => sectionHref?.(target) ?? `#${target}`;
 
   let content: ReactNode;
@@ -118,6 +124,7 @@ export function UserProfile({
     );
   else if (user.isAnonymous && section !== "sessions") content = guest ?? null;
   else if (section === "sessions") content = <SessionsSection />;
+  else if (section === "applications") content = <ConnectedApplications />;
   else if (accounts.pending) content = <Loading />;
   else if (section === "security")
     content = (
@@ -164,7 +171,7 @@ export function UserProfile({
         </Heading>
         <nav className="gh-profile-nav" aria-label={t("profile.account")}>
           <ul>
-            {userProfileSections.map((target) => (
+            {shownSections.map((target) => (
               <li key={target}>
                 <a
                   href={hrefOf(target)}

@@ -33,6 +33,7 @@ const fallback: AppConfig = {
   sso: false,
   organizationWebhooks: false,
   apiKeys: false,
+  oauthProvider: false,
 };
 
 export function useAppConfig(): AppConfig {

@@ -15,6 +15,7 @@ const paths: Record<UserProfileSection, string> = {
   security: "/account/security",
   sessions: "/account/sessions",
   linked: "/account/linked",
+  applications: "/account/applications",
   delete: "/account/delete",
 };
 
@@ -23,6 +24,7 @@ const titles = {
   security: "security.title",
   sessions: "sessions.nav",
   linked: "linked.title",
+  applications: "connectedApps.title",
   delete: "deleteAccount.title",
 } as const;
 
@@ -78,4 +80,5 @@ export const ProfilePage = () => <AccountSection section="profile" />;
 export const SecurityPage = () => <AccountSection section="security" />;
 export const SessionsPage = () => <AccountSection section="sessions" />;
 export const LinkedAccountsPage = () => <AccountSection section="linked" />;
+export const ConnectedApplicationsPage = () => <AccountSection section="applications" />;
 export const DeleteAccountPage = () => <AccountSection section="delete" />;

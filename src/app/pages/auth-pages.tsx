@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { SignIn, type SignInView, SignUp, useSession } from "../../react/index.js";
+import { SignIn, type SignInView, SignUp, signedOAuthQuery, useSession } from "../../react/index.js";
 import { EmailOnlyForm, NewPasswordForm } from "../components/auth-forms.js";
 import { AuthLayout, ComponentLayout, withCredentialsRemovedNotice } from "../components/shell.js";
 import { Button, FormError, Notice } from "../components/ui.js";
@@ -24,11 +24,17 @@ function withParams(path: string, params: URLSearchParams): string {
 export function SignUpPage() {
   const [params] = useSearchParams();
   const next = safeNextPath(params.get("redirectTo"));
+  const props = useComponentProps();
+  // Signing up on the way to an OAuth application: the new account carries on with its request.
+  const oauthQuery = signedOAuthQuery(params);
   return (
     <ComponentLayout titleKey="signUp.title">
       <SignUp
-        {...useComponentProps()}
+        {...props}
         afterSignUpHref={next}
+        onSignedUp={() =>
+          oauthQuery ? void authClient.oauth2.continue({ oauth_query: oauthQuery }) : props.navigate(next)
+        }
         signInHref={withParams("/sign-in", params)}
         defaultEmail={params.get("email") ?? undefined}
       />
@@ -53,8 +59,13 @@ export function SignInPage({ view = "methods" }: { view?: SignInView }) {
     sso: "sso.signIn.title",
   } as const;
   const t = useT();
+  // The OAuth provider's login page (its loginPage): the signed request rides along to the second factor.
+  const oauthQuery = signedOAuthQuery(params);
+  const carried = new URLSearchParams(oauthQuery ?? "");
+  carried.set("redirectTo", next);
   return (
     <ComponentLayout titleKey={titles[view]}>
+      {oauthQuery && view === "methods" && <Notice testId="sign-in-oauth">{t("oauth.signIn.continue")}</Notice>}
       {/* After UserProfile deleted the account (account-pages.tsx). */}
       {params.get("accountDeleted") === "true" && <Notice testId="account-deleted">{t("profile.deleted")}</Notice>}
       <SignIn
@@ -67,7 +78,8 @@ export function SignInPage({ view = "methods" }: { view?: SignInView }) {
         }
         error={params.get("error")}
         signUpHref={withParams("/sign-up", params)}
-        twoFactorHref={`/two-factor?${new URLSearchParams({ redirectTo: next })}`}
+        twoFactorHref={`/two-factor?${carried}`}
+        oauthQuery={oauthQuery}
       />
     </ComponentLayout>
   );

@@ -92,6 +92,12 @@ const sectionEntries: SectionEntry[] = [
     label: "webhooks.title",
     when: (role, config) => config.organizationWebhooks && holdsCreatorRole(config.organization.roles, role),
   },
+  // Its OAuth clients: owners only, as the server's client management is.
+  {
+    to: "/organization/oauth-clients",
+    label: "oauthClients.title",
+    when: (role, config) => config.oauthProvider && holdsCreatorRole(config.organization.roles, role),
+  },
 ];
 
 /** The organization area: its own nav, or the user's organizations when none is active. */

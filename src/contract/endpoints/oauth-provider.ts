@@ -226,6 +226,15 @@ export const oauthProviderEndpoints = {
     errors: CLIENT_ERRORS,
     policy: SIGNED_IN,
   }),
+  getOAuthClientPublic: endpoint({
+    method: "GET",
+    path: "/oauth2/public-client",
+    summary: "A client's name, home page and logo, for the consent and device pages",
+    query: oauth.oauthClientIdQuery,
+    reply: oauth.oauthPublicClientReply,
+    errors: ["OAUTH_CLIENT_NOT_FOUND"],
+    policy: SIGNED_IN,
+  }),
   rotateClientSecret: endpoint({
     method: "POST",
     path: "/oauth2/client/rotate-secret",

@@ -69,6 +69,8 @@ export const serviceEndpoints = {
       organizationWebhooks: z.boolean(),
       /** API keys are served: the organization's API keys screen (keys and machine clients). */
       apiKeys: z.boolean(),
+      /** The OAuth provider: connected applications on the account, organizations' OAuth clients. */
+      oauthProvider: z.boolean(),
     }),
     policy: {},
   }),

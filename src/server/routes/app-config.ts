@@ -44,6 +44,7 @@ export function appConfigRoutes(route: Route): void {
       sso: options.sso.enabled && options.organization.enabled,
       organizationWebhooks: options.organization.enabled && options.organizationWebhooks.enabled,
       apiKeys: options.organization.enabled && options.apiKey.enabled,
+      oauthProvider: options.oauthProvider.enabled,
     };
   });
 }

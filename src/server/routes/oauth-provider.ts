@@ -13,6 +13,7 @@ import {
   createClient,
   listManagedClients,
   managedClient,
+  publicClient,
   registerClient,
   removeClient,
   rotateSecret,
@@ -167,6 +168,10 @@ export function oauthProviderRoutes(route: Route): void {
 
   route(e.getOAuthClient, async (c, { query, caller: { session } }) => {
     return clientReply(await managedClient(c.get("auth"), session, query.client_id));
+  });
+
+  route(e.getOAuthClientPublic, async (c, { query }) => {
+    return publicClient(c.get("auth"), query.client_id);
   });
 
   route(e.rotateClientSecret, async (c, { body, caller: { session } }) => {

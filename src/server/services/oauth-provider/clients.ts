@@ -185,6 +185,18 @@ export async function managedClient(ctx: AuthContext, session: Session, clientId
   return client;
 }
 
+/** What a consent page shows of a client; a disabled one is as good as gone. */
+export async function publicClient(ctx: AuthContext, clientId: string) {
+  const client = await findClient(ctx.db, clientId);
+  if (!client || client.disabled) throw new AuthError("OAUTH_CLIENT_NOT_FOUND");
+  return {
+    client_id: client.clientId,
+    client_name: client.name,
+    client_uri: client.clientUri,
+    logo_uri: client.logoUri,
+  };
+}
+
 export async function listManagedClients(
   ctx: AuthContext,
   session: Session,

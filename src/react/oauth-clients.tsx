@@ -1,0 +1,285 @@
+import { useState } from "react";
+import type { OAuthClientEntry } from "../client/types.js";
+import { DEVICE_CODE_GRANT, type OAUTH_GRANT_TYPES } from "../contract/oauth-provider.js";
+import { useConfirm } from "./confirm.js";
+import {
+  Actions,
+  Button,
+  Checkbox,
+  ErrorMessage,
+  Field,
+  Form,
+  Loading,
+  Notice,
+  OwnWords,
+  Panel,
+  TextArea,
+  useFrame,
+} from "./form-parts.js";
+import type { Labels, Localization } from "./localization.js";
+import { CopyButton, useFormatDate, useLoad } from "./profile-parts.js";
+import { useAuthClient } from "./provider.js";
+import { useCall } from "./use-call.js";
+
+export interface OAuthClientsProps {
+  /** An organization's clients (its owners manage them); without it, the signed-in user's own. */
+  organizationId?: string;
+  /** The language, when not inside another component that passes its own. */
+  localization?: Localization;
+  labels?: Labels;
+}
+
+type GrantType = (typeof OAUTH_GRANT_TYPES)[number];
+
+/** The client id, and the secret this once (creation, rotation), each with a copy button. */
+function Credentials({ entry, onDone }: { entry: OAuthClientEntry; onDone: () => void }) {
+  const { t } = useFrame();
+  return (
+    <div data-testid="oauth-client-credentials">
+      {entry.client_secret && (
+        <Notice takeFocus testId="oauth-client-once">
+          {t("oauthClients.once")}
+        </Notice>
+      )}
+      <Field label={t("oauthClients.clientId")} testId="oauth-client-id" value={entry.client_id} readOnly />
+      {entry.client_secret && (
+        <Field label={t("oauthClients.secret")} testId="oauth-client-secret" value={entry.client_secret} readOnly />
+      )}
+      <Actions>
+        <CopyButton text={entry.client_id} testId="oauth-client-copy-id" label={t("oauthClients.copyId")} />
+        {entry.client_secret && (
+          <CopyButton
+            text={entry.client_secret}
+            testId="oauth-client-copy-secret"
+            label={t("oauthClients.copySecret")}
+          />
+        )}
+        <Button type="button" variant="secondary" onClick={onDone} data-testid="oauth-client-done">
+          {t("oauthClients.done")}
+        </Button>
+      </Actions>
+    </div>
+  );
+}
+
+function ClientRow({
+  entry,
+  onRotate,
+  onDelete,
+}: {
+  entry: OAuthClientEntry;
+  onRotate: (entry: OAuthClientEntry) => void;
+  onDelete: (entry: OAuthClientEntry) => void;
+}) {
+  const { t } = useFrame();
+  const formatDate = useFormatDate();
+  const name = entry.client_name;
+  const isPublic = entry.token_endpoint_auth_method === "none";
+  const details = [
+    entry.client_id,
+    t(isPublic ? "oauthClients.kind.public" : "oauthClients.kind.confidential"),
+    t("oauthClients.createdAt", { date: formatDate(new Date(entry.client_id_issued_at * 1000)) }),
+  ];
+  return (
+    <li className="gh-list-row" data-testid="oauth-client-row" data-client-id={entry.client_id}>
+      <div>
+        <strong>{name}</strong>
+        {entry.disabled && <span className="gh-tag">{t("oauthClients.disabled")}</span>}
+        <p className="gh-hint">{details.join(" · ")}</p>
+        {entry.redirect_uris.length > 0 && <p className="gh-hint">{entry.redirect_uris.join(", ")}</p>}
+      </div>
+      <Actions>
+        {!isPublic && (
+          <Button
+            type="button"
+            variant="secondary"
+            aria-label={t("oauthClients.rotateLabel", { name })}
+            data-testid="oauth-client-rotate"
+            onClick={() => onRotate(entry)}
+          >
+            {t("oauthClients.rotate")}
+          </Button>
+        )}
+        <Button
+          type="button"
+          variant="danger"
+          aria-label={t("oauthClients.deleteLabel", { name })}
+          data-testid="oauth-client-delete"
+          onClick={() => onDelete(entry)}
+        >
+          {t("oauthClients.delete")}
+        </Button>
+      </Actions>
+    </li>
+  );
+}
+
+function NewClientForm({
+  organizationId,
+  onCreated,
+}: {
+  organizationId?: string;
+  onCreated: (entry: OAuthClientEntry) => void;
+}) {
+  const { t } = useFrame();
+  const client = useAuthClient();
+  const create = useCall(client.oauth2.createClient);
+  const [name, setName] = useState("");
+  const [uris, setUris] = useState("");
+  const [isPublic, setPublic] = useState(false);
+  const [refresh, setRefresh] = useState(false);
+  const [device, setDevice] = useState(false);
+  return (
+    <Form
+      label={t("oauthClients.create")}
+      error={create.error}
+      onSubmit={async () => {
+        const grants: GrantType[] = ["authorization_code"];
+        if (refresh) grants.push("refresh_token");
+        if (device) grants.push(DEVICE_CODE_GRANT);
+        const made = await create.run({
+          client_name: name.trim(),
+          redirect_uris: uris.split(/\s+/).filter(Boolean),
+          token_endpoint_auth_method: isPublic ? "none" : "client_secret_basic",
+          grant_types: grants,
+          organizationId,
+        });
+        if (!made) return;
+        setName("");
+        setUris("");
+        onCreated(made);
+      }}
+    >
+      <Field
+        label={t("oauthClients.name")}
+        testId="oauth-client-name"
+        value={name}
+        maxLength={200}
+        required
+        onChange={(e) => setName(e.target.value)}
+      />
+      <TextArea
+        label={t("oauthClients.redirectUris")}
+        hint={t("oauthClients.redirectUris.hint")}
+        testId="oauth-client-redirect-uris"
+        rows={3}
+        value={uris}
+        onChange={setUris}
+      />
+      <Checkbox label={t("oauthClients.public")} testId="oauth-client-public" checked={isPublic} onChange={setPublic} />
+      <Checkbox
+        label={t("oauthClients.refresh")}
+        testId="oauth-client-refresh"
+        checked={refresh}
+        onChange={setRefresh}
+      />
+      <Checkbox label={t("oauthClients.device")} testId="oauth-client-device" checked={device} onChange={setDevice} />
+      <ErrorMessage error={create.error} />
+      <Actions>
+        <Button variant="secondary" pending={create.pending} disabled={!name.trim()} data-testid="oauth-client-create">
+          {t("oauthClients.create")}
+        </Button>
+      </Actions>
+    </Form>
+  );
+}
+
+function Clients({ organizationId }: { organizationId?: string }) {
+  const { t } = useFrame();
+  const client = useAuthClient();
+  const clients = useLoad(() => client.oauth2.getClients(organizationId ? { query: { organizationId } } : undefined));
+  const rotate = useCall(client.oauth2.client.rotateSecret);
+  const remove = useCall(client.oauth2.deleteClient);
+  const { confirm, dialog } = useConfirm();
+  const [shown, setShown] = useState<OAuthClientEntry | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const onRotate = async (entry: OAuthClientEntry) => {
+    setNotice(null);
+    const name = entry.client_name;
+    const yes = await confirm({
+      title: t("oauthClients.rotate.confirm.title", { name }),
+      body: t("oauthClients.rotate.confirm.body"),
+      confirmLabel: t("oauthClients.rotate"),
+    });
+    if (!yes) return;
+    const rotated = await rotate.run({ client_id: entry.client_id });
+    if (rotated) setShown(rotated);
+  };
+  const onDelete = async (entry: OAuthClientEntry) => {
+    setNotice(null);
+    const name = entry.client_name;
+    const yes = await confirm({
+      title: t("oauthClients.delete.confirm.title", { name }),
+      body: t("oauthClients.delete.confirm.body"),
+      confirmLabel: t("oauthClients.delete"),
+    });
+    if (!yes) return;
+    if (await remove.run({ client_id: entry.client_id })) setNotice(t("oauthClients.deleted", { name }));
+    if (shown?.client_id === entry.client_id) setShown(null);
+    clients.reload();
+  };
+
+  const list = (clients.data ?? []) as OAuthClientEntry[];
+  return (
+    <Panel title={t("oauthClients.title")} testId="oauth-clients-card">
+      {dialog}
+      {notice && (
+        <Notice key={notice} testId="oauth-clients-notice" takeFocus>
+          {notice}
+        </Notice>
+      )}
+      <p>{t("oauthClients.intro")}</p>
+      {clients.pending ? (
+        <Loading />
+      ) : clients.error ? (
+        <ErrorMessage error={clients.error} />
+      ) : list.length === 0 ? (
+        <p className="gh-hint" data-testid="oauth-clients-empty">
+          {t("oauthClients.empty")}
+        </p>
+      ) : (
+        <ul className="gh-list" data-testid="oauth-clients-list">
+          {list.map((entry) => (
+            <ClientRow
+              key={entry.client_id}
+              entry={entry}
+              onRotate={(e) => void onRotate(e)}
+              onDelete={(e) => void onDelete(e)}
+            />
+          ))}
+        </ul>
+      )}
+      <ErrorMessage error={rotate.error ?? remove.error} />
+      {shown ? (
+        <Credentials entry={shown} onDone={() => setShown(null)} />
+      ) : (
+        <NewClientForm
+          organizationId={organizationId}
+          onCreated={(made) => {
+            setShown(made);
+            clients.reload();
+          }}
+        />
+      )}
+    </Panel>
+  );
+}
+
+/**
+ * OAuth clients (docs/oauth-provider.md): an organization's, managed by its owners, or the signed-in
+ * user's own. Lists them, registers one (its secret shown once), gives a confidential one a new
+ * secret (shown once; the old one stops at once) and deletes one, with its tokens and consents.
+ *
+ * @example
+ * <AuthProvider client={client}>
+ *   <OAuthClients organizationId={organization.id} localization="de" />
+ * </AuthProvider>
+ */
+export function OAuthClients({ organizationId, localization, labels }: OAuthClientsProps) {
+  return (
+    <OwnWords localization={localization} labels={labels}>
+      <Clients organizationId={organizationId} />
+    </OwnWords>
+  );
+}
