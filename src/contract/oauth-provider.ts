@@ -75,8 +75,9 @@ export const oauthClientModel = z.object({
   grant_types: z.array(z.enum(OAUTH_GRANT_TYPES)),
   response_types: z.array(z.string()),
   scope: z.string(),
-  client_uri: z.string().nullable(),
-  logo_uri: z.string().nullable(),
+  /** Absent when not set (RFC 7591 clients validate the fields they know as strings). */
+  client_uri: z.string().optional(),
+  logo_uri: z.string().optional(),
   skip_consent: z.boolean(),
   disabled: z.boolean(),
   organizationId: z.string().nullable(),
