@@ -24,6 +24,9 @@ export interface OAuthClient {
   createdBy: string | null;
   createdAt: Date;
   updatedAt: Date;
+  /** Set for a client known by its Client ID Metadata Document: the copy is fresh until then. */
+  metadataDocumentExpiresAt: Date | null;
+  backchannelLogoutUri: string | null;
 }
 
 const list = (json: string): string[] => JSON.parse(json) as string[];
@@ -40,6 +43,7 @@ function toClient(row: Selectable<OAuthClientTable>): OAuthClient {
     disabled: toBool(row.disabled),
     createdAt: toDate(row.createdAt),
     updatedAt: toDate(row.updatedAt),
+    metadataDocumentExpiresAt: toDateOrNull(row.metadataDocumentExpiresAt),
   };
 }
 
@@ -53,6 +57,33 @@ export async function insertClient(db: DB, client: OAuthClient): Promise<void> {
       grantTypes: JSON.stringify(client.grantTypes),
       scopes: JSON.stringify(client.scopes),
     })
+    .execute();
+}
+
+/**
+ * Writes a metadata document's client (services/oauth-provider/metadata-document.ts): inserted, or
+ * its document fields and freshness replaced; `disabled` and its grants stay. Instances refreshing
+ * at once each write the same document.
+ */
+export async function upsertMetadataDocumentClient(db: DB, client: OAuthClient): Promise<void> {
+  const fields = {
+    name: client.name,
+    redirectUris: JSON.stringify(client.redirectUris),
+    postLogoutRedirectUris: JSON.stringify(client.postLogoutRedirectUris),
+    grantTypes: JSON.stringify(client.grantTypes),
+    scopes: JSON.stringify(client.scopes),
+    clientUri: client.clientUri,
+    logoUri: client.logoUri,
+    metadataDocumentExpiresAt: client.metadataDocumentExpiresAt,
+    updatedAt: client.updatedAt,
+  };
+  await db
+    .insertInto("oauthClient")
+    .values({
+      ...client,
+      ...fields,
+    })
+    .onConflict((oc) => oc.column("clientId").doUpdateSet(fields))
     .execute();
 }
 
@@ -94,6 +125,7 @@ export async function updateClient(
       | "clientUri"
       | "logoUri"
       | "disabled"
+      | "backchannelLogoutUri"
     >
   > & { updatedAt: Date },
 ): Promise<void> {
@@ -180,6 +212,8 @@ export interface Grant {
   createdAt: Date;
   expiresAt: Date;
   revokedAt: Date | null;
+  /** The session that authorized it (the ID token's `sid`). */
+  sessionId: string | null;
 }
 
 const toGrant = (row: Selectable<OAuthGrantTable>): Grant => ({

@@ -485,6 +485,9 @@ export interface OAuthClientTable {
   createdBy: string | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+  /** Set for a client known by its Client ID Metadata Document: the cached copy is fresh until then. */
+  metadataDocumentExpiresAt: NullableTimestamp;
+  backchannelLogoutUri: string | null;
 }
 
 /** What one authorization gave a client: every token it issued ends when it is revoked. */
@@ -500,6 +503,8 @@ export interface OAuthGrantTable {
   createdAt: Timestamp;
   expiresAt: Timestamp;
   revokedAt: NullableTimestamp;
+  /** The session that authorized it (the ID token's `sid`); null for client credentials and devices. */
+  sessionId: string | null;
 }
 
 /** An authorization code as its SHA-256 digest: used once, within a minute. */
@@ -517,6 +522,22 @@ export interface OAuthCodeTable {
   expiresAt: Timestamp;
   usedAt: NullableTimestamp;
   grantId: string | null;
+  sessionId: string | null;
+}
+
+/** A back-channel logout token waiting to be POSTed to a client (signed when sent), retried with backoff. */
+export interface OAuthLogoutDeliveryTable {
+  id: string;
+  clientId: string;
+  userId: string;
+  sessionId: string;
+  attempts: number;
+  nextAttemptAt: Timestamp;
+  leaseUntil: NullableTimestamp;
+  deliveredAt: NullableTimestamp;
+  failedAt: NullableTimestamp;
+  lastError: string | null;
+  createdAt: Timestamp;
 }
 
 export interface OAuthRefreshTokenTable {
@@ -593,5 +614,6 @@ export interface Database {
   oauthRefreshToken: OAuthRefreshTokenTable;
   oauthConsent: OAuthConsentTable;
   oauthDeviceCode: OAuthDeviceCodeTable;
+  oauthLogoutDelivery: OAuthLogoutDeliveryTable;
   setupLink: SetupLinkTable;
 }

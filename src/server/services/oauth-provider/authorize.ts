@@ -3,9 +3,10 @@ import { type AuthContext, apiURL } from "../../context.js";
 import { sha256Base64Url } from "../../crypto/digest.js";
 import { newId, randomString } from "../../crypto/random.js";
 import { AuthError } from "../../errors.js";
-import { findClient, findConsent, insertCode, type OAuthClient, saveConsent } from "../../store/oauth-provider.js";
+import { findConsent, insertCode, type OAuthClient, saveConsent } from "../../store/oauth-provider.js";
 import { auditChange } from "../audit-trail.js";
 import { issuerOf } from "./metadata.js";
+import { resolveClient } from "./metadata-document.js";
 import { signQuery, verifySignedQuery } from "./signed-query.js";
 
 /**
@@ -169,7 +170,7 @@ export async function authorize(ctx: AuthContext, input: AuthorizeInput): Promis
     if (params.getAll(key).length > 1) return errorPage(ctx, "invalid_request", `${key} is given more than once`);
   }
   const clientId = params.get("client_id");
-  const client = clientId && clientId.length <= 200 ? await findClient(ctx.db, clientId) : null;
+  const client = clientId ? await resolveClient(ctx, clientId) : null;
   if (!client || client.disabled) return errorPage(ctx, "invalid_client", "Unknown or disabled client");
   const redirectUri = params.get("redirect_uri");
   // Exact match only (OAuth 2.1 2.3.1): no prefix, no normalization.
@@ -229,6 +230,7 @@ export async function authorize(ctx: AuthContext, input: AuthorizeInput): Promis
     codeChallenge: checked.codeChallenge,
     nonce: checked.nonce,
     authTime: session.session.createdAt,
+    sessionId: session.session.id,
     createdAt: now,
     expiresAt: new Date(now.getTime() + CODE_LIFETIME_MS),
   });
@@ -248,7 +250,7 @@ export async function answerConsent(
   const verified = verifySignedQuery(ctx, input.oauth_query);
   if (!verified) throw new AuthError("OAUTH_QUERY_INVALID");
   const { request } = verified;
-  const client = await findClient(ctx.db, request.get("client_id") ?? "");
+  const client = await resolveClient(ctx, request.get("client_id") ?? "");
   const redirectUri = request.get("redirect_uri") ?? "";
   if (!client || client.disabled || !client.redirectUris.includes(redirectUri)) {
     throw new AuthError("OAUTH_QUERY_INVALID");

@@ -75,6 +75,7 @@ export function serverMetadata(ctx: AuthContext): Record<string, unknown> & {
       "email_verified",
     ],
     authorization_response_iss_parameter_supported: true,
+    ...(ctx.options.oauthProvider.clientIdMetadataDocuments ? { client_id_metadata_document_supported: true } : {}),
     resource_indicators_supported: true,
   };
 }

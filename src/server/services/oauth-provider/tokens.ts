@@ -125,6 +125,7 @@ async function exchangeCode(ctx: AuthContext, client: OAuthClient, params: Param
     createdAt: now,
     expiresAt: new Date(now.getTime() + ctx.options.oauthProvider.refreshTokenExpiresIn * 1000),
     revokedAt: null,
+    sessionId: claimed.sessionId,
   };
   const refreshToken = issuesRefreshToken(client, scopes) ? randomString(43) : undefined;
   // Without a refresh token, nothing the grant issues outlives its access token.
@@ -251,6 +252,7 @@ async function redeemDeviceCode(ctx: AuthContext, client: OAuthClient, params: P
     createdAt: now,
     expiresAt: new Date(now.getTime() + ctx.options.oauthProvider.accessTokenExpiresIn * 1000),
     revokedAt: null,
+    sessionId: null,
   };
   const refreshToken = issuesRefreshToken(client, code.scopes) ? randomString(43) : undefined;
   await ctx.db.transaction().execute(async (trx) => {
@@ -280,6 +282,7 @@ async function clientCredentials(ctx: AuthContext, client: OAuthClient, params: 
     createdAt: now,
     expiresAt: new Date(now.getTime() + ctx.options.oauthProvider.accessTokenExpiresIn * 1000),
     revokedAt: null,
+    sessionId: null,
   };
   await ctx.db.transaction().execute(async (trx) => {
     await insertGrant(trx, grant);

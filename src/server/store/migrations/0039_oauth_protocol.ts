@@ -1,0 +1,41 @@
+import type { Kysely, Migration } from "kysely";
+import { columnTypes, type DialectName } from "../dialect.js";
+
+/**
+ * OAuth provider protocol parts (docs/oauth-provider.md): clients known by a Client ID Metadata
+ * Document (the row is the cache every instance shares, fresh until `metadataDocumentExpiresAt`),
+ * back-channel logout (the client's URI; the session a code and its grant came from, whose end is
+ * told to the client; the deliveries waiting or retried).
+ */
+export function oauthProtocolMigration(dialect: DialectName): Migration {
+  const t = columnTypes(dialect);
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("oauthClient").addColumn("metadataDocumentExpiresAt", t.timestamp).execute();
+      await db.schema.alterTable("oauthClient").addColumn("backchannelLogoutUri", "text").execute();
+      await db.schema.alterTable("oauthCode").addColumn("sessionId", "text").execute();
+      await db.schema.alterTable("oauthGrant").addColumn("sessionId", "text").execute();
+      await db.schema.createIndex("oauthGrant_sessionId_idx").on("oauthGrant").column("sessionId").execute();
+      await db.schema
+        .createTable("oauthLogoutDelivery")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("clientId", "text", (c) => c.notNull().references("oauthClient.clientId").onDelete("cascade"))
+        .addColumn("userId", "text", (c) => c.notNull())
+        .addColumn("sessionId", "text", (c) => c.notNull())
+        .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
+        .addColumn("nextAttemptAt", t.timestamp, (c) => c.notNull())
+        // Taken by the instance attempting it, so two instances never send the same one at once.
+        .addColumn("leaseUntil", t.timestamp)
+        .addColumn("deliveredAt", t.timestamp)
+        .addColumn("failedAt", t.timestamp)
+        .addColumn("lastError", "text")
+        .addColumn("createdAt", t.timestamp, (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex("oauthLogoutDelivery_due_idx")
+        .on("oauthLogoutDelivery")
+        .column("nextAttemptAt")
+        .execute();
+    },
+  };
+}
