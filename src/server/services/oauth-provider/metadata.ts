@@ -43,7 +43,7 @@ export function serverMetadata(ctx: AuthContext): Record<string, unknown> & {
     ...(allowDynamicClientRegistration ? { registration_endpoint: apiURL(ctx, "/oauth2/register") } : {}),
     scopes_supported: scopes,
     response_types_supported: ["code"],
-    response_modes_supported: ["query"],
+    response_modes_supported: ["query", "form_post"],
     // Discovery 1.0 section 3 defaults request_uri_parameter_supported to true: say no request objects.
     request_parameter_supported: false,
     request_uri_parameter_supported: false,
