@@ -114,7 +114,13 @@ describe("Client ID Metadata Documents", () => {
     expect(`${callback.origin}${callback.pathname}`).toBe(REDIRECT);
     const code = callback.searchParams.get("code")!;
     const token = await browser.request("/oauth2/token", {
-      form: { grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: clientId },
+      form: {
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: REDIRECT,
+        code_verifier: verifier,
+        client_id: clientId,
+      },
     });
     expect(token.status, JSON.stringify(token.body)).toBe(200);
     expect(token.body.refresh_token).toBeDefined();
@@ -124,7 +130,12 @@ describe("Client ID Metadata Documents", () => {
     expect(refreshed.status).toBe(200);
     // A secret is never accepted for such a client.
     const withSecret = await browser.request("/oauth2/token", {
-      form: { grant_type: "refresh_token", refresh_token: refreshed.body.refresh_token, client_id: clientId, client_secret: "x" },
+      form: {
+        grant_type: "refresh_token",
+        refresh_token: refreshed.body.refresh_token,
+        client_id: clientId,
+        client_secret: "x",
+      },
     });
     expect([withSecret.status, withSecret.body.error]).toEqual([401, "invalid_client"]);
     // Authorize, consent and two token requests: one fetch, the row served the rest.
@@ -134,7 +145,12 @@ describe("Client ID Metadata Documents", () => {
       .select(["name", "tokenEndpointAuthMethod", "userId", "organizationId", "skipConsent"])
       .where("clientId", "=", clientId)
       .executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ name: "Metadata client", tokenEndpointAuthMethod: "none", userId: null, organizationId: null });
+    expect(row).toMatchObject({
+      name: "Metadata client",
+      tokenEndpointAuthMethod: "none",
+      userId: null,
+      organizationId: null,
+    });
     expect(Boolean(row.skipConsent)).toBe(false);
   });
 

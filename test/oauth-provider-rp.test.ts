@@ -324,7 +324,10 @@ describe("OAuth 2.1 and OpenID provider, with openid-client as the relying party
     const action = /<form method="post" action="([^"]+)">/.exec(page.body)?.[1];
     const fields = new URLSearchParams();
     for (const [, name, value] of page.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-      fields.set(name!, value!.replace(/&#(\d+);/g, (_, code) => String.fromCharCode(Number(code))));
+      fields.set(
+        name!,
+        value!.replace(/&#(\d+);/g, (_, code) => String.fromCharCode(Number(code))),
+      );
     }
     return new Request(action!, {
       method: "POST",
@@ -362,10 +365,16 @@ describe("OAuth 2.1 and OpenID provider, with openid-client as the relying party
     // A denial, and prompt=none without a session, are POSTed as errors the RP sees.
     const denied = await authorizationRequest(rp.config, { response_mode: "form_post", prompt: "consent" });
     const deniedConsent = new URL((await rp.browser.get(denied.url.href)).headers.get("location")!);
-    const refusal = await rp.browser.post("/oauth2/consent", { accept: false, oauth_query: deniedConsent.search.slice(1) });
+    const refusal = await rp.browser.post("/oauth2/consent", {
+      accept: false,
+      oauth_query: deniedConsent.search.slice(1),
+    });
     const deniedPost = postedForm(await rp.browser.get(refusal.body.url));
     await expect(
-      client.authorizationCodeGrant(rp.config, deniedPost, { pkceCodeVerifier: denied.verifier, expectedState: denied.state }),
+      client.authorizationCodeGrant(rp.config, deniedPost, {
+        pkceCodeVerifier: denied.verifier,
+        expectedState: denied.state,
+      }),
     ).rejects.toMatchObject({ error: "access_denied" });
     const silent = await authorizationRequest(rp.config, { response_mode: "form_post", prompt: "none" });
     const stranger = server.browser();

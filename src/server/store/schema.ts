@@ -533,7 +533,6 @@ export interface OAuthLogoutDeliveryTable {
   sessionId: string;
   attempts: number;
   nextAttemptAt: Timestamp;
-  leaseUntil: NullableTimestamp;
   deliveredAt: NullableTimestamp;
   failedAt: NullableTimestamp;
   lastError: string | null;

@@ -331,6 +331,8 @@ async function tokensFor(
         at_hash: createHash("sha256").update(accessToken).digest().subarray(0, 16).toString("base64url"),
         ...(grant.authTime ? { auth_time: Math.floor(grant.authTime.getTime() / 1000) } : {}),
         ...(grant.nonce ? { nonce: grant.nonce } : {}),
+        // The session that authorized it (Back-Channel Logout 1.0 2.1): a logout token names it.
+        ...(grant.sessionId ? { sid: grant.sessionId } : {}),
       };
       delete claims.sub;
       reply.id_token = await signJwt(ctx, claims, {

@@ -1,4 +1,4 @@
-import type { Kysely, Migration } from "kysely";
+import { type Kysely, type Migration, sql } from "kysely";
 import { columnTypes, type DialectName } from "../dialect.js";
 
 /**
@@ -24,17 +24,23 @@ export function oauthProtocolMigration(dialect: DialectName): Migration {
         .addColumn("sessionId", "text", (c) => c.notNull())
         .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
         .addColumn("nextAttemptAt", t.timestamp, (c) => c.notNull())
-        // Taken by the instance attempting it, so two instances never send the same one at once.
-        .addColumn("leaseUntil", t.timestamp)
         .addColumn("deliveredAt", t.timestamp)
         .addColumn("failedAt", t.timestamp)
         .addColumn("lastError", "text")
         .addColumn("createdAt", t.timestamp, (c) => c.notNull())
         .execute();
+      // As the webhook outbox's: the worker's "what is due" and housekeeping's "delivered before"
+      // start from deliveredAt; given-up rows are pruned through failedAt.
       await db.schema
-        .createIndex("oauthLogoutDelivery_due_idx")
+        .createIndex("oauthLogoutDelivery_pending_idx")
         .on("oauthLogoutDelivery")
-        .column("nextAttemptAt")
+        .columns(["deliveredAt", "failedAt", "nextAttemptAt"])
+        .execute();
+      await db.schema
+        .createIndex("oauthLogoutDelivery_failedAt_idx")
+        .on("oauthLogoutDelivery")
+        .column("failedAt")
+        .where(sql.ref("failedAt"), "is not", null)
         .execute();
     },
   };
