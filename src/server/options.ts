@@ -490,6 +490,15 @@ const oauthProvider = z.strictObject({
    * internal network, or tests). Off: the server never dials such an address for a client.
    */
   allowPrivateUrls: z.boolean().default(false),
+  /**
+   * Origins of browser-based clients that may call the token, UserInfo and revocation endpoints
+   * (and discovery and the key set) from their pages: exact origins, e.g. `https://app.example.com`.
+   */
+  corsOrigins: z
+    .array(
+      z.url().refine((value) => new URL(value).origin === value, "must be an origin, e.g. https://app.example.com"),
+    )
+    .default([]),
 });
 
 /** Security activity for users (docs/security-activity.md): the account's sign-ins and devices, the new-device mail. */
