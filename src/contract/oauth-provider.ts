@@ -37,6 +37,8 @@ export const createOAuthClientBody = z.strictObject({
   logo_uri: z.url().max(2000).optional(),
   /** OpenID Connect Back-Channel Logout 1.0: where a logout token is POSTed when the user's session ends. */
   backchannel_logout_uri: z.url().max(2000).optional(),
+  /** Access tokens as JWTs (RFC 9068, the default) or opaque strings only introspection reads. */
+  access_token_format: z.enum(["jwt", "opaque"]).optional(),
   /** First-party: consent is not asked. Only a server call (auth.api) may set it. */
   skip_consent: z.boolean().optional(),
   /** The organization the client belongs to (its owners manage it); the caller's own client when unset. */
@@ -61,6 +63,7 @@ export const updateOAuthClientBody = z.strictObject({
     client_uri: z.url().max(2000).nullable().optional(),
     logo_uri: z.url().max(2000).nullable().optional(),
     backchannel_logout_uri: z.url().max(2000).nullable().optional(),
+    access_token_format: z.enum(["jwt", "opaque"]).optional(),
     disabled: z.boolean().optional(),
   }),
 });
@@ -84,6 +87,7 @@ export const oauthClientModel = z.object({
   backchannel_logout_uri: z.string().optional(),
   /** Always true when a back-channel logout URI is set: the logout token carries `sid`. */
   backchannel_logout_session_required: z.boolean().optional(),
+  access_token_format: z.enum(["jwt", "opaque"]),
   skip_consent: z.boolean(),
   disabled: z.boolean(),
   organizationId: z.string().nullable(),

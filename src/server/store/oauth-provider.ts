@@ -27,6 +27,7 @@ export interface OAuthClient {
   /** Set for a client known by its Client ID Metadata Document: the copy is fresh until then. */
   metadataDocumentExpiresAt: Date | null;
   backchannelLogoutUri: string | null;
+  accessTokenFormat: "jwt" | "opaque";
 }
 
 const list = (json: string): string[] => JSON.parse(json) as string[];
@@ -44,6 +45,7 @@ function toClient(row: Selectable<OAuthClientTable>): OAuthClient {
     createdAt: toDate(row.createdAt),
     updatedAt: toDate(row.updatedAt),
     metadataDocumentExpiresAt: toDateOrNull(row.metadataDocumentExpiresAt),
+    accessTokenFormat: row.accessTokenFormat === "opaque" ? "opaque" : "jwt",
   };
 }
 
@@ -126,6 +128,7 @@ export async function updateClient(
       | "logoUri"
       | "disabled"
       | "backchannelLogoutUri"
+      | "accessTokenFormat"
     >
   > & { updatedAt: Date },
 ): Promise<void> {
@@ -284,6 +287,36 @@ export async function liveGrantIds(db: DB, userId: string, clientId: string): Pr
     .where("revokedAt", "is", null)
     .execute();
   return rows.map((row) => row.id);
+}
+
+/** An opaque access token's digest, in its grant (deleted with it). */
+export async function insertAccessToken(
+  db: DB,
+  token: { tokenHash: string; grantId: string; scopes: string[]; audience: string[]; createdAt: Date; expiresAt: Date },
+): Promise<void> {
+  await db
+    .insertInto("oauthAccessToken")
+    .values({ ...token, scopes: token.scopes.join(" "), audience: JSON.stringify(token.audience) })
+    .execute();
+}
+
+export async function findAccessToken(
+  db: DB,
+  tokenHash: string,
+): Promise<{ grantId: string; scopes: string; audience: string[]; createdAt: Date; expiresAt: Date } | null> {
+  const row = await db
+    .selectFrom("oauthAccessToken")
+    .select(["grantId", "scopes", "audience", "createdAt", "expiresAt"])
+    .where("tokenHash", "=", tokenHash)
+    .executeTakeFirst();
+  return row
+    ? {
+        ...row,
+        audience: JSON.parse(row.audience) as string[],
+        createdAt: toDate(row.createdAt),
+        expiresAt: toDate(row.expiresAt),
+      }
+    : null;
 }
 
 export async function insertRefreshToken(

@@ -488,6 +488,20 @@ export interface OAuthClientTable {
   /** Set for a client known by its Client ID Metadata Document: the cached copy is fresh until then. */
   metadataDocumentExpiresAt: NullableTimestamp;
   backchannelLogoutUri: string | null;
+  /** "jwt" or "opaque". */
+  accessTokenFormat: Generated<string>;
+}
+
+/** An opaque access token as its SHA-256 digest, within its grant. */
+export interface OAuthAccessTokenTable {
+  tokenHash: string;
+  grantId: string;
+  /** Space-separated. */
+  scopes: string;
+  /** JSON array. */
+  audience: string;
+  createdAt: Timestamp;
+  expiresAt: Timestamp;
 }
 
 /** What one authorization gave a client: every token it issued ends when it is revoked. */
@@ -614,5 +628,6 @@ export interface Database {
   oauthConsent: OAuthConsentTable;
   oauthDeviceCode: OAuthDeviceCodeTable;
   oauthLogoutDelivery: OAuthLogoutDeliveryTable;
+  oauthAccessToken: OAuthAccessTokenTable;
   setupLink: SetupLinkTable;
 }

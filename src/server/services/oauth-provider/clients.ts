@@ -56,6 +56,7 @@ export function clientReply(client: OAuthClient, secret?: string): ClientReply {
     ...(client.backchannelLogoutUri
       ? { backchannel_logout_uri: client.backchannelLogoutUri, backchannel_logout_session_required: true }
       : {}),
+    access_token_format: client.accessTokenFormat,
     skip_consent: client.skipConsent,
     disabled: client.disabled,
     organizationId: client.organizationId,
@@ -121,6 +122,7 @@ export async function createClient(
     updatedAt: now,
     metadataDocumentExpiresAt: null,
     backchannelLogoutUri: await checkBackchannelUri(ctx, input.backchannel_logout_uri ?? null),
+    accessTokenFormat: input.access_token_format ?? "jwt",
   };
   await ctx.db.transaction().execute(async (trx) => {
     if (client.organizationId) {
@@ -196,6 +198,7 @@ export async function changeClient(
       update.backchannel_logout_uri === undefined
         ? client.backchannelLogoutUri
         : await checkBackchannelUri(ctx, update.backchannel_logout_uri),
+    accessTokenFormat: update.access_token_format ?? client.accessTokenFormat,
     disabled: update.disabled ?? client.disabled,
     updatedAt: ctx.now(),
   };

@@ -176,5 +176,6 @@ function clientFromDocument(
     updatedAt: now,
     metadataDocumentExpiresAt: null,
     backchannelLogoutUri: null,
+    accessTokenFormat: kept?.accessTokenFormat ?? "jwt",
   };
 }

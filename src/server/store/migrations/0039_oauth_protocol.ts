@@ -2,7 +2,8 @@ import { type Kysely, type Migration, sql } from "kysely";
 import { columnTypes, type DialectName } from "../dialect.js";
 
 /**
- * OAuth provider protocol parts (docs/oauth-provider.md): clients known by a Client ID Metadata
+ * OAuth provider protocol parts (docs/oauth-provider.md): opaque access tokens on request (a
+ * client's format; their digests), clients known by a Client ID Metadata
  * Document (the row is the cache every instance shares, fresh until `metadataDocumentExpiresAt`),
  * back-channel logout (the client's URI; the session a code and its grant came from, whose end is
  * told to the client; the deliveries waiting or retried).
@@ -13,6 +14,27 @@ export function oauthProtocolMigration(dialect: DialectName): Migration {
     async up(db: Kysely<unknown>) {
       await db.schema.alterTable("oauthClient").addColumn("metadataDocumentExpiresAt", t.timestamp).execute();
       await db.schema.alterTable("oauthClient").addColumn("backchannelLogoutUri", "text").execute();
+      // "jwt" (RFC 9068) or "opaque": a random string whose digest is kept in oauthAccessToken.
+      await db.schema
+        .alterTable("oauthClient")
+        .addColumn("accessTokenFormat", "text", (c) => c.notNull().defaultTo("jwt"))
+        .execute();
+      await db.schema
+        .createTable("oauthAccessToken")
+        .addColumn("tokenHash", "text", (c) => c.primaryKey())
+        .addColumn("grantId", "text", (c) => c.notNull().references("oauthGrant.id").onDelete("cascade"))
+        .addColumn("scopes", "text", (c) => c.notNull())
+        // JSON array: what a JWT's aud would say.
+        .addColumn("audience", "text", (c) => c.notNull())
+        .addColumn("createdAt", t.timestamp, (c) => c.notNull())
+        .addColumn("expiresAt", t.timestamp, (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("oauthAccessToken_grantId_idx").on("oauthAccessToken").column("grantId").execute();
+      await db.schema
+        .createIndex("oauthAccessToken_expiresAt_idx")
+        .on("oauthAccessToken")
+        .column("expiresAt")
+        .execute();
       await db.schema.alterTable("oauthCode").addColumn("sessionId", "text").execute();
       await db.schema.alterTable("oauthGrant").addColumn("sessionId", "text").execute();
       await db.schema.createIndex("oauthGrant_sessionId_idx").on("oauthGrant").column("sessionId").execute();
