@@ -51,6 +51,7 @@ describe("Back-channel logout", () => {
     server = await startTestServer({
       options: {
         oauthProvider: { enabled: true, loginPage: "/sign-in", consentPage: "/consent", allowPrivateUrls: true },
+        user: { deleteUser: { enabled: true } },
       },
       extra: { webhookDelivery: { retryBaseMs: 1000 } },
     });
@@ -191,6 +192,24 @@ describe("Back-channel logout", () => {
     expect(Number(rows[0]!.attempts)).toBe(1);
     expect(rows[0]!.deliveredAt).not.toBeNull();
     server.loggedErrors.length = 0;
+  });
+
+  it("deleting the account tells the clients of its sessions", async () => {
+    const { browser, user, password } = await signUp(server);
+    const rp = await signedInRP(browser);
+    // The client must outlive the account to be told: an organization's would; a personal one goes
+    // with it, so this one is moved to a second user who keeps it.
+    const keeper = await signUp(server);
+    await server.auth.database.db
+      .updateTable("oauthClient")
+      .set({ userId: keeper.user.id, createdBy: keeper.user.id })
+      .where("clientId", "=", rp.clientId)
+      .execute();
+    const from = receiver.tokens.length;
+    expect((await browser.post("/delete-user", { password })).status).toBe(200);
+    await server.settled();
+    const payloads = await verifiedSince(from, rp.clientId);
+    expect(payloads.map((p) => [p.sub, p.sid])).toEqual([[user.id, rp.sid]]);
   });
 
   it("a back-channel URI must be https to a public host unless private URLs are allowed", async () => {

@@ -15,20 +15,27 @@ export interface LogoutDelivery {
   backchannelLogoutUri: string | null;
 }
 
-/** Queues one delivery per client with a back-channel URI that a grant of these sessions went to. */
+/**
+ * Queues one delivery per client with a back-channel URI and session that a grant of these
+ * sessions (or of every session of this user, whose account is being deleted) went to.
+ */
 export async function queueLogoutDeliveries(
   db: DB,
-  sessionIds: readonly string[],
+  of: { sessionIds: readonly string[] } | { userId: string },
   now: Date,
   newId: () => string,
 ): Promise<number> {
-  if (sessionIds.length === 0) return 0;
-  const targets = await db
+  if ("sessionIds" in of && of.sessionIds.length === 0) return 0;
+  let query = db
     .selectFrom("oauthGrant")
     .innerJoin("oauthClient", "oauthClient.clientId", "oauthGrant.clientId")
     .select(["oauthGrant.clientId", "oauthGrant.userId", "oauthGrant.sessionId"])
-    .distinct()
-    .where("oauthGrant.sessionId", "in", [...sessionIds])
+    .distinct();
+  query =
+    "sessionIds" in of
+      ? query.where("oauthGrant.sessionId", "in", [...of.sessionIds])
+      : query.where("oauthGrant.userId", "=", of.userId).where("oauthGrant.sessionId", "is not", null);
+  const targets = await query
     .where("oauthGrant.userId", "is not", null)
     .where("oauthClient.backchannelLogoutUri", "is not", null)
     .execute();

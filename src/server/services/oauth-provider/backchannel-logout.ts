@@ -41,6 +41,15 @@ export interface BackchannelTiming {
   pollIntervalMs?: number;
 }
 
+/**
+ * An account being deleted: its grants go with it (the foreign keys cascade), so the clients of its
+ * sessions are told now, in the deletion's transaction; the worker's poll sends them.
+ */
+export async function queueLogoutsOfDeletedUser(ctx: AuthContext, db: DB, userId: string): Promise<void> {
+  if (!ctx.options.oauthProvider.enabled) return;
+  await queueLogoutDeliveries(db, { userId }, ctx.now(), newId);
+}
+
 export class BackchannelLogouts implements SessionEndListener {
   #ctx: AuthContext | null = null;
   #queued = false;
@@ -74,7 +83,7 @@ export class BackchannelLogouts implements SessionEndListener {
   }
 
   async sessionsEnded(db: DB, sessionIds: readonly string[]): Promise<void> {
-    if ((await queueLogoutDeliveries(db, sessionIds, this.#now(), newId)) > 0) this.#queued = true;
+    if ((await queueLogoutDeliveries(db, { sessionIds }, this.#now(), newId)) > 0) this.#queued = true;
   }
 
   wakeIfQueued(): void {
