@@ -203,6 +203,9 @@ describe("Client ID Metadata Documents", () => {
     expect(await refused(serve({ padding: "x".repeat(6000) }).clientId)).toEqual(invalid);
     expect(await refused(serve({}, { status: 302, headers: { location: "/elsewhere" } }).clientId)).toEqual(invalid);
     expect(await refused(`${docs.origin}/clients/missing.json`)).toEqual(invalid);
+    // A document that keeps failing is fetched at most 3 times a minute, however often it is named.
+    for (let i = 0; i < 4; i++) expect(await refused(`${docs.origin}/clients/missing.json`)).toEqual(invalid);
+    expect(docs.fetches.get("/clients/missing.json")).toBe(3);
     // Not a document URL at all (the root path): an unknown client, never fetched.
     expect(await refused(`${docs.origin}/`)).toEqual(invalid);
     expect(docs.fetches.get("/")).toBeUndefined();

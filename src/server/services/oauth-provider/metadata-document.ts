@@ -1,4 +1,5 @@
 import type { AuthContext } from "../../context.js";
+import { sha256Base64Url } from "../../crypto/digest.js";
 import { newId } from "../../crypto/random.js";
 import { AuthError } from "../../errors.js";
 import { isLoopbackHostname } from "../../loopback.js";
@@ -23,6 +24,12 @@ const MIN_TTL_S = 60;
 const MAX_TTL_S = 86_400;
 const DEFAULT_TTL_S = 3_600;
 const ALLOWED_GRANTS = new Set(["authorization_code", "refresh_token"]);
+/**
+ * Fetches of one document URL per minute: anyone can name a URL, and a document that fails is not
+ * kept, so without a bound each request naming it would be a fetch. Counted in the rate-limit
+ * store (Redis when instances share one).
+ */
+const FETCHES_PER_MINUTE = 3;
 
 /** Whether this client_id is a metadata document's URL the server would fetch (the draft's rules). */
 export function isMetadataDocumentId(ctx: AuthContext, clientId: string): boolean {
@@ -51,6 +58,13 @@ export async function resolveClient(ctx: AuthContext, clientId: string): Promise
   const kept = await findClient(ctx.db, clientId);
   const now = ctx.now();
   if (kept && (kept.metadataDocumentExpiresAt === null || kept.metadataDocumentExpiresAt > now)) return kept;
+  const budget = await ctx.rateLimitStore.hit(
+    `client-metadata:${sha256Base64Url(clientId)}`,
+    60,
+    FETCHES_PER_MINUTE,
+    now.getTime(),
+  );
+  if (!budget.allowed) return null;
   let fetched: { document: unknown; ttlSeconds: number };
   try {
     fetched = await fetchDocument(ctx, clientId);
