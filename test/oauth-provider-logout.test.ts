@@ -49,6 +49,7 @@ describe("Back-channel logout", () => {
   beforeAll(async () => {
     receiver = await startReceiver();
     server = await startTestServer({
+      shareable: true,
       options: {
         oauthProvider: { enabled: true, loginPage: "/sign-in", consentPage: "/consent", allowPrivateUrls: true },
         user: { deleteUser: { enabled: true } },
@@ -210,6 +211,34 @@ describe("Back-channel logout", () => {
     await server.settled();
     const payloads = await verifiedSince(from, rp.clientId);
     expect(payloads.map((p) => [p.sub, p.sid])).toEqual([[user.id, rp.sid]]);
+  });
+
+  it("two instances flushing at once send each logout token once", async () => {
+    const { browser } = await signUp(server);
+    const rp = await signedInRP(browser);
+    const second = await startTestServer({
+      shareDatabaseWith: server,
+      options: { oauthProvider: { enabled: true, allowPrivateUrls: true } },
+    });
+    try {
+      const from = receiver.tokens.length;
+      const calls = receiver.state.calls;
+      // Hold the answer so both workers are busy at once, each having read the row as due.
+      let release!: () => void;
+      receiver.state.hold = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      expect((await browser.post("/sign-out", {})).status).toBe(200);
+      const both = Promise.all([server.settled(), second.settled()]);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      release();
+      receiver.state.hold = null;
+      await both;
+      expect(receiver.state.calls - calls).toBe(1);
+      expect((await verifiedSince(from, rp.clientId)).map((p) => p.sid)).toEqual([rp.sid]);
+    } finally {
+      await second.close();
+    }
   });
 
   it("a back-channel URI must be https to a public host unless private URLs are allowed", async () => {
