@@ -1,5 +1,6 @@
 import * as client from "openid-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { BearerError, createResourceServer } from "../src/server/resource-server.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
 
 /*
@@ -8,6 +9,7 @@ import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
  */
 
 const REDIRECT = "https://rp.example/callback";
+const API = "https://api.example.com/mcp";
 
 describe("Opaque access tokens", () => {
   let server: TestServer;
@@ -15,7 +17,9 @@ describe("Opaque access tokens", () => {
 
   beforeAll(async () => {
     server = await startTestServer({
-      options: { oauthProvider: { enabled: true, loginPage: "/sign-in", consentPage: "/consent" } },
+      options: {
+        oauthProvider: { enabled: true, loginPage: "/sign-in", consentPage: "/consent", validAudiences: [API] },
+      },
     });
     issuer = `${server.origin}/api/auth`;
   });
@@ -122,5 +126,51 @@ describe("Opaque access tokens", () => {
     });
     expect(updated.body.access_token_format).toBe("jwt");
     expect((await token(machine.body)).split(".")).toHaveLength(3);
+  });
+
+  it("the resource-server helper reads an opaque token through introspection, for its own resource only", async () => {
+    const { browser } = await signUp(server);
+    const make = async (format?: string) =>
+      (
+        await browser.post("/oauth2/create-client", {
+          client_name: "c",
+          grant_types: ["client_credentials"],
+          redirect_uris: [],
+          ...(format ? { access_token_format: format } : {}),
+        })
+      ).body as { client_id: string; client_secret: string };
+    const machine = await make("opaque");
+    const introspector = await make();
+    const token = async (resource?: string) =>
+      (
+        await browser.request("/oauth2/token", {
+          form: {
+            grant_type: "client_credentials",
+            client_id: machine.client_id,
+            client_secret: machine.client_secret,
+            ...(resource ? { resource } : {}),
+          },
+        })
+      ).body.access_token as string;
+    const guarded = createResourceServer({
+      resource: API,
+      issuer,
+      introspection: { clientId: introspector.client_id, clientSecret: introspector.client_secret },
+    });
+    const bearer = (value: string) => ({ headers: { authorization: `Bearer ${value}` } });
+    const forApi = await token(API);
+    expect(await guarded.verify(bearer(forApi))).toMatchObject({
+      sub: machine.client_id,
+      client_id: machine.client_id,
+    });
+    // A token for another audience (the issuer), and one without introspection configured, are refused.
+    await expect(guarded.verify(bearer(await token()))).rejects.toBeInstanceOf(BearerError);
+    const offline = createResourceServer({ resource: API, issuer });
+    await expect(offline.verify(bearer(forApi))).rejects.toBeInstanceOf(BearerError);
+    // Revoked: refused at once.
+    await browser.request("/oauth2/revoke", {
+      form: { token: forApi, client_id: machine.client_id, client_secret: machine.client_secret },
+    });
+    await expect(guarded.verify(bearer(forApi))).rejects.toMatchObject({ status: 401, error: "invalid_token" });
   });
 });
