@@ -100,7 +100,7 @@ async function prepare(scenario: Scenario, kind: DatabaseKind, workDir: string):
   const servers: RunningServer[] = [];
   try {
     const options = merge(BASE_OPTIONS, scenario.options);
-    const seeder = await startService(workDir, `seed:${label}`, database.url, options);
+    const seeder = await startService(workDir, `seed:${label}`, database.url, options, null, scenario.env);
     servers.push(seeder);
     // With PostgreSQL the service hears revocations over LISTEN and trusts no cookie cache read within
     // a second (the clock-skew allowance) of its starting to listen. Seeded now, the cached scenario's
@@ -118,7 +118,7 @@ async function prepare(scenario: Scenario, kind: DatabaseKind, workDir: string):
     // the same build started afresh (bench/README.md, "The seeding server").
     await seeder.stop();
     servers.splice(servers.indexOf(seeder), 1);
-    const server = await startService(workDir, label, database.url, options);
+    const server = await startService(workDir, label, database.url, options, null, scenario.env);
     servers.push(server);
     if (kind === "postgres") await new Promise((resolve) => setTimeout(resolve, REVOCATION_SKEW_MS + 200));
     // The requests name the seeder's origin (sign-in's login check refuses a foreign one): each server
@@ -141,6 +141,7 @@ async function prepare(scenario: Scenario, kind: DatabaseKind, workDir: string):
         database.url,
         merge(BASE_OPTIONS, scenario.options),
         baseline,
+        scenario.env,
       );
       servers.push(base);
       const description = `${scenario.name} on the baseline build (BENCH_BASELINE)`;

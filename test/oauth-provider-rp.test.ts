@@ -315,13 +315,75 @@ describe("OAuth 2.1 and OpenID provider, with openid-client as the relying party
     }
   });
 
-  it("Form Post: response_mode=form_post is refused to the client (not supported)", async () => {
+  /** The form a form_post answer page holds: its action and hidden fields, as a browser would POST them. */
+  function postedForm(page: { status: number; headers: Headers; body: string }): Request {
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toContain("text/html");
+    expect(page.headers.get("cache-control")).toBe("no-store");
+    expect(page.headers.get("content-security-policy")).toContain("form-action https://rp.example");
+    const action = /<form method="post" action="([^"]+)">/.exec(page.body)?.[1];
+    const fields = new URLSearchParams();
+    for (const [, name, value] of page.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
+      fields.set(
+        name!,
+        value!.replace(/&#(\d+);/g, (_, code) => String.fromCharCode(Number(code))),
+      );
+    }
+    return new Request(action!, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: fields,
+    });
+  }
+
+  it("Form Post: the code comes back in an auto-submitted form the RP reads; errors too", async () => {
     const rp = await relyingParty();
+    expect(rp.config.serverMetadata().response_modes_supported).toContain("form_post");
     const request = await authorizationRequest(rp.config, { response_mode: "form_post" });
-    const res = await rp.browser.get(request.url.href);
-    const callback = new URL(res.headers.get("location")!);
-    expect(`${callback.origin}${callback.pathname}`).toBe(REDIRECT);
-    expect(callback.searchParams.get("error")).toBe("invalid_request");
+    const toConsent = await rp.browser.get(request.url.href);
+    const consentPage = new URL(toConsent.headers.get("location")!);
+    const answer = await rp.browser.post("/oauth2/consent", { accept: true, oauth_query: consentPage.search.slice(1) });
+    // The consent page's next URL is the authorization endpoint again: only a loaded page can POST.
+    const next = new URL(answer.body.url);
+    expect(`${next.origin}${next.pathname}`).toBe(`${issuer}/oauth2/authorize`);
+    const posted = postedForm(await rp.browser.get(next.href));
+    expect(posted.url).toBe(REDIRECT);
+    const tokens = await client.authorizationCodeGrant(rp.config, posted, {
+      pkceCodeVerifier: request.verifier,
+      expectedState: request.state,
+      expectedNonce: request.nonce,
+      idTokenExpected: true,
+    });
+    expect(tokens.claims()?.sub).toBe(rp.user.id);
+    // Consented before: the authorization endpoint answers with the form at once; no code in a URL.
+    const again = await authorizationRequest(rp.config, { response_mode: "form_post" });
+    const direct = await rp.browser.get(again.url.href);
+    expect(direct.headers.get("location")).toBeNull();
+    const fields = new URLSearchParams(await postedForm(direct).text());
+    expect([fields.get("state"), fields.get("iss"), fields.has("code")]).toEqual([again.state, issuer, true]);
+
+    // A denial, and prompt=none without a session, are POSTed as errors the RP sees.
+    const denied = await authorizationRequest(rp.config, { response_mode: "form_post", prompt: "consent" });
+    const deniedConsent = new URL((await rp.browser.get(denied.url.href)).headers.get("location")!);
+    const refusal = await rp.browser.post("/oauth2/consent", {
+      accept: false,
+      oauth_query: deniedConsent.search.slice(1),
+    });
+    const deniedPost = postedForm(await rp.browser.get(refusal.body.url));
+    await expect(
+      client.authorizationCodeGrant(rp.config, deniedPost, {
+        pkceCodeVerifier: denied.verifier,
+        expectedState: denied.state,
+      }),
+    ).rejects.toMatchObject({ error: "access_denied" });
+    const silent = await authorizationRequest(rp.config, { response_mode: "form_post", prompt: "none" });
+    const stranger = server.browser();
+    const loginRequired = new URLSearchParams(await postedForm(await stranger.get(silent.url.href)).text());
+    expect([loginRequired.get("error"), loginRequired.get("state")]).toEqual(["login_required", silent.state]);
+    // An unknown mode is answered in the query.
+    const odd = await authorizationRequest(rp.config, { response_mode: "fragment" });
+    const oddAnswer = new URL((await rp.browser.get(odd.url.href)).headers.get("location")!);
+    expect(oddAnswer.searchParams.get("error")).toBe("invalid_request");
   });
 
   it("RP-initiated logout: the end-session URL the RP builds signs the user out and returns with state", async () => {

@@ -2,6 +2,7 @@ import { hasPermissionApiKey, hasPermissionSession } from "./api-keys.js";
 import { getSession, getSessionCached, getSessionMetrics } from "./get-session.js";
 import { listAccounts } from "./list-accounts.js";
 import { listSessions } from "./list-sessions.js";
+import { oauthClientCredentials, oauthIntrospect } from "./oauth.js";
 import { getActiveMember, listMembers, listOrganizations } from "./organizations.js";
 import { getSessionScale } from "./scale.js";
 import { signInEmail, signInEmailAudited } from "./sign-in.js";
@@ -26,6 +27,8 @@ export const scenarios: readonly Scenario[] = [
   getSessionAudited,
   hasPermissionSession,
   hasPermissionApiKey,
+  oauthClientCredentials,
+  oauthIntrospect,
 ];
 
 /** Each read route against its floor (bench/floor-server.ts on the same SQLite database). */

@@ -24,6 +24,8 @@ export interface Scenario {
   /** One line for the table and README: what the load is. */
   description: string;
   options?: Record<string, unknown>;
+  /** Environment variables for its services (the seeding one and the measured one alike). */
+  env?: Record<string, string>;
   /**
    * A read route bench/floor-server.ts answers too: on SQLite the floor is started on the database this
    * scenario seeded and measured as `floor:<name>` with the same requests; the target is 0.5x of it.

@@ -36,6 +36,10 @@ export const createOAuthClientBody = z.strictObject({
   scope: scopeText.optional(),
   client_uri: z.url().max(2000).optional(),
   logo_uri: z.url().max(2000).optional(),
+  /** OpenID Connect Back-Channel Logout 1.0: where a logout token is POSTed when the user's session ends. */
+  backchannel_logout_uri: z.url().max(2000).optional(),
+  /** Access tokens as JWTs (RFC 9068, the default) or opaque strings only introspection reads. */
+  access_token_format: z.enum(["jwt", "opaque"]).optional(),
   /** First-party: consent is not asked. Only a server call (auth.api) may set it. */
   skip_consent: z.boolean().optional(),
   /** The organization the client belongs to (its owners manage it); the caller's own client when unset. */
@@ -59,6 +63,8 @@ export const updateOAuthClientBody = z.strictObject({
     scope: scopeText.optional(),
     client_uri: z.url().max(2000).nullable().optional(),
     logo_uri: z.url().max(2000).nullable().optional(),
+    backchannel_logout_uri: z.url().max(2000).nullable().optional(),
+    access_token_format: z.enum(["jwt", "opaque"]).optional(),
     disabled: z.boolean().optional(),
   }),
 });
@@ -76,8 +82,13 @@ export const oauthClientModel = z.object({
   grant_types: z.array(z.enum(OAUTH_GRANT_TYPES)),
   response_types: z.array(z.string()),
   scope: z.string(),
-  client_uri: z.string().nullable(),
-  logo_uri: z.string().nullable(),
+  /** Absent when not set (RFC 7591 clients validate the fields they know as strings). */
+  client_uri: z.string().optional(),
+  logo_uri: z.string().optional(),
+  backchannel_logout_uri: z.string().optional(),
+  /** Always true when a back-channel logout URI is set: the logout token carries `sid`. */
+  backchannel_logout_session_required: z.boolean().optional(),
+  access_token_format: z.enum(["jwt", "opaque"]),
   skip_consent: z.boolean(),
   disabled: z.boolean(),
   organizationId: z.string().nullable(),

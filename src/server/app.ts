@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { AuthContext } from "./context.js";
 import { AuthError } from "./errors.js";
 import type { AuthEnv } from "./http/env.js";
+import { applyOAuthCors } from "./http/oauth-cors.js";
 import { createRateLimit } from "./http/rate-limit.js";
 import { finishRequest, startingRequest } from "./http/request-start.js";
 import { respondWithError } from "./http/respond-error.js";
@@ -24,6 +25,7 @@ const UNKNOWN_ROUTE = { method: "*", path: "(unknown)" };
 export function createHttpApp(ctx: AuthContext): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>({ strict: true }).basePath(ctx.basePath);
 
+  applyOAuthCors(app, ctx);
   registerRoutes(createRoute(app, ctx), ctx);
 
   // Unknown path or method: 404 with an empty body, as the reference server answers. Such requests

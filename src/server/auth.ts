@@ -18,6 +18,7 @@ import { type AuthOptions, type AuthOptionsInput, ConfigError, resolveOptions } 
 import { resolvePages } from "./pages.js";
 import { createProviderRegistry } from "./providers/registry.js";
 import { startHousekeeping } from "./services/housekeeping.js";
+import { BackchannelLogouts } from "./services/oauth-provider/backchannel-logout.js";
 import type { RevocationFeed } from "./services/revocations.js";
 import { RevocationList } from "./services/revocations.js";
 import { ensureAdditionalColumns, resolveAdditionalFields } from "./store/additional-fields.js";
@@ -193,8 +194,12 @@ export async function createAuth<
     retryBaseMs: input.mail?.retryBaseMs,
     pollIntervalMs: input.mail?.pollIntervalMs,
   });
+  const backchannelLogouts = options.oauthProvider.enabled
+    ? new BackchannelLogouts(database.db, { ...input.webhookDelivery, now, logger })
+    : undefined;
   const webhooks = new WebhookOutbox(database.db, {
     ...input.webhookDelivery,
+    sessionEnds: backchannelLogouts,
     endpoints: options.webhooks,
     logger,
     now,
@@ -259,6 +264,7 @@ export async function createAuth<
   const app = createHttpApp(context);
   mail.start();
   webhooks.start();
+  backchannelLogouts?.start(context);
   const auditSealer = options.audit.enabled ? new AuditSealer(context, input.auditSealer) : null;
   auditSealer?.start();
   const stopHousekeeping = startHousekeeping(context);
@@ -280,6 +286,7 @@ export async function createAuth<
       await auditSealer?.stop();
       await mail.stop();
       await webhooks.stop();
+      await backchannelLogouts?.stop();
       await revocations.close();
       await database.close();
     },

@@ -480,6 +480,25 @@ const oauthProvider = z.strictObject({
   allowDynamicClientRegistration: z.boolean().default(false),
   /** ...and by anyone, without a session (MCP clients register so); needs the switch above. */
   allowUnauthenticatedClientRegistration: z.boolean().default(false),
+  /**
+   * Client ID Metadata Documents: a `client_id` that is an https URL names a public client whose
+   * metadata (name, redirect URIs) the server fetches from that URL (docs/oauth-provider.md).
+   */
+  clientIdMetadataDocuments: z.boolean().default(false),
+  /**
+   * Lets metadata documents and back-channel logout URIs be on loopback or private addresses (an
+   * internal network, or tests). Off: the server never dials such an address for a client.
+   */
+  allowPrivateUrls: z.boolean().default(false),
+  /**
+   * Origins of browser-based clients that may call the token, UserInfo and revocation endpoints
+   * (and discovery and the key set) from their pages: exact origins, e.g. `https://app.example.com`.
+   */
+  corsOrigins: z
+    .array(
+      z.url().refine((value) => new URL(value).origin === value, "must be an origin, e.g. https://app.example.com"),
+    )
+    .default([]),
 });
 
 /** Security activity for users (docs/security-activity.md): the account's sign-ins and devices, the new-device mail. */

@@ -5,7 +5,8 @@ import { createRemoteJWKSet, type JWTPayload, jwtVerify } from "jose";
  * `import { createResourceServer } from "gatehouse-auth/resource-server"`. It publishes the
  * resource's metadata (RFC 9728), verifies bearer tokens offline against the issuer's key set
  * (signature, issuer, audience = this resource, type `at+jwt`, expiry, scopes) and, when given a
- * client's credentials, also asks the introspection endpoint, which sees a revocation at once.
+ * client's credentials, also asks the introspection endpoint, which sees a revocation at once (and
+ * reads opaque access tokens, which only it can).
  * It imports jose only: nothing of the server comes with it.
  */
 
@@ -87,7 +88,8 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
   const invalid = (description: string) =>
     new BearerError(401, "invalid_token", challenge("invalid_token", description), description);
 
-  async function stillActive(token: string): Promise<boolean> {
+  /** The introspection answer (RFC 7662): `active` and, when active, the token's claims. */
+  async function introspect(token: string): Promise<JWTPayload & { active?: unknown }> {
     const { clientId, clientSecret } = options.introspection!;
     const basic = Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString("base64");
     const response = await doFetch(`${options.issuer}/oauth2/introspect`, {
@@ -96,7 +98,7 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
       body: new URLSearchParams({ token, token_type_hint: "access_token" }),
     });
     if (!response.ok) throw new Error(`introspection failed with ${response.status}`);
-    return ((await response.json()) as { active?: unknown }).active === true;
+    return (await response.json()) as JWTPayload & { active?: unknown };
   }
 
   return {
@@ -114,17 +116,29 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
       const token = header ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
       if (!token) throw new BearerError(401, null, challenge(), "A bearer token is required");
       let payload: JWTPayload;
-      try {
-        ({ payload } = await jwtVerify(token, jwks, {
-          issuer: options.issuer,
-          audience: options.resource,
-          typ: "at+jwt",
-          algorithms: ["EdDSA"],
-        }));
-      } catch {
-        throw invalid("The token is invalid, expired or not for this resource");
+      if (!token.includes(".") && options.introspection) {
+        // An opaque token (a client's access_token_format): only introspection can read it.
+        const answer = await introspect(token);
+        const audience = ([] as unknown[]).concat(answer.aud ?? []);
+        if (answer.active !== true || answer.iss !== options.issuer || !audience.includes(options.resource)) {
+          throw invalid("The token is invalid, expired or not for this resource");
+        }
+        payload = answer;
+      } else {
+        try {
+          ({ payload } = await jwtVerify(token, jwks, {
+            issuer: options.issuer,
+            audience: options.resource,
+            typ: "at+jwt",
+            algorithms: ["EdDSA"],
+          }));
+        } catch {
+          throw invalid("The token is invalid, expired or not for this resource");
+        }
+        if (options.introspection && (await introspect(token)).active !== true) {
+          throw invalid("The token has been revoked");
+        }
       }
-      if (options.introspection && !(await stillActive(token))) throw invalid("The token has been revoked");
       const granted = typeof payload.scope === "string" ? payload.scope.split(" ") : [];
       const missing = (need.scopes ?? []).filter((scope) => !granted.includes(scope));
       if (missing.length > 0) {

@@ -2,10 +2,11 @@ import { oauthProviderEndpoints as e } from "../../contract/endpoints/index.js";
 import { isAuthError } from "../errors.js";
 import { refusingStep } from "../http/audit.js";
 import { clearSessionCookies, readSignedCookie } from "../http/cookies.js";
+import { formPostPage } from "../http/form-post-page.js";
 import type { Route } from "../http/route.js";
 import { isServerCall } from "../http/server-call.js";
 import { getRequestSession } from "../http/session.js";
-import { answerConsent, authorize, continueAuthorization } from "../services/oauth-provider/authorize.js";
+import { answerConsent, authorizeFromBrowser, continueAuthorization } from "../services/oauth-provider/authorize.js";
 import {
   authenticateClient,
   changeClient,
@@ -56,13 +57,14 @@ export function oauthProviderRoutes(route: Route): void {
     const query = new URL(c.req.url).searchParams;
     // The app sends the user back with the signed query after signing in: it carries when it was signed.
     const signed = query.has("sig") ? verifySignedQuery(ctx, query) : null;
-    const url = await authorize(ctx, {
+    const next = await authorizeFromBrowser(ctx, {
       params: signed?.request ?? query,
       session: await getRequestSession(c),
       signedAt: signed?.signedAt ?? null,
     });
+    if (next.post) return formPostPage(next.url, next.post);
     c.header("Cache-Control", "no-store");
-    return c.redirect(url, 302);
+    return c.redirect(next.url, 302);
   });
 
   route(e.oauth2Consent, async (c, { body, caller }) => {

@@ -10,6 +10,7 @@ import type { DB } from "../store/database.js";
 import { consumeVerification } from "../store/verifications.js";
 import { deleteUserRows } from "./hooked-writes.js";
 import { issueMailedToken } from "./mailed-tokens.js";
+import { queueLogoutsOfDeletedUser } from "./oauth-provider/backchannel-logout.js";
 import { assertAccountDeletable, releaseMemberships } from "./ownership.js";
 import { isSessionFresh } from "./sessions.js";
 import { assertCurrentPassword } from "./sign-in-throttle.js";
@@ -77,6 +78,7 @@ export async function deleteUserEverywhere(ctx: AuthContext, userId: string): Pr
  */
 export async function deleteAccountRows(ctx: AuthContext, trx: DB, userId: string): Promise<string[]> {
   const deletedOrganizationIds = await releaseMemberships(ctx, trx, userId);
+  await queueLogoutsOfDeletedUser(ctx, trx, userId);
   await ctx.webhooks.enqueue(trx, "user.deleted", await deleteUserRows(ctx, trx, userId));
   return deletedOrganizationIds;
 }

@@ -32,6 +32,9 @@ function pruned(delivered: number): readonly {
     { kind: "oauthRefreshTokens", keptMs: 0, counted: "oauth" },
     { kind: "oauthDeviceCodes", keptMs: 0, counted: "oauth" },
     { kind: "oauthGrants", keptMs: 0, counted: "oauth" },
+    { kind: "oauthAccessTokens", keptMs: 0, counted: "oauth" },
+    { kind: "deliveredLogouts", keptMs: delivered, counted: "oauth" },
+    { kind: "failedLogouts", keptMs: FAILED_WEBHOOK_RETENTION_MS, counted: "oauth" },
   ];
 }
 

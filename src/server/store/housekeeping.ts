@@ -59,6 +59,11 @@ export const DONE_ROWS = {
   oauthDeviceCodes: doneRows("oauthDeviceCode", "id", "expiresAt"),
   /** OAuth grants nothing they issued can outlive (their refresh tokens go with them). */
   oauthGrants: doneRows("oauthGrant", "id", "expiresAt"),
+  /** Opaque access tokens past their expiry. */
+  oauthAccessTokens: doneRows("oauthAccessToken", "tokenHash", "expiresAt"),
+  /** Back-channel logout tokens delivered, and those given up. */
+  deliveredLogouts: doneRows("oauthLogoutDelivery", "id", "deliveredAt"),
+  failedLogouts: doneRows("oauthLogoutDelivery", "id", "failedAt"),
 } as const;
 
 export type DoneRowKind = keyof typeof DONE_ROWS;

@@ -26,6 +26,10 @@ export interface OAuthClient {
   updatedAt: Date;
   /** Its last token, to the minute. */
   lastUsedAt: Date | null;
+  /** Set for a client known by its Client ID Metadata Document: the copy is fresh until then. */
+  metadataDocumentExpiresAt: Date | null;
+  backchannelLogoutUri: string | null;
+  accessTokenFormat: "jwt" | "opaque";
 }
 
 const list = (json: string): string[] => JSON.parse(json) as string[];
@@ -43,6 +47,8 @@ function toClient(row: Selectable<OAuthClientTable>): OAuthClient {
     createdAt: toDate(row.createdAt),
     updatedAt: toDate(row.updatedAt),
     lastUsedAt: toDateOrNull(row.lastUsedAt),
+    metadataDocumentExpiresAt: toDateOrNull(row.metadataDocumentExpiresAt),
+    accessTokenFormat: row.accessTokenFormat === "opaque" ? "opaque" : "jwt",
   };
 }
 
@@ -56,6 +62,33 @@ export async function insertClient(db: DB, client: OAuthClient): Promise<void> {
       grantTypes: JSON.stringify(client.grantTypes),
       scopes: JSON.stringify(client.scopes),
     })
+    .execute();
+}
+
+/**
+ * Writes a metadata document's client (services/oauth-provider/metadata-document.ts): inserted, or
+ * its document fields and freshness replaced; `disabled` and its grants stay. Instances refreshing
+ * at once each write the same document.
+ */
+export async function upsertMetadataDocumentClient(db: DB, client: OAuthClient): Promise<void> {
+  const fields = {
+    name: client.name,
+    redirectUris: JSON.stringify(client.redirectUris),
+    postLogoutRedirectUris: JSON.stringify(client.postLogoutRedirectUris),
+    grantTypes: JSON.stringify(client.grantTypes),
+    scopes: JSON.stringify(client.scopes),
+    clientUri: client.clientUri,
+    logoUri: client.logoUri,
+    metadataDocumentExpiresAt: client.metadataDocumentExpiresAt,
+    updatedAt: client.updatedAt,
+  };
+  await db
+    .insertInto("oauthClient")
+    .values({
+      ...client,
+      ...fields,
+    })
+    .onConflict((oc) => oc.column("clientId").doUpdateSet(fields))
     .execute();
 }
 
@@ -102,6 +135,8 @@ export async function updateClient(
       | "clientUri"
       | "logoUri"
       | "disabled"
+      | "backchannelLogoutUri"
+      | "accessTokenFormat"
     >
   > & { updatedAt: Date },
 ): Promise<void> {
@@ -188,6 +223,8 @@ export interface Grant {
   createdAt: Date;
   expiresAt: Date;
   revokedAt: Date | null;
+  /** The session that authorized it (the ID token's `sid`). */
+  sessionId: string | null;
 }
 
 const toGrant = (row: Selectable<OAuthGrantTable>): Grant => ({
@@ -258,6 +295,36 @@ export async function liveGrantIds(db: DB, userId: string, clientId: string): Pr
     .where("revokedAt", "is", null)
     .execute();
   return rows.map((row) => row.id);
+}
+
+/** An opaque access token's digest, in its grant (deleted with it). */
+export async function insertAccessToken(
+  db: DB,
+  token: { tokenHash: string; grantId: string; scopes: string[]; audience: string[]; createdAt: Date; expiresAt: Date },
+): Promise<void> {
+  await db
+    .insertInto("oauthAccessToken")
+    .values({ ...token, scopes: token.scopes.join(" "), audience: JSON.stringify(token.audience) })
+    .execute();
+}
+
+export async function findAccessToken(
+  db: DB,
+  tokenHash: string,
+): Promise<{ grantId: string; scopes: string; audience: string[]; createdAt: Date; expiresAt: Date } | null> {
+  const row = await db
+    .selectFrom("oauthAccessToken")
+    .select(["grantId", "scopes", "audience", "createdAt", "expiresAt"])
+    .where("tokenHash", "=", tokenHash)
+    .executeTakeFirst();
+  return row
+    ? {
+        ...row,
+        audience: JSON.parse(row.audience) as string[],
+        createdAt: toDate(row.createdAt),
+        expiresAt: toDate(row.expiresAt),
+      }
+    : null;
 }
 
 export async function insertRefreshToken(

@@ -494,6 +494,23 @@ export interface OAuthClientTable {
   updatedAt: Timestamp;
   /** The client's last token (migration 0038), written at most once a minute. */
   lastUsedAt: NullableTimestamp;
+  /** Set for a client known by its Client ID Metadata Document: the cached copy is fresh until then. */
+  metadataDocumentExpiresAt: NullableTimestamp;
+  backchannelLogoutUri: string | null;
+  /** "jwt" or "opaque". */
+  accessTokenFormat: Generated<string>;
+}
+
+/** An opaque access token as its SHA-256 digest, within its grant. */
+export interface OAuthAccessTokenTable {
+  tokenHash: string;
+  grantId: string;
+  /** Space-separated. */
+  scopes: string;
+  /** JSON array. */
+  audience: string;
+  createdAt: Timestamp;
+  expiresAt: Timestamp;
 }
 
 /** What one authorization gave a client: every token it issued ends when it is revoked. */
@@ -509,6 +526,8 @@ export interface OAuthGrantTable {
   createdAt: Timestamp;
   expiresAt: Timestamp;
   revokedAt: NullableTimestamp;
+  /** The session that authorized it (the ID token's `sid`); null for client credentials and devices. */
+  sessionId: string | null;
 }
 
 /** An authorization code as its SHA-256 digest: used once, within a minute. */
@@ -526,6 +545,21 @@ export interface OAuthCodeTable {
   expiresAt: Timestamp;
   usedAt: NullableTimestamp;
   grantId: string | null;
+  sessionId: string | null;
+}
+
+/** A back-channel logout token waiting to be POSTed to a client (signed when sent), retried with backoff. */
+export interface OAuthLogoutDeliveryTable {
+  id: string;
+  clientId: string;
+  userId: string;
+  sessionId: string;
+  attempts: number;
+  nextAttemptAt: Timestamp;
+  deliveredAt: NullableTimestamp;
+  failedAt: NullableTimestamp;
+  lastError: string | null;
+  createdAt: Timestamp;
 }
 
 export interface OAuthRefreshTokenTable {
@@ -603,5 +637,7 @@ export interface Database {
   oauthRefreshToken: OAuthRefreshTokenTable;
   oauthConsent: OAuthConsentTable;
   oauthDeviceCode: OAuthDeviceCodeTable;
+  oauthLogoutDelivery: OAuthLogoutDeliveryTable;
+  oauthAccessToken: OAuthAccessTokenTable;
   setupLink: SetupLinkTable;
 }

@@ -43,6 +43,8 @@ export interface WebhookOutboxOptions {
    * organization event's enqueue; absent when they are switched off.
    */
   organizationWebhooks?: OrganizationWebhookDelivery;
+  /** Told of ended sessions (`session.revoked`), when something listens. */
+  sessionEnds?: SessionEndListener;
 }
 
 export interface OrganizationWebhookDelivery {
@@ -66,6 +68,16 @@ export interface ChangeHook {
    * cannot be done (then the change gets a transaction to share with its record).
    */
   merging?(db: DB, facts: ChangeFacts): DB | undefined;
+}
+
+/**
+ * Told of every ended session, in the transaction that ended it (back-channel logout,
+ * services/oauth-provider/backchannel-logout.ts); woken and flushed with the outbox.
+ */
+export interface SessionEndListener {
+  sessionsEnded(db: DB, sessionIds: readonly string[]): Promise<void>;
+  wakeIfQueued(): void;
+  flush(): Promise<void>;
 }
 
 /** What a change's rows say about it, as far as its record is concerned: whom and which organization it concerns. */
@@ -115,8 +127,9 @@ const LEASE_MS = 60_000;
  */
 export class WebhookOutbox {
   readonly #db: DB;
-  readonly #options: Required<Omit<WebhookOutboxOptions, "organizationWebhooks">>;
+  readonly #options: Required<Omit<WebhookOutboxOptions, "organizationWebhooks" | "sessionEnds">>;
   readonly #ownWebhooks: OrganizationWebhookDelivery | undefined;
+  readonly #sessionEnds: SessionEndListener | undefined;
   readonly #byEvent = new Map<WebhookEvent, WebhookEndpoint[]>();
   readonly #byUrl = new Map<string, WebhookEndpoint>();
   readonly #worker: OutboxWorker;
@@ -125,7 +138,8 @@ export class WebhookOutbox {
   constructor(db: DB, options: WebhookOutboxOptions) {
     this.#db = db;
     this.#ownWebhooks = options.organizationWebhooks;
-    const { organizationWebhooks: _own, ...rest } = options;
+    this.#sessionEnds = options.sessionEnds;
+    const { organizationWebhooks: _own, sessionEnds: _ends, ...rest } = options;
     this.#options = {
       ...rest,
       retryBaseMs: options.retryBaseMs ?? WEBHOOK_RETRY_BASE_MS,
@@ -152,7 +166,11 @@ export class WebhookOutbox {
 
   /** Whether any endpoint may subscribe to the event (an organization's own: only a read can tell). */
   wants(event: WebhookEvent): boolean {
-    return this.#byEvent.has(event) || this.#mayHaveOwn(event);
+    return (
+      this.#byEvent.has(event) ||
+      this.#mayHaveOwn(event) ||
+      (event === "session.revoked" && this.#sessionEnds !== undefined)
+    );
   }
 
   /** Organization events may have organizations' own subscribers when those are switched on. */
@@ -179,6 +197,13 @@ export class WebhookOutbox {
     if (data === null || (Array.isArray(data) && data.length === 0)) return;
     // An audit entry is the record of a change, not one: it gets no entry of its own.
     if (changeHook && event !== "audit.entry") await changeHook.record(db, event, data);
+    if (event === "session.revoked" && this.#sessionEnds) {
+      const sessions = (Array.isArray(data) ? data : [data]) as readonly { id: string }[];
+      await this.#sessionEnds.sessionsEnded(
+        db,
+        sessions.map((session) => session.id),
+      );
+    }
     const endpoints = this.#byEvent.get(event) ?? [];
     const mayHaveOwn = this.#mayHaveOwn(event);
     if (endpoints.length === 0 && !mayHaveOwn) return;
@@ -285,6 +310,7 @@ export class WebhookOutbox {
 
   /** Called when a request ends: its transaction has committed, so what it queued can go now. */
   wakeIfQueued(): void {
+    this.#sessionEnds?.wakeIfQueued();
     if (!this.#queued) return;
     this.#queued = false;
     this.wake();
@@ -298,6 +324,7 @@ export class WebhookOutbox {
   /** Resolves once every due delivery has had an attempt (for tests and shutdown). */
   async flush(): Promise<void> {
     if (this.#active) await this.#worker.flush();
+    await this.#sessionEnds?.flush();
   }
 
   /** Stops the poll and waits for the attempts in flight; undelivered rows wait for the next start. */

@@ -3,9 +3,10 @@ import { type AuthContext, apiURL } from "../../context.js";
 import { sha256Base64Url } from "../../crypto/digest.js";
 import { newId, randomString } from "../../crypto/random.js";
 import { AuthError } from "../../errors.js";
-import { findClient, findConsent, insertCode, type OAuthClient, saveConsent } from "../../store/oauth-provider.js";
+import { findConsent, insertCode, type OAuthClient, saveConsent } from "../../store/oauth-provider.js";
 import { auditChange } from "../audit-trail.js";
 import { issuerOf } from "./metadata.js";
+import { resolveClient } from "./metadata-document.js";
 import { signQuery, verifySignedQuery } from "./signed-query.js";
 
 /**
@@ -49,12 +50,35 @@ function errorPage(ctx: AuthContext, error: string, description: string): string
   return `${apiURL(ctx, "/error")}?${new URLSearchParams({ error, error_description: description })}`;
 }
 
-function backToClient(ctx: AuthContext, redirectUri: string, params: Record<string, string | undefined>): string {
-  const url = new URL(redirectUri);
-  for (const [key, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(key, value);
-  url.searchParams.set("iss", issuerOf(ctx));
-  return url.toString();
+/**
+ * Where the browser goes next: a URL to redirect to or, for response_mode=form_post (OAuth 2.0
+ * Form Post Response Mode), the redirect URI and the fields an auto-submitted form POSTs to it.
+ */
+export interface Destination {
+  url: string;
+  post?: Record<string, string>;
 }
+
+function backToClient(
+  ctx: AuthContext,
+  redirectUri: string,
+  params: Record<string, string | undefined>,
+  formPost = false,
+): Destination {
+  const fields: Record<string, string> = {};
+  for (const [key, value] of Object.entries(params)) if (value !== undefined) fields[key] = value;
+  fields.iss = issuerOf(ctx);
+  if (formPost) return { url: redirectUri, post: fields };
+  const url = new URL(redirectUri);
+  for (const [key, value] of Object.entries(fields)) url.searchParams.set(key, value);
+  return { url: url.toString() };
+}
+
+/** The request asks for its answer as a form POST (checked against the modes the server offers later). */
+const wantsFormPost = (params: URLSearchParams) => params.get("response_mode") === "form_post";
+
+/** Marks a signed request the user denied at the consent page, for the form_post round trip. */
+const DENIED = "gh_denied";
 
 function pageURL(ctx: AuthContext, page: string, signedQuery: string): string {
   const url = new URL(page, ctx.baseURL);
@@ -96,8 +120,9 @@ function checkRequest(ctx: AuthContext, params: URLSearchParams, client: OAuthCl
   if (get("request_uri") !== undefined) {
     throw new Refusal("request_uri_not_supported", "request_uri is not supported");
   }
-  if (get("response_mode") !== undefined && get("response_mode") !== "query") {
-    throw new Refusal("invalid_request", "Only response_mode=query is supported");
+  const mode = get("response_mode");
+  if (mode !== undefined && mode !== "query" && mode !== "form_post") {
+    throw new Refusal("invalid_request", "response_mode must be query or form_post");
   }
   if (!client.grantTypes.includes("authorization_code")) {
     throw new Refusal("unauthorized_client", "The client may not use the authorization_code grant");
@@ -162,33 +187,53 @@ export interface AuthorizeInput {
   consented?: boolean;
 }
 
+/**
+ * The authorization endpoint's own answer (GET): as authorize, where a signed request the consent
+ * page marked denied goes back to the client as access_denied (the form_post round trip).
+ */
+export async function authorizeFromBrowser(ctx: AuthContext, input: AuthorizeInput): Promise<Destination> {
+  if (input.signedAt !== null && input.params.get(DENIED) === "1") {
+    const params = new URLSearchParams(input.params);
+    params.delete(DENIED);
+    return authorize(ctx, { ...input, params, denied: true });
+  }
+  return authorize(ctx, input);
+}
+
 /** The URL the browser goes to next. */
-export async function authorize(ctx: AuthContext, input: AuthorizeInput): Promise<string> {
+export async function authorize(ctx: AuthContext, input: AuthorizeInput & { denied?: boolean }): Promise<Destination> {
   const { params, session } = input;
   for (const key of SINGLE) {
-    if (params.getAll(key).length > 1) return errorPage(ctx, "invalid_request", `${key} is given more than once`);
+    if (params.getAll(key).length > 1) {
+      return { url: errorPage(ctx, "invalid_request", `${key} is given more than once`) };
+    }
   }
   const clientId = params.get("client_id");
-  const client = clientId && clientId.length <= 200 ? await findClient(ctx.db, clientId) : null;
-  if (!client || client.disabled) return errorPage(ctx, "invalid_client", "Unknown or disabled client");
+  const client = clientId ? await resolveClient(ctx, clientId) : null;
+  if (!client || client.disabled) return { url: errorPage(ctx, "invalid_client", "Unknown or disabled client") };
   const redirectUri = params.get("redirect_uri");
   // Exact match only (OAuth 2.1 2.3.1): no prefix, no normalization.
   if (!redirectUri || !client.redirectUris.includes(redirectUri)) {
-    return errorPage(ctx, "invalid_request", "redirect_uri is not registered for this client");
+    return { url: errorPage(ctx, "invalid_request", "redirect_uri is not registered for this client") };
   }
   let checked: Checked;
   try {
     checked = checkRequest(ctx, params, client, redirectUri);
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
-    return backToClient(ctx, redirectUri, {
-      error: error.error,
-      error_description: error.description,
-      state: params.get("state") ?? undefined,
-    });
+    // A malformed response_mode is answered in the query: the mode itself is what is wrong.
+    const formPost = params.getAll("response_mode").length === 1 && wantsFormPost(params);
+    return backToClient(
+      ctx,
+      redirectUri,
+      { error: error.error, error_description: error.description, state: params.get("state") ?? undefined },
+      formPost,
+    );
   }
+  const formPost = wantsFormPost(params);
   const refuse = (error: string, description: string) =>
-    backToClient(ctx, redirectUri, { error, error_description: description, state: checked.state });
+    backToClient(ctx, redirectUri, { error, error_description: description, state: checked.state }, formPost);
+  if (input.denied) return refuse("access_denied", "The user denied access");
 
   // The user signed in after this request was handed to the login page: that sign-in answers it.
   const signedInForThis =
@@ -201,7 +246,7 @@ export async function authorize(ctx: AuthContext, input: AuthorizeInput): Promis
   const wantsLogin = LOGIN_PROMPTS.some((prompt) => checked.prompts.has(prompt));
   if (!session || (!signedInForThis && (wantsLogin || tooOld))) {
     if (checked.prompts.has("none")) return refuse("login_required", "The user must sign in");
-    return pageURL(ctx, ctx.options.oauthProvider.loginPage, signQuery(ctx, params));
+    return { url: pageURL(ctx, ctx.options.oauthProvider.loginPage, signQuery(ctx, params)) };
   }
   // An admin acting as the user may not give a client tokens that outlive the impersonation.
   if (session.session.impersonatedBy)
@@ -213,7 +258,7 @@ export async function authorize(ctx: AuthContext, input: AuthorizeInput): Promis
     const covered = consent !== null && checked.scopes.every((scope) => consent.scopes.includes(scope));
     if (!covered || checked.prompts.has("consent")) {
       if (checked.prompts.has("none")) return refuse("consent_required", "The user must consent");
-      return pageURL(ctx, ctx.options.oauthProvider.consentPage, signQuery(ctx, answered));
+      return { url: pageURL(ctx, ctx.options.oauthProvider.consentPage, signQuery(ctx, answered)) };
     }
   }
 
@@ -229,10 +274,11 @@ export async function authorize(ctx: AuthContext, input: AuthorizeInput): Promis
     codeChallenge: checked.codeChallenge,
     nonce: checked.nonce,
     authTime: session.session.createdAt,
+    sessionId: session.session.id,
     createdAt: now,
     expiresAt: new Date(now.getTime() + CODE_LIFETIME_MS),
   });
-  return backToClient(ctx, redirectUri, { code, state: checked.state });
+  return backToClient(ctx, redirectUri, { code, state: checked.state }, formPost);
 }
 
 /**
@@ -248,18 +294,24 @@ export async function answerConsent(
   const verified = verifySignedQuery(ctx, input.oauth_query);
   if (!verified) throw new AuthError("OAUTH_QUERY_INVALID");
   const { request } = verified;
-  const client = await findClient(ctx.db, request.get("client_id") ?? "");
+  const client = await resolveClient(ctx, request.get("client_id") ?? "");
   const redirectUri = request.get("redirect_uri") ?? "";
   if (!client || client.disabled || !client.redirectUris.includes(redirectUri)) {
     throw new AuthError("OAUTH_QUERY_INVALID");
   }
   const state = request.get("state") ?? undefined;
   if (!input.accept) {
+    // A form POST can only be made by a page the browser loads: back through the authorization endpoint.
+    if (wantsFormPost(request)) {
+      const denied = new URLSearchParams(request);
+      denied.set(DENIED, "1");
+      return reentryURL(ctx, signQuery(ctx, denied));
+    }
     return backToClient(ctx, redirectUri, {
       error: "access_denied",
       error_description: "The user denied access",
       state,
-    });
+    }).url;
   }
   const requested = (request.get("scope") ?? client.scopes.join(" ")).split(" ").filter(Boolean);
   const accepted = input.scope === undefined ? requested : [...new Set(input.scope.split(" ").filter(Boolean))];
@@ -285,8 +337,15 @@ export async function answerConsent(
   });
   const params = withoutPrompts(request, ["consent"], false);
   params.set("scope", accepted.join(" "));
+  // The consent is saved: the authorization endpoint, loaded by the browser, answers with the form.
+  if (wantsFormPost(params)) return reentryURL(ctx, signQuery(ctx, params));
   // The consent page was reached signed in for this request: the time it was signed still counts.
-  return authorize(ctx, { params, session: caller, signedAt: verified.signedAt, consented: true });
+  return (await authorize(ctx, { params, session: caller, signedAt: verified.signedAt, consented: true })).url;
+}
+
+/** The authorization endpoint with a signed request: the browser comes back to have the answer POSTed. */
+function reentryURL(ctx: AuthContext, signedQuery: string): string {
+  return `${apiURL(ctx, "/oauth2/authorize")}?${signedQuery}`;
 }
 
 /**
@@ -296,5 +355,7 @@ export async function answerConsent(
 export async function continueAuthorization(ctx: AuthContext, caller: SessionWithUser, oauthQuery: string) {
   const verified = verifySignedQuery(ctx, oauthQuery);
   if (!verified) throw new AuthError("OAUTH_QUERY_INVALID");
-  return authorize(ctx, { params: verified.request, session: caller, signedAt: verified.signedAt });
+  // The query as the login page got it (its signing time decides prompt=login and max_age).
+  if (wantsFormPost(verified.request)) return reentryURL(ctx, oauthQuery);
+  return (await authorize(ctx, { params: verified.request, session: caller, signedAt: verified.signedAt })).url;
 }

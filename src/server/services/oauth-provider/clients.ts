@@ -21,9 +21,12 @@ import {
   setClientSecretHash,
   updateClient,
 } from "../../store/oauth-provider.js";
+import { isAcceptableReceiverUrl } from "../../webhooks/receiver-url.js";
 import { isOwnerRole } from "../access-control.js";
 import { auditChange, noteAudit } from "../audit-trail.js";
+import { checkMetadata } from "./client-metadata.js";
 import { oauthError } from "./errors.js";
+import { resolveClient } from "./metadata-document.js";
 
 /**
  * OAuth clients: registered by a signed-in user for themselves or by an owner for their
@@ -48,8 +51,12 @@ export function clientReply(client: OAuthClient, secret?: string): ClientReply {
     grant_types: client.grantTypes as ClientReply["grant_types"],
     response_types: client.grantTypes.includes("authorization_code") ? ["code"] : [],
     scope: client.scopes.join(" "),
-    client_uri: client.clientUri,
-    logo_uri: client.logoUri,
+    ...(client.clientUri ? { client_uri: client.clientUri } : {}),
+    ...(client.logoUri ? { logo_uri: client.logoUri } : {}),
+    ...(client.backchannelLogoutUri
+      ? { backchannel_logout_uri: client.backchannelLogoutUri, backchannel_logout_session_required: true }
+      : {}),
+    access_token_format: client.accessTokenFormat,
     skip_consent: client.skipConsent,
     disabled: client.disabled,
     organizationId: client.organizationId,
@@ -59,54 +66,18 @@ export function clientReply(client: OAuthClient, secret?: string): ClientReply {
   };
 }
 
-const LOOPBACK = new Set(["127.0.0.1", "[::1]", "localhost"]);
-
 /**
- * A redirect URI is matched exactly at authorization, so it must be one absolute URL: https, or
- * http on loopback (native apps, RFC 8252), or a private-use scheme with a dot (reverse domain).
- * No fragment (RFC 6749 3.1.2).
+ * A back-channel logout URI is dialled by the server: https to a public host (the same rule as an
+ * organization's webhook receiver), unless oauthProvider.allowPrivateUrls.
  */
-function checkRedirectUri(value: string): void {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new AuthError("OAUTH_INVALID_REDIRECT_URI", { message: `Not an absolute URL: ${value}` });
+async function checkBackchannelUri(ctx: AuthContext, uri: string | null): Promise<string | null> {
+  if (uri === null) return null;
+  if (!(await isAcceptableReceiverUrl(uri, ctx.options.oauthProvider.allowPrivateUrls))) {
+    throw new AuthError("OAUTH_INVALID_CLIENT_METADATA", {
+      message: "backchannel_logout_uri must be an https URL of a public host",
+    });
   }
-  const scheme = url.protocol.slice(0, -1);
-  const allowed =
-    scheme === "https" ||
-    (scheme === "http" && LOOPBACK.has(url.hostname)) ||
-    (/^[a-z][a-z0-9+.-]*\.[a-z0-9+.-]+$/.test(scheme) && !["javascript", "data", "file"].includes(scheme));
-  if (!allowed || url.hash || value.includes("#")) throw new AuthError("OAUTH_INVALID_REDIRECT_URI");
-}
-
-/** The checks a client's metadata must pass, at creation and at every update. */
-function checkMetadata(
-  ctx: AuthContext,
-  metadata: {
-    scope: string | undefined;
-    grantTypes: readonly string[];
-    isPublic: boolean;
-    redirectUris: readonly string[];
-    postLogoutRedirectUris: readonly string[];
-  },
-): { scopes: string[]; grantTypes: string[] } {
-  const serverScopes = ctx.options.oauthProvider.scopes;
-  const scopes = metadata.scope ? [...new Set(metadata.scope.split(" ").filter(Boolean))] : serverScopes;
-  const unknown = scopes.filter((scope) => !serverScopes.includes(scope));
-  if (unknown.length > 0) {
-    throw new AuthError("OAUTH_INVALID_CLIENT_METADATA", { message: `Unknown scopes: ${unknown.join(", ")}` });
-  }
-  const grantTypes = [...new Set(metadata.grantTypes)];
-  if (grantTypes.includes("client_credentials") && metadata.isPublic) {
-    throw new AuthError("OAUTH_INVALID_CLIENT_METADATA", { message: "A public client cannot use client_credentials" });
-  }
-  if (grantTypes.includes("authorization_code") && metadata.redirectUris.length === 0) {
-    throw new AuthError("OAUTH_INVALID_CLIENT_METADATA", { message: "authorization_code needs redirect_uris" });
-  }
-  for (const uri of [...metadata.redirectUris, ...metadata.postLogoutRedirectUris]) checkRedirectUri(uri);
-  return { scopes, grantTypes };
+  return uri;
 }
 
 async function requireOrganizationOwner(ctx: AuthContext, db: DB, organizationId: string, userId: string) {
@@ -152,6 +123,9 @@ export async function createClient(
     createdAt: now,
     updatedAt: now,
     lastUsedAt: null,
+    metadataDocumentExpiresAt: null,
+    backchannelLogoutUri: await checkBackchannelUri(ctx, input.backchannel_logout_uri ?? null),
+    accessTokenFormat: input.access_token_format ?? "jwt",
   };
   await ctx.db.transaction().execute(async (trx) => {
     if (client.organizationId) {
@@ -235,6 +209,11 @@ export async function changeClient(
     scopes,
     clientUri: update.client_uri === undefined ? client.clientUri : update.client_uri,
     logoUri: update.logo_uri === undefined ? client.logoUri : update.logo_uri,
+    backchannelLogoutUri:
+      update.backchannel_logout_uri === undefined
+        ? client.backchannelLogoutUri
+        : await checkBackchannelUri(ctx, update.backchannel_logout_uri),
+    accessTokenFormat: update.access_token_format ?? client.accessTokenFormat,
     disabled: update.disabled ?? client.disabled,
     updatedAt: ctx.now(),
   };
@@ -312,7 +291,7 @@ export async function authenticateClient(
 ): Promise<OAuthClient> {
   const given = credentialsOf(authorization, body);
   if (!given) throw oauthError("OAUTH_INVALID_CLIENT", "Client authentication is required");
-  const client = given.clientId.length <= 200 ? await findClient(ctx.db, given.clientId) : null;
+  const client = await resolveClient(ctx, given.clientId);
   const expectedHash = client?.clientSecretHash ?? null;
   const presentedHash = given.secret !== null ? sha256Base64Url(given.secret) : "";
   // Compared even for an unknown client, so the answer takes as long either way.

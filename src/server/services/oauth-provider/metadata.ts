@@ -43,7 +43,7 @@ export function serverMetadata(ctx: AuthContext): Record<string, unknown> & {
     ...(allowDynamicClientRegistration ? { registration_endpoint: apiURL(ctx, "/oauth2/register") } : {}),
     scopes_supported: scopes,
     response_types_supported: ["code"],
-    response_modes_supported: ["query"],
+    response_modes_supported: ["query", "form_post"],
     // Discovery 1.0 section 3 defaults request_uri_parameter_supported to true: say no request objects.
     request_parameter_supported: false,
     request_uri_parameter_supported: false,
@@ -69,12 +69,16 @@ export function serverMetadata(ctx: AuthContext): Record<string, unknown> & {
       "iat",
       "auth_time",
       "nonce",
+      "sid",
       "name",
       "picture",
       "email",
       "email_verified",
     ],
     authorization_response_iss_parameter_supported: true,
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
+    ...(ctx.options.oauthProvider.clientIdMetadataDocuments ? { client_id_metadata_document_supported: true } : {}),
     resource_indicators_supported: true,
   };
 }

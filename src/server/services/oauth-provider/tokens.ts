@@ -9,12 +9,14 @@ import {
   claimDeviceCode,
   claimRefreshToken,
   extendGrant,
+  findAccessToken,
   findClient,
   findCode,
   findDeviceCode,
   findGrant,
   findRefreshToken,
   type Grant,
+  insertAccessToken,
   insertGrant,
   insertRefreshToken,
   type OAuthClient,
@@ -142,6 +144,7 @@ async function exchangeCode(ctx: AuthContext, client: OAuthClient, params: Param
     createdAt: now,
     expiresAt: new Date(now.getTime() + ctx.options.oauthProvider.refreshTokenExpiresIn * 1000),
     revokedAt: null,
+    sessionId: claimed.sessionId,
   };
   const refreshToken = issuesRefreshToken(client, scopes) ? randomString(43) : undefined;
   // Without a refresh token, nothing the grant issues outlives its access token.
@@ -268,6 +271,7 @@ async function redeemDeviceCode(ctx: AuthContext, client: OAuthClient, params: P
     createdAt: now,
     expiresAt: new Date(now.getTime() + ctx.options.oauthProvider.accessTokenExpiresIn * 1000),
     revokedAt: null,
+    sessionId: null,
   };
   const refreshToken = issuesRefreshToken(client, code.scopes) ? randomString(43) : undefined;
   await ctx.db.transaction().execute(async (trx) => {
@@ -297,6 +301,7 @@ async function clientCredentials(ctx: AuthContext, client: OAuthClient, params: 
     createdAt: now,
     expiresAt: new Date(now.getTime() + ctx.options.oauthProvider.accessTokenExpiresIn * 1000),
     revokedAt: null,
+    sessionId: null,
   };
   await ctx.db.transaction().execute(async (trx) => {
     await insertGrant(trx, grant);
@@ -318,17 +323,20 @@ async function tokensFor(
   const openid = grant.userId !== null && scopes.includes("openid");
   // RFC 8707: bound to the resource asked for; UserInfo is an audience too when openid was granted.
   const audience = [grant.resource ?? issuer, ...(openid ? [userInfoURL(ctx)] : [])];
-  const accessToken = await signJwt(
-    ctx,
-    { client_id: client.clientId, scope: scopes.join(" "), jti: newId(), gid: grant.id },
-    {
-      subject: grant.userId ?? client.clientId,
-      issuer,
-      audience: audience.length === 1 ? (audience[0] as string) : audience,
-      expiresIn: accessTokenExpiresIn,
-      typ: ACCESS_TOKEN_TYPE,
-    },
-  );
+  const accessToken =
+    client.accessTokenFormat === "opaque"
+      ? await opaqueAccessToken(ctx, grant, scopes, audience)
+      : await signJwt(
+          ctx,
+          { client_id: client.clientId, scope: scopes.join(" "), jti: newId(), gid: grant.id },
+          {
+            subject: grant.userId ?? client.clientId,
+            issuer,
+            audience: audience.length === 1 ? (audience[0] as string) : audience,
+            expiresIn: accessTokenExpiresIn,
+            typ: ACCESS_TOKEN_TYPE,
+          },
+        );
   const reply: TokenReply = {
     access_token: accessToken,
     token_type: "Bearer",
@@ -345,6 +353,8 @@ async function tokensFor(
         at_hash: createHash("sha256").update(accessToken).digest().subarray(0, 16).toString("base64url"),
         ...(grant.authTime ? { auth_time: Math.floor(grant.authTime.getTime() / 1000) } : {}),
         ...(grant.nonce ? { nonce: grant.nonce } : {}),
+        // The session that authorized it (Back-Channel Logout 1.0 2.1): a logout token names it.
+        ...(grant.sessionId ? { sid: grant.sessionId } : {}),
       };
       delete claims.sub;
       reply.id_token = await signJwt(ctx, claims, {
@@ -383,9 +393,49 @@ function userClaims(user: ClaimUser, scopes: string[]): Record<string, unknown> 
 }
 
 /** An access token's claims and its live grant; null when it is not a live token of this server. */
+/**
+ * An opaque access token (the client's `access_token_format`): 256 random bits, its digest kept in
+ * the grant with what a JWT would have said (scopes, audience, expiry), read by introspection and
+ * UserInfo only.
+ */
+async function opaqueAccessToken(ctx: AuthContext, grant: Grant, scopes: string[], audience: string[]) {
+  const token = randomString(43);
+  const now = ctx.now();
+  await insertAccessToken(ctx.db, {
+    tokenHash: sha256Base64Url(token),
+    grantId: grant.id,
+    scopes,
+    audience,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + ctx.options.oauthProvider.accessTokenExpiresIn * 1000),
+  });
+  return token;
+}
+
+/** The claims an opaque token stands for, as its JWT would carry them; null when unknown or expired. */
+async function opaqueClaims(ctx: AuthContext, token: string): Promise<JWTPayload | null> {
+  const stored = await findAccessToken(ctx.db, sha256Base64Url(token));
+  if (!stored || stored.expiresAt.getTime() <= ctx.now().getTime()) return null;
+  const grant = await findGrant(ctx.db, stored.grantId);
+  if (!grant) return null;
+  return {
+    iss: issuerOf(ctx),
+    sub: grant.userId ?? grant.clientId,
+    aud: stored.audience.length === 1 ? stored.audience[0] : stored.audience,
+    client_id: grant.clientId,
+    scope: stored.scopes,
+    gid: grant.id,
+    iat: Math.floor(stored.createdAt.getTime() / 1000),
+    exp: Math.floor(stored.expiresAt.getTime() / 1000),
+  };
+}
+
 async function liveAccessToken(ctx: AuthContext, token: string): Promise<{ claims: JWTPayload; grant: Grant } | null> {
   if (token.length > 4096) return null;
-  const claims = await verifyJwt(ctx, token, { issuer: issuerOf(ctx), typ: ACCESS_TOKEN_TYPE });
+  // A JWT has three dot-separated parts; an opaque token is base64url without dots.
+  const claims = token.includes(".")
+    ? await verifyJwt(ctx, token, { issuer: issuerOf(ctx), typ: ACCESS_TOKEN_TYPE })
+    : await opaqueClaims(ctx, token);
   if (!claims || typeof claims.gid !== "string") return null;
   const grant = await findGrant(ctx.db, claims.gid);
   if (!grant || grant.revokedAt !== null || !(await mayHaveTokens(ctx, grant.userId))) return null;

@@ -33,6 +33,7 @@ import { apiKeysMigration } from "./0035_api_keys.js";
 import { oauthProviderMigration } from "./0036_oauth_provider.js";
 import { setupLinksMigration } from "./0037_setup_links.js";
 import { machineIdentitiesMigration } from "./0038_machine_identities.js";
+import { oauthProtocolMigration } from "./0039_oauth_protocol.js";
 
 /** All migrations in order. Names sort by their numeric prefix; never rename or edit a landed one. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -70,5 +71,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     "0036_oauth_provider": oauthProviderMigration(dialect),
     "0037_setup_links": setupLinksMigration(dialect),
     "0038_machine_identities": machineIdentitiesMigration(dialect),
+    "0039_oauth_protocol": oauthProtocolMigration(dialect),
   };
 }
