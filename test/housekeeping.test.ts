@@ -170,6 +170,54 @@ describe("housekeeping", () => {
         prune: (limit: number) => deleteDoneRows(db, dialect, "knownDevices", past(400 * 86400 * 1000), limit),
         left: () => db.selectFrom("knownDevice").select("id").where("id", "like", `${tag}-%`).execute(),
       },
+      {
+        name: "expiredApiKeys",
+        insert: async (i: number, live: boolean) => {
+          await db
+            .insertInto("apiKey")
+            .values({
+              id: id(i, live),
+              keyHash: id(i, live),
+              previousKeyHash: null,
+              previousKeyExpiresAt: null,
+              name: null,
+              start: null,
+              prefix: null,
+              organizationId: null,
+              userId,
+              createdBy: userId,
+              enabled: true,
+              rateLimitEnabled: false,
+              rateLimitTimeWindow: null,
+              rateLimitMax: null,
+              permissions: null,
+              metadata: null,
+              // A live row: expired 29 days ago, still listed for its owner.
+              expiresAt: live ? past(29 * 86400 * 1000) : past(month),
+              lastRequest: null,
+              knownAddresses: null,
+              createdAt: past(year),
+              updatedAt: past(year),
+            })
+            .execute();
+          // The addresses it was used from go with it (the table's foreign key cascades).
+          await db
+            .insertInto("apiKeyAddress")
+            .values({ apiKeyId: id(i, live), address: "192.0.2.1", firstSeenAt: past(year) })
+            .execute();
+        },
+        prune: (limit: number) => deleteDoneRows(db, dialect, "expiredApiKeys", past(30 * 86400 * 1000), limit),
+        left: async () => {
+          const keys = await db.selectFrom("apiKey").select("id").where("id", "like", `${tag}-%`).execute();
+          const addresses = await db
+            .selectFrom("apiKeyAddress")
+            .select("apiKeyId")
+            .where("apiKeyId", "like", `${tag}-%`)
+            .execute();
+          expect(addresses.length).toBe(keys.length);
+          return keys;
+        },
+      },
     ];
   }
 

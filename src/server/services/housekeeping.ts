@@ -12,6 +12,11 @@ export const FAILED_WEBHOOK_RETENTION_MS = 30 * 86400 * 1000;
  * browser would be a new device in any case (docs/security-activity.md).
  */
 export const KNOWN_DEVICE_RETENTION_MS = 400 * 86400 * 1000;
+/**
+ * An expired API key stays listed a month (its owner sees why calls fail, and when it last
+ * worked), then goes with the addresses it was used from.
+ */
+export const EXPIRED_API_KEY_RETENTION_MS = 30 * 86400 * 1000;
 
 /** What a sweep prunes, in order: each kind of done row, how long it is kept once done (ms), and the count it adds to. */
 function pruned(delivered: number): readonly {
@@ -35,6 +40,7 @@ function pruned(delivered: number): readonly {
     { kind: "oauthAccessTokens", keptMs: 0, counted: "oauth" },
     { kind: "deliveredLogouts", keptMs: delivered, counted: "oauth" },
     { kind: "failedLogouts", keptMs: FAILED_WEBHOOK_RETENTION_MS, counted: "oauth" },
+    { kind: "expiredApiKeys", keptMs: EXPIRED_API_KEY_RETENTION_MS, counted: "apiKeys" },
   ];
 }
 
@@ -50,6 +56,8 @@ export interface Sweep {
   knownDevices: number;
   /** OAuth codes, refresh tokens and grants past their expiry. */
   oauth: number;
+  /** API keys expired longer than EXPIRED_API_KEY_RETENTION_MS. */
+  apiKeys: number;
   /** Audit entries past audit.retentionDays. */
   audit: number;
   startedAt: number;
@@ -60,7 +68,7 @@ export interface Sweep {
  * Deletes what can never be used again: expired sessions (with their proofs), one-time values
  * (OAuth states among them), two-factor challenges and attempt counts, delivered mail and webhooks
  * older than housekeeping.deliveredRetention, given-up webhooks older than a month, devices not seen
- * for 400 days and audit entries past audit.retentionDays, in statements of at most
+ * for 400 days, API keys a month past their expiry and audit entries past audit.retentionDays, in statements of at most
  * `housekeeping.batchSize` rows; the cut-off is fixed when the sweep starts, so it ends however fast
  * rows expire. Answers null when another instance is sweeping the database.
  */
@@ -89,6 +97,7 @@ export async function sweepExpired(ctx: AuthContext, stopped: () => boolean = ()
       webhooks: 0,
       knownDevices: 0,
       oauth: 0,
+      apiKeys: 0,
       audit: 0,
     };
     for (const { kind, keptMs, counted } of pruned(deliveredRetention * 1000)) {
@@ -134,15 +143,6 @@ export function startHousekeeping(ctx: AuthContext): () => Promise<void> {
   };
 }
 
-function deletedRows(sweep: Sweep): number {
-  return (
-    sweep.sessions +
-    sweep.verifications +
-    sweep.twoFactorChallenges +
-    sweep.attempts +
-    sweep.mail +
-    sweep.webhooks +
-    sweep.knownDevices +
-    sweep.audit
-  );
+function deletedRows({ startedAt: _startedAt, finishedAt: _finishedAt, ...counts }: Sweep): number {
+  return Object.values(counts).reduce((sum, n) => sum + n, 0);
 }

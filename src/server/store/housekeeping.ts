@@ -64,6 +64,8 @@ export const DONE_ROWS = {
   /** Back-channel logout tokens delivered, and those given up. */
   deliveredLogouts: doneRows("oauthLogoutDelivery", "id", "deliveredAt"),
   failedLogouts: doneRows("oauthLogoutDelivery", "id", "failedAt"),
+  /** API keys by their expiry (their seen addresses go with them; indexed by migration 0044). */
+  expiredApiKeys: doneRows("apiKey", "id", "expiresAt"),
 } as const;
 
 export type DoneRowKind = keyof typeof DONE_ROWS;
