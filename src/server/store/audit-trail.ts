@@ -1,4 +1,4 @@
-import { CompiledQuery } from "kysely";
+import { CompiledQuery, sql } from "kysely";
 import type { AuditOutcome, AuditTrailEntry } from "../../contract/audit.js";
 import { auditEntryHash } from "../crypto/audit-hash.js";
 import type { DB } from "./db.js";
@@ -170,6 +170,8 @@ export async function sealAuditBatch(
   let query = trx
     .selectFrom("auditTrail")
     .select(["id", ...AUDIT_ENTRY_COLUMNS])
+    // SQLite's trail has no index on `id` (migration 0041): its batch updates by rowid.
+    .select(sql<number>`${sql.raw(dialect === "sqlite" ? "rowid" : "0")}`.as("rowKey"))
     .where("seq", "is", null)
     .orderBy("createdAt")
     .orderBy("id")
@@ -180,11 +182,11 @@ export async function sealAuditBatch(
   if (rows.length === 0) return [];
   let seq = Number(head.headSeq);
   let previousHash = head.headHash;
-  const sealed = rows.map((row) => {
+  const sealed = rows.map(({ rowKey, ...row }) => {
     seq++;
     const fields = { ...row, seq, createdAt: toDate(row.createdAt) };
     previousHash = auditEntryHash(fields, previousHash);
-    return { ...fields, hash: previousHash };
+    return { ...fields, hash: previousHash, rowKey };
   });
   const updated =
     dialect === "postgres"
@@ -204,16 +206,20 @@ export async function sealAuditBatch(
   // Every entry read must take its number, or the chain would have a gap: give the batch up instead.
   if (updated !== sealed.length) throw new Error("an unsealed audit entry changed while its batch was sealed");
   await trx.updateTable("auditChain").set({ headSeq: seq, headHash: previousHash }).where("id", "=", 1).execute();
-  return sealed.map(mapEntry);
+  return sealed.map(({ rowKey: _rowKey, ...entry }) => mapEntry(entry));
 }
 
-const SQLITE_SEAL = `update "auditTrail" set "seq" = ?, "hash" = ? where "id" = ? and "seq" is null`;
+const SQLITE_SEAL = `update "auditTrail" set "seq" = ?, "hash" = ? where rowid = ? and "seq" is null`;
 
-async function sealOnSqlite(trx: DB, sealed: { id: string; seq: number; hash: string }[], db?: DB): Promise<number> {
+async function sealOnSqlite(
+  trx: DB,
+  sealed: { rowKey: number; seq: number; hash: string }[],
+  db?: DB,
+): Promise<number> {
   const direct = db ? directWriterIn(db, trx) : undefined;
   let updated = 0;
   for (const entry of sealed) {
-    const values = [entry.seq, entry.hash, entry.id];
+    const values = [entry.seq, entry.hash, entry.rowKey];
     updated += direct
       ? direct.run(SQLITE_SEAL, values)
       : Number((await trx.executeQuery(CompiledQuery.raw(SQLITE_SEAL, values))).numAffectedRows ?? 0);
@@ -298,13 +304,16 @@ export async function listAuditTrail(db: DB, filter: AuditTrailFilter): Promise<
   if (filter.outcomeNot !== undefined) query = query.where("outcome", "!=", filter.outcomeNot);
   if (filter.from !== undefined) query = query.where("createdAt", ">=", filter.from);
   if (filter.to !== undefined) query = query.where("createdAt", "<", filter.to);
+  // Two reads, not one `seq desc nulls first`: the readers' indexes hold sealed entries only
+  // (migration 0041), so a read must say `seq is not null` to use them; the unsealed tail has its own.
+  const unsealed =
+    filter.includeUnsealed && filter.beforeSeq === undefined
+      ? await query.where("seq", "is", null).orderBy("createdAt", "desc").orderBy("id").limit(filter.limit).execute()
+      : [];
   if (filter.beforeSeq !== undefined) query = query.where("seq", "<", filter.beforeSeq);
-  if (!filter.includeUnsealed) query = query.where("seq", "is not", null);
-  const ordered = filter.includeUnsealed
-    ? query.orderBy("seq", (order) => order.desc().nullsFirst()).orderBy("createdAt", "desc")
-    : query.orderBy("seq", "desc");
-  const rows = await ordered.limit(filter.limit).execute();
-  return rows.map(mapEntry);
+  const left = filter.limit - unsealed.length;
+  const sealed = left > 0 ? await query.where("seq", "is not", null).orderBy("seq", "desc").limit(left).execute() : [];
+  return [...unsealed, ...sealed].map(mapEntry);
 }
 
 /** Where a check of the chain found it broken: the first entry that does not hold, and why. */
