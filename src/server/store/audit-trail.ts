@@ -1,43 +1,43 @@
 import { CompiledQuery, sql } from "kysely";
-import type { AuditOutcome, AuditTrailEntry } from "../../contract/audit.js";
-import { auditEntryHash } from "../crypto/audit-hash.js";
+import { z } from "zod";
+import {
+  AUDIT_ENTRY_COLUMNS,
+  AUDIT_ENTRY_FIELDS,
+  type AuditOutcome,
+  type AuditTrailEntry,
+} from "../../contract/audit.js";
+import { auditEntryHash, type StoredAuditFields } from "../crypto/audit-hash.js";
 import type { DB } from "./db.js";
 import type { DialectName } from "./dialect.js";
 import { directWriterIn } from "./direct-writes.js";
 import { toDate, toDateOrNull } from "./values.js";
 
-/** An entry as a change writes it: the sealer numbers and hashes it later. */
-export type NewAuditEntry = Omit<AuditTrailEntry, "seq" | "hash" | "details"> & { details: string | null };
+/** An entry as a change writes it (its fields as stored): the sealer numbers and hashes it later. */
+export type NewAuditEntry = StoredAuditFields;
 
 type HeadRow = { headSeq: number | string; headHash: string };
 
-/** An entry's own columns, in the order they are written (the sealer adds `seq` and `hash`). */
-export const AUDIT_ENTRY_COLUMNS = [
-  "id",
-  "createdAt",
-  "action",
-  "outcome",
-  "actorType",
-  "actorId",
-  "subjectId",
-  "organizationId",
-  "ipAddress",
-  "userAgent",
-  "requestId",
-  "details",
-] as const;
+export { AUDIT_ENTRY_COLUMNS };
+
 const columnList = AUDIT_ENTRY_COLUMNS.map((column) => `"${column}"`).join(", ");
 
-/** The entry's column values in AUDIT_ENTRY_COLUMNS order, the time as ISO text (SQLite's direct writer binds no Date). */
+/** The entry's column values in AUDIT_ENTRY_COLUMNS order, a time as ISO text (SQLite's direct writer binds no Date). */
 function entryValues(entry: NewAuditEntry): unknown[] {
-  return AUDIT_ENTRY_COLUMNS.map((column) => (column === "createdAt" ? entry.createdAt.toISOString() : entry[column]));
+  return AUDIT_ENTRY_COLUMNS.map((column) => {
+    const value = entry[column];
+    return value instanceof Date ? value.toISOString() : value;
+  });
 }
 
-/** PostgreSQL takes the values of a `select` as text unless told: the time is cast for its column. */
+const isTime = (field: z.ZodType): boolean =>
+  field instanceof z.ZodDate || (field instanceof z.ZodNullable && isTime(field.unwrap() as z.ZodType));
+
+/** PostgreSQL takes the values of a `select` as text unless told: each cast for its field's column. */
+const POSTGRES_CASTS = AUDIT_ENTRY_COLUMNS.map((column) =>
+  isTime(AUDIT_ENTRY_FIELDS[column]) ? "timestamptz" : "text",
+);
 function postgresValues(param: (n: number) => string): string {
-  return AUDIT_ENTRY_COLUMNS.map(
-    (column, i) => `${param(i + 1)}::${column === "createdAt" ? "timestamptz" : "text"}`,
-  ).join(", ");
+  return POSTGRES_CASTS.map((cast, i) => `${param(i + 1)}::${cast}`).join(", ");
 }
 
 const ENTRY_INSERT = (placeholders: string) => `insert into "auditTrail" (${columnList}) values (${placeholders})`;
@@ -169,7 +169,7 @@ export async function sealAuditBatch(
   if (!head) return null;
   let query = trx
     .selectFrom("auditTrail")
-    .select(["id", ...AUDIT_ENTRY_COLUMNS])
+    .select([...AUDIT_ENTRY_COLUMNS])
     // SQLite's trail has no index on `id` (migration 0041): its batch updates by rowid.
     .select(sql<number>`${sql.raw(dialect === "sqlite" ? "rowid" : "0")}`.as("rowKey"))
     .where("seq", "is", null)
