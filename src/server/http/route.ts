@@ -18,7 +18,6 @@ import type { CallerRead, RowsOf } from "../services/sessions.js";
 import type { SetupLinkCaller } from "../services/setup-links.js";
 import { parseInput } from "../validation.js";
 import { noteAuditCaller, refusingStep, runAudited, runRefusalAudited } from "./audit.js";
-import { auditDeclarationOf } from "./audited-endpoints.js";
 import { parseBody } from "./body.js";
 import { hookContext, runAfterHook, runBeforeHook } from "./endpoint-hooks.js";
 import type { AuthEnv, RequestStep } from "./env.js";
@@ -240,7 +239,7 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
     const fresh = sessionRule === "fresh";
     const credentials = endpoint.policy.credentials;
     const hooks = ctx.hooks;
-    const audit = ctx.options.audit.enabled ? auditDeclarationOf(endpoint) : undefined;
+    const audit = ctx.options.audit.enabled ? endpoint.audit : undefined;
     const organizationRules = organizationRulesOf(endpoint);
     const continuesOAuth = ctx.options.oauthProvider.enabled && endpoint.policy.origin === "login";
     const withRules = organizationRules !== "exempt";
@@ -282,7 +281,7 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
         directory: c.get("directory"),
         link: undefined,
       } as Input<typeof endpoint>;
-      if (audit) noteAuditCaller(c, input.caller, query);
+      if (audit) noteAuditCaller(c, audit, input.caller, query);
       // After noteAuditCaller: the link's organization, not one the input names, gets the entry.
       if (setupScopes) (input as { link?: SetupLinkCaller }).link = await requireSetupLink(c, setupScopes);
       // Organization policy speaks of people (second factors, SSO): a key's permissions decide for it.
