@@ -33,7 +33,25 @@ function importsOf(file: string, known: Set<string>): string[] {
 const files = sourceFiles(SRC);
 const known = new Set(files);
 const withTypes = new Map(files.map((file) => [file, importsOf(file, known)]));
-const rel = (file: string) => relative(SRC, file);
+/**
+ * A feature folder (server/audit/) keeps its parts together, each in its layer by name:
+ * `x.store.ts` is store, `x.service.ts` services, `x.http.ts` http, `x.routes.ts` routes; any other
+ * file in it is a helper below them all, which imports none of them (as crypto/). Each is checked as
+ * if it sat in its layer's folder.
+ */
+const FEATURE_FOLDERS = ["server/audit/"];
+const LAYER_OF_SUFFIX: Record<string, string> = {
+  store: "server/store/",
+  service: "server/services/",
+  http: "server/http/",
+  routes: "server/routes/",
+};
+function layered(path: string): string {
+  const folder = FEATURE_FOLDERS.find((prefix) => path.startsWith(prefix));
+  const suffix = path.match(/\.(store|service|http|routes)\.tsx?$/)?.[1];
+  return folder && suffix ? `${LAYER_OF_SUFFIX[suffix]}${path}` : path;
+}
+const rel = (file: string) => layered(relative(SRC, file));
 
 describe("the source's layers", () => {
   it("has no import circle, type-only imports included", () => {
@@ -63,6 +81,11 @@ describe("the source's layers", () => {
     ["server/routes/", ["server/store/"]],
     ["server/context.ts", ["server/services/", "server/http/", "server/routes/"]],
     ["server/options.ts", ["server/webhooks/"]],
+    // A feature folder's helpers (its other files: see layered).
+    ...FEATURE_FOLDERS.map((folder): [string, string[]] => [
+      folder,
+      ["server/store/", "server/services/", "server/http/", "server/routes/"],
+    ]),
   ])("%s imports nothing from %j", (floor, above) => {
     const breaches = [...withTypes]
       .filter(([file]) => rel(file).startsWith(floor))
@@ -72,6 +95,17 @@ describe("the source's layers", () => {
           .map((t) => `${rel(file)} -> ${rel(t)}`),
       );
     expect(breaches).toEqual([]);
+  });
+
+  it("places every file of a feature folder in a layer by its name", () => {
+    const placed = files
+      .map((file) => relative(SRC, file))
+      .filter((path) => FEATURE_FOLDERS.some((f) => path.startsWith(f)));
+    const byLayer = new Set(
+      placed.map((path) => Object.values(LAYER_OF_SUFFIX).find((layer) => layered(path).startsWith(layer)) ?? "helper"),
+    );
+    // The audit feature has a part in each layer, so each rule above is exercised on it.
+    expect([...byLayer].sort()).toEqual(["helper", ...Object.values(LAYER_OF_SUFFIX)].sort());
   });
 
   it("reaches the read machinery only through store/reads/index.ts", () => {
@@ -84,6 +118,29 @@ describe("the source's layers", () => {
           .map((target) => `${rel(file)} -> ${rel(target)}`),
       );
     expect(breaches).toEqual([]);
+  });
+});
+
+describe("the audit trail's one writer", () => {
+  // Every entry is inserted by audit/entry.store.ts (writeAuditEntry); a second writer would be a
+  // second column list to keep in step. Migrations move existing rows and are not writers.
+  const WRITER = "server/audit/entry.store.ts";
+  const inserts = /insert\s+into\s+\\?"auditTrail\\?"|insertInto\(\s*"auditTrail"/i;
+
+  it("is the only source that inserts into auditTrail", () => {
+    const writers = files
+      .map((file) => relative(SRC, file))
+      .filter((path) => !path.startsWith("server/store/migrations/"))
+      .filter((path) => inserts.test(readFileSync(join(SRC, path), "utf8")));
+    expect(writers).toEqual([WRITER]);
+  });
+
+  it("is reached from the audit feature, and the statement rewriter that runs its merged entries", () => {
+    const importers = [...withTypes]
+      .filter(([, imports]) => imports.some((target) => relative(SRC, target) === WRITER))
+      .map(([file]) => relative(SRC, file))
+      .filter((path) => !path.startsWith("server/audit/"));
+    expect(importers).toEqual(["server/store/database.ts"]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
+import { verifyAuditChain } from "../server/audit/trail.store.js";
 import { readDatabaseUrl } from "../server/environment.js";
 import { withoutPassword } from "../server/startup-summary.js";
-import { verifyAuditChain } from "../server/store/audit-trail.js";
 import { type OpenedDatabase, openDatabase } from "../server/store/database.js";
 import type { AppConfig } from "./config-module.js";
 import { type CommandIO, processIO } from "./io.js";

@@ -3,6 +3,7 @@ import type { Parsed, ReplyOf } from "../../contract/endpoints/define.js";
 import type { Endpoint, Feature } from "../../contract/endpoints/index.js";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { SetupScope } from "../../contract/setup-links.js";
+import { noteAuditCaller, refusingStep, runAudited, runRefusalAudited } from "../audit/request.http.js";
 import type { AuthContext } from "../context.js";
 import { AuthError } from "../errors.js";
 import { authenticateApiKey, keyInHeaders, keySession } from "../services/api-key-verification.js";
@@ -17,7 +18,6 @@ import type { ScimConnectionRow } from "../services/scim-connections.js";
 import type { CallerRead, RowsOf } from "../services/sessions.js";
 import type { SetupLinkCaller } from "../services/setup-links.js";
 import { parseInput } from "../validation.js";
-import { noteAuditCaller, refusingStep, runAudited, runRefusalAudited } from "./audit.js";
 import { parseBody } from "./body.js";
 import { hookContext, runAfterHook, runBeforeHook } from "./endpoint-hooks.js";
 import type { AuthEnv, RequestStep } from "./env.js";
@@ -292,7 +292,7 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
           [body, query],
           caller.session.activeOrganizationId,
         );
-        // The request's context: an audited request's carries its scope (http/audit.ts).
+        // The request's context: an audited request's carries its scope (audit/request.http.ts).
         const requestCtx = c.get("auth");
         if (organizationRules === "enforce")
           await enforceOrganizationPolicy(requestCtx, caller, withRows?.rules, actedIn);
@@ -329,7 +329,7 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
     const serveOnce = continuesOAuth
       ? async (c: Context<AuthEnv>) => continueOAuthAfterSignIn(c, await servePlain(c))
       : servePlain;
-    // An audited endpoint's prelude and handler run in its audit scope (http/audit.ts); any other
+    // An audited endpoint's prelude and handler run in its audit scope (audit/request.http.ts); any other
     // endpoint's refusals by the rate limiter or the origin check are audited too.
     const audited = audit
       ? (c: Context<AuthEnv>) => runAudited(c, endpoint, audit, () => serveOnce(c))

@@ -1,3 +1,4 @@
+import { auditTrailRoutes } from "../audit/trail.routes.js";
 import type { AuthContext } from "../context.js";
 import type { Route } from "../http/route.js";
 import { accountDeletionRoutes } from "./account-deletion.js";
@@ -6,7 +7,6 @@ import { adminRoutes } from "./admin.js";
 import { anonymousRoutes } from "./anonymous.js";
 import { apiKeyRoutes } from "./api-keys.js";
 import { appConfigRoutes } from "./app-config.js";
-import { auditTrailRoutes } from "./audit-trail.js";
 import { coreRoutes } from "./core.js";
 import { devOutboxRoutes } from "./dev-outbox.js";
 import { emailOtpRoutes } from "./email-otp.js";

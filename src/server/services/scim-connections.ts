@@ -1,5 +1,6 @@
 import type { Session } from "../../contract/models.js";
 import type { ScimConnection, ScimProvisionedUser } from "../../contract/scim.js";
+import { auditChange, auditedChange, noteAudit } from "../audit/trail.service.js";
 import type { AuthContext } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
 import { newId, randomString } from "../crypto/random.js";
@@ -22,7 +23,6 @@ import {
 } from "../store/scim.js";
 import { deleteScimGroupsOf } from "../store/scim-groups.js";
 import { isOwnerRole } from "./access-control.js";
-import { auditChange, auditedChange, noteAudit } from "./audit-trail.js";
 import { isSetupLinkCaller, type SetupLinkCaller, setupLinkOrganization } from "./setup-links.js";
 
 export type { ScimConnectionRow };

@@ -1,5 +1,6 @@
 import type { Session } from "../../contract/models.js";
 import type { ScimGroupMapping } from "../../contract/scim.js";
+import { auditChange, noteAudit } from "../audit/trail.service.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
@@ -24,7 +25,6 @@ import {
 } from "../store/scim-groups.js";
 import { findTeam } from "../store/teams.js";
 import { isOwnerRole, normalizeRoles, normalizeTeamRoles } from "./access-control.js";
-import { auditChange, noteAudit } from "./audit-trail.js";
 import { ownedConnection } from "./scim-connections.js";
 import { invalidValue, ScimError } from "./scim-errors.js";
 import { parseGroupFilter } from "./scim-filter.js";

@@ -1,4 +1,5 @@
 import { locales } from "../../i18n/index.js";
+import { auditChange, noteAudit } from "../audit/trail.service.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { emailChangedNotice } from "../email/templates.js";
@@ -21,7 +22,6 @@ import { organizationHoldsDomain } from "../store/sso-providers.js";
 import { findUserByEmail, findUserById } from "../store/users.js";
 import { isOwnerRole } from "./access-control.js";
 import { readFieldInput } from "./additional-fields.js";
-import { auditChange, noteAudit } from "./audit-trail.js";
 import { emailDomain } from "./email-domain.js";
 import { createUserRow, deleteMemberRow, updateUserRow } from "./hooked-writes.js";
 import { stripUnprovenAccount } from "./mailbox-proof.js";
@@ -262,7 +262,7 @@ async function writeDraft(
         externalId: current.externalId,
         active: current.active,
       });
-      // Before any change: the first webhook it queues writes the entry (services/audit-trail.ts).
+      // Before any change: the first webhook it queues writes the entry (audit/trail.service.ts).
       noteAudit(ctx, {
         subjectId: userId,
         details: {

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from "kysely";
-import type { StoredAuditFields } from "../crypto/audit-hash.js";
+import type { StoredAuditFields } from "../audit/hash.js";
 
 /**
  * Row types as the database holds them. Dates travel in as Date and come back as Date
@@ -399,7 +399,7 @@ export interface ScimGroupMemberTable {
   createdAt: Timestamp;
 }
 
-/** One security event (store/audit-trail.ts); `hash` chains it to the entry before. */
+/** One security event (audit/trail.store.ts); `hash` chains it to the entry before. */
 /** The entry's own columns come from its one declaration (contract/audit.ts, AUDIT_ENTRY_FIELDS). */
 export type AuditTrailTable = {
   /** Null until sealed (migration 0034): the sealer numbers and chains committed entries. */

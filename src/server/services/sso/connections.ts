@@ -1,6 +1,7 @@
 import type { Session, SessionWithUser } from "../../../contract/models.js";
 import type { RegisterSSOProviderBody, SSOProviderView, UpdateSSOProviderBody } from "../../../contract/sso.js";
 import { locales } from "../../../i18n/index.js";
+import { auditChange, auditedChange, noteAudit } from "../../audit/trail.service.js";
 import { type AuthContext, apiURL } from "../../context.js";
 import { newId } from "../../crypto/random.js";
 import { ssoConnectionChangeNotice } from "../../email/templates.js";
@@ -22,7 +23,6 @@ import {
   updateSsoProviderRow,
 } from "../../store/sso-providers.js";
 import { isOwnerRole, normalizeRoles, roleAllows } from "../access-control.js";
-import { auditChange, auditedChange, noteAudit } from "../audit-trail.js";
 import { isSessionFresh } from "../sessions.js";
 import { isSetupLinkCaller, type SetupLinkCaller, setupLinkOrganization } from "../setup-links.js";
 import { discoveryEndpointOf, probeDiscovery, ssoSecretCipher } from "./oidc-client.js";

@@ -1,4 +1,5 @@
 import { Resolver } from "node:dns/promises";
+import { auditChange } from "../../audit/trail.service.js";
 import type { AuthContext } from "../../context.js";
 import { safeEqual } from "../../crypto/digest.js";
 import { randomString, URL_SAFE } from "../../crypto/random.js";
@@ -12,7 +13,6 @@ import {
   type SsoProviderRecord,
   setDomainTokens,
 } from "../../store/sso-providers.js";
-import { auditChange } from "../audit-trail.js";
 import { type ConnectionManager, findManagedProvider } from "./connections.js";
 
 const TOKEN_LENGTH = 24;

@@ -1,5 +1,6 @@
 import type { Session, SessionWithUser, User } from "../../../contract/models.js";
 import type { SignInSSOBody } from "../../../contract/sso.js";
+import { auditDirectoryEvent } from "../../audit/trail.service.js";
 import type { AuthContext } from "../../context.js";
 import { newId } from "../../crypto/random.js";
 import { AuthError } from "../../errors.js";
@@ -19,7 +20,6 @@ import { findUserByEmail } from "../../store/users.js";
 import { isSafeRedirectTarget } from "../../trusted-origins.js";
 import { isOwnerRole, parseRoles } from "../access-control.js";
 import { retireAnonymousUser } from "../anonymous.js";
-import { auditDirectoryEvent } from "../audit-trail.js";
 import { emailDomain } from "../email-domain.js";
 import { createSocialAccount, createUserRow, updateMemberRoleData } from "../hooked-writes.js";
 import { insertMemberUnderLimit } from "../members.js";

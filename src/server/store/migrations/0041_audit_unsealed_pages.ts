@@ -8,7 +8,7 @@ import { columnTypes, type DialectName } from "../dialect.js";
  * organization, time, and `seq`'s uniqueness) becomes partial on `seq is not null`: an entry enters
  * them when the sealer numbers it, hundreds to a batch and a page, and until then sits in the table
  * and the unsealed index only. The unique index on `id` goes (nothing looks an entry up by it; the
- * sealer updates by rowid, store/audit-trail.ts). Every reader's query says `seq is not null` or
+ * sealer updates by rowid, audit/trail.store.ts). Every reader's query says `seq is not null` or
  * compares `seq`, which SQLite takes as meeting the indexes' condition (test/index-plans.test.ts).
  * SQLite drops a column's UNIQUE only by rebuilding the table. PostgreSQL's trail is within its
  * budget as it is (its entry rides in the change's statement) and keeps its indexes.

@@ -3,11 +3,11 @@ import type { AuditPolicy, Endpoint } from "../../contract/endpoints/index.js";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { AuditScope } from "../context.js";
 import { isAuthError } from "../errors.js";
-import { auditedContext, auditOutcome } from "../services/audit-trail.js";
+import { rateLimitSubject } from "../http/client-ip.js";
+import type { AuthEnv, RequestStep } from "../http/env.js";
+import { requestId } from "../http/request-start.js";
 import { isMemberOf } from "../services/organization-access.js";
-import { rateLimitSubject } from "./client-ip.js";
-import type { AuthEnv, RequestStep } from "./env.js";
-import { requestId } from "./request-start.js";
+import { auditedContext, auditOutcome } from "./trail.service.js";
 
 const textIn = (value: unknown, key: string): string | undefined => {
   const found = (value as Record<string, unknown> | undefined)?.[key];

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateToLatest, openDatabase } from "./database.js";
+import { migrateToLatest, openDatabase } from "../store/database.js";
 
 /**
  * SQLite's reader indexes hold sealed entries only (migration 0041): each read of the trail must

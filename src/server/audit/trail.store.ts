@@ -1,102 +1,13 @@
 import { CompiledQuery, sql } from "kysely";
-import { z } from "zod";
-import {
-  AUDIT_ENTRY_COLUMNS,
-  AUDIT_ENTRY_FIELDS,
-  type AuditOutcome,
-  type AuditTrailEntry,
-} from "../../contract/audit.js";
-import { auditEntryHash, type StoredAuditFields } from "../crypto/audit-hash.js";
-import type { DB } from "./db.js";
-import type { DialectName } from "./dialect.js";
-import { directWriterIn } from "./direct-writes.js";
-import { toDate, toDateOrNull } from "./values.js";
-
-/** An entry as a change writes it (its fields as stored): the sealer numbers and hashes it later. */
-export type NewAuditEntry = StoredAuditFields;
+import type { AuditOutcome, AuditTrailEntry } from "../../contract/audit.js";
+import type { DB } from "../store/db.js";
+import type { DialectName } from "../store/dialect.js";
+import { directWriterIn } from "../store/direct-writes.js";
+import { toDate, toDateOrNull } from "../store/values.js";
+import { AUDIT_ENTRY_COLUMNS } from "./entry.store.js";
+import { auditEntryHash } from "./hash.js";
 
 type HeadRow = { headSeq: number | string; headHash: string };
-
-export { AUDIT_ENTRY_COLUMNS };
-
-const columnList = AUDIT_ENTRY_COLUMNS.map((column) => `"${column}"`).join(", ");
-
-/** The entry's column values in AUDIT_ENTRY_COLUMNS order, a time as ISO text (SQLite's direct writer binds no Date). */
-function entryValues(entry: NewAuditEntry): unknown[] {
-  return AUDIT_ENTRY_COLUMNS.map((column) => {
-    const value = entry[column];
-    return value instanceof Date ? value.toISOString() : value;
-  });
-}
-
-const isTime = (field: z.ZodType): boolean =>
-  field instanceof z.ZodDate || (field instanceof z.ZodNullable && isTime(field.unwrap() as z.ZodType));
-
-/** PostgreSQL takes the values of a `select` as text unless told: each cast for its field's column. */
-const POSTGRES_CASTS = AUDIT_ENTRY_COLUMNS.map((column) =>
-  isTime(AUDIT_ENTRY_FIELDS[column]) ? "timestamptz" : "text",
-);
-function postgresValues(param: (n: number) => string): string {
-  return POSTGRES_CASTS.map((cast, i) => `${param(i + 1)}::${cast}`).join(", ");
-}
-
-const ENTRY_INSERT = (placeholders: string) => `insert into "auditTrail" (${columnList}) values (${placeholders})`;
-const POSTGRES_INSERT = ENTRY_INSERT(AUDIT_ENTRY_COLUMNS.map((_, i) => `$${i + 1}`).join(", "));
-const SQLITE_INSERT = ENTRY_INSERT(AUDIT_ENTRY_COLUMNS.map(() => "?").join(", "));
-
-/**
- * Writes one entry, unsealed (no `seq`, no `hash`): inside the change's transaction `trx`, so it
- * commits or rolls back with it. No head is read or locked: audited writes do not wait on each other.
- * `db` is the database `trx` is a transaction on: on SQLite the insert then runs straight on its
- * connection (store/direct-writes.ts), in `trx` all the same.
- */
-export async function writeAuditEntry(trx: DB, dialect: DialectName, entry: NewAuditEntry, db?: DB): Promise<void> {
-  const values = entryValues(entry);
-  if (dialect === "postgres") {
-    await trx.executeQuery(CompiledQuery.raw(POSTGRES_INSERT, values));
-    return;
-  }
-  const direct = db ? directWriterIn(db, trx) : undefined;
-  if (direct) direct.run(SQLITE_INSERT, values);
-  else await trx.executeQuery(CompiledQuery.raw(SQLITE_INSERT, values));
-}
-
-/**
- * PostgreSQL's entry merged into a change of one statement that returns its rows (a change node
- * marked by `withEntry`): the change runs as the first part of one statement, the entry is inserted
- * only if it returned a row, and the statement answers the change's rows. One statement commits as
- * one, so the entry still commits with its change, without a transaction's two round trips
- * (bench/README.md, "Audited writes in one statement"). The entry's parameters follow the change's.
- */
-const ENTRY = Symbol("audit entry carried by this statement");
-const mergedTexts = new Map<number, string>();
-
-function mergedText(changeParameters: number): string {
-  let text = mergedTexts.get(changeParameters);
-  if (!text) {
-    const values = postgresValues((n) => `$${changeParameters + n}`);
-    text = `, "entry" as (insert into "auditTrail" (${columnList}) select ${values} where exists (select 1 from "changed"))
-select * from "changed"`;
-    mergedTexts.set(changeParameters, text);
-  }
-  return text;
-}
-
-/** The change's node, marked to carry `entry` (see mergeEntry); the same kind of node, as Kysely's plugins must answer. */
-export function withEntry<N extends object>(node: N, entry: NewAuditEntry): N {
-  return { ...node, [ENTRY]: entry };
-}
-
-/** The statement to run for `query`: itself, or, when its node carries an entry, the change and the entry in one. */
-export function mergeEntry(query: CompiledQuery): CompiledQuery {
-  const entry = (query.query as { [ENTRY]?: NewAuditEntry })[ENTRY];
-  if (!entry) return query;
-  return {
-    ...query,
-    sql: `with "changed" as (${query.sql})${mergedText(query.parameters.length)}`,
-    parameters: [...query.parameters, ...entryValues(entry)],
-  };
-}
 
 /** Who seals, and how: see sealAuditBatch. */
 export interface SealerClaim {

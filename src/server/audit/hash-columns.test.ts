@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { AUDIT_ENTRY_COLUMNS, auditTrailEntryModel } from "../../contract/audit.js";
 import { migrateToLatest, openDatabase } from "../store/database.js";
-import { auditEntryBody, auditEntryHash, type HashedAuditFields } from "./audit-hash.js";
+import { auditEntryBody, auditEntryHash, type HashedAuditFields } from "./hash.js";
 
 /**
  * The entry's fields are declared once (contract/audit.ts, AUDIT_ENTRY_FIELDS); the table, the hash

@@ -22,7 +22,7 @@ const ALWAYS_HASHED = AUDIT_ENTRY_COLUMNS.indexOf("details") + 1;
 /**
  * The canonical encoding of an entry's own fields (all but its number), in AUDIT_ENTRY_COLUMNS order:
  * the middle of the JSON array the hash is taken over, without brackets. A time is its `toISOString`.
- * The definition older chains were written by: the sealer (store/audit-trail.ts) hashes by it too.
+ * The definition older chains were written by: the sealer (audit/trail.store.ts) hashes by it too.
  */
 export function auditEntryBody(entry: StoredAuditFields): string {
   const values: unknown[] = AUDIT_ENTRY_COLUMNS.map((column) => {
