@@ -42,7 +42,7 @@ export function auditedContext(ctx: AuthContext, scope: AuditScope): AuthContext
 }
 
 /**
- * PostgreSQL: the request's entry written by its change's own statement (audit/trail.store.ts,
+ * PostgreSQL: the request's entry written by its change's own statement (audit/entry.store.ts,
  * mergeEntry), for a change of one statement outside any transaction. The first insert,
  * update or delete that returns its rows carries the entry, built with the facts the caller gave
  * (they stand in for what its rows will tell, which the statement cannot wait for); the entry is
