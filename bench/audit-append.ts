@@ -11,8 +11,9 @@
  */
 import { performance } from "node:perf_hooks";
 import { sql } from "kysely";
+import { writeAuditEntry } from "../src/server/audit/entry.store.js";
+import { sealAuditBatch } from "../src/server/audit/trail.store.js";
 import { newId } from "../src/server/crypto/random.js";
-import { sealAuditBatch, writeAuditEntry } from "../src/server/store/audit-trail.js";
 import { migrateToLatest, openDatabase } from "../src/server/store/database.js";
 
 const url = process.argv[2] ?? "sqlite::memory:";
@@ -55,8 +56,6 @@ async function run(audited: boolean): Promise<{ wall: number; cpu: number }> {
       await change(trx);
       if (audited) {
         await writeAuditEntry(
-          trx,
-          dialect,
           {
             id: newId(),
             createdAt: new Date(),
@@ -71,7 +70,7 @@ async function run(audited: boolean): Promise<{ wall: number; cpu: number }> {
             requestId: "0123456789ab",
             details: '{"method":"email"}',
           },
-          db,
+          { transaction: trx, dialect, db },
         );
       }
     });

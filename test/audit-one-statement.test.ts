@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { verifyAuditChain } from "../src/server/store/audit-trail.js";
+import { verifyAuditChain } from "../src/server/audit/trail.store.js";
 import type { TestBrowser } from "./helpers/browser.js";
 import { createOrganization } from "./helpers/organization.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";

@@ -2,8 +2,9 @@ import { Readable } from "node:stream";
 import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runCommand } from "../src/cli/run.js";
-import { AuditSealer } from "../src/server/audit/sealer.js";
-import { sealAuditBatch, verifyAuditChain, writeAuditEntry } from "../src/server/store/audit-trail.js";
+import { writeAuditEntry } from "../src/server/audit/entry.store.js";
+import { AuditSealer } from "../src/server/audit/sealer.service.js";
+import { sealAuditBatch, verifyAuditChain } from "../src/server/audit/trail.store.js";
 import { refuseWrites } from "./helpers/faults.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
 
@@ -193,20 +194,23 @@ describe("sealing", () => {
     await db()
       .transaction()
       .execute((trx) =>
-        writeAuditEntry(trx, dialect, {
-          id: late,
-          createdAt: new Date(new Date(lastSealed.createdAt).getTime() - 60_000),
-          action: "user.updated",
-          outcome: "success",
-          actorType: "system",
-          actorId: null,
-          subjectId: user.user.id,
-          organizationId: null,
-          ipAddress: null,
-          userAgent: null,
-          requestId: null,
-          details: null,
-        }),
+        writeAuditEntry(
+          {
+            id: late,
+            createdAt: new Date(new Date(lastSealed.createdAt).getTime() - 60_000),
+            action: "user.updated",
+            outcome: "success",
+            actorType: "system",
+            actorId: null,
+            subjectId: user.user.id,
+            organizationId: null,
+            ipAddress: null,
+            userAgent: null,
+            requestId: null,
+            details: null,
+          },
+          { transaction: trx, dialect },
+        ),
       );
     const head = await headSeq();
     await server.sealAudit();

@@ -1,8 +1,9 @@
 import { Readable } from "node:stream";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runCommand } from "../src/cli/run.js";
+import { writeAuditEntry } from "../src/server/audit/entry.store.js";
+import { verifyAuditChain } from "../src/server/audit/trail.store.js";
 import { sweepExpired } from "../src/server/services/housekeeping.js";
-import { verifyAuditChain, writeAuditEntry } from "../src/server/store/audit-trail.js";
 import { dialectUnderTest } from "./helpers/database.js";
 import { skipWithoutDnsServer, startDnsServer, type TestDnsServer } from "./helpers/dns.js";
 import { CLIENT_ID, CLIENT_SECRET, startOidcProvider, type TestOidcProvider } from "./helpers/oidc.js";
@@ -755,20 +756,23 @@ describe("the chain's hash as each database finishes it", () => {
       .transaction()
       .execute(async (trx) => {
         for (const [i, text] of texts.entries()) {
-          await writeAuditEntry(trx, server.auth.database.dialect, {
-            id: `escape-${before}-${i}`,
-            createdAt: new Date(Date.UTC(2026, 10, 27, 5, 30, 0, 7 * i)),
-            action: "user.updated",
-            outcome: "success",
-            actorType: "system",
-            actorId: null,
-            subjectId: text,
-            organizationId: null,
-            ipAddress: "::1",
-            userAgent: text,
-            requestId: null,
-            details: JSON.stringify({ text }),
-          });
+          await writeAuditEntry(
+            {
+              id: `escape-${before}-${i}`,
+              createdAt: new Date(Date.UTC(2026, 10, 27, 5, 30, 0, 7 * i)),
+              action: "user.updated",
+              outcome: "success",
+              actorType: "system",
+              actorId: null,
+              subjectId: text,
+              organizationId: null,
+              ipAddress: "::1",
+              userAgent: text,
+              requestId: null,
+              details: JSON.stringify({ text }),
+            },
+            { transaction: trx, dialect: server.auth.database.dialect },
+          );
         }
       });
     await server.sealAudit();

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { checkTrailOf } from "../server/audit/reading.js";
+import { checkTrailOf } from "../server/audit/reading.service.js";
 import { readDatabaseUrl } from "../server/environment.js";
 import { withoutPassword } from "../server/startup-summary.js";
 import { type OpenedDatabase, openDatabase } from "../server/store/database.js";

@@ -115,9 +115,12 @@ export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
 export const AUDIT_OUTCOMES = ["success", "failure", "challenged"] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 
-/** One entry of the trail as it is read; `hash` chains it to the one before (docs/audit.md). */
-export const auditTrailEntryModel = z.object({
-  seq: z.number().int(),
+/**
+ * An entry's own fields, in their stored and hashed order: the one declaration the wire model, the
+ * table's insert and row type, the hash's input and the CSV export's columns all come from (a new
+ * field: a line here and a migration adding its column; docs/audit.md, "Adding a field").
+ */
+export const AUDIT_ENTRY_FIELDS = {
   id: z.string(),
   createdAt: timestamp,
   action: z.enum(AUDIT_ACTIONS),
@@ -129,9 +132,15 @@ export const auditTrailEntryModel = z.object({
   ipAddress: z.string().nullable(),
   userAgent: z.string().nullable(),
   requestId: z.string().nullable(),
+  /** Stored as JSON text. */
   details: z.record(z.string(), z.unknown()).nullable(),
-  hash: z.string(),
-});
+};
+export type AuditEntryField = keyof typeof AUDIT_ENTRY_FIELDS;
+/** The fields' names, in AUDIT_ENTRY_FIELDS' order. */
+export const AUDIT_ENTRY_COLUMNS = Object.keys(AUDIT_ENTRY_FIELDS) as readonly AuditEntryField[];
+
+/** One entry of the trail as it is read: its number, its fields, and `hash`, chaining it to the one before (docs/audit.md). */
+export const auditTrailEntryModel = z.object({ seq: z.number().int(), ...AUDIT_ENTRY_FIELDS, hash: z.string() });
 export type AuditTrailEntry = z.output<typeof auditTrailEntryModel>;
 
 /** A page, newest first; `nextCursor` asks for the next (older) page, null on the last. */

@@ -6,12 +6,12 @@ import { organizationEndpoints, setupLinkEndpoints } from "../contract/endpoints
 import { addMemberInput } from "../contract/organization.js";
 import { type CallInput, callThroughRoute, checkShape } from "./api-call.js";
 import type { ServerApi } from "./api-types.js";
+import { auditedSystemCall, noteAudit } from "./audit/trail.service.js";
 import type { AuthContext } from "./context.js";
 import { AuthError } from "./errors.js";
 import type { AuthEnv } from "./http/env.js";
 import { sessionFromHeaders } from "./http/header-session.js";
 import { isRouted } from "./http/route.js";
-import { auditedSystemCall, noteAudit } from "./services/audit-trail.js";
 import { addMember } from "./services/members.js";
 import { createOrganization } from "./services/organizations.js";
 import { setPassword } from "./services/passwords.js";

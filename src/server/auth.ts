@@ -2,7 +2,8 @@ import type { Hono } from "hono";
 import type { Registry } from "prom-client";
 import { createServerApi } from "./api.js";
 import { createHttpApp } from "./app.js";
-import { AuditSealer, type AuditSealerOptions } from "./audit/sealer.js";
+import { AuditSealer, type AuditSealerOptions } from "./audit/sealer.service.js";
+import { unsealedTail } from "./audit/trail.store.js";
 import type { AuthContext, OnLinkAccount } from "./context.js";
 import { argon2idHasher, type PasswordHasher, withLegacyHashes } from "./crypto/password.js";
 import { createTokenCipher, TOTP_SECRETS_PURPOSE } from "./crypto/token-cipher.js";
@@ -22,7 +23,6 @@ import { BackchannelLogouts } from "./services/oauth-provider/backchannel-logout
 import type { RevocationFeed } from "./services/revocations.js";
 import { RevocationList } from "./services/revocations.js";
 import { ensureAdditionalColumns, resolveAdditionalFields } from "./store/additional-fields.js";
-import { unsealedTail } from "./store/audit-trail.js";
 import { migrateToLatest, type OpenedDatabase, openDatabase } from "./store/database.js";
 import { mailBacklog, webhookBacklog } from "./store/outbox-backlog.js";
 import { MemoryRateLimitStore, type RateLimitStore } from "./store/rate-limit-store.js";

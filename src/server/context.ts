@@ -53,7 +53,7 @@ export interface AuthContext {
   readonly webhooks: Webhooks;
   /**
    * The audited request's (or server call's) entry as it is being learned: set only on the context
-   * made for that request (services/audit-trail.ts auditedContext), never on the instance's own.
+   * made for that request (audit/trail.service.ts auditedContext), never on the instance's own.
    */
   readonly audit?: AuditScope;
   /**
@@ -92,7 +92,7 @@ export interface AuthContext {
 }
 
 /**
- * What one audited request knows of its entry as it runs (http/audit.ts opens it): the action its
+ * What one audited request knows of its entry as it runs (audit/request.http.ts opens it): the action its
  * endpoint declares, who asks and from where, and what the services learn on the way (whose account,
  * which organization). Services reach it as `ctx.audit`: the request's context carries it.
  */

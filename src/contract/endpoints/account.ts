@@ -31,6 +31,7 @@ export const accountEndpoints = {
       "EMAIL_PASSWORD_DISABLED",
       "EMAIL_PASSWORD_SIGN_UP_DISABLED",
     ],
+    audit: { action: "user.sign_up", details: { method: "email" } },
     policy: { form: true, origin: "login", rateLimit: "credential", refreshes: ["session", "organizations"] },
   }),
   signInEmail: endpoint({
@@ -49,6 +50,7 @@ export const accountEndpoints = {
       "BANNED_USER",
       "EMAIL_PASSWORD_DISABLED",
     ],
+    audit: { action: "user.sign_in", details: { method: "email" } },
     policy: { form: true, origin: "login", rateLimit: "credential", refreshes: ["session", "organizations"] },
   }),
   signOut: endpoint({
@@ -57,6 +59,7 @@ export const accountEndpoints = {
     summary: "End the caller's session",
     body: signOutBody,
     reply: successReply,
+    audit: { action: "user.sign_out" },
     policy: { refreshes: ["session", "organizations"] },
   }),
   getSession: endpoint({
@@ -74,6 +77,7 @@ export const accountEndpoints = {
     body: updateUserBody,
     reply: statusReply,
     errors: ["EMAIL_CAN_NOT_BE_UPDATED", "PASSWORD_CANNOT_BE_UPDATED_VIA_UPDATE_USER", "FIELD_NOT_ALLOWED"],
+    audit: { action: "user.updated" },
     policy: { session: "required", refreshes: ["session"] },
   }),
   updateSession: endpoint({
@@ -98,6 +102,7 @@ export const accountEndpoints = {
     summary: "End one of the caller's sessions",
     body: revokeSessionBody,
     reply: statusReply,
+    audit: { action: "session.revoked" },
     policy: { session: "required", refreshes: ["session"] },
   }),
   revokeSessions: endpoint({
@@ -105,6 +110,7 @@ export const accountEndpoints = {
     path: "/revoke-sessions",
     summary: "End every session of the caller",
     reply: statusReply,
+    audit: { action: "session.revoked_all" },
     policy: { session: "required", refreshes: ["session"] },
   }),
   revokeOtherSessions: endpoint({
@@ -112,6 +118,7 @@ export const accountEndpoints = {
     path: "/revoke-other-sessions",
     summary: "End every session of the caller but this one",
     reply: statusReply,
+    audit: { action: "session.revoked_others" },
     policy: { session: "required", refreshes: ["session"] },
   }),
   changePassword: endpoint({
@@ -121,6 +128,7 @@ export const accountEndpoints = {
     body: flows.changePasswordBody,
     reply: tokenAndUserReply,
     errors: ["INVALID_PASSWORD", ...PASSWORD_ERRORS, "NEW_PASSWORD_SAME_AS_CURRENT", "CREDENTIAL_ACCOUNT_NOT_FOUND"],
+    audit: { action: "user.password_changed" },
     policy: { session: "required", credentials: "manage", rateLimit: "credential", refreshes: ["session"] },
   }),
   verifyPassword: endpoint({
@@ -154,6 +162,7 @@ export const accountFlowEndpoints = {
     reply: statusReply.extend({ user: userModel.nullable().optional() }),
     answers: "json-or-redirect",
     errors: ["INVALID_TOKEN", "TOKEN_EXPIRED", "USER_NOT_FOUND", "COULD_NOT_UPDATE_EMAIL"],
+    audit: { action: "user.email_verified", whenChanged: true },
     policy: { refreshes: ["session"] },
   }),
   confirmEmailVerification: endpoint({
@@ -164,6 +173,7 @@ export const accountFlowEndpoints = {
     reply: statusReply.extend({ user: userModel.nullable().optional() }),
     answers: "json-or-redirect",
     errors: ["INVALID_TOKEN", "TOKEN_EXPIRED", "USER_NOT_FOUND", "COULD_NOT_UPDATE_EMAIL"],
+    audit: { action: "user.email_verified" },
     policy: { form: true, origin: "login", refreshes: ["session"] },
   }),
   changeEmail: endpoint({
@@ -173,6 +183,7 @@ export const accountFlowEndpoints = {
     body: flows.changeEmailBody,
     reply: statusReply,
     errors: ["INVALID_EMAIL", "CHANGE_EMAIL_DISABLED", "EMAIL_IS_THE_SAME"],
+    audit: { action: "user.email_change_requested" },
     policy: { session: "required", credentials: "manage", rateLimit: "credential", refreshes: ["session"] },
   }),
   requestPasswordReset: endpoint({
@@ -182,6 +193,7 @@ export const accountFlowEndpoints = {
     body: flows.requestPasswordResetBody,
     reply: statusReply.extend({ message: z.string() }),
     errors: ["INVALID_EMAIL", "RESET_PASSWORD_DISABLED"],
+    audit: { action: "user.password_reset_requested" },
     policy: { rateLimit: "mail" },
   }),
   forgetPassword: endpoint({
@@ -191,6 +203,7 @@ export const accountFlowEndpoints = {
     body: flows.requestPasswordResetBody,
     reply: statusReply.extend({ message: z.string() }),
     errors: ["INVALID_EMAIL", "RESET_PASSWORD_DISABLED"],
+    audit: { action: "user.password_reset_requested" },
     policy: { rateLimit: "mail" },
   }),
   resetPasswordLink: endpoint({
@@ -209,6 +222,7 @@ export const accountFlowEndpoints = {
     body: flows.resetPasswordBody,
     reply: statusReply.extend(credentialsRemovedField),
     errors: ["INVALID_TOKEN", ...PASSWORD_ERRORS],
+    audit: { action: "user.password_reset" },
     policy: {},
   }),
   deleteUser: endpoint({
@@ -223,6 +237,7 @@ export const accountFlowEndpoints = {
       "USER_CANNOT_BE_DELETED",
       "USER_IS_THE_ONLY_OWNER_OF_AN_ORGANIZATION",
     ],
+    audit: { action: "user.deleted", whenChanged: true },
     policy: { session: "required", credentials: "manage", feature: "deleteUser", refreshes: ["session"] },
   }),
   deleteUserCallback: endpoint({
@@ -233,6 +248,7 @@ export const accountFlowEndpoints = {
     reply: successReply.extend({ message: z.string() }),
     answers: "json-or-redirect",
     errors: ["INVALID_TOKEN", "TOKEN_EXPIRED", "FAILED_TO_GET_USER_INFO", "USER_IS_THE_ONLY_OWNER_OF_AN_ORGANIZATION"],
+    audit: { action: "user.deleted", whenChanged: true },
     policy: { feature: "deleteUser" },
   }),
 } as const;

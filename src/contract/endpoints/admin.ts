@@ -17,6 +17,7 @@ export const adminEndpoints = {
     body: admin.createUserBody,
     reply: userReply,
     errors: ["YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS", "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL", "INVALID_EMAIL"],
+    audit: { action: "admin.user_created", actor: "admin" },
     policy: ADMIN,
   }),
   listUsers: endpoint({
@@ -62,6 +63,7 @@ export const adminEndpoints = {
     body: admin.updateUserAsAdminBody,
     reply: userModel,
     errors: ["YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS", "YOU_CANNOT_MANAGE_ADMINS", "NO_DATA_TO_UPDATE", "USER_NOT_FOUND"],
+    audit: { action: "admin.user_updated", actor: "admin", subject: "userId" },
     policy: ADMIN,
   }),
   setRole: endpoint({
@@ -75,6 +77,7 @@ export const adminEndpoints = {
       "YOU_ARE_NOT_ALLOWED_TO_SET_NON_EXISTENT_VALUE",
       "USER_NOT_FOUND",
     ],
+    audit: { action: "admin.role_set", actor: "admin", subject: "userId" },
     policy: ADMIN,
   }),
   banUser: endpoint({
@@ -89,6 +92,7 @@ export const adminEndpoints = {
       "YOU_CANNOT_MANAGE_ADMINS",
       "USER_NOT_FOUND",
     ],
+    audit: { action: "admin.user_banned", actor: "admin", subject: "userId" },
     policy: ADMIN,
   }),
   unbanUser: endpoint({
@@ -98,6 +102,7 @@ export const adminEndpoints = {
     body: admin.userIdBody,
     reply: userReply,
     errors: ["YOU_ARE_NOT_ALLOWED_TO_BAN_USERS", "USER_NOT_FOUND"],
+    audit: { action: "admin.user_unbanned", actor: "admin", subject: "userId" },
     policy: ADMIN,
   }),
   removeUser: endpoint({
@@ -113,6 +118,7 @@ export const adminEndpoints = {
       "USER_NOT_FOUND",
       "USER_IS_THE_ONLY_OWNER_OF_AN_ORGANIZATION",
     ],
+    audit: { action: "admin.user_removed", actor: "admin", subject: "userId" },
     policy: ADMIN,
   }),
   setUserPassword: endpoint({
@@ -127,6 +133,7 @@ export const adminEndpoints = {
       "PASSWORD_TOO_SHORT",
       "USER_NOT_FOUND",
     ],
+    audit: { action: "admin.password_set", actor: "admin", subject: "userId" },
     policy: ADMIN,
   }),
   listUserSessions: endpoint({
@@ -145,6 +152,7 @@ export const adminEndpoints = {
     body: admin.revokeUserSessionBody,
     reply: successReply,
     errors: ["YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS", "YOU_CANNOT_MANAGE_ADMINS"],
+    audit: { action: "admin.session_revoked", actor: "admin" },
     policy: ADMIN,
   }),
   revokeUserSessions: endpoint({
@@ -154,6 +162,7 @@ export const adminEndpoints = {
     body: admin.userIdBody,
     reply: successReply,
     errors: ["YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS", "YOU_CANNOT_MANAGE_ADMINS"],
+    audit: { action: "admin.sessions_revoked", actor: "admin", subject: "userId" },
     policy: ADMIN,
   }),
   impersonateUser: endpoint({
@@ -163,6 +172,7 @@ export const adminEndpoints = {
     body: admin.userIdBody,
     reply: sessionAndUserReply,
     errors: ["YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS", "YOU_CANNOT_IMPERSONATE_ADMINS", "USER_NOT_FOUND"],
+    audit: { action: "admin.impersonation_started", actor: "admin", subject: "userId" },
     policy: { ...ADMIN, refreshes: ["session", "organizations"] },
   }),
   stopImpersonating: endpoint({
@@ -171,6 +181,7 @@ export const adminEndpoints = {
     summary: "Return to the admin's own session",
     reply: sessionAndUserReply,
     errors: ["NOT_IMPERSONATING", "ADMIN_SESSION_NOT_FOUND"],
+    audit: { action: "admin.impersonation_stopped", actor: "admin" },
     policy: { ...ADMIN, refreshes: ["session", "organizations"] },
   }),
   hasPermission: endpoint({

@@ -38,6 +38,7 @@ export const apiKeyEndpoints = {
     body: createApiKeyBody,
     reply: createdApiKeyModel,
     errors: ["UNAUTHORIZED_SESSION", "INVALID_PREFIX_LENGTH", "NAME_REQUIRED", ...OWNERSHIP, ...SETTINGS],
+    audit: { action: "api_key.created", organization: "organizationId" },
     policy: { feature: "apiKey" },
   }),
   getApiKey: endpoint({
@@ -65,6 +66,7 @@ export const apiKeyEndpoints = {
     body: updateApiKeyBody,
     reply: apiKeyModel,
     errors: ["UNAUTHORIZED_SESSION", "KEY_NOT_FOUND", "NO_VALUES_TO_UPDATE", ...OWNERSHIP, ...SETTINGS],
+    audit: { action: "api_key.updated" },
     policy: { feature: "apiKey" },
   }),
   rotateApiKey: endpoint({
@@ -74,6 +76,7 @@ export const apiKeyEndpoints = {
     body: rotateApiKeyBody,
     reply: createdApiKeyModel,
     errors: ["KEY_NOT_FOUND", ...OWNERSHIP],
+    audit: { action: "api_key.rotated" },
     policy: { session: "required", feature: "apiKey", credentials: "manage" },
   }),
   deleteApiKey: endpoint({
@@ -83,6 +86,7 @@ export const apiKeyEndpoints = {
     body: deleteApiKeyBody,
     reply: successReply,
     errors: ["KEY_NOT_FOUND", ...OWNERSHIP],
+    audit: { action: "api_key.revoked" },
     policy: { session: "required", feature: "apiKey" },
   }),
   verifyApiKey: endpoint({

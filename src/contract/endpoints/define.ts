@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { AuditAction } from "../audit.js";
 import type { ErrorCode } from "../errors/index.js";
 import type { SetupScope } from "../setup-links.js";
 
@@ -84,6 +85,29 @@ export interface Policy {
 
 export type CredentialRule = "manage" | "reprove" | "enrol";
 
+/**
+ * What an endpoint's audit trail entry says (docs/audit.md lists the actions). An endpoint without
+ * one writes none, only a refusal by the rate limiter or origin check (a read, a probe, sending a
+ * link); every endpoint that changes something declares one or is listed as deliberately unaudited
+ * (src/contract/endpoints/audit.test.ts).
+ */
+export interface AuditPolicy {
+  readonly action: AuditAction;
+  /**
+   * `admin`: the admin API, acting as an admin. Otherwise the caller: the signed-in user (an
+   * impersonating admin as the admin), the directory on a SCIM route, a setup link's holder.
+   */
+  readonly actor?: "admin";
+  /** The input field (body, else query) naming the user the entry is about, when the input names one. */
+  readonly subject?: "userId";
+  /** The input field (body, else query) naming the organization the entry belongs to. */
+  readonly organization?: "organizationId";
+  /** The sign-in method or factor the entry is about. */
+  readonly details?: { readonly method?: string; readonly factor?: string };
+  /** Entries only when the change is made: a flow whose refusals are redirects rather than errors. */
+  readonly whenChanged?: boolean;
+}
+
 /** What an endpoint answers when it is not JSON. */
 export type NonJsonReply = "redirect" | "html" | "json-or-redirect" | "file" | "scim";
 
@@ -103,6 +127,8 @@ export interface Endpoint {
   readonly answers?: NonJsonReply;
   /** The domain error codes this endpoint can answer, beyond the ones its policy implies. */
   readonly errors?: readonly ErrorCode[];
+  /** Its audit trail entry; absent: none (see AuditPolicy). */
+  readonly audit?: AuditPolicy;
   readonly policy: Policy;
 }
 

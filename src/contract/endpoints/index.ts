@@ -15,7 +15,7 @@ import { socialEndpoints } from "./social.js";
 import { ssoEndpoints } from "./sso.js";
 import { twoFactorEndpoints } from "./two-factor.js";
 
-export type { Endpoint, Feature, HttpMethod, Policy, RateLimitClass, Refresh } from "./define.js";
+export type { AuditPolicy, Endpoint, Feature, HttpMethod, Policy, RateLimitClass, Refresh } from "./define.js";
 export {
   accountEndpoints,
   accountFlowEndpoints,

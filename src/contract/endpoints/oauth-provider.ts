@@ -56,6 +56,7 @@ export const oauthProviderEndpoints = {
     body: oauth.oauthConsentBody,
     reply: oauth.oauthRedirectReply,
     errors: ["OAUTH_QUERY_INVALID", "OAUTH_INVALID_REQUEST"],
+    audit: { action: "oauth.consent_granted", whenChanged: true },
     policy: CONSENTING,
   }),
   oauth2Continue: endpoint({
@@ -86,6 +87,7 @@ export const oauthProviderEndpoints = {
       "OAUTH_EXPIRED_TOKEN",
       "OAUTH_ACCESS_DENIED",
     ],
+    audit: { action: "oauth.token_issued" },
     policy: PROTOCOL_FORM,
   }),
   deviceCode: endpoint({
@@ -120,6 +122,7 @@ export const oauthProviderEndpoints = {
     body: oauth.deviceUserCodeBody,
     reply: successReply,
     errors: ["OAUTH_USER_CODE_INVALID"],
+    audit: { action: "oauth.consent_granted", details: { method: "device" } },
     policy: { ...CONSENTING, rateLimit: "credential" },
   }),
   deviceDeny: endpoint({
@@ -147,6 +150,7 @@ export const oauthProviderEndpoints = {
     body: oauth.oauthParameters,
     reply: z.object({}),
     errors: ["OAUTH_INVALID_REQUEST", "OAUTH_INVALID_CLIENT"],
+    audit: { action: "oauth.token_revoked" },
     policy: PROTOCOL_FORM,
   }),
   oauth2UserInfo: endpoint({
@@ -164,6 +168,7 @@ export const oauthProviderEndpoints = {
     query: oauth.oauthParameters,
     reply: null,
     answers: "redirect",
+    audit: { action: "user.sign_out", details: { method: "oauth2-end-session" }, whenChanged: true },
     policy: FEATURE,
   }),
   registerOAuthClient: endpoint({
@@ -192,6 +197,7 @@ export const oauthProviderEndpoints = {
     body: oauth.updateOAuthClientBody,
     reply: oauth.oauthClientModel,
     errors: [...CLIENT_ERRORS, "OAUTH_INVALID_REDIRECT_URI", "OAUTH_INVALID_CLIENT_METADATA"],
+    audit: { action: "oauth.client_updated" },
     policy: { ...SIGNED_IN, credentials: "manage" },
   }),
   createOAuthClient: endpoint({
@@ -206,6 +212,7 @@ export const oauthProviderEndpoints = {
       "OAUTH_INVALID_CLIENT_METADATA",
       "OAUTH_TRUSTED_CLIENT_SERVER_ONLY",
     ],
+    audit: { action: "oauth.client_created", organization: "organizationId" },
     policy: { ...SIGNED_IN, credentials: "manage" },
   }),
   getOAuthClients: endpoint({
@@ -242,6 +249,7 @@ export const oauthProviderEndpoints = {
     body: oauth.oauthClientIdBody,
     reply: oauth.oauthClientModel,
     errors: [...CLIENT_ERRORS, "OAUTH_INVALID_CLIENT_METADATA"],
+    audit: { action: "oauth.client_secret_rotated" },
     policy: { ...SIGNED_IN, credentials: "manage" },
   }),
   deleteOAuthClient: endpoint({
@@ -251,6 +259,7 @@ export const oauthProviderEndpoints = {
     body: oauth.oauthClientIdBody,
     reply: successReply,
     errors: CLIENT_ERRORS,
+    audit: { action: "oauth.client_deleted" },
     policy: { ...SIGNED_IN, credentials: "manage" },
   }),
   getOAuthConsents: endpoint({
@@ -267,6 +276,7 @@ export const oauthProviderEndpoints = {
     body: oauth.oauthConsentIdBody,
     reply: successReply,
     errors: ["OAUTH_CLIENT_NOT_FOUND"],
+    audit: { action: "oauth.consent_revoked" },
     policy: SIGNED_IN,
   }),
 };

@@ -61,6 +61,7 @@ export const organizationEndpoints = {
       "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION",
       "YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS",
     ],
+    audit: { action: "organization.created" },
     policy: {
       ...SIGNED_IN,
       refreshes: ["session", "organizations", "activeOrganization"],
@@ -83,6 +84,7 @@ export const organizationEndpoints = {
     body: org.updateOrganizationBody,
     reply: organizationModel,
     errors: [...MEMBERSHIP, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION", "ORGANIZATION_SLUG_ALREADY_TAKEN"],
+    audit: { action: "organization.updated", organization: "organizationId" },
     policy: { ...SIGNED_IN, refreshes: ["organizations", "activeOrganization"], apiKeys: "accepted" },
   }),
   deleteOrganization: endpoint({
@@ -92,6 +94,7 @@ export const organizationEndpoints = {
     body: org.organizationIdBody,
     reply: organizationModel,
     errors: [...MEMBERSHIP, "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION"],
+    audit: { action: "organization.deleted", organization: "organizationId" },
     policy: { ...SIGNED_IN, refreshes: ["session", "organizations", "activeOrganization"] },
   }),
   listOrganizations: endpoint({
@@ -146,6 +149,7 @@ export const organizationEndpoints = {
       "INVITATION_RECIPIENT_LIMIT_REACHED",
       "ROLE_NOT_FOUND",
     ],
+    audit: { action: "organization.invitation_created", organization: "organizationId" },
     policy: { ...CHANGES, apiKeys: "accepted" },
   }),
   acceptInvitation: endpoint({
@@ -160,6 +164,7 @@ export const organizationEndpoints = {
       "EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION",
       "ORGANIZATION_MEMBERSHIP_LIMIT_REACHED",
     ],
+    audit: { action: "organization.invitation_accepted" },
     policy: {
       ...SIGNED_IN,
       refreshes: ["session", "organizations", "activeOrganization"],
@@ -173,6 +178,7 @@ export const organizationEndpoints = {
     body: org.invitationIdBody,
     reply: z.object({ invitation: invitationModel, member: z.null() }),
     errors: ["INVITATION_NOT_FOUND", "YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION"],
+    audit: { action: "organization.invitation_rejected" },
     policy: { ...CHANGES, organizationRules: "exempt" },
   }),
   cancelInvitation: endpoint({
@@ -182,6 +188,7 @@ export const organizationEndpoints = {
     body: org.invitationIdBody,
     reply: invitationModel,
     errors: ["INVITATION_NOT_FOUND", "YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION"],
+    audit: { action: "organization.invitation_canceled" },
     policy: { ...CHANGES, apiKeys: "accepted" },
   }),
   getInvitation: endpoint({
@@ -228,6 +235,7 @@ export const organizationEndpoints = {
     body: org.removeMemberBody,
     reply: z.object({ member: memberModel }),
     errors: [...MEMBERSHIP, "MEMBER_NOT_FOUND", "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER"],
+    audit: { action: "organization.member_removed", organization: "organizationId" },
     policy: { ...SIGNED_IN, refreshes: ["session", "activeOrganization", "activeMember"], apiKeys: "accepted" },
   }),
   updateMemberRole: endpoint({
@@ -237,6 +245,7 @@ export const organizationEndpoints = {
     body: org.updateMemberRoleBody,
     reply: memberModel,
     errors: [...MEMBERSHIP, "MEMBER_NOT_FOUND", "ROLE_NOT_FOUND", "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER"],
+    audit: { action: "organization.member_role_updated", organization: "organizationId" },
     policy: { ...SIGNED_IN, refreshes: ["activeMember", "activeOrganization"], apiKeys: "accepted" },
   }),
   transferOwnership: endpoint({
@@ -251,6 +260,7 @@ export const organizationEndpoints = {
       "YOU_ARE_NOT_ALLOWED_TO_TRANSFER_OWNERSHIP",
       "YOU_CANNOT_TRANSFER_OWNERSHIP_TO_YOURSELF",
     ],
+    audit: { action: "organization.ownership_transferred", organization: "organizationId" },
     policy: { ...SIGNED_IN, refreshes: ["activeMember", "activeOrganization"] },
   }),
   getActiveMember: endpoint({
@@ -288,6 +298,7 @@ export const organizationEndpoints = {
     body: org.organizationIdBody,
     reply: memberWithUserModel,
     errors: [...MEMBERSHIP, "YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER"],
+    audit: { action: "organization.member_left", organization: "organizationId" },
     policy: {
       ...SIGNED_IN,
       refreshes: ["session", "organizations", "activeOrganization"],
@@ -361,6 +372,7 @@ export const organizationEndpoints = {
       "WEBHOOK_URL_ALREADY_EXISTS",
       "TOO_MANY_WEBHOOKS",
     ],
+    audit: { action: "organization.webhook_created", organization: "organizationId" },
     policy: WEBHOOK_CHANGE,
   }),
   listWebhooks: endpoint({
@@ -379,6 +391,7 @@ export const organizationEndpoints = {
     body: updateWebhookBody,
     reply: organizationWebhookModel,
     errors: [...WEBHOOK_BY_ID, "INVALID_WEBHOOK_URL", "WEBHOOK_URL_ALREADY_EXISTS"],
+    audit: { action: "organization.webhook_updated" },
     policy: WEBHOOK_CHANGE,
   }),
   rotateWebhookSecret: endpoint({
@@ -388,6 +401,7 @@ export const organizationEndpoints = {
     body: webhookIdBody,
     reply: webhookWithSecretModel,
     errors: WEBHOOK_BY_ID,
+    audit: { action: "organization.webhook_secret_rotated" },
     policy: WEBHOOK_CHANGE,
   }),
   deleteWebhook: endpoint({
@@ -397,6 +411,7 @@ export const organizationEndpoints = {
     body: webhookIdBody,
     reply: successReply,
     errors: WEBHOOK_BY_ID,
+    audit: { action: "organization.webhook_deleted" },
     policy: WEBHOOK_CHANGE,
   }),
   testWebhook: endpoint({
@@ -427,6 +442,7 @@ export const teamEndpoints = {
       "YOU_ARE_NOT_ALLOWED_TO_CREATE_TEAMS_IN_THIS_ORGANIZATION",
       "YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_TEAMS",
     ],
+    audit: { action: "organization.team_created", organization: "organizationId" },
     policy: { ...CHANGES_TEAMS, apiKeys: "accepted" },
   }),
   updateTeam: endpoint({
@@ -436,6 +452,7 @@ export const teamEndpoints = {
     body: org.updateTeamBody,
     reply: teamModel,
     errors: [...TEAM_ERRORS, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM"],
+    audit: { action: "organization.team_updated" },
     policy: { ...CHANGES_TEAMS, apiKeys: "accepted" },
   }),
   removeTeam: endpoint({
@@ -445,6 +462,7 @@ export const teamEndpoints = {
     body: org.teamIdBody,
     reply: messageReply,
     errors: [...TEAM_ERRORS, "YOU_ARE_NOT_ALLOWED_TO_DELETE_TEAMS_IN_THIS_ORGANIZATION", "UNABLE_TO_REMOVE_LAST_TEAM"],
+    audit: { action: "organization.team_removed", organization: "organizationId" },
     policy: { ...CHANGES_TEAMS, apiKeys: "accepted" },
   }),
   listTeams: endpoint({
@@ -495,6 +513,7 @@ export const teamEndpoints = {
       "ROLE_NOT_FOUND",
       "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER",
     ],
+    audit: { action: "organization.team_member_added", organization: "organizationId" },
     policy: { ...CHANGES_TEAMS, apiKeys: "accepted" },
   }),
   updateTeamMemberRole: endpoint({
@@ -518,6 +537,7 @@ export const teamEndpoints = {
     body: org.teamMemberBody,
     reply: messageReply,
     errors: [...TEAM_ERRORS, "YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER"],
+    audit: { action: "organization.team_member_removed", organization: "organizationId" },
     policy: { ...CHANGES_TEAMS, apiKeys: "accepted" },
   }),
 } as const;

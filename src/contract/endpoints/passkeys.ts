@@ -24,6 +24,7 @@ export const passkeyEndpoints = {
     body: passkeys.verifyRegistrationBody,
     reply: passkeys.passkeyModel,
     errors: ["CHALLENGE_NOT_FOUND", "FAILED_TO_VERIFY_REGISTRATION", "PREVIOUSLY_REGISTERED"],
+    audit: { action: "user.passkey_added" },
     policy: { ...SIGNED_IN, credentials: "enrol", rateLimit: "credential" },
   }),
   generateAuthenticateOptions: endpoint({
@@ -41,6 +42,7 @@ export const passkeyEndpoints = {
     body: passkeys.verifyAuthenticationBody,
     reply: z.union([z.object({ session: sessionModel, user: userModel }), twoFactorRedirectReply]),
     errors: ["CHALLENGE_NOT_FOUND", "PASSKEY_NOT_FOUND", "AUTHENTICATION_FAILED", "BANNED_USER"],
+    audit: { action: "user.sign_in", details: { method: "passkey" } },
     policy: { feature: "passkey", origin: "login", rateLimit: "credential", refreshes: ["session", "organizations"] },
   }),
   listPasskeys: endpoint({
@@ -66,6 +68,7 @@ export const passkeyEndpoints = {
     body: passkeys.passkeyIdBody,
     reply: statusReply,
     errors: ["PASSKEY_NOT_FOUND", "SESSION_NOT_FRESH"],
+    audit: { action: "user.passkey_removed" },
     policy: { ...SIGNED_IN, session: "fresh", credentials: "manage" },
   }),
 } as const;

@@ -32,6 +32,7 @@ export const passwordlessEndpoints = {
     ]),
     answers: "json-or-redirect",
     errors: ["INVALID_TOKEN", "BANNED_USER"],
+    audit: { action: "user.sign_in", details: { method: "magic-link" }, whenChanged: true },
     policy: { rateLimit: "credential", feature: "magicLink", refreshes: ["session", "organizations"] },
   }),
   confirmMagicLink: endpoint({
@@ -42,6 +43,7 @@ export const passwordlessEndpoints = {
     reply: z.union([z.object({ token: z.string(), user: userModel, session: sessionModel }), twoFactorRedirectReply]),
     answers: "json-or-redirect",
     errors: ["INVALID_TOKEN", "BANNED_USER"],
+    audit: { action: "user.sign_in", details: { method: "magic-link" } },
     policy: {
       form: true,
       origin: "login",
@@ -78,6 +80,7 @@ export const passwordlessEndpoints = {
       twoFactorRedirectReply,
     ]),
     errors: [...CODE_ERRORS, "BANNED_USER"],
+    audit: { action: "user.sign_in", details: { method: "email-otp" } },
     policy: { ...OTP, origin: "login", rateLimit: "credential", refreshes: ["session", "organizations"] },
   }),
   verifyEmailOtp: endpoint({
@@ -87,6 +90,7 @@ export const passwordlessEndpoints = {
     body: passwordless.verifyEmailOtpBody,
     reply: z.union([statusReply.extend({ token: z.string().nullable(), user: userModel }), twoFactorRedirectReply]),
     errors: [...CODE_ERRORS, "USER_NOT_FOUND"],
+    audit: { action: "user.email_verified", details: { method: "email-otp" } },
     policy: { ...OTP, rateLimit: "credential", refreshes: ["session"] },
   }),
   forgetPasswordEmailOtp: endpoint({
@@ -96,6 +100,7 @@ export const passwordlessEndpoints = {
     body: passwordless.forgetPasswordEmailOtpBody,
     reply: successReply,
     errors: ["INVALID_EMAIL"],
+    audit: { action: "user.password_reset_requested", details: { method: "email-otp" } },
     policy: { ...OTP, rateLimit: "mail" },
   }),
   resetPasswordEmailOtp: endpoint({
@@ -105,6 +110,7 @@ export const passwordlessEndpoints = {
     body: passwordless.resetPasswordEmailOtpBody,
     reply: successReply.extend(credentialsRemovedField),
     errors: [...CODE_ERRORS, "PASSWORD_TOO_SHORT", "PASSWORD_TOO_LONG", "PASSWORD_TOO_COMMON"],
+    audit: { action: "user.password_reset", details: { method: "email-otp" } },
     policy: { ...OTP, rateLimit: "credential" },
   }),
 } as const;

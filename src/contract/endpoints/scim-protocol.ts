@@ -55,6 +55,7 @@ export const scimProtocolEndpoints = {
     path: "/scim/v2/Users",
     summary: "SCIM: provision a user into the connection's organization",
     body: resource,
+    audit: { action: "directory.user_provisioned" },
     ...scim,
   }),
   getSCIMUser: endpoint({
@@ -69,6 +70,7 @@ export const scimProtocolEndpoints = {
     path: "/scim/v2/Users/:id",
     summary: "SCIM: replace a provisioned user",
     body: resource,
+    audit: { action: "directory.user_updated" },
     ...scim,
   }),
   patchSCIMUser: endpoint({
@@ -76,12 +78,14 @@ export const scimProtocolEndpoints = {
     path: "/scim/v2/Users/:id",
     summary: "SCIM: change a provisioned user (deactivate with active: false)",
     body: resource,
+    audit: { action: "directory.user_updated" },
     ...scim,
   }),
   deleteSCIMUser: endpoint({
     method: "DELETE",
     path: "/scim/v2/Users/:id",
     summary: "SCIM: deprovision a user (the membership ends; the account stays)",
+    audit: { action: "directory.user_deprovisioned" },
     ...scim,
   }),
   getSCIMGroups: endpoint({
@@ -96,6 +100,7 @@ export const scimProtocolEndpoints = {
     path: "/scim/v2/Groups",
     summary: "SCIM: push a group (it grants nothing until an owner maps it)",
     body: resource,
+    audit: { action: "directory.group_created" },
     ...scim,
   }),
   getSCIMGroup: endpoint({
@@ -110,6 +115,7 @@ export const scimProtocolEndpoints = {
     path: "/scim/v2/Groups/:id",
     summary: "SCIM: replace a group's name and members",
     body: resource,
+    audit: { action: "directory.group_updated" },
     ...scim,
   }),
   patchSCIMGroup: endpoint({
@@ -117,12 +123,14 @@ export const scimProtocolEndpoints = {
     path: "/scim/v2/Groups/:id",
     summary: "SCIM: change a group's name or members",
     body: resource,
+    audit: { action: "directory.group_updated" },
     ...scim,
   }),
   deleteSCIMGroup: endpoint({
     method: "DELETE",
     path: "/scim/v2/Groups/:id",
     summary: "SCIM: remove a group (its members lose what it gave them)",
+    audit: { action: "directory.group_deleted" },
     ...scim,
   }),
 };

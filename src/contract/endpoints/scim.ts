@@ -18,6 +18,7 @@ export const scimEndpoints = {
     reply: scim.scimTokenReply,
     errors: [...MEMBERSHIP, "SCIM_PROVIDER_ID_INVALID", "SCIM_PROVIDER_ID_TAKEN"],
     // A token outlives the session that made it: an admin's impersonation session may not make one.
+    audit: { action: "organization.scim_token_generated", organization: "organizationId" },
     policy: { ...OWNER, credentials: "manage" },
   }),
   listSCIMProviderConnections: endpoint({
@@ -44,6 +45,7 @@ export const scimEndpoints = {
     reply: scim.scimConnectionModel,
     errors: [...MEMBERSHIP, "SCIM_PROVIDER_NOT_FOUND"],
     // It widens what a standing token may do to existing accounts: the owner's call, not an impersonator's.
+    audit: { action: "organization.scim_connection_updated" },
     policy: { ...OWNER, credentials: "manage" },
   }),
   deleteSCIMProviderConnection: endpoint({
@@ -53,6 +55,7 @@ export const scimEndpoints = {
     body: scim.providerIdBody,
     reply: successReply,
     errors: [...MEMBERSHIP, "SCIM_PROVIDER_NOT_FOUND"],
+    audit: { action: "organization.scim_connection_deleted" },
     policy: OWNER,
   }),
   listSCIMUsers: endpoint({
@@ -89,6 +92,7 @@ export const scimEndpoints = {
       "ROLE_NOT_FOUND",
       "TEAM_NOT_FOUND",
     ],
+    audit: { action: "organization.scim_group_mapping_updated" },
     policy: OWNER,
   }),
 } as const;

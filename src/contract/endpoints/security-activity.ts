@@ -17,6 +17,7 @@ export const securityActivityEndpoints = {
     body: secureAccountBody,
     reply: secureAccountReply,
     errors: ["INVALID_TOKEN"],
+    audit: { action: "session.revoked_all", details: { method: "secure-account" } },
     policy: { feature: "securityActivity", rateLimit: "credential" },
   }),
 } as const;

@@ -36,6 +36,7 @@ export const setupLinkEndpoints = {
     body: setup.createSetupLinkBody,
     reply: setup.createSetupLinkReply,
     errors: [...OWNER_ERRORS, "ORGANIZATION_NOT_FOUND"],
+    audit: { action: "organization.setup_link_created", organization: "organizationId" },
     policy: OWNER_CHANGE,
   }),
   listSetupLinks: endpoint({
@@ -54,6 +55,7 @@ export const setupLinkEndpoints = {
     body: setup.setupLinkIdBody,
     reply: setup.setupLinkModel,
     errors: ["SETUP_LINK_OWNER_REQUIRED", "SETUP_LINK_NOT_FOUND"],
+    audit: { action: "organization.setup_link_revoked" },
     policy: { ...OWNER, credentials: "manage" },
   }),
   openSetupLink: endpoint({
@@ -64,6 +66,7 @@ export const setupLinkEndpoints = {
     reply: setup.setupLinkGrantReply,
     errors: ["SETUP_LINK_INVALID"],
     // Its secret is guessed here: the credential class. Login-CSRF checked like a sign-in.
+    audit: { action: "organization.setup_link_opened" },
     policy: { feature: "setupLinks", rateLimit: "credential", origin: "login" },
   }),
   setupLinkGrant: endpoint({
@@ -107,6 +110,7 @@ export const setupLinkEndpoints = {
       "ROLE_NOT_FOUND",
       "SSO_ROLE_NOT_ALLOWED",
     ],
+    audit: { action: "organization.sso_connection_created", organization: "organizationId" },
     policy: { feature: "sso", setupLink: ["sso"] },
   }),
   setupUpdateSSOProvider: endpoint({
@@ -125,6 +129,7 @@ export const setupLinkEndpoints = {
       "ROLE_NOT_FOUND",
       "SSO_ROLE_NOT_ALLOWED",
     ],
+    audit: { action: "organization.sso_connection_updated" },
     policy: { feature: "sso", setupLink: ["sso"] },
   }),
   setupTestSSOConnection: endpoint({
@@ -143,6 +148,7 @@ export const setupLinkEndpoints = {
     body: sso.ssoProviderIdBody,
     reply: redirectReply,
     errors: [...PROVIDER_ERRORS, "PROVIDER_NOT_CONFIGURED", "PROVIDER_UNAVAILABLE"],
+    audit: { action: "organization.sso_connection_tested" },
     policy: { feature: "sso", setupLink: ["sso"] },
   }),
   setupGetSSOTestResult: endpoint({
@@ -176,6 +182,7 @@ export const setupLinkEndpoints = {
       "DOMAIN_VERIFICATION_FAILED",
       "DOMAIN_VERIFIED_ELSEWHERE",
     ],
+    audit: { action: "organization.sso_domain_verified" },
     policy: { feature: "sso", setupLink: ["domains"] },
   }),
   setupListSCIMConnections: endpoint({
@@ -193,6 +200,7 @@ export const setupLinkEndpoints = {
     body: scim.generateScimTokenBody,
     reply: scim.scimTokenReply,
     errors: [...LINK_ERRORS, "SETUP_LINK_OTHER_ORGANIZATION", "SCIM_PROVIDER_ID_INVALID", "SCIM_PROVIDER_ID_TAKEN"],
+    audit: { action: "organization.scim_token_generated", organization: "organizationId" },
     policy: { feature: "scim", setupLink: ["directory"] },
   }),
   setupCreateAuditStream: endpoint({
@@ -202,6 +210,7 @@ export const setupLinkEndpoints = {
     body: setup.setupAuditStreamBody,
     reply: webhookWithSecretModel,
     errors: [...LINK_ERRORS, "INVALID_WEBHOOK_URL", "WEBHOOK_URL_ALREADY_EXISTS", "TOO_MANY_WEBHOOKS"],
+    audit: { action: "organization.webhook_created" },
     policy: { feature: "organizationWebhooks", setupLink: ["auditStream"] },
   }),
   setupListAuditStreams: endpoint({

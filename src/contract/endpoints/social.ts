@@ -43,6 +43,7 @@ export const socialEndpoints = {
     body: callbackParams,
     reply: null,
     answers: "redirect",
+    audit: { action: "user.sign_in", details: { method: "social" }, whenChanged: true },
     policy: { form: true, origin: "provider" },
   }),
   callback: endpoint({
@@ -51,6 +52,7 @@ export const socialEndpoints = {
     summary: "A provider's redirect back: signs in or links, then redirects to the app",
     reply: null,
     answers: "redirect",
+    audit: { action: "user.sign_in", details: { method: "social" }, whenChanged: true },
     policy: {},
   }),
   linkSocial: endpoint({
@@ -76,6 +78,7 @@ export const socialEndpoints = {
     body: accountSelector,
     reply: statusReply,
     errors: ["ACCOUNT_NOT_FOUND", "FAILED_TO_UNLINK_LAST_ACCOUNT", "SESSION_NOT_FRESH"],
+    audit: { action: "user.social_unlinked" },
     policy: { session: "fresh", credentials: "manage" },
   }),
   getAccessToken: endpoint({
@@ -134,6 +137,7 @@ export const socialEndpoints = {
     summary: "Sign in as a guest",
     reply: tokenAndUserReply,
     errors: ["ANONYMOUS_USERS_CANNOT_SIGN_IN_AGAIN_ANONYMOUSLY"],
+    audit: { action: "user.sign_in", details: { method: "anonymous" } },
     policy: { origin: "login", rateLimit: "credential", feature: "anonymous", refreshes: ["session", "organizations"] },
   }),
   deleteAnonymousUser: endpoint({
@@ -142,6 +146,7 @@ export const socialEndpoints = {
     summary: "Delete the caller's guest account",
     reply: successReply,
     errors: ["USER_IS_NOT_ANONYMOUS", "DELETE_ANONYMOUS_USER_DISABLED", "USER_IS_THE_ONLY_OWNER_OF_AN_ORGANIZATION"],
+    audit: { action: "user.deleted" },
     policy: { session: "required", feature: "anonymous", refreshes: ["session"] },
   }),
   oneTapCallback: endpoint({
@@ -151,6 +156,7 @@ export const socialEndpoints = {
     body: oneTapBody,
     reply: z.union([tokenAndUserReply, twoFactorRedirectReply]),
     errors: ["INVALID_ID_TOKEN", "EMAIL_NOT_AVAILABLE_IN_TOKEN", "BANNED_USER"],
+    audit: { action: "user.sign_in", details: { method: "one-tap" } },
     policy: { origin: "login", feature: "oneTap", refreshes: ["session"] },
   }),
 } as const;

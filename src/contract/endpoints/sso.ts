@@ -31,6 +31,7 @@ export const ssoEndpoints = {
       "SSO_ROLE_NOT_ALLOWED",
       "NO_ACTIVE_ORGANIZATION",
     ],
+    audit: { action: "organization.sso_connection_created", organization: "organizationId" },
     policy: OWNER_CHANGE,
   }),
   listSSOProviders: endpoint({
@@ -66,6 +67,7 @@ export const ssoEndpoints = {
       "SSO_OWNER_REQUIRED",
       "SESSION_NOT_FRESH",
     ],
+    audit: { action: "organization.sso_connection_updated" },
     policy: OWNER_CHANGE,
   }),
   confirmSSOProviderChange: endpoint({
@@ -75,6 +77,7 @@ export const ssoEndpoints = {
     body: sso.ssoProviderIdBody,
     reply: sso.ssoProviderModel,
     errors: [...PROVIDER_ERRORS, "SSO_OWNER_REQUIRED", "SESSION_NOT_FRESH", "NO_PENDING_CONNECTION_CHANGE"],
+    audit: { action: "organization.sso_connection_updated" },
     policy: OWNER_CHANGE,
   }),
   cancelSSOProviderChange: endpoint({
@@ -84,6 +87,7 @@ export const ssoEndpoints = {
     body: sso.ssoProviderIdBody,
     reply: sso.ssoProviderModel,
     errors: [...PROVIDER_ERRORS, "SSO_OWNER_REQUIRED", "NO_PENDING_CONNECTION_CHANGE"],
+    audit: { action: "organization.sso_connection_updated" },
     policy: OWNER_CHANGE,
   }),
   deleteSSOProvider: endpoint({
@@ -93,6 +97,7 @@ export const ssoEndpoints = {
     body: sso.ssoProviderIdBody,
     reply: successReply,
     errors: [...PROVIDER_ERRORS, "SSO_OWNER_REQUIRED", "SESSION_NOT_FRESH"],
+    audit: { action: "organization.sso_connection_deleted" },
     policy: OWNER_CHANGE,
   }),
   requestDomainVerification: endpoint({
@@ -117,6 +122,7 @@ export const ssoEndpoints = {
       "DOMAIN_VERIFICATION_FAILED",
       "DOMAIN_VERIFIED_ELSEWHERE",
     ],
+    audit: { action: "organization.sso_domain_verified" },
     policy: OWNER_CHANGE,
   }),
   testSSOConnection: endpoint({
@@ -135,6 +141,7 @@ export const ssoEndpoints = {
     body: sso.ssoProviderIdBody,
     reply: redirectReply,
     errors: [...PROVIDER_ERRORS, "PROVIDER_NOT_CONFIGURED", "PROVIDER_UNAVAILABLE"],
+    audit: { action: "organization.sso_connection_tested" },
     policy: OWNER,
   }),
   getSSOTestResult: endpoint({
@@ -161,6 +168,7 @@ export const ssoEndpoints = {
     summary: "The identity provider's redirect back: signs in, joins the organization, redirects to the app",
     reply: null,
     answers: "redirect",
+    audit: { action: "user.sign_in", details: { method: "sso" }, whenChanged: true },
     policy: { feature: "sso" },
   }),
   spMetadata: endpoint({
@@ -180,6 +188,7 @@ export const ssoEndpoints = {
     body: sso.samlResponseBody,
     reply: null,
     answers: "redirect",
+    audit: { action: "user.sign_in", details: { method: "sso" }, whenChanged: true },
     policy: { form: true, origin: "provider", feature: "sso" },
   }),
   acsEndpoint: endpoint({
@@ -189,6 +198,7 @@ export const ssoEndpoints = {
     body: sso.samlResponseBody,
     reply: null,
     answers: "redirect",
+    audit: { action: "user.sign_in", details: { method: "sso" }, whenChanged: true },
     policy: { form: true, origin: "provider", feature: "sso" },
   }),
 };

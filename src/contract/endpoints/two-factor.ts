@@ -17,6 +17,7 @@ export const twoFactorEndpoints = {
     body: twoFactor.twoFactorEnableBody,
     reply: z.object({ method: z.literal("totp"), totpURI: z.string(), backupCodes: z.array(z.string()) }),
     errors: ["TOTP_ALREADY_ENABLED"],
+    audit: { action: "user.two_factor_enabled" },
     policy: { ...MANAGE, credentials: "enrol" },
   }),
   getTotpUri: endpoint({
@@ -35,6 +36,7 @@ export const twoFactorEndpoints = {
     body: twoFactor.verifyTotpBody,
     reply: tokenAndUserReply.extend({ token: z.string() }),
     errors: [...CODE_ERRORS, "INVALID_CODE", "TOTP_NOT_ENABLED"],
+    audit: { action: "user.two_factor_verified", details: { factor: "totp" } },
     policy: VERIFY,
   }),
   disableTwoFactor: endpoint({
@@ -44,6 +46,7 @@ export const twoFactorEndpoints = {
     body: twoFactor.twoFactorPasswordBody,
     reply: statusReply,
     errors: ["TWO_FACTOR_NOT_ENABLED"],
+    audit: { action: "user.two_factor_disabled" },
     policy: { ...MANAGE, credentials: "reprove" },
   }),
   generateBackupCodes: endpoint({
@@ -53,6 +56,7 @@ export const twoFactorEndpoints = {
     body: twoFactor.twoFactorPasswordBody,
     reply: statusReply.extend({ backupCodes: z.array(z.string()) }),
     errors: ["TWO_FACTOR_NOT_ENABLED"],
+    audit: { action: "user.backup_codes_generated" },
     policy: { ...MANAGE, credentials: "enrol", refreshes: [] },
   }),
   verifyBackupCode: endpoint({
@@ -62,6 +66,7 @@ export const twoFactorEndpoints = {
     body: twoFactor.verifyBackupCodeBody,
     reply: tokenAndUserReply.extend({ token: z.string() }),
     errors: [...CODE_ERRORS, "INVALID_BACKUP_CODE", "TWO_FACTOR_NOT_ENABLED"],
+    audit: { action: "user.two_factor_verified", details: { factor: "backup-code" } },
     policy: VERIFY,
   }),
   sendTwoFactorOtp: endpoint({
@@ -80,6 +85,7 @@ export const twoFactorEndpoints = {
     body: twoFactor.verifyTwoFactorOtpBody,
     reply: tokenAndUserReply.extend({ token: z.string() }),
     errors: [...CODE_ERRORS, "INVALID_CODE", "OTP_HAS_EXPIRED", "OTP_NOT_ENABLED"],
+    audit: { action: "user.two_factor_verified", details: { factor: "otp" } },
     policy: VERIFY,
   }),
 } as const;

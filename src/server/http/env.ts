@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import type { RouteMetrics } from "../observability/request-metrics.js";
-import type { ScimConnectionRow } from "../scim/connections.js";
+import type { ScimConnectionRow } from "../scim/connections.service.js";
 import type { KeyCaller } from "../services/api-key-verification.js";
 
 /** What a request carries from its start to its answer, for the metrics and its span. */

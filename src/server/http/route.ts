@@ -3,9 +3,10 @@ import type { Parsed, ReplyOf } from "../../contract/endpoints/define.js";
 import type { Endpoint, Feature } from "../../contract/endpoints/index.js";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { SetupScope } from "../../contract/setup-links.js";
+import { noteAuditCaller, refusingStep, runAudited, runRefusalAudited } from "../audit/request.http.js";
 import type { AuthContext } from "../context.js";
 import { AuthError } from "../errors.js";
-import type { ScimConnectionRow } from "../scim/connections.js";
+import type { ScimConnectionRow } from "../scim/connections.service.js";
 import { authenticateDirectory, parseScimBody, scimRefusal } from "../scim/protocol.http.js";
 import { authenticateApiKey, keyInHeaders, keySession } from "../services/api-key-verification.js";
 import { guardCredentialChange } from "../services/credential-guard.js";
@@ -18,8 +19,6 @@ import {
 import type { CallerRead, RowsOf } from "../services/sessions.js";
 import type { SetupLinkCaller } from "../services/setup-links.js";
 import { parseInput } from "../validation.js";
-import { noteAuditCaller, refusingStep, runAudited, runRefusalAudited } from "./audit.js";
-import { auditDeclarationOf } from "./audited-endpoints.js";
 import { parseBody } from "./body.js";
 import { hookContext, runAfterHook, runBeforeHook } from "./endpoint-hooks.js";
 import type { AuthEnv, RequestStep } from "./env.js";
@@ -250,7 +249,7 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
     const fresh = sessionRule === "fresh";
     const credentials = endpoint.policy.credentials;
     const hooks = ctx.hooks;
-    const audit = ctx.options.audit.enabled ? auditDeclarationOf(endpoint) : undefined;
+    const audit = ctx.options.audit.enabled ? endpoint.audit : undefined;
     const organizationRules = organizationRulesOf(endpoint);
     const continuesOAuth = ctx.options.oauthProvider.enabled && endpoint.policy.origin === "login";
     const withRules = organizationRules !== "exempt";
@@ -296,7 +295,7 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
       } as Input<typeof endpoint>;
       // The caller as a person (a session, or a key acting as one), for the steps that speak of people.
       const person = sessionRule ? (input.caller as SessionWithUser) : undefined;
-      if (audit) noteAuditCaller(c, person, query);
+      if (audit) noteAuditCaller(c, audit, person, query);
       // After noteAuditCaller: the link's organization, not one the input names, gets the entry.
       if (setupScopes) (input as { caller?: SetupLinkCaller }).caller = await requireSetupLink(c, setupScopes);
       // Organization policy speaks of people (second factors, SSO): a key's permissions decide for it.
@@ -306,7 +305,7 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
           [body, query],
           person.session.activeOrganizationId,
         );
-        // The request's context: an audited request's carries its scope (http/audit.ts).
+        // The request's context: an audited request's carries its scope (audit/request.http.ts).
         const requestCtx = c.get("auth");
         if (organizationRules === "enforce")
           await enforceOrganizationPolicy(requestCtx, person, withRows?.rules, actedIn);
@@ -343,7 +342,7 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
     const serveOnce = continuesOAuth
       ? async (c: Context<AuthEnv>) => continueOAuthAfterSignIn(c, await servePlain(c))
       : servePlain;
-    // An audited endpoint's prelude and handler run in its audit scope (http/audit.ts); any other
+    // An audited endpoint's prelude and handler run in its audit scope (audit/request.http.ts); any other
     // endpoint's refusals by the rate limiter or the origin check are audited too.
     const audited = audit
       ? (c: Context<AuthEnv>) => runAudited(c, endpoint, audit, () => serveOnce(c))

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { SignInMethod } from "../../contract/organization-policy.js";
 import type { TwoFactorRedirectReply } from "../../contract/two-factor.js";
-import { noteAuditChallenge } from "../services/audit-trail.js";
+import { noteAuditChallenge } from "../audit/trail.service.js";
 import { TwoFactorRequired } from "../services/sessions.js";
 import { CHALLENGE_SECONDS, startTwoFactorChallenge } from "../services/two-factor.js";
 import { writeSignedCookie } from "./cookies.js";

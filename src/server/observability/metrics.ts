@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
-import type { UnsealedTail } from "../store/audit-trail.js";
+import type { UnsealedTail } from "../audit/trail.store.js";
 import type { DatabaseStats } from "../store/database.js";
 import type { OutboxBacklog } from "../store/outbox-backlog.js";
 import type { CacheCounts, RequestMetrics, RouteMetrics } from "./request-metrics.js";

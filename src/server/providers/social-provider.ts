@@ -59,7 +59,7 @@ export class SocialProvider {
     readonly config: ProviderConfig,
     readonly redirectURI: string,
     private readonly now: () => Date = () => new Date(),
-    /** Replaces the global fetch for every request to this provider (SSO connections: sso/oidc-client.ts). */
+    /** Replaces the global fetch for every request to this provider (SSO connections: sso/oidc-client.service.ts). */
     private readonly fetch?: Fetch,
   ) {
     this.#client = { client_id: config.clientId };

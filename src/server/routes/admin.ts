@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { adminEndpoints } from "../../contract/endpoints/index.js";
 import type { SessionWithUser } from "../../contract/models.js";
 import { parseRoles } from "../../contract/roles.js";
+import { listAuditLog } from "../audit/admin-log.service.js";
 import {
   clearSessionCookies,
   expireCookie,
@@ -29,7 +30,6 @@ import {
   unbanUserAsAdmin,
   updateUserAsAdmin,
 } from "../services/admin-users.js";
-import { listAuditLog } from "../services/audit.js";
 import { impersonateUser, stopImpersonating } from "../services/impersonation.js";
 
 /** The signed-in caller as an admin actor (the database session, never the cookie cache). */

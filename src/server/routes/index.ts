@@ -1,15 +1,15 @@
+import { auditTrailRoutes } from "../audit/trail.routes.js";
 import type { AuthContext } from "../context.js";
 import type { Route } from "../http/route.js";
 import { scimRoutes } from "../scim/connections.routes.js";
 import { scimProtocolRoutes } from "../scim/protocol.routes.js";
-import { ssoRoutes } from "../sso/routes.js";
+import { ssoRoutes } from "../sso/connections.routes.js";
 import { accountDeletionRoutes } from "./account-deletion.js";
 import { accountRoutes } from "./accounts.js";
 import { adminRoutes } from "./admin.js";
 import { anonymousRoutes } from "./anonymous.js";
 import { apiKeyRoutes } from "./api-keys.js";
 import { appConfigRoutes } from "./app-config.js";
-import { auditTrailRoutes } from "./audit-trail.js";
 import { coreRoutes } from "./core.js";
 import { devOutboxRoutes } from "./dev-outbox.js";
 import { emailOtpRoutes } from "./email-otp.js";

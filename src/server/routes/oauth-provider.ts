@@ -1,6 +1,6 @@
 import { oauthProviderEndpoints as e } from "../../contract/endpoints/index.js";
+import { refusingStep } from "../audit/request.http.js";
 import { isAuthError } from "../errors.js";
-import { refusingStep } from "../http/audit.js";
 import { clearSessionCookies, readSignedCookie } from "../http/cookies.js";
 import { formPostPage } from "../http/form-post-page.js";
 import type { Route } from "../http/route.js";

@@ -3,7 +3,7 @@ import { apiURL } from "../context.js";
 import { writeSignedCookie } from "../http/cookies.js";
 import type { Route } from "../http/route.js";
 import { auditAsSetupLink, expireSetupLinkCookie, writeSetupLinkCookie } from "../http/setup-link.js";
-import { generateScimToken, listScimConnectionsOfOrganizationFor } from "../scim/connections.js";
+import { generateScimToken, listScimConnectionsOfOrganizationFor } from "../scim/connections.service.js";
 import { createWebhook, listLinkWebhooks, testLinkWebhook } from "../services/organization-webhooks.js";
 import {
   authenticateSetupLink,
@@ -13,9 +13,14 @@ import {
   setupLinkGrant,
 } from "../services/setup-links.js";
 import { STATE_COOKIE_MAX_AGE } from "../services/social/state.js";
-import { listOrganizationProviders, registerProvider, testConnection, updateProvider } from "../sso/connections.js";
-import { requestDomainVerification, verifyDomains } from "../sso/domains.js";
-import { readSSOTestResult, startSSOTestSignIn } from "../sso/test-sign-in.js";
+import {
+  listOrganizationProviders,
+  registerProvider,
+  testConnection,
+  updateProvider,
+} from "../sso/connections.service.js";
+import { requestDomainVerification, verifyDomains } from "../sso/domains.service.js";
+import { readSSOTestResult, startSSOTestSignIn } from "../sso/test-sign-in.service.js";
 
 /**
  * Setup links (docs/sso.md, "Let the customer set it up"): owners' routes to hand them out, and the

@@ -7,8 +7,8 @@ import {
   listProvisionedUsers,
   listScimConnections,
   updateScimConnection,
-} from "./connections.js";
-import { listGroupMappings, updateGroupMapping } from "./groups.js";
+} from "./connections.service.js";
+import { listGroupMappings, updateGroupMapping } from "./groups.service.js";
 
 /** An organization's SCIM connections (registered when scim.enabled); the protocol is scim/protocol.routes.ts. */
 export function scimRoutes(route: Route): void {

@@ -128,7 +128,7 @@ export interface ScimUserRow {
   updatedAt: Date;
 }
 
-/** The attributes a list may be filtered on, each by equality (scim/filter.ts). */
+/** The attributes a list may be filtered on, each by equality (scim/filter.service.ts). */
 export type ScimUserFilter = { attribute: "userName" | "externalId" | "id"; value: string };
 
 function scimUsers(db: DB, scope: ScimScope) {

@@ -22,7 +22,7 @@ export interface ScimGroupMemberRow {
   userName: string;
 }
 
-/** What a mapped group gives its members (scim/groups.ts reconciles a member with these). */
+/** What a mapped group gives its members (scim/groups.service.ts reconciles a member with these). */
 export interface ScimGrant {
   role: string | null;
   teamId: string | null;

@@ -2,9 +2,9 @@ import type { Context } from "hono";
 import { AuthError } from "../errors.js";
 import { MAX_BODY_BYTES, readLimited } from "../http/body.js";
 import type { AuthEnv, RequestStep } from "../http/env.js";
-import { authenticateScimToken, type ScimConnectionRow } from "./connections.js";
+import { authenticateScimToken, type ScimConnectionRow } from "./connections.service.js";
 import { invalidSyntax, ScimError } from "./errors.js";
-import { ERROR_SCHEMA } from "./resources.js";
+import { ERROR_SCHEMA } from "./resources.service.js";
 
 /**
  * The steps a SCIM protocol route (its table entry says `directory`) takes in place of a session and

@@ -5,7 +5,7 @@ import type { AuthEnv } from "../http/env.js";
 import type { Route } from "../http/route.js";
 import { ScimError } from "./errors.js";
 import { GROUP_SCHEMA } from "./group-input.js";
-import { createGroup, deleteGroup, getGroup, listGroups, patchGroup, replaceGroup } from "./groups.js";
+import { createGroup, deleteGroup, getGroup, listGroups, patchGroup, replaceGroup } from "./groups.service.js";
 import { scimJson } from "./protocol.http.js";
 import {
   groupResource,
@@ -16,9 +16,9 @@ import {
   userResource,
   userResourceType,
   userSchema,
-} from "./resources.js";
+} from "./resources.service.js";
 import { USER_SCHEMA } from "./user-input.js";
-import { createUser, deleteUser, getUser, listUsers, patchUser, replaceUser } from "./users.js";
+import { createUser, deleteUser, getUser, listUsers, patchUser, replaceUser } from "./users.service.js";
 
 /**
  * The SCIM 2.0 protocol (RFC 7644) an organization's directory calls, under <basePath>/scim/v2, on the

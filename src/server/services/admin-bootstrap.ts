@@ -1,12 +1,12 @@
 import type { User } from "../../contract/models.js";
 import { parseRoles } from "../../contract/roles.js";
+import { recordAudit } from "../audit/admin-log.service.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
 import { isUniqueViolation } from "../store/database.js";
 import { findUserByEmail } from "../store/users.js";
 import { isAdminUser } from "./admin-access.js";
-import { recordAudit } from "./audit.js";
 import { assertNewPasswordAcceptable, normalizeEmail } from "./credentials.js";
 import { createCredentialAccount, createUserRow, updateUserRow } from "./hooked-writes.js";
 import { stripUnprovenAccount } from "./mailbox-proof.js";

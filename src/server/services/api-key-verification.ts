@@ -1,5 +1,6 @@
 import type { SessionWithUser } from "../../contract/models.js";
 import { someGrantAllows } from "../../contract/roles.js";
+import { auditKeyEvent } from "../audit/trail.service.js";
 import type { AuthContext } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
 import { AuthError } from "../errors.js";
@@ -12,7 +13,6 @@ import {
   touchApiKey,
 } from "../store/api-keys.js";
 import { hasKeyChecksum } from "./api-key-format.js";
-import { auditKeyEvent } from "./audit-trail.js";
 
 /**
  * Using an API key (docs/api-keys.md): the key's row, read once and then answered from memory

@@ -1,4 +1,5 @@
 import type { ApiKey, KeyPermissions } from "../../contract/api-keys.js";
+import { auditChange, noteAudit } from "../audit/trail.service.js";
 import type { AuthContext } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
 import { newId } from "../crypto/random.js";
@@ -18,7 +19,6 @@ import { findMember } from "../store/members.js";
 import { isOwnerRole, roleAllows } from "./access-control.js";
 import { newKeyText, startOf } from "./api-key-format.js";
 import { forgetApiKey, type KeyCaller, keyAllows, keySession } from "./api-key-verification.js";
-import { auditChange, noteAudit } from "./audit-trail.js";
 import { hasPermission } from "./members.js";
 
 /**

@@ -1,11 +1,11 @@
 import type { User } from "../../contract/models.js";
 import type { Locale } from "../../i18n/index.js";
+import { auditedChange } from "../audit/trail.service.js";
 import type { AuthContext } from "../context.js";
 import { confirmEmailChangeMail, emailChangedNotice, verifyNewEmailMail } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import { isUniqueViolation } from "../store/database.js";
 import { findUserByEmail, moveUserEmail } from "../store/users.js";
-import { auditedChange } from "./audit-trail.js";
 import { normalizeEmail } from "./credentials.js";
 import { verifyEmailLink } from "./verification-links.js";
 

@@ -1,4 +1,5 @@
 import type { Session, SessionWithUser, User } from "../../contract/models.js";
+import { noteAudit } from "../audit/trail.service.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
@@ -7,7 +8,6 @@ import { isUniqueViolation } from "../store/database.js";
 import { findUserWithPasswordByEmail } from "../store/users.js";
 import { type FieldSource, readFieldInput } from "./additional-fields.js";
 import { retireAnonymousUser } from "./anonymous.js";
-import { noteAudit } from "./audit-trail.js";
 import { assertNewPasswordAcceptable, normalizeEmail, verifyPasswordOrDummy } from "./credentials.js";
 import {
   enqueueVerificationMail,

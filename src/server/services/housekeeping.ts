@@ -1,6 +1,6 @@
+import { pruneAuditTrailByRetention } from "../audit/trail.service.js";
 import type { AuthContext } from "../context.js";
 import { type DoneRowKind, deleteDoneRows, withHousekeepingLease } from "../store/housekeeping.js";
-import { pruneAuditTrailByRetention } from "./audit-trail.js";
 
 // Delivered mail and webhooks are kept `housekeeping.deliveredRetention` seconds (a week by default)
 // for the development outbox page and support questions.

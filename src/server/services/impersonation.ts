@@ -1,10 +1,10 @@
 import type { SessionWithUser } from "../../contract/models.js";
+import { recordAudit } from "../audit/admin-log.service.js";
 import type { AuthContext } from "../context.js";
 import { AuthError } from "../errors.js";
 import { deleteSessionById } from "../store/sessions.js";
 import { findUserById } from "../store/users.js";
 import { type AdminActor, isAdminUser, requireAdminPermission } from "./admin-access.js";
-import { recordAudit } from "./audit.js";
 import { createSession, lookupSession } from "./sessions.js";
 
 /**

@@ -1,9 +1,9 @@
 import { type OtpType, otpType } from "../../contract/passwordless.js";
+import { auditChange } from "../audit/trail.service.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import type { ActionMail } from "../email/layout.js";
 import { insertVerification } from "../store/verifications.js";
-import { auditChange } from "./audit-trail.js";
 
 /**
  * A single-use token sent by mail: its identifier (a hash of the token, never the token) is stored

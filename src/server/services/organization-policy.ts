@@ -7,6 +7,7 @@ import {
   policyRules,
   type SignInMethod,
 } from "../../contract/organization-policy.js";
+import { auditEvent } from "../audit/trail.service.js";
 import type { AuthContext } from "../context.js";
 import { AuthError } from "../errors.js";
 import type { CallerRulesRows } from "../store/caller-reads.js";
@@ -27,7 +28,6 @@ import { lockOrganization } from "../store/organizations.js";
 import { findUserById } from "../store/users.js";
 import { toDate } from "../store/values.js";
 import { isOwnerRole } from "./access-control.js";
-import { auditEvent } from "./audit-trail.js";
 import { emailDomain } from "./email-domain.js";
 
 /**

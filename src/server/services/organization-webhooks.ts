@@ -1,5 +1,6 @@
 import type { SessionWithUser } from "../../contract/models.js";
 import type { OrganizationWebhook, OrganizationWebhookEvent } from "../../contract/organization-webhooks.js";
+import { auditChange } from "../audit/trail.service.js";
 import type { AuthContext } from "../context.js";
 import { encryptString } from "../crypto/encryption.js";
 import { newId } from "../crypto/random.js";
@@ -17,7 +18,6 @@ import {
 import { lockOrganization } from "../store/organizations.js";
 import { isAcceptableReceiverUrl, newWebhookSecret, webhookSecretKey } from "../webhooks/receiver-url.js";
 import { isOwnerRole } from "./access-control.js";
-import { auditChange } from "./audit-trail.js";
 import { requireMember, resolveOrganizationId } from "./organization-access.js";
 import { isSetupLinkCaller, type SetupLinkCaller, setupLinkOrganization } from "./setup-links.js";
 

@@ -2,6 +2,7 @@ import type * as SimpleWebAuthn from "@simplewebauthn/server";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { Passkey } from "../../contract/passkeys.js";
 import type { Locale } from "../../i18n/index.js";
+import { auditChange } from "../audit/trail.service.js";
 import type { AuthContext } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
 import { newId, randomString } from "../crypto/random.js";
@@ -19,7 +20,6 @@ import {
 import { findUserById } from "../store/users.js";
 import { consumeVerification, insertVerification } from "../store/verifications.js";
 import { retireAnonymousUser } from "./anonymous.js";
-import { auditChange } from "./audit-trail.js";
 import { createSession, type RequestMeta } from "./sessions.js";
 
 /**

@@ -1,5 +1,6 @@
 import type { User } from "../../contract/models.js";
 import type { Locale } from "../../i18n/index.js";
+import { auditChange } from "../audit/trail.service.js";
 import type { AuthContext } from "../context.js";
 import { apiURL } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
@@ -11,7 +12,6 @@ import type { DB } from "../store/database.js";
 import { deleteUserPasskeys } from "../store/passkeys.js";
 import { findUserByEmail, findUserById } from "../store/users.js";
 import { consumeVerification, deleteUserVerifications, findVerification } from "../store/verifications.js";
-import { auditChange } from "./audit-trail.js";
 import { assertNewPasswordAcceptable, normalizeEmail } from "./credentials.js";
 import { adoptUnprovenAccount } from "./mailbox-proof.js";
 import { issueMailedToken } from "./mailed-tokens.js";

@@ -1,4 +1,5 @@
 import type { Session, SessionWithUser, User } from "../../contract/models.js";
+import { auditChange } from "../audit/trail.service.js";
 import type { AuthContext } from "../context.js";
 import { passwordChangedNotice } from "../email/templates.js";
 import { AuthError } from "../errors.js";
@@ -6,7 +7,6 @@ import { findCredentialPassword, setCredentialPassword } from "../store/accounts
 import { isUniqueViolation } from "../store/database.js";
 import { findUserById } from "../store/users.js";
 import { deleteUserVerifications } from "../store/verifications.js";
-import { auditChange } from "./audit-trail.js";
 import { assertNewPasswordAcceptable } from "./credentials.js";
 import { RESET_PASSWORD_PREFIX } from "./password-reset.js";
 import { createSession, type RequestMeta, revokeAllSessions } from "./sessions.js";

@@ -1,14 +1,14 @@
 import type { SessionWithUser } from "../../contract/models.js";
 import type { SecurityActivity } from "../../contract/security-activity.js";
+import { auditChange } from "../audit/trail.service.js";
+import { listAuditTrail } from "../audit/trail.store.js";
 import type { AuthContext } from "../context.js";
 import { newId, randomString } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
-import { listAuditTrail } from "../store/audit-trail.js";
 import { listActiveUserSessions } from "../store/sessions.js";
 import { findTwoFactor } from "../store/two-factor.js";
 import { toDate } from "../store/values.js";
 import { consumeVerification, insertVerification } from "../store/verifications.js";
-import { auditChange } from "./audit-trail.js";
 import { secureAccountIdentifier } from "./known-devices.js";
 import { resetIdentifier } from "./password-reset.js";
 import { revokeAllSessions } from "./sessions.js";

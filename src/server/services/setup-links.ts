@@ -6,6 +6,7 @@ import {
   type SetupLinkView,
   type SetupScope,
 } from "../../contract/setup-links.js";
+import { auditChange, auditedChange, noteAudit } from "../audit/trail.service.js";
 import type { AuthContext } from "../context.js";
 import { safeEqual, sha256Base64Url } from "../crypto/digest.js";
 import { newId, randomString } from "../crypto/random.js";
@@ -22,7 +23,6 @@ import {
   touchSetupLink,
 } from "../store/setup-links.js";
 import { isOwnerRole } from "./access-control.js";
-import { auditChange, auditedChange, noteAudit } from "./audit-trail.js";
 import { resolveOrganizationId } from "./organization-access.js";
 
 /**

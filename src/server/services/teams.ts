@@ -1,4 +1,5 @@
 import type { Member, Session, Team, TeamMember } from "../../contract/models.js";
+import { auditChange, auditedChange } from "../audit/trail.service.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
@@ -22,7 +23,6 @@ import {
   updateTeamRow,
 } from "../store/teams.js";
 import { memberAllowsInTeam, normalizeTeamRoles } from "./access-control.js";
-import { auditChange, auditedChange } from "./audit-trail.js";
 import {
   type ActiveChange,
   callerAllows,

@@ -4,6 +4,7 @@ import type { SessionWithUser, User } from "../../contract/models.js";
 import type { SignInMethod } from "../../contract/organization-policy.js";
 import type { TwoFactorRedirectReply } from "../../contract/two-factor.js";
 import type { Locale } from "../../i18n/index.js";
+import { auditChange, auditedChange } from "../audit/trail.service.js";
 import type { AuthContext } from "../context.js";
 import { safeEqual, sha256Base64Url } from "../crypto/digest.js";
 import { DIGITS, randomString } from "../crypto/random.js";
@@ -27,7 +28,6 @@ import {
   type TwoFactorChallenge,
 } from "../store/two-factor.js";
 import { findUserById } from "../store/users.js";
-import { auditChange, auditedChange } from "./audit-trail.js";
 import { noteProof } from "./credential-guard.js";
 import { createSession, type RequestMeta } from "./sessions.js";
 import { beginSecondFactorAttempt } from "./sign-in-throttle.js";

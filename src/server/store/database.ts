@@ -4,8 +4,8 @@ import { dirname, resolve } from "node:path";
 import type SqliteDatabaseType from "better-sqlite3";
 import { Kysely, type LogEvent, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
 import type pgType from "pg";
+import { mergeEntry } from "../audit/entry.store.js";
 import type { Logger } from "../logger.js";
-import { mergeEntry } from "./audit-trail.js";
 import type { DB } from "./db.js";
 import type { DialectName } from "./dialect.js";
 import { registerDirectWriter } from "./direct-writes.js";
@@ -130,7 +130,7 @@ export function openDatabase(url: string): OpenedDatabase {
     // statements) also emits "error", which pg-pool listens for only on idle ones: unheard, it would
     // crash the process. The query in flight fails on its own, and the pool drops the connection.
     pool.on("connect", (client) => client.on("error", () => {}));
-    // Audited one-statement changes carry their entry in the same statement (store/audit-trail.ts).
+    // Audited one-statement changes carry their entry in the same statement (audit/entry.store.ts).
     const db = new Kysely<Database>({ dialect: rewritingDialect(new PostgresDialect({ pool }), mergeEntry), log });
     const hotReads = { statements: 0, coalescedStatements: 0, coalescedReads: 0 };
     registerDirectReader(

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type NewAuditEntry, sealAuditBatch, verifyAuditChain, writeAuditEntry } from "./audit-trail.js";
+import { type NewAuditEntry, writeAuditEntry } from "../audit/entry.store.js";
+import { sealAuditBatch, verifyAuditChain } from "../audit/trail.store.js";
 import { migrateToLatest, type OpenedDatabase, openDatabase } from "./database.js";
 import { directWriterIn } from "./direct-writes.js";
 
@@ -38,16 +39,16 @@ describe("direct writes on SQLite", () => {
   it("commit and roll back with the transaction, are counted, and seal as through Kysely", async () => {
     const { db, dialect } = opened;
     const before = opened.queryCount();
-    await db.transaction().execute((trx) => writeAuditEntry(trx, dialect, entry("e1"), db));
+    await db.transaction().execute((trx) => writeAuditEntry(entry("e1"), { transaction: trx, dialect, db }));
     // The insert alone, besides BEGIN and COMMIT: no head is read or moved.
     expect(opened.queryCount() - before).toBe(3);
     const rolledBack = db.transaction().execute(async (trx) => {
-      await writeAuditEntry(trx, dialect, entry("e2"), db);
+      await writeAuditEntry(entry("e2"), { transaction: trx, dialect, db });
       throw new Error("the change failed");
     });
     await expect(rolledBack).rejects.toThrow("the change failed");
     // Without the database, through Kysely: the same row as straight on the connection.
-    await db.transaction().execute((trx) => writeAuditEntry(trx, dialect, entry("e3")));
+    await db.transaction().execute((trx) => writeAuditEntry(entry("e3"), { transaction: trx, dialect }));
     const sealed = await db
       .transaction()
       .execute((trx) =>

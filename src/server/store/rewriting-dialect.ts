@@ -2,7 +2,7 @@ import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult, T
 
 /**
  * A dialect whose connections run each statement as `rewrite` makes it: PostgreSQL's, so a change
- * whose node carries an audit entry runs with it as one statement (store/audit-trail.ts, mergeEntry).
+ * whose node carries an audit entry runs with it as one statement (audit/entry.store.ts, mergeEntry).
  * A plugin cannot do that itself: Kysely wants a plugin's node of the kind it was given, and the
  * merged statement is a select over the change.
  */

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from "kysely";
+import type { StoredAuditFields } from "../audit/hash.js";
 
 /**
  * Row types as the database holds them. Dates travel in as Date and come back as Date
@@ -326,7 +327,7 @@ export interface SsoProviderTable {
   roleMapping: string | null;
   /** `oidc` or `saml` (0023). */
   type: string;
-  /** SAML connections only: JSON of sso/saml.ts's SamlSettings (0023). */
+  /** SAML connections only: JSON of sso/saml.service.ts's SamlSettings (0023). */
   samlConfig: string | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
@@ -398,25 +399,19 @@ export interface ScimGroupMemberTable {
   createdAt: Timestamp;
 }
 
-/** One security event (store/audit-trail.ts); `hash` chains it to the entry before. */
-export interface AuditTrailTable {
+/** One security event (audit/trail.store.ts); `hash` chains it to the entry before. */
+/** The entry's own columns come from its one declaration (contract/audit.ts, AUDIT_ENTRY_FIELDS). */
+export type AuditTrailTable = {
   /** Null until sealed (migration 0034): the sealer numbers and chains committed entries. */
   seq: ColumnType<number | string | null, number | null | undefined, number | null>;
-  id: string;
-  createdAt: Timestamp;
-  action: string;
-  outcome: string;
-  actorType: string;
-  actorId: string | null;
-  subjectId: string | null;
-  organizationId: string | null;
-  ipAddress: string | null;
-  userAgent: string | null;
-  requestId: string | null;
-  /** JSON text. */
-  details: string | null;
   hash: ColumnType<string | null, string | null | undefined, string | null>;
-}
+} & {
+  [K in keyof StoredAuditFields]: StoredAuditFields[K] extends Date
+    ? Timestamp
+    : StoredAuditFields[K] extends Date | null
+      ? NullableTimestamp
+      : StoredAuditFields[K];
+};
 
 /** An organization's policy (migration 0024): its rules as JSON text (services/organization-policy.ts). */
 export interface OrganizationPolicyTable {

@@ -56,7 +56,7 @@ export interface OrganizationWebhookDelivery {
 
 /**
  * Told of every change handed to enqueue, in its transaction, whether or not a webhook subscribes
- * (an audited request's trail, services/audit-trail.ts); `pending` says whether it wants the next
+ * (an audited request's trail, audit/trail.service.ts); `pending` says whether it wants the next
  * one, so a one-statement change gets a transaction to share with it.
  */
 export interface ChangeHook {

@@ -1,10 +1,10 @@
 import type { SessionWithUser } from "../../../contract/models.js";
+import { auditChange } from "../../audit/trail.service.js";
 import { type AuthContext, apiURL } from "../../context.js";
 import { sha256Base64Url } from "../../crypto/digest.js";
 import { newId, randomString } from "../../crypto/random.js";
 import { AuthError } from "../../errors.js";
 import { findConsent, insertCode, type OAuthClient, saveConsent } from "../../store/oauth-provider.js";
-import { auditChange } from "../audit-trail.js";
 import { issuerOf } from "./metadata.js";
 import { resolveClient } from "./metadata-document.js";
 import { signQuery, verifySignedQuery } from "./signed-query.js";

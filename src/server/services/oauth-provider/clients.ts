@@ -6,6 +6,7 @@ import {
   registerOAuthClientBody,
   type updateOAuthClientBody,
 } from "../../../contract/oauth-provider.js";
+import { auditChange, noteAudit } from "../../audit/trail.service.js";
 import type { AuthContext } from "../../context.js";
 import { safeEqual, sha256Base64Url } from "../../crypto/digest.js";
 import { newId, randomString } from "../../crypto/random.js";
@@ -23,7 +24,6 @@ import {
 } from "../../store/oauth-provider.js";
 import { isAcceptableReceiverUrl } from "../../webhooks/receiver-url.js";
 import { isOwnerRole } from "../access-control.js";
-import { auditChange, noteAudit } from "../audit-trail.js";
 import { checkMetadata } from "./client-metadata.js";
 import { oauthError } from "./errors.js";
 import { resolveClient } from "./metadata-document.js";

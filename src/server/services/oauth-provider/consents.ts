@@ -1,4 +1,5 @@
 import type { Session } from "../../../contract/models.js";
+import { auditChange } from "../../audit/trail.service.js";
 import type { AuthContext } from "../../context.js";
 import { AuthError } from "../../errors.js";
 import type { DB } from "../../store/database.js";
@@ -9,7 +10,6 @@ import {
   liveGrantIdsOfUser,
   revokeGrants,
 } from "../../store/oauth-provider.js";
-import { auditChange } from "../audit-trail.js";
 
 /**
  * A person the directory took out of an organization: the grants they gave the organization's own

@@ -1,4 +1,5 @@
 import type { SessionWithUser } from "../../../contract/models.js";
+import { auditChange, noteAudit } from "../../audit/trail.service.js";
 import type { AuthContext } from "../../context.js";
 import { sha256Base64Url } from "../../crypto/digest.js";
 import { newId, randomString } from "../../crypto/random.js";
@@ -14,7 +15,6 @@ import {
   type OAuthClient,
   saveConsent,
 } from "../../store/oauth-provider.js";
-import { auditChange, noteAudit } from "../audit-trail.js";
 import { checkResource } from "./authorize.js";
 import { oauthError } from "./errors.js";
 

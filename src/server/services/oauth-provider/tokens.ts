@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { JWTPayload } from "jose";
+import { auditChange, noteAudit } from "../../audit/trail.service.js";
 import type { AuthContext } from "../../context.js";
 import { safeEqual, sha256Base64Url } from "../../crypto/digest.js";
 import { newId, randomString } from "../../crypto/random.js";
@@ -26,7 +27,6 @@ import {
   touchClient,
 } from "../../store/oauth-provider.js";
 import { findBanState, findUserById } from "../../store/users.js";
-import { auditChange, noteAudit } from "../audit-trail.js";
 import { signJwt, verifyJwt } from "../jwt.js";
 import { checkResource } from "./authorize.js";
 import { DEVICE_GRANT } from "./device.js";

@@ -1,4 +1,5 @@
 import type { AccountSelector } from "../../../contract/social.js";
+import { auditChange } from "../../audit/trail.service.js";
 import type { AuthContext } from "../../context.js";
 import { AuthError } from "../../errors.js";
 import type { SocialProvider } from "../../providers/social-provider.js";
@@ -13,7 +14,6 @@ import {
   updateAccountTokens,
 } from "../../store/social-accounts.js";
 import { invalidInput } from "../../validation.js";
-import { auditChange } from "../audit-trail.js";
 import { openTokens, sealTokens, splitScopes } from "./tokens.js";
 
 /** SPEC 9: an access token is refreshed when it expires within 5 seconds. */

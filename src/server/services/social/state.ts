@@ -23,7 +23,7 @@ export interface OAuthStateData {
   link?: { userId: string; email: string };
   /** A SAML sign-in: the AuthnRequest the response must answer (InResponseTo) and when it was made. */
   saml?: { id: string; issuedAt: string };
-  /** A test sign-in (sso/test-sign-in.ts): its result's id and who may read it; nobody signs in. */
+  /** A test sign-in (sso/test-sign-in.service.ts): its result's id and who may read it; nobody signs in. */
   test?: { id: string; requester: SSOTestRequester };
 }
 

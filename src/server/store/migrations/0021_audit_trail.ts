@@ -1,7 +1,7 @@
 import { type Kysely, type Migration, sql } from "kysely";
 import { columnTypes, type DialectName } from "../dialect.js";
 
-/** The hash the chain starts from: 64 zeros (store/audit-trail.ts). */
+/** The hash the chain starts from: 64 zeros (audit/trail.store.ts). */
 export const CHAIN_START_HASH = "0".repeat(64);
 
 /**

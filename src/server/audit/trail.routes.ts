@@ -1,5 +1,8 @@
 import type { Context } from "hono";
 import { adminEndpoints, organizationEndpoints } from "../../contract/endpoints/index.js";
+import type { AuthEnv } from "../http/env.js";
+import type { Route } from "../http/route.js";
+import { requestMeta } from "../http/session.js";
 import {
   checkTrail,
   exportTrail,
@@ -7,10 +10,7 @@ import {
   requireOrganizationTrail,
   requireWholeTrail,
   type TrailScope,
-} from "../audit/reading.js";
-import type { AuthEnv } from "../http/env.js";
-import type { Route } from "../http/route.js";
-import { requestMeta } from "../http/session.js";
+} from "./reading.service.js";
 
 const CONTENT_TYPES = { jsonl: "application/x-ndjson; charset=utf-8", csv: "text/csv; charset=utf-8" } as const;
 

@@ -1,12 +1,18 @@
-import type { AuditAction, AuditChainCheck, AuditTrailEntry, AuditTrailPage } from "../../contract/audit.js";
+import {
+  AUDIT_ENTRY_COLUMNS,
+  type AuditAction,
+  type AuditChainCheck,
+  type AuditTrailEntry,
+  type AuditTrailPage,
+} from "../../contract/audit.js";
 import type { Session } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { AuthError } from "../errors.js";
 import { isOwnerRole } from "../services/access-control.js";
 import { type AdminActor, requireAdminPermission } from "../services/admin-access.js";
 import { requireMember } from "../services/organization-access.js";
-import { AUDIT_ENTRY_COLUMNS, type AuditTrailFilter, listAuditTrail, verifyAuditChain } from "../store/audit-trail.js";
 import type { DB } from "../store/db.js";
+import { type AuditTrailFilter, listAuditTrail, verifyAuditChain } from "./trail.store.js";
 
 /**
  * The sealed chain checked from its anchor to its head, and the unsealed tail: overdue once its oldest

@@ -1,10 +1,10 @@
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
-import { insertAuditEntry, listAuditEntries } from "../store/audit.js";
+import { type AdminActor, requireAdminPermission } from "../services/admin-access.js";
+import type { RequestMeta } from "../services/sessions.js";
 import type { DB } from "../store/database.js";
-import { type AdminActor, requireAdminPermission } from "./admin-access.js";
-import { auditChange } from "./audit-trail.js";
-import type { RequestMeta } from "./sessions.js";
+import { insertAuditEntry, listAuditEntries } from "./admin-log.store.js";
+import { auditChange } from "./trail.service.js";
 
 /** Appends to the audit log; pass the transaction of the change so the record and the change land together. */
 export async function recordAudit(
@@ -28,7 +28,7 @@ export async function recordAudit(
     details: entry.details ?? null,
     createdAt: ctx.now(),
   });
-  // The security trail's entry for the request, in the same transaction (services/audit-trail.ts).
+  // The security trail's entry for the request, in the same transaction (audit/trail.service.ts).
   await auditChange(ctx, db, { subjectId: entry.targetUserId ?? undefined, details: entry.details });
 }
 

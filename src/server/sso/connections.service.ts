@@ -1,19 +1,19 @@
 import type { Session, SessionWithUser } from "../../contract/models.js";
 import type { RegisterSSOProviderBody, SSOProviderView, UpdateSSOProviderBody } from "../../contract/sso.js";
 import { locales } from "../../i18n/index.js";
+import { auditChange, auditedChange, noteAudit } from "../audit/trail.service.js";
 import { type AuthContext, apiURL } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { ssoConnectionChangeNotice } from "../email/templates.js";
 import { AuthError, isAuthError } from "../errors.js";
 import { isLoopbackHostname } from "../loopback.js";
 import { isOwnerRole, normalizeRoles, roleAllows } from "../services/access-control.js";
-import { auditChange, auditedChange, noteAudit } from "../services/audit-trail.js";
 import { isSessionFresh } from "../services/sessions.js";
 import { isSetupLinkCaller, type SetupLinkCaller, setupLinkOrganization } from "../services/setup-links.js";
 import { type DB, isUniqueViolation } from "../store/database.js";
 import { findMember, listMemberEmailsWithRole } from "../store/members.js";
 import { findOrganization, lockOrganization } from "../store/organizations.js";
-import { discoveryEndpointOf, probeDiscovery, ssoSecretCipher } from "./oidc-client.js";
+import { discoveryEndpointOf, probeDiscovery, ssoSecretCipher } from "./oidc-client.service.js";
 import {
   deleteSsoDomains,
   deleteSsoProviderRow,
@@ -35,7 +35,7 @@ import {
   samlSettingsFrom,
   spEntityIdOf,
   spMetadataURLOf,
-} from "./saml.js";
+} from "./saml.service.js";
 
 const DEFAULT_SCOPES = ["openid", "email", "profile"];
 /** Who may manage an organization's connections: roles granting organization:update (owner, admin). */
@@ -169,7 +169,7 @@ function checkDiscoveryEndpoint(issuer: string, discoveryEndpoint: string | unde
 /**
  * Registers a connection: for a member who manages the organization, or for a setup link's own
  * organization. Either way its domains start unproven, so it signs in nobody who exists until they
- * are proven for its issuer (sso/domains.ts).
+ * are proven for its issuer (sso/domains.service.ts).
  */
 export async function registerProvider(
   ctx: AuthContext,

@@ -1,6 +1,6 @@
 import type { AuditEntry, AuditPerson } from "../../contract/admin-models.js";
-import type { DB } from "./db.js";
-import { toDate } from "./values.js";
+import type { DB } from "../store/db.js";
+import { toDate } from "../store/values.js";
 
 /** A row as written: the listed entry without the people it names (contract/admin-models.ts). */
 export type AuditRow = Omit<AuditEntry, "actor" | "target">;

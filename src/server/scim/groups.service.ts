@@ -1,18 +1,18 @@
 import type { Session } from "../../contract/models.js";
 import type { ScimGroupMapping } from "../../contract/scim.js";
+import { auditChange, noteAudit } from "../audit/trail.service.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
 import { isOwnerRole, normalizeRoles, normalizeTeamRoles } from "../services/access-control.js";
-import { auditChange, noteAudit } from "../services/audit-trail.js";
 import type { DB } from "../store/database.js";
 import { lockOrganization } from "../store/organizations.js";
 import { findTeam } from "../store/teams.js";
-import { ownedConnection } from "./connections.js";
+import { ownedConnection } from "./connections.service.js";
 import type { ScimConnectionRow } from "./connections.store.js";
 import { invalidValue, ScimError } from "./errors.js";
-import { parseGroupFilter } from "./filter.js";
-import { type Affected, reconcileMember } from "./grants.js";
+import { parseGroupFilter } from "./filter.service.js";
+import { type Affected, reconcileMember } from "./grants.service.js";
 import { applyGroupPatch, type GroupDraft, parseGroupResource } from "./group-input.js";
 import {
   connectionUserIds,

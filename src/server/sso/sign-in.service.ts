@@ -1,12 +1,12 @@
 import type { Session, SessionWithUser, User } from "../../contract/models.js";
 import type { SignInSSOBody } from "../../contract/sso.js";
+import { auditDirectoryEvent } from "../audit/trail.service.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
 import type { Claims, ProviderTokens } from "../providers/types.js";
 import { isOwnerRole, parseRoles } from "../services/access-control.js";
 import { retireAnonymousUser } from "../services/anonymous.js";
-import { auditDirectoryEvent } from "../services/audit-trail.js";
 import { emailDomain } from "../services/email-domain.js";
 import { createSocialAccount, createUserRow, updateMemberRoleData } from "../services/hooked-writes.js";
 import { insertMemberUnderLimit } from "../services/members.js";
@@ -27,9 +27,9 @@ import { findOrganization, lockOrganization } from "../store/organizations.js";
 import { findAccountWithUser, updateAccountTokens } from "../store/social-accounts.js";
 import { findUserByEmail } from "../store/users.js";
 import { isSafeRedirectTarget } from "../trusted-origins.js";
-import { redirectURIOf } from "./connections.js";
-import { needsProof } from "./domains.js";
-import { type ClaimMapping, SSO_STATE_PREFIX, ssoClient } from "./oidc-client.js";
+import { redirectURIOf } from "./connections.service.js";
+import { needsProof } from "./domains.service.js";
+import { type ClaimMapping, SSO_STATE_PREFIX, ssoClient } from "./oidc-client.service.js";
 import {
   findConnectionMembership,
   findOrganizationSsoProvider,
@@ -37,8 +37,8 @@ import {
   findSsoProvider,
   type SsoProviderRecord,
 } from "./providers.store.js";
-import { newSamlRequestId, readSamlSettings, samlAuthorizeURL } from "./saml.js";
-import { recordSSOTestResult } from "./test-sign-in.js";
+import { newSamlRequestId, readSamlSettings, samlAuthorizeURL } from "./saml.service.js";
+import { recordSSOTestResult } from "./test-sign-in.service.js";
 
 /**
  * The connection a sign-in names: by provider id, by organization slug (its first connection), or

@@ -1,6 +1,6 @@
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
-import { hasUnsealedEntries, releaseSealerLease, sealAuditBatch } from "../store/audit-trail.js";
+import { hasUnsealedEntries, releaseSealerLease, sealAuditBatch } from "./trail.store.js";
 
 /** Entries sealed in one transaction at most; a full batch is followed by the next at once. */
 export const SEAL_BATCH = 500;
@@ -18,7 +18,7 @@ export interface AuditSealerOptions {
  * Numbers and hash-chains committed audit entries, after their changes committed (issue 50): every
  * audited write inserts its entry unsealed, with no lock shared by the others, and this seals them
  * in batches, oldest first. Any instance may run one; the database keeps them one at a time
- * (store/audit-trail.ts, claimHead). Started with the server, it first seals whatever waited while
+ * (audit/trail.store.ts, claimHead). Started with the server, it first seals whatever waited while
  * no instance ran; a batch commits whole, so one cut short is redone by the next.
  */
 export class AuditSealer {

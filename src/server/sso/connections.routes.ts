@@ -20,12 +20,12 @@ import {
   registerProvider,
   testConnection,
   updateProvider,
-} from "./connections.js";
-import { requestDomainVerification, verifyDomains } from "./domains.js";
-import { spMetadataOf } from "./saml.js";
-import { completeSAMLResponse } from "./saml-sign-in.js";
-import { completeSSOCallback, startSSOSignIn } from "./sign-in.js";
-import { readSSOTestResult, startSSOTestSignIn } from "./test-sign-in.js";
+} from "./connections.service.js";
+import { requestDomainVerification, verifyDomains } from "./domains.service.js";
+import { spMetadataOf } from "./saml.service.js";
+import { completeSAMLResponse } from "./saml-sign-in.service.js";
+import { completeSSOCallback, startSSOSignIn } from "./sign-in.service.js";
+import { readSSOTestResult, startSSOTestSignIn } from "./test-sign-in.service.js";
 
 export function ssoRoutes(route: Route): void {
   route(ssoEndpoints.registerSSOProvider, (c, { body, caller }) => registerProvider(c.get("auth"), caller, body));

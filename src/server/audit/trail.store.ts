@@ -1,102 +1,13 @@
-import { CompiledQuery } from "kysely";
+import { CompiledQuery, sql } from "kysely";
 import type { AuditOutcome, AuditTrailEntry } from "../../contract/audit.js";
-import { auditEntryHash } from "../crypto/audit-hash.js";
-import type { DB } from "./db.js";
-import type { DialectName } from "./dialect.js";
-import { directWriterIn } from "./direct-writes.js";
-import { toDate, toDateOrNull } from "./values.js";
-
-/** An entry as a change writes it: the sealer numbers and hashes it later. */
-export type NewAuditEntry = Omit<AuditTrailEntry, "seq" | "hash" | "details"> & { details: string | null };
+import type { DB } from "../store/db.js";
+import type { DialectName } from "../store/dialect.js";
+import { directWriterIn } from "../store/direct-writes.js";
+import { toDate, toDateOrNull } from "../store/values.js";
+import { AUDIT_ENTRY_COLUMNS } from "./entry.store.js";
+import { auditEntryHash } from "./hash.js";
 
 type HeadRow = { headSeq: number | string; headHash: string };
-
-/** An entry's own columns, in the order they are written (the sealer adds `seq` and `hash`). */
-export const AUDIT_ENTRY_COLUMNS = [
-  "id",
-  "createdAt",
-  "action",
-  "outcome",
-  "actorType",
-  "actorId",
-  "subjectId",
-  "organizationId",
-  "ipAddress",
-  "userAgent",
-  "requestId",
-  "details",
-] as const;
-const columnList = AUDIT_ENTRY_COLUMNS.map((column) => `"${column}"`).join(", ");
-
-/** The entry's column values in AUDIT_ENTRY_COLUMNS order, the time as ISO text (SQLite's direct writer binds no Date). */
-function entryValues(entry: NewAuditEntry): unknown[] {
-  return AUDIT_ENTRY_COLUMNS.map((column) => (column === "createdAt" ? entry.createdAt.toISOString() : entry[column]));
-}
-
-/** PostgreSQL takes the values of a `select` as text unless told: the time is cast for its column. */
-function postgresValues(param: (n: number) => string): string {
-  return AUDIT_ENTRY_COLUMNS.map(
-    (column, i) => `${param(i + 1)}::${column === "createdAt" ? "timestamptz" : "text"}`,
-  ).join(", ");
-}
-
-const ENTRY_INSERT = (placeholders: string) => `insert into "auditTrail" (${columnList}) values (${placeholders})`;
-const POSTGRES_INSERT = ENTRY_INSERT(AUDIT_ENTRY_COLUMNS.map((_, i) => `$${i + 1}`).join(", "));
-const SQLITE_INSERT = ENTRY_INSERT(AUDIT_ENTRY_COLUMNS.map(() => "?").join(", "));
-
-/**
- * Writes one entry, unsealed (no `seq`, no `hash`): inside the change's transaction `trx`, so it
- * commits or rolls back with it. No head is read or locked: audited writes do not wait on each other.
- * `db` is the database `trx` is a transaction on: on SQLite the insert then runs straight on its
- * connection (store/direct-writes.ts), in `trx` all the same.
- */
-export async function writeAuditEntry(trx: DB, dialect: DialectName, entry: NewAuditEntry, db?: DB): Promise<void> {
-  const values = entryValues(entry);
-  if (dialect === "postgres") {
-    await trx.executeQuery(CompiledQuery.raw(POSTGRES_INSERT, values));
-    return;
-  }
-  const direct = db ? directWriterIn(db, trx) : undefined;
-  if (direct) direct.run(SQLITE_INSERT, values);
-  else await trx.executeQuery(CompiledQuery.raw(SQLITE_INSERT, values));
-}
-
-/**
- * PostgreSQL's entry merged into a change of one statement that returns its rows (a change node
- * marked by `withEntry`): the change runs as the first part of one statement, the entry is inserted
- * only if it returned a row, and the statement answers the change's rows. One statement commits as
- * one, so the entry still commits with its change, without a transaction's two round trips
- * (bench/README.md, "Audited writes in one statement"). The entry's parameters follow the change's.
- */
-const ENTRY = Symbol("audit entry carried by this statement");
-const mergedTexts = new Map<number, string>();
-
-function mergedText(changeParameters: number): string {
-  let text = mergedTexts.get(changeParameters);
-  if (!text) {
-    const values = postgresValues((n) => `$${changeParameters + n}`);
-    text = `, "entry" as (insert into "auditTrail" (${columnList}) select ${values} where exists (select 1 from "changed"))
-select * from "changed"`;
-    mergedTexts.set(changeParameters, text);
-  }
-  return text;
-}
-
-/** The change's node, marked to carry `entry` (see mergeEntry); the same kind of node, as Kysely's plugins must answer. */
-export function withEntry<N extends object>(node: N, entry: NewAuditEntry): N {
-  return { ...node, [ENTRY]: entry };
-}
-
-/** The statement to run for `query`: itself, or, when its node carries an entry, the change and the entry in one. */
-export function mergeEntry(query: CompiledQuery): CompiledQuery {
-  const entry = (query.query as { [ENTRY]?: NewAuditEntry })[ENTRY];
-  if (!entry) return query;
-  return {
-    ...query,
-    sql: `with "changed" as (${query.sql})${mergedText(query.parameters.length)}`,
-    parameters: [...query.parameters, ...entryValues(entry)],
-  };
-}
 
 /** Who seals, and how: see sealAuditBatch. */
 export interface SealerClaim {
@@ -169,7 +80,9 @@ export async function sealAuditBatch(
   if (!head) return null;
   let query = trx
     .selectFrom("auditTrail")
-    .select(["id", ...AUDIT_ENTRY_COLUMNS])
+    .select([...AUDIT_ENTRY_COLUMNS])
+    // SQLite's trail has no index on `id` (migration 0041): its batch updates by rowid.
+    .select(sql<number>`${sql.raw(dialect === "sqlite" ? "rowid" : "0")}`.as("rowKey"))
     .where("seq", "is", null)
     .orderBy("createdAt")
     .orderBy("id")
@@ -180,11 +93,11 @@ export async function sealAuditBatch(
   if (rows.length === 0) return [];
   let seq = Number(head.headSeq);
   let previousHash = head.headHash;
-  const sealed = rows.map((row) => {
+  const sealed = rows.map(({ rowKey, ...row }) => {
     seq++;
     const fields = { ...row, seq, createdAt: toDate(row.createdAt) };
     previousHash = auditEntryHash(fields, previousHash);
-    return { ...fields, hash: previousHash };
+    return { ...fields, hash: previousHash, rowKey };
   });
   const updated =
     dialect === "postgres"
@@ -204,16 +117,20 @@ export async function sealAuditBatch(
   // Every entry read must take its number, or the chain would have a gap: give the batch up instead.
   if (updated !== sealed.length) throw new Error("an unsealed audit entry changed while its batch was sealed");
   await trx.updateTable("auditChain").set({ headSeq: seq, headHash: previousHash }).where("id", "=", 1).execute();
-  return sealed.map(mapEntry);
+  return sealed.map(({ rowKey: _rowKey, ...entry }) => mapEntry(entry));
 }
 
-const SQLITE_SEAL = `update "auditTrail" set "seq" = ?, "hash" = ? where "id" = ? and "seq" is null`;
+const SQLITE_SEAL = `update "auditTrail" set "seq" = ?, "hash" = ? where rowid = ? and "seq" is null`;
 
-async function sealOnSqlite(trx: DB, sealed: { id: string; seq: number; hash: string }[], db?: DB): Promise<number> {
+async function sealOnSqlite(
+  trx: DB,
+  sealed: { rowKey: number; seq: number; hash: string }[],
+  db?: DB,
+): Promise<number> {
   const direct = db ? directWriterIn(db, trx) : undefined;
   let updated = 0;
   for (const entry of sealed) {
-    const values = [entry.seq, entry.hash, entry.id];
+    const values = [entry.seq, entry.hash, entry.rowKey];
     updated += direct
       ? direct.run(SQLITE_SEAL, values)
       : Number((await trx.executeQuery(CompiledQuery.raw(SQLITE_SEAL, values))).numAffectedRows ?? 0);
@@ -298,13 +215,16 @@ export async function listAuditTrail(db: DB, filter: AuditTrailFilter): Promise<
   if (filter.outcomeNot !== undefined) query = query.where("outcome", "!=", filter.outcomeNot);
   if (filter.from !== undefined) query = query.where("createdAt", ">=", filter.from);
   if (filter.to !== undefined) query = query.where("createdAt", "<", filter.to);
+  // Two reads, not one `seq desc nulls first`: the readers' indexes hold sealed entries only
+  // (migration 0041), so a read must say `seq is not null` to use them; the unsealed tail has its own.
+  const unsealed =
+    filter.includeUnsealed && filter.beforeSeq === undefined
+      ? await query.where("seq", "is", null).orderBy("createdAt", "desc").orderBy("id").limit(filter.limit).execute()
+      : [];
   if (filter.beforeSeq !== undefined) query = query.where("seq", "<", filter.beforeSeq);
-  if (!filter.includeUnsealed) query = query.where("seq", "is not", null);
-  const ordered = filter.includeUnsealed
-    ? query.orderBy("seq", (order) => order.desc().nullsFirst()).orderBy("createdAt", "desc")
-    : query.orderBy("seq", "desc");
-  const rows = await ordered.limit(filter.limit).execute();
-  return rows.map(mapEntry);
+  const left = filter.limit - unsealed.length;
+  const sealed = left > 0 ? await query.where("seq", "is not", null).orderBy("seq", "desc").limit(left).execute() : [];
+  return [...unsealed, ...sealed].map(mapEntry);
 }
 
 /** Where a check of the chain found it broken: the first entry that does not hold, and why. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { auditEntryHash, type HashedAuditFields } from "./audit-hash.js";
+import { auditEntryHash, type HashedAuditFields } from "./hash.js";
 
 const entry: HashedAuditFields = {
   seq: 1,

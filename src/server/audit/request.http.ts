@@ -1,14 +1,13 @@
 import type { Context } from "hono";
-import type { Endpoint } from "../../contract/endpoints/index.js";
+import type { AuditPolicy, Endpoint } from "../../contract/endpoints/index.js";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { AuditScope } from "../context.js";
 import { isAuthError } from "../errors.js";
-import { auditedContext, auditOutcome } from "../services/audit-trail.js";
+import { rateLimitSubject } from "../http/client-ip.js";
+import type { AuthEnv, RequestStep } from "../http/env.js";
+import { requestId } from "../http/request-start.js";
 import { isMemberOf } from "../services/organization-access.js";
-import { type AuditDeclaration, isAdminEndpoint } from "./audited-endpoints.js";
-import { rateLimitSubject } from "./client-ip.js";
-import type { AuthEnv, RequestStep } from "./env.js";
-import { requestId } from "./request-start.js";
+import { auditedContext, auditOutcome } from "./trail.service.js";
 
 const textIn = (value: unknown, key: string): string | undefined => {
   const found = (value as Record<string, unknown> | undefined)?.[key];
@@ -23,7 +22,7 @@ const textIn = (value: unknown, key: string): string | undefined => {
 export async function runAudited(
   c: Context<AuthEnv>,
   endpoint: Endpoint,
-  declared: AuditDeclaration,
+  declared: AuditPolicy,
   serve: () => Promise<Response>,
 ): Promise<Response> {
   const scope = scopeOf(c, endpoint, declared);
@@ -69,9 +68,9 @@ export async function runRefusalAudited(
   }
 }
 
-function scopeOf(c: Context<AuthEnv>, endpoint: Endpoint, declared: AuditDeclaration): AuditScope {
+function scopeOf(c: Context<AuthEnv>, endpoint: Endpoint, declared: AuditPolicy): AuditScope {
   // A SCIM route's caller is the directory (scim/protocol.http.ts names the connection once it is known).
-  const actorType = endpoint.policy.directory ? "directory" : isAdminEndpoint(endpoint) ? "admin" : "user";
+  const actorType = endpoint.policy.directory ? "directory" : (declared.actor ?? "user");
   const ctx = c.get("auth");
   return {
     action: declared.action,
@@ -183,12 +182,18 @@ async function writeOutcome(c: Context<AuthEnv>, scope: AuditScope, outcome: "su
  * What the prelude and session tell the request's entry: the caller (an impersonating admin acts as
  * the admin), and the organization or user the input names.
  */
-export function noteAuditCaller(c: Context<AuthEnv>, caller: SessionWithUser | undefined, query: unknown): void {
+export function noteAuditCaller(
+  c: Context<AuthEnv>,
+  declared: AuditPolicy,
+  caller: SessionWithUser | undefined,
+  query: unknown,
+): void {
   const scope = c.get("auth").audit;
   if (!scope) return;
   const body = c.get("body");
-  scope.organizationId ??= textIn(body, "organizationId") ?? textIn(query, "organizationId") ?? null;
-  if (scope.actorType === "admin") scope.subjectId ??= textIn(body, "userId") ?? null;
+  const inInput = (field: string) => textIn(body, field) ?? textIn(query, field) ?? null;
+  if (declared.organization) scope.organizationId ??= inInput(declared.organization);
+  if (declared.subject) scope.subjectId ??= inInput(declared.subject);
   if (!caller) return;
   scope.sessionUserId = caller.user.id;
   const impersonator = caller.session.impersonatedBy;

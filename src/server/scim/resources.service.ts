@@ -1,6 +1,6 @@
 import type { ScimUserRow } from "./connections.store.js";
 import { GROUP_SCHEMA } from "./group-input.js";
-import type { ScimGroupView } from "./groups.js";
+import type { ScimGroupView } from "./groups.service.js";
 import { MAX_RESULTS } from "./paging.js";
 import { USER_SCHEMA } from "./user-input.js";
 

@@ -8,8 +8,8 @@ import type { CallbackOutcome } from "../services/social/callback.js";
 import { startAuthorization } from "../services/social/start.js";
 import type { SSOTestRequester } from "../services/social/state.js";
 import { findVerification, insertVerification } from "../store/verifications.js";
-import { type ConnectionManager, findManagedProvider, redirectURIOf } from "./connections.js";
-import { ssoClient } from "./oidc-client.js";
+import { type ConnectionManager, findManagedProvider, redirectURIOf } from "./connections.service.js";
+import { ssoClient } from "./oidc-client.service.js";
 import type { SsoProviderRecord } from "./providers.store.js";
 
 /** A test's result is kept as long as a sign-in's state: long enough to read, short enough to forget. */

@@ -1,11 +1,11 @@
 import { Resolver } from "node:dns/promises";
+import { auditChange } from "../audit/trail.service.js";
 import type { AuthContext } from "../context.js";
 import { safeEqual } from "../crypto/digest.js";
 import { randomString, URL_SAFE } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
-import { auditChange } from "../services/audit-trail.js";
 import { isUniqueViolation } from "../store/database.js";
-import { type ConnectionManager, findManagedProvider } from "./connections.js";
+import { type ConnectionManager, findManagedProvider } from "./connections.service.js";
 import {
   findProviderByVerifiedDomain,
   findSsoProvider,
@@ -20,7 +20,7 @@ const TOKEN_LENGTH = 24;
 /**
  * Whether a domain of the connection has to be proven (again): never proven, or proven for another
  * issuer (SAML: entity id) than the one the connection names now. Until then a new issuer signs in
- * nobody who already exists (sso/sign-in.ts).
+ * nobody who already exists (sso/sign-in.service.ts).
  */
 export function needsProof(provider: SsoProviderRecord, domain: SsoDomainRecord): boolean {
   return !domain.verified || domain.provenIssuer !== provider.issuer;

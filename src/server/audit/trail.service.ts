@@ -11,13 +11,14 @@ import {
   type UnknownRow,
   UpdateQueryNode,
 } from "kysely";
-import type { AuditAction, AuditOutcome, AuditTrailEntry } from "../../contract/audit.js";
+import type { AuditAction, AuditActorType, AuditOutcome, AuditTrailEntry } from "../../contract/audit.js";
 import type { AuditScope, AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
-import { type NewAuditEntry, pruneAuditTrail, withEntry, writeAuditEntry } from "../store/audit-trail.js";
 import type { DB } from "../store/database.js";
 import type { WebhookEvent } from "../webhooks/events.js";
 import type { ChangeFacts } from "../webhooks/outbox.js";
+import { type NewAuditEntry, writeAuditEntry } from "./entry.store.js";
+import { pruneAuditTrail } from "./trail.store.js";
 
 /**
  * The context an audited request (or server call) runs in: the instance's, carrying the request's
@@ -41,7 +42,7 @@ export function auditedContext(ctx: AuthContext, scope: AuditScope): AuthContext
 }
 
 /**
- * PostgreSQL: the request's entry written by its change's own statement (store/audit-trail.ts,
+ * PostgreSQL: the request's entry written by its change's own statement (audit/entry.store.ts,
  * mergeEntry), for a change of one statement outside any transaction. The first insert,
  * update or delete that returns its rows carries the entry, built with the facts the caller gave
  * (they stand in for what its rows will tell, which the statement cannot wait for); the entry is
@@ -92,7 +93,7 @@ class EntryInChangeStatement implements KyselyPlugin {
     }
     noteAudit(this.#ctx, this.#facts);
     this.#carrier = queryId;
-    return withEntry(node, entryOf(this.#ctx, this.#scope, "success"));
+    return writeAuditEntry(entryOf(this.#ctx, this.#scope, "success"), { statement: node });
   }
 
   async transformResult({ queryId, result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
@@ -156,11 +157,11 @@ function entryOf(ctx: AuthContext, scope: AuditScope, outcome: AuditOutcome): Ne
 /**
  * The one way an entry is written: inside `trx`, a transaction (the change's own, or for an entry that
  * goes with no change, one opened for it), unsealed: it commits or rolls back with whatever else `trx`
- * holds, and the sealer (audit/sealer.ts) numbers, chains and streams it once committed.
+ * holds, and the sealer (audit/sealer.service.ts) numbers, chains and streams it once committed.
  */
 async function append(ctx: AuthContext, trx: DB, entry: NewAuditEntry): Promise<void> {
   if (!trx.isTransaction) throw new Error("an audit entry is written only inside a transaction");
-  await writeAuditEntry(trx, ctx.dialect, entry, ctx.db);
+  await writeAuditEntry(entry, { transaction: trx, dialect: ctx.dialect, db: ctx.db });
 }
 
 /** An entry that goes with no change (a refusal, a challenge): in a transaction of its own. */
@@ -311,7 +312,7 @@ async function appendEvent(
   ctx: AuthContext,
   trx: DB,
   action: AuditAction,
-  actorType: "user" | "directory" | "key",
+  actorType: AuditActorType,
   facts: { actorId: string; subjectId?: string; organizationId?: string; details?: Record<string, unknown> },
 ): Promise<void> {
   if (!ctx.options.audit.enabled) return;

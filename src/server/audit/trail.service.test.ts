@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AuditScope, AuthContext } from "../context.js";
 import type { ChangeHook, Webhooks } from "../webhooks/outbox.js";
-import { auditedContext, auditPending, noteAudit } from "./trail.js";
+import { auditedContext, auditPending, noteAudit } from "./trail.service.js";
 
 const scope = (): AuditScope => ({
   action: "user.updated",

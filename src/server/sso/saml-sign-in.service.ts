@@ -4,10 +4,10 @@ import { emailDomain } from "../services/email-domain.js";
 import { type CallbackInput, type CallbackOutcome, defaultErrorURL, withError } from "../services/social/callback.js";
 import { consumeOAuthState } from "../services/social/state.js";
 import { isSafeRedirectTarget } from "../trusted-origins.js";
-import { SSO_STATE_PREFIX } from "./oidc-client.js";
+import { SSO_STATE_PREFIX } from "./oidc-client.service.js";
 import { findSsoProvider } from "./providers.store.js";
-import { claimAssertion, readSamlSettings, SamlRefusal, samlProfile, verifySamlResponse } from "./saml.js";
-import { finishSSOSignIn } from "./sign-in.js";
+import { claimAssertion, readSamlSettings, SamlRefusal, samlProfile, verifySamlResponse } from "./saml.service.js";
+import { finishSSOSignIn } from "./sign-in.service.js";
 
 export interface SamlPostInput extends Pick<CallbackInput, "currentSession" | "meta"> {
   providerId: string;

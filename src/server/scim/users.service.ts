@@ -1,11 +1,11 @@
 import { locales } from "../../i18n/index.js";
+import { auditChange, noteAudit } from "../audit/trail.service.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { emailChangedNotice } from "../email/templates.js";
 import { AuthError } from "../errors.js";
 import { isOwnerRole } from "../services/access-control.js";
 import { readFieldInput } from "../services/additional-fields.js";
-import { auditChange, noteAudit } from "../services/audit-trail.js";
 import { emailDomain } from "../services/email-domain.js";
 import { createUserRow, deleteMemberRow, updateUserRow } from "../services/hooked-writes.js";
 import { stripUnprovenAccount } from "../services/mailbox-proof.js";
@@ -28,8 +28,8 @@ import {
   updateScimUserLink,
 } from "./connections.store.js";
 import { emailNotOwned, emailProvenElsewhere, invalidValue, ScimError, userNotFound } from "./errors.js";
-import { parseUserFilter } from "./filter.js";
-import { PROVISIONED_ROLE, reconcileAllGrants } from "./grants.js";
+import { parseUserFilter } from "./filter.service.js";
+import { PROVISIONED_ROLE, reconcileAllGrants } from "./grants.service.js";
 import { deleteScimGroupMembers, scimGroupIdsOfUser } from "./groups.store.js";
 import { pageOf } from "./paging.js";
 import { applyUserPatch, mappedFieldValues, parseUserResource, type UserDraft } from "./user-input.js";
@@ -262,7 +262,7 @@ async function writeDraft(
         externalId: current.externalId,
         active: current.active,
       });
-      // Before any change: the first webhook it queues writes the entry (services/audit-trail.ts).
+      // Before any change: the first webhook it queues writes the entry (audit/trail.service.ts).
       noteAudit(ctx, {
         subjectId: userId,
         details: {

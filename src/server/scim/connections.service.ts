@@ -1,11 +1,11 @@
 import type { Session } from "../../contract/models.js";
 import type { ScimConnection, ScimProvisionedUser } from "../../contract/scim.js";
+import { auditChange, auditedChange, noteAudit } from "../audit/trail.service.js";
 import type { AuthContext } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
 import { newId, randomString } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
 import { isOwnerRole } from "../services/access-control.js";
-import { auditChange, auditedChange, noteAudit } from "../services/audit-trail.js";
 import { isSetupLinkCaller, type SetupLinkCaller, setupLinkOrganization } from "../services/setup-links.js";
 import type { DB } from "../store/database.js";
 import { isUniqueViolation } from "../store/database.js";
