@@ -1,6 +1,6 @@
 import { setupLinkEndpoints as setup } from "../../contract/endpoints/index.js";
 import { apiURL } from "../context.js";
-import { writeSignedCookie } from "../http/cookies.js";
+import { writeFlowCookies } from "../http/cookies.js";
 import type { Route } from "../http/route.js";
 import { auditAsSetupLink, expireSetupLinkCookie, writeSetupLinkCookie } from "../http/setup-link.js";
 import { createWebhook, listLinkWebhooks, testLinkWebhook } from "../services/organization-webhooks.js";
@@ -63,9 +63,9 @@ export function setupLinkRoutes(route: Route): void {
   route(setup.setupTestSSOConnection, (c, { body, link }) => testConnection(c.get("auth"), link, body.providerId));
 
   route(setup.setupStartSSOTestSignIn, async (c, { body, link }) => {
-    const { url, state } = await startSSOTestSignIn(c.get("auth"), link, body.providerId);
-    writeSignedCookie(c, "state", state, STATE_COOKIE_MAX_AGE);
-    return { url, redirect: true };
+    const flow = await startSSOTestSignIn(c.get("auth"), link, body.providerId);
+    writeFlowCookies(c, flow, STATE_COOKIE_MAX_AGE);
+    return { url: flow.url, redirect: true };
   });
 
   route(setup.setupGetSSOTestResult, (c, { query, link }) => readSSOTestResult(c.get("auth"), link, query.testId));

@@ -26,12 +26,13 @@ import { insertMemberUnderLimit } from "../members.js";
 import { createSession, TwoFactorRequired } from "../sessions.js";
 import { type CallbackInput, type CallbackOutcome, describe, openCallback, redeemCode } from "../social/callback.js";
 import { startAuthorization } from "../social/start.js";
-import { createOAuthState, type OAuthStateData } from "../social/state.js";
+import type { OAuthStateData } from "../social/state.js";
 import { mergeScopes, sealTokens } from "../social/tokens.js";
 import { redirectURIOf } from "./connections.js";
 import { needsProof } from "./domains.js";
 import { type ClaimMapping, SSO_STATE_PREFIX, ssoClient } from "./oidc-client.js";
-import { newSamlRequestId, readSamlSettings, samlAuthorizeURL } from "./saml.js";
+import { readSamlSettings } from "./saml.js";
+import { startSAMLFlow } from "./saml-start.js";
 import { recordSSOTestResult } from "./test-sign-in.js";
 
 /**
@@ -61,7 +62,12 @@ export async function startSSOSignIn(
   if (body.providerType && body.providerType !== provider.type) throw new AuthError("SSO_PROVIDER_NOT_FOUND");
   // Until a domain is proven, the connection could speak for addresses its organization does not own.
   if (!provider.domains.some((d) => d.verified)) throw new AuthError("DOMAIN_NOT_VERIFIED");
-  if (provider.type === "saml") return startSAMLSignIn(ctx, provider, body);
+  if (provider.type === "saml")
+    return startSAMLFlow(ctx, provider, {
+      callbackURL: body.callbackURL || ctx.baseURL,
+      ...(body.errorCallbackURL ? { errorURL: body.errorCallbackURL } : {}),
+      ...(body.newUserCallbackURL ? { newUserURL: body.newUserCallbackURL } : {}),
+    });
   const client = ssoClient(ctx, provider, redirectURIOf(ctx, provider.providerId));
   if (!client) throw new AuthError("PROVIDER_NOT_CONFIGURED");
   return startAuthorization(ctx, client, {
@@ -71,27 +77,6 @@ export async function startSSOSignIn(
     scopes: body.scopes,
     loginHint: body.loginHint ?? (body.email?.includes("@") ? body.email : undefined),
   });
-}
-
-/**
- * SAML: the state (sent as RelayState) keeps the AuthnRequest id the response must answer; the
- * browser goes to the IdP's SSO URL with the deflated request.
- */
-async function startSAMLSignIn(ctx: AuthContext, provider: SsoProviderRecord, body: SignInSSOBody) {
-  const request = { id: newSamlRequestId(), issuedAt: ctx.now().toISOString() };
-  const { state } = await createOAuthState(
-    ctx,
-    {
-      providerId: `${SSO_STATE_PREFIX}${provider.providerId}`,
-      callbackURL: body.callbackURL || ctx.baseURL,
-      ...(body.errorCallbackURL ? { errorURL: body.errorCallbackURL } : {}),
-      ...(body.newUserCallbackURL ? { newUserURL: body.newUserCallbackURL } : {}),
-      scopes: [],
-      saml: request,
-    },
-    { openid: false },
-  );
-  return { url: await samlAuthorizeURL(ctx, provider, request, state), state, saml: true as const };
 }
 
 /**

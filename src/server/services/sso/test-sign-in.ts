@@ -5,12 +5,14 @@ import { AuthError } from "../../errors.js";
 import type { Claims } from "../../providers/types.js";
 import type { SsoProviderRecord } from "../../store/sso-providers.js";
 import { findVerification, insertVerification } from "../../store/verifications.js";
+import { emailDomain } from "../email-domain.js";
 import { isSetupLinkCaller } from "../setup-links.js";
 import type { CallbackOutcome } from "../social/callback.js";
 import { startAuthorization } from "../social/start.js";
 import type { SSOTestRequester } from "../social/state.js";
 import { type ConnectionManager, findManagedProvider, redirectURIOf } from "./connections.js";
 import { ssoClient } from "./oidc-client.js";
+import { startSAMLFlow } from "./saml-start.js";
 
 /** A test's result is kept as long as a sign-in's state: long enough to read, short enough to forget. */
 const RESULT_LIFETIME_SECONDS = 600;
@@ -36,19 +38,20 @@ export async function startSSOTestSignIn(
   ctx: AuthContext,
   manager: ConnectionManager,
   providerId: string,
-): Promise<{ url: string; state: string }> {
+): Promise<{ url: string; state: string; saml?: true }> {
   const provider = await findManagedProvider(ctx, manager, providerId);
-  // SAML connections are not tested this way yet: their settings check is POST .../test-connection.
-  if (provider.type === "saml") throw new AuthError("PROVIDER_NOT_CONFIGURED");
-  const client = ssoClient(ctx, provider, redirectURIOf(ctx, provider.providerId));
-  if (!client) throw new AuthError("PROVIDER_NOT_CONFIGURED");
   const requester = requesterOf(manager);
   const testId = newId();
   const location = resultURL(ctx, requester, testId);
+  const test = { id: testId, requester };
+  if (provider.type === "saml")
+    return startSAMLFlow(ctx, provider, { callbackURL: location, errorURL: location, test });
+  const client = ssoClient(ctx, provider, redirectURIOf(ctx, provider.providerId));
+  if (!client) throw new AuthError("PROVIDER_NOT_CONFIGURED");
   return startAuthorization(ctx, client, {
     callbackURL: location,
     errorCallbackURL: location,
-    test: { id: testId, requester },
+    test,
   });
 }
 
@@ -70,7 +73,7 @@ export async function recordSSOTestResult(
   },
 ): Promise<CallbackOutcome> {
   const now = ctx.now();
-  const domain = answer.email ? answer.email.slice(answer.email.lastIndexOf("@") + 1) : null;
+  const domain = answer.email ? emailDomain(answer.email) : null;
   const result: SSOTestResult = {
     testId: test.id,
     providerId: provider.providerId,
