@@ -575,6 +575,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["POST"],
     refreshes: ["session"],
   },
+  "/scim/connection-health": {
+    methods: ["GET"],
+    refreshes: [],
+  },
   "/scim/delete-provider-connection": {
     methods: ["POST"],
     refreshes: [],
@@ -641,6 +645,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
   },
   "/setup/open": {
     methods: ["POST"],
+    refreshes: [],
+  },
+  "/setup/scim/connection-health": {
+    methods: ["GET"],
     refreshes: [],
   },
   "/setup/scim/connections": {

@@ -143,6 +143,7 @@ export interface SetupCalls {
   };
   scim: {
     connections: OptionalCall<typeof setupLinks.setupListSCIMConnections>;
+    connectionHealth: Call<typeof setupLinks.setupGetSCIMConnectionHealth>;
     generateToken: Call<typeof setupLinks.setupGenerateSCIMToken>;
   };
   auditStream: {
@@ -233,6 +234,8 @@ export interface ScimCalls {
   /** Turns linkExistingMembers on or off; the token stays. */
   updateProviderConnection: Call<typeof scim.updateSCIMProviderConnection>;
   deleteProviderConnection: Call<typeof scim.deleteSCIMProviderConnection>;
+  /** Its last call, what it provisioned, its latest refused calls. */
+  connectionHealth: Call<typeof scim.getSCIMConnectionHealth>;
   /** The people the connection provisioned. */
   listUsers: Call<typeof scim.listSCIMUsers>;
   listGroups: Call<typeof scim.listSCIMGroups>;

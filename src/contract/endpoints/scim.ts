@@ -55,6 +55,15 @@ export const scimEndpoints = {
     errors: [...MEMBERSHIP, "SCIM_PROVIDER_NOT_FOUND"],
     policy: OWNER,
   }),
+  getSCIMConnectionHealth: endpoint({
+    method: "GET",
+    path: "/scim/connection-health",
+    summary: "How a SCIM connection's sync is going: its last call, what it provisioned, its latest refused calls",
+    query: scim.providerIdQuery,
+    reply: scim.scimConnectionHealthModel,
+    errors: [...MEMBERSHIP, "SCIM_PROVIDER_NOT_FOUND"],
+    policy: OWNER,
+  }),
   listSCIMUsers: endpoint({
     method: "GET",
     path: "/scim/list-users",

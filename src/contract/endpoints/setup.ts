@@ -169,6 +169,16 @@ export const setupLinkEndpoints = {
     errors: LINK_ERRORS,
     policy: { feature: "scim", setupLink: ["directory"] },
   }),
+  setupGetSCIMConnectionHealth: endpoint({
+    method: "GET",
+    path: "/setup/scim/connection-health",
+    summary:
+      "How a directory connection of the link's organization is syncing: last call, counts, latest refused calls",
+    query: scim.providerIdQuery,
+    reply: scim.scimConnectionHealthModel,
+    errors: [...LINK_ERRORS, "SCIM_PROVIDER_NOT_FOUND"],
+    policy: { feature: "scim", setupLink: ["directory"] },
+  }),
   setupGenerateSCIMToken: endpoint({
     method: "POST",
     path: "/setup/scim/generate-token",

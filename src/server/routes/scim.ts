@@ -9,6 +9,7 @@ import {
   updateScimConnection,
 } from "../services/scim-connections.js";
 import { listGroupMappings, updateGroupMapping } from "../services/scim-groups.js";
+import { scimHealthForOwner } from "../services/scim-health.js";
 
 /** An organization's SCIM connections (registered when scim.enabled); the protocol is routes/scim-protocol.ts. */
 export function scimRoutes(route: Route): void {
@@ -33,6 +34,10 @@ export function scimRoutes(route: Route): void {
     await deleteScimConnectionOf(c.get("auth"), session, body.providerId);
     return { success: true };
   });
+
+  route(scimEndpoints.getSCIMConnectionHealth, (c, { query, caller: { session } }) =>
+    scimHealthForOwner(c.get("auth"), session, query.providerId),
+  );
 
   route(scimEndpoints.listSCIMUsers, async (c, { query, caller: { session } }) => {
     return listProvisionedUsers(c.get("auth"), session, query);

@@ -5,6 +5,7 @@ import type { Route } from "../http/route.js";
 import { auditAsSetupLink, expireSetupLinkCookie, writeSetupLinkCookie } from "../http/setup-link.js";
 import { createWebhook, listLinkWebhooks, testLinkWebhook } from "../services/organization-webhooks.js";
 import { generateScimToken, listScimConnectionsOfOrganizationFor } from "../services/scim-connections.js";
+import { scimHealthForLink } from "../services/scim-health.js";
 import {
   authenticateSetupLink,
   createSetupLink,
@@ -93,6 +94,10 @@ export function setupLinkRoutes(route: Route): void {
   }));
 
   route(setup.setupTestAuditStream, (c, { body, link }) => testLinkWebhook(c.get("auth"), link, body.webhookId));
+
+  route(setup.setupGetSCIMConnectionHealth, (c, { query, link }) =>
+    scimHealthForLink(c.get("auth"), link, query.providerId),
+  );
 
   route(setup.setupGenerateSCIMToken, async (c, { body, link }) => {
     // 201, as the owners' route answers: a connection (or a new token for it) was created.

@@ -21,6 +21,7 @@ import {
   touchScimConnection,
 } from "../store/scim.js";
 import { deleteScimGroupsOf } from "../store/scim-groups.js";
+import { deleteScimErrors } from "../store/scim-health.js";
 import { isOwnerRole } from "./access-control.js";
 import { auditChange, auditedChange, noteAudit } from "./audit-trail.js";
 import { isSetupLinkCaller, type SetupLinkCaller, setupLinkOrganization } from "./setup-links.js";
@@ -162,6 +163,7 @@ export async function deleteScimConnectionOf(ctx: AuthContext, session: Session,
     // What its groups gave stays, as its users and their memberships do.
     await deleteScimGroupsOf(trx, connection);
     await deleteScimUserLinks(trx, connection);
+    await deleteScimErrors(trx, connection);
     await deleteScimConnection(trx, providerId);
     await auditChange(ctx, trx, { organizationId: connection.organizationId, details: { providerId } });
   });

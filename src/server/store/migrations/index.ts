@@ -32,6 +32,7 @@ import { auditSealingMigration } from "./0034_audit_sealing.js";
 import { apiKeysMigration } from "./0035_api_keys.js";
 import { oauthProviderMigration } from "./0036_oauth_provider.js";
 import { setupLinksMigration } from "./0037_setup_links.js";
+import { scimErrorsMigration } from "./0040_scim_errors.js";
 
 /** All migrations in order. Names sort by their numeric prefix; never rename or edit a landed one. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -68,5 +69,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     "0035_api_keys": apiKeysMigration(dialect),
     "0036_oauth_provider": oauthProviderMigration(dialect),
     "0037_setup_links": setupLinksMigration(dialect),
+    "0040_scim_errors": scimErrorsMigration(dialect),
   };
 }
