@@ -231,6 +231,38 @@ describe.skipIf(unavailable !== null)("a test sign-in through a SAML connection"
     expect(await counts()).toEqual(before);
   });
 
+  it("comes back to the starter's own page with the test's id, never to a foreign one", async () => {
+    const org = await createOrganization(server);
+    await register(org.owner.browser, "/sso", "saml-return");
+    const foreign = await org.owner.browser.post("/sso/test-sign-in", {
+      providerId: "saml-return",
+      callbackURL: "https://evil.example/steal",
+    });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.code).toBe("INVALID_CALLBACK_URL");
+
+    const browser = org.owner.browser;
+    const start = await browser.post("/sso/test-sign-in", {
+      providerId: "saml-return",
+      callbackURL: "/setup?step=sso",
+    });
+    expect(start.status, JSON.stringify(start.body)).toBe(200);
+    const answer = await idp.signIn(start.body.url, { id: "t-6", email: "r@saml-return.test" });
+    const flow = browser.cookie(FLOW_COOKIE);
+    const acs = await browser.request(answer.acs, {
+      method: "POST",
+      form: { SAMLResponse: answer.SAMLResponse, RelayState: answer.RelayState },
+      headers: { origin: idp.base, cookie: `${FLOW_COOKIE}=${flow}` },
+    });
+    expect(acs.status).toBe(303);
+    const landing = new URL(acs.headers.get("location") ?? "", server.origin);
+    expect(landing.pathname).toBe("/setup");
+    expect(landing.searchParams.get("step")).toBe("sso");
+    const testId = landing.searchParams.get("ssoTestId") as string;
+    const result = await browser.get(`/sso/test-sign-in/result?testId=${testId}`);
+    expect(result.body).toMatchObject({ email: "r@saml-return.test", refusal: "email_domain_not_verified" });
+  });
+
   it("an unsigned assertion is refused as a sign-in would refuse it", async () => {
     const org = await createOrganization(server);
     await register(org.owner.browser, "/sso", "saml-unsigned");

@@ -129,7 +129,7 @@ export const setupLinkEndpoints = {
     method: "POST",
     path: "/setup/sso/test-sign-in",
     summary: "Start a test sign-in through a connection of the link's organization; signs nobody in",
-    body: sso.ssoProviderIdBody,
+    body: sso.ssoTestSignInBody,
     reply: redirectReply,
     errors: [...PROVIDER_ERRORS, ...SSO_TEST_SIGN_IN_ERRORS],
     policy: { feature: "sso", setupLink: ["sso"] },

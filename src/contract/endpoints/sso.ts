@@ -36,7 +36,11 @@ export const SSO_VERIFY_DOMAIN_ERRORS = [
   "DOMAIN_VERIFICATION_FAILED",
   "DOMAIN_VERIFIED_ELSEWHERE",
 ] as const;
-export const SSO_TEST_SIGN_IN_ERRORS = ["PROVIDER_NOT_CONFIGURED", "PROVIDER_UNAVAILABLE"] as const;
+export const SSO_TEST_SIGN_IN_ERRORS = [
+  "PROVIDER_NOT_CONFIGURED",
+  "PROVIDER_UNAVAILABLE",
+  "INVALID_CALLBACK_URL",
+] as const;
 export const SSO_TEST_RESULT_ERRORS = ["SSO_TEST_NOT_FOUND"] as const;
 
 /** Enterprise single sign-on: connections per organization, verified domains, sign-in (docs/sso.md). */
@@ -133,7 +137,7 @@ export const ssoEndpoints = {
     method: "POST",
     path: "/sso/test-sign-in",
     summary: "Start a test sign-in through a connection: shows what the provider sends, signs nobody in",
-    body: sso.ssoProviderIdBody,
+    body: sso.ssoTestSignInBody,
     reply: redirectReply,
     errors: [...PROVIDER_ERRORS, ...SSO_TEST_SIGN_IN_ERRORS],
     policy: OWNER,

@@ -64,7 +64,7 @@ export function setupLinkRoutes(route: Route): void {
   route(setup.setupTestSSOConnection, (c, { body, link }) => testConnection(c.get("auth"), link, body.providerId));
 
   route(setup.setupStartSSOTestSignIn, async (c, { body, link }) => {
-    const flow = await startSSOTestSignIn(c.get("auth"), link, body.providerId);
+    const flow = await startSSOTestSignIn(c.get("auth"), link, body.providerId, body.callbackURL);
     writeFlowCookies(c, flow, STATE_COOKIE_MAX_AGE);
     return { url: flow.url, redirect: true };
   });

@@ -61,7 +61,7 @@ export function ssoRoutes(route: Route): void {
   );
 
   route(ssoEndpoints.startSSOTestSignIn, async (c, { body, caller }) => {
-    const flow = await startSSOTestSignIn(c.get("auth"), caller.user.id, body.providerId);
+    const flow = await startSSOTestSignIn(c.get("auth"), caller.user.id, body.providerId, body.callbackURL);
     writeFlowCookies(c, flow, STATE_COOKIE_MAX_AGE);
     return { url: flow.url, redirect: true };
   });

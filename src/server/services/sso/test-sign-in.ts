@@ -9,7 +9,7 @@ import { emailDomain } from "../email-domain.js";
 import { isSetupLinkCaller } from "../setup-links.js";
 import type { CallbackOutcome } from "../social/callback.js";
 import { startAuthorization } from "../social/start.js";
-import type { SSOTestRequester } from "../social/state.js";
+import type { OAuthStateData, SSOTestRequester } from "../social/state.js";
 import { type ConnectionManager, findManagedProvider, redirectURIOf } from "./connections.js";
 import { ssoClient } from "./oidc-client.js";
 import { startSAMLFlow } from "./saml-start.js";
@@ -23,7 +23,17 @@ function requesterOf(manager: ConnectionManager): SSOTestRequester {
   return isSetupLinkCaller(manager) ? { type: "setup-link", id: manager.id } : { type: "user", id: manager };
 }
 
-/** Where the browser lands once the provider answered: the result route its starter reads. */
+/**
+ * Where the browser lands once the provider answered: the starter's page with `ssoTestId` (its
+ * origin checked as every callbackURL is, http/origin-check.ts), else the result route itself.
+ */
+function landingURL(ctx: AuthContext, requester: SSOTestRequester, testId: string, callbackURL?: string): string {
+  if (!callbackURL) return resultURL(ctx, requester, testId);
+  const [path = "", hash] = callbackURL.split("#", 2);
+  const joined = `${path}${path.includes("?") ? "&" : "?"}ssoTestId=${encodeURIComponent(testId)}`;
+  return hash === undefined ? joined : `${joined}#${hash}`;
+}
+
 function resultURL(ctx: AuthContext, requester: SSOTestRequester, testId: string): string {
   const path = requester.type === "setup-link" ? "/setup/sso/test-sign-in/result" : "/sso/test-sign-in/result";
   return `${apiURL(ctx, path)}?testId=${encodeURIComponent(testId)}`;
@@ -38,12 +48,13 @@ export async function startSSOTestSignIn(
   ctx: AuthContext,
   manager: ConnectionManager,
   providerId: string,
+  callbackURL?: string,
 ): Promise<{ url: string; state: string; saml?: true }> {
   const provider = await findManagedProvider(ctx, manager, providerId);
   const requester = requesterOf(manager);
   const testId = newId();
-  const location = resultURL(ctx, requester, testId);
-  const test = { id: testId, requester };
+  const location = landingURL(ctx, requester, testId, callbackURL);
+  const test = { id: testId, requester, location };
   if (provider.type === "saml")
     return startSAMLFlow(ctx, provider, { callbackURL: location, errorURL: location, test });
   const client = ssoClient(ctx, provider, redirectURIOf(ctx, provider.providerId));
@@ -63,7 +74,7 @@ export async function startSSOTestSignIn(
 export async function recordSSOTestResult(
   ctx: AuthContext,
   provider: SsoProviderRecord,
-  test: { id: string; requester: SSOTestRequester },
+  test: NonNullable<OAuthStateData["test"]>,
   answer: {
     claims: Claims | null;
     email: string | null;
@@ -101,7 +112,8 @@ export async function recordSSOTestResult(
     scope.organizationId = provider.organizationId;
     scope.details = { providerId: provider.providerId, refusal: answer.refusal };
   }
-  return { kind: "redirect", location: resultURL(ctx, test.requester, test.id) };
+  // A state stored before tests carried their landing goes to the result route.
+  return { kind: "redirect", location: test.location ?? resultURL(ctx, test.requester, test.id) };
 }
 
 /** GET .../test-sign-in/result: only to whoever started the test (the same owner, the same link). */
