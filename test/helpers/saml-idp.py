@@ -17,6 +17,7 @@ IdP's entity id, signed with the same key: an IdP that signs for several entitie
 """
 
 import base64
+import html
 import json
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -106,6 +107,18 @@ def respond(user, mode, in_response_to, acs, sp_entity_id):
     return base64.b64encode(f"{response}".encode()).decode()
 
 
+def auto_post_form(acs, encoded, relay_state):
+    fields = "".join(
+        f'<input type="hidden" name="{name}" value="{html.escape(value, quote=True)}">'
+        for name, value in (("SAMLResponse", encoded), ("RelayState", relay_state))
+    )
+    return (
+        '<!doctype html><html lang="en"><head><title>Signing in</title></head>'
+        f'<body onload="document.forms[0].submit()"><form method="post" action="{html.escape(acs, quote=True)}">'
+        f'{fields}<noscript><button type="submit">Continue</button></noscript></form></body></html>'
+    )
+
+
 class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
@@ -138,6 +151,10 @@ class Handler(BaseHTTPRequestHandler):
                 if pending is None:
                     return self.reply(409, {"error": "no user set with /next"})
                 encoded = respond(pending["user"], pending.get("mode", "good"), message.id, acs, sp_entity_id)
+                relay_state = query.get("RelayState", [""])[0]
+                if pending.get("form"):
+                    # A browser's way: the HTTP-POST binding's auto-submitting form.
+                    return self.reply(200, auto_post_form(acs, encoded, relay_state), "text/html; charset=utf-8")
                 return self.reply(
                     200,
                     {
