@@ -66,7 +66,7 @@ function linkApi(client: AuthClient): SetupApi {
     requestDomain: (arg) => sso.requestDomainVerification(arg),
     verifyDomain: (arg) => sso.verifyDomain(arg),
     testSignIn: (arg) => sso.testSignIn(arg),
-    testResult: (arg) => sso.testResult({ query: arg }),
+    testResult: (arg) => sso.testSignIn.result({ query: arg }),
     directory: () => scim.connections(),
     health: (arg) => scim.connectionHealth({ query: arg }),
     generateToken: (arg) => scim.generateToken(arg),
@@ -83,7 +83,7 @@ function ownerApi(client: AuthClient, organizationId: string): SetupApi {
     requestDomain: (arg) => client.sso.requestDomainVerification(arg),
     verifyDomain: (arg) => client.sso.verifyDomain(arg),
     testSignIn: (arg) => client.sso.testSignIn(arg),
-    testResult: (arg) => client.sso.testResult({ query: arg }),
+    testResult: (arg) => client.sso.testSignIn.result({ query: arg }),
     health: (arg) => client.scim.connectionHealth({ query: arg }),
     directory: () =>
       mapResult(client.scim.listProviderConnections(), (d) => ({

@@ -114,8 +114,8 @@ def auto_post_form(acs, encoded, relay_state):
     )
     return (
         '<!doctype html><html lang="en"><head><title>Signing in</title></head>'
-        f'<body onload="document.forms[0].submit()"><form method="post" action="{html.escape(acs, quote=True)}">'
-        f'{fields}<noscript><button type="submit">Continue</button></noscript></form></body></html>'
+        f'<body><form method="post" action="{html.escape(acs, quote=True)}">'
+        f'{fields}<button type="submit">Continue to the application</button></form></body></html>'
     )
 
 
@@ -153,7 +153,7 @@ class Handler(BaseHTTPRequestHandler):
                 encoded = respond(pending["user"], pending.get("mode", "good"), message.id, acs, sp_entity_id)
                 relay_state = query.get("RelayState", [""])[0]
                 if pending.get("form"):
-                    # A browser's way: the HTTP-POST binding's auto-submitting form.
+                    # A browser's way: the HTTP-POST binding's form (the person presses Continue, as at many IdPs).
                     return self.reply(200, auto_post_form(acs, encoded, relay_state), "text/html; charset=utf-8")
                 return self.reply(
                     200,

@@ -54,7 +54,7 @@ export interface TestSamlIdp {
   registerSp(metadataXml: string): Promise<void>;
   /** Follows the SP's redirect to the IdP: the user signs in, and the IdP answers with its response. */
   signIn(redirectURL: string, user: SamlUser, mode?: SamlMode): Promise<SamlPost>;
-  /** The next browser that comes to the IdP signs in as `user`: its auto-posting form takes the response to the ACS. */
+  /** The next browser that comes to the IdP signs in as `user`: its form ("Continue to the application") posts the response to the ACS. */
   nextBrowserSignIn(user: SamlUser, mode?: SamlMode): Promise<void>;
   /** An IdP-initiated (unsolicited) response. */
   unsolicited(input: {
