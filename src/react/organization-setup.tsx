@@ -415,7 +415,9 @@ function TestSignInResult({ result }: { result: SSOTestResult }) {
       {result.claims && (
         <details>
           <summary>{t("setup.testSignIn.claims")}</summary>
-          <pre data-testid="setup-test-sign-in-claims">{JSON.stringify(result.claims, null, 2)}</pre>
+          <pre className="gh-code-block" data-testid="setup-test-sign-in-claims">
+            {JSON.stringify(result.claims, null, 2)}
+          </pre>
         </details>
       )}
     </div>

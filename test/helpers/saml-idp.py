@@ -146,6 +146,10 @@ class Handler(BaseHTTPRequestHandler):
                 message = request.message
                 sp_entity_id = message.issuer.text
                 acs = message.assertion_consumer_service_url
+                # A browser may send the same request twice (a retried GET): it gets the same form.
+                answered = state.setdefault("forms", {})
+                if message.id in answered:
+                    return self.reply(200, answered[message.id], "text/html; charset=utf-8")
                 pending = state["next"]
                 state["next"] = None
                 if pending is None:
@@ -154,7 +158,8 @@ class Handler(BaseHTTPRequestHandler):
                 relay_state = query.get("RelayState", [""])[0]
                 if pending.get("form"):
                     # A browser's way: the HTTP-POST binding's form (the person presses Continue, as at many IdPs).
-                    return self.reply(200, auto_post_form(acs, encoded, relay_state), "text/html; charset=utf-8")
+                    answered[message.id] = auto_post_form(acs, encoded, relay_state)
+                    return self.reply(200, answered[message.id], "text/html; charset=utf-8")
                 return self.reply(
                     200,
                     {
