@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useNavigate } from "react-router";
 import { OrganizationSetup } from "../../react/index.js";
 import { useI18n, usePageTitle } from "../lib/i18n.js";
@@ -11,13 +11,12 @@ import { useI18n, usePageTitle } from "../lib/i18n.js";
  * the address bar; without one (a reload, the way back from a test sign-in) the open link is read.
  */
 
-/** The fragment's token, read and cleared once per page load. */
+/** The fragment's token, read once per page load (a pure read: StrictMode may run it twice), then cleared. */
 function useFragmentToken(): string {
-  const [token] = useState(() => {
-    const found = window.location.hash.slice(1);
-    if (found) window.history.replaceState(null, "", `${window.location.pathname}${window.location.search}`);
-    return found;
-  });
+  const [token] = useState(() => window.location.hash.slice(1));
+  useEffect(() => {
+    if (token) window.history.replaceState(null, "", `${window.location.pathname}${window.location.search}`);
+  }, [token]);
   return token;
 }
 
