@@ -249,5 +249,23 @@ describe("a setup link", () => {
     expect(await embedded.getByTestId("setup-scim-base-url").textContent()).toBe(
       `${e2e.service.origin}/api/auth/scim/v2`,
     );
+
+    // The directory's calls, one refused: its health in the wizard and on the owners' Directory screen.
+    const scimToken = await embedded.getByTestId("setup-scim-token").textContent();
+    const refused = await fetch(`${e2e.service.origin}/api/auth/scim/v2/Users`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${scimToken}`, "content-type": "application/scim+json" },
+      body: "{not json",
+    });
+    expect(refused.status).toBe(400);
+    await owner.reload();
+    const error = embedded.getByTestId("setup-scim-health-error");
+    await error.waitFor();
+    expect(await error.textContent()).toContain("POST /Users answered 400: The body is not valid JSON");
+    await owner.goto(`${e2e.service.origin}/organization/directory`);
+    const onScreen = owner.getByTestId("scim-health-error");
+    await onScreen.waitFor();
+    expect(await onScreen.textContent()).toContain("The body is not valid JSON");
+    expect(await owner.getByTestId("scim-health-counts").textContent()).toContain("0 users and 0 groups");
   });
 });
