@@ -81,40 +81,42 @@ describe("a setup link", () => {
 
     const admin = await (await e2e.newContext()).newPage();
     await admin.goto(address);
-    await admin.getByTestId("setup-grant").waitFor();
-    expect(await admin.getByTestId("setup-grant").textContent()).toContain("Set up Globex");
+    const setup = admin.getByTestId("organization-setup");
+    await setup.getByTestId("setup-add").waitFor();
+    expect(await setup.locator("h1").textContent()).toContain("Set up Globex");
+    expect(await setup.getByTestId("setup-expires").textContent()).toContain("This link works until");
     // The secret leaves the address bar; the link's cookie carries it from here.
     expect(admin.url()).toBe(`${e2e.service.origin}/setup`);
-    expect(await admin.getByTestId("setup-directory-card").count()).toBe(0);
+    expect(await setup.getByTestId("setup-directory").count()).toBe(0);
 
     // Directions for the admin's own provider, with the values to paste named as that provider names them.
-    await admin.getByTestId("setup-guide").selectOption("okta");
-    expect(await admin.getByTestId("setup-guide-text").textContent()).toContain("Sign-in redirect URI");
-    await admin.getByTestId("connection-add-id").fill(PROVIDER_ID);
+    await setup.getByTestId("setup-guide").selectOption("okta");
+    expect(await setup.getByTestId("setup-guide-text").textContent()).toContain("Sign-in redirect URI");
+    const add = setup.getByTestId("setup-add");
+    await add.getByTestId("setup-add-id").fill(PROVIDER_ID);
     const redirectURI = `${e2e.service.origin}/api/auth/sso/callback/${PROVIDER_ID}`;
-    expect(await admin.getByTestId("connection-add-preview").textContent()).toContain(redirectURI);
-    await admin.getByTestId("connection-add-domains").fill(DOMAIN);
-    await admin.getByTestId("connection-add-issuer").fill(oidc.issuer);
-    await admin.getByTestId("connection-add-client-id").fill(CLIENT_ID);
-    await admin.getByTestId("connection-add-client-secret").fill(CLIENT_SECRET);
-    await admin.getByTestId("connection-add-submit").click();
-    await admin.getByTestId("setup-add-done").waitFor();
+    expect(await add.getByTestId("setup-redirect-uri").textContent()).toBe(redirectURI);
+    await add.getByTestId("setup-add-domains").fill(DOMAIN);
+    await add.getByTestId("setup-add-issuer").fill(oidc.issuer);
+    await add.getByTestId("setup-add-client-id").fill(CLIENT_ID);
+    await add.getByTestId("setup-add-client-secret").fill(CLIENT_SECRET);
+    await add.getByTestId("setup-add-submit").click();
+    await add.getByTestId("setup-added").waitFor();
 
-    const row = admin.getByTestId("setup-connection");
+    const row = setup.getByTestId("setup-connection");
     await row.waitFor();
-    expect(await row.getByTestId("connection-redirect-uri").textContent()).toBe(redirectURI);
-    await row.getByTestId("setup-connection-test").click();
-    expect(await row.getByTestId("setup-connection-test-result").textContent()).toContain("The connection works");
+    expect(await row.getByTestId("setup-redirect-uri").textContent()).toBe(redirectURI);
+    await row.getByTestId("setup-test").click();
+    expect(await row.getByTestId("setup-test-result").textContent()).toContain("The connection works");
 
-    await row.getByTestId("connection-domain-show").click();
-    const name = await row.getByTestId("domain-record-name").textContent();
-    const value = await row.getByTestId("domain-record-value").textContent();
+    await row.getByTestId("setup-domain-show").click();
+    const name = await row.getByTestId("setup-record-name").textContent();
+    const value = await row.getByTestId("setup-record-value").textContent();
     expect(name).toBe(DOMAIN);
     await screenshot(admin, "setup-link");
     await dns.setTxtRecords({ [name!]: [value!] });
-    await row.getByTestId("connection-domain-verify").click();
-    await row.getByTestId("connection-domains-verified").waitFor();
-    await expect.poll(() => row.getByTestId("connection-domain").getAttribute("data-verified")).toBe("true");
+    await row.getByTestId("setup-domain-verify").click();
+    await expect.poll(() => row.getByTestId("setup-domain").getAttribute("data-verified")).toBe("true");
     expect(await seriousA11yViolations(admin)).toEqual([]);
 
     // No account, no other screen: the app's own pages send the link's holder to sign in.
@@ -146,14 +148,22 @@ describe("a setup link", () => {
     });
     const admin = await (await e2e.newContext()).newPage();
     await admin.goto(`${e2e.service.origin}/setup#${link.body.token}`);
-    const card = admin.getByTestId("setup-audit-stream-card");
+    const card = admin.getByTestId("setup-audit-stream");
     await card.getByTestId("setup-audit-url").fill(receiver.url);
     await card.getByTestId("setup-audit-create").click();
-    receiver.secret = await card.getByTestId("setup-audit-secret").inputValue();
+    receiver.secret = (await card.getByTestId("setup-audit-secret").textContent()) ?? "";
     await card.getByTestId("setup-audit-test").click();
     await card.getByTestId("setup-audit-test-sent").waitFor();
     await expect.poll(() => receiver.delivered("webhook.test").length).toBe(1);
-    expect(await admin.getByTestId("setup-add-card").count()).toBe(0);
+    expect(await admin.getByTestId("setup-add").count()).toBe(0);
+    // Its last delivery, read again.
+    await admin.reload();
+    await expect.poll(() => card.getByTestId("setup-audit-streams").textContent()).toContain(receiver.url);
+    // Done forgets the link in this browser.
+    await admin.getByTestId("setup-close").click();
+    await admin.getByTestId("setup-closed").waitFor();
+    await admin.goto(`${e2e.service.origin}/setup`);
+    await admin.getByTestId("setup-invalid").waitFor();
     expect(await seriousA11yViolations(admin)).toEqual([]);
 
     // The same step in <OrganizationSetup/>.
@@ -239,5 +249,23 @@ describe("a setup link", () => {
     expect(await embedded.getByTestId("setup-scim-base-url").textContent()).toBe(
       `${e2e.service.origin}/api/auth/scim/v2`,
     );
+
+    // The directory's calls, one refused: its health in the wizard and on the owners' Directory screen.
+    const scimToken = await embedded.getByTestId("setup-scim-token").textContent();
+    const refused = await fetch(`${e2e.service.origin}/api/auth/scim/v2/Users`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${scimToken}`, "content-type": "application/scim+json" },
+      body: "{not json",
+    });
+    expect(refused.status).toBe(400);
+    await owner.reload();
+    const error = embedded.getByTestId("setup-scim-health-error");
+    await error.waitFor();
+    expect(await error.textContent()).toContain("POST /Users answered 400: The body is not valid JSON");
+    await owner.goto(`${e2e.service.origin}/organization/directory`);
+    const onScreen = owner.getByTestId("scim-health-error");
+    await onScreen.waitFor();
+    expect(await onScreen.textContent()).toContain("The body is not valid JSON");
+    expect(await owner.getByTestId("scim-health-counts").textContent()).toContain("0 users and 0 groups");
   });
 });

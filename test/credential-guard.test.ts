@@ -46,8 +46,9 @@ const IMPERSONATION_MAY = new Set([
   // A group's mapping changes organization roles and teams, as /organization/ routes do; no credential.
   "GET /scim/list-groups",
   "POST /scim/update-group-mapping",
-  // The people a connection provisioned: a read.
+  // The people a connection provisioned, and its sync health: reads.
   "GET /scim/list-users",
+  "GET /scim/connection-health",
   // Reading an organization's SSO connections changes nothing.
   "GET /sso/providers",
   "GET /sso/get-provider",

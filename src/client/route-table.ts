@@ -579,6 +579,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["POST"],
     refreshes: ["session"],
   },
+  "/scim/connection-health": {
+    methods: ["GET"],
+    refreshes: [],
+  },
   "/scim/delete-provider-connection": {
     methods: ["POST"],
     refreshes: [],
@@ -645,6 +649,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
   },
   "/setup/open": {
     methods: ["POST"],
+    refreshes: [],
+  },
+  "/setup/scim/connection-health": {
+    methods: ["GET"],
     refreshes: [],
   },
   "/setup/scim/connections": {

@@ -123,8 +123,8 @@ export interface SsoCalls {
   requestDomainVerification: Call<typeof sso.requestDomainVerification>;
   verifyDomain: Call<typeof sso.verifyDomain>;
   testConnection: Call<typeof sso.testSSOConnection>;
-  testSignIn: Call<typeof sso.startSSOTestSignIn>;
-  testResult: Call<typeof sso.getSSOTestResult>;
+  /** Starts a test sign-in; `.result({ query: { testId } })` reads it (GET /sso/test-sign-in/result). */
+  testSignIn: Call<typeof sso.startSSOTestSignIn> & { result: Call<typeof sso.getSSOTestResult> };
 }
 
 /** A setup link's holder: open it once, then the steps its scopes grant, for its organization. */
@@ -137,13 +137,15 @@ export interface SetupCalls {
     register: Call<typeof setupLinks.setupRegisterSSOProvider>;
     updateProvider: Call<typeof setupLinks.setupUpdateSSOProvider>;
     testConnection: Call<typeof setupLinks.setupTestSSOConnection>;
-    testSignIn: Call<typeof setupLinks.setupStartSSOTestSignIn>;
-    testResult: Call<typeof setupLinks.setupGetSSOTestResult>;
+    testSignIn: Call<typeof setupLinks.setupStartSSOTestSignIn> & {
+      result: Call<typeof setupLinks.setupGetSSOTestResult>;
+    };
     requestDomainVerification: Call<typeof setupLinks.setupRequestDomainVerification>;
     verifyDomain: Call<typeof setupLinks.setupVerifyDomain>;
   };
   scim: {
     connections: OptionalCall<typeof setupLinks.setupListSCIMConnections>;
+    connectionHealth: Call<typeof setupLinks.setupGetSCIMConnectionHealth>;
     generateToken: Call<typeof setupLinks.setupGenerateSCIMToken>;
   };
   auditStream: {
@@ -234,6 +236,8 @@ export interface ScimCalls {
   /** Turns linkExistingMembers on or off; the token stays. */
   updateProviderConnection: Call<typeof scim.updateSCIMProviderConnection>;
   deleteProviderConnection: Call<typeof scim.deleteSCIMProviderConnection>;
+  /** Its last call, what it provisioned, its latest refused calls. */
+  connectionHealth: Call<typeof scim.getSCIMConnectionHealth>;
   /** The people the connection provisioned. */
   listUsers: Call<typeof scim.listSCIMUsers>;
   listGroups: Call<typeof scim.listSCIMGroups>;

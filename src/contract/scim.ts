@@ -42,6 +42,34 @@ export type ScimConnection = z.infer<typeof scimConnectionModel>;
 
 export const scimConnectionsReply = z.object({ providers: z.array(scimConnectionModel) });
 
+/** A directory call that was refused, with the SCIM message the directory got (never the request's body). */
+export const scimRefusalModel = z.object({
+  at: z.date(),
+  method: z.string(),
+  /** Under the SCIM base URL, without the query: `/Users/<id>`. */
+  path: z.string(),
+  status: z.number().int(),
+  scimType: z.string().nullable(),
+  detail: z.string(),
+});
+
+/** How a directory connection's sync is going (Gatehouse's addition; docs/scim.md "Sync health"). */
+export const scimConnectionHealthModel = z.object({
+  providerId: z.string(),
+  /** The last directory call (written at most once a minute); null: none yet. */
+  lastUsedAt: z.date().nullable(),
+  /** The users and groups the connection provisioned and still holds. */
+  users: z.number().int(),
+  groups: z.number().int(),
+  /** Its latest refused calls, newest first: at most SCIM_RECENT_ERRORS of them are kept. */
+  recentErrors: z.array(scimRefusalModel),
+});
+
+export type ScimConnectionHealth = z.infer<typeof scimConnectionHealthModel>;
+
+/** How many refused calls are kept per connection. */
+export const SCIM_RECENT_ERRORS = 20;
+
 /** A role list as the organization routes take it: "admin", "admin,billing" or ["admin","billing"]. */
 const roles = z.union([z.string().min(1).max(200), z.array(z.string().min(1).max(100)).min(1).max(20)]);
 

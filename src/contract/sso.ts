@@ -273,6 +273,15 @@ export const samlResponseBody = z.object({
   RelayState: z.string().max(2000).optional(),
 });
 
+/**
+ * A test sign-in: the connection, and optionally the page (relative or on a trusted origin) the
+ * browser comes back to with `ssoTestId=<id>` in its query (else the result route itself).
+ */
+export const ssoTestSignInBody = z.object({
+  providerId: ssoProviderId,
+  callbackURL: z.string().min(1).max(2048).optional(),
+});
+
 /** A test sign-in's result, read by whoever started it (docs/sso.md, "Test a connection"). */
 export const ssoTestIdQuery = z.object({ testId: z.string().min(1).max(64) });
 

@@ -686,6 +686,16 @@ export const de: Catalogue = {
   "error.email_domain_not_verified":
     "Ihr Identitätsanbieter hat eine E-Mail-Adresse außerhalb der bestätigten Domains Ihrer Organisation gesendet.",
   "error.email_not_found": "Ihr Identitätsanbieter hat keine E-Mail-Adresse gesendet.",
+  "error.invalid_signature":
+    "Die Signatur der Antwort passt nicht zum Zertifikat des Identitätsanbieters: Tragen Sie die aktuellen Metadaten oder das aktuelle Zertifikat des Anbieters ein.",
+  "error.assertion_expired":
+    "Die Antwort des Identitätsanbieters liegt außerhalb ihrer Gültigkeit: Prüfen Sie die Uhr des Anbieters und die Daten seines Signaturzertifikats.",
+  "error.invalid_audience":
+    "Die Antwort ist an einen anderen Dienst gerichtet: Prüfen Sie die beim Anbieter eingetragene SP-Entitäts-ID.",
+  "error.invalid_issuer":
+    "Die Antwort stammt von einem anderen Aussteller als dem der Verbindung: Prüfen Sie den Aussteller bzw. die IdP-Entitäts-ID.",
+  "error.access_denied":
+    "Der Identitätsanbieter hat die Anmeldung abgelehnt: Prüfen Sie, ob die Person dort der App zugewiesen ist.",
   "connections.title": "Verbindungen",
   "connections.intro":
     "Einmalanmeldung: Personen mit einer Adresse in einer bestätigten Domain melden sich über Ihren Identitätsanbieter an (OpenID Connect oder SAML 2.0).",
@@ -824,6 +834,21 @@ export const de: Catalogue = {
   "setup.domains.notGranted": "Domains zu bestätigen gehört nicht zu diesem Link.",
   "setup.directory.title": "Verzeichnis (SCIM)",
   "setup.directory.connection": "{name}: zuletzt synchronisiert {lastSync}",
+  "setup.testSignIn": "Test-Anmeldung",
+  "setup.testSignIn.label": "Test-Anmeldung über {name}",
+  "setup.testSignIn.passed": "Test-Anmeldung: Eine echte Anmeldung mit dieser Antwort würde gelingen.",
+  "setup.testSignIn.refused": "Test-Anmeldung: Eine echte Anmeldung mit dieser Antwort würde abgelehnt. {reason}",
+  "setup.testSignIn.email": "E-Mail: {email}",
+  "setup.testSignIn.name": "Anzeigename: {name}",
+  "setup.testSignIn.role": "Rolle in der Organisation: {role}",
+  "setup.testSignIn.domainVerified": "Die Domain der E-Mail ist bestätigt.",
+  "setup.testSignIn.domainUnverified": "Die Domain der E-Mail ist noch nicht bestätigt.",
+  "setup.testSignIn.claims": "Was der Identitätsanbieter gesendet hat",
+  "setup.testSignIn.none": "(keine)",
+  "setup.directory.health": "{users} Personen und {groups} Gruppen bereitgestellt; letzter Aufruf {lastSync}.",
+  "setup.directory.noErrors": "Keine abgelehnten Aufrufe.",
+  "setup.directory.errors": "Zuletzt abgelehnte Aufrufe",
+  "setup.directory.error": "{date}: {method} {path} beantwortet mit {status}: {detail}",
   "setup.auditStream.title": "Audit-Stream",
   "setup.auditStream.intro":
     "Jeder Eintrag im Audit-Protokoll der Organisation, signiert an Ihren Empfänger gesendet, sobald er geschrieben wird.",

@@ -658,6 +658,16 @@ export const en = {
   "error.email_domain_not_verified":
     "Your identity provider sent an email address outside your organization's verified domains.",
   "error.email_not_found": "Your identity provider did not send an email address.",
+  "error.invalid_signature":
+    "The answer's signature does not match the identity provider's certificate: enter the provider's current metadata or certificate.",
+  "error.assertion_expired":
+    "The identity provider's answer is outside its validity window: check the provider's clock and its signing certificate's dates.",
+  "error.invalid_audience":
+    "The answer is addressed to another service: check the SP entity ID entered at the provider.",
+  "error.invalid_issuer":
+    "The answer comes from another issuer than the connection's: check the issuer or IdP entity ID.",
+  "error.access_denied":
+    "The identity provider refused the sign-in: check that the person is assigned to the app there.",
   "connections.title": "Connections",
   "connections.intro":
     "Single sign-on: people with an address in a verified domain sign in through your identity provider (OpenID Connect or SAML 2.0).",
@@ -795,6 +805,21 @@ export const en = {
   "setup.domains.notGranted": "Proving domains is not part of this link.",
   "setup.directory.title": "Directory (SCIM)",
   "setup.directory.connection": "{name}: last sync {lastSync}",
+  "setup.testSignIn": "Test sign-in",
+  "setup.testSignIn.label": "Test sign-in through {name}",
+  "setup.testSignIn.passed": "Test sign-in: a real sign-in with this answer would work.",
+  "setup.testSignIn.refused": "Test sign-in: a real sign-in with this answer would be refused. {reason}",
+  "setup.testSignIn.email": "Email: {email}",
+  "setup.testSignIn.name": "Name: {name}",
+  "setup.testSignIn.role": "Role in the organization: {role}",
+  "setup.testSignIn.domainVerified": "The email's domain is verified.",
+  "setup.testSignIn.domainUnverified": "The email's domain is not verified yet.",
+  "setup.testSignIn.claims": "What the identity provider sent",
+  "setup.testSignIn.none": "(none)",
+  "setup.directory.health": "{users} users and {groups} groups provisioned; last call {lastSync}.",
+  "setup.directory.noErrors": "No refused calls.",
+  "setup.directory.errors": "Latest refused calls",
+  "setup.directory.error": "{date}: {method} {path} answered {status}: {detail}",
   "setup.auditStream.title": "Audit stream",
   "setup.auditStream.intro":
     "Every entry of the organization's audit trail, sent signed to your receiver as it is written.",

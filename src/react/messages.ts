@@ -3,8 +3,8 @@ import { isMessageKey, type Translate } from "../i18n/index.js";
 
 /**
  * The one place codes become words on screen. A code with a catalogue entry `error.<CODE>` (src/i18n)
- * is said in the application's voice and language; other codes keep the contract's or the server's
- * message (English).
+ * is said in the application's voice and language; other codes keep the server's message, which may
+ * be more precise than the contract's (English either way).
  */
 
 export interface HasCode {
@@ -35,7 +35,8 @@ export function messageFor(error: HasCode | string | null | undefined, t: Transl
   const code = typeof error === "string" ? error : error.code;
   const key = code ? `error.${code}` : "";
   if (isMessageKey(key)) return t(key);
-  if (code && code in errorCatalogue) return errorCatalogue[code as keyof typeof errorCatalogue].message;
+  // The server's own words first: they may name the fault ("a DOCTYPE: entities are refused").
   if (typeof error !== "string" && error.message) return error.message;
+  if (code && code in errorCatalogue) return errorCatalogue[code as keyof typeof errorCatalogue].message;
   return t("common.error.generic");
 }

@@ -1,8 +1,8 @@
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { AuthClient, Result } from "../client/index.js";
-import type { ScimConnection } from "../contract/scim.js";
+import type { ScimConnection, ScimConnectionHealth } from "../contract/scim.js";
 import { SETUP_GUIDES, type SetupGuide, type SetupScope } from "../contract/setup-links.js";
-import type { SSOProviderView } from "../contract/sso.js";
+import type { SSOProviderView, SSOTestResult } from "../contract/sso.js";
 import {
   Button,
   ComponentRoot,
@@ -16,6 +16,7 @@ import {
   useFrame,
 } from "./form-parts.js";
 import { componentTranslator } from "./localization.js";
+import { messageFor } from "./messages.js";
 import { browserNavigate } from "./navigate.js";
 import { type OrganizationComponentProps, RowButton, SelectField } from "./organization-parts.js";
 import { useActiveOrganization, useAuthClient } from "./provider.js";
@@ -24,8 +25,9 @@ import { useCall } from "./use-call.js";
 export interface OrganizationSetupProps extends OrganizationComponentProps {
   /**
    * A setup link's token (docs/sso.md, "Let the customer set it up"): the component opens the link
-   * and shows the steps it grants. Without one, the signed-in owner sets up `organizationId`
-   * (default: the active organization) through the owners' own routes.
+   * and shows the steps it grants; `""` when this browser opened the link already (the page was
+   * reloaded, or came back from a test sign-in). Without one, the signed-in owner sets up
+   * `organizationId` (default: the active organization) through the owners' own routes.
    */
   token?: string;
   organizationId?: string;
@@ -54,7 +56,10 @@ interface SetupApi {
   test(arg: { providerId: string }): Promise<Result<Check>>;
   requestDomain(arg: { providerId: string }): Promise<Result<Records>>;
   verifyDomain(arg: { providerId: string }): Promise<Result<Verified>>;
+  testSignIn(arg: { providerId: string; callbackURL: string }): Promise<Result<{ url: string }>>;
+  testResult(arg: { testId: string }): Promise<Result<SSOTestResult>>;
   directory(): Promise<Result<{ baseURL: string; providers: ScimConnection[] }>>;
+  health(arg: { providerId: string }): Promise<Result<ScimConnectionHealth>>;
   generateToken(arg: { providerId: string }): Promise<Result<{ scimToken: string }>>;
 }
 
@@ -71,7 +76,10 @@ function linkApi(client: AuthClient): SetupApi {
     test: (arg) => sso.testConnection(arg),
     requestDomain: (arg) => sso.requestDomainVerification(arg),
     verifyDomain: (arg) => sso.verifyDomain(arg),
+    testSignIn: (arg) => sso.testSignIn(arg),
+    testResult: (arg) => sso.testSignIn.result({ query: arg }),
     directory: () => scim.connections(),
+    health: (arg) => scim.connectionHealth({ query: arg }),
     generateToken: (arg) => scim.generateToken(arg),
   };
 }
@@ -85,6 +93,9 @@ function ownerApi(client: AuthClient, organizationId: string): SetupApi {
     test: (arg) => client.sso.testConnection(arg),
     requestDomain: (arg) => client.sso.requestDomainVerification(arg),
     verifyDomain: (arg) => client.sso.verifyDomain(arg),
+    testSignIn: (arg) => client.sso.testSignIn(arg),
+    testResult: (arg) => client.sso.testSignIn.result({ query: arg }),
+    health: (arg) => client.scim.connectionHealth({ query: arg }),
     directory: () =>
       mapResult(client.scim.listProviderConnections(), (d) => ({
         baseURL: `${client.apiURL}/scim/v2`,
@@ -109,16 +120,20 @@ function useGrant(client: AuthClient, token: string | undefined, organizationId:
   useEffect(() => {
     if (token === undefined || opened.current) return;
     opened.current = true;
-    void mapResult(client.setup.open({ token }), (g) => ({
+    void mapResult(token ? client.setup.open({ token }) : client.setup.grant(), (g) => ({
       organizationName: g.organization.name,
       organizationSlug: g.organization.slug,
       scopes: g.scopes,
       expiresAt: g.expiresAt,
     })).then(setLinkGrant);
   }, [client, token]);
-  if (token !== undefined) return { grant: linkGrant, api: linkApi(client) };
+  const id = organizationId ?? active.data?.id;
+  const api = useMemo(
+    () => (token !== undefined ? linkApi(client) : id ? ownerApi(client, id) : null),
+    [client, token, id],
+  );
+  if (token !== undefined) return { grant: linkGrant, api };
   const organization = active.data;
-  const id = organizationId ?? organization?.id;
   if (!id || !organization) return { grant: null, api: null };
   const grant: Result<Grant> = {
     data: {
@@ -129,7 +144,7 @@ function useGrant(client: AuthClient, token: string | undefined, organizationId:
     },
     error: null,
   };
-  return { grant, api: ownerApi(client, id) };
+  return { grant, api };
 }
 
 function Value({ label, value, testId }: { label: string; value: string; testId: string }) {
@@ -332,6 +347,65 @@ function ConnectionDomains({
   );
 }
 
+/** The page's own address, to come back to from a test sign-in (without a previous test's marks). */
+function returnAddress(): string {
+  const url = new URL(window.location.href);
+  url.hash = "";
+  for (const name of ["ssoTestId", "error", "error_description"]) url.searchParams.delete(name);
+  return url.toString();
+}
+
+/** A test sign-in the browser came back from (`?ssoTestId=`, or `?error=` when none was recorded), read once. */
+function useTestSignInResult(api: SetupApi) {
+  const [result, setResult] = useState<Result<SSOTestResult> | null>(null);
+  const read = useRef(false);
+  useEffect(() => {
+    if (read.current) return;
+    read.current = true;
+    const url = new URL(window.location.href);
+    const testId = url.searchParams.get("ssoTestId");
+    const error = url.searchParams.get("error");
+    if (!testId && !error) return;
+    for (const name of ["ssoTestId", "error", "error_description"]) url.searchParams.delete(name);
+    window.history.replaceState(window.history.state, "", url.toString());
+    if (testId) void api.testResult({ testId }).then(setResult);
+    else setResult({ data: null, error: { code: error ?? "", message: "" } } as Result<SSOTestResult>);
+  }, [api]);
+  return result;
+}
+
+function TestSignInResult({ result }: { result: SSOTestResult }) {
+  const { t } = useFrame();
+  const none = t("setup.testSignIn.none");
+  return (
+    <div
+      data-testid="setup-test-sign-in-result"
+      data-provider-id={result.providerId}
+      data-refusal={result.refusal ?? ""}
+    >
+      <Notice testId="setup-test-sign-in-verdict" takeFocus>
+        {result.refusal
+          ? t("setup.testSignIn.refused", { reason: `${messageFor(result.refusal, t)} (${result.refusal})` })
+          : t("setup.testSignIn.passed")}
+      </Notice>
+      <ul>
+        <li data-testid="setup-test-sign-in-email">{t("setup.testSignIn.email", { email: result.email ?? none })}</li>
+        <li>{t("setup.testSignIn.name", { name: result.name ?? none })}</li>
+        <li data-testid="setup-test-sign-in-role">{t("setup.testSignIn.role", { role: result.role ?? none })}</li>
+        <li>{t(result.domainVerified ? "setup.testSignIn.domainVerified" : "setup.testSignIn.domainUnverified")}</li>
+      </ul>
+      {result.claims && (
+        <details>
+          <summary>{t("setup.testSignIn.claims")}</summary>
+          <pre className="gh-code-block" data-testid="setup-test-sign-in-claims">
+            {JSON.stringify(result.claims, null, 2)}
+          </pre>
+        </details>
+      )}
+    </div>
+  );
+}
+
 function Connections({
   api,
   scopes,
@@ -346,6 +420,8 @@ function Connections({
   const { t } = useFrame();
   const list = useCall(api.providers);
   const test = useCall(api.test);
+  const testSignIn = useCall(api.testSignIn);
+  const tested = useTestSignInResult(api);
   const [connections, setConnections] = useState<SSOProviderView[] | null>(null);
   const [checked, setChecked] = useState<{ providerId: string; check: Check } | null>(null);
   const { run } = list;
@@ -398,10 +474,68 @@ function Connections({
                 : t("connections.test.failed", { reason: checked.check.error?.message ?? "" })}
             </Notice>
           )}
+          {scopes.includes("sso") && (
+            <RowButton
+              data-testid="setup-test-sign-in"
+              aria-label={t("setup.testSignIn.label", { name: c.providerId })}
+              onClick={async () => {
+                const started = await testSignIn.run({ providerId: c.providerId, callbackURL: returnAddress() });
+                // The provider's sign-in page, then back here with the result.
+                if (started) window.location.assign(started.url);
+              }}
+            >
+              {t("setup.testSignIn")}
+            </RowButton>
+          )}
+          {tested?.data?.providerId === c.providerId && <TestSignInResult result={tested.data} />}
         </section>
       ))}
-      <ErrorMessage error={test.error} />
+      <ErrorMessage error={test.error ?? testSignIn.error ?? tested?.error ?? null} />
     </Panel>
+  );
+}
+
+/** A directory connection's sync: what it provisioned, its last call, its latest refused calls. */
+function DirectoryHealth({ api, providerId }: { api: SetupApi; providerId: string }) {
+  const { t, locale } = useFrame();
+  const read = useCall(api.health);
+  const [health, setHealth] = useState<ScimConnectionHealth | null>(null);
+  const { run } = read;
+  useEffect(() => {
+    void run({ providerId }).then((found) => found && setHealth(found));
+  }, [run, providerId]);
+  if (!health) return <ErrorMessage error={read.error} />;
+  const date = (d: Date) => d.toLocaleString(locale);
+  return (
+    <div data-testid="setup-scim-health" data-provider-id={providerId}>
+      <p data-testid="setup-scim-health-counts">
+        {t("setup.directory.health", {
+          users: health.users,
+          groups: health.groups,
+          lastSync: health.lastUsedAt ? date(health.lastUsedAt) : t("directory.connection.never"),
+        })}
+      </p>
+      {health.recentErrors.length === 0 ? (
+        <p className="gh-hint">{t("setup.directory.noErrors")}</p>
+      ) : (
+        <>
+          <p className="gh-label">{t("setup.directory.errors")}</p>
+          <ul>
+            {health.recentErrors.map((e) => (
+              <li key={`${e.at.getTime()}-${e.method}-${e.path}`} data-testid="setup-scim-health-error">
+                {t("setup.directory.error", {
+                  date: date(e.at),
+                  method: e.method,
+                  path: e.path,
+                  status: e.status,
+                  detail: e.detail,
+                })}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
   );
 }
 
@@ -435,6 +569,7 @@ function Directory({ api, slug }: { api: SetupApi; slug: string | null }) {
               name: c.providerId,
               lastSync: c.lastUsedAt ? c.lastUsedAt.toLocaleString() : t("directory.connection.never"),
             })}
+            <DirectoryHealth api={api} providerId={c.providerId} />
           </li>
         ))}
       </ul>
@@ -470,6 +605,13 @@ function AuditStream({ client }: { client: AuthClient }) {
   const { t } = useFrame();
   const create = useCall(client.setup.auditStream.create);
   const test = useCall(client.setup.auditStream.test);
+  const list = useCall(client.setup.auditStream.list);
+  const [streams, setStreams] = useState<
+    { url: string; lastDeliveryAt: Date | null; lastDeliveryError: string | null; id: string }[]
+  >([]);
+  const { run: load } = list;
+  const reload = useCallback(() => void load().then((found) => found && setStreams(found.webhooks)), [load]);
+  useEffect(reload, [reload]);
   const [url, setUrl] = useState("");
   const [made, setMade] = useState<{ id: string; secret: string } | null>(null);
   const [sent, setSent] = useState<string | null>(null);
@@ -484,13 +626,28 @@ function AuditStream({ client }: { client: AuthClient }) {
           <Value label={t("webhooks.secret.label")} value={made.secret} testId="setup-audit-secret" />
           <RowButton
             data-testid="setup-audit-test"
-            onClick={async () => setSent((await test.run({ webhookId: made.id }))?.deliveryId ?? null)}
+            onClick={async () => {
+              setSent((await test.run({ webhookId: made.id }))?.deliveryId ?? null);
+              reload();
+            }}
           >
             {t("webhooks.row.test")}
           </RowButton>
         </>
       )}
       {sent && <Notice testId="setup-audit-test-sent">{t("webhooks.test.sent", { id: sent })}</Notice>}
+      <ul data-testid="setup-audit-streams">
+        {streams.map((w) => (
+          <li key={w.id}>
+            <code>{w.url}</code>{" "}
+            {w.lastDeliveryAt
+              ? w.lastDeliveryError
+                ? t("webhooks.row.failed", { date: w.lastDeliveryAt.toLocaleString(), error: w.lastDeliveryError })
+                : t("webhooks.row.delivered", { date: w.lastDeliveryAt.toLocaleString() })
+              : t("webhooks.row.never")}
+          </li>
+        ))}
+      </ul>
       <Form
         label={t("setup.auditStream.title")}
         error={create.error ?? test.error}
@@ -499,6 +656,7 @@ function AuditStream({ client }: { client: AuthClient }) {
           if (answer) {
             setMade({ id: answer.id, secret: answer.secret });
             setUrl("");
+            reload();
           }
         }}
       >
@@ -543,11 +701,13 @@ export function OrganizationSetup({
   const client = useAuthClient();
   const { grant, api } = useGrant(client, token, organizationId);
   const [version, setVersion] = useState(0);
+  const [closed, setClosed] = useState(false);
   const refresh = useCallback(() => setVersion((v) => v + 1), []);
   const frame = { t, navigate, locale: localization, appearance, headingLevel };
   let body: ReactNode;
   let title = t("setup.title");
-  if (!grant) body = <Loading />;
+  if (closed) body = <p data-testid="setup-closed">{t("setup.closed")}</p>;
+  else if (!grant) body = <Loading />;
   else if (grant.error || !api)
     body = (
       <p data-testid="setup-invalid">
@@ -572,6 +732,17 @@ export function OrganizationSetup({
         )}
         {scopes.includes("directory") && <Directory api={api} slug={organizationSlug} />}
         {token !== undefined && scopes.includes("auditStream") && <AuditStream client={client} />}
+        {token !== undefined && (
+          <RowButton
+            data-testid="setup-close"
+            onClick={async () => {
+              await client.setup.close();
+              setClosed(true);
+            }}
+          >
+            {t("setup.close")}
+          </RowButton>
+        )}
       </>
     );
   }

@@ -17,6 +17,7 @@ IdP's entity id, signed with the same key: an IdP that signs for several entitie
 """
 
 import base64
+import html
 import json
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -106,6 +107,18 @@ def respond(user, mode, in_response_to, acs, sp_entity_id):
     return base64.b64encode(f"{response}".encode()).decode()
 
 
+def auto_post_form(acs, encoded, relay_state):
+    fields = "".join(
+        f'<input type="hidden" name="{name}" value="{html.escape(value, quote=True)}">'
+        for name, value in (("SAMLResponse", encoded), ("RelayState", relay_state))
+    )
+    return (
+        '<!doctype html><html lang="en"><head><title>Signing in</title></head>'
+        f'<body><form method="post" action="{html.escape(acs, quote=True)}">'
+        f'{fields}<button type="submit">Continue to the application</button></form></body></html>'
+    )
+
+
 class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
@@ -133,11 +146,20 @@ class Handler(BaseHTTPRequestHandler):
                 message = request.message
                 sp_entity_id = message.issuer.text
                 acs = message.assertion_consumer_service_url
+                # A browser may send the same request twice (a retried GET): it gets the same form.
+                answered = state.setdefault("forms", {})
+                if message.id in answered:
+                    return self.reply(200, answered[message.id], "text/html; charset=utf-8")
                 pending = state["next"]
                 state["next"] = None
                 if pending is None:
                     return self.reply(409, {"error": "no user set with /next"})
                 encoded = respond(pending["user"], pending.get("mode", "good"), message.id, acs, sp_entity_id)
+                relay_state = query.get("RelayState", [""])[0]
+                if pending.get("form"):
+                    # A browser's way: the HTTP-POST binding's form (the person presses Continue, as at many IdPs).
+                    answered[message.id] = auto_post_form(acs, encoded, relay_state)
+                    return self.reply(200, answered[message.id], "text/html; charset=utf-8")
                 return self.reply(
                     200,
                     {

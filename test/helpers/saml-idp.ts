@@ -54,6 +54,8 @@ export interface TestSamlIdp {
   registerSp(metadataXml: string): Promise<void>;
   /** Follows the SP's redirect to the IdP: the user signs in, and the IdP answers with its response. */
   signIn(redirectURL: string, user: SamlUser, mode?: SamlMode): Promise<SamlPost>;
+  /** The next browser that comes to the IdP signs in as `user`: its form ("Continue to the application") posts the response to the ACS. */
+  nextBrowserSignIn(user: SamlUser, mode?: SamlMode): Promise<void>;
   /** An IdP-initiated (unsolicited) response. */
   unsolicited(input: {
     user: SamlUser;
@@ -130,6 +132,9 @@ export async function startSamlIdp(): Promise<TestSamlIdp> {
     async signIn(redirectURL, user, mode = "good") {
       await call(`${base}/next`, { method: "POST", body: JSON.stringify({ user, mode }) });
       return call(redirectURL);
+    },
+    async nextBrowserSignIn(user, mode = "good") {
+      await call(`${base}/next`, { method: "POST", body: JSON.stringify({ user, mode, form: true }) });
     },
     unsolicited: (input) => call(`${base}/unsolicited`, { method: "POST", body: JSON.stringify(input) }),
     async close() {

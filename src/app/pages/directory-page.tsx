@@ -103,6 +103,50 @@ function ProvisionedMembers({ providerId }: { providerId: string }) {
   );
 }
 
+/** How the sync goes: what the connection provisioned and its latest refused calls (with SCIM's message). */
+function SyncHealth({ providerId }: { providerId: string }) {
+  const t = useT();
+  const formatDate = useFormatDate();
+  const health = useQuery({
+    queryKey: ["scim-health", providerId],
+    queryFn: () => unwrap(authClient.scim.connectionHealth({ query: { providerId } })),
+  });
+  if (health.isPending) return <Loading />;
+  if (health.error) return <FormError error={health.error} />;
+  const { data } = health;
+  return (
+    <div data-testid="scim-health">
+      <p data-testid="scim-health-counts">
+        {t("setup.directory.health", {
+          users: data.users,
+          groups: data.groups,
+          lastSync: data.lastUsedAt ? formatDate(data.lastUsedAt) : t("directory.connection.never"),
+        })}
+      </p>
+      {data.recentErrors.length === 0 ? (
+        <p className="hint">{t("setup.directory.noErrors")}</p>
+      ) : (
+        <>
+          <h3>{t("setup.directory.errors")}</h3>
+          <ul className="rows">
+            {data.recentErrors.map((e) => (
+              <li key={`${e.at.getTime()}-${e.method}-${e.path}`} className="row" data-testid="scim-health-error">
+                {t("setup.directory.error", {
+                  date: formatDate(e.at),
+                  method: e.method,
+                  path: e.path,
+                  status: e.status,
+                  detail: e.detail,
+                })}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}
+
 /** The select's value for a mapping: "", "role:<role>" or "team:<id>". */
 const mappingValue = (group: ScimGroupMapping) =>
   group.role ? `role:${group.role}` : group.teamId ? `team:${group.teamId}` : "";
@@ -268,6 +312,7 @@ function Connection({
             {connection.lastUsedAt ? formatDate(connection.lastUsedAt) : t("directory.connection.never")}
           </dd>
         </dl>
+        <SyncHealth providerId={name} />
         <LinkExistingSwitch connection={connection} />
         <FormError error={rotate.error ?? revoke.error} />
         <div className="actions">

@@ -58,6 +58,15 @@ export const scimEndpoints = {
     audit: { action: "organization.scim_connection_deleted" },
     policy: OWNER,
   }),
+  getSCIMConnectionHealth: endpoint({
+    method: "GET",
+    path: "/scim/connection-health",
+    summary: "How a SCIM connection's sync is going: its last call, what it provisioned, its latest refused calls",
+    query: scim.providerIdQuery,
+    reply: scim.scimConnectionHealthModel,
+    errors: [...MEMBERSHIP, "SCIM_PROVIDER_NOT_FOUND"],
+    policy: OWNER,
+  }),
   listSCIMUsers: endpoint({
     method: "GET",
     path: "/scim/list-users",

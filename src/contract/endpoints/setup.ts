@@ -10,6 +10,14 @@ import * as setup from "../setup-links.js";
 import * as sso from "../sso.js";
 import { endpoint } from "./define.js";
 import { redirectReply, successReply } from "./replies.js";
+import {
+  SSO_REGISTER_ERRORS,
+  SSO_REQUEST_DOMAIN_ERRORS,
+  SSO_TEST_RESULT_ERRORS,
+  SSO_TEST_SIGN_IN_ERRORS,
+  SSO_UPDATE_ERRORS,
+  SSO_VERIFY_DOMAIN_ERRORS,
+} from "./sso.js";
 
 /**
  * Owners hand out links; an owner's act of trust, so a recent sign-in and never an impersonator's.
@@ -98,18 +106,7 @@ export const setupLinkEndpoints = {
     summary: "Register an OpenID Connect or SAML connection for the link's organization",
     body: sso.registerSSOProviderBody,
     reply: sso.ssoProviderModel,
-    errors: [
-      ...LINK_ERRORS,
-      "SETUP_LINK_OTHER_ORGANIZATION",
-      "SSO_PROVIDER_ID_TAKEN",
-      "SAML_CONFIG_INVALID",
-      "OIDC_CONFIG_REQUIRED",
-      "INVALID_ISSUER",
-      "ISSUER_NOT_PUBLIC",
-      "DISCOVERY_FAILED",
-      "ROLE_NOT_FOUND",
-      "SSO_ROLE_NOT_ALLOWED",
-    ],
+    errors: [...LINK_ERRORS, "SETUP_LINK_OTHER_ORGANIZATION", ...SSO_REGISTER_ERRORS],
     audit: { action: "organization.sso_connection_created", organization: "organizationId" },
     policy: { feature: "sso", setupLink: ["sso"] },
   }),
@@ -120,15 +117,7 @@ export const setupLinkEndpoints = {
       "Change a connection of the link's organization; who asserts identity changes at once only while no domain is verified",
     body: sso.updateSSOProviderBody,
     reply: sso.ssoProviderModel,
-    errors: [
-      ...PROVIDER_ERRORS,
-      "SAML_CONFIG_INVALID",
-      "INVALID_ISSUER",
-      "ISSUER_NOT_PUBLIC",
-      "DISCOVERY_FAILED",
-      "ROLE_NOT_FOUND",
-      "SSO_ROLE_NOT_ALLOWED",
-    ],
+    errors: [...PROVIDER_ERRORS, ...SSO_UPDATE_ERRORS],
     audit: { action: "organization.sso_connection_updated" },
     policy: { feature: "sso", setupLink: ["sso"] },
   }),
@@ -145,9 +134,9 @@ export const setupLinkEndpoints = {
     method: "POST",
     path: "/setup/sso/test-sign-in",
     summary: "Start a test sign-in through a connection of the link's organization; signs nobody in",
-    body: sso.ssoProviderIdBody,
+    body: sso.ssoTestSignInBody,
     reply: redirectReply,
-    errors: [...PROVIDER_ERRORS, "PROVIDER_NOT_CONFIGURED", "PROVIDER_UNAVAILABLE"],
+    errors: [...PROVIDER_ERRORS, ...SSO_TEST_SIGN_IN_ERRORS],
     audit: { action: "organization.sso_connection_tested" },
     policy: { feature: "sso", setupLink: ["sso"] },
   }),
@@ -157,7 +146,7 @@ export const setupLinkEndpoints = {
     summary: "A test sign-in's result, to the setup link that started it",
     query: sso.ssoTestIdQuery,
     reply: sso.ssoTestResultReply,
-    errors: [...LINK_ERRORS, "SSO_TEST_NOT_FOUND"],
+    errors: [...LINK_ERRORS, ...SSO_TEST_RESULT_ERRORS],
     policy: { feature: "sso", setupLink: ["sso"] },
   }),
   setupRequestDomainVerification: endpoint({
@@ -166,7 +155,7 @@ export const setupLinkEndpoints = {
     summary: "The DNS TXT record that proves a connection's domains",
     body: sso.ssoProviderIdBody,
     reply: sso.domainVerificationReply,
-    errors: [...PROVIDER_ERRORS, "DOMAIN_VERIFIED"],
+    errors: [...PROVIDER_ERRORS, ...SSO_REQUEST_DOMAIN_ERRORS],
     policy: { feature: "sso", setupLink: ["domains"] },
   }),
   setupVerifyDomain: endpoint({
@@ -175,13 +164,7 @@ export const setupLinkEndpoints = {
     summary: "Look the TXT record up now and mark the connection's domains verified",
     body: sso.ssoProviderIdBody,
     reply: sso.verifyDomainReply,
-    errors: [
-      ...PROVIDER_ERRORS,
-      "DOMAIN_VERIFIED",
-      "NO_PENDING_VERIFICATION",
-      "DOMAIN_VERIFICATION_FAILED",
-      "DOMAIN_VERIFIED_ELSEWHERE",
-    ],
+    errors: [...PROVIDER_ERRORS, ...SSO_VERIFY_DOMAIN_ERRORS],
     audit: { action: "organization.sso_domain_verified" },
     policy: { feature: "sso", setupLink: ["domains"] },
   }),
@@ -191,6 +174,16 @@ export const setupLinkEndpoints = {
     summary: "The link's organization's directory connections and the base URL a directory calls",
     reply: setup.setupScimReply,
     errors: LINK_ERRORS,
+    policy: { feature: "scim", setupLink: ["directory"] },
+  }),
+  setupGetSCIMConnectionHealth: endpoint({
+    method: "GET",
+    path: "/setup/scim/connection-health",
+    summary:
+      "How a directory connection of the link's organization is syncing: last call, counts, latest refused calls",
+    query: scim.providerIdQuery,
+    reply: scim.scimConnectionHealthModel,
+    errors: [...LINK_ERRORS, "SCIM_PROVIDER_NOT_FOUND"],
     policy: { feature: "scim", setupLink: ["directory"] },
   }),
   setupGenerateSCIMToken: endpoint({

@@ -11,6 +11,38 @@ const OWNER = { session: "required", feature: "sso" } as const;
 const OWNER_CHANGE = { ...OWNER, credentials: "manage" } as const;
 const PROVIDER_ERRORS = ["SSO_PROVIDER_NOT_FOUND", "SSO_INSUFFICIENT_ACCESS"] as const;
 
+/*
+ * What a connection's step may be refused with, whoever takes it: owners here, a setup link's holder
+ * at /setup/ (endpoints/setup.ts adds the link's own codes). One list each, so the two cannot drift.
+ */
+const SETTINGS_ERRORS = [
+  "INVALID_ISSUER",
+  "ISSUER_NOT_PUBLIC",
+  "DISCOVERY_FAILED",
+  "ROLE_NOT_FOUND",
+  "SSO_ROLE_NOT_ALLOWED",
+] as const;
+export const SSO_REGISTER_ERRORS = [
+  "SSO_PROVIDER_ID_TAKEN",
+  "SAML_CONFIG_INVALID",
+  "OIDC_CONFIG_REQUIRED",
+  ...SETTINGS_ERRORS,
+] as const;
+export const SSO_UPDATE_ERRORS = ["SAML_CONFIG_INVALID", ...SETTINGS_ERRORS] as const;
+export const SSO_REQUEST_DOMAIN_ERRORS = ["DOMAIN_VERIFIED"] as const;
+export const SSO_VERIFY_DOMAIN_ERRORS = [
+  "DOMAIN_VERIFIED",
+  "NO_PENDING_VERIFICATION",
+  "DOMAIN_VERIFICATION_FAILED",
+  "DOMAIN_VERIFIED_ELSEWHERE",
+] as const;
+export const SSO_TEST_SIGN_IN_ERRORS = [
+  "PROVIDER_NOT_CONFIGURED",
+  "PROVIDER_UNAVAILABLE",
+  "INVALID_CALLBACK_URL",
+] as const;
+export const SSO_TEST_RESULT_ERRORS = ["SSO_TEST_NOT_FOUND"] as const;
+
 /** Enterprise single sign-on: connections per organization, verified domains, sign-in (docs/sso.md). */
 export const ssoEndpoints = {
   registerSSOProvider: endpoint({
@@ -19,18 +51,7 @@ export const ssoEndpoints = {
     summary: "Register an OpenID Connect or SAML connection for an organization (owners and admins)",
     body: sso.registerSSOProviderBody,
     reply: sso.ssoProviderModel,
-    errors: [
-      ...PROVIDER_ERRORS,
-      "SSO_PROVIDER_ID_TAKEN",
-      "SAML_CONFIG_INVALID",
-      "OIDC_CONFIG_REQUIRED",
-      "INVALID_ISSUER",
-      "ISSUER_NOT_PUBLIC",
-      "DISCOVERY_FAILED",
-      "ROLE_NOT_FOUND",
-      "SSO_ROLE_NOT_ALLOWED",
-      "NO_ACTIVE_ORGANIZATION",
-    ],
+    errors: [...PROVIDER_ERRORS, ...SSO_REGISTER_ERRORS, "NO_ACTIVE_ORGANIZATION"],
     audit: { action: "organization.sso_connection_created", organization: "organizationId" },
     policy: OWNER_CHANGE,
   }),
@@ -56,17 +77,7 @@ export const ssoEndpoints = {
     summary: "Change a connection (its issuer, client, scopes, mapping, domains or roles)",
     body: sso.updateSSOProviderBody,
     reply: sso.ssoProviderModel,
-    errors: [
-      ...PROVIDER_ERRORS,
-      "SAML_CONFIG_INVALID",
-      "INVALID_ISSUER",
-      "ISSUER_NOT_PUBLIC",
-      "DISCOVERY_FAILED",
-      "ROLE_NOT_FOUND",
-      "SSO_ROLE_NOT_ALLOWED",
-      "SSO_OWNER_REQUIRED",
-      "SESSION_NOT_FRESH",
-    ],
+    errors: [...PROVIDER_ERRORS, ...SSO_UPDATE_ERRORS, "SSO_OWNER_REQUIRED", "SESSION_NOT_FRESH"],
     audit: { action: "organization.sso_connection_updated" },
     policy: OWNER_CHANGE,
   }),
@@ -106,7 +117,7 @@ export const ssoEndpoints = {
     summary: "The DNS TXT record that proves a connection's domains",
     body: sso.ssoProviderIdBody,
     reply: sso.domainVerificationReply,
-    errors: [...PROVIDER_ERRORS, "DOMAIN_VERIFIED"],
+    errors: [...PROVIDER_ERRORS, ...SSO_REQUEST_DOMAIN_ERRORS],
     policy: OWNER_CHANGE,
   }),
   verifyDomain: endpoint({
@@ -115,13 +126,7 @@ export const ssoEndpoints = {
     summary: "Look the TXT record up and mark the connection's domains verified",
     body: sso.ssoProviderIdBody,
     reply: sso.verifyDomainReply,
-    errors: [
-      ...PROVIDER_ERRORS,
-      "DOMAIN_VERIFIED",
-      "NO_PENDING_VERIFICATION",
-      "DOMAIN_VERIFICATION_FAILED",
-      "DOMAIN_VERIFIED_ELSEWHERE",
-    ],
+    errors: [...PROVIDER_ERRORS, ...SSO_VERIFY_DOMAIN_ERRORS],
     audit: { action: "organization.sso_domain_verified" },
     policy: OWNER_CHANGE,
   }),
@@ -138,9 +143,9 @@ export const ssoEndpoints = {
     method: "POST",
     path: "/sso/test-sign-in",
     summary: "Start a test sign-in through a connection: shows what the provider sends, signs nobody in",
-    body: sso.ssoProviderIdBody,
+    body: sso.ssoTestSignInBody,
     reply: redirectReply,
-    errors: [...PROVIDER_ERRORS, "PROVIDER_NOT_CONFIGURED", "PROVIDER_UNAVAILABLE"],
+    errors: [...PROVIDER_ERRORS, ...SSO_TEST_SIGN_IN_ERRORS],
     audit: { action: "organization.sso_connection_tested" },
     policy: OWNER,
   }),
@@ -150,7 +155,7 @@ export const ssoEndpoints = {
     summary: "A test sign-in's result (claims, mapped email and role, refusal), to the owner who started it",
     query: sso.ssoTestIdQuery,
     reply: sso.ssoTestResultReply,
-    errors: ["SSO_TEST_NOT_FOUND"],
+    errors: SSO_TEST_RESULT_ERRORS,
     policy: OWNER,
   }),
   signInSSO: endpoint({

@@ -94,6 +94,15 @@ export function writeSamlFlowCookie(c: Context<AuthEnv>, state: string, maxAge: 
   setCookie(c, cookieName(ctx, "saml_flow"), signValue(state, ctx.secret), attributes(ctx, maxAge, true));
 }
 
+/**
+ * The cookies a flow to an identity provider starts with: the signed `state`, and for SAML (whose
+ * response comes back as a cross-site POST) the SameSite=None flow cookie where one can be set.
+ */
+export function writeFlowCookies(c: Context<AuthEnv>, flow: { state: string; saml?: true }, maxAge: number): void {
+  writeSignedCookie(c, "state", flow.state, maxAge);
+  if (flow.saml && samlFlowBinding(c.get("auth"))) writeSamlFlowCookie(c, flow.state, maxAge);
+}
+
 export function expireSamlFlowCookie(c: Context<AuthEnv>): void {
   const ctx = c.get("auth");
   deleteCookie(c, cookieName(ctx, "saml_flow"), attributes(ctx, undefined, true));

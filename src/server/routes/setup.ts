@@ -1,9 +1,10 @@
 import { setupLinkEndpoints as setup } from "../../contract/endpoints/index.js";
 import { apiURL } from "../context.js";
-import { writeSignedCookie } from "../http/cookies.js";
+import { writeFlowCookies } from "../http/cookies.js";
 import type { Route } from "../http/route.js";
 import { auditAsSetupLink, expireSetupLinkCookie, writeSetupLinkCookie } from "../http/setup-link.js";
 import { generateScimToken, listScimConnectionsOfOrganizationFor } from "../scim/connections.service.js";
+import { scimHealthForLink } from "../scim/health.service.js";
 import { createWebhook, listLinkWebhooks, testLinkWebhook } from "../services/organization-webhooks.js";
 import {
   authenticateSetupLink,
@@ -65,9 +66,9 @@ export function setupLinkRoutes(route: Route): void {
   );
 
   route(setup.setupStartSSOTestSignIn, async (c, { body, caller: link }) => {
-    const { url, state } = await startSSOTestSignIn(c.get("auth"), link, body.providerId);
-    writeSignedCookie(c, "state", state, STATE_COOKIE_MAX_AGE);
-    return { url, redirect: true };
+    const flow = await startSSOTestSignIn(c.get("auth"), link, body.providerId, body.callbackURL);
+    writeFlowCookies(c, flow, STATE_COOKIE_MAX_AGE);
+    return { url: flow.url, redirect: true };
   });
 
   route(setup.setupGetSSOTestResult, (c, { query, caller: link }) =>
@@ -98,6 +99,10 @@ export function setupLinkRoutes(route: Route): void {
 
   route(setup.setupTestAuditStream, (c, { body, caller: link }) =>
     testLinkWebhook(c.get("auth"), link, body.webhookId),
+  );
+
+  route(setup.setupGetSCIMConnectionHealth, (c, { query, caller: link }) =>
+    scimHealthForLink(c.get("auth"), link, query.providerId),
   );
 
   route(setup.setupGenerateSCIMToken, async (c, { body, caller: link }) => {

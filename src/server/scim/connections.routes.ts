@@ -9,6 +9,7 @@ import {
   updateScimConnection,
 } from "./connections.service.js";
 import { listGroupMappings, updateGroupMapping } from "./groups.service.js";
+import { scimHealthForOwner } from "./health.service.js";
 
 /** An organization's SCIM connections (registered when scim.enabled); the protocol is scim/protocol.routes.ts. */
 export function scimRoutes(route: Route): void {
@@ -33,6 +34,10 @@ export function scimRoutes(route: Route): void {
     await deleteScimConnectionOf(c.get("auth"), session, body.providerId);
     return { success: true };
   });
+
+  route(scimEndpoints.getSCIMConnectionHealth, (c, { query, caller: { session } }) =>
+    scimHealthForOwner(c.get("auth"), session, query.providerId),
+  );
 
   route(scimEndpoints.listSCIMUsers, async (c, { query, caller: { session } }) => {
     return listProvisionedUsers(c.get("auth"), session, query);

@@ -24,6 +24,7 @@ import {
   touchScimConnection,
 } from "./connections.store.js";
 import { deleteScimGroupsOf } from "./groups.store.js";
+import { deleteScimErrors } from "./health.store.js";
 
 export type { ScimConnectionRow };
 
@@ -162,6 +163,7 @@ export async function deleteScimConnectionOf(ctx: AuthContext, session: Session,
     // What its groups gave stays, as its users and their memberships do.
     await deleteScimGroupsOf(trx, connection);
     await deleteScimUserLinks(trx, connection);
+    await deleteScimErrors(trx, connection);
     await deleteScimConnection(trx, providerId);
     await auditChange(ctx, trx, { organizationId: connection.organizationId, details: { providerId } });
   });

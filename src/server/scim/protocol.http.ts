@@ -4,6 +4,7 @@ import { MAX_BODY_BYTES, readLimited } from "../http/body.js";
 import type { AuthEnv, RequestStep } from "../http/env.js";
 import { authenticateScimToken, type ScimConnectionRow } from "./connections.service.js";
 import { invalidSyntax, ScimError } from "./errors.js";
+import { recordScimRefusal } from "./health.service.js";
 import { ERROR_SCHEMA } from "./resources.service.js";
 
 /**
@@ -66,11 +67,18 @@ export const parseScimBody: RequestStep = async (c) => {
   c.set("body", parsed as Record<string, unknown>);
 };
 
+/** The request's path under the SCIM base URL, without its query (a filter may carry an address). */
+function scimPathOf(c: Context<AuthEnv>): string {
+  const path = new URL(c.req.url).pathname;
+  const at = path.indexOf("/scim/v2");
+  return (at >= 0 ? path.slice(at + "/scim/v2".length) || "/" : path).slice(0, 200);
+}
+
 /**
  * A refusal as SCIM's error answer: a SCIM error as it is, a catalogue error (a rate limit, a hook
  * refusing a write) with its status. Anything else is a bug, left to the service's error handler.
  */
-export function scimRefusal(c: Context<AuthEnv>, error: unknown): Response {
+export async function scimRefusal(c: Context<AuthEnv>, error: unknown): Promise<Response> {
   const refusal =
     error instanceof ScimError
       ? error
@@ -82,6 +90,18 @@ export function scimRefusal(c: Context<AuthEnv>, error: unknown): Response {
   if (error instanceof AuthError) {
     c.set("errorCode", error.code);
     if (error.retryAfterSeconds !== undefined) c.header("Retry-After", String(error.retryAfterSeconds));
+  }
+  // A refusal of a known connection's call is part of its sync health (an unknown token has no owner).
+  // Not a rate limit's: writing for each call refused for coming too fast would undo the limit.
+  const directory = c.get("directory");
+  if (directory && refusal.status !== 429) {
+    await recordScimRefusal(c.get("auth"), directory, {
+      method: c.req.method,
+      path: scimPathOf(c),
+      status: refusal.status,
+      scimType: refusal.scimType ?? null,
+      detail: refusal.message,
+    });
   }
   const body = {
     schemas: [ERROR_SCHEMA],

@@ -1,11 +1,5 @@
 import { ssoEndpoints } from "../../contract/endpoints/index.js";
-import {
-  expireSamlFlowCookie,
-  readSignedCookie,
-  samlFlowBinding,
-  writeSamlFlowCookie,
-  writeSignedCookie,
-} from "../http/cookies.js";
+import { expireSamlFlowCookie, readSignedCookie, samlFlowBinding, writeFlowCookies } from "../http/cookies.js";
 import type { Route } from "../http/route.js";
 import { getRequestSession, requestMeta } from "../http/session.js";
 import { answerOAuthCallback, answerSignInOutcome } from "../routes/oauth-callback.js";
@@ -67,9 +61,9 @@ export function ssoRoutes(route: Route): void {
   );
 
   route(ssoEndpoints.startSSOTestSignIn, async (c, { body, caller }) => {
-    const { url, state } = await startSSOTestSignIn(c.get("auth"), caller.user.id, body.providerId);
-    writeSignedCookie(c, "state", state, STATE_COOKIE_MAX_AGE);
-    return { url, redirect: true };
+    const flow = await startSSOTestSignIn(c.get("auth"), caller.user.id, body.providerId, body.callbackURL);
+    writeFlowCookies(c, flow, STATE_COOKIE_MAX_AGE);
+    return { url: flow.url, redirect: true };
   });
 
   route(ssoEndpoints.getSSOTestResult, (c, { query, caller }) =>
@@ -78,11 +72,10 @@ export function ssoRoutes(route: Route): void {
 
   route(ssoEndpoints.signInSSO, async (c, { body }) => {
     const ctx = c.get("auth");
-    const { url, state, saml } = await startSSOSignIn(ctx, body);
-    writeSignedCookie(c, "state", state, STATE_COOKIE_MAX_AGE);
-    if (saml && samlFlowBinding(ctx)) writeSamlFlowCookie(c, state, STATE_COOKIE_MAX_AGE);
-    c.header("Location", url);
-    return { url, redirect: true };
+    const flow = await startSSOSignIn(ctx, body);
+    writeFlowCookies(c, flow, STATE_COOKIE_MAX_AGE);
+    c.header("Location", flow.url);
+    return { url: flow.url, redirect: true };
   });
 
   route(ssoEndpoints.callbackSSO, (c) =>

@@ -2,12 +2,15 @@ import type { AuthContext } from "../context.js";
 import { safeEqual } from "../crypto/digest.js";
 import { emailDomain } from "../services/email-domain.js";
 import { type CallbackInput, type CallbackOutcome, defaultErrorURL, withError } from "../services/social/callback.js";
+import type { OAuthStateData } from "../services/social/state.js";
 import { consumeOAuthState } from "../services/social/state.js";
 import { isSafeRedirectTarget } from "../trusted-origins.js";
 import { SSO_STATE_PREFIX } from "./oidc-client.service.js";
+import type { SsoProviderRecord } from "./providers.store.js";
 import { findSsoProvider } from "./providers.store.js";
 import { claimAssertion, readSamlSettings, SamlRefusal, samlProfile, verifySamlResponse } from "./saml.service.js";
-import { finishSSOSignIn } from "./sign-in.service.js";
+import { finishSSOSignIn, roleFromClaims } from "./sign-in.service.js";
+import { recordSSOTestResult } from "./test-sign-in.service.js";
 
 export interface SamlPostInput extends Pick<CallbackInput, "currentSession" | "meta"> {
   providerId: string;
@@ -47,6 +50,7 @@ export async function completeSAMLResponse(ctx: AuthContext, input: SamlPostInpu
     if (!bound(input.flowCookie)) return fail("state_mismatch");
     // A browser that still holds another flow's state cookie is not the one that started this flow.
     if (input.stateCookie !== null && !bound(input.stateCookie)) return fail("state_mismatch");
+    if (state.test) return completeSAMLTest(ctx, input, state.saml, state.test);
     flow = { callbackURL: state.callbackURL, ...(state.newUserURL ? { newUserURL: state.newUserURL } : {}) };
   } else {
     if (!ctx.options.sso.saml.allowIdpInitiated)
@@ -66,10 +70,8 @@ export async function completeSAMLResponse(ctx: AuthContext, input: SamlPostInpu
     await claimAssertion(ctx, provider, assertion);
     const profile = samlProfile(readSamlSettings(provider), assertion);
     const email = profile.email?.trim().toLowerCase();
-    if (!email?.includes("@")) return fail("email_not_found");
-    // The organization speaks only for the domains it proved.
-    const domain = emailDomain(email);
-    if (!provider.domains.some((d) => d.verified && d.domain === domain)) return fail("email_domain_not_verified");
+    const refusal = refusalOf(provider, email);
+    if (refusal || !email) return fail(refusal ?? "email_not_found");
     const tokens = {
       accessToken: null,
       refreshToken: null,
@@ -92,5 +94,51 @@ export async function completeSAMLResponse(ctx: AuthContext, input: SamlPostInpu
       return fail(error.code);
     }
     throw error;
+  }
+}
+
+/** What a real sign-in refuses a verified assertion for: no email, or one outside the proven domains. */
+function refusalOf(provider: SsoProviderRecord, email: string | undefined): string | null {
+  if (!email?.includes("@")) return "email_not_found";
+  // The organization speaks only for the domains it proved.
+  const domain = emailDomain(email);
+  if (!provider.domains.some((d) => d.verified && d.domain === domain)) return "email_domain_not_verified";
+  return null;
+}
+
+/**
+ * A test sign-in's response: verified and claimed as a sign-in's is, then recorded for its starter
+ * with the mapped email, name and role and the refusal a sign-in would meet. Nobody is signed in.
+ */
+async function completeSAMLTest(
+  ctx: AuthContext,
+  input: SamlPostInput,
+  request: NonNullable<OAuthStateData["saml"]>,
+  test: NonNullable<OAuthStateData["test"]>,
+): Promise<CallbackOutcome> {
+  const provider = await findSsoProvider(ctx.db, input.providerId);
+  if (provider?.type !== "saml")
+    return { kind: "redirect", location: withError(defaultErrorURL(ctx), "oauth_provider_not_found") };
+  const nothing = { claims: null, email: null, name: null, role: null };
+  try {
+    const assertion = await verifySamlResponse(ctx, provider, input.SAMLResponse, request);
+    await claimAssertion(ctx, provider, assertion);
+    const profile = samlProfile(readSamlSettings(provider), assertion);
+    const email = profile.email?.trim().toLowerCase() || null;
+    return await recordSSOTestResult(ctx, provider, test, {
+      claims: assertion.claims,
+      email,
+      name: profile.name || null,
+      role: roleFromClaims(ctx, provider, assertion.claims),
+      refusal: refusalOf(provider, email ?? undefined),
+    });
+  } catch (error) {
+    if (!(error instanceof SamlRefusal)) throw error;
+    ctx.logger.warn("saml test response refused", {
+      provider: input.providerId,
+      code: error.code,
+      detail: error.detail,
+    });
+    return recordSSOTestResult(ctx, provider, test, { ...nothing, refusal: error.code });
   }
 }

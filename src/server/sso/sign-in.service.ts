@@ -19,7 +19,7 @@ import {
   redeemCode,
 } from "../services/social/callback.js";
 import { startAuthorization } from "../services/social/start.js";
-import { createOAuthState, type OAuthStateData } from "../services/social/state.js";
+import type { OAuthStateData } from "../services/social/state.js";
 import { mergeScopes, sealTokens } from "../services/social/tokens.js";
 import { type DB, isUniqueViolation } from "../store/database.js";
 import { countMembersWithRole } from "../store/members.js";
@@ -37,7 +37,8 @@ import {
   findSsoProvider,
   type SsoProviderRecord,
 } from "./providers.store.js";
-import { newSamlRequestId, readSamlSettings, samlAuthorizeURL } from "./saml.service.js";
+import { readSamlSettings } from "./saml.service.js";
+import { startSAMLFlow } from "./saml-start.service.js";
 import { recordSSOTestResult } from "./test-sign-in.service.js";
 
 /**
@@ -67,7 +68,12 @@ export async function startSSOSignIn(
   if (body.providerType && body.providerType !== provider.type) throw new AuthError("SSO_PROVIDER_NOT_FOUND");
   // Until a domain is proven, the connection could speak for addresses its organization does not own.
   if (!provider.domains.some((d) => d.verified)) throw new AuthError("DOMAIN_NOT_VERIFIED");
-  if (provider.type === "saml") return startSAMLSignIn(ctx, provider, body);
+  if (provider.type === "saml")
+    return startSAMLFlow(ctx, provider, {
+      callbackURL: body.callbackURL || ctx.baseURL,
+      ...(body.errorCallbackURL ? { errorURL: body.errorCallbackURL } : {}),
+      ...(body.newUserCallbackURL ? { newUserURL: body.newUserCallbackURL } : {}),
+    });
   const client = ssoClient(ctx, provider, redirectURIOf(ctx, provider.providerId));
   if (!client) throw new AuthError("PROVIDER_NOT_CONFIGURED");
   return startAuthorization(ctx, client, {
@@ -77,27 +83,6 @@ export async function startSSOSignIn(
     scopes: body.scopes,
     loginHint: body.loginHint ?? (body.email?.includes("@") ? body.email : undefined),
   });
-}
-
-/**
- * SAML: the state (sent as RelayState) keeps the AuthnRequest id the response must answer; the
- * browser goes to the IdP's SSO URL with the deflated request.
- */
-async function startSAMLSignIn(ctx: AuthContext, provider: SsoProviderRecord, body: SignInSSOBody) {
-  const request = { id: newSamlRequestId(), issuedAt: ctx.now().toISOString() };
-  const { state } = await createOAuthState(
-    ctx,
-    {
-      providerId: `${SSO_STATE_PREFIX}${provider.providerId}`,
-      callbackURL: body.callbackURL || ctx.baseURL,
-      ...(body.errorCallbackURL ? { errorURL: body.errorCallbackURL } : {}),
-      ...(body.newUserCallbackURL ? { newUserURL: body.newUserCallbackURL } : {}),
-      scopes: [],
-      saml: request,
-    },
-    { openid: false },
-  );
-  return { url: await samlAuthorizeURL(ctx, provider, request, state), state, saml: true as const };
 }
 
 /**

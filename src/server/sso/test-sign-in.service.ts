@@ -3,14 +3,16 @@ import { type AuthContext, apiURL } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
 import type { Claims } from "../providers/types.js";
+import { emailDomain } from "../services/email-domain.js";
 import { isSetupLinkCaller } from "../services/setup-links.js";
 import type { CallbackOutcome } from "../services/social/callback.js";
 import { startAuthorization } from "../services/social/start.js";
-import type { SSOTestRequester } from "../services/social/state.js";
+import type { OAuthStateData, SSOTestRequester } from "../services/social/state.js";
 import { findVerification, insertVerification } from "../store/verifications.js";
 import { type ConnectionManager, findManagedProvider, redirectURIOf } from "./connections.service.js";
 import { ssoClient } from "./oidc-client.service.js";
 import type { SsoProviderRecord } from "./providers.store.js";
+import { startSAMLFlow } from "./saml-start.service.js";
 
 /** A test's result is kept as long as a sign-in's state: long enough to read, short enough to forget. */
 const RESULT_LIFETIME_SECONDS = 600;
@@ -21,7 +23,17 @@ function requesterOf(manager: ConnectionManager): SSOTestRequester {
   return isSetupLinkCaller(manager) ? { type: "setup-link", id: manager.id } : { type: "user", id: manager };
 }
 
-/** Where the browser lands once the provider answered: the result route its starter reads. */
+/**
+ * Where the browser lands once the provider answered: the starter's page with `ssoTestId` (its
+ * origin checked as every callbackURL is, http/origin-check.ts), else the result route itself.
+ */
+function landingURL(ctx: AuthContext, requester: SSOTestRequester, testId: string, callbackURL?: string): string {
+  if (!callbackURL) return resultURL(ctx, requester, testId);
+  const [path = "", hash] = callbackURL.split("#", 2);
+  const joined = `${path}${path.includes("?") ? "&" : "?"}ssoTestId=${encodeURIComponent(testId)}`;
+  return hash === undefined ? joined : `${joined}#${hash}`;
+}
+
 function resultURL(ctx: AuthContext, requester: SSOTestRequester, testId: string): string {
   const path = requester.type === "setup-link" ? "/setup/sso/test-sign-in/result" : "/sso/test-sign-in/result";
   return `${apiURL(ctx, path)}?testId=${encodeURIComponent(testId)}`;
@@ -36,19 +48,21 @@ export async function startSSOTestSignIn(
   ctx: AuthContext,
   manager: ConnectionManager,
   providerId: string,
-): Promise<{ url: string; state: string }> {
+  callbackURL?: string,
+): Promise<{ url: string; state: string; saml?: true }> {
   const provider = await findManagedProvider(ctx, manager, providerId);
-  // SAML connections are not tested this way yet: their settings check is POST .../test-connection.
-  if (provider.type === "saml") throw new AuthError("PROVIDER_NOT_CONFIGURED");
-  const client = ssoClient(ctx, provider, redirectURIOf(ctx, provider.providerId));
-  if (!client) throw new AuthError("PROVIDER_NOT_CONFIGURED");
   const requester = requesterOf(manager);
   const testId = newId();
-  const location = resultURL(ctx, requester, testId);
+  const location = landingURL(ctx, requester, testId, callbackURL);
+  const test = { id: testId, requester, location };
+  if (provider.type === "saml")
+    return startSAMLFlow(ctx, provider, { callbackURL: location, errorURL: location, test });
+  const client = ssoClient(ctx, provider, redirectURIOf(ctx, provider.providerId));
+  if (!client) throw new AuthError("PROVIDER_NOT_CONFIGURED");
   return startAuthorization(ctx, client, {
     callbackURL: location,
     errorCallbackURL: location,
-    test: { id: testId, requester },
+    test,
   });
 }
 
@@ -60,7 +74,7 @@ export async function startSSOTestSignIn(
 export async function recordSSOTestResult(
   ctx: AuthContext,
   provider: SsoProviderRecord,
-  test: { id: string; requester: SSOTestRequester },
+  test: NonNullable<OAuthStateData["test"]>,
   answer: {
     claims: Claims | null;
     email: string | null;
@@ -70,7 +84,7 @@ export async function recordSSOTestResult(
   },
 ): Promise<CallbackOutcome> {
   const now = ctx.now();
-  const domain = answer.email ? answer.email.slice(answer.email.lastIndexOf("@") + 1) : null;
+  const domain = answer.email ? emailDomain(answer.email) : null;
   const result: SSOTestResult = {
     testId: test.id,
     providerId: provider.providerId,
@@ -98,7 +112,8 @@ export async function recordSSOTestResult(
     scope.organizationId = provider.organizationId;
     scope.details = { providerId: provider.providerId, refusal: answer.refusal };
   }
-  return { kind: "redirect", location: resultURL(ctx, test.requester, test.id) };
+  // A state stored before tests carried their landing goes to the result route.
+  return { kind: "redirect", location: test.location ?? resultURL(ctx, test.requester, test.id) };
 }
 
 /** GET .../test-sign-in/result: only to whoever started the test (the same owner, the same link). */

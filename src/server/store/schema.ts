@@ -393,6 +393,19 @@ export interface ScimGroupTable {
   updatedAt: Timestamp;
 }
 
+/** A directory call a SCIM connection made that was refused (migration 0040): the newest few per connection. */
+export interface ScimErrorTable {
+  id: string;
+  organizationId: string;
+  providerId: string;
+  method: string;
+  path: string;
+  status: number;
+  scimType: string | null;
+  detail: string;
+  createdAt: Timestamp;
+}
+
 export interface ScimGroupMemberTable {
   groupId: string;
   userId: string;
@@ -620,6 +633,7 @@ export interface Database {
   ssoProvider: SsoProviderTable;
   ssoDomain: SsoDomainTable;
   scimProvider: ScimProviderTable;
+  scimError: ScimErrorTable;
   scimUser: ScimUserTable;
   scimGroup: ScimGroupTable;
   scimGroupMember: ScimGroupMemberTable;

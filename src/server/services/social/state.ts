@@ -24,7 +24,7 @@ export interface OAuthStateData {
   /** A SAML sign-in: the AuthnRequest the response must answer (InResponseTo) and when it was made. */
   saml?: { id: string; issuedAt: string };
   /** A test sign-in (sso/test-sign-in.service.ts): its result's id and who may read it; nobody signs in. */
-  test?: { id: string; requester: SSOTestRequester };
+  test?: { id: string; requester: SSOTestRequester; location?: string };
 }
 
 /** Who started a test sign-in: an owner (user id) or a setup link (link id). */

@@ -34,6 +34,7 @@ import { oauthProviderMigration } from "./0036_oauth_provider.js";
 import { setupLinksMigration } from "./0037_setup_links.js";
 import { machineIdentitiesMigration } from "./0038_machine_identities.js";
 import { oauthProtocolMigration } from "./0039_oauth_protocol.js";
+import { scimErrorsMigration } from "./0040_scim_errors.js";
 import { auditUnsealedPagesMigration } from "./0041_audit_unsealed_pages.js";
 import { apiKeyExpiryMigration } from "./0044_api_key_expiry.js";
 
@@ -76,5 +77,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     "0039_oauth_protocol": oauthProtocolMigration(dialect),
     "0044_api_key_expiry": apiKeyExpiryMigration(),
     "0041_audit_unsealed_pages": auditUnsealedPagesMigration(dialect),
+    "0040_scim_errors": scimErrorsMigration(dialect),
   };
 }
