@@ -137,6 +137,18 @@ describe("the source's layers", () => {
   });
 });
 
+describe("the caller", () => {
+  // Services that more than one kind of caller reaches take `caller: Caller` (services/caller.ts);
+  // a union of its own is a second shape of "who" to keep in step.
+  it("has one shape: no service spells its own union of callers", () => {
+    const unions = files
+      .filter((file) => relative(SRC, file) !== "server/services/caller.ts")
+      .filter((file) => /\|\s*SetupLinkCaller\b|\bSetupLinkCaller\s*\|/.test(readFileSync(file, "utf8")))
+      .map((file) => relative(SRC, file));
+    expect(unions).toEqual([]);
+  });
+});
+
 describe("the audit trail's one writer", () => {
   // Every entry is inserted by audit/entry.store.ts (writeAuditEntry); a second writer would be a
   // second column list to keep in step. Migrations move existing rows and are not writers.

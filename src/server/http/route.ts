@@ -9,6 +9,7 @@ import { AuthError } from "../errors.js";
 import type { ScimConnectionRow } from "../scim/connections.service.js";
 import { authenticateDirectory, parseScimBody, scimRefusal } from "../scim/protocol.http.js";
 import { authenticateApiKey, keyInHeaders, keySession } from "../services/api-key-verification.js";
+import type { SetupLinkCaller } from "../services/caller.js";
 import { guardCredentialChange } from "../services/credential-guard.js";
 import {
   actedInOrganization,
@@ -17,7 +18,6 @@ import {
   type Standing,
 } from "../services/organization-policy.js";
 import type { CallerRead, RowsOf } from "../services/sessions.js";
-import type { SetupLinkCaller } from "../services/setup-links.js";
 import { parseInput } from "../validation.js";
 import { parseBody } from "./body.js";
 import { hookContext, runAfterHook, runBeforeHook } from "./endpoint-hooks.js";

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { SetupScope } from "../../contract/setup-links.js";
-import { authenticateSetupLink, requireSetupScope, type SetupLinkCaller } from "../services/setup-links.js";
+import type { SetupLinkCaller } from "../services/caller.js";
+import { authenticateSetupLink, requireSetupScope } from "../services/setup-links.js";
 import { expireCookie, readSignedCookie, writeSignedCookie } from "./cookies.js";
 import type { AuthEnv } from "./env.js";
 

@@ -3,8 +3,8 @@ import { apiURL } from "../context.js";
 import { writeFlowCookies } from "../http/cookies.js";
 import type { Route } from "../http/route.js";
 import { auditAsSetupLink, expireSetupLinkCookie, writeSetupLinkCookie } from "../http/setup-link.js";
-import { generateScimToken, listScimConnectionsOfOrganizationFor } from "../scim/connections.service.js";
-import { scimHealthForLink } from "../scim/health.service.js";
+import { generateScimToken, listScimConnections } from "../scim/connections.service.js";
+import { scimConnectionHealth } from "../scim/health.service.js";
 import { createWebhook, listLinkWebhooks, testLinkWebhook } from "../services/organization-webhooks.js";
 import {
   authenticateSetupLink,
@@ -85,7 +85,7 @@ export function setupLinkRoutes(route: Route): void {
     const ctx = c.get("auth");
     return {
       baseURL: apiURL(ctx, "/scim/v2"),
-      providers: await listScimConnectionsOfOrganizationFor(ctx, link),
+      providers: await listScimConnections(ctx, link),
     };
   });
 
@@ -102,7 +102,7 @@ export function setupLinkRoutes(route: Route): void {
   );
 
   route(setup.setupGetSCIMConnectionHealth, (c, { query, caller: link }) =>
-    scimHealthForLink(c.get("auth"), link, query.providerId),
+    scimConnectionHealth(c.get("auth"), link, query.providerId),
   );
 
   route(setup.setupGenerateSCIMToken, async (c, { body, caller: link }) => {

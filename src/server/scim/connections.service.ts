@@ -1,4 +1,4 @@
-import type { Session } from "../../contract/models.js";
+import type { SessionWithUser } from "../../contract/models.js";
 import type { ScimConnection, ScimProvisionedUser } from "../../contract/scim.js";
 import { auditChange, auditedChange, noteAudit } from "../audit/trail.service.js";
 import type { AuthContext } from "../context.js";
@@ -6,7 +6,7 @@ import { sha256Base64Url } from "../crypto/digest.js";
 import { newId, randomString } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
 import { isOwnerRole } from "../services/access-control.js";
-import { isSetupLinkCaller, type SetupLinkCaller, setupLinkOrganization } from "../services/setup-links.js";
+import { type Caller, isSetupLinkCaller, setupLinkOrganization } from "../services/caller.js";
 import type { DB } from "../store/database.js";
 import { isUniqueViolation } from "../store/database.js";
 import { findMember } from "../store/members.js";
@@ -41,19 +41,26 @@ async function requireOwner(ctx: AuthContext, db: DB, organizationId: string, us
   if (!member || !isOwnerRole(ctx, member.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_MANAGE_SCIM");
 }
 
-/** The connection named, if the caller owns its organization; a stranger cannot tell it exists. */
+/**
+ * The connection named, if the caller owns its organization (or holds a setup link for it, whose
+ * route has checked its scope); a stranger cannot tell it exists.
+ */
 export async function ownedConnection(
   ctx: AuthContext,
-  session: Session,
+  caller: Caller,
   providerId: string,
 ): Promise<ScimConnectionRow> {
   const connection = await findScimConnection(ctx.db, providerId);
-  if (!connection || !(await findMember(ctx.db, connection.organizationId, session.userId))) {
+  if (isSetupLinkCaller(caller)) {
+    if (connection?.organizationId !== caller.organizationId) throw new AuthError("SCIM_PROVIDER_NOT_FOUND");
+    return connection;
+  }
+  if (!connection || !(await findMember(ctx.db, connection.organizationId, caller.user.id))) {
     throw new AuthError("SCIM_PROVIDER_NOT_FOUND");
   }
   // A member's refused change is its organization's to read in the trail; a stranger's is not.
   noteAudit(ctx, { organizationId: connection.organizationId });
-  await requireOwner(ctx, ctx.db, connection.organizationId, session.userId);
+  await requireOwner(ctx, ctx.db, connection.organizationId, caller.user.id);
   return connection;
 }
 
@@ -64,12 +71,12 @@ export async function ownedConnection(
  */
 export async function generateScimToken(
   ctx: AuthContext,
-  caller: Session | SetupLinkCaller,
+  caller: Caller,
   input: { providerId: string; organizationId?: string; linkExistingMembers?: boolean },
 ): Promise<{ scimToken: string }> {
   // A setup link acts for its own organization, its route having checked its scope.
   const link = isSetupLinkCaller(caller) ? caller : null;
-  const session = link ? null : (caller as Session);
+  const session = link ? null : (caller as SessionWithUser).session;
   const organizationId = link
     ? setupLinkOrganization(link, input.organizationId)
     : (input.organizationId ?? session?.activeOrganizationId);
@@ -117,26 +124,15 @@ export async function generateScimToken(
   return { scimToken };
 }
 
-/** The connections of the organizations the caller owns; never a token. */
-export async function listScimConnections(ctx: AuthContext, session: Session): Promise<ScimConnection[]> {
-  const rows = await listScimConnectionsOfMember(ctx.db, session.userId);
+/** The connections of the organizations the caller owns (a setup link: its own's); never a token. */
+export async function listScimConnections(ctx: AuthContext, caller: Caller): Promise<ScimConnection[]> {
+  if (isSetupLinkCaller(caller)) return listScimConnectionsOfOrganization(ctx.db, caller.organizationId);
+  const rows = await listScimConnectionsOfMember(ctx.db, caller.user.id);
   return rows.filter((row) => isOwnerRole(ctx, row.role)).map(({ role: _role, ...connection }) => connection);
 }
 
-/** The connections of a setup link's organization; never a token. */
-export async function listScimConnectionsOfOrganizationFor(
-  ctx: AuthContext,
-  link: SetupLinkCaller,
-): Promise<ScimConnection[]> {
-  return listScimConnectionsOfOrganization(ctx.db, link.organizationId);
-}
-
-export async function getScimConnection(
-  ctx: AuthContext,
-  session: Session,
-  providerId: string,
-): Promise<ScimConnection> {
-  return ownedConnection(ctx, session, providerId);
+export async function getScimConnection(ctx: AuthContext, caller: Caller, providerId: string): Promise<ScimConnection> {
+  return ownedConnection(ctx, caller, providerId);
 }
 
 /**
@@ -145,10 +141,10 @@ export async function getScimConnection(
  */
 export async function updateScimConnection(
   ctx: AuthContext,
-  session: Session,
+  caller: Caller,
   input: { providerId: string; linkExistingMembers: boolean },
 ): Promise<ScimConnection> {
-  const connection = await ownedConnection(ctx, session, input.providerId);
+  const connection = await ownedConnection(ctx, caller, input.providerId);
   await auditedChange(ctx, (db) => setScimLinkExistingMembers(db, connection.id, input.linkExistingMembers), {
     organizationId: connection.organizationId,
     details: { providerId: input.providerId, linkExistingMembers: input.linkExistingMembers },
@@ -157,8 +153,8 @@ export async function updateScimConnection(
 }
 
 /** Revokes the token: the directory's calls fail from now on; its users and their memberships stay. */
-export async function deleteScimConnectionOf(ctx: AuthContext, session: Session, providerId: string): Promise<void> {
-  const connection = await ownedConnection(ctx, session, providerId);
+export async function deleteScimConnectionOf(ctx: AuthContext, caller: Caller, providerId: string): Promise<void> {
+  const connection = await ownedConnection(ctx, caller, providerId);
   await ctx.db.transaction().execute(async (trx) => {
     // What its groups gave stays, as its users and their memberships do.
     await deleteScimGroupsOf(trx, connection);
@@ -172,10 +168,10 @@ export async function deleteScimConnectionOf(ctx: AuthContext, session: Session,
 /** The people the connection provisioned, a page at a time, oldest link first. */
 export async function listProvisionedUsers(
   ctx: AuthContext,
-  session: Session,
+  caller: Caller,
   query: { providerId: string; limit?: number; offset?: number },
 ): Promise<{ total: number; users: ScimProvisionedUser[] }> {
-  const connection = await ownedConnection(ctx, session, query.providerId);
+  const connection = await ownedConnection(ctx, caller, query.providerId);
   return listScimUsers(ctx.db, connection, {
     filter: null,
     offset: query.offset ?? 0,

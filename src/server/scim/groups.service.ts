@@ -1,4 +1,4 @@
-import type { Session } from "../../contract/models.js";
+import type { SessionWithUser } from "../../contract/models.js";
 import type { ScimGroupMapping } from "../../contract/scim.js";
 import { auditChange, noteAudit } from "../audit/trail.service.js";
 import type { AuthContext } from "../context.js";
@@ -235,10 +235,10 @@ function mappingOf(group: ScimGroupRow, members: number): ScimGroupMapping {
 /** The connection's groups with their mappings (owners only). */
 export async function listGroupMappings(
   ctx: AuthContext,
-  session: Session,
+  caller: SessionWithUser,
   providerId: string,
 ): Promise<ScimGroupMapping[]> {
-  const connection = await ownedConnection(ctx, session, providerId);
+  const connection = await ownedConnection(ctx, caller, providerId);
   const all: ScimGroupRow[] = [];
   for (let offset = 0; ; offset += 500) {
     const page = await listScimGroups(ctx.db, connection, { filter: null, offset, limit: 500 });
@@ -258,7 +258,7 @@ export async function listGroupMappings(
  */
 export async function updateGroupMapping(
   ctx: AuthContext,
-  session: Session,
+  caller: SessionWithUser,
   input: {
     providerId: string;
     groupId: string;
@@ -267,7 +267,7 @@ export async function updateGroupMapping(
     teamRole?: string | string[] | null;
   },
 ): Promise<ScimGroupMapping> {
-  const connection = await ownedConnection(ctx, session, input.providerId);
+  const connection = await ownedConnection(ctx, caller, input.providerId);
   const role = input.role === undefined || input.role === null ? null : normalizeRoles(ctx, input.role);
   // Anyone the directory's admins put in the group would be an owner: owners are made in the organization.
   if (role !== null && isOwnerRole(ctx, role)) throw new AuthError("SCIM_GROUP_ROLE_NOT_ALLOWED");

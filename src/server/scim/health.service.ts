@@ -1,11 +1,9 @@
-import type { Session } from "../../contract/models.js";
 import { SCIM_RECENT_ERRORS, type ScimConnectionHealth } from "../../contract/scim.js";
 import type { AuthContext } from "../context.js";
 import { newId } from "../crypto/random.js";
-import { AuthError } from "../errors.js";
-import type { SetupLinkCaller } from "../services/setup-links.js";
+import type { Caller } from "../services/caller.js";
 import { ownedConnection } from "./connections.service.js";
-import { findScimConnection, type ScimConnectionRow } from "./connections.store.js";
+import type { ScimConnectionRow } from "./connections.store.js";
 import { countScimProvisioned, insertScimError, listScimErrors } from "./health.store.js";
 
 /**
@@ -54,22 +52,14 @@ async function healthOf(ctx: AuthContext, connection: ScimConnectionRow): Promis
   };
 }
 
-/** GET /scim/connection-health: an owner of the connection's organization. */
-export async function scimHealthForOwner(
+/**
+ * GET /scim/connection-health (an owner of the connection's organization) and
+ * /setup/scim/connection-health (a link's own organization's connection, else none at all).
+ */
+export async function scimConnectionHealth(
   ctx: AuthContext,
-  session: Session,
+  caller: Caller,
   providerId: string,
 ): Promise<ScimConnectionHealth> {
-  return healthOf(ctx, await ownedConnection(ctx, session, providerId));
-}
-
-/** GET /setup/scim/connection-health: a link's own organization's connection, else none at all. */
-export async function scimHealthForLink(
-  ctx: AuthContext,
-  link: SetupLinkCaller,
-  providerId: string,
-): Promise<ScimConnectionHealth> {
-  const connection = await findScimConnection(ctx.db, providerId);
-  if (connection?.organizationId !== link.organizationId) throw new AuthError("SCIM_PROVIDER_NOT_FOUND");
-  return healthOf(ctx, connection);
+  return healthOf(ctx, await ownedConnection(ctx, caller, providerId));
 }

@@ -18,8 +18,8 @@ import {
 import { lockOrganization } from "../store/organizations.js";
 import { isAcceptableReceiverUrl, newWebhookSecret, webhookSecretKey } from "../webhooks/receiver-url.js";
 import { isOwnerRole } from "./access-control.js";
+import { type Caller, isSetupLinkCaller, type SetupLinkCaller, setupLinkOrganization } from "./caller.js";
 import { requireMember, resolveOrganizationId } from "./organization-access.js";
-import { isSetupLinkCaller, type SetupLinkCaller, setupLinkOrganization } from "./setup-links.js";
 
 /**
  * Webhooks an organization's owners manage (docs/webhooks.md): the organization's events, signed with
@@ -85,7 +85,7 @@ const linkMaker = (link: SetupLinkCaller) => `setup-link:${link.id}`;
  */
 export async function createWebhook(
   ctx: AuthContext,
-  caller: SessionWithUser | SetupLinkCaller,
+  caller: Caller,
   input: { organizationId?: string; url: string; events: OrganizationWebhookEvent[]; enabled?: boolean },
 ): Promise<OrganizationWebhook & { secret: string }> {
   const link = isSetupLinkCaller(caller) ? caller : null;

@@ -23,6 +23,7 @@ import {
   touchSetupLink,
 } from "../store/setup-links.js";
 import { isOwnerRole } from "./access-control.js";
+import type { SetupLinkCaller } from "./caller.js";
 import { resolveOrganizationId } from "./organization-access.js";
 
 /**
@@ -36,20 +37,6 @@ import { resolveOrganizationId } from "./organization-access.js";
 const SECRET_LENGTH = 43;
 /** How stale the recorded last use may get: one write a minute, not one a request. */
 const LAST_USED_PRECISION_MS = 60_000;
-
-/** The holder of a live setup link, as services see the caller: one organization, its scopes, nothing else. */
-export interface SetupLinkCaller {
-  readonly kind: "setup-link";
-  readonly id: string;
-  readonly organizationId: string;
-  readonly scopes: readonly SetupScope[];
-  readonly label: string | null;
-  readonly expiresAt: Date;
-}
-
-export function isSetupLinkCaller(caller: unknown): caller is SetupLinkCaller {
-  return (caller as { kind?: unknown } | null)?.kind === "setup-link";
-}
 
 function statusOf(ctx: AuthContext, row: SetupLinkRow): SetupLinkView["status"] {
   if (row.revokedAt) return "revoked";
@@ -166,12 +153,6 @@ export async function authenticateSetupLink(ctx: AuthContext, token: string): Pr
 /** The link may do one of `wanted`, or SETUP_LINK_SCOPE_DENIED. */
 export function requireSetupScope(link: SetupLinkCaller, wanted: readonly SetupScope[]): void {
   if (!wanted.some((scope) => link.scopes.includes(scope))) throw new AuthError("SETUP_LINK_SCOPE_DENIED");
-}
-
-/** The organization a link acts for: one given in the input must be it. */
-export function setupLinkOrganization(link: SetupLinkCaller, given: string | undefined): string {
-  if (given !== undefined && given !== link.organizationId) throw new AuthError("SETUP_LINK_OTHER_ORGANIZATION");
-  return link.organizationId;
 }
 
 /** What the link's holder sees of it. */

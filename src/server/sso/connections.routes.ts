@@ -30,7 +30,7 @@ export function ssoRoutes(route: Route): void {
 
   route(ssoEndpoints.getSSOProvider, async (c, { query, caller }) => {
     const ctx = c.get("auth");
-    return providerView(ctx, await findManagedProvider(ctx, caller.user.id, query.providerId));
+    return providerView(ctx, await findManagedProvider(ctx, caller, query.providerId));
   });
 
   route(ssoEndpoints.updateSSOProvider, (c, { body, caller }) => updateProvider(c.get("auth"), caller, body));
@@ -49,25 +49,23 @@ export function ssoRoutes(route: Route): void {
   });
 
   route(ssoEndpoints.requestDomainVerification, (c, { body, caller }) =>
-    requestDomainVerification(c.get("auth"), caller.user.id, body.providerId),
+    requestDomainVerification(c.get("auth"), caller, body.providerId),
   );
 
-  route(ssoEndpoints.verifyDomain, (c, { body, caller }) =>
-    verifyDomains(c.get("auth"), caller.user.id, body.providerId),
-  );
+  route(ssoEndpoints.verifyDomain, (c, { body, caller }) => verifyDomains(c.get("auth"), caller, body.providerId));
 
   route(ssoEndpoints.testSSOConnection, (c, { body, caller }) =>
-    testConnection(c.get("auth"), caller.user.id, body.providerId),
+    testConnection(c.get("auth"), caller, body.providerId),
   );
 
   route(ssoEndpoints.startSSOTestSignIn, async (c, { body, caller }) => {
-    const flow = await startSSOTestSignIn(c.get("auth"), caller.user.id, body.providerId, body.callbackURL);
+    const flow = await startSSOTestSignIn(c.get("auth"), caller, body.providerId, body.callbackURL);
     writeFlowCookies(c, flow, STATE_COOKIE_MAX_AGE);
     return { url: flow.url, redirect: true };
   });
 
   route(ssoEndpoints.getSSOTestResult, (c, { query, caller }) =>
-    readSSOTestResult(c.get("auth"), caller.user.id, query.testId),
+    readSSOTestResult(c.get("auth"), caller, query.testId),
   );
 
   route(ssoEndpoints.signInSSO, async (c, { body }) => {

@@ -1,4 +1,4 @@
-import type { Session, SessionWithUser } from "../../contract/models.js";
+import type { SessionWithUser } from "../../contract/models.js";
 import type { RegisterSSOProviderBody, SSOProviderView, UpdateSSOProviderBody } from "../../contract/sso.js";
 import { locales } from "../../i18n/index.js";
 import { auditChange, auditedChange, noteAudit } from "../audit/trail.service.js";
@@ -8,8 +8,8 @@ import { ssoConnectionChangeNotice } from "../email/templates.js";
 import { AuthError, isAuthError } from "../errors.js";
 import { isLoopbackHostname } from "../loopback.js";
 import { isOwnerRole, normalizeRoles, roleAllows } from "../services/access-control.js";
+import { type Caller, isSetupLinkCaller, setupLinkOrganization } from "../services/caller.js";
 import { isSessionFresh } from "../services/sessions.js";
-import { isSetupLinkCaller, type SetupLinkCaller, setupLinkOrganization } from "../services/setup-links.js";
 import { type DB, isUniqueViolation } from "../store/database.js";
 import { findMember, listMemberEmailsWithRole } from "../store/members.js";
 import { findOrganization, lockOrganization } from "../store/organizations.js";
@@ -67,23 +67,19 @@ async function requireManager(ctx: AuthContext, organizationId: string, userId: 
 }
 
 /**
- * Who manages connections: a member, by user id (owners and admins pass), or the holder of a setup
- * link, whose route has checked its scope and who reaches its own organization's connections only.
+ * A connection the caller manages: a member's (owners and admins pass), or a setup link's holder,
+ * whose route has checked its scope and who reaches its own organization's connections only.
+ * Another organization's connection answers as if it did not exist (no cross-tenant ids); a member
+ * of its own organization without the right role gets 403.
  */
-export type ConnectionManager = string | SetupLinkCaller;
-
-/**
- * A connection the caller manages. Another organization's connection answers as if it did not exist
- * (no cross-tenant ids); a member of its own organization without the right role gets 403.
- */
-export async function findManagedProvider(ctx: AuthContext, manager: ConnectionManager, providerId: string) {
+export async function findManagedProvider(ctx: AuthContext, caller: Caller, providerId: string) {
   const provider = await findSsoProvider(ctx.db, providerId);
   if (!provider) throw new AuthError("SSO_PROVIDER_NOT_FOUND");
-  if (isSetupLinkCaller(manager)) {
-    if (provider.organizationId !== manager.organizationId) throw new AuthError("SSO_PROVIDER_NOT_FOUND");
+  if (isSetupLinkCaller(caller)) {
+    if (provider.organizationId !== caller.organizationId) throw new AuthError("SSO_PROVIDER_NOT_FOUND");
     return provider;
   }
-  const member = await findMember(ctx.db, provider.organizationId, manager);
+  const member = await findMember(ctx.db, provider.organizationId, caller.user.id);
   if (!member) throw new AuthError("SSO_PROVIDER_NOT_FOUND");
   // A member's refused change is its organization's to read in the trail; a stranger's is not.
   noteAudit(ctx, { organizationId: provider.organizationId });
@@ -173,20 +169,20 @@ function checkDiscoveryEndpoint(issuer: string, discoveryEndpoint: string | unde
  */
 export async function registerProvider(
   ctx: AuthContext,
-  registrant: { session: Session; user: { id: string } } | SetupLinkCaller,
+  caller: Caller,
   body: RegisterSSOProviderBody,
 ): Promise<SSOProviderView> {
   if (body.samlConfig && body.oidcConfig) {
     throw new AuthError("SAML_CONFIG_INVALID", { message: "give oidcConfig or samlConfig, not both" });
   }
   if (!body.oidcConfig && !body.samlConfig) throw new AuthError("OIDC_CONFIG_REQUIRED");
-  const link = isSetupLinkCaller(registrant) ? registrant : null;
+  const link = isSetupLinkCaller(caller) ? caller : null;
   const organizationId = link
     ? setupLinkOrganization(link, body.organizationId)
-    : (body.organizationId ?? (registrant as { session: Session }).session.activeOrganizationId);
+    : (body.organizationId ?? (caller as SessionWithUser).session.activeOrganizationId);
   if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
   // A link's connection names no user (the audit trail names the link): its maker's account may be gone.
-  const userId = link ? null : (registrant as { user: { id: string } }).user.id;
+  const userId = link ? null : (caller as SessionWithUser).user.id;
   if (userId) await requireManager(ctx, organizationId, userId);
   let saml: SamlSettings | null = null;
   if (body.samlConfig) saml = await samlSettingsFrom(ctx, body.providerId, body.issuer, body.samlConfig);
@@ -293,12 +289,12 @@ async function requireFreshOwner(ctx: AuthContext, provider: SsoProviderRecord, 
  */
 export async function updateProvider(
   ctx: AuthContext,
-  caller: SessionWithUser | SetupLinkCaller,
+  caller: Caller,
   body: UpdateSSOProviderBody,
 ): Promise<SSOProviderView> {
   const link = isSetupLinkCaller(caller) ? caller : null;
   const member = link ? null : (caller as SessionWithUser);
-  const provider = await findManagedProvider(ctx, link ?? (member as SessionWithUser).user.id, body.providerId);
+  const provider = await findManagedProvider(ctx, caller, body.providerId);
   const patch = provider.type === "saml" ? await samlPatch(ctx, provider, body) : await oidcPatch(ctx, provider, body);
   const split = splitPatch(patch);
   const signsNobodyIn = !provider.domains.some((d) => d.verified);
@@ -414,7 +410,7 @@ export async function confirmProviderChange(
   caller: SessionWithUser,
   providerId: string,
 ): Promise<SSOProviderView> {
-  const provider = await findManagedProvider(ctx, caller.user.id, providerId);
+  const provider = await findManagedProvider(ctx, caller, providerId);
   await requireFreshOwner(ctx, provider, caller);
   if (!provider.pendingChange) throw new AuthError("NO_PENDING_CONNECTION_CHANGE");
   const seen = provider.pendingChange;
@@ -446,7 +442,7 @@ export async function cancelProviderChange(
   caller: SessionWithUser,
   providerId: string,
 ): Promise<SSOProviderView> {
-  const provider = await findManagedProvider(ctx, caller.user.id, providerId);
+  const provider = await findManagedProvider(ctx, caller, providerId);
   const member = await findMember(ctx.db, provider.organizationId, caller.user.id);
   if (!member || !isOwnerRole(ctx, member.role)) throw new AuthError("SSO_OWNER_REQUIRED");
   if (!provider.pendingChange) throw new AuthError("NO_PENDING_CONNECTION_CHANGE");
@@ -518,7 +514,7 @@ async function replaceDomains(trx: DB, provider: SsoProviderRecord, domains: str
  * domain routing work: taking it away is an owner's act with a recent sign-in, as changing it is.
  */
 export async function deleteProvider(ctx: AuthContext, caller: SessionWithUser, providerId: string): Promise<void> {
-  const provider = await findManagedProvider(ctx, caller.user.id, providerId);
+  const provider = await findManagedProvider(ctx, caller, providerId);
   if (provider.domains.some((d) => d.verified)) await requireFreshOwner(ctx, provider, caller);
   await ctx.db.transaction().execute(async (trx) => {
     await deleteSsoProviderRow(trx, provider.id, provider.providerId);
@@ -535,10 +531,10 @@ export async function deleteProvider(ctx: AuthContext, caller: SessionWithUser, 
  */
 export async function testConnection(
   ctx: AuthContext,
-  manager: ConnectionManager,
+  caller: Caller,
   providerId: string,
 ): Promise<{ ok: boolean; error: { code: string; message: string } | null }> {
-  const provider = await findManagedProvider(ctx, manager, providerId);
+  const provider = await findManagedProvider(ctx, caller, providerId);
   try {
     if (provider.type === "saml") await checkSamlConnection(ctx, provider);
     else await probeDiscovery(ctx, provider.issuer);

@@ -4,8 +4,9 @@ import type { AuthContext } from "../context.js";
 import { safeEqual } from "../crypto/digest.js";
 import { randomString, URL_SAFE } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
+import type { Caller } from "../services/caller.js";
 import { isUniqueViolation } from "../store/database.js";
-import { type ConnectionManager, findManagedProvider } from "./connections.service.js";
+import { findManagedProvider } from "./connections.service.js";
 import {
   findProviderByVerifiedDomain,
   findSsoProvider,
@@ -36,8 +37,8 @@ export function txtRecordValue(ctx: AuthContext, providerId: string, token: stri
  * The token every unverified domain of the connection must show in a TXT record. A token still valid
  * is answered again (asking twice does not invalidate a record already published).
  */
-export async function requestDomainVerification(ctx: AuthContext, manager: ConnectionManager, providerId: string) {
-  const provider = await findManagedProvider(ctx, manager, providerId);
+export async function requestDomainVerification(ctx: AuthContext, caller: Caller, providerId: string) {
+  const provider = await findManagedProvider(ctx, caller, providerId);
   const pending = provider.domains.filter((d) => needsProof(provider, d));
   if (pending.length === 0) throw new AuthError("DOMAIN_VERIFIED");
   const now = ctx.now();
@@ -85,8 +86,8 @@ async function txtRecords(ctx: AuthContext, domain: string): Promise<string[]> {
  * transaction waits on DNS). None proven: DOMAIN_VERIFICATION_FAILED (nothing changes). A domain
  * already verified for another connection stays with it (DOMAIN_VERIFIED_ELSEWHERE).
  */
-export async function verifyDomains(ctx: AuthContext, manager: ConnectionManager, providerId: string) {
-  const provider = await findManagedProvider(ctx, manager, providerId);
+export async function verifyDomains(ctx: AuthContext, caller: Caller, providerId: string) {
+  const provider = await findManagedProvider(ctx, caller, providerId);
   const pending = provider.domains.filter((d) => needsProof(provider, d));
   if (pending.length === 0) throw new AuthError("DOMAIN_VERIFIED");
   const now = ctx.now();

@@ -3,13 +3,13 @@ import { type AuthContext, apiURL } from "../context.js";
 import { newId } from "../crypto/random.js";
 import { AuthError } from "../errors.js";
 import type { Claims } from "../providers/types.js";
+import { type Caller, isSetupLinkCaller } from "../services/caller.js";
 import { emailDomain } from "../services/email-domain.js";
-import { isSetupLinkCaller } from "../services/setup-links.js";
 import type { CallbackOutcome } from "../services/social/callback.js";
 import { startAuthorization } from "../services/social/start.js";
 import type { OAuthStateData, SSOTestRequester } from "../services/social/state.js";
 import { findVerification, insertVerification } from "../store/verifications.js";
-import { type ConnectionManager, findManagedProvider, redirectURIOf } from "./connections.service.js";
+import { findManagedProvider, redirectURIOf } from "./connections.service.js";
 import { ssoClient } from "./oidc-client.service.js";
 import type { SsoProviderRecord } from "./providers.store.js";
 import { startSAMLFlow } from "./saml-start.service.js";
@@ -19,8 +19,8 @@ const RESULT_LIFETIME_SECONDS = 600;
 
 const identifierOf = (testId: string) => `sso-test:${testId}`;
 
-function requesterOf(manager: ConnectionManager): SSOTestRequester {
-  return isSetupLinkCaller(manager) ? { type: "setup-link", id: manager.id } : { type: "user", id: manager };
+function requesterOf(caller: Caller): SSOTestRequester {
+  return isSetupLinkCaller(caller) ? { type: "setup-link", id: caller.id } : { type: "user", id: caller.user.id };
 }
 
 /**
@@ -46,12 +46,12 @@ function resultURL(ctx: AuthContext, requester: SSOTestRequester, testId: string
  */
 export async function startSSOTestSignIn(
   ctx: AuthContext,
-  manager: ConnectionManager,
+  caller: Caller,
   providerId: string,
   callbackURL?: string,
 ): Promise<{ url: string; state: string; saml?: true }> {
-  const provider = await findManagedProvider(ctx, manager, providerId);
-  const requester = requesterOf(manager);
+  const provider = await findManagedProvider(ctx, caller, providerId);
+  const requester = requesterOf(caller);
   const testId = newId();
   const location = landingURL(ctx, requester, testId, callbackURL);
   const test = { id: testId, requester, location };
@@ -117,15 +117,11 @@ export async function recordSSOTestResult(
 }
 
 /** GET .../test-sign-in/result: only to whoever started the test (the same owner, the same link). */
-export async function readSSOTestResult(
-  ctx: AuthContext,
-  manager: ConnectionManager,
-  testId: string,
-): Promise<SSOTestResult> {
+export async function readSSOTestResult(ctx: AuthContext, caller: Caller, testId: string): Promise<SSOTestResult> {
   const row = await findVerification(ctx.db, identifierOf(testId));
   if (!row || row.expiresAt.getTime() <= ctx.now().getTime()) throw new AuthError("SSO_TEST_NOT_FOUND");
   const stored = JSON.parse(row.value) as { requester: SSOTestRequester; result: SSOTestResult };
-  const asker = requesterOf(manager);
+  const asker = requesterOf(caller);
   // Someone else's test reads as no test at all.
   if (stored.requester.type !== asker.type || stored.requester.id !== asker.id)
     throw new AuthError("SSO_TEST_NOT_FOUND");
