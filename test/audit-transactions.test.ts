@@ -108,7 +108,7 @@ describe("account security changes and their entries commit together", () => {
     );
   });
 
-  it("passkey added and removed", async () => {
+  it("passkey added, renamed and removed", async () => {
     const account = await signUp(server, { verified: true });
     const device = new SoftAuthenticator(new URL(server.origin).hostname, server.origin);
     const passkeys = () => db().selectFrom("passkey").select("id").where("userId", "=", account.user.id).execute();
@@ -122,6 +122,12 @@ describe("account security changes and their entries commit together", () => {
       async () => expect(await passkeys()).toEqual([]),
     );
     const [key] = await passkeys();
+    const names = () => db().selectFrom("passkey").select("name").where("userId", "=", account.user.id).execute();
+    await inOneTransaction(
+      "user.passkey_renamed",
+      () => account.browser.post("/passkey/update-passkey", { id: key?.id, name: "Phone" }),
+      async () => expect(await names()).toEqual([{ name: "Key" }]),
+    );
     await inOneTransaction(
       "user.passkey_removed",
       () => account.browser.post("/passkey/delete-passkey", { id: key?.id }),
@@ -233,6 +239,12 @@ describe("team changes and their entries commit together", () => {
       "organization.team_member_added",
       () => owner.browser.post("/organization/add-team-member", { teamId, userId: member.user.id }),
       async () => expect(await teamMembers()).toEqual(membersBefore),
+    );
+    // A team role is the team's to grant: setting one (here clearing it) is its own entry.
+    await inOneTransaction(
+      "organization.team_member_role_updated",
+      () => owner.browser.post("/organization/update-team-member-role", { teamId, userId: member.user.id, role: null }),
+      async () => expect(await teamMembers()).toContainEqual({ userId: member.user.id }),
     );
     await inOneTransaction(
       "organization.team_member_removed",

@@ -528,6 +528,7 @@ export const teamEndpoints = {
       "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER",
       "USER_IS_NOT_A_MEMBER_OF_THE_TEAM",
     ],
+    audit: { action: "organization.team_member_role_updated", organization: "organizationId", subject: "userId" },
     policy: { ...CHANGES_TEAMS, apiKeys: "accepted" },
   }),
   removeTeamMember: endpoint({

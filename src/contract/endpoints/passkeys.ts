@@ -59,6 +59,7 @@ export const passkeyEndpoints = {
     body: passkeys.updatePasskeyBody,
     reply: z.object({ passkey: passkeys.passkeyModel }),
     errors: ["PASSKEY_NOT_FOUND"],
+    audit: { action: "user.passkey_renamed" },
     policy: { ...SIGNED_IN, credentials: "manage" },
   }),
   deletePasskey: endpoint({

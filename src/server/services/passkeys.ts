@@ -2,7 +2,7 @@ import type * as SimpleWebAuthn from "@simplewebauthn/server";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { Passkey } from "../../contract/passkeys.js";
 import type { Locale } from "../../i18n/index.js";
-import { auditChange } from "../audit/trail.service.js";
+import { auditChange, auditedChange } from "../audit/trail.service.js";
 import type { AuthContext } from "../context.js";
 import { sha256Base64Url } from "../crypto/digest.js";
 import { newId, randomString } from "../crypto/random.js";
@@ -235,9 +235,15 @@ export async function signInWithPasskey(
 export const listPasskeys = (ctx: AuthContext, userId: string) => listUserPasskeys(ctx.db, userId);
 
 export async function renameUserPasskey(ctx: AuthContext, userId: string, id: string, name: string): Promise<Passkey> {
-  const passkey = await renamePasskey(ctx.db, userId, id, name);
-  if (!passkey) throw new AuthError("PASSKEY_NOT_FOUND");
-  return passkey;
+  return auditedChange(
+    ctx,
+    async (db) => {
+      const passkey = await renamePasskey(db, userId, id, name);
+      if (!passkey) throw new AuthError("PASSKEY_NOT_FOUND");
+      return passkey;
+    },
+    { details: { passkeyId: id } },
+  );
 }
 
 export async function deleteUserPasskey(

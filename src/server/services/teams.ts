@@ -324,7 +324,13 @@ export async function updateTeamMemberRole(
   await requireOrgRoleToAssignTeamRoles(ctx, session, input);
   await requireMember(ctx.db, organizationId, input.userId, "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
   await teamOf(ctx, organizationId, input.teamId);
-  const updated = await setTeamMemberRole(ctx.db, input.teamId, input.userId, role);
-  if (!updated) throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_TEAM");
-  return updated;
+  return auditedChange(
+    ctx,
+    async (db) => {
+      const updated = await setTeamMemberRole(db, input.teamId, input.userId, role);
+      if (!updated) throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_TEAM");
+      return updated;
+    },
+    { organizationId, subjectId: input.userId, details: { teamId: input.teamId, role } },
+  );
 }
