@@ -34,6 +34,7 @@ import { oauthProviderMigration } from "./0036_oauth_provider.js";
 import { setupLinksMigration } from "./0037_setup_links.js";
 import { machineIdentitiesMigration } from "./0038_machine_identities.js";
 import { oauthProtocolMigration } from "./0039_oauth_protocol.js";
+import { oauthClientRegistrationMigration } from "./0043_oauth_client_registration.js";
 
 /** All migrations in order. Names sort by their numeric prefix; never rename or edit a landed one. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -72,5 +73,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     "0037_setup_links": setupLinksMigration(dialect),
     "0038_machine_identities": machineIdentitiesMigration(dialect),
     "0039_oauth_protocol": oauthProtocolMigration(dialect),
+    "0043_oauth_client_registration": oauthClientRegistrationMigration(),
   };
 }
