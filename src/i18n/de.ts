@@ -1187,7 +1187,7 @@ export const de: Catalogue = {
   "error.OAUTH_CLIENT_ACCESS_DENIED":
     "Nur eine Inhaberin oder ein Inhaber kann die Anwendungen der Organisation verwalten.",
   "oauthClients.edit": "Weiterleitungs-URIs bearbeiten",
-  "oauthClients.editLabel": "Weiterleitungs-URIs von {name} bearbeiten",
+  "oauthClients.editLabel": "Weiterleitungs-URIs bearbeiten: {name}",
   "oauthClients.save": "Speichern",
   "oauthClients.cancel": "Abbrechen",
   "oauthClients.saved": "Die Weiterleitungs-URIs von {name} sind gespeichert.",

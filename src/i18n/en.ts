@@ -1142,7 +1142,7 @@ export const en = {
     "Enter each redirect URI as a full https address (http only on this computer), without a fragment.",
   "error.OAUTH_CLIENT_ACCESS_DENIED": "Only an owner can manage the organization's applications.",
   "oauthClients.edit": "Edit redirect URIs",
-  "oauthClients.editLabel": "Edit the redirect URIs of {name}",
+  "oauthClients.editLabel": "Edit redirect URIs of {name}",
   "oauthClients.save": "Save",
   "oauthClients.cancel": "Cancel",
   "oauthClients.saved": "The redirect URIs of {name} are saved.",
