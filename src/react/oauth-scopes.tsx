@@ -47,7 +47,7 @@ export function ScopeList({
                 checked={choice.chosen.has(scope)}
                 disabled={choice.required.has(scope)}
                 onChange={(e) => choice.onChange(scope, e.target.checked)}
-              />{" "}
+              />
               {words(scope)}
             </label>
           ) : (
