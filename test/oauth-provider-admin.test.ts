@@ -123,6 +123,12 @@ describe(`OAuth clients in the admin area (${dialectUnderTest()})`, () => {
   it("a role granted only oauthClient:list reads the list and changes nothing", async () => {
     const support = await withRole("support");
     expect((await support.browser.get("/admin/oauth2/get-clients")).status).toBe(200);
+    for (const query of ["limit=201", "offset=-1", "limit=abc"]) {
+      expect((await support.browser.get(`/admin/oauth2/get-clients?${query}`)).status, query).toBe(400);
+    }
+    const paged = await support.browser.get("/admin/oauth2/get-clients?limit=1&offset=0");
+    expect(paged.body).toMatchObject({ limit: 1, offset: 0 });
+    expect(paged.body.clients.length).toBeLessThanOrEqual(1);
     const refused = await support.browser.post("/admin/oauth2/create-client", {
       client_name: "x",
       redirect_uris: [REDIRECT],
@@ -261,6 +267,25 @@ describe(`RFC 7592 client management (${dialectUnderTest()})`, () => {
     }
     const withOwnSecret = await call(uri, "PUT", token, { ...config, client_secret: registered.client_secret });
     expect(withOwnSecret.status).toBe(200);
+    // What registration cannot claim, replacement cannot either: first-party standing, an organization.
+    const claims = await call(uri, "PUT", token, { ...config, skip_consent: true, organizationId: "org-x" });
+    expect(claims.status).toBe(200);
+    const kept = await server.auth.database.db
+      .selectFrom("oauthClient")
+      .select(["skipConsent", "organizationId"])
+      .where("clientId", "=", registered.client_id)
+      .executeTakeFirstOrThrow();
+    expect([Boolean(kept.skipConsent), kept.organizationId]).toEqual([false, null]);
+    // Bad input is a 4xx with an RFC error, never a 500.
+    for (const body of [[1, 2], "not json", { ...config, grant_types: ["password"] }, { ...config, client_name: 7 }]) {
+      const refused = await fetch(uri, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: typeof body === "string" ? body : JSON.stringify(body),
+      });
+      expect(refused.status, JSON.stringify(body)).toBeGreaterThanOrEqual(400);
+      expect(refused.status, JSON.stringify(body)).toBeLessThan(500);
+    }
 
     // DELETE: 204, and the client and its token are gone.
     expect((await call(uri, "DELETE", "wrong")).status).toBe(401);
