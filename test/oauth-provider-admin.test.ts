@@ -171,6 +171,7 @@ describe(`RFC 7592 client management (${dialectUnderTest()})`, () => {
   beforeAll(async () => {
     server = await startTestServer({
       options: {
+        audit: { enabled: true },
         oauthProvider: {
           enabled: true,
           allowDynamicClientRegistration: true,
@@ -298,6 +299,15 @@ describe(`RFC 7592 client management (${dialectUnderTest()})`, () => {
       .where("clientId", "=", registered.client_id)
       .execute();
     expect(left).toEqual([]);
+    const entries = await server.auth.database.db
+      .selectFrom("auditTrail")
+      .select(["action", "details"])
+      .where("action", "in", ["oauth.client_updated", "oauth.client_deleted"])
+      .where("outcome", "=", "success")
+      .execute();
+    const mine = entries.filter((e) => JSON.parse(e.details ?? "{}").clientId === registered.client_id);
+    expect(mine.map((e) => e.action)).toContain("oauth.client_deleted");
+    expect(mine.every((e) => JSON.parse(e.details!).via === "registration-token")).toBe(true);
   });
 
   it("a client made any other way has no registration token to be managed with", async () => {
