@@ -266,6 +266,96 @@ describe("the OAuth provider's screens", () => {
     expect(tokens.access_token).toBeDefined();
   });
 
+  it("the consent page keeps only the scopes the user ticks; openid stays", async () => {
+    const user = newUser("Sina");
+    const api = createNodeAuthClient({ baseURL: e2e.service.origin });
+    await api.signUp.email(user);
+    const made = await api.oauth2.createClient({
+      client_name: "Greedy App",
+      redirect_uris: [REDIRECT],
+      grant_types: ["authorization_code", "refresh_token"],
+    });
+    const rp = await relyingParty(made.data!.client_id, made.data!.client_secret);
+    const request = await authorizationRequest(rp, "openid profile email offline_access");
+    const context = await contextWithRelyingParty();
+    await signInThroughApi(context, e2e.service.origin, user);
+    const page = await context.newPage();
+    await page.goto(request.url.href);
+    const choices = page.getByTestId("oauth-scopes-choice");
+    await expect.poll(() => choices.count()).toBe(4);
+    expect(await page.locator('[data-testid="oauth-scopes-choice"][value="openid"]').isDisabled()).toBe(true);
+    await page.getByRole("checkbox", { name: "See your name and profile picture" }).uncheck();
+    await page.getByRole("checkbox", { name: "Keep access while you are away" }).uncheck();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByTestId("oauth-consent-allow").click();
+    await page.waitForURL(/^https:\/\/rp\.example\/callback\?/);
+    const tokens = await oidc.authorizationCodeGrant(rp, new URL(page.url()), {
+      pkceCodeVerifier: request.verifier,
+      expectedState: request.state,
+      expectedNonce: request.nonce,
+    });
+    expect(tokens.scope?.split(" ").sort()).toEqual(["email", "openid"]);
+    expect(tokens.refresh_token).toBeUndefined();
+    expect(tokens.claims()).toMatchObject({ email: user.email });
+    expect(tokens.claims()?.name).toBeUndefined();
+  });
+
+  it("an owner edits a client's redirect URIs and disables it; an admin lists every client, disables and deletes", async () => {
+    const { owner, api, organizationId } = await ownerWithOrganization();
+    const made = await api.oauth2.createClient({
+      client_name: "Acme Reports",
+      redirect_uris: [REDIRECT],
+      organizationId,
+    });
+    const clientId = made.data!.client_id;
+    const ownerContext = await e2e.newContext();
+    await signInThroughApi(ownerContext, e2e.service.origin, owner);
+    await ownerContext.request.post(`${e2e.service.origin}/api/auth/organization/set-active`, {
+      data: { organizationId },
+      headers: { origin: e2e.service.origin },
+    });
+    const screen = await ownerContext.newPage();
+    await screen.goto(`${e2e.service.origin}/organization/oauth-clients`);
+    const row = screen.locator(`[data-testid="oauth-client-row"][data-client-id="${clientId}"]`);
+    await row.getByTestId("oauth-client-edit").click();
+    await row.getByTestId("oauth-client-edit-uris").fill(`${REDIRECT}\nhttps://rp.example/second`);
+    await row.getByTestId("oauth-client-save").click();
+    await screen.getByTestId("oauth-clients-notice").waitFor();
+    await expect
+      .poll(async () => (await api.oauth2.getClient({ query: { client_id: clientId } })).data?.redirect_uris)
+      .toEqual([REDIRECT, "https://rp.example/second"]);
+    await row.getByTestId("oauth-client-toggle").click();
+    await screen.getByTestId("confirm-accept").click();
+    await row.getByTestId("oauth-client-disabled").waitFor();
+    expect((await api.oauth2.getClient({ query: { client_id: clientId } })).data?.disabled).toBe(true);
+    expect(await seriousA11yViolations(screen)).toEqual([]);
+    await row.getByTestId("oauth-client-toggle").click();
+    await expect.poll(() => row.getByTestId("oauth-client-disabled").count()).toBe(0);
+    expect((await api.oauth2.getClient({ query: { client_id: clientId } })).data?.disabled).toBe(false);
+
+    // An admin sees it among every client, with its organization, and disables then deletes it.
+    const admin = newUser("Ada");
+    const adminId = await signUpThroughApi(e2e.service.origin, admin);
+    await e2e.service.auth.database.db.updateTable("user").set({ role: "admin" }).where("id", "=", adminId).execute();
+    const adminContext = await e2e.newContext();
+    await signInThroughApi(adminContext, e2e.service.origin, admin);
+    const area = await adminContext.newPage();
+    await area.goto(`${e2e.service.origin}/admin`);
+    await area.getByRole("link", { name: "OAuth applications" }).click();
+    const listed = area.locator(`[data-testid="oauth-client-row"][data-client-id="${clientId}"]`);
+    await expect.poll(() => listed.textContent()).toContain(`organization ${organizationId}`);
+    expect(await listed.getByTestId("oauth-client-rotate").count()).toBe(0);
+    expect(await seriousA11yViolations(area)).toEqual([]);
+    await screenshot(area, "admin-oauth-clients");
+    await listed.getByTestId("oauth-client-toggle").click();
+    await area.getByTestId("confirm-accept").click();
+    await listed.getByTestId("oauth-client-disabled").waitFor();
+    await listed.getByTestId("oauth-client-delete").click();
+    await area.getByTestId("confirm-accept").click();
+    await expect.poll(() => listed.count()).toBe(0);
+    expect((await api.oauth2.getClient({ query: { client_id: clientId } })).error?.status).toBe(404);
+  });
+
   it("revoking a connected application on the account screen makes its refresh token fail", async () => {
     const user = newUser("Rita");
     const api = createNodeAuthClient({ baseURL: e2e.service.origin });

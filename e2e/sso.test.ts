@@ -1,5 +1,7 @@
+import * as relyingParty from "openid-client";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createNodeAuthClient } from "../src/client/index.js";
 import { translate } from "../src/i18n/index.js";
 import { skipWithoutDnsServer, startDnsServer, type TestDnsServer } from "../test/helpers/dns.js";
 import { CLIENT_ID, CLIENT_SECRET, startOidcProvider, type TestOidcProvider } from "../test/helpers/oidc.js";
@@ -24,7 +26,11 @@ beforeAll(async () => {
 const e2e = setUpServiceAndBrowser(() => ({
   developmentOutbox: true,
   // The provider runs on loopback, which an operator has to allow for connections.
-  options: { sso: { enabled: true, dnsResolvers: [dns.server], allowPrivateIssuers: true } },
+  // The OAuth provider too: an app's sign-in can go through an SSO connection (the round trip below).
+  options: {
+    sso: { enabled: true, dnsResolvers: [dns.server], allowPrivateIssuers: true },
+    oauthProvider: { enabled: true },
+  },
 }));
 beforeAll(async () => {
   await oidc.configure([`${e2e.service.origin}/api/auth/sso/callback/${PROVIDER_ID}`]);
@@ -168,6 +174,60 @@ describe("SSO connections and sign-in", () => {
       defaultRole: "member",
       roleMapping: { claim: "groups", values: { "idp-admins": "admin" } },
     });
+  });
+
+  it("an OAuth app's sign-in through SSO: the login page's round trip comes back to consent with the signed request", async () => {
+    // Needs the connection and verified domain the first test made.
+    const REDIRECT = "https://rp.example/callback";
+    const developer = createNodeAuthClient({ baseURL: e2e.service.origin });
+    await developer.signUp.email({
+      name: "Dev",
+      email: `dev-${Date.now()}@example.com`,
+      password: "correct horse battery",
+    });
+    const made = await developer.oauth2.createClient({ client_name: "Timesheets", redirect_uris: [REDIRECT] });
+    const rp = await relyingParty.discovery(
+      new URL(`${e2e.service.origin}/api/auth`),
+      made.data!.client_id,
+      made.data!.client_secret,
+      undefined,
+      { execute: [relyingParty.allowInsecureRequests] },
+    );
+    const verifier = relyingParty.randomPKCECodeVerifier();
+    const state = relyingParty.randomState();
+    const nonce = relyingParty.randomNonce();
+    const url = relyingParty.buildAuthorizationUrl(rp, {
+      redirect_uri: REDIRECT,
+      scope: "openid email",
+      code_challenge: await relyingParty.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
+      state,
+      nonce,
+    });
+    const person = oidc.addUser({ email: `otto@${DOMAIN}`, name: "Otto Oauth" });
+    const context = await e2e.browser.newContext();
+    await context.route("https://rp.example/**", (route) =>
+      route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>RP</title>" }),
+    );
+    const page = await context.newPage();
+    await page.goto(url.href);
+    await page.waitForURL(/\/sign-in\?.*sig=/);
+    await page.getByTestId("sign-in-sso").click();
+    await page.getByTestId("sso-email").fill(person.email!);
+    await page.getByTestId("sso-submit").click();
+    await logInAtProvider(page, person.sub);
+    // Back from the provider through /oauth2/authorize with the signed request, on to consent.
+    await page.waitForURL(/\/oauth\/consent\?.*sig=/);
+    await expect.poll(() => page.getByTestId("oauth-client-name").textContent()).toBe("Timesheets");
+    await page.getByTestId("oauth-consent-allow").click();
+    await page.waitForURL(/^https:\/\/rp\.example\/callback\?/);
+    const tokens = await relyingParty.authorizationCodeGrant(rp, new URL(page.url()), {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+      expectedNonce: nonce,
+      idTokenExpected: true,
+    });
+    expect(tokens.claims()).toMatchObject({ email: person.email, aud: made.data!.client_id });
   });
 
   it("German: the SSO button and the Connections screen speak it", async () => {

@@ -122,6 +122,9 @@ const SAMPLE_INPUT: Record<string, { body?: object; query?: string }> = {
   "POST /oauth2/consent": { body: { accept: true, oauth_query: "client_id=x" } },
   "POST /oauth2/continue": { body: { oauth_query: "client_id=x" } },
   "POST /device/approve": { body: { userCode: "BBBB-BBBB" } },
+  "POST /admin/oauth2/create-client": { body: { client_name: "x", redirect_uris: ["https://rp.example/cb"] } },
+  "POST /admin/oauth2/update-client": { body: { client_id: "x", update: { disabled: true } } },
+  "POST /admin/oauth2/delete-client": { body: { client_id: "x" } },
 };
 
 const keyOf = (endpoint: { method: string; path: string }) => `${endpoint.method} ${endpoint.path}`;

@@ -406,6 +406,44 @@ describe("OAuth 2.1 and OpenID provider, with oauth4webapi as the relying party"
     expect(new URL(after.headers.get("location")!).pathname).toBe("/consent");
   });
 
+  it("consent to fewer scopes than asked: the tokens carry those only; openid cannot be left out", async () => {
+    const { browser } = await signUp(server);
+    const registered = await register(browser);
+    const request = await authorizationURL(registered.client_id);
+    const consentPage = new URL((await browser.get(request.url)).headers.get("location")!);
+    const oauthQuery = consentPage.search.slice(1);
+    const withoutOpenid = await browser.post("/oauth2/consent", {
+      accept: true,
+      scope: "email",
+      oauth_query: oauthQuery,
+    });
+    expect([withoutOpenid.status, withoutOpenid.body.code]).toEqual([400, "OAUTH_INVALID_REQUEST"]);
+    const notAsked = await browser.post("/oauth2/consent", {
+      accept: true,
+      scope: "openid phone",
+      oauth_query: oauthQuery,
+    });
+    expect(notAsked.status).toBe(400);
+    const answer = await browser.post("/oauth2/consent", {
+      accept: true,
+      scope: "openid email",
+      oauth_query: oauthQuery,
+    });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const response = await exchange(registered, new URL(answer.body.url), request);
+    const tokens = await oauth.processAuthorizationCodeResponse(as, rpClient(registered), response, {
+      expectedNonce: request.nonce,
+    });
+    expect(tokens.scope?.split(" ").sort()).toEqual(["email", "openid"]);
+    expect(tokens.refresh_token).toBeUndefined();
+    const claims = oauth.getValidatedIdTokenClaims(tokens)!;
+    expect(claims.email).toBeDefined();
+    expect(claims.name).toBeUndefined();
+    // The consent remembered is the part accepted: asking for all again shows the page again.
+    const again = await browser.get((await authorizationURL(registered.client_id)).url);
+    expect(new URL(again.headers.get("location")!).pathname).toBe("/consent");
+  });
+
   it("signed out: on to the login page with a signed query; signing in and coming back continues", async () => {
     const { browser: owner } = await signUp(server);
     const registered = await register(owner);

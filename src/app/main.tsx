@@ -112,6 +112,7 @@ const router = createBrowserRouter([
               { index: true, ...page(adminPages, (m) => m.UsersPage) },
               { path: "users/:id", ...page(adminUserPage, (m) => m.AdminUserPage) },
               { path: "audit", ...page(adminPages, (m) => m.AuditLogPage) },
+              { path: "oauth-clients", ...page(oauthPages, (m) => m.AdminOAuthClientsPage) },
             ],
           },
         ],

@@ -9,8 +9,10 @@ import { allEndpoints, type Refresh } from "../contract/endpoints/index.js";
  */
 it("route-table.ts is the endpoint table's paths, methods and refreshes", async () => {
   const routes = new Map<string, { methods: Set<string>; refreshes: Set<Refresh> }>();
-  // The SCIM protocol is a directory's API, not the browser's: the client never calls it.
-  for (const endpoint of allEndpoints.filter((entry) => !entry.policy.directory)) {
+  // The SCIM protocol is a directory's API, not the browser's: the client never calls it. Nor
+  // does it PUT or DELETE (RFC 7592's client configuration is a registered client's).
+  const browserMethod = (method: string) => method === "GET" || method === "POST";
+  for (const endpoint of allEndpoints.filter((entry) => !entry.policy.directory && browserMethod(entry.method))) {
     const route = routes.get(endpoint.path) ?? { methods: new Set(), refreshes: new Set() };
     route.methods.add(endpoint.method);
     for (const refresh of endpoint.policy.refreshes ?? []) route.refreshes.add(refresh);

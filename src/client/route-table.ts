@@ -71,6 +71,22 @@ export const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["GET"],
     refreshes: [],
   },
+  "/admin/oauth2/create-client": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/admin/oauth2/delete-client": {
+    methods: ["POST"],
+    refreshes: [],
+  },
+  "/admin/oauth2/get-clients": {
+    methods: ["GET"],
+    refreshes: [],
+  },
+  "/admin/oauth2/update-client": {
+    methods: ["POST"],
+    refreshes: [],
+  },
   "/admin/remove-user": {
     methods: ["POST"],
     refreshes: [],
@@ -293,6 +309,10 @@ export const ROUTES: Readonly<Record<string, Route>> = {
   },
   "/oauth2/register": {
     methods: ["POST"],
+    refreshes: [],
+  },
+  "/oauth2/register/:client_id": {
+    methods: ["GET"],
     refreshes: [],
   },
   "/oauth2/revoke": {

@@ -313,4 +313,12 @@ export interface AdminCalls {
   verifyAuditTrail: OptionalCall<typeof admin.verifyAuditTrail>;
   listUserMemberships: Call<typeof admin.listUserMemberships>;
   listUserAccounts: Call<typeof admin.listUserAccounts>;
+  /** Every OAuth client (`/admin/oauth2/...`; docs/oauth-provider.md, "Admin-managed clients"). */
+  oauth2: {
+    createClient: Call<typeof oauth.adminCreateOAuthClient>;
+    updateClient: Call<typeof oauth.adminUpdateOAuthClient>;
+    getClients: OptionalCall<typeof oauth.adminListOAuthClients>;
+    deleteClient: Call<typeof oauth.adminDeleteOAuthClient>;
+  };
 }
+export type AdminOAuthClientPage = Reply<typeof oauth.adminListOAuthClients>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { queryInt } from "./fields.js";
 import { timestamp } from "./models.js";
 
 /**
@@ -96,6 +97,12 @@ export const oauthClientModel = z.object({
   /** Ours: who registered it (null: the server, or a person since deleted) and its last token. */
   createdBy: z.string().nullable().optional(),
   lastUsedAt: timestamp.nullable().optional(),
+  /**
+   * RFC 7592, in the registration's answer only: the bearer token that reads, replaces or deletes
+   * this client at `registration_client_uri` (shown once; kept as a digest).
+   */
+  registration_access_token: z.string().optional(),
+  registration_client_uri: z.string().optional(),
 });
 
 /**
@@ -112,6 +119,23 @@ export const oauthPublicClientReply = z.object({
 export const oauthClientIdBody = z.strictObject({ client_id: z.string().min(1).max(200) });
 export const oauthClientIdQuery = oauthClientIdBody;
 export const listOAuthClientsQuery = z.object({ organizationId: z.string().min(1).max(200).optional() });
+
+/**
+ * better-auth's /admin/oauth2/create-client: a client owned by no one (the admins manage it), so no
+ * organization; `skip_consent` still only from the server.
+ */
+export const adminCreateOAuthClientBody = createOAuthClientBody.omit({ organizationId: true });
+/** Ours: every client, newest first, one page at a time. */
+export const adminListOAuthClientsQuery = z.object({
+  limit: queryInt(200).optional(),
+  offset: queryInt().optional(),
+});
+export const adminOAuthClientPageModel = z.object({
+  clients: z.array(oauthClientModel),
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+});
 
 /** What the consent page posts (better-auth's /oauth2/consent): the signed query it was sent to. */
 export const oauthConsentBody = z.strictObject({

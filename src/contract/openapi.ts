@@ -171,6 +171,7 @@ function successResponses(endpoint: Endpoint, fields: DocumentedFields | undefin
   if (endpoint.answers === "html") {
     responses["200"] = { description: "An HTML page", content: { "text/html": { schema: { type: "string" } } } };
   }
+  if (endpoint.answers === "no-content") responses["204"] = { description: "Done: no content" };
   if (endpoint.answers === "file") {
     responses["200"] = { description: "A static file", content: { "*/*": { schema: { type: "string" } } } };
   }

@@ -24,6 +24,11 @@ import { useCall } from "./use-call.js";
 export interface OAuthClientsProps {
   /** An organization's clients (its owners manage them); without it, the signed-in user's own. */
   organizationId?: string;
+  /**
+   * Every client, for the admin area (the `oauthClient` admin permission, `/admin/oauth2/...`):
+   * listed with their owners, changed, disabled or deleted; no secrets and no new clients here.
+   */
+  all?: boolean;
   /** The language, when not inside another component that passes its own. */
   localization?: Localization;
   labels?: Labels;
@@ -62,34 +67,125 @@ function Credentials({ entry, onDone }: { entry: OAuthClientEntry; onDone: () =>
   );
 }
 
-function ClientRow({
+/** Who answers for a client, in the admin list. */
+function ownerOf(entry: OAuthClientEntry, t: ReturnType<typeof useFrame>["t"]): string {
+  if (entry.organizationId) return t("oauthClients.owner.organization", { id: entry.organizationId });
+  if (entry.userId) return t("oauthClients.owner.user", { id: entry.userId });
+  return t("oauthClients.owner.none");
+}
+
+/** Redirect URIs, one per line, edited in place. */
+function RedirectUrisForm({
   entry,
-  onRotate,
-  onDelete,
+  pending,
+  onSave,
+  onCancel,
 }: {
   entry: OAuthClientEntry;
-  onRotate: (entry: OAuthClientEntry) => void;
+  pending: boolean;
+  onSave: (uris: string[]) => void;
+  onCancel: () => void;
+}) {
+  const { t } = useFrame();
+  const [uris, setUris] = useState(entry.redirect_uris.join("\n"));
+  return (
+    <Form
+      label={t("oauthClients.editLabel", { name: entry.client_name })}
+      onSubmit={() => onSave(uris.split(/\s+/).filter(Boolean))}
+    >
+      <TextArea
+        label={t("oauthClients.redirectUris")}
+        hint={t("oauthClients.redirectUris.hint")}
+        testId="oauth-client-edit-uris"
+        rows={3}
+        value={uris}
+        onChange={setUris}
+      />
+      <Actions>
+        <Button variant="secondary" pending={pending} data-testid="oauth-client-save">
+          {t("oauthClients.save")}
+        </Button>
+        <Button type="button" variant="secondary" onClick={onCancel} data-testid="oauth-client-cancel">
+          {t("oauthClients.cancel")}
+        </Button>
+      </Actions>
+    </Form>
+  );
+}
+
+function ClientRow({
+  entry,
+  showOwner,
+  saving,
+  onRotate,
+  onDelete,
+  onToggle,
+  onSaveUris,
+}: {
+  entry: OAuthClientEntry;
+  showOwner: boolean;
+  saving: boolean;
+  onRotate?: (entry: OAuthClientEntry) => void;
   onDelete: (entry: OAuthClientEntry) => void;
+  onToggle: (entry: OAuthClientEntry) => void;
+  onSaveUris: (entry: OAuthClientEntry, uris: string[]) => Promise<boolean>;
 }) {
   const { t } = useFrame();
   const formatDate = useFormatDate();
+  const [editing, setEditing] = useState(false);
   const name = entry.client_name;
   const isPublic = entry.token_endpoint_auth_method === "none";
   const details = [
     entry.client_id,
     t(isPublic ? "oauthClients.kind.public" : "oauthClients.kind.confidential"),
     t("oauthClients.createdAt", { date: formatDate(new Date(entry.client_id_issued_at * 1000)) }),
+    ...(showOwner ? [ownerOf(entry, t)] : []),
   ];
   return (
     <li className="gh-list-row" data-testid="oauth-client-row" data-client-id={entry.client_id}>
       <div>
         <strong>{name}</strong>
-        {entry.disabled && <span className="gh-tag">{t("oauthClients.disabled")}</span>}
+        {entry.disabled && (
+          <span className="gh-tag" data-testid="oauth-client-disabled">
+            {t("oauthClients.disabled")}
+          </span>
+        )}
         <p className="gh-hint">{details.join(" · ")}</p>
-        {entry.redirect_uris.length > 0 && <p className="gh-hint">{entry.redirect_uris.join(", ")}</p>}
+        {editing ? (
+          <RedirectUrisForm
+            entry={entry}
+            pending={saving}
+            onCancel={() => setEditing(false)}
+            onSave={async (uris) => {
+              if (await onSaveUris(entry, uris)) setEditing(false);
+            }}
+          />
+        ) : (
+          entry.redirect_uris.length > 0 && <p className="gh-hint">{entry.redirect_uris.join(", ")}</p>
+        )}
       </div>
       <Actions>
-        {!isPublic && (
+        {!editing && entry.grant_types.includes("authorization_code") && (
+          <Button
+            type="button"
+            variant="secondary"
+            aria-label={t("oauthClients.editLabel", { name })}
+            data-testid="oauth-client-edit"
+            onClick={() => setEditing(true)}
+          >
+            {t("oauthClients.edit")}
+          </Button>
+        )}
+        <Button
+          type="button"
+          variant="secondary"
+          aria-label={t(entry.disabled ? "oauthClients.enableLabel" : "oauthClients.disableLabel", { name })}
+          data-testid="oauth-client-toggle"
+          onClick={() => onToggle(entry)}
+        >
+          {t(entry.disabled ? "oauthClients.enable" : "oauthClients.disable")}
+        </Button>
+        {!isPublic && onRotate && (
           <Button
             type="button"
             variant="secondary"
@@ -184,12 +280,20 @@ function NewClientForm({
   );
 }
 
-function Clients({ organizationId }: { organizationId?: string }) {
+/** The list in the admin area: one page of every client (the newest). */
+const ADMIN_PAGE = 200;
+
+function Clients({ organizationId, all }: { organizationId?: string; all?: boolean }) {
   const { t } = useFrame();
   const client = useAuthClient();
-  const clients = useLoad(() => client.oauth2.getClients(organizationId ? { query: { organizationId } } : undefined));
+  const clients = useLoad(async () => {
+    if (!all) return client.oauth2.getClients(organizationId ? { query: { organizationId } } : undefined);
+    const page = await client.admin.oauth2.getClients({ query: { limit: ADMIN_PAGE } });
+    return page.error ? page : { data: page.data.clients, error: null };
+  });
   const rotate = useCall(client.oauth2.client.rotateSecret);
-  const remove = useCall(client.oauth2.deleteClient);
+  const remove = useCall(all ? client.admin.oauth2.deleteClient : client.oauth2.deleteClient);
+  const update = useCall(all ? client.admin.oauth2.updateClient : client.oauth2.updateClient);
   const { confirm, dialog } = useConfirm();
   const [shown, setShown] = useState<OAuthClientEntry | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -220,16 +324,41 @@ function Clients({ organizationId }: { organizationId?: string }) {
     clients.reload();
   };
 
+  const onToggle = async (entry: OAuthClientEntry) => {
+    setNotice(null);
+    const name = entry.client_name;
+    if (!entry.disabled) {
+      const yes = await confirm({
+        title: t("oauthClients.disable.confirm.title", { name }),
+        body: t("oauthClients.disable.confirm.body"),
+        confirmLabel: t("oauthClients.disable"),
+      });
+      if (!yes) return;
+    }
+    const changed = await update.run({ client_id: entry.client_id, update: { disabled: !entry.disabled } });
+    if (changed)
+      setNotice(t(changed.disabled ? "oauthClients.disabledNotice" : "oauthClients.enabledNotice", { name }));
+    clients.reload();
+  };
+  const onSaveUris = async (entry: OAuthClientEntry, uris: string[]) => {
+    setNotice(null);
+    const changed = await update.run({ client_id: entry.client_id, update: { redirect_uris: uris } });
+    if (!changed) return false;
+    setNotice(t("oauthClients.saved", { name: entry.client_name }));
+    clients.reload();
+    return true;
+  };
+
   const list = (clients.data ?? []) as OAuthClientEntry[];
   return (
-    <Panel title={t("oauthClients.title")} testId="oauth-clients-card">
+    <Panel title={t(all ? "oauthClients.all.title" : "oauthClients.title")} testId="oauth-clients-card">
       {dialog}
       {notice && (
         <Notice key={notice} testId="oauth-clients-notice" takeFocus>
           {notice}
         </Notice>
       )}
-      <p>{t("oauthClients.intro")}</p>
+      <p>{t(all ? "oauthClients.all.intro" : "oauthClients.intro")}</p>
       {clients.pending ? (
         <Loading />
       ) : clients.error ? (
@@ -244,14 +373,18 @@ function Clients({ organizationId }: { organizationId?: string }) {
             <ClientRow
               key={entry.client_id}
               entry={entry}
-              onRotate={(e) => void onRotate(e)}
+              showOwner={Boolean(all)}
+              saving={update.pending}
+              onRotate={all ? undefined : (e) => void onRotate(e)}
               onDelete={(e) => void onDelete(e)}
+              onToggle={(e) => void onToggle(e)}
+              onSaveUris={onSaveUris}
             />
           ))}
         </ul>
       )}
-      <ErrorMessage error={rotate.error ?? remove.error} />
-      {shown ? (
+      <ErrorMessage error={rotate.error ?? remove.error ?? update.error} />
+      {all ? null : shown ? (
         <Credentials entry={shown} onDone={() => setShown(null)} />
       ) : (
         <NewClientForm
@@ -269,17 +402,19 @@ function Clients({ organizationId }: { organizationId?: string }) {
 /**
  * OAuth clients (docs/oauth-provider.md): an organization's, managed by its owners, or the signed-in
  * user's own. Lists them, registers one (its secret shown once), gives a confidential one a new
- * secret (shown once; the old one stops at once) and deletes one, with its tokens and consents.
+ * secret (shown once; the old one stops at once), edits its redirect URIs, disables or enables it
+ * (a disabled client's tokens stop at once) and deletes one, with its tokens and consents. With
+ * `all`, every client for the admin area.
  *
  * @example
  * <AuthProvider client={client}>
  *   <OAuthClients organizationId={organization.id} localization="de" />
  * </AuthProvider>
  */
-export function OAuthClients({ organizationId, localization, labels }: OAuthClientsProps) {
+export function OAuthClients({ organizationId, all, localization, labels }: OAuthClientsProps) {
   return (
     <OwnWords localization={localization} labels={labels}>
-      <Clients organizationId={organizationId} />
+      <Clients organizationId={organizationId} all={all} />
     </OwnWords>
   );
 }

@@ -4,7 +4,7 @@ import { Actions, Button, ComponentRoot, ErrorMessage, Loading, useFrame } from 
 import { type Appearance, componentTranslator, type Labels, type Localization } from "./localization.js";
 import { browserNavigate, type Navigate } from "./navigate.js";
 import { pageOAuthQuery } from "./oauth-query.js";
-import { ScopeList } from "./oauth-scopes.js";
+import { type ScopeChoice, ScopeList } from "./oauth-scopes.js";
 import { useLoad } from "./profile-parts.js";
 import { useAuthClient, useSession } from "./provider.js";
 import { useCall } from "./use-call.js";
@@ -70,11 +70,28 @@ export function OAuthConsent({
   const answer = useCall(client.oauth2.consent);
   // Once answered the browser is on its way to the application: the buttons stay off meanwhile.
   const [leaving, setLeaving] = useState(false);
+  const scopes = useMemo(() => [...new Set((request.get("scope") ?? "").split(" ").filter(Boolean))], [request]);
+  // The user may keep fewer scopes than asked; openid, when asked, is the sign-in itself and stays.
+  const required = useMemo(() => new Set(scopes.filter((scope) => scope === "openid")), [scopes]);
+  const [dropped, setDropped] = useState<ReadonlySet<string>>(new Set());
+  const chosen = useMemo(() => new Set(scopes.filter((scope) => !dropped.has(scope))), [scopes, dropped]);
+  const choice: ScopeChoice = {
+    chosen,
+    required,
+    onChange: (scope, kept) =>
+      setDropped((before) => {
+        const next = new Set(before);
+        if (kept) next.delete(scope);
+        else next.add(scope);
+        return next;
+      }),
+  };
   const respond = async (accept: boolean) => {
     if (!query) return;
-    if (await answer.run({ accept, oauth_query: query })) setLeaving(true);
+    // The asked scopes unchanged are sent as none chosen: the request's own, as before.
+    const scope = accept && dropped.size > 0 ? { scope: [...chosen].join(" ") } : {};
+    if (await answer.run({ accept, oauth_query: query, ...scope })) setLeaving(true);
   };
-  const scopes = (request.get("scope") ?? "").split(" ").filter(Boolean);
   const info = found.data as OAuthPublicClient | null;
 
   let body = null;
@@ -90,7 +107,7 @@ export function OAuthConsent({
         {scopes.length > 0 && (
           <>
             <p>{t("oauth.consent.asks")}</p>
-            <ScopeList scopes={scopes} />
+            <ScopeList scopes={scopes} choice={scopes.length > 1 ? choice : undefined} />
           </>
         )}
         <ErrorMessage error={answer.error} testId="oauth-consent-error" />
@@ -98,6 +115,7 @@ export function OAuthConsent({
           <Button
             type="button"
             pending={answer.pending || leaving}
+            disabled={chosen.size === 0}
             data-testid="oauth-consent-allow"
             onClick={() => void respond(true)}
           >

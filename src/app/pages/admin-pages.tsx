@@ -15,9 +15,10 @@ import { usePageTitle, useT } from "../lib/i18n.js";
 import { adminError, type HasCode, messageFor } from "../lib/messages.js";
 import { useSubmit } from "../lib/use-submit.js";
 
-export const adminNav = (t: Translate) => [
+export const adminNav = (t: Translate, oauthProvider: boolean) => [
   { to: "/admin", label: t("admin.users.title") },
   { to: "/admin/audit", label: t("admin.audit.title") },
+  ...(oauthProvider ? [{ to: "/admin/oauth-clients", label: t("admin.oauthClients.title") }] : []),
 ];
 
 const USERS_PAGE = 20;
@@ -29,6 +30,7 @@ const AUDIT_PAGE = 25;
  */
 export function AdminLayout() {
   const session = useSession();
+  const config = useAppConfig();
   const t = useT();
   const userId = session.data?.user.id;
   const access = useQuery({
@@ -47,7 +49,7 @@ export function AdminLayout() {
       </Card>
     );
   }
-  return <SettingsLayout title={t("admin.title")} items={adminNav(t)} />;
+  return <SettingsLayout title={t("admin.title")} items={adminNav(t, config.oauthProvider)} />;
 }
 
 const FILTERS: Record<

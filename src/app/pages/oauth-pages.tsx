@@ -65,3 +65,10 @@ export function OrganizationOAuthClientsPage() {
   }
   return <OAuthClients organizationId={active.data.id} localization={locale} />;
 }
+
+/** Every OAuth client, in the admin area (the admin layout has checked the caller; the server checks each call). */
+export function AdminOAuthClientsPage() {
+  const { locale } = useI18n();
+  usePageTitle("admin.oauthClients.title");
+  return <OAuthClients all localization={locale} />;
+}

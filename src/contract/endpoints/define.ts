@@ -35,6 +35,7 @@ export type Feature =
   | "organizationWebhooks"
   | "apiKey"
   | "oauthProvider"
+  | "oauthProviderAdmin"
   | "setupLinks";
 
 /** How an endpoint is guarded and what it changes, in one place. Everything is off unless set. */
@@ -109,7 +110,7 @@ export interface AuditPolicy {
 }
 
 /** What an endpoint answers when it is not JSON. */
-export type NonJsonReply = "redirect" | "html" | "json-or-redirect" | "file" | "scim";
+export type NonJsonReply = "redirect" | "html" | "json-or-redirect" | "file" | "scim" | "no-content";
 
 /** The methods the table routes: the browser API uses GET and POST; SCIM also PUT, PATCH and DELETE. */
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";

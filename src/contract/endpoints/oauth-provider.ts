@@ -16,6 +16,15 @@ const PROTOCOL_FORM = { form: true, feature: "oauthProvider" } as const;
  */
 const CONSENTING = { ...SIGNED_IN, credentials: "manage" } as const;
 const CLIENT_ERRORS = ["OAUTH_CLIENT_NOT_FOUND", "OAUTH_CLIENT_ACCESS_DENIED"] as const;
+/**
+ * Every client, for the admin area: the oauthClient admin permission (services/admin-access.ts);
+ * an impersonation session changes nothing (credential-guard.ts), as for any client change.
+ */
+const ADMIN_READ = { session: "required", feature: "oauthProviderAdmin" } as const;
+const ADMIN_CHANGE = { ...ADMIN_READ, credentials: "manage" } as const;
+const ADMIN_REFUSAL = "YOU_ARE_NOT_ALLOWED_TO_MANAGE_OAUTH_CLIENTS" as const;
+/** RFC 7592: the registration access token is the caller, not a session. */
+const CLIENT_CONFIGURATION = { feature: "oauthProvider" } as const;
 
 /** The OAuth 2.1 authorization server and OpenID provider (docs/oauth-provider.md). */
 export const oauthProviderEndpoints = {
@@ -278,5 +287,77 @@ export const oauthProviderEndpoints = {
     errors: ["OAUTH_CLIENT_NOT_FOUND"],
     audit: { action: "oauth.consent_revoked" },
     policy: SIGNED_IN,
+  }),
+  adminCreateOAuthClient: endpoint({
+    method: "POST",
+    path: "/admin/oauth2/create-client",
+    summary: "Admin: register a client owned by no one (the admins manage it); the secret is shown once",
+    body: oauth.adminCreateOAuthClientBody,
+    reply: oauth.oauthClientModel,
+    errors: [
+      ADMIN_REFUSAL,
+      "OAUTH_INVALID_REDIRECT_URI",
+      "OAUTH_INVALID_CLIENT_METADATA",
+      "OAUTH_TRUSTED_CLIENT_SERVER_ONLY",
+    ],
+    audit: { action: "oauth.client_created", actor: "admin" },
+    policy: ADMIN_CHANGE,
+  }),
+  adminUpdateOAuthClient: endpoint({
+    method: "POST",
+    path: "/admin/oauth2/update-client",
+    summary: "Admin: change or disable any client",
+    body: oauth.updateOAuthClientBody,
+    reply: oauth.oauthClientModel,
+    errors: [ADMIN_REFUSAL, "OAUTH_CLIENT_NOT_FOUND", "OAUTH_INVALID_REDIRECT_URI", "OAUTH_INVALID_CLIENT_METADATA"],
+    audit: { action: "oauth.client_updated", actor: "admin" },
+    policy: ADMIN_CHANGE,
+  }),
+  adminListOAuthClients: endpoint({
+    method: "GET",
+    path: "/admin/oauth2/get-clients",
+    summary: "Admin: every client, newest first, paged",
+    query: oauth.adminListOAuthClientsQuery,
+    reply: oauth.adminOAuthClientPageModel,
+    errors: [ADMIN_REFUSAL],
+    policy: ADMIN_READ,
+  }),
+  adminDeleteOAuthClient: endpoint({
+    method: "POST",
+    path: "/admin/oauth2/delete-client",
+    summary: "Admin: delete any client; its grants, tokens and consents end with it",
+    body: oauth.oauthClientIdBody,
+    reply: successReply,
+    errors: [ADMIN_REFUSAL, "OAUTH_CLIENT_NOT_FOUND"],
+    audit: { action: "oauth.client_deleted", actor: "admin" },
+    policy: ADMIN_CHANGE,
+  }),
+  readRegisteredClient: endpoint({
+    method: "GET",
+    path: "/oauth2/register/:client_id",
+    summary: "RFC 7592: a dynamically registered client reads its registration (Bearer registration access token)",
+    reply: oauth.oauthClientModel,
+    errors: ["OAUTH_INVALID_TOKEN"],
+    policy: CLIENT_CONFIGURATION,
+  }),
+  replaceRegisteredClient: endpoint({
+    method: "PUT",
+    path: "/oauth2/register/:client_id",
+    summary: "RFC 7592: a dynamically registered client replaces its metadata (Bearer registration access token)",
+    body: oauth.oauthParameters,
+    reply: oauth.oauthClientModel,
+    errors: ["OAUTH_INVALID_TOKEN", "OAUTH_INVALID_REDIRECT_URI", "OAUTH_INVALID_CLIENT_METADATA"],
+    audit: { action: "oauth.client_updated" },
+    policy: CLIENT_CONFIGURATION,
+  }),
+  deleteRegisteredClient: endpoint({
+    method: "DELETE",
+    path: "/oauth2/register/:client_id",
+    summary: "RFC 7592: a dynamically registered client deletes itself (Bearer registration access token)",
+    reply: null,
+    answers: "no-content",
+    errors: ["OAUTH_INVALID_TOKEN"],
+    audit: { action: "oauth.client_deleted" },
+    policy: CLIENT_CONFIGURATION,
   }),
 };

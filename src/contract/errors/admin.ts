@@ -29,6 +29,10 @@ export const adminErrors = defineErrors({
   YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS: { message: "You are not allowed to delete users", status: 403 },
   YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD: { message: "You are not allowed to set users password", status: 403 },
   YOU_ARE_NOT_ALLOWED_TO_READ_THE_AUDIT_LOG: { message: "You are not allowed to read the audit log", status: 403 },
+  YOU_ARE_NOT_ALLOWED_TO_MANAGE_OAUTH_CLIENTS: {
+    message: "You are not allowed to manage OAuth clients",
+    status: 403,
+  },
   YOU_ARE_NOT_ALLOWED_TO_SET_NON_EXISTENT_VALUE: {
     message: "You are not allowed to set a non-existent role value",
     status: 400,

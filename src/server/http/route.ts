@@ -132,6 +132,8 @@ function featureSwitches(ctx: AuthContext): Record<Feature, boolean> {
     organizationWebhooks: options.organization.enabled && options.organizationWebhooks.enabled,
     apiKey: options.apiKey.enabled,
     oauthProvider: options.oauthProvider.enabled,
+    // Every client in the admin area: both switches.
+    oauthProviderAdmin: options.oauthProvider.enabled && options.admin.enabled,
     // A setup link configures connections or a directory: there is nothing to hand out without one.
     setupLinks: options.organization.enabled && (options.sso.enabled || options.scim.enabled),
   };

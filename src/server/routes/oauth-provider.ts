@@ -5,8 +5,20 @@ import { clearSessionCookies, readSignedCookie } from "../http/cookies.js";
 import { formPostPage } from "../http/form-post-page.js";
 import type { Route } from "../http/route.js";
 import { isServerCall } from "../http/server-call.js";
-import { getRequestSession } from "../http/session.js";
+import { getRequestSession, requestMeta } from "../http/session.js";
+import {
+  adminCreateClient,
+  adminDeleteClient,
+  adminListClients,
+  adminUpdateClient,
+} from "../services/oauth-provider/admin-clients.js";
 import { answerConsent, authorizeFromBrowser, continueAuthorization } from "../services/oauth-provider/authorize.js";
+import {
+  deleteRegistration,
+  readRegistration,
+  registeredClient,
+  replaceRegistration,
+} from "../services/oauth-provider/client-configuration.js";
 import {
   authenticateClient,
   changeClient,
@@ -192,5 +204,49 @@ export function oauthProviderRoutes(route: Route): void {
   route(e.deleteOAuthConsent, async (c, { body, caller: { session } }) => {
     await withdrawConsent(c.get("auth"), session, body.id);
     return { success: true };
+  });
+
+  route(e.adminCreateOAuthClient, async (c, { body, caller: { user } }) => {
+    const actor = { user, meta: requestMeta(c) };
+    return c.json(await adminCreateClient(c.get("auth"), actor, body, { server: isServerCall(c) }), 201);
+  });
+
+  route(e.adminUpdateOAuthClient, async (c, { body, caller: { user } }) => {
+    return adminUpdateClient(c.get("auth"), { user, meta: requestMeta(c) }, body);
+  });
+
+  route(e.adminListOAuthClients, async (c, { query, caller: { user } }) => {
+    return adminListClients(c.get("auth"), { user, meta: requestMeta(c) }, query);
+  });
+
+  route(e.adminDeleteOAuthClient, async (c, { body, caller: { user } }) => {
+    await adminDeleteClient(c.get("auth"), { user, meta: requestMeta(c) }, body.client_id);
+    return { success: true };
+  });
+
+  // RFC 7592: the bearer registration access token, never a session, names the caller.
+  const registration = async (c: Parameters<Parameters<Route>[1]>[0]) => {
+    try {
+      return await registeredClient(c.get("auth"), c.req.param("client_id") ?? "", c.req.header("authorization"));
+    } catch (error) {
+      c.header("WWW-Authenticate", 'Bearer error="invalid_token"');
+      throw error;
+    }
+  };
+
+  route(e.readRegisteredClient, async (c) => {
+    c.header("Cache-Control", "no-store");
+    return readRegistration(c.get("auth"), await registration(c));
+  });
+
+  route(e.replaceRegisteredClient, async (c, { body }) => {
+    const ctx = c.get("auth");
+    c.header("Cache-Control", "no-store");
+    return replaceRegistration(ctx, await registration(c), body);
+  });
+
+  route(e.deleteRegisteredClient, async (c) => {
+    await deleteRegistration(c.get("auth"), await registration(c));
+    return c.body(null, 204);
   });
 }

@@ -9,6 +9,8 @@ import type { RequestMeta } from "./sessions.js";
 export const ADMIN_STATEMENTS: Statements = {
   user: ["create", "list", "set-role", "ban", "impersonate", "delete", "set-password"],
   session: ["list", "revoke", "delete"],
+  // Every OAuth client, whoever registered it (docs/oauth-provider.md, "Admin-managed clients").
+  oauthClient: ["create", "list", "update", "delete"],
 };
 
 const BUILT_IN_ROLES: Readonly<Record<string, Statements>> = { admin: ADMIN_STATEMENTS, user: {} };

@@ -30,6 +30,8 @@ export interface OAuthClient {
   metadataDocumentExpiresAt: Date | null;
   backchannelLogoutUri: string | null;
   accessTokenFormat: "jwt" | "opaque";
+  /** RFC 7592: the digest of a dynamically registered client's registration access token. */
+  registrationAccessTokenHash: string | null;
 }
 
 const list = (json: string): string[] => JSON.parse(json) as string[];
@@ -109,6 +111,26 @@ export async function listClients(
       : query.where("userId", "=", owner.userId);
   const rows = await query.orderBy("createdAt", "asc").orderBy("id").limit(500).execute();
   return rows.map(toClient);
+}
+
+/** Every client, newest first, one page, and how many there are (the admin area). */
+export async function listAllClients(
+  db: DB,
+  page: { limit: number; offset: number },
+): Promise<{ clients: OAuthClient[]; total: number }> {
+  const rows = await db
+    .selectFrom("oauthClient")
+    .selectAll()
+    .orderBy("createdAt", "desc")
+    .orderBy("id")
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  const count = await db
+    .selectFrom("oauthClient")
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as("n"))
+    .executeTakeFirstOrThrow();
+  return { clients: rows.map(toClient), total: Number(count.n) };
 }
 
 /** Records a client's last token (the caller writes it at most once a minute). */

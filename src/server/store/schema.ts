@@ -507,6 +507,8 @@ export interface OAuthClientTable {
   backchannelLogoutUri: string | null;
   /** "jwt" or "opaque". */
   accessTokenFormat: Generated<string>;
+  /** RFC 7592 (migration 0043): a dynamically registered client's registration access token, as a digest. */
+  registrationAccessTokenHash: string | null;
 }
 
 /** An opaque access token as its SHA-256 digest, within its grant. */

@@ -318,6 +318,10 @@ export async function answerConsent(
   if (accepted.length === 0 || accepted.some((scope) => !requested.includes(scope))) {
     throw new AuthError("OAUTH_INVALID_REQUEST", { message: "Only scopes the client requested can be accepted" });
   }
+  // A client that asked to sign the user in (openid) gets that or nothing: the user may deny instead.
+  if (requested.includes("openid") && !accepted.includes("openid")) {
+    throw new AuthError("OAUTH_INVALID_REQUEST", { message: "openid was requested: it cannot be left out" });
+  }
   const now = ctx.now();
   await ctx.db.transaction().execute(async (trx) => {
     const before = await findConsent(trx, caller.user.id, client.clientId);

@@ -7,7 +7,7 @@ import {
   type updateOAuthClientBody,
 } from "../../../contract/oauth-provider.js";
 import { auditChange, noteAudit } from "../../audit/trail.service.js";
-import type { AuthContext } from "../../context.js";
+import { type AuthContext, apiURL } from "../../context.js";
 import { safeEqual, sha256Base64Url } from "../../crypto/digest.js";
 import { newId, randomString } from "../../crypto/random.js";
 import { AuthError } from "../../errors.js";
@@ -85,12 +85,22 @@ async function requireOrganizationOwner(ctx: AuthContext, db: DB, organizationId
   if (!member || !isOwnerRole(ctx, member.role)) throw new AuthError("OAUTH_CLIENT_ACCESS_DENIED");
 }
 
+/**
+ * How a client comes to be: `server` (auth.api) may mark it first-party; `admin` makes it no one's
+ * (the admins manage it); `registration` (RFC 7591) hands out an RFC 7592 registration access token.
+ */
+interface CreatedBy {
+  server: boolean;
+  admin?: boolean;
+  registration?: boolean;
+}
+
 /** The client of a signed-in creator (null: dynamic registration without a session, owned by no one). */
 export async function createClient(
   ctx: AuthContext,
   creatorId: string | null,
   input: z.output<typeof createOAuthClientBody>,
-  by: { server: boolean },
+  by: CreatedBy,
 ): Promise<ClientReply> {
   if (input.skip_consent && !by.server) throw new AuthError("OAUTH_TRUSTED_CLIENT_SERVER_ONLY");
   const isPublic = input.token_endpoint_auth_method === "none";
@@ -102,6 +112,7 @@ export async function createClient(
     postLogoutRedirectUris: input.post_logout_redirect_uris ?? [],
   });
   const secret = isPublic ? undefined : randomString(SECRET_LENGTH);
+  const registrationToken = by.registration ? randomString(SECRET_LENGTH) : undefined;
   const now = ctx.now();
   const client: OAuthClient = {
     id: newId(),
@@ -118,7 +129,7 @@ export async function createClient(
     skipConsent: input.skip_consent ?? false,
     disabled: false,
     organizationId: input.organizationId ?? null,
-    userId: input.organizationId ? null : creatorId,
+    userId: input.organizationId || by.admin ? null : creatorId,
     createdBy: creatorId,
     createdAt: now,
     updatedAt: now,
@@ -126,6 +137,7 @@ export async function createClient(
     metadataDocumentExpiresAt: null,
     backchannelLogoutUri: await checkBackchannelUri(ctx, input.backchannel_logout_uri ?? null),
     accessTokenFormat: input.access_token_format ?? "jwt",
+    registrationAccessTokenHash: registrationToken ? sha256Base64Url(registrationToken) : null,
   };
   await ctx.db.transaction().execute(async (trx) => {
     if (client.organizationId) {
@@ -139,7 +151,15 @@ export async function createClient(
       details: { clientId: client.clientId, skipConsent: client.skipConsent },
     });
   });
-  return clientReply(client, secret);
+  const reply = clientReply(client, secret);
+  return registrationToken
+    ? { ...reply, registration_access_token: registrationToken, ...registrationUri(ctx, client) }
+    : reply;
+}
+
+/** RFC 7592's client configuration endpoint of a registered client. */
+export function registrationUri(ctx: AuthContext, client: OAuthClient) {
+  return { registration_client_uri: apiURL(ctx, `/oauth2/register/${encodeURIComponent(client.clientId)}`) };
 }
 
 /** A client the caller manages (its creator for a personal client, an owner of its organization); a stranger cannot tell it exists. */
@@ -187,8 +207,15 @@ export async function changeClient(
   session: Session,
   input: z.output<typeof updateOAuthClientBody>,
 ): Promise<ClientReply> {
-  const client = await managedClient(ctx, session, input.client_id);
-  const { update } = input;
+  return applyClientUpdate(ctx, await managedClient(ctx, session, input.client_id), input.update);
+}
+
+/** Writes a change to a client its caller may change (its manager, an admin, its registration token). */
+export async function applyClientUpdate(
+  ctx: AuthContext,
+  client: OAuthClient,
+  update: z.output<typeof updateOAuthClientBody>["update"],
+): Promise<ClientReply> {
   const redirectUris = update.redirect_uris ? [...new Set(update.redirect_uris)] : client.redirectUris;
   const postLogoutRedirectUris = update.post_logout_redirect_uris
     ? [...new Set(update.post_logout_redirect_uris)]
@@ -330,7 +357,7 @@ export async function registerClient(
     );
   }
   try {
-    return await createClient(ctx, creatorId, parsed.data, { server: false });
+    return await createClient(ctx, creatorId, parsed.data, { server: false, registration: true });
   } catch (error) {
     if (
       error instanceof AuthError &&

@@ -192,5 +192,6 @@ function clientFromDocument(
     metadataDocumentExpiresAt: null,
     backchannelLogoutUri: null,
     accessTokenFormat: kept?.accessTokenFormat ?? "jwt",
+    registrationAccessTokenHash: null,
   };
 }

@@ -36,6 +36,7 @@ import { machineIdentitiesMigration } from "./0038_machine_identities.js";
 import { oauthProtocolMigration } from "./0039_oauth_protocol.js";
 import { scimErrorsMigration } from "./0040_scim_errors.js";
 import { auditUnsealedPagesMigration } from "./0041_audit_unsealed_pages.js";
+import { oauthClientRegistrationMigration } from "./0043_oauth_client_registration.js";
 import { apiKeyExpiryMigration } from "./0044_api_key_expiry.js";
 
 /** All migrations in order. Names sort by their numeric prefix; never rename or edit a landed one. */
@@ -75,8 +76,9 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     "0037_setup_links": setupLinksMigration(dialect),
     "0038_machine_identities": machineIdentitiesMigration(dialect),
     "0039_oauth_protocol": oauthProtocolMigration(dialect),
-    "0044_api_key_expiry": apiKeyExpiryMigration(),
-    "0041_audit_unsealed_pages": auditUnsealedPagesMigration(dialect),
     "0040_scim_errors": scimErrorsMigration(dialect),
+    "0041_audit_unsealed_pages": auditUnsealedPagesMigration(dialect),
+    "0043_oauth_client_registration": oauthClientRegistrationMigration(),
+    "0044_api_key_expiry": apiKeyExpiryMigration(),
   };
 }
