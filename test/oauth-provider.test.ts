@@ -741,7 +741,18 @@ describe("OAuth 2.1 and OpenID provider, with oauth4webapi as the relying party"
       client,
       await oauth.deviceAuthorizationRequest(as, client, oauth.None(), {}, insecure),
     );
-    await browser.post("/device/deny", { userCode: denied.user_code });
+    expect((await browser.post("/device/deny", { userCode: denied.user_code })).status).toBe(200);
+    await server.sealAudit();
+    const denial = await server.auth.database.db
+      .selectFrom("auditTrail")
+      .select("details")
+      .where("action", "=", "oauth.device_denied")
+      .where("outcome", "=", "success")
+      .execute();
+    // Written with the answer (a success no transaction recorded would say `unchanged`).
+    const mine = denial.map((e) => JSON.parse(e.details ?? "{}")).filter((d) => d.clientId === registered.client_id);
+    expect(mine).toHaveLength(1);
+    expect(mine[0].unchanged).toBeUndefined();
     const deniedPoll = await oauth.deviceCodeGrantRequest(as, client, oauth.None(), denied.device_code, insecure);
     expect(await errorOf(deniedPoll)).toEqual([400, "access_denied"]);
     server.clock.advance(1801);

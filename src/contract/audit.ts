@@ -97,6 +97,7 @@ export const AUDIT_ACTIONS = [
   "oauth.client_deleted",
   "oauth.consent_granted",
   "oauth.consent_revoked",
+  "oauth.device_denied",
   "oauth.token_issued",
   "oauth.token_revoked",
   "audit.pruned",

@@ -141,6 +141,7 @@ export const oauthProviderEndpoints = {
     body: oauth.deviceUserCodeBody,
     reply: successReply,
     errors: ["OAUTH_USER_CODE_INVALID"],
+    audit: { action: "oauth.device_denied" },
     policy: { ...SIGNED_IN, rateLimit: "credential" },
   }),
   oauth2Introspect: endpoint({
@@ -187,6 +188,7 @@ export const oauthProviderEndpoints = {
     body: oauth.oauthParameters,
     reply: oauth.oauthClientModel,
     errors: ["OAUTH_REGISTRATION_DISABLED", "OAUTH_INVALID_REDIRECT_URI", "OAUTH_INVALID_CLIENT_METADATA"],
+    audit: { action: "oauth.client_created" },
     // Registering mints credentials: the strict class keeps a script from minting many.
     policy: { ...FEATURE, rateLimit: "credential" },
   }),

@@ -147,7 +147,8 @@ export async function answerDeviceRequest(
       ? ({ status: "approved", userId: caller.user.id, authTime: caller.session.createdAt } as const)
       : ({ status: "denied", userId: caller.user.id } as const);
     if (!(await answerDeviceCode(trx, code.id, answer))) throw new AuthError("OAUTH_USER_CODE_INVALID");
-    if (!approve) return;
+    // A denial is the user's answer too: it is recorded with it (oauth.device_denied).
+    if (!approve) return auditChange(ctx, trx);
     const before = await findConsent(trx, caller.user.id, client.clientId);
     await saveConsent(trx, {
       id: before?.id ?? newId(),
