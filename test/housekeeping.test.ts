@@ -218,6 +218,36 @@ describe("housekeeping", () => {
           return keys;
         },
       },
+      {
+        name: "expiredSetupLinks",
+        insert: async (i: number, live: boolean) => {
+          const organizationId = `${tag}-org`;
+          await db
+            .insertInto("organization")
+            .values({ id: organizationId, name: tag, slug: tag, createdAt: past(year) })
+            .onConflict((oc) => oc.column("id").doNothing())
+            .execute();
+          await db
+            .insertInto("setupLink")
+            .values({
+              id: id(i, live),
+              organizationId,
+              secretHash: id(i, live),
+              scopes: "[]",
+              label: null,
+              createdBy: userId,
+              createdAt: past(year),
+              // A live row: ended 29 days ago, still listed for the owners.
+              expiresAt: live ? past(29 * 86400 * 1000) : past(month),
+              revokedAt: null,
+              revokedBy: null,
+              lastUsedAt: null,
+            })
+            .execute();
+        },
+        prune: (limit: number) => deleteDoneRows(db, dialect, "expiredSetupLinks", past(30 * 86400 * 1000), limit),
+        left: () => db.selectFrom("setupLink").select("id").where("id", "like", `${tag}-%`).execute(),
+      },
     ];
   }
 

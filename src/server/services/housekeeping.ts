@@ -17,6 +17,8 @@ export const KNOWN_DEVICE_RETENTION_MS = 400 * 86400 * 1000;
  * worked), then goes with the addresses it was used from.
  */
 export const EXPIRED_API_KEY_RETENTION_MS = 30 * 86400 * 1000;
+/** An ended setup link stays listed a month for its owners (who made it, when it was last used). */
+export const EXPIRED_SETUP_LINK_RETENTION_MS = 30 * 86400 * 1000;
 
 /** What a sweep prunes, in order: each kind of done row, how long it is kept once done (ms), and the count it adds to. */
 function pruned(delivered: number): readonly {
@@ -41,6 +43,7 @@ function pruned(delivered: number): readonly {
     { kind: "deliveredLogouts", keptMs: delivered, counted: "oauth" },
     { kind: "failedLogouts", keptMs: FAILED_WEBHOOK_RETENTION_MS, counted: "oauth" },
     { kind: "expiredApiKeys", keptMs: EXPIRED_API_KEY_RETENTION_MS, counted: "apiKeys" },
+    { kind: "expiredSetupLinks", keptMs: EXPIRED_SETUP_LINK_RETENTION_MS, counted: "setupLinks" },
   ];
 }
 
@@ -58,6 +61,8 @@ export interface Sweep {
   oauth: number;
   /** API keys expired longer than EXPIRED_API_KEY_RETENTION_MS. */
   apiKeys: number;
+  /** Setup links expired longer than EXPIRED_SETUP_LINK_RETENTION_MS. */
+  setupLinks: number;
   /** Audit entries past audit.retentionDays. */
   audit: number;
   startedAt: number;
@@ -68,7 +73,7 @@ export interface Sweep {
  * Deletes what can never be used again: expired sessions (with their proofs), one-time values
  * (OAuth states among them), two-factor challenges and attempt counts, delivered mail and webhooks
  * older than housekeeping.deliveredRetention, given-up webhooks older than a month, devices not seen
- * for 400 days, API keys a month past their expiry and audit entries past audit.retentionDays, in statements of at most
+ * for 400 days, API keys and setup links a month past their expiry, and audit entries past audit.retentionDays, in statements of at most
  * `housekeeping.batchSize` rows; the cut-off is fixed when the sweep starts, so it ends however fast
  * rows expire. Answers null when another instance is sweeping the database.
  */
@@ -98,6 +103,7 @@ export async function sweepExpired(ctx: AuthContext, stopped: () => boolean = ()
       knownDevices: 0,
       oauth: 0,
       apiKeys: 0,
+      setupLinks: 0,
       audit: 0,
     };
     for (const { kind, keptMs, counted } of pruned(deliveredRetention * 1000)) {

@@ -66,6 +66,8 @@ export const DONE_ROWS = {
   failedLogouts: doneRows("oauthLogoutDelivery", "id", "failedAt"),
   /** API keys by their expiry (their seen addresses go with them; indexed by migration 0044). */
   expiredApiKeys: doneRows("apiKey", "id", "expiresAt"),
+  /** Setup links by their expiry (indexed by migration 0045). */
+  expiredSetupLinks: doneRows("setupLink", "id", "expiresAt"),
 } as const;
 
 export type DoneRowKind = keyof typeof DONE_ROWS;

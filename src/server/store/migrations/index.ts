@@ -38,6 +38,7 @@ import { scimErrorsMigration } from "./0040_scim_errors.js";
 import { auditUnsealedPagesMigration } from "./0041_audit_unsealed_pages.js";
 import { oauthClientRegistrationMigration } from "./0043_oauth_client_registration.js";
 import { apiKeyExpiryMigration } from "./0044_api_key_expiry.js";
+import { setupLinkExpiryMigration } from "./0045_setup_link_expiry.js";
 
 /** All migrations in order. Names sort by their numeric prefix; never rename or edit a landed one. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -80,5 +81,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     "0041_audit_unsealed_pages": auditUnsealedPagesMigration(dialect),
     "0043_oauth_client_registration": oauthClientRegistrationMigration(),
     "0044_api_key_expiry": apiKeyExpiryMigration(),
+    "0045_setup_link_expiry": setupLinkExpiryMigration(),
   };
 }
