@@ -47,7 +47,7 @@ describe("invitation abuse", () => {
     const email = freshEmail();
     const res = await guest.post("/organization/invite-member", { email, role: "member" });
     expect([res.status, res.body.code]).toEqual([403, "YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION"]);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await server.settled();
     expect(capture.to(email)).toEqual([]);
   });
 

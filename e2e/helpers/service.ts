@@ -65,6 +65,8 @@ export async function startService(input: ServiceInput = {}): Promise<Service> {
       rateLimit: { enabled: false },
     },
     hasher: testHasher,
+    // As in test/helpers/server.ts: the floor is a sleep, checked in test/enumeration-floor.test.ts.
+    enumerationSafeAnswerMs: 0,
     logger,
     mail: mail ? { smtpUrl: mail.url } : { devOutbox: true },
   });

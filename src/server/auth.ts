@@ -22,6 +22,7 @@ import { startHousekeeping } from "./services/housekeeping.js";
 import { BackchannelLogouts } from "./services/oauth-provider/backchannel-logout.js";
 import type { RevocationFeed } from "./services/revocations.js";
 import { RevocationList } from "./services/revocations.js";
+import { ENUMERATION_SAFE_ANSWER_MS } from "./services/timing.js";
 import { ensureAdditionalColumns, resolveAdditionalFields } from "./store/additional-fields.js";
 import { migrateToLatest, type OpenedDatabase, openDatabase } from "./store/database.js";
 import { mailBacklog, webhookBacklog } from "./store/outbox-backlog.js";
@@ -70,6 +71,11 @@ export interface CreateAuthInput<U extends FieldDefinitions = NoFields, S extend
    */
   production?: boolean;
   hasher?: PasswordHasher;
+  /**
+   * How long an answer that must not tell whether an address is known (password reset, sign-in link
+   * or code, verification mail) takes at least; default ENUMERATION_SAFE_ANSWER_MS. Tests shorten it.
+   */
+  enumerationSafeAnswerMs?: number;
   rateLimitStore?: RateLimitStore;
   /**
    * How revocations reach other instances' cookie caches (redisRevocationFeed). Without one, a
@@ -246,6 +252,7 @@ export async function createAuth<
     logger,
     mail,
     devOutbox: delivery.devOutbox,
+    enumerationSafeAnswerMs: input.enumerationSafeAnswerMs ?? ENUMERATION_SAFE_ANSWER_MS,
     webhooks,
     memberPages: new MemberPageCache(cacheCounts.memberPages),
     metrics: metrics?.requests ?? null,

@@ -46,6 +46,8 @@ export interface AuthContext {
   readonly mail: MailOutbox;
   /** Whether `<basePath>/dev/outbox` is served: only when asked for (mail.devOutbox), never in production. */
   readonly devOutbox: boolean;
+  /** How long answers that must not tell whether an address is known take at least (services/timing.ts). */
+  readonly enumerationSafeAnswerMs: number;
   /**
    * Signed webhooks: enqueue inside the change's transaction; free when nothing subscribes. In an
    * audited request's context, the outbox's view that tells the request's trail of every change.

@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
+import { SMTPConnection } from "smtp-server/lib/smtp-connection.js";
 
 export interface CapturedMail {
   to: string;
@@ -26,6 +27,14 @@ export interface MailCapture {
   close(): Promise<void>;
 }
 
+// smtp-server holds each new connection 100 ms before greeting it, to catch clients that talk before
+// the greeting; the service opens a connection per mail, so every mail in the suite paid the pause.
+// The capture greets as soon as the socket is set up (the same steps, with the timer left out).
+if (typeof SMTPConnection.prototype._setListeners !== "function") throw new Error("smtp-server changed: see mail.ts");
+SMTPConnection.prototype.init = function (this: SMTPConnection) {
+  this._setListeners(() => this.connectionReady());
+};
+
 /**
  * A real SMTP server on loopback (smtp-server + mailparser) that hands every message it receives,
  * parsed, to `onMail`. Answers the server (to close) and the port it listens on.
@@ -37,6 +46,8 @@ export async function receiveMail(
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
+    // A reverse lookup of 127.0.0.1 asks the machine's resolver before every greeting.
+    disableReverseLookup: true,
     logger: false,
     onData(stream, _session, callback) {
       simpleParser(stream)

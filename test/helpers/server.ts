@@ -103,6 +103,9 @@ export async function startTestServer(input: TestServerInput = {}): Promise<Test
     database: database.url,
     options,
     hasher: testHasher,
+    // The floor on answers that must not tell whether an address is known is a sleep: tests that
+    // are not about it skip it (test/enumeration-floor.test.ts keeps the default).
+    enumerationSafeAnswerMs: 0,
     logger,
     now: clock.now,
     ...input.extra,

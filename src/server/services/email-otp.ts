@@ -15,7 +15,7 @@ import { claimMailboxOwner, openMailboxOwnerSession, verifyUnprovenAccount } fro
 import { otpIdentifier } from "./mailed-tokens.js";
 import { type MailedPasswordReset, setPasswordWithMailedProof } from "./password-reset.js";
 import { createSession, type RequestMeta } from "./sessions.js";
-import { atLeast, ENUMERATION_SAFE_ANSWER_MS } from "./timing.js";
+import { atLeast } from "./timing.js";
 
 /**
  * Codes by mail (better-auth's email-otp wire). One live code per address and purpose, stored as
@@ -39,7 +39,7 @@ export async function sendEmailOtp(
 ): Promise<void> {
   const email = normalizeEmail(input.email);
   const { disableSignUp } = ctx.options.emailOTP;
-  await atLeast(ENUMERATION_SAFE_ANSWER_MS, async () => {
+  await atLeast(ctx.enumerationSafeAnswerMs, async () => {
     const user = await findUserByEmail(ctx.db, email);
     if (!user && (input.type !== "sign-in" || disableSignUp)) return;
     if (user && input.type === "email-verification" && user.emailVerified) return;

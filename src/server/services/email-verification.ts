@@ -11,7 +11,7 @@ import { normalizeEmail } from "./credentials.js";
 import { enqueueEmailOtp } from "./email-otp.js";
 import { verifyUnprovenAccount } from "./mailbox-proof.js";
 import { createSession, type RequestMeta } from "./sessions.js";
-import { atLeast, ENUMERATION_SAFE_ANSWER_MS } from "./timing.js";
+import { atLeast } from "./timing.js";
 import { verifyEmailLink } from "./verification-links.js";
 
 /** At most one verification mail per user per this many seconds from a refused sign-in. */
@@ -83,7 +83,7 @@ export async function sendVerificationEmail(
     ctx.mail.wake();
     return;
   }
-  await atLeast(ENUMERATION_SAFE_ANSWER_MS, async () => {
+  await atLeast(ctx.enumerationSafeAnswerMs, async () => {
     const user = await findUserByEmail(ctx.db, email);
     if (!user || user.emailVerified) return;
     await enqueueVerificationMail(ctx, ctx.db, user, locale, input.callbackURL);

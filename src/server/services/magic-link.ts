@@ -12,7 +12,7 @@ import { normalizeEmail } from "./credentials.js";
 import { claimMailboxOwner, openMailboxOwnerSession } from "./mailbox-proof.js";
 import { issueMailedToken } from "./mailed-tokens.js";
 import type { RequestMeta } from "./sessions.js";
-import { atLeast, ENUMERATION_SAFE_ANSWER_MS } from "./timing.js";
+import { atLeast } from "./timing.js";
 
 /** Only the SHA-256 of a link's token is stored. */
 const magicLinkIdentifier = (token: string) => `magic-link:${sha256Base64Url(token)}`;
@@ -57,7 +57,7 @@ export async function sendMagicLink(
 ): Promise<void> {
   const email = normalizeEmail(input.email);
   const { expiresIn, disableSignUp } = ctx.options.magicLink;
-  await atLeast(ENUMERATION_SAFE_ANSWER_MS, async () => {
+  await atLeast(ctx.enumerationSafeAnswerMs, async () => {
     if (disableSignUp && !(await findUserByEmail(ctx.db, email))) return;
     const token = randomString(32);
     const page = magicLinkPage(ctx, token, input);

@@ -17,7 +17,7 @@ import { adoptUnprovenAccount } from "./mailbox-proof.js";
 import { issueMailedToken } from "./mailed-tokens.js";
 import { revokeAllSessions } from "./sessions.js";
 import { clearSignInFailures } from "./sign-in-throttle.js";
-import { atLeast, ENUMERATION_SAFE_ANSWER_MS } from "./timing.js";
+import { atLeast } from "./timing.js";
 import { forgetTrustedDevices } from "./trusted-devices.js";
 
 export const RESET_PASSWORD_PREFIX = "reset-password:";
@@ -43,7 +43,7 @@ export async function requestPasswordReset(
   const { sendResetPassword, resetPasswordTokenExpiresIn } = ctx.options.emailAndPassword;
   if (!sendResetPassword) throw new AuthError("RESET_PASSWORD_DISABLED");
   const email = normalizeEmail(input.email);
-  await atLeast(ENUMERATION_SAFE_ANSWER_MS, async () => {
+  await atLeast(ctx.enumerationSafeAnswerMs, async () => {
     const user = await findUserByEmail(ctx.db, email);
     if (!user) return;
     const token = randomString(24);
