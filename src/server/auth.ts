@@ -73,7 +73,8 @@ export interface CreateAuthInput<U extends FieldDefinitions = NoFields, S extend
   hasher?: PasswordHasher;
   /**
    * How long an answer that must not tell whether an address is known (password reset, sign-in link
-   * or code, verification mail) takes at least; default ENUMERATION_SAFE_ANSWER_MS. Tests shorten it.
+   * or code, verification mail) takes at least; default ENUMERATION_SAFE_ANSWER_MS. Tests shorten it;
+   * production refuses a shorter one.
    */
   enumerationSafeAnswerMs?: number;
   rateLimitStore?: RateLimitStore;
@@ -162,6 +163,12 @@ export async function createAuth<
   }
   checkHooks(input.hooks, input.databaseHooks);
   const production = input.production ?? process.env.NODE_ENV === "production";
+  // The floor is what keeps a known address from answering faster than an unknown one.
+  if (production && (input.enumerationSafeAnswerMs ?? ENUMERATION_SAFE_ANSWER_MS) < ENUMERATION_SAFE_ANSWER_MS) {
+    throw new ConfigError(
+      `enumerationSafeAnswerMs below ${ENUMERATION_SAFE_ANSWER_MS} ms is for tests: production refuses to start with it`,
+    );
+  }
   const logger = input.logger ?? consoleLogger;
   const basePath = input.basePath ?? "/api/auth";
   const delivery = resolveMail(input.mail, { env: process.env, production, baseURL: baseOrigin, basePath, logger });

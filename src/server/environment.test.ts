@@ -74,6 +74,15 @@ describe("mail in production", () => {
     ).rejects.toThrow("SMTP_URL is required when NODE_ENV=production");
   });
 
+  it("refuses to start in production with a shorter enumeration-safe floor than the default", async () => {
+    const base = { baseURL: "https://auth.example.com", secret, database: "sqlite::memory:", mail: { disabled: true } };
+    await expect(createAuth({ ...base, production: true, enumerationSafeAnswerMs: 0 })).rejects.toThrow(
+      /enumerationSafeAnswerMs below 500 ms is for tests/,
+    );
+    const auth = await createAuth({ ...base, production: false, enumerationSafeAnswerMs: 0 });
+    await auth.close();
+  });
+
   it("warns at start-up when metrics are served without a token, not when a token guards them", async () => {
     const started = async (metrics: Record<string, unknown>) => {
       const warnings: string[] = [];
