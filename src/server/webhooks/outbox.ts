@@ -116,6 +116,26 @@ export const WEBHOOK_MAX_RETRY_DELAY_MS = 3600_000;
 export const WEBHOOK_MAX_ATTEMPTS = 20;
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
+/** How an outbox of signed POSTs retries; each field left out takes the webhook default. */
+export interface DeliveryTiming {
+  retryBaseMs?: number;
+  maxRetryDelayMs?: number;
+  maxAttempts?: number;
+  timeoutMs?: number;
+  pollIntervalMs?: number;
+}
+
+/** The timing given, with the webhook defaults (and a 2 s poll) where it says nothing. */
+export function deliveryTiming(given: DeliveryTiming): Required<DeliveryTiming> {
+  return {
+    retryBaseMs: given.retryBaseMs ?? WEBHOOK_RETRY_BASE_MS,
+    maxRetryDelayMs: given.maxRetryDelayMs ?? WEBHOOK_MAX_RETRY_DELAY_MS,
+    maxAttempts: given.maxAttempts ?? WEBHOOK_MAX_ATTEMPTS,
+    timeoutMs: given.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
+    pollIntervalMs: given.pollIntervalMs ?? 2000,
+  };
+}
+
 /** How long one attempt holds a row, so two instances never send the same delivery at once. */
 const LEASE_MS = 60_000;
 
@@ -140,14 +160,7 @@ export class WebhookOutbox {
     this.#ownWebhooks = options.organizationWebhooks;
     this.#sessionEnds = options.sessionEnds;
     const { organizationWebhooks: _own, sessionEnds: _ends, ...rest } = options;
-    this.#options = {
-      ...rest,
-      retryBaseMs: options.retryBaseMs ?? WEBHOOK_RETRY_BASE_MS,
-      maxRetryDelayMs: options.maxRetryDelayMs ?? WEBHOOK_MAX_RETRY_DELAY_MS,
-      maxAttempts: options.maxAttempts ?? WEBHOOK_MAX_ATTEMPTS,
-      timeoutMs: options.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
-      pollIntervalMs: options.pollIntervalMs ?? 2000,
-    };
+    this.#options = { ...rest, ...deliveryTiming(options) };
     this.#worker = new OutboxWorker({
       name: "webhook",
       logger: options.logger,

@@ -10,13 +10,7 @@ import {
   markLogoutDelivered,
   queueLogoutDeliveries,
 } from "../../store/oauth-logout.js";
-import type { SessionEndListener } from "../../webhooks/outbox.js";
-import {
-  WEBHOOK_MAX_ATTEMPTS,
-  WEBHOOK_MAX_RETRY_DELAY_MS,
-  WEBHOOK_RETRY_BASE_MS,
-  WEBHOOK_TIMEOUT_MS,
-} from "../../webhooks/outbox.js";
+import { type DeliveryTiming, deliveryTiming, type SessionEndListener } from "../../webhooks/outbox.js";
 import { signJwt } from "../jwt.js";
 import { issuerOf } from "./metadata.js";
 
@@ -33,13 +27,7 @@ const EVENT = "http://schemas.openid.net/event/backchannel-logout";
 const LOGOUT_TOKEN_SECONDS = 120;
 const LEASE_MS = 60_000;
 
-export interface BackchannelTiming {
-  retryBaseMs?: number;
-  maxRetryDelayMs?: number;
-  maxAttempts?: number;
-  timeoutMs?: number;
-  pollIntervalMs?: number;
-}
+export type BackchannelTiming = DeliveryTiming;
 
 /**
  * An account being deleted: its grants go with it (the foreign keys cascade), so the clients of its
@@ -61,13 +49,7 @@ export class BackchannelLogouts implements SessionEndListener {
   constructor(db: DB, options: { now: () => Date; logger: AuthContext["logger"] } & BackchannelTiming) {
     this.#db = db;
     this.#now = options.now;
-    this.#timing = {
-      retryBaseMs: options.retryBaseMs ?? WEBHOOK_RETRY_BASE_MS,
-      maxRetryDelayMs: options.maxRetryDelayMs ?? WEBHOOK_MAX_RETRY_DELAY_MS,
-      maxAttempts: options.maxAttempts ?? WEBHOOK_MAX_ATTEMPTS,
-      timeoutMs: options.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
-      pollIntervalMs: options.pollIntervalMs ?? 2000,
-    };
+    this.#timing = deliveryTiming(options);
     this.#worker = new OutboxWorker({
       name: "back-channel logout",
       logger: options.logger,
