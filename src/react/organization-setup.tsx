@@ -20,6 +20,7 @@ import { messageFor } from "./messages.js";
 import { browserNavigate } from "./navigate.js";
 import { type OrganizationComponentProps, RowButton, SelectField } from "./organization-parts.js";
 import { useActiveOrganization, useAuthClient } from "./provider.js";
+import { ScimHealthView } from "./scim-health-view.js";
 import { useCall } from "./use-call.js";
 
 export interface OrganizationSetupProps extends OrganizationComponentProps {
@@ -505,36 +506,9 @@ function DirectoryHealth({ api, providerId }: { api: SetupApi; providerId: strin
     void run({ providerId }).then((found) => found && setHealth(found));
   }, [run, providerId]);
   if (!health) return <ErrorMessage error={read.error} />;
-  const date = (d: Date) => d.toLocaleString(locale);
   return (
     <div data-testid="setup-scim-health" data-provider-id={providerId}>
-      <p data-testid="setup-scim-health-counts">
-        {t("setup.directory.health", {
-          users: health.users,
-          groups: health.groups,
-          lastSync: health.lastUsedAt ? date(health.lastUsedAt) : t("directory.connection.never"),
-        })}
-      </p>
-      {health.recentErrors.length === 0 ? (
-        <p className="gh-hint">{t("setup.directory.noErrors")}</p>
-      ) : (
-        <>
-          <p className="gh-label">{t("setup.directory.errors")}</p>
-          <ul>
-            {health.recentErrors.map((e) => (
-              <li key={`${e.at.getTime()}-${e.method}-${e.path}`} data-testid="setup-scim-health-error">
-                {t("setup.directory.error", {
-                  date: date(e.at),
-                  method: e.method,
-                  path: e.path,
-                  status: e.status,
-                  detail: e.detail,
-                })}
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
+      <ScimHealthView health={health} t={t} formatDate={(d) => d.toLocaleString(locale)} testIdPrefix="setup-" />
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import type { ScimConnection, ScimGroupMapping } from "../../contract/scim.js";
 import { useActiveMember, useActiveOrganization } from "../../react/index.js";
+import { ScimHealthView } from "../../react/scim-health-view.js";
 import { ConfirmButton } from "../components/confirm-button.js";
 import { CopyField } from "../components/copy-field.js";
 import { Button, Card, Checkbox, Field, FormError, Loading, Notice, Select } from "../components/ui.js";
@@ -113,36 +114,9 @@ function SyncHealth({ providerId }: { providerId: string }) {
   });
   if (health.isPending) return <Loading />;
   if (health.error) return <FormError error={health.error} />;
-  const { data } = health;
   return (
     <div data-testid="scim-health">
-      <p data-testid="scim-health-counts">
-        {t("setup.directory.health", {
-          users: data.users,
-          groups: data.groups,
-          lastSync: data.lastUsedAt ? formatDate(data.lastUsedAt) : t("directory.connection.never"),
-        })}
-      </p>
-      {data.recentErrors.length === 0 ? (
-        <p className="hint">{t("setup.directory.noErrors")}</p>
-      ) : (
-        <>
-          <h3>{t("setup.directory.errors")}</h3>
-          <ul className="rows">
-            {data.recentErrors.map((e) => (
-              <li key={`${e.at.getTime()}-${e.method}-${e.path}`} className="row" data-testid="scim-health-error">
-                {t("setup.directory.error", {
-                  date: formatDate(e.at),
-                  method: e.method,
-                  path: e.path,
-                  status: e.status,
-                  detail: e.detail,
-                })}
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
+      <ScimHealthView health={health.data} t={t} formatDate={formatDate} testIdPrefix="" />
     </div>
   );
 }
