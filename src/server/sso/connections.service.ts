@@ -284,7 +284,7 @@ async function requireFreshOwner(ctx: AuthContext, provider: SsoProviderRecord, 
  * mailed to every owner, and applies only when an owner confirms it (confirmProviderChange).
  *
  * A setup link's holder may ask for it too: on a connection with no verified domain it applies at
- * once (such a connection signs nobody in: sign-in.ts), else it is staged for an owner's confirmation
+ * once (such a connection signs nobody in: sign-in.service.ts), else it is staged for an owner's confirmation
  * like anyone's, requested by `setup-link:<id>`.
  */
 export async function updateProvider(

@@ -88,7 +88,7 @@ export async function startSSOSignIn(
 /**
  * The role a sign-in joins with (or, with a mapping, is given again): the first mapped value the
  * claim holds, else the default. Never the owner role: a connection's settings refuse it
- * (connections.ts), and one saved before they did gives the rest of its roles, else "member".
+ * (connections.service.ts), and one saved before they did gives the rest of its roles, else "member".
  */
 export function roleFromClaims(ctx: AuthContext, provider: SsoProviderRecord, claims: Claims): string {
   return withoutOwner(ctx, mappedRole(provider, claims));
