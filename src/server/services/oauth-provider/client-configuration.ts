@@ -1,10 +1,14 @@
-import { registerOAuthClientBody } from "../../../contract/oauth-provider.js";
 import { auditChange, noteAudit } from "../../audit/trail.service.js";
 import type { AuthContext } from "../../context.js";
 import { safeEqual, sha256Base64Url } from "../../crypto/digest.js";
-import { AuthError } from "../../errors.js";
 import { deleteClient, findClient, type OAuthClient } from "../../store/oauth-provider.js";
-import { applyClientUpdate, clientReply, registrationUri } from "./clients.js";
+import {
+  applyClientUpdate,
+  clientReply,
+  inRegistrationErrors,
+  parseRegistrationMetadata,
+  registrationUri,
+} from "./clients.js";
 import { oauthError } from "./errors.js";
 
 /**
@@ -62,23 +66,11 @@ export async function replaceRegistration(ctx: AuthContext, client: OAuthClient,
   const metadata = Object.fromEntries(
     Object.entries(body).filter(([key]) => key !== "client_id" && !ISSUED_FIELDS.includes(key)),
   );
-  const parsed = registerOAuthClientBody.safeParse({
-    token_endpoint_auth_method: client.tokenEndpointAuthMethod,
-    ...metadata,
-  });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path.join(".") ?? "metadata";
-    throw oauthError(
-      field.startsWith("redirect_uris") ? "OAUTH_INVALID_REDIRECT_URI" : "OAUTH_INVALID_CLIENT_METADATA",
-      `${field}: ${issue?.message ?? "invalid"}`,
-    );
-  }
-  const input = parsed.data;
+  const input = parseRegistrationMetadata({ token_endpoint_auth_method: client.tokenEndpointAuthMethod, ...metadata });
   if (input.token_endpoint_auth_method !== client.tokenEndpointAuthMethod) {
     throw oauthError("OAUTH_INVALID_CLIENT_METADATA", "token_endpoint_auth_method cannot change");
   }
-  try {
+  return inRegistrationErrors(async () => {
     const reply = await applyClientUpdate(ctx, client, {
       client_name: input.client_name,
       redirect_uris: input.redirect_uris,
@@ -91,15 +83,7 @@ export async function replaceRegistration(ctx: AuthContext, client: OAuthClient,
       access_token_format: input.access_token_format ?? "jwt",
     });
     return { ...reply, ...registrationUri(ctx, client) };
-  } catch (error) {
-    if (
-      error instanceof AuthError &&
-      (error.code === "OAUTH_INVALID_REDIRECT_URI" || error.code === "OAUTH_INVALID_CLIENT_METADATA")
-    ) {
-      throw oauthError(error.code, error.message);
-    }
-    throw error;
-  }
+  });
 }
 
 /** DELETE (RFC 7592 2.3): the client and everything it was granted; the token ends with it. */

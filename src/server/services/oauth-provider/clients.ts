@@ -333,6 +333,33 @@ export async function authenticateClient(
   return client;
 }
 
+/** Registration metadata (RFC 7591), or a refusal in its error shape naming the field. */
+export function parseRegistrationMetadata(metadata: Record<string, unknown>) {
+  const parsed = registerOAuthClientBody.safeParse(metadata);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const field = issue?.path.join(".") ?? "metadata";
+  throw oauthError(
+    field.startsWith("redirect_uris") ? "OAUTH_INVALID_REDIRECT_URI" : "OAUTH_INVALID_CLIENT_METADATA",
+    `${field}: ${issue?.message ?? "invalid"}`,
+  );
+}
+
+/** Runs a registration's write, answering the checks' metadata refusals in RFC 7591's error shape. */
+export async function inRegistrationErrors<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (
+      error instanceof AuthError &&
+      (error.code === "OAUTH_INVALID_REDIRECT_URI" || error.code === "OAUTH_INVALID_CLIENT_METADATA")
+    ) {
+      throw oauthError(error.code, error.message);
+    }
+    throw error;
+  }
+}
+
 /**
  * RFC 7591 dynamic registration (off unless allowDynamicClientRegistration): the caller's own
  * client, or with allowUnauthenticatedClientRegistration anyone's, owned by no one. Refusals carry
@@ -347,24 +374,6 @@ export async function registerClient(
   if (!allowDynamicClientRegistration || (!creatorId && !allowUnauthenticatedClientRegistration)) {
     throw oauthError("OAUTH_REGISTRATION_DISABLED");
   }
-  const parsed = registerOAuthClientBody.safeParse(metadata);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path.join(".") ?? "metadata";
-    throw oauthError(
-      field.startsWith("redirect_uris") ? "OAUTH_INVALID_REDIRECT_URI" : "OAUTH_INVALID_CLIENT_METADATA",
-      `${field}: ${issue?.message ?? "invalid"}`,
-    );
-  }
-  try {
-    return await createClient(ctx, creatorId, parsed.data, { server: false, registration: true });
-  } catch (error) {
-    if (
-      error instanceof AuthError &&
-      (error.code === "OAUTH_INVALID_REDIRECT_URI" || error.code === "OAUTH_INVALID_CLIENT_METADATA")
-    ) {
-      throw oauthError(error.code, error.message);
-    }
-    throw error;
-  }
+  const input = parseRegistrationMetadata(metadata);
+  return inRegistrationErrors(() => createClient(ctx, creatorId, input, { server: false, registration: true }));
 }
