@@ -479,11 +479,10 @@ function Connections({
             <RowButton
               data-testid="setup-test-sign-in"
               aria-label={t("setup.testSignIn.label", { name: c.providerId })}
-              onClick={async () => {
-                const started = await testSignIn.run({ providerId: c.providerId, callbackURL: returnAddress() });
-                // The provider's sign-in page, then back here with the result.
-                if (started) window.location.assign(started.url);
-              }}
+              // The reply is `{ redirect: true, url }`: the client follows it to the provider's sign-in
+              // page (once: a second navigation here started a second request at the provider), and
+              // the provider sends the browser back here with the result.
+              onClick={() => testSignIn.run({ providerId: c.providerId, callbackURL: returnAddress() })}
             >
               {t("setup.testSignIn")}
             </RowButton>

@@ -5,7 +5,7 @@ Usage: /usr/bin/python3 saml-idp.py <key.pem> <cert.pem>
 Prints "READY <port>" once it listens on 127.0.0.1. Endpoints (JSON unless said):
   GET  /metadata       the IdP's metadata XML
   POST /register-sp    body: an SP's metadata XML; the IdP answers that SP from now on
-  POST /next           {"user": {...}, "mode": "..."}: who signs in at /sso, and how, until the next /next
+  POST /next           {"user": {...}, "mode": "..."}: who signs in at the next /sso, and how
   GET  /sso            HTTP-Redirect binding: the SP's AuthnRequest; answers
                        {"acs", "SAMLResponse", "RelayState", "inResponseTo"} (what the browser would post)
   POST /unsolicited    {"user", "mode", "spEntityId", "acs", "relayState"}: an IdP-initiated response
@@ -150,9 +150,8 @@ class Handler(BaseHTTPRequestHandler):
                 answered = state.setdefault("forms", {})
                 if message.id in answered:
                     return self.reply(200, answered[message.id], "text/html; charset=utf-8")
-                # Kept until the next /next: a browser that starts the flow again (a second request
-                # id for one click, seen in Chromium) meets the same person rather than a 409.
                 pending = state["next"]
+                state["next"] = None
                 if pending is None:
                     return self.reply(409, {"error": "no user set with /next"})
                 encoded = respond(pending["user"], pending.get("mode", "good"), message.id, acs, sp_entity_id)
