@@ -131,7 +131,13 @@ export async function listScimConnections(ctx: AuthContext, caller: Caller): Pro
   return rows.filter((row) => isOwnerRole(ctx, row.role)).map(({ role: _role, ...connection }) => connection);
 }
 
-export async function getScimConnection(ctx: AuthContext, caller: Caller, providerId: string): Promise<ScimConnection> {
+// The calls below are owners' only (their routes take a session): a setup link may not read who a
+// directory provisioned, let it take over members, or remove it.
+export async function getScimConnection(
+  ctx: AuthContext,
+  caller: SessionWithUser,
+  providerId: string,
+): Promise<ScimConnection> {
   return ownedConnection(ctx, caller, providerId);
 }
 
@@ -141,7 +147,7 @@ export async function getScimConnection(ctx: AuthContext, caller: Caller, provid
  */
 export async function updateScimConnection(
   ctx: AuthContext,
-  caller: Caller,
+  caller: SessionWithUser,
   input: { providerId: string; linkExistingMembers: boolean },
 ): Promise<ScimConnection> {
   const connection = await ownedConnection(ctx, caller, input.providerId);
@@ -153,7 +159,11 @@ export async function updateScimConnection(
 }
 
 /** Revokes the token: the directory's calls fail from now on; its users and their memberships stay. */
-export async function deleteScimConnectionOf(ctx: AuthContext, caller: Caller, providerId: string): Promise<void> {
+export async function deleteScimConnectionOf(
+  ctx: AuthContext,
+  caller: SessionWithUser,
+  providerId: string,
+): Promise<void> {
   const connection = await ownedConnection(ctx, caller, providerId);
   await ctx.db.transaction().execute(async (trx) => {
     // What its groups gave stays, as its users and their memberships do.
@@ -168,7 +178,7 @@ export async function deleteScimConnectionOf(ctx: AuthContext, caller: Caller, p
 /** The people the connection provisioned, a page at a time, oldest link first. */
 export async function listProvisionedUsers(
   ctx: AuthContext,
-  caller: Caller,
+  caller: SessionWithUser,
   query: { providerId: string; limit?: number; offset?: number },
 ): Promise<{ total: number; users: ScimProvisionedUser[] }> {
   const connection = await ownedConnection(ctx, caller, query.providerId);
