@@ -3,7 +3,9 @@ import * as oidc from "openid-client";
 import { URI } from "otpauth";
 import type { BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
 import { createNodeAuthClient } from "../src/client/index.js";
+import type { createOAuthClientBody } from "../src/contract/oauth-provider.js";
 import {
   screenshot,
   seriousA11yViolations,
@@ -59,6 +61,17 @@ async function authorizationRequest(config: oidc.Configuration, scope: string) {
     nonce,
   });
   return { url, verifier, state, nonce };
+}
+
+/** A user signed up over the API with an app of their own: its relying party and a request for `scope`. */
+async function newUserWithApp(name: string, client: z.input<typeof createOAuthClientBody>, scope: string) {
+  const user = newUser(name);
+  const api = createNodeAuthClient({ baseURL: e2e.service.origin });
+  await api.signUp.email(user);
+  const made = await api.oauth2.createClient(client);
+  const rp = await relyingParty(made.data!.client_id, made.data!.client_secret);
+  const request = await authorizationRequest(rp, scope);
+  return { user, api, made, rp, request };
 }
 
 /** An owner with an active organization, through the API: the node client and the organization's id. */
@@ -180,12 +193,11 @@ describe("the OAuth provider's screens", () => {
   });
 
   it("a new account made from the login page goes on to consent; Deny sends access_denied back", async () => {
-    const developer = newUser("Dora");
-    const api = createNodeAuthClient({ baseURL: e2e.service.origin });
-    await api.signUp.email(developer);
-    const made = await api.oauth2.createClient({ client_name: "Nosy App", redirect_uris: [REDIRECT] });
-    const rp = await relyingParty(made.data!.client_id, made.data!.client_secret);
-    const request = await authorizationRequest(rp, "openid email");
+    const { request } = await newUserWithApp(
+      "Dora",
+      { client_name: "Nosy App", redirect_uris: [REDIRECT] },
+      "openid email",
+    );
     const context = await contextWithRelyingParty();
     const page = await context.newPage();
     await page.goto(request.url.href);
@@ -267,16 +279,11 @@ describe("the OAuth provider's screens", () => {
   });
 
   it("the consent page keeps only the scopes the user ticks; openid stays", async () => {
-    const user = newUser("Sina");
-    const api = createNodeAuthClient({ baseURL: e2e.service.origin });
-    await api.signUp.email(user);
-    const made = await api.oauth2.createClient({
-      client_name: "Greedy App",
-      redirect_uris: [REDIRECT],
-      grant_types: ["authorization_code", "refresh_token"],
-    });
-    const rp = await relyingParty(made.data!.client_id, made.data!.client_secret);
-    const request = await authorizationRequest(rp, "openid profile email offline_access");
+    const { user, rp, request } = await newUserWithApp(
+      "Sina",
+      { client_name: "Greedy App", redirect_uris: [REDIRECT], grant_types: ["authorization_code", "refresh_token"] },
+      "openid profile email offline_access",
+    );
     const context = await contextWithRelyingParty();
     await signInThroughApi(context, e2e.service.origin, user);
     const page = await context.newPage();
@@ -357,16 +364,11 @@ describe("the OAuth provider's screens", () => {
   });
 
   it("revoking a connected application on the account screen makes its refresh token fail", async () => {
-    const user = newUser("Rita");
-    const api = createNodeAuthClient({ baseURL: e2e.service.origin });
-    await api.signUp.email(user);
-    const made = await api.oauth2.createClient({
-      client_name: "Calendar Sync",
-      redirect_uris: [REDIRECT],
-      grant_types: ["authorization_code", "refresh_token"],
-    });
-    const rp = await relyingParty(made.data!.client_id, made.data!.client_secret);
-    const request = await authorizationRequest(rp, "openid email offline_access");
+    const { user, rp, request } = await newUserWithApp(
+      "Rita",
+      { client_name: "Calendar Sync", redirect_uris: [REDIRECT], grant_types: ["authorization_code", "refresh_token"] },
+      "openid email offline_access",
+    );
     const context = await contextWithRelyingParty();
     await signInThroughApi(context, e2e.service.origin, user);
     const page = await context.newPage();
@@ -416,12 +418,11 @@ describe("the OAuth provider's screens", () => {
       platform: "browser",
       logLevel: "silent",
     });
-    const user = newUser("Bert");
-    const api = createNodeAuthClient({ baseURL: e2e.service.origin });
-    await api.signUp.email(user);
-    const made = await api.oauth2.createClient({ client_name: "Better App", redirect_uris: [REDIRECT] });
-    const rp = await relyingParty(made.data!.client_id, made.data!.client_secret);
-    const request = await authorizationRequest(rp, "openid email");
+    const { user, rp, request } = await newUserWithApp(
+      "Bert",
+      { client_name: "Better App", redirect_uris: [REDIRECT] },
+      "openid email",
+    );
     // The bundle goes in as an inline script, which the app's policy (script-src 'self') would refuse.
     const context = await contextWithRelyingParty({ bypassCSP: true });
     const page = await context.newPage();
@@ -493,12 +494,11 @@ describe("the OAuth provider's screens", () => {
   });
 
   it("prompt=login asks a signed-in user to sign in again, without offering to continue as they are", async () => {
-    const user = newUser("Paul");
-    const api = createNodeAuthClient({ baseURL: e2e.service.origin });
-    await api.signUp.email(user);
-    const made = await api.oauth2.createClient({ client_name: "Strict App", redirect_uris: [REDIRECT] });
-    const rp = await relyingParty(made.data!.client_id, made.data!.client_secret);
-    const request = await authorizationRequest(rp, "openid");
+    const { user, request } = await newUserWithApp(
+      "Paul",
+      { client_name: "Strict App", redirect_uris: [REDIRECT] },
+      "openid",
+    );
     request.url.searchParams.set("prompt", "login");
     const context = await contextWithRelyingParty();
     await signInThroughApi(context, e2e.service.origin, user);
@@ -519,12 +519,11 @@ describe("the OAuth provider's screens", () => {
   });
 
   it("a mailed sign-in link asked for on the login page comes back through authorize to consent", async () => {
-    const user = newUser("Lina");
-    const api = createNodeAuthClient({ baseURL: e2e.service.origin });
-    await api.signUp.email(user);
-    const made = await api.oauth2.createClient({ client_name: "Linked App", redirect_uris: [REDIRECT] });
-    const rp = await relyingParty(made.data!.client_id, made.data!.client_secret);
-    const request = await authorizationRequest(rp, "openid email");
+    const { user, rp, request } = await newUserWithApp(
+      "Lina",
+      { client_name: "Linked App", redirect_uris: [REDIRECT] },
+      "openid email",
+    );
     const context = await contextWithRelyingParty();
     const page = await context.newPage();
     await page.goto(request.url.href);
