@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { screenshot, seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
+import { apiFromPage, screenshot, seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
 import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
 /**
@@ -12,27 +12,12 @@ const e2e = setUpServiceAndBrowser({ options: { scim: { enabled: true } } });
 
 const PASSWORD = "correct horse battery";
 
-/** A same-origin API call from the page, with its cookies, as the application makes them. */
-function api(page: Page, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  return page.evaluate(
-    async ([path, body]) => {
-      const response = await fetch(`/api/auth${path}`, {
-        method: body === undefined ? "GET" : "POST",
-        headers: body === undefined ? {} : { "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: response.status, body: await response.json() };
-    },
-    [path, body] as const,
-  );
-}
-
 async function newPerson(name: string) {
   const page = await (await e2e.browser.newContext()).newPage();
   const email = `${name.toLowerCase().replace(/\W+/g, "-")}-${Date.now()}@example.com`;
   await signUpInBrowser(page, e2e.service.origin, { name, email, password: PASSWORD });
   await page.getByTestId("home-title").waitFor();
-  const session = await api(page, "/get-session");
+  const session = await apiFromPage(page, "/get-session");
   return { page, email, userId: session.body.user.id as string };
 }
 
@@ -42,7 +27,10 @@ describe("the Directory and Policy screens", () => {
   it("owner provisions through SCIM, requires a second factor; the member is guided; plain members see neither", async () => {
     const { origin, auth } = e2e.service;
     const owner = await newPerson("Olivia Owner");
-    const created = await api(owner.page, "/organization/create", { name: "Globex", slug: `globex-${Date.now()}` });
+    const created = await apiFromPage(owner.page, "/organization/create", {
+      name: "Globex",
+      slug: `globex-${Date.now()}`,
+    });
     expect(created.status).toBe(200);
     const organizationId = created.body.id as string;
 
@@ -98,7 +86,7 @@ describe("the Directory and Policy screens", () => {
     // Taking over existing members, switched on after the connection exists; the token stays.
     await owner.page.getByTestId("scim-connection-link-existing").check();
     await owner.page.getByTestId("scim-link-existing-saved").waitFor();
-    const connections = await api(owner.page, "/scim/list-provider-connections");
+    const connections = await apiFromPage(owner.page, "/scim/list-provider-connections");
     expect(connections.body.providers).toMatchObject([{ linkExistingMembers: true }]);
     const row = await owner.page.getByTestId("scim-user-row").textContent();
     expect(row).toContain("Dana Directory");
@@ -129,7 +117,7 @@ describe("the Directory and Policy screens", () => {
     // A plain member: neither entry in the nav, and the screens say they are not theirs.
     const member = await newPerson("Milo Member");
     await auth.api.addMember({ body: { userId: member.userId, role: "member", organizationId } });
-    expect((await api(member.page, "/organization/set-active", { organizationId })).status).toBe(200);
+    expect((await apiFromPage(member.page, "/organization/set-active", { organizationId })).status).toBe(200);
     await member.page.goto(`${origin}/organization`);
     await member.page.getByTestId("org-settings-card").waitFor();
     // Invitations are for those who may invite (OrganizationProfile), so a plain member sees no entry.
@@ -187,11 +175,14 @@ describe("the Directory and Policy screens", () => {
   it("an admin sees the policy read-only and no Directory", async () => {
     const { origin, auth } = e2e.service;
     const owner = await newPerson("Otto Owner");
-    const created = await api(owner.page, "/organization/create", { name: "Initech", slug: `initech-${Date.now()}` });
+    const created = await apiFromPage(owner.page, "/organization/create", {
+      name: "Initech",
+      slug: `initech-${Date.now()}`,
+    });
     const organizationId = created.body.id as string;
     const admin = await newPerson("Ada Admin");
     await auth.api.addMember({ body: { userId: admin.userId, role: "admin", organizationId } });
-    expect((await api(admin.page, "/organization/set-active", { organizationId })).status).toBe(200);
+    expect((await apiFromPage(admin.page, "/organization/set-active", { organizationId })).status).toBe(200);
     await admin.page.goto(`${origin}/organization/policy`);
     await admin.page.getByTestId("policy-read-only").waitFor();
     expect(await navLabels(admin.page)).toEqual(["Settings", "Members", "Invitations", "Teams", "Policy"]);

@@ -1,9 +1,8 @@
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { skipWithoutDnsServer, startDnsServer, type TestDnsServer } from "../test/helpers/dns.js";
 import { CLIENT_ID, CLIENT_SECRET, startOidcProvider, type TestOidcProvider } from "../test/helpers/oidc.js";
 import { WebhookReceiver } from "../test/helpers/webhook-receiver.js";
-import { screenshot, seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
+import { apiFromPage, screenshot, seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
 import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
 /**
@@ -43,19 +42,6 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-const post = (page: Page, path: string, body: object) =>
-  page.evaluate(
-    async ({ path, body }) => {
-      const res = await fetch(`/api/auth${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      return { status: res.status, body: await res.json() };
-    },
-    { path, body },
-  );
-
 describe("a setup link", () => {
   it("lets an IT admin without an account add and prove a connection, and nothing else", async () => {
     const owner = await (await e2e.newContext()).newPage();
@@ -65,10 +51,10 @@ describe("a setup link", () => {
       password: "correct horse battery",
     });
     await owner.getByTestId("home-title").waitFor();
-    const created = await post(owner, "/organization/create", { name: "Globex", slug: `globex-${Date.now()}` });
+    const created = await apiFromPage(owner, "/organization/create", { name: "Globex", slug: `globex-${Date.now()}` });
     expect(created.status).toBe(200);
     // The owner makes the link on the Connections screen; its address is shown once.
-    await post(owner, "/organization/set-active", { organizationId: created.body.id });
+    await apiFromPage(owner, "/organization/set-active", { organizationId: created.body.id });
     await owner.goto(`${e2e.service.origin}/organization/connections`);
     const card = owner.getByTestId("setup-links-card");
     await card.getByTestId("setup-link-label").fill("Globex IT");
@@ -141,8 +127,8 @@ describe("a setup link", () => {
       password: "correct horse battery",
     });
     await owner.getByTestId("home-title").waitFor();
-    const created = await post(owner, "/organization/create", { name: "Hooli", slug: `hooli-${Date.now()}` });
-    const link = await post(owner, "/organization/create-setup-link", {
+    const created = await apiFromPage(owner, "/organization/create", { name: "Hooli", slug: `hooli-${Date.now()}` });
+    const link = await apiFromPage(owner, "/organization/create-setup-link", {
       organizationId: created.body.id,
       scopes: ["auditStream"],
     });
@@ -167,7 +153,7 @@ describe("a setup link", () => {
     expect(await seriousA11yViolations(admin)).toEqual([]);
 
     // The same step in <OrganizationSetup/>.
-    const second = await post(owner, "/organization/create-setup-link", {
+    const second = await apiFromPage(owner, "/organization/create-setup-link", {
       organizationId: created.body.id,
       scopes: ["auditStream"],
     });
@@ -201,8 +187,8 @@ describe("a setup link", () => {
     });
     await owner.getByTestId("home-title").waitFor();
     const slug = `initech-${Date.now()}`;
-    const created = await post(owner, "/organization/create", { name: "Initech", slug });
-    const link = await post(owner, "/organization/create-setup-link", {
+    const created = await apiFromPage(owner, "/organization/create", { name: "Initech", slug });
+    const link = await apiFromPage(owner, "/organization/create-setup-link", {
       organizationId: created.body.id,
       scopes: ["sso", "domains"],
     });
@@ -238,7 +224,7 @@ describe("a setup link", () => {
     expect(await seriousA11yViolations(admin)).toEqual([]);
 
     // Embedded behind the app's own sign-in, the owner gets every step, the directory's included.
-    await post(owner, "/organization/set-active", { organizationId: created.body.id });
+    await apiFromPage(owner, "/organization/set-active", { organizationId: created.body.id });
     await owner.goto(`${e2e.service.origin}/dev/components?screen=setup`);
     const embedded = owner.getByTestId("organization-setup");
     await embedded.getByTestId("setup-directory").waitFor();

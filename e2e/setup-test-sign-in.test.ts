@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { skipWithoutDnsServer, startDnsServer, type TestDnsServer } from "../test/helpers/dns.js";
 import { CLIENT_ID, CLIENT_SECRET, startOidcProvider, type TestOidcProvider } from "../test/helpers/oidc.js";
 import { samlIdpUnavailable, startSamlIdp, type TestSamlIdp } from "../test/helpers/saml-idp.js";
-import { seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
+import { apiFromPage, seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
 import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
 /**
@@ -38,19 +38,6 @@ afterAll(async () => {
   await dns?.close();
 });
 
-const post = (page: Page, path: string, body: object) =>
-  page.evaluate(
-    async ({ path, body }) => {
-      const res = await fetch(`/api/auth${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      return { status: res.status, body: await res.json() };
-    },
-    { path, body },
-  );
-
 /** At the IdP, the person presses Continue; its form posts the response to the ACS. */
 async function continueAtIdp(page: Page) {
   await page.waitForURL((url) => url.href.startsWith(idp.base));
@@ -80,8 +67,11 @@ describe.skipIf(unavailable !== null)("a setup link's holder tests each connecti
       password: "correct horse battery",
     });
     await owner.getByTestId("home-title").waitFor();
-    const created = await post(owner, "/organization/create", { name: "Umbrella", slug: `umbrella-${Date.now()}` });
-    const link = await post(owner, "/organization/create-setup-link", {
+    const created = await apiFromPage(owner, "/organization/create", {
+      name: "Umbrella",
+      slug: `umbrella-${Date.now()}`,
+    });
+    const link = await apiFromPage(owner, "/organization/create-setup-link", {
       organizationId: created.body.id,
       scopes: ["sso", "domains"],
     });

@@ -163,3 +163,18 @@ export async function signOutInBrowser(page: Page) {
   await page.getByTestId("user-button").click();
   await page.getByTestId("sign-out").click();
 }
+
+/** A same-origin API call from the page, with its cookies, as the application makes them: GET without a body. */
+export function apiFromPage(page: Page, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  return page.evaluate(
+    async ([path, body]) => {
+      const response = await fetch(`/api/auth${path}`, {
+        method: body === undefined ? "GET" : "POST",
+        headers: body === undefined ? {} : { "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, body: await response.json() };
+    },
+    [path, body] as const,
+  );
+}
