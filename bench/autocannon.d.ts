@@ -24,6 +24,8 @@ declare module "autocannon" {
     connections?: number;
     duration?: number;
     pipelining?: number;
+    /** Requests a second across all connections. */
+    overallRate?: number;
     timeout?: number;
     requests?: AutocannonRequest[];
   }

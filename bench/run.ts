@@ -7,6 +7,7 @@
  * bench/results/<timestamp>.json.
  *
  * BENCH_SECONDS (10 per scenario, split over the rounds), BENCH_ROUNDS (3), BENCH_CONNECTIONS (20),
+ * BENCH_RATE (requests a second in all, for CPU per request at equal load; as fast as answered if unset),
  * BENCH_USERS (100), BENCH_ONLY=name,name (a subset; opt-in scenarios only this way),
  * BENCH_DATABASES=sqlite,postgres (sqlite), BENCH_NODE_ARGS (extra node flags for servers),
  * BENCH_BASELINE (another checkout's built dist/server/main.js, run as `base:<scenario>` on the same
@@ -36,6 +37,7 @@ const settings = {
   rounds: positiveInt("BENCH_ROUNDS", 3),
   connections: positiveInt("BENCH_CONNECTIONS", 20),
   users: positiveInt("BENCH_USERS", 100),
+  rate: process.env.BENCH_RATE ? positiveInt("BENCH_RATE", 1) : undefined,
 };
 const only = process.env.BENCH_ONLY?.split(",").map((s) => s.trim());
 const baseline = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : null;
@@ -233,6 +235,7 @@ async function main(): Promise<void> {
         const figures = await runLoad(l.server.origin, l.server.pid, l.requests, {
           connections: settings.connections,
           seconds: roundSeconds,
+          rate: settings.rate,
           meanwhile: pin,
         });
         l.rounds.push(figures);

@@ -18,6 +18,12 @@ export interface LoadFigures {
 export interface LoadSettings {
   connections: number;
   seconds: number;
+  /**
+   * Requests a second in all, or undefined for as many as the server answers. A fixed rate compares
+   * CPU per request at equal load: a server run flat out spends less per request the more each
+   * event-loop turn batches, so the slower of two scenarios would also pay for being slower.
+   */
+  rate?: number;
   /** Run now and every 250 ms during the load (PostgreSQL mode pins new server processes with it). */
   meanwhile?: () => Promise<unknown>;
 }
@@ -38,6 +44,7 @@ export async function runLoad(
     connections: settings.connections,
     duration: settings.seconds,
     requests,
+    ...(settings.rate ? { overallRate: settings.rate } : {}),
   });
   if (timer) clearInterval(timer);
   const maxRssMb = rss.stop();
