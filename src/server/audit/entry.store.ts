@@ -40,7 +40,7 @@ const SQLITE_INSERT = ENTRY_INSERT(AUDIT_ENTRY_COLUMNS.map(() => "?").join(", ")
 export type EntryPlace<N> =
   /** Inside the change's transaction `trx`; `db`, the database it is a transaction on. */
   | { transaction: DB; dialect: DialectName; db?: DB }
-  /** PostgreSQL: carried by the change's own statement, its query node `statement` (see mergeEntry). */
+  /** Carried by the change's own statement, its query node `statement` (see mergeEntry, entryCarriedBy). */
   | { statement: N };
 
 /**
@@ -71,6 +71,9 @@ async function insertEntry(trx: DB, dialect: DialectName, entry: NewAuditEntry, 
   else await trx.executeQuery(CompiledQuery.raw(SQLITE_INSERT, values));
 }
 
+const ENTRY = Symbol("audit entry carried by this statement");
+const carried = (query: CompiledQuery) => (query.query as { [ENTRY]?: NewAuditEntry })[ENTRY];
+
 /**
  * PostgreSQL's entry merged into a change of one statement that returns its rows (a change node
  * marked by writeAuditEntry's `{ statement }`): the change runs as the first part of one statement, the entry is inserted
@@ -78,7 +81,6 @@ async function insertEntry(trx: DB, dialect: DialectName, entry: NewAuditEntry, 
  * one, so the entry still commits with its change, without a transaction's two round trips
  * (bench/README.md, "Audited writes in one statement"). The entry's parameters follow the change's.
  */
-const ENTRY = Symbol("audit entry carried by this statement");
 const mergedTexts = new Map<number, string>();
 
 function mergedText(changeParameters: number): string {
@@ -94,11 +96,22 @@ select * from "changed"`;
 
 /** The statement to run for `query`: itself, or, when its node carries an entry, the change and the entry in one. */
 export function mergeEntry(query: CompiledQuery): CompiledQuery {
-  const entry = (query.query as { [ENTRY]?: NewAuditEntry })[ENTRY];
+  const entry = carried(query);
   if (!entry) return query;
   return {
     ...query,
     sql: `with "changed" as (${query.sql})${mergedText(query.parameters.length)}`,
     parameters: [...query.parameters, ...entryValues(entry)],
   };
+}
+
+/**
+ * SQLite's counterpart: the insert of the entry `query`'s node carries, or undefined. SQLite has no
+ * change inside a `with`, so its runner (store/database.ts) runs the change and this insert, when the
+ * change returned a row, in one transaction on the connection Kysely holds for the statement; Kysely's
+ * own transaction would cost more than both statements (bench/README.md, "SQLite's entry with its change").
+ */
+export function entryCarriedBy(query: CompiledQuery): CompiledQuery | undefined {
+  const entry = carried(query);
+  return entry ? CompiledQuery.raw(SQLITE_INSERT, entryValues(entry)) : undefined;
 }

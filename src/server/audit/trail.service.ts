@@ -34,20 +34,21 @@ export function auditedContext(ctx: AuthContext, scope: AuditScope): AuthContext
     webhooks: ctx.webhooks.hearing({
       pending: () => !scope.written,
       record: (db, event, data) => auditChange(audited, db, factsOfEvent(event, data)),
-      merging: (db, facts) =>
-        ctx.dialect === "postgres" && !scope.written ? EntryInChangeStatement.on(db, audited, scope, facts) : undefined,
+      merging: (db, facts) => (scope.written ? undefined : EntryInChangeStatement.on(db, audited, scope, facts)),
     }),
   };
   return audited;
 }
 
 /**
- * PostgreSQL: the request's entry written by its change's own statement (audit/entry.store.ts,
- * mergeEntry), for a change of one statement outside any transaction. The first insert,
+ * The request's entry written by its change's own statement (audit/entry.store.ts: on PostgreSQL
+ * merged into it, on SQLite inserted beside it on the held connection), for a change of one
+ * statement outside any transaction. The first insert,
  * update or delete that returns its rows carries the entry, built with the facts the caller gave
  * (they stand in for what its rows will tell, which the statement cannot wait for); the entry is
  * written only if that statement changed a row, and the scope is marked written only then. Saves
- * the transaction's two round trips (bench/README.md, "Audited writes in one statement").
+ * the transaction's two round trips, and on SQLite Kysely's transaction machinery (bench/README.md,
+ * "Audited writes in one statement", "SQLite's entry with its change").
  */
 class EntryInChangeStatement implements KyselyPlugin {
   /** The databases handed out, each with its plugin: see auditChange. */

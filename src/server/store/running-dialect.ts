@@ -1,30 +1,34 @@
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult, TransactionSettings } from "kysely";
 
+/** Runs one compiled statement on a connection Kysely holds for it. */
+export type StatementRunner = <R>(connection: DatabaseConnection, query: CompiledQuery) => Promise<QueryResult<R>>;
+
 /**
- * A dialect whose connections run each statement as `rewrite` makes it: PostgreSQL's, so a change
- * whose node carries an audit entry runs with it as one statement (audit/entry.store.ts, mergeEntry).
- * A plugin cannot do that itself: Kysely wants a plugin's node of the kind it was given, and the
- * merged statement is a select over the change.
+ * A dialect whose connections run each statement through `run`, so a change whose node carries an
+ * audit entry is written with it as one (audit/entry.store.ts): on PostgreSQL one merged statement,
+ * on SQLite the change and the entry's insert in one transaction on the held connection. A plugin
+ * cannot do either itself: Kysely wants a plugin's node of the kind it was given, and the merged
+ * statement is a select over the change.
  */
-export function rewritingDialect(dialect: Dialect, rewrite: (query: CompiledQuery) => CompiledQuery): Dialect {
+export function runningDialect(dialect: Dialect, run: StatementRunner): Dialect {
   return {
-    createDriver: () => new RewritingDriver(dialect.createDriver(), rewrite),
+    createDriver: () => new RunningDriver(dialect.createDriver(), run),
     createQueryCompiler: () => dialect.createQueryCompiler(),
     createAdapter: () => dialect.createAdapter(),
     createIntrospector: (db) => dialect.createIntrospector(db),
   };
 }
 
-class RewritingDriver implements Driver {
+class RunningDriver implements Driver {
   readonly #inner: Driver;
-  readonly #rewrite: (query: CompiledQuery) => CompiledQuery;
+  readonly #run: StatementRunner;
   /** One view per pooled connection (the driver keeps one connection object per client). */
   readonly #views = new WeakMap<DatabaseConnection, DatabaseConnection>();
   readonly #connections = new WeakMap<DatabaseConnection, DatabaseConnection>();
 
-  constructor(inner: Driver, rewrite: (query: CompiledQuery) => CompiledQuery) {
+  constructor(inner: Driver, run: StatementRunner) {
     this.#inner = inner;
-    this.#rewrite = rewrite;
+    this.#run = run;
   }
 
   init(): Promise<void> {
@@ -36,8 +40,7 @@ class RewritingDriver implements Driver {
     let view = this.#views.get(connection);
     if (!view) {
       view = {
-        executeQuery: <R>(query: CompiledQuery): Promise<QueryResult<R>> =>
-          connection.executeQuery<R>(this.#rewrite(query)),
+        executeQuery: <R>(query: CompiledQuery): Promise<QueryResult<R>> => this.#run<R>(connection, query),
         streamQuery: <R>(query: CompiledQuery, chunkSize?: number) => connection.streamQuery<R>(query, chunkSize),
       };
       this.#views.set(connection, view);
