@@ -123,6 +123,16 @@ export interface AuditScope {
   written: boolean;
 }
 
+/**
+ * One request's context: `ctx` with `own` over it (its audit scope, the key calling). `ctx` stays its
+ * prototype, not copied: a copy would set each of the context's many fields on every such request
+ * (bench/README.md, "SQLite's entry with its change"), and a spread of the result would lose what it
+ * inherits, so derive from a request's context with this again.
+ */
+export function requestContext(ctx: AuthContext, own: Partial<AuthContext>): AuthContext {
+  return Object.assign(Object.create(ctx) as AuthContext, own);
+}
+
 /** Absolute URL of an API path, e.g. apiURL(ctx, "/verify-email"). */
 export function apiURL(ctx: AuthContext, path: string): string {
   return `${ctx.baseURL}${ctx.basePath}${path}`;

@@ -12,7 +12,7 @@ import {
   UpdateQueryNode,
 } from "kysely";
 import type { AuditAction, AuditActorType, AuditOutcome, AuditTrailEntry } from "../../contract/audit.js";
-import type { AuditScope, AuthContext } from "../context.js";
+import { type AuditScope, type AuthContext, requestContext } from "../context.js";
 import { newId } from "../crypto/random.js";
 import type { DB } from "../store/database.js";
 import type { WebhookEvent } from "../webhooks/events.js";
@@ -28,15 +28,14 @@ import { pruneAuditTrail } from "./trail.store.js";
  * the rest of the process.
  */
 export function auditedContext(ctx: AuthContext, scope: AuditScope): AuthContext {
-  const audited: AuthContext = {
-    ...ctx,
+  const audited: AuthContext = requestContext(ctx, {
     audit: scope,
     webhooks: ctx.webhooks.hearing({
       pending: () => !scope.written,
       record: (db, event, data) => auditChange(audited, db, factsOfEvent(event, data)),
       merging: (db, facts) => (scope.written ? undefined : EntryInChangeStatement.on(db, audited, scope, facts)),
     }),
-  };
+  });
   return audited;
 }
 

@@ -4,7 +4,7 @@ import type { Endpoint, Feature } from "../../contract/endpoints/index.js";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { SetupScope } from "../../contract/setup-links.js";
 import { noteAuditCaller, refusingStep, runAudited, runRefusalAudited } from "../audit/request.http.js";
-import type { AuthContext } from "../context.js";
+import { type AuthContext, requestContext } from "../context.js";
 import { AuthError } from "../errors.js";
 import type { ScimConnectionRow } from "../scim/connections.service.js";
 import { authenticateDirectory, parseScimBody, scimRefusal } from "../scim/protocol.http.js";
@@ -268,7 +268,7 @@ export function createRoute(app: Hono<AuthEnv>, ctx: AuthContext): Route {
         const row = await authenticateApiKey(c.get("auth"), key, undefined, from);
         c.set("apiKey", row);
         // The request's own context carries the key, so organization permission checks ask it.
-        c.set("auth", { ...c.get("auth"), apiKeyCaller: row });
+        c.set("auth", requestContext(c.get("auth"), { apiKeyCaller: row }));
         c.set("session", keySession(row));
         byKey = true;
       }
