@@ -95,8 +95,8 @@ async function seal(): Promise<{ wall: number; cpu: number }> {
           db,
         ),
       );
-    sealed += batch?.length ?? 0;
-    if (!batch || batch.length < 500) break;
+    sealed += batch?.count ?? 0;
+    if (!batch || batch.count < 500) break;
   }
   const cpu = process.cpuUsage(cpu0);
   return { wall: ((performance.now() - t0) * 1000) / sealed, cpu: (cpu.user + cpu.system) / sealed };

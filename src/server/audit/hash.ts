@@ -8,8 +8,11 @@ type Stored<T> = T extends Date ? Date : T extends string ? string : T extends o
 /** An entry's own fields as stored, from the one declaration of them (contract/audit.ts, AUDIT_ENTRY_FIELDS). */
 export type StoredAuditFields = { [K in AuditEntryField]: Stored<z.output<(typeof AUDIT_ENTRY_FIELDS)[K]>> };
 
-/** The fields of an entry that its hash covers: its number and all its own fields. */
-export type HashedAuditFields = StoredAuditFields & { seq: number };
+/**
+ * The fields of an entry that its hash covers: its number and all its own fields, its time as a Date
+ * or as the text its `toISOString` gives (what SQLite stored, read back without parsing it).
+ */
+export type HashedAuditFields = Omit<StoredAuditFields, "createdAt"> & { seq: number; createdAt: Date | string };
 
 /**
  * The fields every entry's hash has always covered, `details` the last of them. A field declared
@@ -24,7 +27,7 @@ const ALWAYS_HASHED = AUDIT_ENTRY_COLUMNS.indexOf("details") + 1;
  * the middle of the JSON array the hash is taken over, without brackets. A time is its `toISOString`.
  * The definition older chains were written by: the sealer (audit/trail.store.ts) hashes by it too.
  */
-export function auditEntryBody(entry: StoredAuditFields): string {
+export function auditEntryBody(entry: Omit<HashedAuditFields, "seq">): string {
   const values: unknown[] = AUDIT_ENTRY_COLUMNS.map((column) => {
     const value = entry[column];
     return value instanceof Date ? value.toISOString() : value;
@@ -32,6 +35,17 @@ export function auditEntryBody(entry: StoredAuditFields): string {
   let end = values.length;
   while (end > ALWAYS_HASHED && (values[end - 1] === null || values[end - 1] === undefined)) end--;
   return JSON.stringify(values.slice(0, end)).slice(1, -1);
+}
+
+/** `toISOString`'s form, as the hash encodes a time. */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * A stored time as the hash encodes it: SQLite's text when already in that form (the sealer then
+ * parses and formats no date per entry), else the Date's or the parsed text's `toISOString`.
+ */
+export function hashedTime(value: Date | string): Date | string {
+  return typeof value === "string" && ISO_TIME.test(value) ? value : new Date(value);
 }
 
 /**

@@ -98,7 +98,7 @@ export class AuditSealer {
     let total = 0;
     for (;;) {
       const sealed = await ctx.db.transaction().execute(async (trx) => {
-        const entries = await sealAuditBatch(
+        const batch = await sealAuditBatch(
           trx,
           ctx.dialect,
           {
@@ -112,14 +112,14 @@ export class AuditSealer {
         );
         // Streamed once sealed, numbered and hashed, in the batch's transaction: an entry is sent
         // once, and a batch that rolls back sends nothing (docs/webhooks.md, `audit.entry`).
-        if (entries && entries.length > 0 && ctx.webhooks.wants("audit.entry")) {
-          await ctx.webhooks.enqueue(trx, "audit.entry", entries);
+        if (batch && batch.count > 0 && ctx.webhooks.wants("audit.entry")) {
+          await ctx.webhooks.enqueue(trx, "audit.entry", batch.entries());
         }
-        return entries;
+        return batch?.count ?? null;
       });
       if (sealed === null) break;
-      total += sealed.length;
-      if (sealed.length < SEAL_BATCH || (this.#stopped && !wait)) break;
+      total += sealed;
+      if (sealed < SEAL_BATCH || (this.#stopped && !wait)) break;
     }
     if (total > 0) ctx.webhooks.wakeIfQueued();
     return total;

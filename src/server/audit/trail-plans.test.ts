@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateToLatest, openDatabase } from "../store/database.js";
 
 /**
- * SQLite's reader indexes hold sealed entries only (migration 0041): each read of the trail must
- * still find its index, or it would scan the whole trail. The reads as listAuditTrail, the sealer,
+ * SQLite's reader indexes hold sealed entries only (migration 0041), and unsealed entries have no
+ * index (0046): each read of the trail must still find its index or rowid range, or it would scan
+ * the whole trail. The reads as listAuditTrail, the sealer,
  * the chain check and retention send them.
  */
 describe("SQLite's audit trail reads use its partial indexes", () => {
@@ -17,6 +18,7 @@ describe("SQLite's audit trail reads use its partial indexes", () => {
     return rows.map((row) => row.detail).join(" | ");
   };
   const sealed = `select * from "auditTrail"`;
+  const afterHead = (headSeq: string) => `coalesce((select rowid from "auditTrail" where "seq" = ${headSeq}), 0)`;
 
   it.each([
     [
@@ -37,14 +39,16 @@ describe("SQLite's audit trail reads use its partial indexes", () => {
       `select "seq" from "auditTrail" where "seq" is not null and "createdAt" < '2026' order by "seq" desc limit 1`,
       "auditTrail_",
     ],
+    // Unsealed entries are the rows after the sealed head's (migration 0046), found through `seq`'s index.
     [
-      `${sealed} where "subjectId" = 'a' and "seq" is null order by "createdAt" desc limit 10`,
-      "auditTrail_unsealed_idx",
+      `${sealed} where "seq" is null and rowid > ${afterHead(`(select "headSeq" from "auditChain" where "id" = 1)`)} and "subjectId" = 'a' order by "createdAt" desc limit 10`,
+      "SEARCH auditTrail USING INTEGER PRIMARY KEY (rowid>?)",
     ],
     [
-      `select rowid, * from "auditTrail" where "seq" is null order by "createdAt", "id" limit 500`,
-      "auditTrail_unsealed_idx",
+      `select rowid, * from "auditTrail" where "seq" is null and rowid > ${afterHead("7")} order by rowid limit 500`,
+      "SEARCH auditTrail USING INTEGER PRIMARY KEY (rowid>?)",
     ],
+    [`select * from "auditTrail" where "seq" = 7`, "auditTrail_seq_key"],
   ])("%s", async (query, index) => {
     const detail = await plan(query);
     expect(detail).toContain(index);

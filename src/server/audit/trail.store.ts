@@ -1,11 +1,12 @@
-import { CompiledQuery, sql } from "kysely";
+import { CompiledQuery, type RawBuilder, type SelectQueryBuilder, sql } from "kysely";
 import type { AuditOutcome, AuditTrailEntry } from "../../contract/audit.js";
 import type { DB } from "../store/db.js";
-import type { DialectName } from "../store/dialect.js";
+import { type DialectName, dialectOf } from "../store/dialect.js";
 import { directWriterIn } from "../store/direct-writes.js";
+import type { Database } from "../store/schema.js";
 import { toDate, toDateOrNull } from "../store/values.js";
 import { AUDIT_ENTRY_COLUMNS } from "./entry.store.js";
-import { auditEntryHash } from "./hash.js";
+import { auditEntryHash, hashedTime } from "./hash.js";
 
 type HeadRow = { headSeq: number | string; headHash: string };
 
@@ -63,9 +64,29 @@ export async function releaseSealerLease(db: DB, dialect: DialectName, sealerId:
 }
 
 /**
+ * SQLite: the rowid after which every entry is unsealed (migration 0046). SQLite has one writer at a
+ * time and gives a new row the rowid after the highest, and a batch seals in rowid order, so the
+ * sealed entries are the rows up to the head's. The head's row is found by its number each time, not
+ * remembered, as VACUUM may renumber rowids (in order). 0 when it is gone (nothing sealed yet,
+ * everything pruned, or the row deleted, which the chain's check reports): then every row is read.
+ */
+function sqliteUnsealedAfter(headSeq: RawBuilder<unknown> | number | string) {
+  return sql<number>`coalesce((select rowid from "auditTrail" where "seq" = ${headSeq}), 0)`;
+}
+
+/** SQLite: the sealed head's number, read in the statement that needs it. */
+const SQLITE_HEAD_SEQ = sql`(select "headSeq" from "auditChain" where "id" = 1)`;
+
+/** Entries not sealed yet: on SQLite those after the head's row (see sqliteUnsealedAfter), on PostgreSQL through its index of them. */
+function unsealedEntries(db: DB) {
+  const query = db.selectFrom("auditTrail").where("seq", "is", null);
+  return dialectOf(db) === "sqlite" ? query.where(sql`rowid`, ">", sqliteUnsealedAfter(SQLITE_HEAD_SEQ)) : query;
+}
+
+/**
  * Seals one batch inside `trx`: claims the head (claimHead), takes the oldest committed unsealed
- * entries (by time, then id; an entry that commits meanwhile is not seen, and waits for the next
- * batch), numbers them on from the head, hashes each over the one before, and moves the head. The
+ * entries (SQLite: in rowid order, see sqliteUnsealedAfter; PostgreSQL: by time, then id; an entry
+ * that commits meanwhile is not seen, and waits for the next batch), numbers them on from the head, hashes each over the one before, and moves the head. The
  * whole batch commits as one: a sealer stopped halfway leaves nothing, and the next redoes it.
  * Returns the sealed entries, or null when another sealer holds the head. `db`, the database `trx` is
  * a transaction on: on SQLite the entries' updates then run straight on its connection.
@@ -75,29 +96,30 @@ export async function sealAuditBatch(
   dialect: DialectName,
   claim: SealerClaim,
   db?: DB,
-): Promise<AuditTrailEntry[] | null> {
+): Promise<SealedBatch | null> {
   const head = await claimHead(trx, dialect, claim);
   if (!head) return null;
-  let query = trx
+  const unsealed = trx
     .selectFrom("auditTrail")
     .select([...AUDIT_ENTRY_COLUMNS])
     // SQLite's trail has no index on `id` (migration 0041): its batch updates by rowid.
     .select(sql<number>`${sql.raw(dialect === "sqlite" ? "rowid" : "0")}`.as("rowKey"))
     .where("seq", "is", null)
-    .orderBy("createdAt")
-    .orderBy("id")
     .limit(claim.limit);
-  // Locked so that a deletion of one (within the window, docs/audit.md) cannot slip between this read and the update.
-  if (dialect === "postgres") query = query.forUpdate();
+  const query =
+    dialect === "sqlite"
+      ? unsealed.where(sql`rowid`, ">", sqliteUnsealedAfter(head.headSeq)).orderBy(sql`rowid`)
+      : // Locked so that a deletion of one (within the window, docs/audit.md) cannot slip between this read and the update.
+        unsealed.orderBy("createdAt").orderBy("id").forUpdate();
   const rows = await query.execute();
-  if (rows.length === 0) return [];
+  if (rows.length === 0) return { count: 0, entries: () => [] };
   let seq = Number(head.headSeq);
   let previousHash = head.headHash;
-  const sealed = rows.map(({ rowKey, ...row }) => {
+  const sealed = rows.map((row) => {
     seq++;
-    const fields = { ...row, seq, createdAt: toDate(row.createdAt) };
+    const fields = { ...row, seq, createdAt: hashedTime(row.createdAt) };
     previousHash = auditEntryHash(fields, previousHash);
-    return { ...fields, hash: previousHash, rowKey };
+    return { ...fields, hash: previousHash };
   });
   const updated =
     dialect === "postgres"
@@ -117,7 +139,17 @@ export async function sealAuditBatch(
   // Every entry read must take its number, or the chain would have a gap: give the batch up instead.
   if (updated !== sealed.length) throw new Error("an unsealed audit entry changed while its batch was sealed");
   await trx.updateTable("auditChain").set({ headSeq: seq, headHash: previousHash }).where("id", "=", 1).execute();
-  return sealed.map(({ rowKey: _rowKey, ...entry }) => mapEntry(entry));
+  return {
+    count: sealed.length,
+    // Read only when wanted (the `audit.entry` webhook, tests): most batches are told to no one.
+    entries: () => sealed.map(({ rowKey: _rowKey, ...entry }) => mapEntry(entry)),
+  };
+}
+
+/** What a batch sealed: how many, and the entries as read. */
+export interface SealedBatch {
+  count: number;
+  entries(): AuditTrailEntry[];
 }
 
 const SQLITE_SEAL = `update "auditTrail" set "seq" = ?, "hash" = ? where rowid = ? and "seq" is null`;
@@ -138,9 +170,9 @@ async function sealOnSqlite(
   return updated;
 }
 
-/** Whether any entry waits to be sealed: one probe of the unsealed index, outside any transaction. */
+/** Whether any entry waits to be sealed: one probe, outside any transaction. */
 export async function hasUnsealedEntries(db: DB): Promise<boolean> {
-  const row = await db.selectFrom("auditTrail").select("id").where("seq", "is", null).limit(1).executeTakeFirst();
+  const row = await unsealedEntries(db).select("id").limit(1).executeTakeFirst();
   return row !== undefined;
 }
 
@@ -150,12 +182,10 @@ export interface UnsealedTail {
   oldestCreatedAt: Date | null;
 }
 
-/** One aggregate over the unsealed index (auditTrail_unsealed_idx). */
+/** One aggregate over the unsealed entries (see unsealedEntries). */
 export async function unsealedTail(db: DB): Promise<UnsealedTail> {
-  const row = await db
-    .selectFrom("auditTrail")
+  const row = await unsealedEntries(db)
     .select((eb) => [eb.fn.countAll<number | string>().as("count"), eb.fn.min("createdAt").as("oldest")])
-    .where("seq", "is", null)
     .executeTakeFirst();
   return {
     count: Number(row?.count ?? 0),
@@ -204,27 +234,40 @@ function mapEntry(row: TrailRow): AuditTrailEntry {
   } as AuditTrailEntry;
 }
 
+/** `query` narrowed to the entries `filter` asks for (all but its cursor and limit). */
+function filtered<O>(
+  query: SelectQueryBuilder<Database, "auditTrail", O>,
+  filter: AuditTrailFilter,
+): SelectQueryBuilder<Database, "auditTrail", O> {
+  let q = query;
+  if (filter.organizationId !== undefined) q = q.where("organizationId", "=", filter.organizationId);
+  if (filter.actorId !== undefined) q = q.where("actorId", "=", filter.actorId);
+  if (filter.subjectId !== undefined) q = q.where("subjectId", "=", filter.subjectId);
+  if (filter.action !== undefined) q = q.where("action", "=", filter.action);
+  if (filter.outcome !== undefined) q = q.where("outcome", "=", filter.outcome);
+  if (filter.outcomeNot !== undefined) q = q.where("outcome", "!=", filter.outcomeNot);
+  if (filter.from !== undefined) q = q.where("createdAt", ">=", filter.from);
+  if (filter.to !== undefined) q = q.where("createdAt", "<", filter.to);
+  return q;
+}
+
 /** Sealed entries, newest first, filtered; `limit` rows at most. An entry is listed once sealed. */
 export async function listAuditTrail(db: DB, filter: AuditTrailFilter): Promise<AuditTrailEntry[]> {
-  let query = db.selectFrom("auditTrail").selectAll();
-  if (filter.organizationId !== undefined) query = query.where("organizationId", "=", filter.organizationId);
-  if (filter.actorId !== undefined) query = query.where("actorId", "=", filter.actorId);
-  if (filter.subjectId !== undefined) query = query.where("subjectId", "=", filter.subjectId);
-  if (filter.action !== undefined) query = query.where("action", "=", filter.action);
-  if (filter.outcome !== undefined) query = query.where("outcome", "=", filter.outcome);
-  if (filter.outcomeNot !== undefined) query = query.where("outcome", "!=", filter.outcomeNot);
-  if (filter.from !== undefined) query = query.where("createdAt", ">=", filter.from);
-  if (filter.to !== undefined) query = query.where("createdAt", "<", filter.to);
   // Two reads, not one `seq desc nulls first`: the readers' indexes hold sealed entries only
-  // (migration 0041), so a read must say `seq is not null` to use them; the unsealed tail has its own.
+  // (migration 0041), so a read must say `seq is not null` to use them; the unsealed tail is read apart.
   const unsealed =
     filter.includeUnsealed && filter.beforeSeq === undefined
-      ? await query.where("seq", "is", null).orderBy("createdAt", "desc").orderBy("id").limit(filter.limit).execute()
+      ? await filtered(unsealedEntries(db).selectAll(), filter)
+          .orderBy("createdAt", "desc")
+          .orderBy("id")
+          .limit(filter.limit)
+          .execute()
       : [];
-  if (filter.beforeSeq !== undefined) query = query.where("seq", "<", filter.beforeSeq);
+  let sealed = filtered(db.selectFrom("auditTrail").selectAll(), filter).where("seq", "is not", null);
+  if (filter.beforeSeq !== undefined) sealed = sealed.where("seq", "<", filter.beforeSeq);
   const left = filter.limit - unsealed.length;
-  const sealed = left > 0 ? await query.where("seq", "is not", null).orderBy("seq", "desc").limit(left).execute() : [];
-  return [...unsealed, ...sealed].map(mapEntry);
+  const rows = left > 0 ? await sealed.orderBy("seq", "desc").limit(left).execute() : [];
+  return [...unsealed, ...rows].map(mapEntry);
 }
 
 /** Where a check of the chain found it broken: the first entry that does not hold, and why. */

@@ -54,7 +54,7 @@ describe("direct writes on SQLite", () => {
       .execute((trx) =>
         sealAuditBatch(trx, dialect, { sealerId: "s", nowMs: Date.now(), leaseMs: 1000, wait: true, limit: 10 }),
       );
-    expect(sealed?.map((e) => [e.id, e.seq])).toEqual([
+    expect(sealed?.entries().map((e) => [e.id, e.seq])).toEqual([
       ["e1", 1],
       ["e3", 2],
     ]);

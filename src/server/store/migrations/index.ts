@@ -39,6 +39,7 @@ import { auditUnsealedPagesMigration } from "./0041_audit_unsealed_pages.js";
 import { oauthClientRegistrationMigration } from "./0043_oauth_client_registration.js";
 import { apiKeyExpiryMigration } from "./0044_api_key_expiry.js";
 import { setupLinkExpiryMigration } from "./0045_setup_link_expiry.js";
+import { auditRowidSealingMigration } from "./0046_audit_rowid_sealing.js";
 
 /** All migrations in order. Names sort by their numeric prefix; never rename or edit a landed one. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -82,5 +83,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     "0043_oauth_client_registration": oauthClientRegistrationMigration(),
     "0044_api_key_expiry": apiKeyExpiryMigration(),
     "0045_setup_link_expiry": setupLinkExpiryMigration(),
+    "0046_audit_rowid_sealing": auditRowidSealingMigration(dialect),
   };
 }
