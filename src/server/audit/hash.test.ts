@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { auditEntryHash, type HashedAuditFields } from "./hash.js";
+import { auditEntryHash, type HashedAuditFields, hashedTime } from "./hash.js";
 
 const entry: HashedAuditFields = {
   seq: 1,
@@ -66,5 +66,16 @@ describe("auditEntryHash's definition", () => {
     expect(auditEntryHash(tricky, "f".repeat(64))).toBe(
       "1a1d4f116962b168153b8a04aee95736c1be7ec905ce7e96f7ed08e0d89cabb3",
     );
+  });
+});
+
+describe("hashedTime", () => {
+  it("hashes a time read back as SQLite's text as it hashes the Date it was written from", () => {
+    const at = new Date("2026-12-06T08:00:00.123Z");
+    const asDate = auditEntryHash({ ...entry, createdAt: at }, "");
+    expect(auditEntryHash({ ...entry, createdAt: hashedTime(at.toISOString()) }, "")).toBe(asDate);
+    expect(auditEntryHash({ ...entry, createdAt: hashedTime(at) }, "")).toBe(asDate);
+    // Text in another form is parsed, so it hashes as its instant, never as the text itself.
+    expect(auditEntryHash({ ...entry, createdAt: hashedTime("2026-12-06 08:00:00.123Z") }, "")).toBe(asDate);
   });
 });

@@ -42,10 +42,11 @@ const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /**
  * A stored time as the hash encodes it: SQLite's text when already in that form (the sealer then
- * parses and formats no date per entry), else the Date's or the parsed text's `toISOString`.
+ * parses and formats no date per entry), else a Date (PostgreSQL's as read; other text parsed).
  */
 export function hashedTime(value: Date | string): Date | string {
-  return typeof value === "string" && ISO_TIME.test(value) ? value : new Date(value);
+  if (typeof value !== "string") return value;
+  return ISO_TIME.test(value) ? value : new Date(value);
 }
 
 /**
