@@ -22,7 +22,13 @@ import { setUpServiceAndBrowser } from "./helpers/setup.js";
  * the browser context answers itself (https://rp.example is nowhere).
  */
 
-const e2e = setUpServiceAndBrowser({ options: { oauthProvider: { enabled: true, devicePollingInterval: 1 } } });
+const e2e = setUpServiceAndBrowser({
+  options: {
+    oauthProvider: { enabled: true, devicePollingInterval: 1 },
+    // An admin role that manages OAuth clients and nothing else (issue 52's note: the area once asked user:list).
+    admin: { roles: { steward: { oauthClient: ["list", "update", "delete"] } } },
+  },
+});
 const REDIRECT = "https://rp.example/callback";
 const PASSWORD = "correct horse battery";
 
@@ -361,6 +367,32 @@ describe("the OAuth provider's screens", () => {
     await area.getByTestId("confirm-accept").click();
     await expect.poll(() => listed.count()).toBe(0);
     expect((await api.oauth2.getClient({ query: { client_id: clientId } })).error?.status).toBe(404);
+  });
+
+  it("a role with OAuth clients only opens the admin area at its clients, with no users or trail", async () => {
+    const { api, organizationId } = await ownerWithOrganization();
+    const made = await api.oauth2.createClient({
+      client_name: "Steward's view",
+      redirect_uris: [REDIRECT],
+      organizationId,
+    });
+    const steward = newUser("Steward");
+    const stewardId = await signUpThroughApi(e2e.service.origin, steward);
+    await e2e.service.auth.database.db
+      .updateTable("user")
+      .set({ role: "steward" })
+      .where("id", "=", stewardId)
+      .execute();
+    const context = await e2e.newContext();
+    await signInThroughApi(context, e2e.service.origin, steward);
+    const area = await context.newPage();
+    await area.goto(`${e2e.service.origin}/admin`);
+    await area.waitForURL(/\/admin\/oauth-clients$/);
+    const listed = area.locator(`[data-testid="oauth-client-row"][data-client-id="${made.data!.client_id}"]`);
+    await expect.poll(() => listed.count()).toBe(1);
+    expect(await area.getByRole("link", { name: "OAuth applications" }).count()).toBe(1);
+    expect(await area.getByRole("link", { name: "Users" }).count()).toBe(0);
+    expect(await area.getByTestId("admin-refused").count()).toBe(0);
   });
 
   it("revoking a connected application on the account screen makes its refresh token fail", async () => {

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { Link, Navigate, useMatch, useNavigate, useSearchParams } from "react-router";
 import type { ListUsersQuery } from "../../contract/admin.js";
 import type { Translate } from "../../i18n/index.js";
 import { useSession } from "../../react/index.js";
@@ -15,31 +15,55 @@ import { usePageTitle, useT } from "../lib/i18n.js";
 import { adminError, type HasCode, messageFor } from "../lib/messages.js";
 import { useSubmit } from "../lib/use-submit.js";
 
-export const adminNav = (t: Translate, oauthProvider: boolean) => [
-  { to: "/admin", label: t("admin.users.title") },
-  { to: "/admin/audit", label: t("admin.audit.title") },
-  ...(oauthProvider ? [{ to: "/admin/oauth-clients", label: t("admin.oauthClients.title") }] : []),
+/** Which parts of the admin area the caller may open: users and the trail (`user:list`), OAuth clients (`oauthClient:list`). */
+interface AdminAreas {
+  users: boolean;
+  oauthClients: boolean;
+}
+
+export const adminNav = (t: Translate, areas: AdminAreas) => [
+  ...(areas.users
+    ? [
+        { to: "/admin", label: t("admin.users.title") },
+        { to: "/admin/audit", label: t("admin.audit.title") },
+      ]
+    : []),
+  ...(areas.oauthClients ? [{ to: "/admin/oauth-clients", label: t("admin.oauthClients.title") }] : []),
 ];
 
 const USERS_PAGE = 20;
 const AUDIT_PAGE = 25;
 
+/** Asks the server each area's permission (one request each: has-permission wants all it is asked). */
+async function adminAreas(oauthProvider: boolean): Promise<AdminAreas> {
+  const may = async (permissions: Record<string, string[]>) =>
+    (await unwrap(authClient.admin.hasPermission({ permissions }))).success;
+  const [users, oauthClients] = await Promise.all([
+    may({ user: ["list"] }),
+    oauthProvider ? may({ oauthClient: ["list"] }) : false,
+  ]);
+  return { users, oauthClients };
+}
+
 /**
- * The admin area: the server says whether the caller may list users (role, configured roles or
- * adminUserIds); anyone else gets the refusal, and every admin route refuses them anyway.
+ * The admin area: the server says which parts the caller may open (role, configured roles or
+ * adminUserIds); anyone who may open none gets the refusal, and every admin route refuses them
+ * anyway. A role with OAuth clients only lands there.
  */
 export function AdminLayout() {
   const session = useSession();
   const config = useAppConfig();
   const t = useT();
+  const atIndex = useMatch("/admin") !== null;
   const userId = session.data?.user.id;
   const access = useQuery({
-    queryKey: ["admin", "access", userId],
-    queryFn: () => unwrap(authClient.admin.hasPermission({ permissions: { user: ["list"] } })),
+    queryKey: ["admin", "access", userId, config.oauthProvider],
+    queryFn: () => adminAreas(config.oauthProvider),
     enabled: Boolean(userId),
   });
   if (access.isPending) return <Loading />;
-  if (!access.data?.success) {
+  const areas = access.data;
+  if (!areas || !(areas.users || areas.oauthClients)) {
     const error = access.error as HasCode | null;
     const reason = error?.code === "NOT_FOUND" ? error : "ADMIN_ACCESS_REFUSED";
     return (
@@ -49,7 +73,8 @@ export function AdminLayout() {
       </Card>
     );
   }
-  return <SettingsLayout title={t("admin.title")} items={adminNav(t, config.oauthProvider)} />;
+  if (atIndex && !areas.users) return <Navigate to="/admin/oauth-clients" replace />;
+  return <SettingsLayout title={t("admin.title")} items={adminNav(t, areas)} />;
 }
 
 const FILTERS: Record<
