@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TestBrowser } from "./helpers/browser.js";
+import { rowCounts } from "./helpers/database.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
 
 // Inputs a security review sent that used to answer 500 (several only on PostgreSQL): each must be
@@ -22,26 +23,8 @@ afterAll(() => server.close());
 afterEach(() => expect(server.loggedErrors).toEqual([]));
 
 /** Row counts of the tables a refused request could have touched. */
-async function snapshot() {
-  const { db } = server.auth.database;
-  const count = async (table: "user" | "session" | "organization" | "invitation" | "member" | "verification") =>
-    Number(
-      (
-        await db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll().as("n"))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-  return {
-    users: await count("user"),
-    sessions: await count("session"),
-    organizations: await count("organization"),
-    invitations: await count("invitation"),
-    members: await count("member"),
-    verifications: await count("verification"),
-  };
-}
+const snapshot = () =>
+  rowCounts(server.auth.database.db, ["user", "session", "organization", "invitation", "member", "verification"]);
 
 function deep(levels: number): unknown {
   let value: unknown = "leaf";

@@ -1,9 +1,6 @@
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TestBrowser } from "./helpers/browser.js";
+import { selfSignedCertificate } from "./helpers/certificates.js";
 import { skipWithoutDnsServer, startDnsServer, type TestDnsServer } from "./helpers/dns.js";
 import { createOrganization } from "./helpers/organization.js";
 import { samlIdpUnavailable, startSamlIdp, type TestSamlIdp } from "./helpers/saml-idp.js";
@@ -27,32 +24,6 @@ async function openLink(owner: TestBrowser, scopes: string[]): Promise<TestBrows
   const browser = server.browser();
   expect((await browser.post("/setup/open", { token: created.body.token })).status).toBe(200);
   return browser;
-}
-
-/** A self-signed certificate valid for one day from now (PEM). */
-function oneDayCertificate(): string {
-  const dir = mkdtempSync(join(tmpdir(), "setup-cert-"));
-  try {
-    const made = spawnSync("openssl", [
-      "req",
-      "-x509",
-      "-newkey",
-      "rsa:2048",
-      "-nodes",
-      "-keyout",
-      join(dir, "key.pem"),
-      "-out",
-      join(dir, "cert.pem"),
-      "-days",
-      "1",
-      "-subj",
-      "/CN=short-lived-idp",
-    ]);
-    if (made.status !== 0) throw new Error(`openssl failed: ${made.stderr}`);
-    return readFileSync(join(dir, "cert.pem"), "utf8");
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 describe.skipIf(unavailable !== null)("a setup link and a SAML identity provider", () => {
@@ -150,7 +121,7 @@ describe.skipIf(unavailable !== null)("a setup link and a SAML identity provider
       providerId: "short-cert",
       issuer: "https://idp.short-cert.test/saml",
       domain: "short-cert.test",
-      samlConfig: { entryPoint: "https://idp.short-cert.test/sso", cert: oneDayCertificate() },
+      samlConfig: { entryPoint: "https://idp.short-cert.test/sso", cert: selfSignedCertificate("short-lived-idp", 1) },
     });
     expect(registered.status, JSON.stringify(registered.body)).toBe(200);
     expect((await it.post("/setup/sso/test-connection", { providerId: "short-cert" })).body.ok).toBe(true);

@@ -1,9 +1,7 @@
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TestBrowser } from "./helpers/browser.js";
+import { selfSignedCertificate } from "./helpers/certificates.js";
+import { signInRowCounts } from "./helpers/database.js";
 import { skipWithoutDnsServer, startDnsServer, type TestDnsServer } from "./helpers/dns.js";
 import { createOrganization } from "./helpers/organization.js";
 import {
@@ -33,51 +31,6 @@ const FLOW_COOKIE = "gatehouse.saml_flow";
 skipWithoutDnsServer();
 
 const db = () => server.auth.database.db;
-
-/** Rows a real sign-in would write: none may appear for a test. */
-async function counts() {
-  const count = async (table: "user" | "account" | "member" | "session") =>
-    Number(
-      (
-        await db()
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll().as("n"))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-  return {
-    user: await count("user"),
-    account: await count("account"),
-    member: await count("member"),
-    session: await count("session"),
-  };
-}
-
-/** A self-signed certificate the IdP does not sign with (PEM). */
-function strangerCertificate(): string {
-  const dir = mkdtempSync(join(tmpdir(), "saml-stranger-"));
-  try {
-    const made = spawnSync("openssl", [
-      "req",
-      "-x509",
-      "-newkey",
-      "rsa:2048",
-      "-nodes",
-      "-keyout",
-      join(dir, "key.pem"),
-      "-out",
-      join(dir, "cert.pem"),
-      "-days",
-      "2",
-      "-subj",
-      "/CN=not-the-idp",
-    ]);
-    if (made.status !== 0) throw new Error(`openssl failed: ${made.stderr}`);
-    return readFileSync(join(dir, "cert.pem"), "utf8");
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 async function register(browser: TestBrowser, prefix: string, providerId: string, extra: object = {}) {
   const registered = await browser.post(`${prefix}/register`, {
@@ -148,7 +101,7 @@ describe.skipIf(unavailable !== null)("a test sign-in through a SAML connection"
       .where("providerId", "=", "saml-tested")
       .execute();
     await proveDomain(org.owner.browser, "/sso", "saml-tested");
-    const before = await counts();
+    const before = await signInRowCounts(db());
 
     const user = { id: "t-1", email: "Lead@saml-tested.test", name: "Lea Lead", groups: ["idp-owners"] };
     const { result, testId } = await runTest(org.owner.browser, "/sso", "saml-tested", user);
@@ -163,7 +116,7 @@ describe.skipIf(unavailable !== null)("a test sign-in through a SAML connection"
       refusal: null,
     });
     expect(JSON.stringify(result.body.claims)).toContain("idp-owners");
-    expect(await counts()).toEqual(before);
+    expect(await signInRowCounts(db())).toEqual(before);
     const actions = await db()
       .selectFrom("auditTrail")
       .select("action")
@@ -194,7 +147,7 @@ describe.skipIf(unavailable !== null)("a test sign-in through a SAML connection"
     const admin = server.browser();
     expect((await admin.post("/setup/open", { token: created.body.token })).status).toBe(200);
     await register(admin, "/setup/sso", "saml-link");
-    const before = await counts();
+    const before = await signInRowCounts(db());
 
     const user = { id: "t-2", email: "it@saml-link.test", name: "Ira Tee" };
     const { result, testId } = await runTest(admin, "/setup/sso", "saml-link", user);
@@ -207,28 +160,28 @@ describe.skipIf(unavailable !== null)("a test sign-in through a SAML connection"
       domainVerified: false,
       refusal: "email_domain_not_verified",
     });
-    expect(await counts()).toEqual(before);
+    expect(await signInRowCounts(db())).toEqual(before);
     // The owner who made the link did not start this test: it is not theirs to read.
     expect((await org.owner.browser.get(`/sso/test-sign-in/result?testId=${testId}`)).status).toBe(404);
 
     await proveDomain(admin, "/setup/sso", "saml-link");
     const again = await runTest(admin, "/setup/sso", "saml-link", { ...user, id: "t-3" });
     expect(again.result.body).toMatchObject({ domainVerified: true, refusal: null });
-    expect(await counts()).toEqual(before);
+    expect(await signInRowCounts(db())).toEqual(before);
   });
 
   it("a certificate that is not the IdP's reads as a wrong signature, with nothing else received", async () => {
     const org = await createOrganization(server);
     await register(org.owner.browser, "/sso", "saml-wrong-cert", {
-      samlConfig: { entryPoint: idp.ssoURL, cert: strangerCertificate() },
+      samlConfig: { entryPoint: idp.ssoURL, cert: selfSignedCertificate("not-the-idp", 2) },
     });
-    const before = await counts();
+    const before = await signInRowCounts(db());
 
     const user = { id: "t-4", email: "x@saml-wrong-cert.test" };
     const { result } = await runTest(org.owner.browser, "/sso", "saml-wrong-cert", user);
 
     expect(result.body).toMatchObject({ refusal: "invalid_signature", claims: null, email: null, role: null });
-    expect(await counts()).toEqual(before);
+    expect(await signInRowCounts(db())).toEqual(before);
   });
 
   it("comes back to the starter's own page with the test's id, never to a foreign one", async () => {

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TestBrowser } from "./helpers/browser.js";
+import { signInRowCounts } from "./helpers/database.js";
 import { skipWithoutDnsServer, startDnsServer, type TestDnsServer } from "./helpers/dns.js";
 import { CLIENT_ID, CLIENT_SECRET, startOidcProvider, type TestOidcProvider } from "./helpers/oidc.js";
 import { createOrganization } from "./helpers/organization.js";
@@ -52,25 +53,6 @@ async function proveDomains(owner: TestBrowser, providerId: string) {
   expect((await owner.post("/sso/verify-domain", { providerId })).status).toBe(200);
 }
 
-/** Rows a real sign-in would write: none may appear for a test. */
-async function counts() {
-  const count = async (table: "user" | "account" | "member" | "session") =>
-    Number(
-      (
-        await db()
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll().as("n"))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-  return {
-    user: await count("user"),
-    account: await count("account"),
-    member: await count("member"),
-    session: await count("session"),
-  };
-}
-
 /** Starts a test at `prefix` ("/sso" or "/setup/sso"), signs in at the provider as `sub`, follows to the result. */
 async function runTest(browser: TestBrowser, prefix: string, providerId: string, sub: string) {
   const start = await browser.post(`${prefix}/test-sign-in`, { providerId });
@@ -97,7 +79,7 @@ describe("an owner tests a connection", () => {
     expect(registered.status, JSON.stringify(registered.body)).toBe(200);
     await proveDomains(org.owner.browser, "tested");
     const lead = oidc.addUser({ email: "Lead@tested.test", name: "Lea Lead", groups: ["idp-admins"] });
-    const before = await counts();
+    const before = await signInRowCounts(db());
 
     const { callback, result } = await runTest(org.owner.browser, "/sso", "tested", lead.sub);
 
@@ -112,7 +94,7 @@ describe("an owner tests a connection", () => {
       claims: { sub: lead.sub, email: "Lead@tested.test", groups: ["idp-admins"] },
     });
     expect(callback.headers.get("set-cookie") ?? "").not.toContain("session_token=");
-    expect(await counts()).toEqual(before);
+    expect(await signInRowCounts(db())).toEqual(before);
     const actions = (
       await db().selectFrom("auditTrail").select("action").where("organizationId", "=", org.organizationId).execute()
     ).map((row) => row.action);
@@ -125,7 +107,7 @@ describe("an owner tests a connection", () => {
     expect((await org.owner.browser.post("/sso/register", connection("refusing", "refusing.test"))).status).toBe(200);
     await proveDomains(org.owner.browser, "refusing");
     const outsider = oidc.addUser({ email: "someone@elsewhere.test" });
-    const before = await counts();
+    const before = await signInRowCounts(db());
 
     const { result, testId } = await runTest(org.owner.browser, "/sso", "refusing", outsider.sub);
 
@@ -136,7 +118,7 @@ describe("an owner tests a connection", () => {
       domainVerified: false,
       refusal: "email_domain_not_verified",
     });
-    expect(await counts()).toEqual(before);
+    expect(await signInRowCounts(db())).toEqual(before);
     // Kept 10 minutes, then gone.
     server.clock.advance(601);
     const expired = await org.owner.browser.get(`/sso/test-sign-in/result?testId=${testId}`);
@@ -169,14 +151,14 @@ describe("a setup link tests its organization's connection", () => {
     const holder = server.browser();
     expect((await holder.post("/setup/open", { token: created.body.token })).status).toBe(200);
     const user = oidc.addUser({ email: "it@linked.test" });
-    const before = await counts();
+    const before = await signInRowCounts(db());
 
     const { testId, result } = await runTest(holder, "/setup/sso", "linked-test", user.sub);
 
     expect(result.status, JSON.stringify(result.body)).toBe(200);
     // Before the domain is proven, the test says so: a real sign-in would not start yet.
     expect(result.body).toMatchObject({ email: "it@linked.test", domainVerified: false });
-    expect(await counts()).toEqual(before);
+    expect(await signInRowCounts(db())).toEqual(before);
 
     // The organization's own owner did not start it, nor did another link or another organization.
     expect((await org.owner.browser.get(`/sso/test-sign-in/result?testId=${testId}`)).body.code).toBe(

@@ -4,6 +4,8 @@ import { join } from "node:path";
 import pg from "pg";
 import { inject } from "vitest";
 import { LOWER_ALPHANUMERIC, randomString } from "../../src/server/crypto/random.js";
+import type { DB } from "../../src/server/store/database.js";
+import type { Database } from "../../src/server/store/schema.js";
 
 /**
  * A fresh, empty database for one test file, on the dialect this project run is for
@@ -87,3 +89,19 @@ function takeSpareCopy(adminUrl: string, runPrefix: string): Promise<string> {
 }
 
 export const dialectUnderTest = () => (process.env.TEST_DIALECT === "postgres" ? "postgres" : "sqlite");
+
+/** How many rows each of `tables` holds: compared before and after a request that must change nothing. */
+export async function rowCounts<T extends keyof Database>(db: DB, tables: readonly T[]): Promise<Record<T, number>> {
+  const counts = {} as Record<T, number>;
+  for (const table of tables) {
+    const row = await db
+      .selectFrom(table as keyof Database)
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirstOrThrow();
+    counts[table] = Number(row.n);
+  }
+  return counts;
+}
+
+/** How many users, accounts, members and sessions `db` holds: what a sign-in would add to. */
+export const signInRowCounts = (db: DB) => rowCounts(db, ["user", "account", "member", "session"]);

@@ -1,8 +1,9 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeSelfSignedCertificate } from "./certificates.js";
 import { SAML_PYTHON, unavailable, XMLSEC1 } from "./prerequisites.js";
 
 /**
@@ -76,27 +77,7 @@ async function call(url: string, init?: RequestInit): Promise<any> {
 
 export async function startSamlIdp(): Promise<TestSamlIdp> {
   const dir = mkdtempSync(join(tmpdir(), "saml-idp-"));
-  const key = join(dir, "key.pem");
-  const certFile = join(dir, "cert.pem");
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "rsa:2048",
-      "-nodes",
-      "-keyout",
-      key,
-      "-out",
-      certFile,
-      "-days",
-      "2",
-      "-subj",
-      "/CN=test-idp",
-    ],
-    { stdio: "ignore" },
-  );
+  const { keyPath: key, certPath: certFile } = writeSelfSignedCertificate(dir, "test-idp", 2);
   const cert = readFileSync(certFile, "utf8");
   const child: ChildProcess = spawn(SAML_PYTHON, [SCRIPT, key, certFile, XMLSEC1], {
     stdio: ["ignore", "pipe", "pipe"],
