@@ -157,3 +157,64 @@ describe("one key set for every instance", () => {
     },
   );
 });
+
+describe("jwt.jwks.keyPairConfig.alg (better-auth's jwt plugin option)", () => {
+  let before: TestServer;
+  let after: TestServer | null = null;
+  beforeAll(async () => {
+    before = await startTestServer({ shareable: true });
+  });
+  afterAll(async () => {
+    await after?.close();
+    await before.close();
+  });
+
+  const jwksOf = (server: TestServer) => createRemoteJWKSet(new URL(`${server.origin}/api/auth/jwks`));
+
+  it("switched from EdDSA to RS256: the next key is RSA, published before it signs; EdDSA tokens still verify", async () => {
+    const account = await signUp(before);
+    const { user } = account;
+    const old = (await account.browser.get("/token")).body.token as string;
+    expect(decodeProtectedHeader(old).alg).toBe("EdDSA");
+    before.clock.advance(120);
+
+    after = await startTestServer({
+      shareDatabaseWith: before,
+      options: { jwt: { jwks: { keyPairConfig: { alg: "RS256" } } } },
+    });
+    const again = after.browser();
+    expect((await again.post("/sign-in/email", { email: account.email, password: account.password })).status).toBe(200);
+    // The RSA key is made at once and listed, and the EdDSA key signs until every instance lists it.
+    const first = (await again.get("/token")).body.token as string;
+    const published = (await again.get("/jwks")).body.keys as { kty: string; alg: string; d?: string }[];
+    expect(published.map((key) => [key.kty, key.alg]).sort()).toEqual([
+      ["OKP", "EdDSA"],
+      ["RSA", "RS256"],
+    ]);
+    expect(published.every((key) => key.d === undefined)).toBe(true);
+    expect(decodeProtectedHeader(first).alg).toBe("EdDSA");
+    after.clock.advance(66);
+    const rsa = (await again.get("/token")).body.token as string;
+    expect(decodeProtectedHeader(rsa).alg).toBe("RS256");
+    // A rolling change: the instance still set to EdDSA signs with its key, and neither makes another.
+    before.clock.advance(120);
+    expect(decodeProtectedHeader((await account.browser.get("/token")).body.token).alg).toBe("EdDSA");
+    expect(decodeProtectedHeader((await again.get("/token")).body.token).alg).toBe("RS256");
+    expect((await again.get("/jwks")).body.keys).toHaveLength(2);
+    // Every one verifies with the set the new instance publishes (each names the instance that issued it).
+    for (const [token, issuedBy] of [
+      [old, before],
+      [first, after],
+      [rsa, after],
+    ] as const) {
+      const verified = await jwtVerify(token, jwksOf(after), { issuer: issuedBy.origin, audience: issuedBy.origin });
+      expect(verified.payload.sub).toBe(user.id);
+    }
+  });
+
+  it("refuses an algorithm it does not offer at start-up", async () => {
+    await expect(
+      startTestServer({ options: { jwt: { jwks: { keyPairConfig: { alg: "HS256" } } } } as never }),
+    ).rejects.toThrow(/alg/);
+  });
+});

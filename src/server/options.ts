@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { JWT_SIGNING_ALGORITHMS } from "../contract/jwt.js";
 import { additionalFields } from "./additional-field-options.js";
 import { ORGANIZATION_EVENTS, secretFormatProblem, WEBHOOK_EVENTS } from "./webhook-settings.js";
 
@@ -227,6 +228,17 @@ const jwt = z.strictObject({
   /** Sign with a new key once the newest is this old; old keys keep verifying for gracePeriod more. */
   rotationInterval: positiveSeconds.optional(),
   gracePeriod: positiveSeconds.default(2592000),
+  /**
+   * The key pair's algorithm, as better-auth's jwt plugin names it (`jwks.keyPairConfig.alg`): one for
+   * every token this server signs (session tokens, OAuth access and ID tokens). EdDSA by default;
+   * RS256 where a relying party or OpenID certification needs it. A change makes the next key at
+   * once; tokens signed by the previous one verify while it lives (docs/oauth-provider.md).
+   */
+  jwks: z
+    .strictObject({
+      keyPairConfig: z.strictObject({ alg: z.enum(JWT_SIGNING_ALGORITHMS).default("EdDSA") }).prefault({}),
+    })
+    .prefault({}),
 });
 
 const twoFactor = z.strictObject({

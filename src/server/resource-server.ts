@@ -1,4 +1,5 @@
 import { createRemoteJWKSet, type JWTPayload, jwtVerify } from "jose";
+import { JWT_SIGNING_ALGORITHMS } from "../contract/jwt.js";
 
 /**
  * For a resource server (an API, an MCP server) that accepts Gatehouse's access tokens:
@@ -7,7 +8,7 @@ import { createRemoteJWKSet, type JWTPayload, jwtVerify } from "jose";
  * (signature, issuer, audience = this resource, type `at+jwt`, expiry, scopes) and, when given a
  * client's credentials, also asks the introspection endpoint, which sees a revocation at once (and
  * reads opaque access tokens, which only it can).
- * It imports jose only: nothing of the server comes with it.
+ * It imports jose and one list of algorithms (contract/jwt.ts): nothing of the server comes with it.
  */
 
 export interface ResourceServerOptions {
@@ -130,7 +131,7 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
             issuer: options.issuer,
             audience: options.resource,
             typ: "at+jwt",
-            algorithms: ["EdDSA"],
+            algorithms: [...JWT_SIGNING_ALGORITHMS],
           }));
         } catch {
           throw invalid("The token is invalid, expired or not for this resource");

@@ -9,6 +9,7 @@ import {
   jwtVerify,
   SignJWT,
 } from "jose";
+import { JWT_SIGNING_ALGORITHMS, type JwtSigningAlgorithm } from "../../contract/jwt.js";
 import type { SessionWithUser } from "../../contract/models.js";
 import type { AuthContext } from "../context.js";
 import { decryptString, deriveKey, encryptString } from "../crypto/encryption.js";
@@ -17,7 +18,17 @@ import { insertKeyOnce, listLiveKeys, maxKeyGeneration, type StoredKey } from ".
 import { findMemberRole } from "../store/member-role.js";
 import { standsWithPolicy } from "./organization-policy.js";
 
-const ALG = "EdDSA";
+/** How a pair of each algorithm is made (options.jwt.jwks.keyPairConfig.alg). */
+const KEY_PAIRS: Record<JwtSigningAlgorithm, { crv: string | null; options: Parameters<typeof generateKeyPair>[1] }> = {
+  EdDSA: { crv: "Ed25519", options: { crv: "Ed25519" } },
+  ES256: { crv: "P-256", options: {} },
+  RS256: { crv: null, options: { modulusLength: 2048 } },
+};
+
+/** The algorithm this server signs with now. */
+export function signingAlgorithm(ctx: AuthContext): JwtSigningAlgorithm {
+  return ctx.options.jwt.jwks.keyPairConfig.alg;
+}
 /** How long an instance trusts its copy of the key list before reading it again. */
 const CACHE_MS = 60_000;
 /**
@@ -52,6 +63,16 @@ async function liveKeys(ctx: AuthContext, options: { reload?: boolean } = {}): P
   return cache.keys.filter((key) => !key.expiresAt || key.expiresAt.getTime() > nowMs);
 }
 
+/**
+ * The live keys this instance may sign with: those of its algorithm, newest first. A changed
+ * algorithm finds none and makes one at once; the old keys verify while they live. During a
+ * rolling change each setting signs with its own newest key, so instances never rotate each other's.
+ */
+async function ownKeys(ctx: AuthContext, options: { reload?: boolean } = {}): Promise<StoredKey[]> {
+  const alg = signingAlgorithm(ctx);
+  return (await liveKeys(ctx, options)).filter((key) => key.alg === alg);
+}
+
 function rotationDue(ctx: AuthContext, newest: StoredKey | undefined): boolean {
   const { rotationInterval } = ctx.options.jwt;
   if (!newest) return true;
@@ -59,7 +80,7 @@ function rotationDue(ctx: AuthContext, newest: StoredKey | undefined): boolean {
 }
 
 /**
- * Creates the key of the next generation: an Ed25519 pair, the private half encrypted with a key
+ * Creates the key of the next generation: a pair of the configured algorithm (Ed25519 by default), the private half encrypted with a key
  * derived from AUTH_SECRET. Decided from the database, not a cached list (another instance may have
  * rotated already); when another instance creates the same generation first, the unique generation
  * keeps theirs, so every instance signs with, and publishes, one key set.
@@ -68,17 +89,19 @@ async function createNextKey(ctx: AuthContext): Promise<void> {
   // The highest generation first, then the live keys: a key another instance adds in between is
   // either in both reads (no longer due) or in neither (the same generation: its insert wins).
   const generation = (await maxKeyGeneration(ctx.db)) + 1;
-  const [newest] = await liveKeys(ctx, { reload: true });
+  const [newest] = await ownKeys(ctx, { reload: true });
   if (!rotationDue(ctx, newest)) return;
-  const { publicKey, privateKey } = await generateKeyPair(ALG, { crv: "Ed25519", extractable: true });
+  const alg = signingAlgorithm(ctx);
+  const pair = KEY_PAIRS[alg];
+  const { publicKey, privateKey } = await generateKeyPair(alg, { ...pair.options, extractable: true });
   const now = ctx.now();
   const { rotationInterval, gracePeriod } = ctx.options.jwt;
   await insertKeyOnce(ctx.db, {
     id: newId(),
     publicKey: JSON.stringify(await exportJWK(publicKey)),
     privateKey: encryptString(privateKeyCipher(ctx), JSON.stringify(await exportJWK(privateKey))),
-    alg: ALG,
-    crv: "Ed25519",
+    alg,
+    crv: pair.crv,
     createdAt: now,
     expiresAt: rotationInterval ? new Date(now.getTime() + (rotationInterval + gracePeriod) * 1000) : null,
     generation,
@@ -92,17 +115,19 @@ async function createNextKey(ctx: AuthContext): Promise<void> {
  * PUBLISH_BEFORE_USE_MS, the previous one signing meanwhile.
  */
 async function signingKey(ctx: AuthContext): Promise<StoredKey> {
-  let keys = await liveKeys(ctx);
+  let keys = await ownKeys(ctx);
   if (rotationDue(ctx, keys[0])) {
     const cache = caches.get(ctx.instance)!;
     cache.creating ??= createNextKey(ctx).finally(() => {
       cache.creating = null;
     });
     await cache.creating;
-    keys = await liveKeys(ctx);
+    keys = await ownKeys(ctx);
   }
   const nowMs = ctx.now().getTime();
-  const signer = keys.find((key) => nowMs - key.createdAt.getTime() >= PUBLISH_BEFORE_USE_MS) ?? keys[0];
+  const published = (key: StoredKey) => nowMs - key.createdAt.getTime() >= PUBLISH_BEFORE_USE_MS;
+  // Just after a change of algorithm the previous algorithm's key signs until the new one is listed everywhere.
+  const signer = keys.find(published) ?? (await liveKeys(ctx)).find(published) ?? keys[0];
   // Every live key younger than that means a first key (or one after a long pause): nothing older to use.
   if (!signer) throw new Error("no JWKS key could be created");
   return signer;
@@ -184,7 +209,7 @@ export async function verifyJwt(
       issuer: expect.issuer,
       typ: expect.typ,
       currentDate: issuedAt !== undefined ? new Date(issuedAt * 1000) : ctx.now(),
-      algorithms: [ALG],
+      algorithms: [...JWT_SIGNING_ALGORITHMS],
     });
     return payload;
   } catch {
