@@ -108,8 +108,8 @@ export function mergeEntry(query: CompiledQuery): CompiledQuery {
 /**
  * SQLite's counterpart: the insert of the entry `query`'s node carries, or undefined. SQLite has no
  * change inside a `with`, so its runner (store/database.ts) runs the change and this insert, when the
- * change returned a row, in one transaction on the connection Kysely holds for the statement; Kysely's
- * own transaction would cost more than both statements (bench/README.md, "SQLite's entry with its change").
+ * change returned a row, in one synchronous transaction on the connection Kysely holds for the
+ * statement, which no other request's read ever finds open (bench/README.md, "SQLite's entry with its change").
  */
 export function entryCarriedBy(query: CompiledQuery): CompiledQuery | undefined {
   const entry = carried(query);

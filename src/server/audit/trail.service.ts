@@ -46,8 +46,8 @@ export function auditedContext(ctx: AuthContext, scope: AuditScope): AuthContext
  * update or delete that returns its rows carries the entry, built with the facts the caller gave
  * (they stand in for what its rows will tell, which the statement cannot wait for); the entry is
  * written only if that statement changed a row, and the scope is marked written only then. Saves
- * the transaction's two round trips, and on SQLite Kysely's transaction machinery (bench/README.md,
- * "Audited writes in one statement", "SQLite's entry with its change").
+ * PostgreSQL a transaction's two round trips, and SQLite a Kysely transaction held open across
+ * awaits (bench/README.md, "Audited writes in one statement", "SQLite's entry with its change").
  */
 class EntryInChangeStatement implements KyselyPlugin {
   /** The databases handed out, each with its plugin: see auditChange. */

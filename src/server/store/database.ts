@@ -189,8 +189,9 @@ export function openDatabase(url: string): OpenedDatabase {
   sqlite.pragma("synchronous = NORMAL");
   const cached = withStatementCache(sqlite);
   // An audited change of one statement and its entry (audit/entry.store.ts, entryCarriedBy): Kysely
-  // holds the one connection for the statement, so nothing runs between the two; BEGIN and COMMIT
-  // here cost a fraction of Kysely's transaction (bench/README.md, "SQLite's entry with its change").
+  // holds the one connection for the statement, so nothing runs between the two. Not a Kysely
+  // transaction: that one stays open across awaits, and while it is open every other request's hot
+  // read leaves the direct path to queue for the connection.
   const changeWithEntry = sqlite.transaction((change: CompiledQuery, entry: CompiledQuery) => {
     queries += 1; // the entry's insert: Kysely's log counts the change
     const rows = cached.prepare(change.sql).all(change.parameters) as unknown[];
