@@ -86,8 +86,9 @@ function unsealedEntries(db: DB) {
 /**
  * Seals one batch inside `trx`: claims the head (claimHead), takes the oldest committed unsealed
  * entries (SQLite: in rowid order, see sqliteUnsealedAfter; PostgreSQL: by time, then id; an entry
- * that commits meanwhile is not seen, and waits for the next batch), numbers them on from the head, hashes each over the one before, and moves the head. The
- * whole batch commits as one: a sealer stopped halfway leaves nothing, and the next redoes it.
+ * that commits meanwhile is not seen, and waits for the next batch), numbers them on from the head,
+ * hashes each over the one before, and moves the head. The whole batch commits as one: a sealer
+ * stopped halfway leaves nothing, and the next redoes it.
  * Returns the sealed entries, or null when another sealer holds the head. `db`, the database `trx` is
  * a transaction on: on SQLite the entries' updates then run straight on its connection.
  */
