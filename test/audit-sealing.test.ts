@@ -178,6 +178,29 @@ describe("sealing", () => {
     await expectWholeChain();
   });
 
+  it("SQLite: with the head's row deleted, entries after it are still sealed (the check reports the deletion)", async () => {
+    if (postgres()) return;
+    const own = await startTestServer({
+      options: { audit: { enabled: true } },
+      extra: { auditSealer: { intervalMs: 0 } },
+    });
+    try {
+      await signUp(own);
+      await own.sealAudit();
+      const { db: ownDb } = own.auth.database;
+      const head = await ownDb.selectFrom("auditChain").select("headSeq").executeTakeFirstOrThrow();
+      await ownDb.deleteFrom("auditTrail").where("seq", "=", Number(head.headSeq)).execute();
+      await signUp(own);
+      const waiting = await ownDb.selectFrom("auditTrail").select("id").where("seq", "is", null).execute();
+      expect(waiting.length).toBeGreaterThan(0);
+      expect(await own.sealAudit()).toBe(waiting.length);
+      expect(await ownDb.selectFrom("auditTrail").select("id").where("seq", "is", null).execute()).toEqual([]);
+      expect((await verifyAuditChain(ownDb)).ok).toBe(false);
+    } finally {
+      await own.close();
+    }
+  });
+
   it("SQLite: rows renumbered in order (a table rebuilt, a VACUUM) are still sealed each once", async () => {
     if (postgres()) return;
     await server.sealAudit();

@@ -18,7 +18,9 @@ describe("SQLite's audit trail reads use its partial indexes", () => {
     return rows.map((row) => row.detail).join(" | ");
   };
   const sealed = `select * from "auditTrail"`;
-  const afterHead = (headSeq: string) => `coalesce((select rowid from "auditTrail" where "seq" = ${headSeq}), 0)`;
+  // As audit/trail.store.ts, sqliteUnsealedAfter, writes it.
+  const afterHead = (headSeq: string) =>
+    `coalesce((select rowid from "auditTrail" where "seq" = ${headSeq}), (select rowid from "auditTrail" where "seq" is not null order by "seq" desc limit 1), 0)`;
 
   it.each([
     [

@@ -64,14 +64,18 @@ export async function releaseSealerLease(db: DB, dialect: DialectName, sealerId:
 }
 
 /**
- * SQLite: the rowid after which every entry is unsealed (migration 0046). SQLite has one writer at a
+ * SQLite: a rowid after which every entry is unsealed (migration 0046). SQLite has one writer at a
  * time and gives a new row the rowid after the highest, and a batch seals in rowid order, so the
  * sealed entries are the rows up to the head's. The head's row is found by its number each time, not
- * remembered, as VACUUM may renumber rowids (in order). 0 when it is gone (nothing sealed yet,
- * everything pruned, or the row deleted, which the chain's check reports): then every row is read.
+ * remembered, as VACUUM may renumber rowids (in order). If it is gone (deleted, which the chain's
+ * check reports), the highest-numbered row left stands in: the rows between are sealed ones, passed
+ * over, not an idle sealer scanning the whole trail every tick. 0 when no entry is sealed.
  */
 function sqliteUnsealedAfter(headSeq: RawBuilder<unknown> | number | string) {
-  return sql<number>`coalesce((select rowid from "auditTrail" where "seq" = ${headSeq}), 0)`;
+  return sql<number>`coalesce(
+    (select rowid from "auditTrail" where "seq" = ${headSeq}),
+    (select rowid from "auditTrail" where "seq" is not null order by "seq" desc limit 1),
+    0)`;
 }
 
 /** SQLite: the sealed head's number, read in the statement that needs it. */
