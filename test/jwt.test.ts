@@ -180,7 +180,7 @@ describe("jwt.jwks.keyPairConfig.alg (better-auth's jwt plugin option)", () => {
 
     after = await startTestServer({
       shareDatabaseWith: before,
-      options: { jwt: { jwks: { keyPairConfig: { alg: "RS256" } } } },
+      options: { jwt: { jwks: { keyPairConfig: { alg: "RS256" } } }, oauthProvider: { enabled: true } },
     });
     const again = after.browser();
     expect((await again.post("/sign-in/email", { email: account.email, password: account.password })).status).toBe(200);
@@ -193,6 +193,10 @@ describe("jwt.jwks.keyPairConfig.alg (better-auth's jwt plugin option)", () => {
     ]);
     expect(published.every((key) => key.d === undefined)).toBe(true);
     expect(decodeProtectedHeader(first).alg).toBe("EdDSA");
+    // Discovery names both while the EdDSA key lives, the configured one first: an RP that checks
+    // ID tokens against it accepts the minute's EdDSA tokens and the RS256 ones after.
+    const discovery = await fetch(`${after.origin}/api/auth/.well-known/openid-configuration`);
+    expect((await discovery.json()).id_token_signing_alg_values_supported).toEqual(["RS256", "EdDSA"]);
     after.clock.advance(66);
     const rsa = (await again.get("/token")).body.token as string;
     expect(decodeProtectedHeader(rsa).alg).toBe("RS256");

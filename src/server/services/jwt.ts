@@ -29,6 +29,16 @@ const KEY_PAIRS: Record<JwtSigningAlgorithm, { crv: string | null; options: Para
 export function signingAlgorithm(ctx: AuthContext): JwtSigningAlgorithm {
   return ctx.options.jwt.jwks.keyPairConfig.alg;
 }
+
+/**
+ * The algorithms a token from this server may carry: the configured one first, then any other a live
+ * key has (after a change of algorithm the old key signs for a minute more, and its tokens stay
+ * valid), from this instance's copy of the key list. For discovery, which an RP checks ID tokens against.
+ */
+export function signingAlgorithmsInUse(ctx: AuthContext): string[] {
+  const listed = caches.get(ctx.instance)?.keys ?? [];
+  return [...new Set<string>([signingAlgorithm(ctx), ...listed.map((key) => key.alg)])];
+}
 /** How long an instance trusts its copy of the key list before reading it again. */
 const CACHE_MS = 60_000;
 /**

@@ -1,5 +1,5 @@
 import { type AuthContext, apiURL } from "../../context.js";
-import { signingAlgorithm } from "../jwt.js";
+import { signingAlgorithmsInUse } from "../jwt.js";
 
 /**
  * The issuer: the auth API's own URL (BASE_URL and base path), as better-auth's provider names it,
@@ -56,7 +56,7 @@ export function serverMetadata(ctx: AuthContext): Record<string, unknown> & {
       "urn:ietf:params:oauth:grant-type:device_code",
     ],
     subject_types_supported: ["public"],
-    id_token_signing_alg_values_supported: [signingAlgorithm(ctx)],
+    id_token_signing_alg_values_supported: signingAlgorithmsInUse(ctx),
     token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "none"],
     introspection_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
     revocation_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
