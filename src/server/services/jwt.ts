@@ -39,6 +39,7 @@ export function signingAlgorithmsInUse(ctx: AuthContext): string[] {
   const listed = caches.get(ctx.instance)?.keys ?? [];
   return [...new Set<string>([signingAlgorithm(ctx), ...listed.map((key) => key.alg)])];
 }
+
 /** How long an instance trusts its copy of the key list before reading it again. */
 const CACHE_MS = 60_000;
 /**
@@ -90,10 +91,11 @@ function rotationDue(ctx: AuthContext, newest: StoredKey | undefined): boolean {
 }
 
 /**
- * Creates the key of the next generation: a pair of the configured algorithm (Ed25519 by default), the private half encrypted with a key
- * derived from AUTH_SECRET. Decided from the database, not a cached list (another instance may have
- * rotated already); when another instance creates the same generation first, the unique generation
- * keeps theirs, so every instance signs with, and publishes, one key set.
+ * Creates the key of the next generation: a pair of the configured algorithm (Ed25519 by default),
+ * the private half encrypted with a key derived from AUTH_SECRET. Decided from the database, not a
+ * cached list (another instance may have rotated already); when another instance creates the same
+ * generation first, the unique generation keeps theirs, so every instance signs with, and
+ * publishes, one key set.
  */
 async function createNextKey(ctx: AuthContext): Promise<void> {
   // The highest generation first, then the live keys: a key another instance adds in between is
