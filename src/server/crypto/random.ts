@@ -38,3 +38,15 @@ export function randomString(length: number, alphabet: string = ALPHANUMERIC): s
 export function newId(): string {
   return randomString(32);
 }
+
+let sortableCounter = 0;
+
+/**
+ * An id that sorts (as text) after every one this process made before: the time `at` to the
+ * millisecond, then a counter for ids of the same millisecond, then newId()'s random part, so ids of
+ * two instances never clash. For rows read newest first with the id as the tie-break.
+ */
+export function newSortableId(at: Date): string {
+  sortableCounter = (sortableCounter + 1) % 36 ** 4;
+  return `${at.getTime().toString(36).padStart(9, "0")}${sortableCounter.toString(36).padStart(4, "0")}${newId()}`;
+}

@@ -1,6 +1,6 @@
 import { SCIM_RECENT_ERRORS, type ScimConnectionHealth } from "../../contract/scim.js";
 import type { AuthContext } from "../context.js";
-import { newId } from "../crypto/random.js";
+import { newSortableId } from "../crypto/random.js";
 import type { Caller } from "../services/caller.js";
 import { ownedConnection } from "./connections.service.js";
 import type { ScimConnectionRow } from "./connections.store.js";
@@ -25,10 +25,13 @@ export async function recordScimRefusal(
   refusal: { method: string; path: string; status: number; scimType: string | null; detail: string },
 ): Promise<void> {
   try {
+    const createdAt = ctx.now();
+    // Read newest first, the id breaking ties within a millisecond: it must sort in write order.
+    const id = newSortableId(createdAt);
     await insertScimError(
       ctx.db,
       connection,
-      { id: newId(), ...refusal, detail: refusal.detail.slice(0, MAX_DETAIL_LENGTH), createdAt: ctx.now() },
+      { id, ...refusal, detail: refusal.detail.slice(0, MAX_DETAIL_LENGTH), createdAt },
       SCIM_RECENT_ERRORS,
     );
   } catch (error) {
