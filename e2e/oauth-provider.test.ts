@@ -395,6 +395,47 @@ describe("the OAuth provider's screens", () => {
     expect(await area.getByTestId("admin-refused").count()).toBe(0);
   });
 
+  it("end-session frames the app's front-channel logout page in the browser, then returns to the app", async () => {
+    const { user, rp, request } = await newUserWithApp(
+      "Fran",
+      {
+        client_name: "Front Office",
+        redirect_uris: [REDIRECT],
+        post_logout_redirect_uris: ["https://rp.example/bye"],
+        frontchannel_logout_uri: "https://rp.example/frontchannel",
+      },
+      "openid",
+    );
+    const context = await contextWithRelyingParty();
+    // The relying party's pages, as the browser asked for them (the frame's included).
+    const visited: URL[] = [];
+    context.on("request", (req) => {
+      if (req.url().startsWith("https://rp.example/")) visited.push(new URL(req.url()));
+    });
+    await signInThroughApi(context, e2e.service.origin, user);
+    const page = await context.newPage();
+    await page.goto(request.url.href);
+    await page.getByTestId("oauth-consent-allow").click();
+    await page.waitForURL(/^https:\/\/rp\.example\/callback\?/);
+    const tokens = await oidc.authorizationCodeGrant(rp, new URL(page.url()), {
+      pkceCodeVerifier: request.verifier,
+      expectedState: request.state,
+      expectedNonce: request.nonce,
+    });
+    const logout = oidc.buildEndSessionUrl(rp, {
+      id_token_hint: tokens.id_token!,
+      post_logout_redirect_uri: "https://rp.example/bye",
+      state: "bye-state",
+    });
+    await page.goto(logout.href);
+    await page.waitForURL("https://rp.example/bye?state=bye-state");
+    const frame = visited.find((url) => url.pathname === "/frontchannel");
+    expect(frame?.searchParams.get("iss")).toBe(`${e2e.service.origin}/api/auth`);
+    expect(frame?.searchParams.get("sid")).toBe(tokens.claims()!.sid);
+    const session = await context.request.get(`${e2e.service.origin}/api/auth/get-session`);
+    expect(await session.json()).toBeNull();
+  });
+
   it("revoking a connected application on the account screen makes its refresh token fail", async () => {
     const { user, rp, request } = await newUserWithApp(
       "Rita",

@@ -65,13 +65,14 @@ describe("Back-channel logout", () => {
   afterEach(() => expect(server.loggedErrors).toEqual([]));
 
   /** A client of the signed-in user's (with a back-channel URI unless told), and its tokens for that session. */
-  async function signedInRP(browser: TestBrowser, backchannel: string | null = receiver.url) {
+  async function signedInRP(browser: TestBrowser, backchannel: string | null = receiver.url, metadata: object = {}) {
     const res = await browser.post("/oauth2/create-client", {
       client_name: "Back-channel RP",
       redirect_uris: [REDIRECT],
       post_logout_redirect_uris: [BYE],
       grant_types: ["authorization_code", "refresh_token"],
       ...(backchannel ? { backchannel_logout_uri: backchannel } : {}),
+      ...metadata,
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const config = await client.discovery(new URL(issuer), res.body.client_id, res.body.client_secret, undefined, {
@@ -254,5 +255,90 @@ describe("Back-channel logout", () => {
     } finally {
       await strict.close();
     }
+  });
+
+  describe("Front-channel logout", () => {
+    const FRONT = "https://rp.example/frontchannel?from=op";
+
+    it("end-session frames the session's clients with iss and sid, ends the session, and goes on", async () => {
+      const { browser } = await signUp(server);
+      const rp = await signedInRP(browser, null, { frontchannel_logout_uri: FRONT });
+      expect(rp.config.serverMetadata()).toMatchObject({
+        frontchannel_logout_supported: true,
+        frontchannel_logout_session_supported: true,
+      });
+      expect(rp.config.clientMetadata().client_id).toBe(rp.clientId);
+      const described = await browser.get(`/oauth2/get-client?client_id=${rp.clientId}`);
+      expect(described.body).toMatchObject({
+        frontchannel_logout_uri: FRONT,
+        frontchannel_logout_session_required: true,
+      });
+      // A client of the same session without a front-channel URI is not framed.
+      await signedInRP(browser, null);
+
+      const logout = client.buildEndSessionUrl(rp.config, {
+        id_token_hint: rp.tokens.id_token!,
+        post_logout_redirect_uri: BYE,
+        state: "s1",
+      });
+      const page = await browser.get(logout.href);
+      expect(page.status).toBe(200);
+      expect(page.headers.get("content-type")).toContain("text/html");
+      const html = page.body as string;
+      const frames = [...html.matchAll(/<iframe[^>]* src="([^"]+)"/g)].map(
+        (m) => new URL(m[1]!.replaceAll("&#38;", "&")),
+      );
+      expect(frames).toHaveLength(1);
+      expect(`${frames[0]!.origin}${frames[0]!.pathname}`).toBe("https://rp.example/frontchannel");
+      expect(Object.fromEntries(frames[0]!.searchParams)).toEqual({ from: "op", iss: issuer, sid: rp.sid });
+      expect(html).toContain(`data-next="${BYE}?state=s1"`);
+      const csp = page.headers.get("content-security-policy")!;
+      expect(csp).toContain("frame-src https://rp.example;");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(page.headers.get("cache-control")).toBe("no-store");
+      // The session ended, its cookies cleared on this page as on the redirect.
+      expect(page.setCookies.some((cookie) => /session_token=;/.test(cookie))).toBe(true);
+      expect((await browser.get("/get-session")).body).toBeNull();
+    });
+
+    it("a hint for someone else frames nothing and signs no one out", async () => {
+      const { browser } = await signUp(server);
+      const rp = await signedInRP(browser, null, { frontchannel_logout_uri: FRONT });
+      const stranger = await signUp(server);
+      const logout = client.buildEndSessionUrl(rp.config, {
+        id_token_hint: rp.tokens.id_token!,
+        post_logout_redirect_uri: BYE,
+      });
+      const answer = await stranger.browser.get(logout.href);
+      expect([answer.status, answer.headers.get("location")]).toEqual([302, BYE]);
+      expect((await stranger.browser.get("/get-session")).body).not.toBeNull();
+    });
+
+    it("the URI must have the scheme, host and port of a redirect URI, on create and on update", async () => {
+      const { browser } = await signUp(server);
+      const refused = await browser.post("/oauth2/create-client", {
+        client_name: "x",
+        redirect_uris: [REDIRECT],
+        frontchannel_logout_uri: "https://elsewhere.example/logout",
+      });
+      expect([refused.status, refused.body.code]).toEqual([400, "OAUTH_INVALID_CLIENT_METADATA"]);
+      const made = await browser.post("/oauth2/create-client", {
+        client_name: "x",
+        redirect_uris: [REDIRECT],
+        frontchannel_logout_uri: FRONT,
+      });
+      expect(made.status).toBe(201);
+      const moved = await browser.post("/oauth2/update-client", {
+        client_id: made.body.client_id,
+        update: { redirect_uris: ["https://moved.example/callback"] },
+      });
+      expect([moved.status, moved.body.code]).toEqual([400, "OAUTH_INVALID_CLIENT_METADATA"]);
+      const cleared = await browser.post("/oauth2/update-client", {
+        client_id: made.body.client_id,
+        update: { redirect_uris: ["https://moved.example/callback"], frontchannel_logout_uri: null },
+      });
+      expect(cleared.status, JSON.stringify(cleared.body)).toBe(200);
+      expect(cleared.body.frontchannel_logout_uri).toBeUndefined();
+    });
   });
 });

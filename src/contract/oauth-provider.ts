@@ -39,6 +39,11 @@ export const createOAuthClientBody = z.strictObject({
   logo_uri: z.url().max(2000).optional(),
   /** OpenID Connect Back-Channel Logout 1.0: where a logout token is POSTed when the user's session ends. */
   backchannel_logout_uri: z.url().max(2000).optional(),
+  /**
+   * OpenID Connect Front-Channel Logout 1.0: a page of the client's, framed with `iss` and `sid` when
+   * the user signs out through end-session; its scheme, host and port are a redirect URI's.
+   */
+  frontchannel_logout_uri: z.url().max(2000).optional(),
   /** Access tokens as JWTs (RFC 9068, the default) or opaque strings only introspection reads. */
   access_token_format: z.enum(["jwt", "opaque"]).optional(),
   /** First-party: consent is not asked. Only a server call (auth.api) may set it. */
@@ -65,6 +70,7 @@ export const updateOAuthClientBody = z.strictObject({
     client_uri: z.url().max(2000).nullable().optional(),
     logo_uri: z.url().max(2000).nullable().optional(),
     backchannel_logout_uri: z.url().max(2000).nullable().optional(),
+    frontchannel_logout_uri: z.url().max(2000).nullable().optional(),
     access_token_format: z.enum(["jwt", "opaque"]).optional(),
     disabled: z.boolean().optional(),
   }),
@@ -89,6 +95,9 @@ export const oauthClientModel = z.object({
   backchannel_logout_uri: z.string().optional(),
   /** Always true when a back-channel logout URI is set: the logout token carries `sid`. */
   backchannel_logout_session_required: z.boolean().optional(),
+  frontchannel_logout_uri: z.string().optional(),
+  /** Always true when a front-channel logout URI is set: the frame's URL carries `iss` and `sid`. */
+  frontchannel_logout_session_required: z.boolean().optional(),
   access_token_format: z.enum(["jwt", "opaque"]),
   skip_consent: z.boolean(),
   disabled: z.boolean(),

@@ -174,7 +174,7 @@ export const oauthProviderEndpoints = {
   oauth2EndSession: endpoint({
     method: "GET",
     path: "/oauth2/end-session",
-    summary: "RP-initiated logout: signs the browser out and returns to a registered post-logout URI",
+    summary: "RP-initiated logout: signs the browser out, frames front-channel logout pages, returns to the RP",
     query: oauth.oauthParameters,
     reply: null,
     answers: "redirect",

@@ -3,6 +3,7 @@ import { refusingStep } from "../audit/request.http.js";
 import { isAuthError } from "../errors.js";
 import { clearSessionCookies, readSignedCookie } from "../http/cookies.js";
 import { formPostPage } from "../http/form-post-page.js";
+import { logoutFramesPage } from "../http/logout-frames-page.js";
 import type { Route } from "../http/route.js";
 import { isServerCall } from "../http/server-call.js";
 import { getRequestSession, requestMeta } from "../http/session.js";
@@ -156,11 +157,18 @@ export function oauthProviderRoutes(route: Route): void {
   route(e.oauth2EndSession, async (c) => {
     const ctx = c.get("auth");
     const session = await getRequestSession(c);
-    const outcome = await endSession(ctx, new URL(c.req.url).searchParams, session?.user.id ?? null);
+    const signedIn = session ? { userId: session.user.id, sessionId: session.session.id } : null;
+    const outcome = await endSession(ctx, new URL(c.req.url).searchParams, signedIn);
     if (outcome.signOut) {
       const token = readSignedCookie(c, "session_token");
       if (token) await signOut(ctx, token);
       clearSessionCookies(c);
+    }
+    if (outcome.frames.length > 0) {
+      // The session cookies' deletion rides on the page, as on the redirect.
+      const page = logoutFramesPage(outcome.frames, outcome.url);
+      for (const cookie of c.res.headers.getSetCookie()) page.headers.append("set-cookie", cookie);
+      return page;
     }
     c.header("Cache-Control", "no-store");
     return c.redirect(outcome.url, 302);

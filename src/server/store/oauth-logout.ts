@@ -124,3 +124,19 @@ export async function listLogoutDeliveries(db: DB, limit = 100) {
     .execute();
   return rows.map((row) => ({ ...row, attempts: Number(row.attempts), createdAt: toDate(row.createdAt) }));
 }
+
+/**
+ * The front-channel logout URIs of the clients a grant of this session went to (OpenID Connect
+ * Front-Channel Logout 1.0), one per client: read before the session ends.
+ */
+export async function frontchannelLogoutUris(db: DB, sessionId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom("oauthGrant")
+    .innerJoin("oauthClient", "oauthClient.clientId", "oauthGrant.clientId")
+    .select("oauthClient.frontchannelLogoutUri")
+    .distinct()
+    .where("oauthGrant.sessionId", "=", sessionId)
+    .where("oauthClient.frontchannelLogoutUri", "is not", null)
+    .execute();
+  return rows.map((row) => row.frontchannelLogoutUri as string);
+}

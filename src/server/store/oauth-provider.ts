@@ -29,6 +29,7 @@ export interface OAuthClient {
   /** Set for a client known by its Client ID Metadata Document: the copy is fresh until then. */
   metadataDocumentExpiresAt: Date | null;
   backchannelLogoutUri: string | null;
+  frontchannelLogoutUri: string | null;
   accessTokenFormat: "jwt" | "opaque";
   /** RFC 7592: the digest of a dynamically registered client's registration access token. */
   registrationAccessTokenHash: string | null;
@@ -158,6 +159,7 @@ export async function updateClient(
       | "logoUri"
       | "disabled"
       | "backchannelLogoutUri"
+      | "frontchannelLogoutUri"
       | "accessTokenFormat"
     >
   > & { updatedAt: Date },

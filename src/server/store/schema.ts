@@ -505,6 +505,8 @@ export interface OAuthClientTable {
   /** Set for a client known by its Client ID Metadata Document: the cached copy is fresh until then. */
   metadataDocumentExpiresAt: NullableTimestamp;
   backchannelLogoutUri: string | null;
+  /** OpenID Connect Front-Channel Logout 1.0 (migration 0047): framed with `iss` and `sid` at RP-initiated logout. */
+  frontchannelLogoutUri: string | null;
   /** "jwt" or "opaque". */
   accessTokenFormat: Generated<string>;
   /** RFC 7592 (migration 0043): a dynamically registered client's registration access token, as a digest. */

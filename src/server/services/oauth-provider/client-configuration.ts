@@ -80,6 +80,7 @@ export async function replaceRegistration(ctx: AuthContext, client: OAuthClient,
       client_uri: input.client_uri ?? null,
       logo_uri: input.logo_uri ?? null,
       backchannel_logout_uri: input.backchannel_logout_uri ?? null,
+      frontchannel_logout_uri: input.frontchannel_logout_uri ?? null,
       access_token_format: input.access_token_format ?? "jwt",
     });
     return { ...reply, ...registrationUri(ctx, client) };

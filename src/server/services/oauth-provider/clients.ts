@@ -56,6 +56,9 @@ export function clientReply(client: OAuthClient, secret?: string): ClientReply {
     ...(client.backchannelLogoutUri
       ? { backchannel_logout_uri: client.backchannelLogoutUri, backchannel_logout_session_required: true }
       : {}),
+    ...(client.frontchannelLogoutUri
+      ? { frontchannel_logout_uri: client.frontchannelLogoutUri, frontchannel_logout_session_required: true }
+      : {}),
     access_token_format: client.accessTokenFormat,
     skip_consent: client.skipConsent,
     disabled: client.disabled,
@@ -75,6 +78,23 @@ async function checkBackchannelUri(ctx: AuthContext, uri: string | null): Promis
   if (!(await isAcceptableReceiverUrl(uri, ctx.options.oauthProvider.allowPrivateUrls))) {
     throw new AuthError("OAUTH_INVALID_CLIENT_METADATA", {
       message: "backchannel_logout_uri must be an https URL of a public host",
+    });
+  }
+  return uri;
+}
+
+/**
+ * A front-channel logout URI is framed in the user's browser, never dialled by the server: Front-Channel
+ * Logout 1.0 section 2 asks its scheme, host and port to be a registered redirect URI's, so a client
+ * can frame only a page of its own.
+ */
+function checkFrontchannelUri(uri: string | null, redirectUris: readonly string[]): string | null {
+  if (uri === null) return null;
+  const origin = new URL(uri).origin;
+  const own = redirectUris.some((redirect) => URL.canParse(redirect) && new URL(redirect).origin === origin);
+  if (origin === "null" || !own) {
+    throw new AuthError("OAUTH_INVALID_CLIENT_METADATA", {
+      message: "frontchannel_logout_uri must have the scheme, host and port of a redirect URI",
     });
   }
   return uri;
@@ -136,6 +156,7 @@ export async function createClient(
     lastUsedAt: null,
     metadataDocumentExpiresAt: null,
     backchannelLogoutUri: await checkBackchannelUri(ctx, input.backchannel_logout_uri ?? null),
+    frontchannelLogoutUri: checkFrontchannelUri(input.frontchannel_logout_uri ?? null, input.redirect_uris),
     accessTokenFormat: input.access_token_format ?? "jwt",
     registrationAccessTokenHash: registrationToken ? sha256Base64Url(registrationToken) : null,
   };
@@ -240,6 +261,11 @@ export async function applyClientUpdate(
       update.backchannel_logout_uri === undefined
         ? client.backchannelLogoutUri
         : await checkBackchannelUri(ctx, update.backchannel_logout_uri),
+    // Checked against the redirect URIs as they will be: a change of either may break the rule.
+    frontchannelLogoutUri: checkFrontchannelUri(
+      update.frontchannel_logout_uri === undefined ? client.frontchannelLogoutUri : update.frontchannel_logout_uri,
+      redirectUris,
+    ),
     accessTokenFormat: update.access_token_format ?? client.accessTokenFormat,
     disabled: update.disabled ?? client.disabled,
     updatedAt: ctx.now(),

@@ -191,6 +191,7 @@ function clientFromDocument(
     lastUsedAt: kept?.lastUsedAt ?? null,
     metadataDocumentExpiresAt: null,
     backchannelLogoutUri: null,
+    frontchannelLogoutUri: null,
     accessTokenFormat: kept?.accessTokenFormat ?? "jwt",
     registrationAccessTokenHash: null,
   };

@@ -79,6 +79,8 @@ export function serverMetadata(ctx: AuthContext): Record<string, unknown> & {
     authorization_response_iss_parameter_supported: true,
     backchannel_logout_supported: true,
     backchannel_logout_session_supported: true,
+    frontchannel_logout_supported: true,
+    frontchannel_logout_session_supported: true,
     ...(ctx.options.oauthProvider.clientIdMetadataDocuments ? { client_id_metadata_document_supported: true } : {}),
     resource_indicators_supported: true,
   };

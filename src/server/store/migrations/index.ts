@@ -40,6 +40,7 @@ import { oauthClientRegistrationMigration } from "./0043_oauth_client_registrati
 import { apiKeyExpiryMigration } from "./0044_api_key_expiry.js";
 import { setupLinkExpiryMigration } from "./0045_setup_link_expiry.js";
 import { auditRowidSealingMigration } from "./0046_audit_rowid_sealing.js";
+import { oauthFrontchannelLogoutMigration } from "./0047_oauth_frontchannel_logout.js";
 
 /** All migrations in order. Names sort by their numeric prefix; never rename or edit a landed one. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -84,5 +85,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     "0044_api_key_expiry": apiKeyExpiryMigration(),
     "0045_setup_link_expiry": setupLinkExpiryMigration(),
     "0046_audit_rowid_sealing": auditRowidSealingMigration(dialect),
+    "0047_oauth_frontchannel_logout": oauthFrontchannelLogoutMigration(),
   };
 }

@@ -1,0 +1,40 @@
+import { createHash } from "node:crypto";
+
+/**
+ * OpenID Connect Front-Channel Logout 1.0: the page end-session answers with when clients of the
+ * ending session asked to be told in the browser. It frames each client's logout page (hidden, so
+ * each can clear its own cookies and storage) and goes on to `next` once every frame has loaded, or
+ * after 2.5 s, whichever comes first. It runs one script (by hash), frames those origins only, and
+ * is neither cached nor framed itself.
+ */
+
+const CONTINUE = [
+  "var total=Infinity,loaded=0,done=false;",
+  "function go(){if(!done){done=true;location.replace(document.documentElement.dataset.next)}}",
+  'document.addEventListener("load",function(e){if(e.target instanceof HTMLIFrameElement&&++loaded>=total)go()},true);',
+  'document.addEventListener("DOMContentLoaded",function(){total=document.querySelectorAll("iframe").length;if(loaded>=total)go()});',
+  "setTimeout(go,2500);",
+].join("");
+const CONTINUE_HASH = `'sha256-${createHash("sha256").update(CONTINUE).digest("base64")}'`;
+
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export function logoutFramesPage(frames: readonly string[], next: string): Response {
+  const origins = [...new Set(frames.map((frame) => new URL(frame).origin))].join(" ");
+  const iframes = frames.map((frame) => `<iframe hidden title="Signing out" src="${escapeHtml(frame)}"></iframe>`);
+  const html =
+    `<!doctype html><html lang="en" data-next="${escapeHtml(next)}"><head><meta charset="utf-8">` +
+    `<title>Signing out</title><script>${CONTINUE}</script></head><body>` +
+    `<p>Signing you out… <a href="${escapeHtml(next)}">Continue</a></p>${iframes.join("")}</body></html>`;
+  return new Response(html, {
+    status: 200,
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "no-store",
+      "referrer-policy": "no-referrer",
+      "x-frame-options": "DENY",
+      "x-content-type-options": "nosniff",
+      "content-security-policy": `default-src 'none'; script-src ${CONTINUE_HASH}; frame-src ${origins}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+    },
+  });
+}
