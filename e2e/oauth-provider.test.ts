@@ -69,6 +69,32 @@ async function authorizationRequest(config: oidc.Configuration, scope: string) {
   return { url, verifier, state, nonce };
 }
 
+/** On the consent page: Allow, and the code the RP got redeemed as it would (PKCE, state, nonce checked). */
+async function allowAndRedeem(
+  page: Page,
+  rp: oidc.Configuration,
+  request: Awaited<ReturnType<typeof authorizationRequest>>,
+) {
+  await page.getByTestId("oauth-consent-allow").click();
+  await page.waitForURL(/^https:\/\/rp\.example\/callback\?/);
+  return oidc.authorizationCodeGrant(rp, new URL(page.url()), {
+    pkceCodeVerifier: request.verifier,
+    expectedState: request.state,
+    expectedNonce: request.nonce,
+  });
+}
+
+/** In a signed-in `context`: the request to consent, Allow, and the code redeemed. */
+async function consentAndRedeem(
+  context: BrowserContext,
+  rp: oidc.Configuration,
+  request: Awaited<ReturnType<typeof authorizationRequest>>,
+) {
+  const page = await context.newPage();
+  await page.goto(request.url.href);
+  return { page, tokens: await allowAndRedeem(page, rp, request) };
+}
+
 /** A user signed up over the API with an app of their own: its relying party and a request for `scope`. */
 async function newUserWithApp(name: string, client: z.input<typeof createOAuthClientBody>, scope: string) {
   const user = newUser(name);
@@ -300,13 +326,7 @@ describe("the OAuth provider's screens", () => {
     await page.getByRole("checkbox", { name: "See your name and profile picture" }).uncheck();
     await page.getByRole("checkbox", { name: "Keep access while you are away" }).uncheck();
     expect(await seriousA11yViolations(page)).toEqual([]);
-    await page.getByTestId("oauth-consent-allow").click();
-    await page.waitForURL(/^https:\/\/rp\.example\/callback\?/);
-    const tokens = await oidc.authorizationCodeGrant(rp, new URL(page.url()), {
-      pkceCodeVerifier: request.verifier,
-      expectedState: request.state,
-      expectedNonce: request.nonce,
-    });
+    const tokens = await allowAndRedeem(page, rp, request);
     expect(tokens.scope?.split(" ").sort()).toEqual(["email", "openid"]);
     expect(tokens.refresh_token).toBeUndefined();
     expect(tokens.claims()).toMatchObject({ email: user.email });
@@ -413,15 +433,7 @@ describe("the OAuth provider's screens", () => {
       if (req.url().startsWith("https://rp.example/")) visited.push(new URL(req.url()));
     });
     await signInThroughApi(context, e2e.service.origin, user);
-    const page = await context.newPage();
-    await page.goto(request.url.href);
-    await page.getByTestId("oauth-consent-allow").click();
-    await page.waitForURL(/^https:\/\/rp\.example\/callback\?/);
-    const tokens = await oidc.authorizationCodeGrant(rp, new URL(page.url()), {
-      pkceCodeVerifier: request.verifier,
-      expectedState: request.state,
-      expectedNonce: request.nonce,
-    });
+    const { page, tokens } = await consentAndRedeem(context, rp, request);
     const logout = oidc.buildEndSessionUrl(rp, {
       id_token_hint: tokens.id_token!,
       post_logout_redirect_uri: "https://rp.example/bye",
@@ -444,15 +456,7 @@ describe("the OAuth provider's screens", () => {
     );
     const context = await contextWithRelyingParty();
     await signInThroughApi(context, e2e.service.origin, user);
-    const page = await context.newPage();
-    await page.goto(request.url.href);
-    await page.getByTestId("oauth-consent-allow").click();
-    await page.waitForURL(/^https:\/\/rp\.example\/callback\?/);
-    const tokens = await oidc.authorizationCodeGrant(rp, new URL(page.url()), {
-      pkceCodeVerifier: request.verifier,
-      expectedState: request.state,
-      expectedNonce: request.nonce,
-    });
+    const { page, tokens } = await consentAndRedeem(context, rp, request);
     // The refresh token works before the revocation (so its failure after is the revocation's doing).
     const refreshed = await oidc.refreshTokenGrant(rp, tokens.refresh_token!);
 
@@ -517,13 +521,7 @@ describe("the OAuth provider's screens", () => {
     );
     await page.waitForURL(/\/oauth\/consent\?/);
     expect(sent.oauth_query).toBe(signedQuery);
-    await page.getByTestId("oauth-consent-allow").click();
-    await page.waitForURL(/^https:\/\/rp\.example\/callback\?/);
-    const tokens = await oidc.authorizationCodeGrant(rp, new URL(page.url()), {
-      pkceCodeVerifier: request.verifier,
-      expectedState: request.state,
-      expectedNonce: request.nonce,
-    });
+    const tokens = await allowAndRedeem(page, rp, request);
     expect(tokens.claims()).toMatchObject({ email: user.email });
   });
 
@@ -556,13 +554,7 @@ describe("the OAuth provider's screens", () => {
     await page.getByTestId("two-factor-code").fill(totp.generate({ timestamp: Date.now() + 30_000 }));
     await page.getByTestId("two-factor-submit").click();
     await page.waitForURL(/\/oauth\/consent\?/);
-    await page.getByTestId("oauth-consent-allow").click();
-    await page.waitForURL(/^https:\/\/rp\.example\/callback\?/);
-    const tokens = await oidc.authorizationCodeGrant(rp, new URL(page.url()), {
-      pkceCodeVerifier: request.verifier,
-      expectedState: request.state,
-      expectedNonce: request.nonce,
-    });
+    const tokens = await allowAndRedeem(page, rp, request);
     expect(tokens.claims()?.sub).toBe(signedUp.data!.user.id);
   });
 
@@ -610,13 +602,7 @@ describe("the OAuth provider's screens", () => {
     await page.getByTestId("magic-link-continue").click();
     // The link's callback is the signed request at /oauth2/authorize, which the new session answers.
     await page.waitForURL(/\/oauth\/consent\?/);
-    await page.getByTestId("oauth-consent-allow").click();
-    await page.waitForURL(/^https:\/\/rp\.example\/callback\?/);
-    const tokens = await oidc.authorizationCodeGrant(rp, new URL(page.url()), {
-      pkceCodeVerifier: request.verifier,
-      expectedState: request.state,
-      expectedNonce: request.nonce,
-    });
+    const tokens = await allowAndRedeem(page, rp, request);
     expect(tokens.claims()).toMatchObject({ email: user.email });
   });
 });
