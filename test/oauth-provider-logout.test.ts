@@ -286,7 +286,7 @@ describe("Back-channel logout", () => {
       expect(page.headers.get("content-type")).toContain("text/html");
       const html = page.body as string;
       const frames = [...html.matchAll(/<iframe[^>]* src="([^"]+)"/g)].map(
-        (m) => new URL(m[1]!.replaceAll("&#38;", "&")),
+        (m) => new URL(m[1]!.replaceAll("&amp;", "&")),
       );
       expect(frames).toHaveLength(1);
       expect(`${frames[0]!.origin}${frames[0]!.pathname}`).toBe("https://rp.example/frontchannel");

@@ -1,11 +1,6 @@
 import { type Locale, translate } from "../../i18n/index.js";
+import { escapeHtml } from "../html-escape.js";
 import type { MailMessage } from "./message.js";
-
-const escapeHtml = (value: string) =>
-  value.replace(
-    /[&<>"']/g,
-    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] ?? ch,
-  );
 
 const FONT = "system-ui,-apple-system,'Segoe UI',sans-serif";
 

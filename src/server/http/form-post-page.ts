@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { escapeHtml } from "../html-escape.js";
+import { htmlPage } from "./html-page.js";
 
 /**
  * OAuth 2.0 Form Post Response Mode: the authorization response as a page whose form POSTs the
@@ -8,8 +10,6 @@ import { createHash } from "node:crypto";
 
 const SUBMIT = "document.forms[0].submit();";
 const SUBMIT_HASH = `'sha256-${createHash("sha256").update(SUBMIT).digest("base64")}'`;
-
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function formTarget(url: string): string {
   const parsed = new URL(url);
@@ -24,15 +24,5 @@ export function formPostPage(action: string, fields: Record<string, string>): Re
     `<!doctype html><html><head><meta charset="utf-8"><title>Continue</title></head><body>` +
     `<form method="post" action="${escapeHtml(action)}">${inputs}<noscript><button type="submit">Continue</button></noscript></form>` +
     `<script>${SUBMIT}</script></body></html>`;
-  return new Response(html, {
-    status: 200,
-    headers: {
-      "content-type": "text/html; charset=utf-8",
-      "cache-control": "no-store",
-      "referrer-policy": "no-referrer",
-      "x-frame-options": "DENY",
-      "x-content-type-options": "nosniff",
-      "content-security-policy": `default-src 'none'; script-src ${SUBMIT_HASH}; form-action ${formTarget(action)}; base-uri 'none'; frame-ancestors 'none'`,
-    },
-  });
+  return htmlPage(html, `default-src 'none'; script-src ${SUBMIT_HASH}; form-action ${formTarget(action)}`);
 }

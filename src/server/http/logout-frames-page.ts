@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { escapeHtml } from "../html-escape.js";
+import { htmlPage } from "./html-page.js";
 
 /**
  * OpenID Connect Front-Channel Logout 1.0: the page end-session answers with when clients of the
@@ -17,8 +19,6 @@ const CONTINUE = [
 ].join("");
 const CONTINUE_HASH = `'sha256-${createHash("sha256").update(CONTINUE).digest("base64")}'`;
 
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 export function logoutFramesPage(frames: readonly string[], next: string): Response {
   const origins = [...new Set(frames.map((frame) => new URL(frame).origin))].join(" ");
   const iframes = frames.map((frame) => `<iframe hidden title="Signing out" src="${escapeHtml(frame)}"></iframe>`);
@@ -26,15 +26,5 @@ export function logoutFramesPage(frames: readonly string[], next: string): Respo
     `<!doctype html><html lang="en" data-next="${escapeHtml(next)}"><head><meta charset="utf-8">` +
     `<title>Signing out</title><script>${CONTINUE}</script></head><body>` +
     `<p>Signing you out… <a href="${escapeHtml(next)}">Continue</a></p>${iframes.join("")}</body></html>`;
-  return new Response(html, {
-    status: 200,
-    headers: {
-      "content-type": "text/html; charset=utf-8",
-      "cache-control": "no-store",
-      "referrer-policy": "no-referrer",
-      "x-frame-options": "DENY",
-      "x-content-type-options": "nosniff",
-      "content-security-policy": `default-src 'none'; script-src ${CONTINUE_HASH}; frame-src ${origins}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
-    },
-  });
+  return htmlPage(html, `default-src 'none'; script-src ${CONTINUE_HASH}; frame-src ${origins}; form-action 'none'`);
 }

@@ -1,5 +1,6 @@
 import { serviceEndpoints } from "../../contract/endpoints/index.js";
 import type { AuthContext } from "../context.js";
+import { escapeHtml } from "../html-escape.js";
 import type { Route } from "../http/route.js";
 import { staticPageHeaders } from "../http/security-headers.js";
 import { databaseIsReady } from "../services/readiness.js";
@@ -9,12 +10,6 @@ export function sanitizeErrorCode(value: string | undefined): string {
   if (!value) return "UNKNOWN";
   return /^[A-Za-z0-9_'-]+$/.test(value) ? value : "UNKNOWN";
 }
-
-const escapeHtml = (value: string) =>
-  value.replace(
-    /[&<>"']/g,
-    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] ?? ch,
-  );
 
 /** The error page's only style: inline, and allowed by its hash in the page's CSP. */
 const ERROR_PAGE_CSS = `
