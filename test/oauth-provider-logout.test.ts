@@ -289,6 +289,8 @@ describe("Back-channel logout", () => {
         (m) => new URL(m[1]!.replaceAll("&amp;", "&")),
       );
       expect(frames).toHaveLength(1);
+      // A framed page may not take over the window it is framed in.
+      expect(html).toMatch(/<iframe[^>]* sandbox="allow-scripts allow-same-origin"/);
       expect(`${frames[0]!.origin}${frames[0]!.pathname}`).toBe("https://rp.example/frontchannel");
       expect(Object.fromEntries(frames[0]!.searchParams)).toEqual({ from: "op", iss: issuer, sid: rp.sid });
       expect(html).toContain(`data-next="${BYE}?state=s1"`);
