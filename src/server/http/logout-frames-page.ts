@@ -5,9 +5,9 @@ import { htmlPage } from "./html-page.js";
 /**
  * OpenID Connect Front-Channel Logout 1.0: the page end-session answers with when clients of the
  * ending session asked to be told in the browser. It frames each client's logout page (hidden and
- * sandboxed, so each can clear its own cookies and storage and nothing more) and goes on to `next` once every frame has loaded, or
- * after 2.5 s, whichever comes first. It runs one script (by hash), frames those origins only, and
- * is neither cached nor framed itself.
+ * sandboxed, so each can clear its own cookies and storage and nothing more) and goes on to `next`
+ * once every frame has loaded, or after 2.5 s, whichever comes first. It runs one script (by hash),
+ * frames those origins only, and is neither cached nor framed itself.
  */
 
 const CONTINUE = [
