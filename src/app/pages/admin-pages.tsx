@@ -15,7 +15,10 @@ import { usePageTitle, useT } from "../lib/i18n.js";
 import { adminError, type HasCode, messageFor } from "../lib/messages.js";
 import { useSubmit } from "../lib/use-submit.js";
 
-/** Which parts of the admin area the caller may open: users and the trail (`user:list`), OAuth clients (`oauthClient:list`). */
+/**
+ * Which parts of the admin area the caller may open: users and the trail (`user:list`), OAuth
+ * clients (`oauthClient:list`).
+ */
 interface AdminAreas {
   users: boolean;
   oauthClients: boolean;
