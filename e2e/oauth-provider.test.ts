@@ -352,11 +352,22 @@ describe("the OAuth provider's screens", () => {
     const row = screen.locator(`[data-testid="oauth-client-row"][data-client-id="${clientId}"]`);
     await row.getByTestId("oauth-client-edit").click();
     await row.getByTestId("oauth-client-edit-uris").fill(`${REDIRECT}\nhttps://rp.example/second`);
+    await row.getByTestId("oauth-client-edit-post-logout-uris").fill("https://rp.example/bye");
+    // A front-channel page on another host is refused, with the reason, and nothing changes.
+    await row.getByTestId("oauth-client-edit-frontchannel").fill("https://elsewhere.example/logout");
+    await row.getByTestId("oauth-client-save").click();
+    await expect.poll(() => screen.getByRole("alert").textContent()).toContain("frontchannel_logout_uri");
+    expect((await api.oauth2.getClient({ query: { client_id: clientId } })).data?.redirect_uris).toEqual([REDIRECT]);
+    await row.getByTestId("oauth-client-edit-frontchannel").fill("https://rp.example/frontchannel");
     await row.getByTestId("oauth-client-save").click();
     await screen.getByTestId("oauth-clients-notice").waitFor();
     await expect
-      .poll(async () => (await api.oauth2.getClient({ query: { client_id: clientId } })).data?.redirect_uris)
-      .toEqual([REDIRECT, "https://rp.example/second"]);
+      .poll(async () => (await api.oauth2.getClient({ query: { client_id: clientId } })).data)
+      .toMatchObject({
+        redirect_uris: [REDIRECT, "https://rp.example/second"],
+        post_logout_redirect_uris: ["https://rp.example/bye"],
+        frontchannel_logout_uri: "https://rp.example/frontchannel",
+      });
     await row.getByTestId("oauth-client-toggle").click();
     await screen.getByTestId("confirm-accept").click();
     await row.getByTestId("oauth-client-disabled").waitFor();

@@ -1178,6 +1178,15 @@ export const de: Catalogue = {
   "oauthClients.name": "Name der Anwendung",
   "oauthClients.redirectUris": "Weiterleitungs-URIs",
   "oauthClients.redirectUris.hint": "Eine pro Zeile: https, oder http auf diesem Rechner (127.0.0.1, localhost).",
+  "oauthClients.postLogoutUris": "Nach dem Abmelden",
+  "oauthClients.postLogoutUris.hint":
+    "Wohin die Anwendung Personen nach dem Abmelden zurückschicken darf; eine pro Zeile.",
+  "oauthClients.backchannel": "Back-Channel-Logout-URI",
+  "oauthClients.backchannel.hint":
+    "Optional. Dieser Server sendet hierhin ein Logout-Token, wenn eine Sitzung endet, die die Anwendung genutzt hat (https, öffentlicher Host).",
+  "oauthClients.frontchannel": "Front-Channel-Logout-URI",
+  "oauthClients.frontchannel.hint":
+    "Optional. Eine Seite der Anwendung, die beim Abmelden unsichtbar im Browser geöffnet wird; Schema, Host und Port einer Weiterleitungs-URI.",
   "oauthClients.public":
     "Öffentliche Anwendung (im Browser, auf dem Telefon oder der Kommandozeile: kein Geheimnis, PKCE)",
   "oauthClients.refresh": "Refresh-Tokens (Zugriff, während die Person nicht da ist)",
@@ -1211,11 +1220,11 @@ export const de: Catalogue = {
     "Geben Sie jede Weiterleitungs-URI als vollständige https-Adresse an (http nur auf diesem Rechner), ohne Fragment.",
   "error.OAUTH_CLIENT_ACCESS_DENIED":
     "Nur eine Inhaberin oder ein Inhaber kann die Anwendungen der Organisation verwalten.",
-  "oauthClients.edit": "Weiterleitungs-URIs bearbeiten",
-  "oauthClients.editLabel": "Weiterleitungs-URIs bearbeiten: {name}",
+  "oauthClients.edit": "Adressen bearbeiten",
+  "oauthClients.editLabel": "Adressen bearbeiten: {name}",
   "oauthClients.save": "Speichern",
   "oauthClients.cancel": "Abbrechen",
-  "oauthClients.saved": "Die Weiterleitungs-URIs von {name} sind gespeichert.",
+  "oauthClients.saved": "Die Adressen von {name} sind gespeichert.",
   "oauthClients.disable": "Deaktivieren",
   "oauthClients.disableLabel": "{name} deaktivieren",
   "oauthClients.enable": "Aktivieren",

@@ -74,8 +74,18 @@ function ownerOf(entry: OAuthClientEntry, t: ReturnType<typeof useFrame>["t"]): 
   return t("oauthClients.owner.none");
 }
 
-/** Redirect URIs, one per line, edited in place. */
-function RedirectUrisForm({
+/** What the edit form changes: the client's addresses. */
+export interface ClientUris {
+  redirect_uris: string[];
+  post_logout_redirect_uris: string[];
+  backchannel_logout_uri: string | null;
+  frontchannel_logout_uri: string | null;
+}
+
+const lines = (text: string) => text.split(/\s+/).filter(Boolean);
+
+/** A client's addresses edited in place: redirect and post-logout URIs one per line, the logout URIs. */
+function ClientUrisForm({
   entry,
   pending,
   onSave,
@@ -83,15 +93,25 @@ function RedirectUrisForm({
 }: {
   entry: OAuthClientEntry;
   pending: boolean;
-  onSave: (uris: string[]) => void;
+  onSave: (uris: ClientUris) => void;
   onCancel: () => void;
 }) {
   const { t } = useFrame();
   const [uris, setUris] = useState(entry.redirect_uris.join("\n"));
+  const [afterLogout, setAfterLogout] = useState(entry.post_logout_redirect_uris.join("\n"));
+  const [backchannel, setBackchannel] = useState(entry.backchannel_logout_uri ?? "");
+  const [frontchannel, setFrontchannel] = useState(entry.frontchannel_logout_uri ?? "");
   return (
     <Form
       label={t("oauthClients.editLabel", { name: entry.client_name })}
-      onSubmit={() => onSave(uris.split(/\s+/).filter(Boolean))}
+      onSubmit={() =>
+        onSave({
+          redirect_uris: lines(uris),
+          post_logout_redirect_uris: lines(afterLogout),
+          backchannel_logout_uri: backchannel.trim() || null,
+          frontchannel_logout_uri: frontchannel.trim() || null,
+        })
+      }
     >
       <TextArea
         label={t("oauthClients.redirectUris")}
@@ -100,6 +120,32 @@ function RedirectUrisForm({
         rows={3}
         value={uris}
         onChange={setUris}
+      />
+      <TextArea
+        label={t("oauthClients.postLogoutUris")}
+        hint={t("oauthClients.postLogoutUris.hint")}
+        testId="oauth-client-edit-post-logout-uris"
+        rows={2}
+        value={afterLogout}
+        onChange={setAfterLogout}
+      />
+      <Field
+        label={t("oauthClients.backchannel")}
+        hint={t("oauthClients.backchannel.hint")}
+        testId="oauth-client-edit-backchannel"
+        type="url"
+        value={backchannel}
+        maxLength={2000}
+        onChange={(e) => setBackchannel(e.target.value)}
+      />
+      <Field
+        label={t("oauthClients.frontchannel")}
+        hint={t("oauthClients.frontchannel.hint")}
+        testId="oauth-client-edit-frontchannel"
+        type="url"
+        value={frontchannel}
+        maxLength={2000}
+        onChange={(e) => setFrontchannel(e.target.value)}
       />
       <Actions>
         <Button variant="secondary" pending={pending} data-testid="oauth-client-save">
@@ -128,7 +174,7 @@ function ClientRow({
   onRotate?: (entry: OAuthClientEntry) => void;
   onDelete: (entry: OAuthClientEntry) => void;
   onToggle: (entry: OAuthClientEntry) => void;
-  onSaveUris: (entry: OAuthClientEntry, uris: string[]) => Promise<boolean>;
+  onSaveUris: (entry: OAuthClientEntry, uris: ClientUris) => Promise<boolean>;
 }) {
   const { t } = useFrame();
   const formatDate = useFormatDate();
@@ -152,7 +198,7 @@ function ClientRow({
         )}
         <p className="gh-hint">{details.join(" · ")}</p>
         {editing ? (
-          <RedirectUrisForm
+          <ClientUrisForm
             entry={entry}
             pending={saving}
             onCancel={() => setEditing(false)}
@@ -340,9 +386,9 @@ function Clients({ organizationId, all }: { organizationId?: string; all?: boole
       setNotice(t(changed.disabled ? "oauthClients.disabledNotice" : "oauthClients.enabledNotice", { name }));
     clients.reload();
   };
-  const onSaveUris = async (entry: OAuthClientEntry, uris: string[]) => {
+  const onSaveUris = async (entry: OAuthClientEntry, uris: ClientUris) => {
     setNotice(null);
-    const changed = await update.run({ client_id: entry.client_id, update: { redirect_uris: uris } });
+    const changed = await update.run({ client_id: entry.client_id, update: uris });
     if (!changed) return false;
     setNotice(t("oauthClients.saved", { name: entry.client_name }));
     clients.reload();
