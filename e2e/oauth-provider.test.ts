@@ -139,10 +139,23 @@ describe("the OAuth provider's screens", () => {
     await admin.getByTestId("oauth-client-name").fill("Acme Dashboard");
     await admin.getByTestId("oauth-client-redirect-uris").fill(REDIRECT);
     await admin.getByTestId("oauth-client-refresh").check();
+    await admin.getByTestId("oauth-client-logout").getByText("Sign-out addresses (optional)").click();
+    await admin.getByTestId("oauth-client-post-logout-uris").fill("https://rp.example/bye");
+    await admin.getByTestId("oauth-client-frontchannel").fill("https://rp.example/frontchannel");
+    expect(await seriousA11yViolations(admin)).toEqual([]);
     await admin.getByTestId("oauth-client-create").click();
     await admin.getByTestId("oauth-client-once").waitFor();
     const first = await clientFromScreen(admin);
     expect(first.secret.length).toBeGreaterThan(30);
+    const registered = await e2e.service.auth.database.db
+      .selectFrom("oauthClient")
+      .select(["postLogoutRedirectUris", "frontchannelLogoutUri"])
+      .where("clientId", "=", first.clientId)
+      .executeTakeFirstOrThrow();
+    expect(registered).toEqual({
+      postLogoutRedirectUris: JSON.stringify(["https://rp.example/bye"]),
+      frontchannelLogoutUri: "https://rp.example/frontchannel",
+    });
     await admin.getByTestId("oauth-client-done").click();
     // The secret is gone from the screen once copied; the list names the client.
     expect(await admin.getByTestId("oauth-client-secret").count()).toBe(0);

@@ -1178,6 +1178,7 @@ export const de: Catalogue = {
   "oauthClients.name": "Name der Anwendung",
   "oauthClients.redirectUris": "Weiterleitungs-URIs",
   "oauthClients.redirectUris.hint": "Eine pro Zeile: https, oder http auf diesem Rechner (127.0.0.1, localhost).",
+  "oauthClients.logoutAddresses": "Adressen beim Abmelden (optional)",
   "oauthClients.postLogoutUris": "Nach dem Abmelden",
   "oauthClients.postLogoutUris.hint":
     "Wohin die Anwendung Personen nach dem Abmelden zurückschicken darf; eine pro Zeile.",

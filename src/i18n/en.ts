@@ -1138,6 +1138,7 @@ export const en = {
   "oauthClients.name": "Application name",
   "oauthClients.redirectUris": "Redirect URIs",
   "oauthClients.redirectUris.hint": "One per line: https, or http on this computer (127.0.0.1, localhost).",
+  "oauthClients.logoutAddresses": "Sign-out addresses (optional)",
   "oauthClients.postLogoutUris": "After sign-out",
   "oauthClients.postLogoutUris.hint": "Where the app may send people back after it signs them out; one per line.",
   "oauthClients.backchannel": "Back-channel logout URI",

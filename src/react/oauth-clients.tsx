@@ -84,6 +84,58 @@ export interface ClientUris {
 
 const lines = (text: string) => text.split(/\s+/).filter(Boolean);
 
+/** The logout addresses as typed: post-logout redirect URIs one per line, the two logout URIs. */
+interface LogoutAddresses {
+  afterLogout: string;
+  backchannel: string;
+  frontchannel: string;
+}
+
+const NO_LOGOUT_ADDRESSES: LogoutAddresses = { afterLogout: "", backchannel: "", frontchannel: "" };
+
+/** The logout addresses' fields, in the edit and the create form alike. */
+function LogoutAddressFields({
+  testIdPrefix,
+  value,
+  onChange,
+}: {
+  testIdPrefix: string;
+  value: LogoutAddresses;
+  onChange: (value: LogoutAddresses) => void;
+}) {
+  const { t } = useFrame();
+  return (
+    <>
+      <TextArea
+        label={t("oauthClients.postLogoutUris")}
+        hint={t("oauthClients.postLogoutUris.hint")}
+        testId={`${testIdPrefix}-post-logout-uris`}
+        rows={2}
+        value={value.afterLogout}
+        onChange={(afterLogout) => onChange({ ...value, afterLogout })}
+      />
+      <Field
+        label={t("oauthClients.backchannel")}
+        hint={t("oauthClients.backchannel.hint")}
+        testId={`${testIdPrefix}-backchannel`}
+        type="url"
+        value={value.backchannel}
+        maxLength={2000}
+        onChange={(e) => onChange({ ...value, backchannel: e.target.value })}
+      />
+      <Field
+        label={t("oauthClients.frontchannel")}
+        hint={t("oauthClients.frontchannel.hint")}
+        testId={`${testIdPrefix}-frontchannel`}
+        type="url"
+        value={value.frontchannel}
+        maxLength={2000}
+        onChange={(e) => onChange({ ...value, frontchannel: e.target.value })}
+      />
+    </>
+  );
+}
+
 /** A client's addresses edited in place: redirect and post-logout URIs one per line, the logout URIs. */
 function ClientUrisForm({
   entry,
@@ -98,18 +150,20 @@ function ClientUrisForm({
 }) {
   const { t } = useFrame();
   const [uris, setUris] = useState(entry.redirect_uris.join("\n"));
-  const [afterLogout, setAfterLogout] = useState(entry.post_logout_redirect_uris.join("\n"));
-  const [backchannel, setBackchannel] = useState(entry.backchannel_logout_uri ?? "");
-  const [frontchannel, setFrontchannel] = useState(entry.frontchannel_logout_uri ?? "");
+  const [logout, setLogout] = useState<LogoutAddresses>({
+    afterLogout: entry.post_logout_redirect_uris.join("\n"),
+    backchannel: entry.backchannel_logout_uri ?? "",
+    frontchannel: entry.frontchannel_logout_uri ?? "",
+  });
   return (
     <Form
       label={t("oauthClients.editLabel", { name: entry.client_name })}
       onSubmit={() =>
         onSave({
           redirect_uris: lines(uris),
-          post_logout_redirect_uris: lines(afterLogout),
-          backchannel_logout_uri: backchannel.trim() || null,
-          frontchannel_logout_uri: frontchannel.trim() || null,
+          post_logout_redirect_uris: lines(logout.afterLogout),
+          backchannel_logout_uri: logout.backchannel.trim() || null,
+          frontchannel_logout_uri: logout.frontchannel.trim() || null,
         })
       }
     >
@@ -121,32 +175,7 @@ function ClientUrisForm({
         value={uris}
         onChange={setUris}
       />
-      <TextArea
-        label={t("oauthClients.postLogoutUris")}
-        hint={t("oauthClients.postLogoutUris.hint")}
-        testId="oauth-client-edit-post-logout-uris"
-        rows={2}
-        value={afterLogout}
-        onChange={setAfterLogout}
-      />
-      <Field
-        label={t("oauthClients.backchannel")}
-        hint={t("oauthClients.backchannel.hint")}
-        testId="oauth-client-edit-backchannel"
-        type="url"
-        value={backchannel}
-        maxLength={2000}
-        onChange={(e) => setBackchannel(e.target.value)}
-      />
-      <Field
-        label={t("oauthClients.frontchannel")}
-        hint={t("oauthClients.frontchannel.hint")}
-        testId="oauth-client-edit-frontchannel"
-        type="url"
-        value={frontchannel}
-        maxLength={2000}
-        onChange={(e) => setFrontchannel(e.target.value)}
-      />
+      <LogoutAddressFields testIdPrefix="oauth-client-edit" value={logout} onChange={setLogout} />
       <Actions>
         <Button variant="secondary" pending={pending} data-testid="oauth-client-save">
           {t("oauthClients.save")}
@@ -271,6 +300,7 @@ function NewClientForm({
   const [isPublic, setPublic] = useState(false);
   const [refresh, setRefresh] = useState(false);
   const [device, setDevice] = useState(false);
+  const [logout, setLogout] = useState<LogoutAddresses>(NO_LOGOUT_ADDRESSES);
   return (
     <Form
       label={t("oauthClients.create")}
@@ -281,14 +311,18 @@ function NewClientForm({
         if (device) grants.push(DEVICE_CODE_GRANT);
         const made = await create.run({
           client_name: name.trim(),
-          redirect_uris: uris.split(/\s+/).filter(Boolean),
+          redirect_uris: lines(uris),
           token_endpoint_auth_method: isPublic ? "none" : "client_secret_basic",
           grant_types: grants,
           organizationId,
+          post_logout_redirect_uris: lines(logout.afterLogout),
+          ...(logout.backchannel.trim() ? { backchannel_logout_uri: logout.backchannel.trim() } : {}),
+          ...(logout.frontchannel.trim() ? { frontchannel_logout_uri: logout.frontchannel.trim() } : {}),
         });
         if (!made) return;
         setName("");
         setUris("");
+        setLogout(NO_LOGOUT_ADDRESSES);
         onCreated(made);
       }}
     >
@@ -316,6 +350,10 @@ function NewClientForm({
         onChange={setRefresh}
       />
       <Checkbox label={t("oauthClients.device")} testId="oauth-client-device" checked={device} onChange={setDevice} />
+      <details data-testid="oauth-client-logout">
+        <summary>{t("oauthClients.logoutAddresses")}</summary>
+        <LogoutAddressFields testIdPrefix="oauth-client" value={logout} onChange={setLogout} />
+      </details>
       <ErrorMessage error={create.error} />
       <Actions>
         <Button variant="secondary" pending={create.pending} disabled={!name.trim()} data-testid="oauth-client-create">
