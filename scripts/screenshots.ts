@@ -3,16 +3,10 @@
  * with the development outbox, and photographs the main screens with Debian's chromium at a phone's
  * and a desktop's width, light and dark, into docs/screenshots/ (the README and docs show them).
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { serve } from "@hono/node-server";
+import { mkdirSync } from "node:fs";
 import { chromium, type Page } from "playwright-core";
-import { build } from "vite";
-import { createAuth } from "../src/server/auth.js";
 import { demoOptions } from "../src/server/demo-options.js";
-import { createServiceApp } from "../src/service-app.js";
+import { settle, startScreenshotService } from "./screenshot-service.js";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const OUT = "docs/screenshots";
@@ -38,31 +32,13 @@ const SCREENS: { name: string; path: string; ready: string; signedIn: boolean; a
     { name: "account-security", path: "/account/security", ready: "change-password-submit", signedIn: true },
     { name: "outbox", path: "/dev/outbox", ready: "outbox-html", signedIn: true },
   ];
-const quiet = { info: () => {}, warn: () => {}, error: (message: string) => console.error(message) };
-
 async function main() {
-  const nodeEnv = process.env.NODE_ENV;
-  await build({ configFile: "vite.config.ts", logLevel: "warn" });
-  // vite's build sets NODE_ENV=production, which refuses the development outbox.
-  process.env.NODE_ENV = nodeEnv ?? "development";
-  const dir = mkdtempSync(join(tmpdir(), "gatehouse-shots-"));
-  let app: ReturnType<typeof createServiceApp> | null = null;
-  const server = serve({
-    fetch: (request, env) => (app ? app.fetch(request, env) : new Response(null, { status: 503 })),
-    port: 0,
-    hostname: "127.0.0.1",
-  });
-  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-  const origin = `http://localhost:${(server.address() as AddressInfo).port}`;
-  const auth = await createAuth({
-    baseURL: origin,
-    secret: "screenshots-secret-that-is-at-least-32-characters",
-    database: `sqlite:${join(dir, "screenshots.sqlite")}`,
+  const service = await startScreenshotService({
+    host: "localhost",
     options: { ...demoOptions, rateLimit: { enabled: false } },
-    logger: quiet,
     mail: { devOutbox: true },
   });
-  app = createServiceApp(auth);
+  const { origin } = service;
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox"] });
   mkdirSync(OUT, { recursive: true });
   try {
@@ -102,18 +78,8 @@ async function main() {
     console.log(`${written} screenshots in ${OUT}/`);
   } finally {
     await browser.close();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await auth.close();
-    rmSync(dir, { recursive: true, force: true });
+    await service.close();
   }
-}
-
-/** Waits for fonts and two frames, so nothing is caught mid-layout. */
-async function settle(page: Page) {
-  await page.evaluate(async () => {
-    await document.fonts.ready;
-    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-  });
 }
 
 main().catch((error) => {

@@ -6,51 +6,28 @@
  * TXT record, the provider's directions, a test sign-in's result, the directory's sync health. Each
  * picture is one panel at a narrow width, so each stays a few tens of kB.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { serve } from "@hono/node-server";
+import { mkdirSync } from "node:fs";
 import { chromium, type Locator, type Page } from "playwright-core";
-import { build } from "vite";
-import { createAuth } from "../src/server/auth.js";
 import { demoOptions } from "../src/server/demo-options.js";
-import { createServiceApp } from "../src/service-app.js";
 import { CHROMIUM } from "../test/helpers/prerequisites.js";
 import { samlIdpUnavailable, startSamlIdp } from "../test/helpers/saml-idp.js";
+import { settle, startScreenshotService } from "./screenshot-service.js";
 
 const OUT = "docs/images";
 const WIDTH = 560;
-const quiet = { info: () => {}, warn: () => {}, error: (message: string) => console.error(message) };
-
 async function main() {
   const missing = samlIdpUnavailable();
   if (missing) throw new Error(`the SAML IdP cannot run here: ${missing}`);
-  const nodeEnv = process.env.NODE_ENV;
-  await build({ configFile: "vite.config.ts", logLevel: "warn" });
-  process.env.NODE_ENV = nodeEnv ?? "development";
-  const dir = mkdtempSync(join(tmpdir(), "gatehouse-setup-shots-"));
-  let app: ReturnType<typeof createServiceApp> | null = null;
-  const server = serve({
-    fetch: (request, env) => (app ? app.fetch(request, env) : new Response(null, { status: 503 })),
-    port: 0,
-    hostname: "127.0.0.1",
-  });
-  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const auth = await createAuth({
-    baseURL: origin,
-    secret: "screenshots-secret-that-is-at-least-32-characters",
-    database: `sqlite:${join(dir, "setup-shots.sqlite")}`,
+  const service = await startScreenshotService({
+    host: "127.0.0.1",
     options: {
       ...demoOptions,
       rateLimit: { enabled: false },
       sso: { enabled: true, allowPrivateIssuers: true },
       scim: { enabled: true },
     },
-    logger: quiet,
   });
-  app = createServiceApp(auth);
+  const { origin } = service;
   const idp = await startSamlIdp();
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox"] });
   mkdirSync(OUT, { recursive: true });
@@ -149,18 +126,13 @@ async function main() {
   } finally {
     await browser.close();
     await idp.close();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await auth.close();
-    rmSync(dir, { recursive: true, force: true });
+    await service.close();
   }
 }
 
 /** One panel, once fonts and layout settled. */
 async function shoot(page: Page, panel: Locator, name: string) {
-  await page.evaluate(async () => {
-    await document.fonts.ready;
-    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-  });
+  await settle(page);
   await panel.screenshot({ path: `${OUT}/${name}.png` });
 }
 
