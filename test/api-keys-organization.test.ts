@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { PARALLEL_REQUESTS } from "./helpers/burst.js";
 import { createOrganization, joinAs } from "./helpers/organization.js";
+import { scimCall } from "./helpers/scim.js";
 import { startTestServer, type TestServer } from "./helpers/server.js";
 
 /**
@@ -348,12 +349,7 @@ describe("keys and membership", () => {
     const token = (
       await owner.browser.post("/scim/generate-token", { providerId: `dir-${Date.now()}`, organizationId })
     ).body.scimToken as string;
-    const scim = (method: string, path: string, body?: unknown) =>
-      fetch(`${server.origin}/api/auth/scim/v2${path}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/scim+json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
+    const scim = (method: string, path: string, body?: unknown) => scimCall(server.origin, token, method, path, body);
     const userName = `dir-${Date.now()}@example.com`;
     const created = await scim("POST", "/Users", {
       schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"],
@@ -362,7 +358,7 @@ describe("keys and membership", () => {
       emails: [{ primary: true, value: userName }],
     });
     expect(created.status).toBe(201);
-    const userId = ((await created.json()) as { id: string }).id;
+    const userId = created.body.id as string;
     // The directory's user as an owner who made an organization key (server-side: they have no password).
     await db().updateTable("member").set({ role: "owner" }).where("userId", "=", userId).execute();
     const permissions = { member: ["update"] };

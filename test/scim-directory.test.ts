@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createOrganization, joinAs } from "./helpers/organization.js";
+import { scimCall, scimConnectedOrganization } from "./helpers/scim.js";
 import { startTestServer, type TestServer } from "./helpers/server.js";
 
 /**
@@ -20,24 +21,10 @@ afterEach(() => expect(server.loggedErrors).toEqual([]));
 
 const db = () => server.auth.database.db;
 
-async function directory(token: string, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${server.origin}/api/auth/scim/v2${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { "content-type": "application/scim+json" }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-}
+const directory = (token: string, method: string, path: string, body?: unknown) =>
+  scimCall(server.origin, token, method, path, body);
 
-async function connected(providerId: string) {
-  const org = await createOrganization(server);
-  const res = await org.owner.browser.post("/scim/generate-token", { providerId, organizationId: org.organizationId });
-  expect(res.status).toBe(201);
-  return { ...org, token: res.body.scimToken as string };
-}
+const connected = (providerId: string) => scimConnectedOrganization(server, providerId);
 
 const lastUsedAt = async (providerId: string) =>
   (

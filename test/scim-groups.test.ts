@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createOrganization, joinAs } from "./helpers/organization.js";
+import { type ScimResponse, scimCall } from "./helpers/scim.js";
 import { type signUp, startTestServer, type TestServer } from "./helpers/server.js";
 
 /**
@@ -56,34 +57,8 @@ afterEach(() => {
 
 const db = () => server.auth.database.db;
 
-interface ScimResponse {
-  status: number;
-  contentType: string | null;
-  body: any;
-}
-
-async function scimOn(
-  on: TestServer,
-  token: string,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<ScimResponse> {
-  const response = await fetch(`${on.origin}/api/auth/scim/v2${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { "content-type": "application/scim+json" }),
-    },
-    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    contentType: response.headers.get("content-type"),
-    body: text ? JSON.parse(text) : null,
-  };
-}
+const scimOn = (on: TestServer, token: string, method: string, path: string, body?: unknown) =>
+  scimCall(on.origin, token, method, path, body);
 const scim = (token: string, method: string, path: string, body?: unknown) => scimOn(server, token, method, path, body);
 
 function expectScimError(res: ScimResponse, status: number, scimType?: string) {

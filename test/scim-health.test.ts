@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SCIM_RECENT_ERRORS } from "../src/contract/scim.js";
-import { createOrganization } from "./helpers/organization.js";
+import { scimCall, scimConnectedOrganization } from "./helpers/scim.js";
 import { startTestServer, type TestServer } from "./helpers/server.js";
 
 /**
@@ -23,18 +23,8 @@ afterEach(() => expect(server.loggedErrors).toEqual([]));
 
 const db = () => server.auth.database.db;
 
-async function scim(token: string, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${server.origin}/api/auth/scim/v2${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { "content-type": "application/scim+json" }),
-    },
-    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
-}
+const scim = (token: string, method: string, path: string, body?: unknown) =>
+  scimCall(server.origin, token, method, path, body);
 
 const newUser = (userName: string) => ({
   schemas: [USER],
@@ -44,12 +34,7 @@ const newUser = (userName: string) => ({
   active: true,
 });
 
-async function connected(providerId: string) {
-  const org = await createOrganization(server);
-  const res = await org.owner.browser.post("/scim/generate-token", { providerId, organizationId: org.organizationId });
-  expect(res.status).toBe(201);
-  return { ...org, token: res.body.scimToken as string };
-}
+const connected = (providerId: string) => scimConnectedOrganization(server, providerId);
 
 const keptErrors = async (providerId: string) =>
   (await db().selectFrom("scimError").select("id").where("providerId", "=", providerId).execute()).length;

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { dialectUnderTest } from "./helpers/database.js";
 import { createOrganization, joinAs } from "./helpers/organization.js";
+import { type ScimResponse, scimCall, scimConnectedOrganization } from "./helpers/scim.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
 
 /**
@@ -30,48 +31,18 @@ afterEach(() => expect(server.loggedErrors).toEqual([]));
 
 const db = () => server.auth.database.db;
 
-interface ScimResponse {
-  status: number;
-  contentType: string | null;
-  body: any;
-}
-
 /** A call to /scim/v2 as an identity provider makes it: bearer token, SCIM media type. */
-async function scim(
+const scim = (
   token: string | null,
   method: string,
   path: string,
   body?: unknown,
   headers: Record<string, string> = {},
-): Promise<ScimResponse> {
-  const response = await fetch(`${server.origin}/api/auth/scim/v2${path}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body === undefined ? {} : { "content-type": "application/scim+json" }),
-      ...headers,
-    },
-    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    contentType: response.headers.get("content-type"),
-    body: text ? JSON.parse(text) : null,
-  };
-}
+): Promise<ScimResponse> => scimCall(server.origin, token, method, path, body, headers);
 
 /** An organization with an owner and a SCIM token for it. */
-async function connectedOrganization(providerId: string, options: { linkExistingMembers?: boolean } = {}) {
-  const org = await createOrganization(server);
-  const res = await org.owner.browser.post("/scim/generate-token", {
-    providerId,
-    organizationId: org.organizationId,
-    ...options,
-  });
-  expect(res.status).toBe(201);
-  return { ...org, token: res.body.scimToken as string };
-}
+const connectedOrganization = (providerId: string, options: { linkExistingMembers?: boolean } = {}) =>
+  scimConnectedOrganization(server, providerId, options);
 
 const newUser = (userName: string, extra: Record<string, unknown> = {}) => ({
   schemas: [USER],

@@ -5,6 +5,7 @@ import { type MailCapture, startMailCapture } from "./helpers/mail.js";
 import { linkIn, nthMail } from "./helpers/mail-flows.js";
 import { CLIENT_ID, CLIENT_SECRET, startOidcProvider, type TestOidcProvider } from "./helpers/oidc.js";
 import { createOrganization, verifyEmail } from "./helpers/organization.js";
+import { scimCall } from "./helpers/scim.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
 
 /**
@@ -47,18 +48,8 @@ afterEach(() => expect(server.loggedErrors).toEqual([]));
 
 const db = () => server.auth.database.db;
 
-async function scim(token: string, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${server.origin}/api/auth/scim/v2${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { "content-type": "application/scim+json" }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
-}
+const scim = (token: string, method: string, path: string, body?: unknown) =>
+  scimCall(server.origin, token, method, path, body);
 
 const scimUser = (email: string) => ({
   schemas: [USER],
