@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { skipWithoutDnsServer, startDnsServer, type TestDnsServer } from "../test/helpers/dns.js";
 import { CLIENT_ID, CLIENT_SECRET, startOidcProvider, type TestOidcProvider } from "../test/helpers/oidc.js";
 import { WebhookReceiver } from "../test/helpers/webhook-receiver.js";
-import { apiFromPage, screenshot, seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
+import { apiFromPage, screenshot, seriousA11yViolations } from "./helpers/browser.js";
+import { ownerWithOrganizationInBrowser, proveDomainOnScreen } from "./helpers/organization-setup.js";
 import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
 /**
@@ -44,17 +45,9 @@ afterAll(async () => {
 
 describe("a setup link", () => {
   it("lets an IT admin without an account add and prove a connection, and nothing else", async () => {
-    const owner = await (await e2e.newContext()).newPage();
-    await signUpInBrowser(owner, e2e.service.origin, {
-      name: "Gina Owner",
-      email: `gina-${Date.now()}@example.com`,
-      password: "correct horse battery",
-    });
-    await owner.getByTestId("home-title").waitFor();
-    const created = await apiFromPage(owner, "/organization/create", { name: "Globex", slug: `globex-${Date.now()}` });
-    expect(created.status).toBe(200);
+    const { owner, organizationId } = await ownerWithOrganizationInBrowser(e2e, "Gina", "Globex");
     // The owner makes the link on the Connections screen; its address is shown once.
-    await apiFromPage(owner, "/organization/set-active", { organizationId: created.body.id });
+    await apiFromPage(owner, "/organization/set-active", { organizationId });
     await owner.goto(`${e2e.service.origin}/organization/connections`);
     const card = owner.getByTestId("setup-links-card");
     await card.getByTestId("setup-link-label").fill("Globex IT");
@@ -120,16 +113,9 @@ describe("a setup link", () => {
   });
 
   it("sets up the audit stream: a receiver, its secret once, a signed test delivery", async () => {
-    const owner = await (await e2e.newContext()).newPage();
-    await signUpInBrowser(owner, e2e.service.origin, {
-      name: "Ada Owner",
-      email: `ada-${Date.now()}@example.com`,
-      password: "correct horse battery",
-    });
-    await owner.getByTestId("home-title").waitFor();
-    const created = await apiFromPage(owner, "/organization/create", { name: "Hooli", slug: `hooli-${Date.now()}` });
+    const { owner, organizationId } = await ownerWithOrganizationInBrowser(e2e, "Ada", "Hooli");
     const link = await apiFromPage(owner, "/organization/create-setup-link", {
-      organizationId: created.body.id,
+      organizationId,
       scopes: ["auditStream"],
     });
     const admin = await (await e2e.newContext()).newPage();
@@ -154,7 +140,7 @@ describe("a setup link", () => {
 
     // The same step in <OrganizationSetup/>.
     const second = await apiFromPage(owner, "/organization/create-setup-link", {
-      organizationId: created.body.id,
+      organizationId,
       scopes: ["auditStream"],
     });
     const embedded = await (await e2e.newContext()).newPage();
@@ -179,17 +165,9 @@ describe("a setup link", () => {
   });
 
   it("as <OrganizationSetup/>: the link's steps in German and themed, and every step for a signed-in owner", async () => {
-    const owner = await (await e2e.newContext()).newPage();
-    await signUpInBrowser(owner, e2e.service.origin, {
-      name: "Ina Owner",
-      email: `ina-${Date.now()}@example.com`,
-      password: "correct horse battery",
-    });
-    await owner.getByTestId("home-title").waitFor();
-    const slug = `initech-${Date.now()}`;
-    const created = await apiFromPage(owner, "/organization/create", { name: "Initech", slug });
+    const { owner, organizationId } = await ownerWithOrganizationInBrowser(e2e, "Ina", "Initech");
     const link = await apiFromPage(owner, "/organization/create-setup-link", {
-      organizationId: created.body.id,
+      organizationId,
       scopes: ["sso", "domains"],
     });
 
@@ -215,16 +193,11 @@ describe("a setup link", () => {
     await row.waitFor();
     await row.getByTestId("setup-test").click();
     await row.getByTestId("setup-test-result").waitFor();
-    await row.getByTestId("setup-domain-show").click();
-    const name = await row.getByTestId("setup-record-name").textContent();
-    const value = await row.getByTestId("setup-record-value").textContent();
-    await dns.setTxtRecords({ [name!]: [value!] });
-    await row.getByTestId("setup-domain-verify").click();
-    await expect.poll(() => row.getByTestId("setup-domain").getAttribute("data-verified")).toBe("true");
+    await proveDomainOnScreen(row, dns);
     expect(await seriousA11yViolations(admin)).toEqual([]);
 
     // Embedded behind the app's own sign-in, the owner gets every step, the directory's included.
-    await apiFromPage(owner, "/organization/set-active", { organizationId: created.body.id });
+    await apiFromPage(owner, "/organization/set-active", { organizationId });
     await owner.goto(`${e2e.service.origin}/dev/components?screen=setup`);
     const embedded = owner.getByTestId("organization-setup");
     await embedded.getByTestId("setup-directory").waitFor();

@@ -1,9 +1,10 @@
-import type { Locator, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { skipWithoutDnsServer, startDnsServer, type TestDnsServer } from "../test/helpers/dns.js";
 import { CLIENT_ID, CLIENT_SECRET, startOidcProvider, type TestOidcProvider } from "../test/helpers/oidc.js";
 import { samlIdpUnavailable, startSamlIdp, type TestSamlIdp } from "../test/helpers/saml-idp.js";
-import { apiFromPage, seriousA11yViolations, signUpInBrowser } from "./helpers/browser.js";
+import { apiFromPage, seriousA11yViolations } from "./helpers/browser.js";
+import { ownerWithOrganizationInBrowser, proveDomainOnScreen } from "./helpers/organization-setup.js";
 import { setUpServiceAndBrowser } from "./helpers/setup.js";
 
 /**
@@ -49,30 +50,11 @@ async function continueAtIdp(page: Page) {
   await page.waitForURL((url) => url.href.startsWith(e2e.service.origin));
 }
 
-async function proveDomain(row: Locator) {
-  await row.getByTestId("setup-domain-show").click();
-  const name = await row.getByTestId("setup-record-name").textContent();
-  const value = await row.getByTestId("setup-record-value").textContent();
-  await dns.setTxtRecords({ [name!]: [value!] });
-  await row.getByTestId("setup-domain-verify").click();
-  await expect.poll(() => row.getByTestId("setup-domain").getAttribute("data-verified")).toBe("true");
-}
-
 describe.skipIf(unavailable !== null)("a setup link's holder tests each connection", () => {
   it("completes domain, OpenID Connect and SAML setup, and a test sign-in through each", async () => {
-    const owner = await (await e2e.newContext()).newPage();
-    await signUpInBrowser(owner, e2e.service.origin, {
-      name: "Uma Owner",
-      email: `uma-${Date.now()}@example.com`,
-      password: "correct horse battery",
-    });
-    await owner.getByTestId("home-title").waitFor();
-    const created = await apiFromPage(owner, "/organization/create", {
-      name: "Umbrella",
-      slug: `umbrella-${Date.now()}`,
-    });
+    const { owner, organizationId } = await ownerWithOrganizationInBrowser(e2e, "Uma", "Umbrella");
     const link = await apiFromPage(owner, "/organization/create-setup-link", {
-      organizationId: created.body.id,
+      organizationId,
       scopes: ["sso", "domains"],
     });
     expect(link.status).toBe(200);
@@ -92,7 +74,7 @@ describe.skipIf(unavailable !== null)("a setup link's holder tests each connecti
     await add.getByTestId("setup-add-submit").click();
     await add.getByTestId("setup-added").waitFor();
     const oidcRow = setup.locator(`[data-testid="setup-connection"][data-provider-id="${OIDC_ID}"]`);
-    await proveDomain(oidcRow);
+    await proveDomainOnScreen(oidcRow, dns);
     const person = oidc.addUser({ email: "ivy@umbrella-oidc.test", name: "Ivy Tester" });
     await oidcRow.getByTestId("setup-test-sign-in").click();
     const login = admin.locator('input[name="login"]');
@@ -125,7 +107,7 @@ describe.skipIf(unavailable !== null)("a setup link's holder tests each connecti
     const samlRow = setup.locator(`[data-testid="setup-connection"][data-provider-id="${SAML_ID}"]`);
     const spMetadataURL = await samlRow.getByTestId("setup-sp-metadata-url").textContent();
     await idp.registerSp(await (await fetch(spMetadataURL!)).text());
-    await proveDomain(samlRow);
+    await proveDomainOnScreen(samlRow, dns);
     await samlRow.getByTestId("setup-test").click();
     expect(await samlRow.getByTestId("setup-test-result").textContent()).toContain("The connection works");
     await idp.nextBrowserSignIn({ id: "saml-ivy", email: "Sam@umbrella-saml.test", name: "Sam Tester" });
@@ -151,7 +133,7 @@ describe.skipIf(unavailable !== null)("a setup link's holder tests each connecti
     // Tests sign nobody in: the organization still has only its owner.
     const members = await owner.evaluate(
       async (id) => (await fetch(`/api/auth/organization/list-members?organizationId=${id}`)).json(),
-      created.body.id,
+      organizationId,
     );
     expect(members.members).toHaveLength(1);
     expect(await admin.evaluate(async () => (await fetch("/api/auth/get-session")).json())).toBeNull();
