@@ -4,6 +4,7 @@ import { createLocalJWKSet, decodeJwt, type JSONWebKeySet, jwtVerify } from "jos
 import * as client from "openid-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TestBrowser } from "./helpers/browser.js";
+import { allowAtConsent } from "./helpers/oauth-consent.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
 
 /*
@@ -85,9 +86,8 @@ describe("Back-channel logout", () => {
       code_challenge: await client.calculatePKCECodeChallenge(verifier),
       code_challenge_method: "S256",
     });
-    const consent = new URL((await browser.get(url.href)).headers.get("location")!);
-    const answer = await browser.post("/oauth2/consent", { accept: true, oauth_query: consent.search.slice(1) });
-    const tokens = await client.authorizationCodeGrant(config, new URL(answer.body.url), {
+    const { callback } = await allowAtConsent(browser, url.href);
+    const tokens = await client.authorizationCodeGrant(config, callback, {
       pkceCodeVerifier: verifier,
       idTokenExpected: true,
     });

@@ -1,6 +1,7 @@
 import * as client from "openid-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BearerError, createResourceServer } from "../src/server/resource-server.js";
+import { allowAtConsent } from "./helpers/oauth-consent.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
 
 /*
@@ -51,10 +52,9 @@ describe("Opaque access tokens", () => {
       code_challenge: await client.calculatePKCECodeChallenge(verifier),
       code_challenge_method: "S256",
     });
-    const consent = new URL((await browser.get(url.href)).headers.get("location")!);
-    const answer = await browser.post("/oauth2/consent", { accept: true, oauth_query: consent.search.slice(1) });
+    const { callback } = await allowAtConsent(browser, url.href);
     // openid-client checks the ID token's at_hash against the opaque token, as for a JWT.
-    const tokens = await client.authorizationCodeGrant(config, new URL(answer.body.url), {
+    const tokens = await client.authorizationCodeGrant(config, callback, {
       pkceCodeVerifier: verifier,
       idTokenExpected: true,
     });

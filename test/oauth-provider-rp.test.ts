@@ -1,6 +1,7 @@
 import { createRemoteJWKSet, importJWK, jwtVerify } from "jose";
 import * as client from "openid-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { allowAtConsent } from "./helpers/oauth-consent.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
 
 /*
@@ -65,13 +66,9 @@ describe.each([
 
     /** The browser through authorize and the consent page, to the callback URL carrying the code. */
     async function signInAndConsent(browser: Awaited<ReturnType<typeof relyingParty>>["browser"], url: URL) {
-      const toConsent = await browser.get(url.href);
-      expect(toConsent.status).toBe(302);
-      const consentPage = new URL(toConsent.headers.get("location")!);
-      expect(`${consentPage.origin}${consentPage.pathname}`).toBe(`${server.origin}/consent`);
-      const answer = await browser.post("/oauth2/consent", { accept: true, oauth_query: consentPage.search.slice(1) });
-      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-      return new URL(answer.body.url);
+      const { consent, callback } = await allowAtConsent(browser, url.href);
+      expect(`${consent.origin}${consent.pathname}`).toBe(`${server.origin}/consent`);
+      return callback;
     }
 
     async function tokensFor(rp: Awaited<ReturnType<typeof relyingParty>>) {

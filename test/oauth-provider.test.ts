@@ -7,6 +7,7 @@ import { BearerError, createResourceServer } from "../src/server/resource-server
 import { sweepExpired } from "../src/server/services/housekeeping.js";
 import { PARALLEL_REQUESTS } from "./helpers/burst.js";
 import { dialectUnderTest } from "./helpers/database.js";
+import { allowAtConsent } from "./helpers/oauth-consent.js";
 import { signUp, startTestServer, type TestServer } from "./helpers/server.js";
 
 /*
@@ -86,13 +87,8 @@ describe("OAuth 2.1 and OpenID provider, with oauth4webapi as the relying party"
     const { browser, user } = await signUp(server);
     const registered = await register(browser);
     const request = await authorizationURL(registered.client_id, extra);
-    const toConsent = await browser.get(request.url);
-    expect(toConsent.status).toBe(302);
-    const consentPage = new URL(toConsent.headers.get("location")!);
-    expect(`${consentPage.origin}${consentPage.pathname}`).toBe(`${server.origin}/consent`);
-    const answer = await browser.post("/oauth2/consent", { accept: true, oauth_query: consentPage.search.slice(1) });
-    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    const callback = new URL(answer.body.url);
+    const { consent, callback } = await allowAtConsent(browser, request.url);
+    expect(`${consent.origin}${consent.pathname}`).toBe(`${server.origin}/consent`);
     return { browser, user, registered, request, callback };
   }
 
@@ -257,12 +253,11 @@ describe("OAuth 2.1 and OpenID provider, with oauth4webapi as the relying party"
     const { browser } = await signUp(server);
     const registered = await register(browser, { post_logout_redirect_uris: ["https://rp.example/bye"] });
     const request = await authorizationURL(registered.client_id);
-    const consentPage = new URL((await browser.get(request.url)).headers.get("location")!);
-    const answer = await browser.post("/oauth2/consent", { accept: true, oauth_query: consentPage.search.slice(1) });
+    const { callback } = await allowAtConsent(browser, request.url);
     const tokens = await oauth.processAuthorizationCodeResponse(
       as,
       rpClient(registered),
-      await exchange(registered, new URL(answer.body.url), request),
+      await exchange(registered, callback, request),
       { expectedNonce: request.nonce },
     );
     const endSession = (params: Record<string, string>) =>
@@ -1014,9 +1009,8 @@ describe("dynamic client registration (RFC 7591)", () => {
       code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
       code_challenge_method: "S256",
     }).toString();
-    const consent = new URL((await browser.get(url.toString())).headers.get("location")!);
-    const answer = await browser.post("/oauth2/consent", { accept: true, oauth_query: consent.search.slice(1) });
-    const params = oauth.validateAuthResponse(as, client, new URL(answer.body.url), oauth.expectNoState);
+    const { callback } = await allowAtConsent(browser, url.toString());
+    const params = oauth.validateAuthResponse(as, client, callback, oauth.expectNoState);
     const tokens = await oauth.processAuthorizationCodeResponse(
       as,
       client,
