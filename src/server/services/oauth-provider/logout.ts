@@ -38,12 +38,12 @@ export async function endSession(
   const client = await findClient(ctx.db, audience);
   if (!client) return errorPage("Unknown client");
   const signOut = signedIn !== null && signedIn.userId === claims.sub;
-  const frames = signOut ? await framesFor(ctx, signedIn.sessionId) : [];
   const target = params.get("post_logout_redirect_uri");
-  if (target === null) return { signOut, frames, url: apiURL(ctx, "/error?error=signed_out") };
-  if (!client.postLogoutRedirectUris.includes(target)) {
+  if (target !== null && !client.postLogoutRedirectUris.includes(target)) {
     return errorPage("post_logout_redirect_uri is not registered for this client");
   }
+  const frames = signOut ? await framesFor(ctx, signedIn.sessionId) : [];
+  if (target === null) return { signOut, frames, url: apiURL(ctx, "/error?error=signed_out") };
   const url = new URL(target);
   const state = params.get("state");
   if (state !== null) url.searchParams.set("state", state);
